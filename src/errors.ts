@@ -1,0 +1,86 @@
+// Every failure the server reports is one of these kinds; the surfaces map them to HTTP statuses
+// (and MCP tool errors with the same text). Messages say what was wrong and what to do, and pass
+// through `scrub` so credentials, Grid ids and registered secret values never leave the server.
+
+export type ErrorKind = "bad_input" | "unauthorized" | "not_found" | "too_large" | "unavailable" | "internal";
+
+const STATUS: Record<ErrorKind, number> = {
+  bad_input: 400,
+  unauthorized: 401,
+  not_found: 404,
+  too_large: 413,
+  unavailable: 503,
+  internal: 500,
+};
+
+export class FlowError extends Error {
+  readonly kind: ErrorKind;
+  /** The request field the message is about, when there is one (`body.url`, `selector`). */
+  readonly field?: string;
+  constructor(kind: ErrorKind, message: string, field?: string) {
+    super(message);
+    this.kind = kind;
+    this.field = field;
+    this.name = "FlowError";
+  }
+  get status(): number {
+    return STATUS[this.kind];
+  }
+}
+
+/** 400: the request cannot succeed as sent. */
+export const badInput = (message: string, field?: string) => new FlowError("bad_input", message, field);
+export const unauthorized = (message = "missing or wrong bearer token: send Authorization: Bearer <token>") =>
+  new FlowError("unauthorized", message);
+export const notFound = (message: string) => new FlowError("not_found", message);
+export const tooLarge = (message: string) => new FlowError("too_large", message);
+/** 503: the Grid, its BiDi channel or the store could not serve this; worth retrying after a wait. */
+export const unavailable = (message: string) => new FlowError("unavailable", message);
+
+/** Raised when an atomic store update kept losing its race. */
+export class StoreConflict extends FlowError {
+  constructor(key: string) {
+    super("unavailable", `the record for workspace ${key} kept changing under this write: retry the call`);
+    this.name = "StoreConflict";
+  }
+}
+
+export const BIDI_DOWN = "the browser's BiDi channel did not answer: nothing was saved";
+
+export function statusOf(err: unknown): number {
+  return err instanceof FlowError ? err.status : 500;
+}
+
+// Values registered here (secret values, the current Grid ids) are replaced wherever a message or
+// log line could carry them. The patterns below catch what was never registered.
+const hidden = new Set<string>();
+
+export function hideValue(value: string): void {
+  if (value.length >= 3) hidden.add(value);
+}
+export function unhideValue(value: string): void {
+  hidden.delete(value);
+}
+
+const CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^/@\s]+@/gi;
+// chromedriver ids are 32 hex digits, geckodriver's are UUIDs.
+const GRID_ID = /\b(?:[0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b/gi;
+
+export function scrub(text: string): string {
+  let out = text.replace(CREDENTIALS, "$1").replace(GRID_ID, "[browser]");
+  for (const v of hidden) if (out.includes(v)) out = out.split(v).join("[hidden]");
+  return out;
+}
+
+/** The text a caller may read for any thrown thing. */
+export function messageOf(err: unknown): string {
+  if (err instanceof FlowError) return scrub(err.message);
+  if (err instanceof Error) return scrub(err.message || err.name);
+  return scrub(String(err));
+}
+
+/** The body every surface sends for a failure. */
+export function errorBody(err: unknown): { error: string } {
+  if (err instanceof FlowError) return { error: messageOf(err) };
+  return { error: `something failed that this server did not expect: ${messageOf(err)}` };
+}

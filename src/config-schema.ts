@@ -1,0 +1,304 @@
+// The settings table: every setting once, with its env name, flags, type, default and description.
+// config.ts layers values onto it; --help and GET /admin/settings are generated from it.
+
+export interface SecretEntry {
+  description?: string;
+  allowed_urls?: string[];
+  keys: Record<string, { value: string }>;
+}
+
+export type LogLevel = "debug" | "info" | "warn" | "error";
+export type WatchMode = "auto" | "events" | "poll";
+
+export interface Config {
+  grid: { url: string; open_timeout: number };
+  auth: { token: string | null };
+  http: { host: string; port: number };
+  data: { dir: string | null };
+  store: { url: string | null };
+  session: { ttl: number };
+  secrets: { dirs: string[]; entries: Record<string, SecretEntry> };
+  flows: { dir: string | null };
+  files: { link_ttl: number };
+  recording: { enabled: boolean; dir: string | null; wait: number; watch: WatchMode; poll: number };
+  log: { level: LogLevel };
+}
+
+export function defaultConfig(): Config {
+  return {
+    grid: { url: "http://127.0.0.1:4444", open_timeout: 60 },
+    auth: { token: null },
+    http: { host: "127.0.0.1", port: 8766 },
+    data: { dir: null },
+    store: { url: null },
+    session: { ttl: 86400 },
+    secrets: { dirs: [], entries: {} },
+    flows: { dir: null },
+    files: { link_ttl: 3600 },
+    recording: { enabled: false, dir: null, wait: 600, watch: "auto", poll: 1000 },
+    log: { level: "info" },
+  };
+}
+
+export type Kind =
+  | { type: "text" }
+  | { type: "url"; schemes: readonly string[]; example: string }
+  | { type: "int"; min: number; max?: number; unit: string }
+  | { type: "bool" }
+  | { type: "choice"; choices: readonly string[] }
+  | { type: "list" }
+  | { type: "entries" };
+
+export interface Setting {
+  /** `section.field` */
+  key: string;
+  /** null: the config file is the only way to set it */
+  env: string | null;
+  /** without the leading `--` */
+  flags: string[];
+  kind: Kind;
+  description: string;
+  /** Its value is never shown, nor quoted in a message. */
+  secret?: boolean;
+}
+
+export const SECTIONS: Record<keyof Config, string> = {
+  grid: "The Selenium Grid the browsers run on.",
+  auth: "Who may call this server.",
+  http: "Where REST, MCP over HTTP and the admin pages are served.",
+  data: "Where sessions, their flows and files, and recordings live.",
+  store: "Where workspace records are kept.",
+  session: "How long a workspace is remembered.",
+  secrets: "Values agents can type without seeing them.",
+  flows: "Flows every workspace sees.",
+  files: "Signed links to stored files.",
+  recording: "Video of a browser's whole life, from the Grid's recorder.",
+  log: "What the server writes to stderr.",
+};
+
+const envOf = (key: string) => key.replace(".", "_").toUpperCase();
+const flagOf = (key: string) => key.replace(/[._]/g, "-");
+
+function setting(
+  key: string,
+  kind: Kind,
+  description: string,
+  extra: { env?: string | null; flags?: string[]; secret?: boolean } = {},
+): Setting {
+  return {
+    key,
+    kind,
+    description,
+    env: extra.env === undefined ? envOf(key) : extra.env,
+    flags: extra.flags ?? [flagOf(key)],
+    secret: extra.secret,
+  };
+}
+
+const seconds = (min: number, max?: number): Kind => ({ type: "int", min, max, unit: "seconds" });
+
+export const SETTINGS: readonly Setting[] = [
+  setting(
+    "grid.url",
+    { type: "url", schemes: ["http:", "https:"], example: "http://127.0.0.1:4444" },
+    "The Selenium Grid that runs the browsers.",
+  ),
+  setting("grid.open_timeout", seconds(5, 600), "Seconds a new browser may wait for a Grid slot."),
+  setting(
+    "auth.token",
+    { type: "text" },
+    "The bearer token every call must send. Required to serve on a non-loopback address.",
+    { secret: true },
+  ),
+  setting("http.host", { type: "text" }, "The address HTTP is served on."),
+  setting(
+    "http.port",
+    { type: "int", min: 0, max: 65535, unit: "a port" },
+    "The port HTTP is served on; 0 picks a free one.",
+    { env: "PORT", flags: ["http-port", "port"] },
+  ),
+  setting(
+    "data.dir",
+    { type: "text" },
+    "Where sessions and recordings live. Unset turns flows, kept files and recordings off.",
+  ),
+  setting(
+    "store.url",
+    { type: "url", schemes: ["redis:", "rediss:"], example: "redis://127.0.0.1:6379/0" },
+    "A Redis URL to keep workspace records in, so several servers share them. Unset keeps them in SQLite under data.dir, or in memory without one.",
+  ),
+  setting("session.ttl", seconds(60), "Seconds a workspace is remembered after its last use."),
+  setting(
+    "secrets.dirs",
+    { type: "list" },
+    "Folders of secrets, one file per secret. SECRETS_DIRS separates them with ':' or ','.",
+  ),
+  setting(
+    "secrets.entries",
+    { type: "entries" },
+    "Secrets written in the config file: name: {description, allowed_urls, keys: {key: {value}}}.",
+    { env: null, flags: [], secret: true },
+  ),
+  setting("flows.dir", { type: "text" }, "A folder of flows every workspace sees."),
+  setting("files.link_ttl", seconds(60, 604800), "Seconds a signed file link lives."),
+  setting("recording.enabled", { type: "bool" }, "The Grid's recordings reach recording.dir."),
+  setting(
+    "recording.dir",
+    { type: "text" },
+    "Where the Grid's recordings arrive. Unset is data.dir/recordings.",
+  ),
+  setting("recording.wait", seconds(30), "Seconds after a browser ends to wait for its recording."),
+  setting(
+    "recording.watch",
+    { type: "choice", choices: ["auto", "events", "poll"] },
+    "auto, events or poll: how recording.dir is watched.",
+  ),
+  setting(
+    "recording.poll",
+    { type: "int", min: 200, unit: "milliseconds" },
+    "Milliseconds between looks, when polling.",
+  ),
+  setting(
+    "log.level",
+    { type: "choice", choices: ["debug", "info", "warn", "error"] },
+    "debug, info, warn or error: the least severe line written.",
+  ),
+];
+
+export const SETTING_BY_KEY: ReadonlyMap<string, Setting> = new Map(SETTINGS.map((s) => [s.key, s]));
+
+/** What a setting accepts, as the end of a sentence that starts with its key. */
+export function ruleOf(kind: Kind): string {
+  switch (kind.type) {
+    case "text":
+      return "must be text";
+    case "url":
+      return `must be a URL starting with ${kind.schemes.map((s) => `${s}//`).join(" or ")}, like ${kind.example}`;
+    case "int": {
+      const range = kind.max === undefined ? `${kind.min} or more` : `from ${kind.min} to ${kind.max}`;
+      return kind.unit === "a port"
+        ? `must be a port number ${range}`
+        : `must be a whole number of ${kind.unit}, ${range}`;
+    }
+    case "bool":
+      return "must be true or false (also yes/no, on/off, 1/0)";
+    case "choice":
+      return `must be one of ${kind.choices.join(", ")}`;
+    case "list":
+      return "must be a list of folders (in the environment or a flag: separated by ':' or ',')";
+    case "entries":
+      return "must map each secret's name to {description, allowed_urls, keys: {key: {value}}}";
+  }
+}
+
+/** A parsed value; `undefined` means blank, which is not a setting; a string `problem` names what is wrong. */
+export type Parsed = { value: unknown } | { problem: string } | undefined;
+
+const TRUE = new Set(["true", "yes", "on", "1"]);
+const FALSE = new Set(["false", "no", "off", "0"]);
+
+/** A value written as text: an environment variable or a flag. */
+export function parseText(s: Setting, raw: string): Parsed {
+  const text = raw.trim();
+  if (!text) return undefined;
+  const bad = { problem: `${s.key} ${ruleOf(s.kind)}` };
+  const k = s.kind;
+  switch (k.type) {
+    case "text":
+      return { value: text };
+    case "url": {
+      if (!URL.canParse(text)) return bad;
+      const u = new URL(text);
+      return k.schemes.includes(u.protocol) && u.hostname ? { value: text } : bad;
+    }
+    case "int": {
+      if (!/^[+-]?\d{1,15}$/.test(text)) return bad;
+      const n = Number(text);
+      return n < k.min || (k.max !== undefined && n > k.max) ? bad : { value: n };
+    }
+    case "bool": {
+      const t = text.toLowerCase();
+      return TRUE.has(t) ? { value: true } : FALSE.has(t) ? { value: false } : bad;
+    }
+    case "choice":
+      return k.choices.includes(text) ? { value: text } : bad;
+    case "list": {
+      const items = text
+        .split(/[:,]/)
+        .map((p) => p.trim())
+        .filter(Boolean);
+      return items.length ? { value: items } : undefined;
+    }
+    case "entries":
+      return bad;
+  }
+}
+
+/** A value from the YAML config file: text goes through `parseText`, other types must fit exactly. */
+export function parseYaml(s: Setting, raw: unknown): Parsed {
+  if (raw === null || raw === undefined) return undefined;
+  const bad = { problem: `${s.key} ${ruleOf(s.kind)}` };
+  const k = s.kind;
+  if (k.type === "entries") return parseEntries(raw);
+  if (typeof raw === "string") return parseText(s, raw);
+  if (k.type === "int" && typeof raw === "number")
+    return Number.isInteger(raw) ? parseText(s, String(raw)) : bad;
+  if (k.type === "bool" && typeof raw === "boolean") return { value: raw };
+  if (k.type === "list" && Array.isArray(raw)) {
+    if (!raw.every((p) => typeof p === "string" || p === null)) return bad;
+    const items = raw.map((p) => (p ?? "").trim()).filter(Boolean);
+    return items.length ? { value: items } : undefined;
+  }
+  return bad;
+}
+
+const isMap = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+const isBlank = (v: unknown) => v === null || v === undefined || (typeof v === "string" && !v.trim());
+
+// Messages here name the path inside secrets.entries and never quote a value.
+function parseEntries(raw: unknown): Parsed {
+  if (!isMap(raw)) return { problem: `secrets.entries ${ruleOf({ type: "entries" })}` };
+  const out: Record<string, SecretEntry> = {};
+  for (const [name, body] of Object.entries(raw)) {
+    const at = `secrets.entries.${name}`;
+    if (!name.trim())
+      return { problem: "secrets.entries has a secret with a blank name: give every secret a name" };
+    if (!isMap(body))
+      return { problem: `${at} must be a mapping with keys (and optionally description, allowed_urls)` };
+    const unknown = Object.keys(body).filter((f) => !["description", "allowed_urls", "keys"].includes(f));
+    if (unknown.length) {
+      return { problem: `${at}.${unknown[0]} is not a secret field: use description, allowed_urls and keys` };
+    }
+    const entry: SecretEntry = { keys: {} };
+    if (!isBlank(body.description)) {
+      if (typeof body.description !== "string") return { problem: `${at}.description must be text` };
+      entry.description = body.description.trim();
+    }
+    if (!isBlank(body.allowed_urls)) {
+      const list = typeof body.allowed_urls === "string" ? [body.allowed_urls] : body.allowed_urls;
+      if (!Array.isArray(list) || !list.every((u) => typeof u === "string" || u === null)) {
+        return { problem: `${at}.allowed_urls must be a list of hosts or URLs the secret may be typed on` };
+      }
+      const urls = list.map((u) => (u ?? "").trim()).filter(Boolean);
+      if (urls.length) entry.allowed_urls = urls;
+    }
+    if (!isMap(body.keys) || Object.keys(body.keys).length === 0) {
+      return { problem: `${at}.keys must map at least one key name to {value: ...}` };
+    }
+    for (const [key, spec] of Object.entries(body.keys)) {
+      const value = isMap(spec) ? spec.value : undefined;
+      if (!isMap(spec) || Object.keys(spec).some((f) => f !== "value")) {
+        return { problem: `${at}.keys.${key} must be {value: ...} and nothing else` };
+      }
+      // A secret's value is kept exactly as written (spaces included); numbers are refused because
+      // YAML would already have changed them (0123 → 123).
+      if (typeof value !== "string" || value === "") {
+        return { problem: `${at}.keys.${key}.value must be non-empty text: quote it in YAML` };
+      }
+      entry.keys[key] = { value };
+    }
+    out[name] = entry;
+  }
+  return { value: out };
+}

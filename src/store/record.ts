@@ -84,9 +84,10 @@ export function fromJson(raw: unknown): WorkspaceRecord {
     }
   }
   const r = isObject(data) ? data : {};
-  const reopened = isObject(r.reopened) && typeof r.reopened.browser === "string" && isObject(r.reopened.report)
-    ? { browser: r.reopened.browser, report: r.reopened.report as SiteDataReport }
-    : {};
+  const reopened: WorkspaceRecord["reopened"] =
+    isObject(r.reopened) && typeof r.reopened.browser === "string" && isObject(r.reopened.report)
+      ? { browser: r.reopened.browser, report: r.reopened.report as SiteDataReport }
+      : {};
   return {
     session_id: typeof r.session_id === "string" && r.session_id ? r.session_id : "",
     opened_at: typeof r.opened_at === "number" && Number.isFinite(r.opened_at) ? r.opened_at : 0,
@@ -199,7 +200,10 @@ export function detached(record: WorkspaceRecord): WorkspaceRecord {
   return { ...record, session_id: "", reopened: {} };
 }
 
-export function reshaped(record: WorkspaceRecord, size: { width?: number; height?: number }): WorkspaceRecord {
+export function reshaped(
+  record: WorkspaceRecord,
+  size: { width?: number; height?: number },
+): WorkspaceRecord {
   const settings = { ...record.settings };
   if (typeof size.width === "number") settings.width = size.width;
   if (typeof size.height === "number") settings.height = size.height;

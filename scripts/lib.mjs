@@ -26,7 +26,11 @@ export function ensureApt(wanted) {
   const sudo = process.getuid?.() === 0 ? [] : ["sudo"];
   log(`installing ${missing.join(" ")} from Debian`);
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
-  const run = (args) => execFileSync(sudo[0] ?? args[0], sudo.length ? args : args.slice(1), { stdio: ["ignore", "inherit", "inherit"], env });
+  const run = (args) =>
+    execFileSync(sudo[0] ?? args[0], sudo.length ? args : args.slice(1), {
+      stdio: ["ignore", "inherit", "inherit"],
+      env,
+    });
   run(["apt-get", "update", "-qq"]);
   run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", ...missing]);
 }
@@ -60,9 +64,16 @@ export function gridJar() {
 
 /**
  * Starts a standalone Grid on Debian's Chromium. `hostRules` maps test hosts
- * (`*.example.test`) to loopback inside every browser it opens.
+ * (`*.example.test`) to loopback inside every browser it opens. `maxSessions` caps its browser
+ * slots; `sessionRequestTimeout` (seconds) is how long a new-session request may wait in its queue.
  */
-export async function startGrid({ port, hostRules = false, name = "grid" }) {
+export async function startGrid({
+  port,
+  hostRules = false,
+  name = "grid",
+  maxSessions = 2,
+  sessionRequestTimeout,
+}) {
   mkdirSync(runDir, { recursive: true });
   const args = [
     "--headless=new",
@@ -87,16 +98,16 @@ port = ${port}
 [node]
 detect-drivers = false
 selenium-manager = false
-max-sessions = 2
+max-sessions = ${maxSessions}
 override-max-sessions = true
 session-timeout = 300
 enable-managed-downloads = true
 [[node.driver-configuration]]
 display-name = "Chromium (Debian)"
 webdriver-executable = "/usr/bin/chromedriver"
-max-sessions = 2
+max-sessions = ${maxSessions}
 stereotype = '${JSON.stringify(stereotype)}'
-`;
+${sessionRequestTimeout ? `[sessionqueue]\nsession-request-timeout = ${sessionRequestTimeout}\nsession-retry-interval = 1\n` : ""}`;
   const config = join(runDir, `${name}.toml`);
   writeFileSync(config, toml);
   const out = openSync(join(runDir, `${name}.log`), "w");
@@ -119,7 +130,8 @@ export async function startRedis({ port }) {
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
     const r = spawnSync("redis-cli", ["-p", String(port), "ping"], { encoding: "utf8" });
-    if (r.stdout?.trim() === "PONG") return { url: `redis://127.0.0.1:${port}/0`, child, stop: () => kill(child) };
+    if (r.stdout?.trim() === "PONG")
+      return { url: `redis://127.0.0.1:${port}/0`, child, stop: () => kill(child) };
     await sleep(100);
   }
   kill(child);

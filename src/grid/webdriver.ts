@@ -1,0 +1,341 @@
+// The Grid: open a browser, reattach to it by id per call (the server holds no driver between calls),
+// end it, ask whether it lives, and open its BiDi socket. Classic W3C WebDriver via selenium-webdriver.
+import { Session, WebDriver, error as wdError } from "selenium-webdriver";
+import { Executor, Response as WdResponse } from "selenium-webdriver/http";
+import { badInput, FlowError, messageOf, scrub, unavailable } from "../errors.ts";
+import { BidiSocket } from "./bidi.ts";
+
+export interface OpenOptions {
+  browser: "chrome" | "firefox";
+  width?: number;
+  height?: number;
+  insecure?: boolean;
+  /** seconds */
+  pageLoadTimeout?: number;
+  /** seconds */
+  scriptTimeout?: number;
+  record?: boolean;
+  videoName?: string;
+}
+
+export interface Opened {
+  id: string;
+  driver: WebDriver;
+  capabilities: Record<string, unknown>;
+}
+
+export const NO_FREE_SLOT =
+  "the Grid has no free slot for a new browser: every slot is busy. Retry after a wait, or end a browser you no longer need";
+
+// Cheap bookkeeping calls (status, alive, end) must not hang a request on a stuck Grid.
+const QUICK_MS = 10_000;
+
+/** The Grid URL split into a credential-free base and its Basic auth header, if it had credentials. */
+function parseGridUrl(url: string): { base: string; auth: string | null } {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw badInput(`the Grid URL is not a URL: ${scrub(url)}`);
+  }
+  const auth =
+    u.username || u.password
+      ? `Basic ${Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString("base64")}`
+      : null;
+  u.username = "";
+  u.password = "";
+  u.search = "";
+  u.hash = "";
+  return { base: u.toString().replace(/\/+$/, ""), auth };
+}
+
+// The Grid's error text carries Java host and build lines; keep the driver's own reason.
+function gridReason(message: unknown): string {
+  let text = typeof message === "string" ? message : "no reason given";
+  text = text.split(/\n(?:Host info|Build info|System info|Driver info)\b/)[0] ?? text;
+  const lastMessage = text.lastIndexOf("Message: ");
+  if (lastMessage >= 0) text = text.slice(lastMessage + "Message: ".length);
+  text = text
+    .split("\n")
+    .map((line) => line.trim().replace(/^from /, ""))
+    .filter(Boolean)
+    .join("; ")
+    .replace(/\s+/g, " ")
+    .trim();
+  if (text.length > 300) text = `${text.slice(0, 297)}...`;
+  return scrub(text);
+}
+
+/** The Grid or the driver says the browser is gone (reaped, quit, crashed). */
+export function isNoSuchSession(err: unknown): boolean {
+  if (err instanceof wdError.NoSuchSessionError) return true;
+  if (!(err instanceof Error) || err instanceof FlowError) return false;
+  return (
+    err.name === "NoSuchSessionError" ||
+    /invalid session id|unable to find session with id|no such session|session deleted|session timed out or not found/i.test(
+      err.message,
+    )
+  );
+}
+
+/** What selenium-webdriver's executor hands its HTTP client (its typings leave the fields out). */
+interface WireRequest {
+  method: string;
+  path: string;
+  data?: unknown;
+  headers: Map<string, string>;
+}
+
+/** selenium-webdriver's HTTP client contract, on Bun's fetch: pooled keep-alive connections, Basic auth. */
+class GridHttpClient {
+  constructor(
+    private readonly base: string,
+    private readonly auth: string | null,
+  ) {}
+
+  headers(extra?: Record<string, string>): Record<string, string> {
+    const h: Record<string, string> = { accept: "application/json; charset=utf-8", ...extra };
+    if (this.auth) h.authorization = this.auth;
+    return h;
+  }
+
+  async fetch(path: string, init: RequestInit = {}): Promise<Response> {
+    try {
+      return await fetch(`${this.base}${path}`, init);
+    } catch (err) {
+      if (err instanceof DOMException && (err.name === "TimeoutError" || err.name === "AbortError"))
+        throw err;
+      throw unavailable(`the Grid at ${this.base} did not answer: ${messageOf(err)}`);
+    }
+  }
+
+  async send(req: WireRequest): Promise<WdResponse> {
+    const extra: Record<string, string> = {};
+    for (const [name, value] of req.headers) extra[name.toLowerCase()] = value;
+    let body: string | undefined;
+    if (req.method === "POST" || req.method === "PUT") {
+      body = JSON.stringify(req.data ?? {});
+      extra["content-type"] = "application/json; charset=utf-8";
+    }
+    const path = req.path.startsWith("/") ? req.path : `/${req.path}`;
+    const res = await this.fetch(path, { method: req.method, headers: this.headers(extra), body });
+    if (res.status === 401 || res.status === 407) throw this.refusedCredentials(res.status);
+    const headers: Record<string, string> = {};
+    res.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    return new WdResponse(res.status, headers, (await res.text()).replace(/\0/g, ""));
+  }
+
+  refusedCredentials(status: number): FlowError {
+    return unavailable(
+      `the Grid at ${this.base} refused this server (HTTP ${status}): check the user and password in the Grid URL`,
+    );
+  }
+}
+
+export class Grid {
+  readonly url: string;
+  private readonly base: string;
+  private readonly http: GridHttpClient;
+  private readonly executor: Executor;
+  private readonly openTimeoutMs: number;
+
+  constructor(url: string, opts: { openTimeout?: number } = {}) {
+    this.url = url;
+    const { base, auth } = parseGridUrl(url);
+    this.base = base;
+    this.http = new GridHttpClient(base, auth);
+    // One executor (and so one pooled HTTP client) serves every reattached driver of this Grid.
+    this.executor = new Executor(this.http as never);
+    this.openTimeoutMs = (opts.openTimeout ?? 60) * 1000;
+  }
+
+  /** The new-session capabilities for `o` (pure). */
+  capabilities(o: OpenOptions): Record<string, unknown> {
+    const caps: Record<string, unknown> = {
+      browserName: o.browser,
+      // Every browser speaks BiDi, so a saved site can be restored into it; all else stays classic.
+      webSocketUrl: true,
+      "se:downloadsEnabled": true,
+      // With BiDi on, any other behaviour settles a dialog the moment it opens, before the `dialog`
+      // action can read or answer it. Classic calls meanwhile fail with "unexpected alert open".
+      unhandledPromptBehavior: "ignore",
+    };
+    if (o.insecure) caps.acceptInsecureCerts = true;
+    const timeouts: Record<string, number> = {};
+    if (o.pageLoadTimeout !== undefined) timeouts.pageLoad = Math.round(o.pageLoadTimeout * 1000);
+    if (o.scriptTimeout !== undefined) timeouts.script = Math.round(o.scriptTimeout * 1000);
+    if (Object.keys(timeouts).length) caps.timeouts = timeouts;
+    if (o.width !== undefined && o.height !== undefined) {
+      if (o.browser === "firefox") {
+        caps["moz:firefoxOptions"] = { args: ["-width", String(o.width), "-height", String(o.height)] };
+      } else {
+        caps["goog:chromeOptions"] = { args: [`--window-size=${o.width},${o.height}`] };
+      }
+    }
+    if (o.record) {
+      caps["se:recordVideo"] = true;
+      if (o.videoName) caps["se:videoName"] = o.videoName;
+    }
+    return caps;
+  }
+
+  /** Opens a new browser. Waits at most `openTimeout` for a free slot. */
+  async open(o: OpenOptions): Promise<Opened> {
+    const caps = this.capabilities(o);
+    let res: Response;
+    try {
+      res = await this.http.fetch("/session", {
+        method: "POST",
+        headers: this.http.headers({ "content-type": "application/json; charset=utf-8" }),
+        body: JSON.stringify({ capabilities: { alwaysMatch: caps } }),
+        signal: AbortSignal.timeout(this.openTimeoutMs),
+      });
+    } catch (err) {
+      if (err instanceof DOMException) throw await this.noSlot(o.browser);
+      throw err;
+    }
+    if (res.status === 401 || res.status === 407) throw this.http.refusedCredentials(res.status);
+    const body = (await res.json().catch(() => null)) as {
+      value?: {
+        sessionId?: string;
+        capabilities?: Record<string, unknown>;
+        error?: string;
+        message?: string;
+      };
+    } | null;
+    const value = body?.value;
+    if (res.ok && typeof value?.sessionId === "string") {
+      const capabilities = value.capabilities ?? {};
+      const driver = new WebDriver(new Session(value.sessionId, capabilities), this.executor);
+      return { id: value.sessionId, driver, capabilities };
+    }
+    if (!value || typeof value.message !== "string") {
+      throw unavailable(
+        `the Grid at ${this.base} answered HTTP ${res.status} to a new browser, not WebDriver`,
+      );
+    }
+    if (/new session request timed out/i.test(value.message)) throw await this.noSlot(o.browser);
+    const reason = gridReason(value.message);
+    // Capabilities the driver could not take are the caller's to fix; anything else is the Grid's.
+    if (
+      value.error === "invalid argument" ||
+      /invalid argument|cannot parse capability|illegal key|unrecognized capability|cannot be cast/i.test(
+        reason,
+      )
+    ) {
+      throw badInput(`the Grid refused this browser: ${reason}`);
+    }
+    throw unavailable(`the Grid could not start a browser: ${reason}`);
+  }
+
+  /** A driver bound to browser `id`, with no network call. */
+  attach(id: string): WebDriver {
+    return new WebDriver(new Session(id, { "se:downloadsEnabled": true }), this.executor);
+  }
+
+  /** Ends browser `id`; a browser that is already gone is fine. */
+  async end(id: string): Promise<void> {
+    try {
+      const res = await this.http.fetch(`/session/${encodeURIComponent(id)}`, {
+        method: "DELETE",
+        headers: this.http.headers(),
+        signal: AbortSignal.timeout(QUICK_MS),
+      });
+      await res.arrayBuffer();
+    } catch (err) {
+      if (err instanceof DOMException) throw unavailable(`the Grid at ${this.base} did not answer in time`);
+      throw err;
+    }
+  }
+
+  /** Whether browser `id` still lives: one cheap call. */
+  async alive(id: string): Promise<boolean> {
+    let res: Response;
+    try {
+      // Get Window Handle leaves an open dialog alone (reading the URL would dismiss it).
+      res = await this.http.fetch(`/session/${encodeURIComponent(id)}/window`, {
+        headers: this.http.headers(),
+        signal: AbortSignal.timeout(QUICK_MS),
+      });
+    } catch (err) {
+      if (err instanceof DOMException) throw unavailable(`the Grid at ${this.base} did not answer in time`);
+      throw err;
+    }
+    if (res.ok) {
+      await res.body?.cancel();
+      return true;
+    }
+    const body = (await res.json().catch(() => null)) as {
+      value?: { error?: string; message?: string };
+    } | null;
+    const e = body?.value;
+    // A live browser can still refuse (its window closed): only "gone" means gone.
+    if (e && isNoSuchSession(new Error(`${e.error ?? ""}: ${e.message ?? ""}`))) return false;
+    return true;
+  }
+
+  /** The Grid's readiness, from GET /status. Never throws. */
+  async status(): Promise<{ ready: boolean; message: string }> {
+    try {
+      const res = await this.http.fetch("/status", {
+        headers: this.http.headers(),
+        signal: AbortSignal.timeout(QUICK_MS),
+      });
+      if (res.status === 401 || res.status === 407)
+        return { ready: false, message: this.http.refusedCredentials(res.status).message };
+      const body = (await res.json().catch(() => null)) as {
+        value?: { ready?: unknown; message?: unknown };
+      } | null;
+      if (!body?.value)
+        return {
+          ready: false,
+          message: `the Grid at ${this.base} answered HTTP ${res.status}, not a status`,
+        };
+      return { ready: body.value.ready === true, message: scrub(String(body.value.message ?? "")) };
+    } catch (err) {
+      const why = err instanceof DOMException ? "no answer in time" : messageOf(err);
+      return {
+        ready: false,
+        message: err instanceof FlowError ? why : `the Grid at ${this.base} did not answer: ${why}`,
+      };
+    }
+  }
+
+  /** The Grid's BiDi proxy for browser `id` (credentials are sent as a header, never in the URL). */
+  bidiUrl(id: string): string {
+    const ws = this.base.replace(/^http(s?):/i, (_m, s: string) => `ws${s}:`);
+    return `${ws}/session/${encodeURIComponent(id)}/se/bidi`;
+  }
+
+  bidi(id: string): Promise<BidiSocket> {
+    const auth = this.http.headers().authorization;
+    return BidiSocket.connect(this.bidiUrl(id), auth ? { headers: { authorization: auth } } : {});
+  }
+
+  // Our wait ran out, or the Grid's queue gave up. If the Grid has nodes but none of this browser,
+  // waiting longer would never help: say so rather than "busy".
+  private async noSlot(browser: string): Promise<FlowError> {
+    try {
+      const res = await this.http.fetch("/status", {
+        headers: this.http.headers(),
+        signal: AbortSignal.timeout(QUICK_MS),
+      });
+      const body = (await res.json()) as {
+        value?: { nodes?: { slots?: { stereotype?: { browserName?: string } }[] }[] };
+      };
+      const offered = new Set<string>();
+      for (const node of body.value?.nodes ?? []) {
+        for (const slot of node.slots ?? [])
+          if (slot.stereotype?.browserName) offered.add(slot.stereotype.browserName);
+      }
+      if (offered.size > 0 && !offered.has(browser)) {
+        return badInput(`the Grid has no ${browser} browsers: it offers ${[...offered].sort().join(", ")}`);
+      }
+    } catch {
+      // fall through to the plain answer
+    }
+    return unavailable(NO_FREE_SLOT);
+  }
+}

@@ -2,11 +2,19 @@
 // (and MCP tool errors with the same text). Messages say what was wrong and what to do, and pass
 // through `scrub` so credentials, Grid ids and registered secret values never leave the server.
 
-export type ErrorKind = "bad_input" | "unauthorized" | "not_found" | "too_large" | "unavailable" | "internal";
+export type ErrorKind =
+  | "bad_input"
+  | "unauthorized"
+  | "forbidden"
+  | "not_found"
+  | "too_large"
+  | "unavailable"
+  | "internal";
 
 const STATUS: Record<ErrorKind, number> = {
   bad_input: 400,
   unauthorized: 401,
+  forbidden: 403,
   not_found: 404,
   too_large: 413,
   unavailable: 503,
@@ -32,6 +40,7 @@ export class FlowError extends Error {
 export const badInput = (message: string, field?: string) => new FlowError("bad_input", message, field);
 export const unauthorized = (message = "missing or wrong bearer token: send Authorization: Bearer <token>") =>
   new FlowError("unauthorized", message);
+export const forbidden = (message: string) => new FlowError("forbidden", message);
 export const notFound = (message: string) => new FlowError("not_found", message);
 export const tooLarge = (message: string) => new FlowError("too_large", message);
 /** 503: the Grid, its BiDi channel or the store could not serve this; worth retrying after a wait. */

@@ -1,0 +1,88 @@
+// Opening and ending the workspace's browser.
+import { z } from "zod";
+import { DEFAULT_HEIGHT, DEFAULT_WIDTH } from "../workspaces/manager.ts";
+import { defineAction, flag, SiteDataHint, webUrl } from "./define.ts";
+
+const Settings = z
+  .object({
+    browser: z.enum(["chrome", "firefox"]).optional(),
+    width: z.number().int().optional(),
+    height: z.number().int().optional(),
+    insecure: z.boolean().optional(),
+    capture: z.boolean().optional(),
+    record: z.boolean().optional(),
+    page_load_timeout: z.number().optional(),
+    script_timeout: z.number().optional(),
+  })
+  .describe("What this browser was opened with; a replacement opens the same way.");
+
+export const openSession = defineAction({
+  name: "open_session",
+  http: { method: "POST", path: "/browser" },
+  title: "Open a browser",
+  description: [
+    "Open this workspace's browser, replacing the one it has. You rarely need to: every other action opens a browser by itself when there is none, and a browser the Grid reaped comes back silently on the next call.",
+    "Call it to start over, to change the browser, window size or timeouts, or to start as a new user.",
+    "With no url it goes back to the workspace's last page (fresh=true stays on about:blank instead).",
+    "Saved site data (see save_site_data) is restored before the first page loads, so you arrive signed in; restore_site_data=false opens without it and deletes it, which is how you start as a new user.",
+    "insecure=true accepts any certificate and gets no saved site data. capture=true reports the page's console errors and failed requests in each result as `page`. record asks the Grid to film this browser's whole life.",
+    "Returns url, title, browser, width, height, settings, recording, and site_data when something was restored, skipped or forgotten.",
+  ].join(" "),
+  input: z.strictObject({
+    url: webUrl().optional().describe("The first page. Default: the workspace's last page."),
+    browser: z
+      .enum(["chrome", "firefox"])
+      .optional()
+      .describe("Default chrome, or what this workspace last used."),
+    width: z
+      .number()
+      .int()
+      .min(320)
+      .max(7680)
+      .optional()
+      .describe(`Window width in pixels (default ${DEFAULT_WIDTH}).`),
+    height: z
+      .number()
+      .int()
+      .min(240)
+      .max(4320)
+      .optional()
+      .describe(`Window height in pixels (default ${DEFAULT_HEIGHT}).`),
+    fresh: flag().optional().describe("Stay on about:blank rather than go back to the last page."),
+    insecure: flag().optional().describe("Accept any TLS certificate. Gets no saved site data."),
+    record: flag().optional().describe("Ask the Grid to record a video of this browser's whole life."),
+    capture: flag().optional().describe("Report console errors and failed requests in each result's `page`."),
+    restore_site_data: flag(true).describe(
+      "Restore what save_site_data kept (default true). false opens empty and deletes it.",
+    ),
+    page_load_timeout: z.number().min(1).max(600).optional().describe("Seconds a page may take to load."),
+    script_timeout: z.number().min(1).max(600).optional().describe("Seconds a script may run."),
+  }),
+  output: z.object({
+    url: z.string().describe("The page the browser is on."),
+    title: z.string(),
+    browser: z.enum(["chrome", "firefox"]),
+    width: z.number().int(),
+    height: z.number().int(),
+    settings: Settings,
+    recording: z.boolean().describe("Whether the Grid records this browser."),
+    recording_error: z.string().optional().describe("Why the recording cannot be filed, when it cannot."),
+    site_data: SiteDataHint.optional(),
+  }),
+  annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
+  browser: "open",
+  handler: (ctx, input) => ctx.services.workspaces.openBrowser(ctx.workspace, input),
+});
+
+export const endBrowser = defineAction({
+  name: "end_browser",
+  http: { method: "DELETE", path: "/browser" },
+  title: "End the browser",
+  description:
+    "Quit this workspace's browser to free its Grid slot. Where the workspace has been and its saved site data stay; the next action opens a new browser on the last page. Returns ended: false when there was no browser.",
+  input: z.strictObject({}),
+  output: z.object({ ended: z.boolean().describe("Whether a browser was quit.") }),
+  annotations: { readOnly: false, destructive: false, idempotent: true },
+  browser: "end",
+  handler: (ctx) => ctx.services.workspaces.endBrowser(ctx.workspace),
+});

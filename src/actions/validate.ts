@@ -1,0 +1,57 @@
+// One validation for every surface: REST and MCP give the same 400 text for the same bad input.
+// Messages name the field and what it takes, never the submitted value (it may be a secret).
+import type { z } from "zod";
+import { badInput } from "../errors.ts";
+
+type Issue = z.core.$ZodIssue;
+
+function fieldOf(issue: Issue): string {
+  return issue.path.map(String).join(".");
+}
+
+function describe(issue: Issue, known: string[]): string {
+  const field = fieldOf(issue);
+  switch (issue.code) {
+    case "unrecognized_keys": {
+      const keys = issue.keys.map((k) => (field ? `${field}.${k}` : k));
+      const takes = known.length ? ` (it takes ${known.join(", ")})` : "";
+      return `unknown field ${keys.map((k) => `"${k}"`).join(", ")}: remove it${takes}`;
+    }
+    case "invalid_type":
+      if (!field) return `the body must be a JSON object`;
+      if (issue.message.endsWith("received undefined")) return `missing field "${field}": it is required`;
+      return `field "${field}" must be ${article(issue.expected)}`;
+    case "too_big":
+      return `field "${field}" is too long: at most ${issue.maximum}${issue.origin === "string" ? " characters" : issue.origin === "array" ? " items" : ""}`;
+    case "too_small":
+      return `field "${field}" is too ${issue.origin === "string" || issue.origin === "array" ? "short" : "small"}: at least ${issue.minimum}`;
+    case "invalid_value":
+      return `field "${field}" must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+    default:
+      if (!field) return issue.message;
+      return issue.message.startsWith("must ")
+        ? `field "${field}" ${issue.message}`
+        : `field "${field}" is invalid: ${issue.message}`;
+  }
+}
+
+function article(expected: string): string {
+  const words: Record<string, string> = {
+    string: "a string",
+    number: "a number",
+    int: "an integer",
+    boolean: "true or false",
+    object: "an object",
+    array: "an array",
+  };
+  return words[expected] ?? expected;
+}
+
+/** Parses `value` with `schema` or throws a 400 naming the first bad field. */
+export function validate<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0] as Issue;
+  const known = "shape" in schema ? Object.keys((schema as unknown as z.ZodObject).shape) : [];
+  throw badInput(describe(issue, known), fieldOf(issue) || undefined);
+}

@@ -1,0 +1,93 @@
+// The composition root: builds the store, the Grid client, the workspace manager and the surfaces.
+import { Elysia } from "elysia";
+import type { Config } from "./config.ts";
+import { notFound } from "./errors.ts";
+import { Grid } from "./grid/webdriver.ts";
+import { log } from "./log.ts";
+import type { Services } from "./services.ts";
+import { openStore } from "./store/index.ts";
+import type { RecordStore } from "./store/types.ts";
+import { failure, json, requireToken } from "./surfaces/http.ts";
+import { McpHttp } from "./surfaces/mcp-http.ts";
+import { openApiDocument } from "./surfaces/openapi.ts";
+import { restRoutes } from "./surfaces/rest.ts";
+import { type ManagerHooks, WorkspaceManager } from "./workspaces/manager.ts";
+
+export interface AppOptions {
+  /** A store built elsewhere (tests); otherwise one is opened from the config. */
+  store?: RecordStore;
+  now?: () => number;
+  hooks?: ManagerHooks;
+}
+
+export interface App {
+  services: Services;
+  /** Answers one HTTP request (what Bun.serve calls). */
+  fetch(request: Request): Promise<Response>;
+  close(): Promise<void>;
+}
+
+const epochSeconds = () => Date.now() / 1000;
+
+export async function buildServices(config: Config, opts: AppOptions = {}): Promise<Services> {
+  const now = opts.now ?? epochSeconds;
+  const store =
+    opts.store ??
+    (await openStore({ dataDir: config.data.dir, storeUrl: config.store.url, ttl: config.session.ttl }));
+  const grid = new Grid(config.grid.url, { openTimeout: config.grid.open_timeout });
+  const workspaces = new WorkspaceManager(store, grid, now, opts.hooks ?? {});
+  const services: Services = { config, store, grid, workspaces, now };
+  workspaces.bind(services);
+  return services;
+}
+
+export async function buildApp(config: Config, opts: AppOptions = {}): Promise<App> {
+  const services = await buildServices(config, opts);
+  const mcp = new McpHttp(services);
+  const http = new Elysia()
+    .get("/healthz", async () => {
+      const [grid, store] = await Promise.all([
+        services.grid.status(),
+        services.store.ping().catch(() => false),
+      ]);
+      const ok = grid.ready && store;
+      return json(
+        {
+          ok,
+          grid: { ready: grid.ready, message: grid.message },
+          store: { kind: services.store.kind, ok: store },
+        },
+        ok ? 200 : 503,
+      );
+    })
+    .get("/openapi.json", ({ request }) => {
+      try {
+        requireToken(request, config.auth.token);
+        return json(openApiDocument());
+      } catch (err) {
+        return failure(err);
+      }
+    })
+    .all("/mcp", ({ request }) => mcp.handle(request), { parse: "none" })
+    .get("/ui", ({ redirect }) => redirect("/ui/"))
+    .get("/ui/", () => new Response(PLACEHOLDER, { headers: { "content-type": "text/html; charset=utf-8" } }))
+    .use(restRoutes(services))
+    .onError(({ code, request }) => {
+      if (code === "NOT_FOUND") {
+        const path = new URL(request.url).pathname;
+        return failure(notFound(`no route ${request.method} ${path}: /openapi.json lists them`));
+      }
+      return undefined;
+    });
+  return {
+    services,
+    fetch: (request) => http.handle(request),
+    close: async () => {
+      await mcp.close();
+      await services.store.close();
+      log.debug("app closed");
+    },
+  };
+}
+
+const PLACEHOLDER = `<!doctype html><meta charset="utf-8"><title>selenium-flow</title><h1>selenium-flow</h1><p>Workspaces</p>`;

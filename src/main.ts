@@ -1,0 +1,93 @@
+// The command line: load the settings, build the app, then serve HTTP or MCP over stdio.
+// Exit codes: 0 after a clean stop, 2 for a bad setting, 1 for anything else that stops the boot.
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { buildApp, buildServices } from "./app.ts";
+import {
+  ConfigError,
+  configProblem,
+  helpText,
+  hostProblem,
+  type Loaded,
+  loadConfig,
+  settingsView,
+} from "./config.ts";
+import { messageOf } from "./errors.ts";
+import { log, setLogLevel } from "./log.ts";
+import { mcpServer } from "./surfaces/mcp.ts";
+import { VERSION } from "./version.ts";
+
+function fail(message: string, code: number): never {
+  process.stderr.write(`selenium-flow: ${message}\n`);
+  process.exit(code);
+}
+
+function load(): Loaded {
+  try {
+    const loaded = loadConfig(process.argv.slice(2), process.env);
+    if (loaded.cli.help) return loaded;
+    const problem = configProblem(loaded.config) ?? (loaded.cli.stdio ? null : hostProblem(loaded.config));
+    if (problem) throw new ConfigError(problem);
+    return loaded;
+  } catch (err) {
+    if (err instanceof ConfigError) fail(err.message, 2);
+    throw err;
+  }
+}
+
+function bootLine(loaded: Loaded): string {
+  const from = settingsView(loaded)
+    .filter((s) => s.source !== "default")
+    .map((s) => `${s.key}=${typeof s.value === "string" ? s.value : JSON.stringify(s.value)} (${s.source})`);
+  return `selenium-flow ${VERSION}: ${from.length ? from.join(", ") : "all defaults"}`;
+}
+
+async function serveStdio(loaded: Loaded): Promise<void> {
+  const services = await buildServices(loaded.config);
+  const server = mcpServer(services, loaded.cli.workspace);
+  await server.connect(new StdioServerTransport());
+  log.info(`MCP over stdio for workspace ${loaded.cli.workspace}`);
+  const stop = async () => {
+    await server.close().catch(() => undefined);
+    await services.store.close().catch(() => undefined);
+    process.exit(0);
+  };
+  process.stdin.on("end", stop);
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+async function serveHttp(loaded: Loaded): Promise<void> {
+  const { host, port } = loaded.config.http;
+  const app = await buildApp(loaded.config);
+  const server = Bun.serve({ hostname: host, port, fetch: app.fetch, idleTimeout: 255 });
+  const base = `http://${host.includes(":") ? `[${host}]` : host}:${server.port}`;
+  log.info(`serving on ${base}: MCP ${base}/mcp, REST ${base}/openapi.json, admin ${base}/ui/`);
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    log.info("stopping");
+    await server.stop();
+    await app.close().catch(() => undefined);
+    process.exit(0);
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+async function main(): Promise<void> {
+  const loaded = load();
+  if (loaded.cli.help) {
+    process.stdout.write(`${helpText()}\n`);
+    return;
+  }
+  setLogLevel(loaded.config.log.level);
+  log.info(bootLine(loaded));
+  if (loaded.cli.stdio) await serveStdio(loaded);
+  else await serveHttp(loaded);
+}
+
+main().catch((err) => {
+  if (err instanceof ConfigError) fail(err.message, 2);
+  fail(messageOf(err), 1);
+});

@@ -1,0 +1,49 @@
+// Read-only views of a workspace: each is an MCP resource and a REST GET from one declaration.
+import type { z } from "zod";
+import type { Services } from "../services.ts";
+
+export interface ResourceDef {
+  /** `workspace://current`, or a template with `{param}` segments (`workspace://site-data/{site}`). */
+  uri: string;
+  name: string;
+  title: string;
+  /** What an agent finds there; a prompt like a tool description. */
+  description: string;
+  /** The REST twin, relative to the server root, with the same `{param}` segments. */
+  http: string;
+  mimeType?: string;
+  /** The JSON shape it answers with (for OpenAPI); absent for text resources. */
+  output?: z.ZodType;
+  /** Whether it belongs to a workspace (false for the agent guide). */
+  perWorkspace?: boolean;
+  read(services: Services, workspace: string, params: Record<string, string>): Promise<unknown>;
+}
+
+export function defineResource(def: ResourceDef): ResourceDef {
+  return def;
+}
+
+export function isTemplate(def: ResourceDef): boolean {
+  return def.uri.includes("{");
+}
+
+/** Matches `uri` against a template; the params, or null. */
+export function matchUri(template: string, uri: string): Record<string, string> | null {
+  const names: string[] = [];
+  const pattern = template
+    .split(/(\{[a-z_]+\})/)
+    .map((part) => {
+      const m = /^\{([a-z_]+)\}$/.exec(part);
+      if (!m) return part.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+      names.push(m[1] as string);
+      return "([^/]+)";
+    })
+    .join("");
+  const found = new RegExp(`^${pattern}$`).exec(uri);
+  if (!found) return null;
+  const params: Record<string, string> = {};
+  names.forEach((n, i) => {
+    params[n] = decodeURIComponent(found[i + 1] as string);
+  });
+  return params;
+}

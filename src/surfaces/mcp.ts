@@ -1,0 +1,134 @@
+// The MCP surface: tools from the action table and resources from the resource table, on the
+// SDK's low-level server so validation and errors are the same as REST's. One server per MCP
+// session, bound to the workspace the session named.
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import type { AnyAction } from "../actions/define.ts";
+import { ACTIONS } from "../actions/index.ts";
+import { validate } from "../actions/validate.ts";
+import { errorBody, notFound } from "../errors.ts";
+import { log } from "../log.ts";
+import { isTemplate, matchUri } from "../resources/define.ts";
+import { RESOURCES } from "../resources/index.ts";
+import type { Services } from "../services.ts";
+import { VERSION } from "../version.ts";
+
+export const INSTRUCTIONS = [
+  "selenium-flow drives a real browser for you on a Selenium Grid. Your browser belongs to this workspace and outlives the conversation: it is reopened silently if the Grid reaps it, on the page you were on.",
+  "Start with navigate (a browser opens by itself), then read_page to see the page and act with the selectors it gives you.",
+  "Read workspace://current to see where you are without touching the browser.",
+].join(" ");
+
+/** JSON Schema for MCP and OpenAPI, without the draft marker MCP clients do not need. */
+export function jsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
+  const out = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Record<string, unknown>;
+  delete out.$schema;
+  return out;
+}
+
+export function toolOf(action: AnyAction): Tool {
+  return {
+    name: action.name,
+    title: action.title,
+    description: action.description,
+    inputSchema: jsonSchema(action.input, "input") as Tool["inputSchema"],
+    outputSchema: jsonSchema(action.output, "output") as Tool["outputSchema"],
+    annotations: {
+      title: action.title,
+      readOnlyHint: action.annotations.readOnly,
+      destructiveHint: action.annotations.destructive,
+      idempotentHint: action.annotations.idempotent,
+      openWorldHint: action.annotations.openWorld ?? false,
+    },
+  };
+}
+
+export function toolError(err: unknown): CallToolResult {
+  return { content: [{ type: "text", text: errorBody(err).error }], isError: true };
+}
+
+export function mcpServer(services: Services, workspace: string): Server {
+  const server = new Server(
+    { name: "selenium-flow", title: "selenium-flow", version: VERSION },
+    { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
+  );
+  const tools = ACTIONS.map(toolOf);
+  const byName = new Map(ACTIONS.map((a) => [a.name, a]));
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const action = byName.get(request.params.name);
+    if (!action) {
+      return toolError(notFound(`no tool ${request.params.name}: tools/list names them`));
+    }
+    const token = request.params._meta?.progressToken;
+    try {
+      const input = validate(action.input, request.params.arguments ?? {});
+      const result = await services.workspaces.run(workspace, action, input, {
+        signal: extra.signal,
+        progress: (progress, total, message) => {
+          if (token === undefined) return;
+          void extra
+            .sendNotification({
+              method: "notifications/progress",
+              params: { progressToken: token, progress, total, message },
+            })
+            .catch(() => undefined);
+        },
+      });
+      return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result };
+    } catch (err) {
+      if (errorBody(err).error.startsWith("something failed"))
+        log.error(`tool ${action.name}: ${errorBody(err).error}`);
+      return toolError(err);
+    }
+  });
+
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+    resources: RESOURCES.filter((r) => !isTemplate(r)).map((r) => ({
+      uri: r.uri,
+      name: r.name,
+      title: r.title,
+      description: r.description,
+      mimeType: r.mimeType ?? "application/json",
+    })),
+  }));
+
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+    resourceTemplates: RESOURCES.filter(isTemplate).map((r) => ({
+      uriTemplate: r.uri,
+      name: r.name,
+      title: r.title,
+      description: r.description,
+      mimeType: r.mimeType ?? "application/json",
+    })),
+  }));
+
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    const uri = request.params.uri;
+    for (const r of RESOURCES) {
+      const params = matchUri(r.uri, uri);
+      if (!params) continue;
+      try {
+        const out = await r.read(services, workspace, params);
+        const text = typeof out === "string" ? out : JSON.stringify(out);
+        return { contents: [{ uri, mimeType: r.mimeType ?? "application/json", text }] };
+      } catch (err) {
+        throw new Error(errorBody(err).error);
+      }
+    }
+    throw new Error(`no resource ${uri}: resources/list and resources/templates/list name them`);
+  });
+
+  return server;
+}

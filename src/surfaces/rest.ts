@@ -1,0 +1,110 @@
+// The REST surface: one route per action and one GET per resource, all from the tables.
+import { Elysia } from "elysia";
+import type { AnyAction } from "../actions/define.ts";
+import { ACTIONS } from "../actions/index.ts";
+import { validate } from "../actions/validate.ts";
+import { badInput } from "../errors.ts";
+import type { ResourceDef } from "../resources/define.ts";
+import { RESOURCES } from "../resources/index.ts";
+import type { Services } from "../services.ts";
+import { failure, json, readJson, requireToken, workspaceOf } from "./http.ts";
+
+/** `/browser/interact/{action}` → `/browser/interact/:action`. */
+export function elysiaPath(path: string): string {
+  return path.replace(/\{([a-z_]+)\}/g, ":$1");
+}
+
+function decodeParams(params: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(params)) {
+    if (v === undefined) continue;
+    try {
+      out[k] = decodeURIComponent(v);
+    } catch {
+      throw badInput(`the path segment for ${k} is not valid percent-encoding`, k);
+    }
+  }
+  return out;
+}
+
+async function runAction(
+  services: Services,
+  action: AnyAction,
+  request: Request,
+  params: Record<string, string>,
+): Promise<Response> {
+  requireToken(request, services.config.auth.token);
+  const workspace = workspaceOf(request);
+  const body = await readJson(request);
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw badInput("the body must be a JSON object");
+  }
+  const merged: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+  for (const [k, v] of Object.entries(params)) {
+    if (k in merged && merged[k] !== v)
+      throw badInput(`field "${k}" is given by the path: leave it out of the body`, k);
+    merged[k] = v;
+  }
+  const input = validate(action.input, merged);
+  const result = await services.workspaces.run(workspace, action, input, { signal: request.signal });
+  return json(result);
+}
+
+async function readResource(
+  services: Services,
+  resource: ResourceDef,
+  request: Request,
+  params: Record<string, string>,
+): Promise<Response> {
+  requireToken(request, services.config.auth.token);
+  const workspace = resource.perWorkspace === false ? "" : workspaceOf(request);
+  const out = await resource.read(services, workspace, params);
+  if (typeof out === "string") {
+    return new Response(out, {
+      headers: { "content-type": `${resource.mimeType ?? "text/plain"}; charset=utf-8` },
+    });
+  }
+  return json(out);
+}
+
+export function restRoutes(services: Services) {
+  const app = new Elysia({ name: "rest" });
+  for (const action of ACTIONS) {
+    app.route(
+      action.http.method,
+      elysiaPath(action.http.path),
+      async ({ request, params }) => {
+        try {
+          return await runAction(
+            services,
+            action,
+            request,
+            decodeParams((params ?? {}) as Record<string, string>),
+          );
+        } catch (err) {
+          return failure(err);
+        }
+      },
+      { parse: "none" },
+    );
+  }
+  for (const resource of RESOURCES) {
+    app.get(
+      elysiaPath(resource.http),
+      async ({ request, params }) => {
+        try {
+          return await readResource(
+            services,
+            resource,
+            request,
+            decodeParams((params ?? {}) as Record<string, string>),
+          );
+        } catch (err) {
+          return failure(err);
+        }
+      },
+      { parse: "none" },
+    );
+  }
+  return app;
+}

@@ -1,0 +1,447 @@
+// The workspace manager: maps a workspace name to its browser, reopening a reaped one silently,
+// runs each call under the workspace's lock, and settles every result in one record write
+// (history, TTL, reopen report, window size, and any change the action asked for).
+import {
+  type ActionContext,
+  type AnyAction,
+  type LiveBrowser,
+  type RecordChange,
+  SITE_DATA_URI,
+} from "../actions/define.ts";
+import { badInput } from "../errors.ts";
+import type { BidiSocket } from "../grid/bidi.ts";
+import { pageState } from "../grid/page.ts";
+import { type Grid, isNoSuchSession, type OpenOptions } from "../grid/webdriver.ts";
+import { log } from "../log.ts";
+import type { Services } from "../services.ts";
+import {
+  at,
+  type BrowserSettings,
+  delivered,
+  detached,
+  emptyRecord,
+  recordUrl,
+  reportFor,
+  reshaped,
+  type SiteData,
+  type SiteDataReport,
+  type WorkspaceRecord,
+  withSiteData,
+} from "../store/record.ts";
+import type { RecordStore } from "../store/types.ts";
+import { KeyedLock } from "./lock.ts";
+
+export const DEFAULT_WIDTH = 1280;
+export const DEFAULT_HEIGHT = 720;
+export const INSECURE_SKIP = "an insecure browser gets no saved site data";
+export const RECORDING_OFF =
+  "Recording is not set up on this server (recording.enabled is off). See the README's Recording section.";
+
+/** What other capabilities plug into the manager. Each is optional. */
+export interface ManagerHooks {
+  /** Whether a snapshot holds anything to put back. */
+  restorable?: (data: SiteData) => boolean;
+  /** Puts a snapshot into a fresh browser before its first page. Never throws. */
+  restore?: (browser: LiveBrowser, data: SiteData) => Promise<SiteDataReport>;
+  /** `{sites, uri}` for workspace://current, or null when nothing is saved. */
+  siteDataSummary?: (data: SiteData) => { sites: number; uri: string } | null;
+  /** Wraps one page call of a browser opened with capture=true; returns what the page reported. */
+  capture?: (browser: LiveBrowser, call: () => Promise<void>) => Promise<Record<string, unknown> | null>;
+  recordings?: {
+    /** Files a note for the browser's recording; returns an error text when it cannot be filed. */
+    expect(workspace: string, gridId: string, browser: string): string | null;
+    ended(gridId: string): void;
+  };
+  /** A workspace's record or browser changed (admin live updates). */
+  changed?: (workspace: string) => void;
+}
+
+export interface OpenRequest {
+  url?: string;
+  browser?: "chrome" | "firefox";
+  width?: number;
+  height?: number;
+  fresh?: boolean;
+  insecure?: boolean;
+  record?: boolean;
+  capture?: boolean;
+  restore_site_data?: boolean;
+  page_load_timeout?: number;
+  script_timeout?: number;
+}
+
+export interface OpenResult {
+  url: string;
+  title: string;
+  browser: "chrome" | "firefox";
+  width: number;
+  height: number;
+  settings: BrowserSettings;
+  recording: boolean;
+  recording_error?: string;
+  site_data?: SiteDataReport;
+}
+
+export interface Describe {
+  live: boolean;
+  url: string | null;
+  title?: string;
+  settings: BrowserSettings;
+  recording: boolean;
+  site_data?: { sites: number; uri: string };
+}
+
+interface Launched {
+  id: string;
+  url: string;
+  title: string;
+  report: SiteDataReport | null;
+}
+
+interface CallOptions {
+  signal?: AbortSignal;
+  progress?: (progress: number, total: number | undefined, message: string) => void;
+}
+
+type AnyRecord = Record<string, unknown>;
+
+export class WorkspaceManager {
+  private readonly lock = new KeyedLock();
+  private services!: Services;
+
+  constructor(
+    private readonly store: RecordStore,
+    private readonly grid: Grid,
+    private readonly now: () => number,
+    readonly hooks: ManagerHooks = {},
+  ) {}
+
+  /** Called once by the composition root, so actions get the whole service set. */
+  bind(services: Services): void {
+    this.services = services;
+  }
+
+  /** Runs one action for a workspace: one call at a time per workspace. */
+  run(workspace: string, action: AnyAction, input: unknown, opts: CallOptions = {}): Promise<AnyRecord> {
+    return this.lock.run(workspace, () => this.runLocked(workspace, action, input, opts));
+  }
+
+  private async runLocked(
+    workspace: string,
+    action: AnyAction,
+    input: unknown,
+    opts: CallOptions,
+  ): Promise<AnyRecord> {
+    if (action.browser !== "page") {
+      const ctx = this.context(workspace, null, opts);
+      const out = (await action.handler(ctx.ctx, input)) as AnyRecord;
+      if (action.browser !== "none") this.hooks.changed?.(workspace);
+      return out;
+    }
+    let browser = await this.resolve(workspace);
+    let ctx = this.context(workspace, browser, opts);
+    let result: AnyRecord;
+    try {
+      result = await this.attempt(browser, action, input, ctx);
+    } catch (err) {
+      if (!isNoSuchSession(err)) throw err;
+      // The Grid reaped it between calls: reopen silently and do the call on the new browser.
+      log.info(`workspace ${workspace}: its browser was gone; reopening it`);
+      browser = await this.reopen(workspace, browser.id);
+      ctx = this.context(workspace, browser, opts);
+      result = await this.attempt(browser, action, input, ctx);
+    } finally {
+      ctx.close();
+    }
+    const settled = await this.settle(workspace, result, browser.id, action.reshapes === true, ctx.state);
+    this.hooks.changed?.(workspace);
+    return settled;
+  }
+
+  private async attempt(
+    browser: LiveBrowser,
+    action: AnyAction,
+    input: unknown,
+    ctx: ReturnType<WorkspaceManager["context"]>,
+  ): Promise<AnyRecord> {
+    const capture = browser.settings.capture === true ? this.hooks.capture : undefined;
+    if (!capture) return (await action.handler(ctx.ctx, input)) as AnyRecord;
+    let result: AnyRecord = {};
+    const page = await capture(browser, async () => {
+      result = (await action.handler(ctx.ctx, input)) as AnyRecord;
+    });
+    return page ? { ...result, page } : result;
+  }
+
+  private context(workspace: string, browser: LiveBrowser | null, opts: CallOptions) {
+    const state = { landed: undefined as string | null | undefined, changes: [] as RecordChange[] };
+    const sockets: BidiSocket[] = [];
+    const live: LiveBrowser | null = browser && {
+      id: browser.id,
+      driver: browser.driver,
+      settings: browser.settings,
+      bidi: async () => {
+        const s = await this.grid.bidi(browser.id);
+        sockets.push(s);
+        return s;
+      },
+    };
+    const ctx: ActionContext = {
+      workspace,
+      services: this.services,
+      get browser(): LiveBrowser {
+        if (!live) throw new Error("this action has no browser");
+        return live;
+      },
+      land: (url) => {
+        state.landed = url;
+      },
+      change: (fn) => {
+        state.changes.push(fn);
+      },
+      progress: (p, total, message) => opts.progress?.(p, total, message),
+      signal: opts.signal ?? new AbortController().signal,
+    };
+    return {
+      ctx,
+      state,
+      close: () => {
+        for (const s of sockets) s.close();
+      },
+    };
+  }
+
+  private live(id: string, settings: BrowserSettings): LiveBrowser {
+    const driver = this.grid.attach(id);
+    return { id, driver, settings, bidi: () => this.grid.bidi(id) };
+  }
+
+  /** The workspace's browser, opening one (with its settings, site data and last page) when there is none. */
+  private async resolve(workspace: string): Promise<LiveBrowser> {
+    const record = await this.store.get(workspace);
+    if (record?.session_id) return this.live(record.session_id, record.settings);
+    return this.reopen(workspace, "", record);
+  }
+
+  /**
+   * Opens a replacement for `replacing` (or a first browser) the way the last one was opened, with
+   * its site data, on its last page. Another server may bind first: then act on its browser.
+   */
+  private async reopen(
+    workspace: string,
+    replacing: string,
+    known?: WorkspaceRecord | null,
+  ): Promise<LiveBrowser> {
+    const record = known !== undefined ? known : await this.store.get(workspace);
+    const settings = { ...(record?.settings ?? {}) };
+    const opened = await this.launch(
+      workspace,
+      settings,
+      recordUrl(record ?? emptyRecord()) || undefined,
+      record?.site_data,
+    );
+    const now = this.now();
+    let bound = opened.id;
+    await this.store.update(workspace, (cur) => {
+      const base = cur ?? emptyRecord();
+      if (base.session_id && base.session_id !== replacing) {
+        bound = base.session_id;
+        return base;
+      }
+      bound = opened.id;
+      return {
+        ...at(base, [opened.url], now, this.store.ttl),
+        session_id: opened.id,
+        opened_at: now,
+        settings,
+        reopened: opened.report ? { browser: opened.id, report: opened.report } : {},
+      };
+    });
+    if (bound !== opened.id) {
+      await this.grid.end(opened.id);
+      const winner = await this.store.get(workspace);
+      return this.live(bound, winner?.settings ?? settings);
+    }
+    this.expectRecording(workspace, opened.id, settings);
+    return this.live(opened.id, settings);
+  }
+
+  /** Opens a browser, restores site data into it, then goes to its first page. */
+  private async launch(
+    workspace: string,
+    settings: BrowserSettings,
+    url: string | undefined,
+    siteData: SiteData | null | undefined,
+  ): Promise<Launched> {
+    const { id, driver } = await this.grid.open(openOptions(workspace, settings));
+    try {
+      let report: SiteDataReport | null = null;
+      if (siteData && this.hooks.restorable?.(siteData)) {
+        if (settings.insecure) {
+          report = { restored: [], skipped: [{ reason: INSECURE_SKIP }], uri: SITE_DATA_URI };
+        } else if (this.hooks.restore) {
+          report = await this.hooks.restore(this.live(id, settings), siteData);
+          if (!report.restored?.length && !report.skipped?.length) report = null;
+        }
+      }
+      if (!url) return { id, url: "about:blank", title: "", report };
+      try {
+        await driver.get(url);
+      } catch (err) {
+        if (isNoSuchSession(err)) throw err;
+        // A slow or broken first page does not undo the open; the result says where it is.
+        log.warn(`workspace ${workspace}: the first page did not load cleanly`);
+      }
+      const state = await pageState(driver);
+      return { id, url: state.url, title: state.title, report };
+    } catch (err) {
+      await this.grid.end(id).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  private expectRecording(workspace: string, gridId: string, settings: BrowserSettings): string | null {
+    if (!settings.record || !this.hooks.recordings) return null;
+    return this.hooks.recordings.expect(workspace, gridId, settings.browser ?? "chrome");
+  }
+
+  /** Finishes a page call: one write for history, TTL, reopen report, window and the action's changes. */
+  private async settle(
+    workspace: string,
+    result: AnyRecord,
+    browser: string,
+    reshapes: boolean,
+    state: { landed: string | null | undefined; changes: RecordChange[] },
+  ): Promise<AnyRecord> {
+    const landed =
+      state.landed !== undefined ? state.landed : typeof result.url === "string" ? result.url : null;
+    const now = this.now();
+    let told: SiteDataReport | null = null;
+    await this.store.update(workspace, (cur) => {
+      told = null;
+      if (!cur) return null;
+      // A result from a browser the record no longer names moves nothing; the write still slides the TTL.
+      if (cur.session_id !== browser) return cur;
+      told = reportFor(cur, browser);
+      let next = delivered(at(cur, [landed], now, this.store.ttl));
+      if (reshapes) next = reshaped(next, result as { width?: number; height?: number });
+      for (const change of state.changes) next = change(next, browser) ?? next;
+      return next;
+    });
+    return told ? { ...result, site_data: told } : result;
+  }
+
+  /** open_session: replaces the workspace's browser. Call inside `run` (it holds the lock). */
+  async openBrowser(workspace: string, req: OpenRequest): Promise<OpenResult> {
+    const previous = await this.store.get(workspace);
+    const settings = resolveSettings(req, previous?.settings ?? {});
+    if (settings.record && !this.hooks.recordings) throw badInput(RECORDING_OFF, "record");
+    if (previous?.session_id) await this.endGridBrowser(previous.session_id);
+    const restore = req.restore_site_data !== false;
+    const saved = previous?.site_data ?? {};
+    const url = req.url ?? (req.fresh ? undefined : recordUrl(previous ?? emptyRecord()) || undefined);
+    const opened = await this.launch(workspace, settings, url, restore ? saved : null);
+    const now = this.now();
+    let forgotten = 0;
+    await this.store.update(workspace, (cur) => {
+      const base = cur ?? emptyRecord();
+      let next: WorkspaceRecord = {
+        ...at(base, [opened.url], now, this.store.ttl),
+        session_id: opened.id,
+        opened_at: now,
+        settings,
+        reopened: {},
+      };
+      forgotten = 0;
+      // Forget only the snapshot this open saw: a save that landed meanwhile is not ours to erase.
+      if (!restore && base.site_data.saved_at === saved.saved_at) {
+        forgotten = this.hooks.siteDataSummary?.(base.site_data)?.sites ?? 0;
+        next = withSiteData(next, {});
+      }
+      return next;
+    });
+    const recordingError = this.expectRecording(workspace, opened.id, settings);
+    const out: OpenResult = {
+      url: opened.url,
+      title: opened.title,
+      browser: settings.browser ?? "chrome",
+      width: settings.width ?? DEFAULT_WIDTH,
+      height: settings.height ?? DEFAULT_HEIGHT,
+      settings,
+      recording: settings.record === true,
+    };
+    if (recordingError) out.recording_error = recordingError;
+    if (!restore && forgotten > 0) out.site_data = { forgotten };
+    else if (opened.report) out.site_data = opened.report;
+    return out;
+  }
+
+  /** end_browser: quits the browser; history and site data stay. Call inside `run`. */
+  async endBrowser(workspace: string): Promise<{ ended: boolean }> {
+    const record = await this.store.get(workspace);
+    const id = record?.session_id;
+    if (!id) return { ended: false };
+    await this.endGridBrowser(id);
+    await this.store.update(workspace, (cur) => (cur && cur.session_id === id ? detached(cur) : cur));
+    return { ended: true };
+  }
+
+  private async endGridBrowser(id: string): Promise<void> {
+    try {
+      await this.grid.end(id);
+    } catch (err) {
+      log.warn(`ending a browser failed: ${err instanceof Error ? err.message : String(err)}`);
+    } finally {
+      this.hooks.recordings?.ended(id);
+    }
+  }
+
+  /** workspace://current. Never opens a browser. */
+  async describe(workspace: string): Promise<Describe> {
+    const record = await this.store.get(workspace);
+    const settings = record?.settings ?? {};
+    const live = record?.session_id ? await this.grid.alive(record.session_id) : false;
+    const out: Describe = {
+      live,
+      url: record ? recordUrl(record) || null : null,
+      settings,
+      recording: live && settings.record === true,
+    };
+    if (live && record) out.title = (await pageState(this.grid.attach(record.session_id))).title;
+    const summary = record ? this.hooks.siteDataSummary?.(record.site_data) : null;
+    if (summary) out.site_data = summary;
+    return out;
+  }
+}
+
+/** What the open asked for, over what the last browser had. `record` and `insecure` are never inherited. */
+export function resolveSettings(req: OpenRequest, previous: BrowserSettings): BrowserSettings {
+  const pick = <K extends keyof OpenRequest>(k: K) => (req[k] !== undefined ? req[k] : previous[k]);
+  const s: BrowserSettings = {
+    browser: (pick("browser") as BrowserSettings["browser"]) ?? "chrome",
+    width: (pick("width") as number | undefined) ?? DEFAULT_WIDTH,
+    height: (pick("height") as number | undefined) ?? DEFAULT_HEIGHT,
+  };
+  const plt = pick("page_load_timeout");
+  const st = pick("script_timeout");
+  if (typeof plt === "number") s.page_load_timeout = plt;
+  if (typeof st === "number") s.script_timeout = st;
+  const capture = pick("capture");
+  if (capture) s.capture = true;
+  if (req.insecure) s.insecure = true;
+  if (req.record) s.record = true;
+  return s;
+}
+
+export function openOptions(workspace: string, s: BrowserSettings): OpenOptions {
+  return {
+    browser: s.browser ?? "chrome",
+    width: s.width ?? DEFAULT_WIDTH,
+    height: s.height ?? DEFAULT_HEIGHT,
+    insecure: s.insecure === true,
+    pageLoadTimeout: s.page_load_timeout,
+    scriptTimeout: s.script_timeout,
+    record: s.record === true,
+    videoName: workspace,
+  };
+}

@@ -1,0 +1,130 @@
+// A bound write: the value a secret reference stands for, checked against the page it is about to
+// be typed on, and the URL checks that keep a typed value out of what the server reports.
+import { badInput, hideValue } from "../errors.ts";
+import type { Services } from "../services.ts";
+
+export interface SecretRef {
+  name: string;
+  key: string;
+}
+
+const LISTED = "GET /secrets or the workspace://secrets resource lists the secrets and their keys";
+
+/** The host a secret would be typed on; "" for a page without one (about:blank, data:). */
+function pageHost(pageUrl: string): string {
+  return URL.canParse(pageUrl) ? new URL(pageUrl).hostname.toLowerCase() : "";
+}
+
+/**
+ * The value to type for ref on the page at pageUrl; a 400 when the secret or key is unknown or the
+ * page's host is not one it may be typed on (naming the host and the secret, never the value).
+ * Registers the value with errors.ts hideValue.
+ */
+export function secretValue(services: Services, ref: SecretRef, pageUrl: string): string {
+  const secret = services.secrets.get(ref.name);
+  if (!secret) throw badInput(`there is no secret named ${ref.name}: ${LISTED}`, "secret.name");
+  const value = secret.keys.get(ref.key);
+  if (value === undefined) {
+    const keys = [...secret.keys.keys()].join(", ");
+    throw badInput(`secret ${ref.name} has no key ${ref.key}: its keys are ${keys}`, "secret.key");
+  }
+  if (secret.hosts.length > 0) {
+    const host = pageHost(pageUrl);
+    if (!secret.hosts.includes(host)) {
+      const where = host ? `on ${host}` : "on a page without a host";
+      throw badInput(
+        `secret ${ref.name} may not be typed ${where}: it is allowed only on ${secret.hosts.join(", ")}. Nothing was typed; go to one of those hosts first`,
+        "secret",
+      );
+    }
+  }
+  hideValue(value);
+  return value;
+}
+
+interface Unit {
+  start: number;
+  end: number;
+  /** The characters this stretch of the URL may stand for. */
+  alts: string[];
+}
+
+// Splits a URL into one unit per character it encodes: a raw character, a percent-encoded UTF-8
+// sequence, or '+', which in a form-encoded query stands for a space.
+function unitsOf(url: string): Unit[] {
+  const units: Unit[] = [];
+  let i = 0;
+  while (i < url.length) {
+    const decoded = percentAt(url, i);
+    if (decoded) {
+      units.push({ start: i, end: decoded.end, alts: [decoded.char] });
+      i = decoded.end;
+      continue;
+    }
+    const cp = url.codePointAt(i)!;
+    const ch = String.fromCodePoint(cp);
+    units.push({ start: i, end: i + ch.length, alts: ch === "+" ? ["+", " "] : [ch] });
+    i += ch.length;
+  }
+  return units;
+}
+
+const HEX = /^%[0-9a-fA-F]{2}$/;
+
+function percentAt(url: string, i: number): { char: string; end: number } | null {
+  const first = url.slice(i, i + 3);
+  if (!HEX.test(first)) return null;
+  const lead = Number.parseInt(first.slice(1), 16);
+  const length = lead < 0x80 ? 1 : lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+  const bytes: number[] = [lead];
+  for (let k = 1; k < length; k++) {
+    const part = url.slice(i + 3 * k, i + 3 * k + 3);
+    if (!HEX.test(part)) return { char: String.fromCharCode(lead), end: i + 3 };
+    bytes.push(Number.parseInt(part.slice(1), 16));
+  }
+  try {
+    const char = new TextDecoder("utf-8", { fatal: true }).decode(new Uint8Array(bytes));
+    return { char, end: i + 3 * length };
+  } catch {
+    return { char: String.fromCharCode(lead), end: i + 3 };
+  }
+}
+
+/** Each [start, end) stretch of url that spells typed, in any mix of raw and encoded characters. */
+function matches(url: string, typed: string): [number, number][] {
+  const want = [...typed];
+  if (want.length === 0) return [];
+  const units = unitsOf(url);
+  const found: [number, number][] = [];
+  let i = 0;
+  while (i + want.length <= units.length) {
+    let ok = true;
+    for (let k = 0; k < want.length; k++) {
+      if (!units[i + k]!.alts.includes(want[k]!)) {
+        ok = false;
+        break;
+      }
+    }
+    if (ok) {
+      found.push([units[i]!.start, units[i + want.length - 1]!.end]);
+      i += want.length;
+    } else i++;
+  }
+  return found;
+}
+
+/** Whether url carries typed (raw, percent-encoded, or form-encoded). */
+export function taints(url: string, typed: string): boolean {
+  return matches(url, typed).length > 0;
+}
+
+/** url with every occurrence of typed replaced by [hidden]. */
+export function redact(url: string, typed: string): string {
+  let out = "";
+  let at = 0;
+  for (const [start, end] of matches(url, typed)) {
+    out += `${url.slice(at, start)}[hidden]`;
+    at = end;
+  }
+  return out + url.slice(at);
+}

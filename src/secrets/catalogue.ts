@@ -1,0 +1,218 @@
+// The secrets catalogue: configured entries plus one YAML file per secret in each of
+// `secrets.dirs`. The folders are re-stat'ed on every read (a readdir and a stat per file), so a
+// file added, changed or removed is seen by the next call without a restart or a watcher; only
+// changed files are parsed again. Every value is registered with `hideValue` as it is loaded.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { parse as parseYamlText } from "yaml";
+import { parseYaml, SETTING_BY_KEY, type SecretEntry } from "../config-schema.ts";
+import { hideValue } from "../errors.ts";
+import { log } from "../log.ts";
+
+export interface Secret {
+  readonly name: string;
+  readonly description: string;
+  /** As written; a secret with none may be typed anywhere. */
+  readonly allowedUrls: readonly string[];
+  /** Lower-case host names taken from `allowedUrls`. */
+  readonly hosts: readonly string[];
+  readonly keys: ReadonlyMap<string, string>;
+  /** Where it came from: a file path or `secrets.entries.<name>`. */
+  readonly source: string;
+}
+
+/** What anyone may see of a secret: never a value. */
+export interface SecretListing {
+  name: string;
+  description: string;
+  keys: string[];
+  allowed_urls: string[];
+  restricted: boolean;
+}
+
+export interface SecretsConfig {
+  dirs: readonly string[];
+  entries: Readonly<Record<string, SecretEntry>>;
+}
+
+const SECRET_FILE = /^(.+)\.ya?ml$/;
+const SECRET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+const ENTRIES = SETTING_BY_KEY.get("secrets.entries")!;
+
+/** The host an allowed_urls item names: a URL's host, or the item itself when it is a bare host. */
+export function hostOf(item: string): string | null {
+  const text = item.trim();
+  const candidate = text.includes("://") ? text : `http://${text}`;
+  if (!URL.canParse(candidate)) return null;
+  const host = new URL(candidate).hostname.toLowerCase();
+  return host || null;
+}
+
+function build(name: string, entry: SecretEntry, source: string): Secret | string {
+  const allowedUrls = entry.allowed_urls ?? [];
+  const hosts: string[] = [];
+  for (const [i, item] of allowedUrls.entries()) {
+    const host = hostOf(item);
+    if (!host) return `allowed_urls item ${i + 1} is not a URL or host`;
+    if (!hosts.includes(host)) hosts.push(host);
+  }
+  const keys = new Map(Object.entries(entry.keys).map(([k, v]) => [k, v.value]));
+  for (const value of keys.values()) hideValue(value);
+  return { name, description: entry.description ?? "", allowedUrls, hosts, keys, source };
+}
+
+interface FileState {
+  stamp: string;
+  /** The secret, or null when the file is broken (its warning was logged once). */
+  secret: Secret | null;
+}
+
+export class SecretCatalogue {
+  private readonly dirs: readonly string[];
+  private readonly fromEntries = new Map<string, Secret>();
+  private files = new Map<string, FileState>();
+  private missingDirs = new Set<string>();
+  private current: Map<string, Secret> = new Map();
+  private fingerprint = "";
+  private revision = 0;
+
+  constructor(config: SecretsConfig) {
+    this.dirs = config.dirs;
+    for (const [name, entry] of Object.entries(config.entries)) {
+      const secret = build(name, entry, `secrets.entries.${name}`);
+      if (typeof secret === "string") log.warn(`secret ${name} in secrets.entries skipped: ${secret}`);
+      else this.fromEntries.set(name, secret);
+    }
+    this.refresh();
+  }
+
+  /** Changes whenever the catalogue does (a secret added, removed or edited). */
+  get rev(): number {
+    this.refresh();
+    return this.revision;
+  }
+
+  get(name: string): Secret | undefined {
+    this.refresh();
+    return this.current.get(name);
+  }
+
+  all(): Secret[] {
+    this.refresh();
+    return [...this.current.values()];
+  }
+
+  list(): SecretListing[] {
+    return this.all()
+      .map(listingOf)
+      .sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  private refresh(): void {
+    const seen = new Map<string, FileState>();
+    const stamps: string[] = [];
+    for (const dir of this.dirs) {
+      let names: string[];
+      try {
+        names = readdirSync(dir).sort();
+        this.missingDirs.delete(dir);
+      } catch (err) {
+        if (!this.missingDirs.has(dir)) {
+          const code = (err as NodeJS.ErrnoException).code ?? "unreadable";
+          log.warn(`secrets folder ${dir} cannot be read (${code}): its secrets are not available`);
+          this.missingDirs.add(dir);
+        }
+        continue;
+      }
+      for (const file of names) {
+        if (!SECRET_FILE.test(file)) continue;
+        const path = join(dir, file);
+        let stamp: string;
+        try {
+          const st = statSync(path);
+          if (!st.isFile()) continue;
+          stamp = `${st.mtimeMs}:${st.size}:${st.ino}`;
+        } catch {
+          continue; // removed between readdir and stat
+        }
+        const known = this.files.get(path);
+        seen.set(path, known && known.stamp === stamp ? known : { stamp, secret: loadFile(path, file) });
+        stamps.push(`${path}@${stamp}`);
+      }
+    }
+    this.files = seen;
+    const fingerprint = stamps.join("\n");
+    if (fingerprint === this.fingerprint && this.revision > 0) return;
+    this.fingerprint = fingerprint;
+    const next = new Map(this.fromEntries);
+    for (const [path, state] of seen) {
+      const secret = state.secret;
+      if (!secret) continue;
+      const before = next.get(secret.name);
+      if (before) {
+        // Warned on each change of the set of files, which is when it could have become true.
+        log.warn(
+          `secret file ${path} skipped: a secret named ${secret.name} already comes from ${before.source}`,
+        );
+        continue;
+      }
+      next.set(secret.name, secret);
+    }
+    this.current = next;
+    this.revision++;
+  }
+}
+
+export function listingOf(s: Secret): SecretListing {
+  return {
+    name: s.name,
+    description: s.description,
+    keys: [...s.keys.keys()],
+    allowed_urls: [...s.allowedUrls],
+    restricted: s.allowedUrls.length > 0,
+  };
+}
+
+// Warnings name the file and what is wrong with it, never what it holds.
+function loadFile(path: string, file: string): Secret | null {
+  const name = SECRET_FILE.exec(file)![1]!;
+  const skip = (why: string) => {
+    log.warn(`secret file ${path} skipped: ${why}`);
+    return null;
+  };
+  if (!SECRET_NAME.test(name)) {
+    return skip("a secret's file name is <name>.yaml, the name 1-64 letters, digits, '.', '_' or '-'");
+  }
+  let doc: unknown;
+  try {
+    doc = parseYamlText(readFileSync(path, "utf8"), { logLevel: "error" });
+  } catch (err) {
+    const line = (err as { linePos?: { line: number }[] }).linePos?.[0]?.line;
+    if (line !== undefined) return skip(`it is not valid YAML (line ${line})`);
+    const code = (err as NodeJS.ErrnoException).code;
+    return skip(code ? `it cannot be read (${code})` : "it is not valid YAML");
+  }
+  const parsed = parseYaml(ENTRIES, { [name]: doc });
+  if (!parsed) return skip("it is empty: write description, allowed_urls and keys");
+  if ("problem" in parsed) {
+    return skip(
+      parsed.problem.replace(`secrets.entries.${name}`, "the secret").replace("secrets.entries", "it"),
+    );
+  }
+  const entry = (parsed.value as Record<string, SecretEntry>)[name]!;
+  const secret = build(name, entry, path);
+  return typeof secret === "string" ? skip(secret) : secret;
+}
+
+/** The secrets allowed on `host` by one of their allowed_urls; unleashed secrets are never listed. */
+export function matchingSecrets(
+  catalogue: SecretCatalogue,
+  host: string,
+): { name: string; description: string; keys: string[] }[] {
+  const h = host.toLowerCase();
+  return catalogue
+    .all()
+    .filter((s) => s.hosts.includes(h))
+    .map((s) => ({ name: s.name, description: s.description, keys: [...s.keys.keys()] }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}

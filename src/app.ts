@@ -1,12 +1,16 @@
 // The composition root: builds the store, the Grid client, the workspace manager and the surfaces.
 import { Elysia } from "elysia";
-import type { Config } from "./config.ts";
+import type { Config, Source } from "./config.ts";
 import { notFound } from "./errors.ts";
 import { Grid } from "./grid/webdriver.ts";
 import { log } from "./log.ts";
+import { SecretCatalogue } from "./secrets/catalogue.ts";
 import type { Services } from "./services.ts";
 import { openStore } from "./store/index.ts";
 import type { RecordStore } from "./store/types.ts";
+import { Activity } from "./surfaces/activity.ts";
+import { adminRoutes } from "./surfaces/admin-api.ts";
+import { Events } from "./surfaces/events.ts";
 import { failure, json, requireToken } from "./surfaces/http.ts";
 import { McpHttp } from "./surfaces/mcp-http.ts";
 import { openApiDocument } from "./surfaces/openapi.ts";
@@ -18,6 +22,8 @@ export interface AppOptions {
   store?: RecordStore;
   now?: () => number;
   hooks?: ManagerHooks;
+  /** Where each setting came from (from loadConfig). */
+  sources?: Record<string, Source>;
 }
 
 export interface App {
@@ -35,8 +41,20 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     opts.store ??
     (await openStore({ dataDir: config.data.dir, storeUrl: config.store.url, ttl: config.session.ttl }));
   const grid = new Grid(config.grid.url, { openTimeout: config.grid.open_timeout });
-  const workspaces = new WorkspaceManager(store, grid, now, opts.hooks ?? {});
-  const services: Services = { config, store, grid, workspaces, now };
+  const events = new Events();
+  const hooks: ManagerHooks = { ...opts.hooks, changed: (w) => events.changed(w) };
+  const workspaces = new WorkspaceManager(store, grid, now, hooks);
+  const services: Services = {
+    config,
+    sources: opts.sources ?? {},
+    store,
+    grid,
+    workspaces,
+    now,
+    events,
+    activity: new Activity(),
+    secrets: new SecretCatalogue(config.secrets),
+  };
   workspaces.bind(services);
   return services;
 }
@@ -72,6 +90,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     .get("/ui", ({ redirect }) => redirect("/ui/"))
     .get("/ui/", () => new Response(PLACEHOLDER, { headers: { "content-type": "text/html; charset=utf-8" } }))
     .use(restRoutes(services))
+    .use(adminRoutes(services))
     .onError(({ code, request }) => {
       if (code === "NOT_FOUND") {
         const path = new URL(request.url).pathname;

@@ -42,7 +42,7 @@ function bootLine(loaded: Loaded): string {
 }
 
 async function serveStdio(loaded: Loaded): Promise<void> {
-  const services = await buildServices(loaded.config);
+  const services = await buildServices(loaded.config, { sources: loaded.sources });
   const server = mcpServer(services, loaded.cli.workspace);
   await server.connect(new StdioServerTransport());
   log.info(`MCP over stdio for workspace ${loaded.cli.workspace}`);
@@ -58,7 +58,7 @@ async function serveStdio(loaded: Loaded): Promise<void> {
 
 async function serveHttp(loaded: Loaded): Promise<void> {
   const { host, port } = loaded.config.http;
-  const app = await buildApp(loaded.config);
+  const app = await buildApp(loaded.config, { sources: loaded.sources });
   const server = Bun.serve({ hostname: host, port, fetch: app.fetch, idleTimeout: 255 });
   const base = `http://${host.includes(":") ? `[${host}]` : host}:${server.port}`;
   log.info(`serving on ${base}: MCP ${base}/mcp, REST ${base}/openapi.json, admin ${base}/ui/`);

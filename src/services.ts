@@ -1,14 +1,25 @@
 // What an action or a surface may use. Built once in app.ts; tests build their own.
-import type { Config } from "./config.ts";
+import type { Config, Source } from "./config.ts";
 import type { Grid } from "./grid/webdriver.ts";
+import type { SecretCatalogue } from "./secrets/catalogue.ts";
 import type { RecordStore } from "./store/types.ts";
+import type { Activity } from "./surfaces/activity.ts";
+import type { Events } from "./surfaces/events.ts";
 import type { WorkspaceManager } from "./workspaces/manager.ts";
 
 export interface Services {
   readonly config: Config;
+  /** Where each setting came from (GET /admin/settings). */
+  readonly sources: Record<string, Source>;
   readonly store: RecordStore;
   readonly grid: Grid;
   readonly workspaces: WorkspaceManager;
   /** Epoch seconds; injectable for tests. */
   readonly now: () => number;
+  /** Change notices for the admin's live updates. */
+  readonly events: Events;
+  /** The last calls, for the admin. */
+  readonly activity: Activity;
+  /** The secrets agents may type without seeing them. */
+  readonly secrets: SecretCatalogue;
 }

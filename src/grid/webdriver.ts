@@ -303,6 +303,30 @@ export class Grid {
     }
   }
 
+  /** The ids of every browser the Grid holds now (one /status call), or null when it did not answer. */
+  async sessions(): Promise<Set<string> | null> {
+    try {
+      const res = await this.http.fetch("/status", {
+        headers: this.http.headers(),
+        signal: AbortSignal.timeout(QUICK_MS),
+      });
+      const body = (await res.json().catch(() => null)) as {
+        value?: { nodes?: Array<{ slots?: Array<{ session?: { sessionId?: unknown } | null }> }> };
+      } | null;
+      if (!body?.value) return null;
+      const ids = new Set<string>();
+      for (const node of body.value.nodes ?? []) {
+        for (const slot of node.slots ?? []) {
+          const id = slot.session?.sessionId;
+          if (typeof id === "string") ids.add(id);
+        }
+      }
+      return ids;
+    } catch {
+      return null;
+    }
+  }
+
   /** The Grid's BiDi proxy for browser `id` (credentials are sent as a header, never in the URL). */
   bidiUrl(id: string): string {
     const ws = this.base.replace(/^http(s?):/i, (_m, s: string) => `ws${s}:`);

@@ -1,4 +1,5 @@
 import { current } from "./current.ts";
 import type { ResourceDef } from "./define.ts";
+import { guideResources } from "./skill.ts";
 
-export const RESOURCES: readonly ResourceDef[] = [current];
+export const RESOURCES: readonly ResourceDef[] = [current, ...guideResources()];

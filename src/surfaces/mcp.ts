@@ -15,7 +15,7 @@ import { z } from "zod";
 import type { AnyAction } from "../actions/define.ts";
 import { ACTIONS } from "../actions/index.ts";
 import { validate } from "../actions/validate.ts";
-import { errorBody, notFound } from "../errors.ts";
+import { errorBody, notFound, statusOf } from "../errors.ts";
 import { log } from "../log.ts";
 import { isTemplate, matchUri } from "../resources/define.ts";
 import { RESOURCES } from "../resources/index.ts";
@@ -72,6 +72,16 @@ export function mcpServer(services: Services, workspace: string): Server {
       return toolError(notFound(`no tool ${request.params.name}: tools/list names them`));
     }
     const token = request.params._meta?.progressToken;
+    const started = performance.now();
+    const note = (status: number) =>
+      services.activity.add({
+        at: services.now(),
+        workspace,
+        tool: action.name,
+        surface: "mcp",
+        status,
+        ms: Math.round(performance.now() - started),
+      });
     try {
       const input = validate(action.input, request.params.arguments ?? {});
       const result = await services.workspaces.run(workspace, action, input, {
@@ -86,8 +96,10 @@ export function mcpServer(services: Services, workspace: string): Server {
             .catch(() => undefined);
         },
       });
+      note(200);
       return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result };
     } catch (err) {
+      note(statusOf(err));
       if (errorBody(err).error.startsWith("something failed"))
         log.error(`tool ${action.name}: ${errorBody(err).error}`);
       return toolError(err);

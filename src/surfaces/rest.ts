@@ -3,7 +3,7 @@ import { Elysia } from "elysia";
 import type { AnyAction } from "../actions/define.ts";
 import { ACTIONS } from "../actions/index.ts";
 import { validate } from "../actions/validate.ts";
-import { badInput } from "../errors.ts";
+import { badInput, statusOf } from "../errors.ts";
 import type { ResourceDef } from "../resources/define.ts";
 import { RESOURCES } from "../resources/index.ts";
 import type { Services } from "../services.ts";
@@ -45,9 +45,25 @@ async function runAction(
       throw badInput(`field "${k}" is given by the path: leave it out of the body`, k);
     merged[k] = v;
   }
-  const input = validate(action.input, merged);
-  const result = await services.workspaces.run(workspace, action, input, { signal: request.signal });
-  return json(result);
+  const started = performance.now();
+  const note = (status: number) =>
+    services.activity.add({
+      at: services.now(),
+      workspace,
+      tool: action.name,
+      surface: "rest",
+      status,
+      ms: Math.round(performance.now() - started),
+    });
+  try {
+    const input = validate(action.input, merged);
+    const result = await services.workspaces.run(workspace, action, input, { signal: request.signal });
+    note(200);
+    return json(result);
+  } catch (err) {
+    note(statusOf(err));
+    throw err;
+  }
 }
 
 async function readResource(

@@ -126,6 +126,11 @@ export class WorkspaceManager {
     return this.lock.run(workspace, () => this.runLocked(workspace, action, input, opts));
   }
 
+  /** Runs `fn` under the workspace's lock (admin actions that must not interleave with calls). */
+  exclusive<T>(workspace: string, fn: () => Promise<T>): Promise<T> {
+    return this.lock.run(workspace, fn);
+  }
+
   private async runLocked(
     workspace: string,
     action: AnyAction,

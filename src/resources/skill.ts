@@ -1,0 +1,40 @@
+// The agent guide: markdown pages served as skill://selenium-flow/… resources and GET /skill/….
+// Pages are embedded at build time, so the binary carries them.
+import skill from "../../docs/skill/SKILL.md" with { type: "text" };
+import { defineResource, type ResourceDef } from "./define.ts";
+
+export interface GuidePage {
+  /** Path under skill://selenium-flow/ (and /skill/). */
+  path: string;
+  title: string;
+  description: string;
+  text: string;
+}
+
+// Capabilities add their pages here (references/SITE_DATA.md, …).
+export const GUIDE: GuidePage[] = [
+  {
+    path: "SKILL.md",
+    title: "How to drive the browser",
+    description: "Start here: the first five minutes, every tool in one table, and the rules of thumb.",
+    text: skill,
+  },
+];
+
+export function guideResources(): ResourceDef[] {
+  return GUIDE.map((page) =>
+    defineResource({
+      uri: `skill://selenium-flow/${page.path}`,
+      name: `skill-${page.path
+        .replace(/\.md$/, "")
+        .replace(/[^A-Za-z0-9]+/g, "-")
+        .toLowerCase()}`,
+      title: page.title,
+      description: page.description,
+      http: `/skill/${page.path}`,
+      mimeType: "text/markdown",
+      perWorkspace: false,
+      read: async () => page.text,
+    }),
+  );
+}

@@ -1,0 +1,151 @@
+// The admin's JSON API under /admin (token or the admin cookie). Capabilities add their own
+// routes under /admin/workspaces/{key}/… in src/surfaces/admin/; this file holds the core.
+import { Elysia } from "elysia";
+import { settingsView } from "../config.ts";
+import { notFound } from "../errors.ts";
+import { log } from "../log.ts";
+import type { Services } from "../services.ts";
+import { workspaceExists, workspaceRow, workspaceRows } from "./admin/rows.ts";
+import { failure, json, requireToken } from "./http.ts";
+
+export const ADMIN_COOKIE = "sf_admin";
+const HEARTBEAT_MS = 15_000;
+
+/** Guards an admin handler: the token, then the answer or the failure. */
+export function guarded<T extends { request: Request }>(
+  services: Services,
+  fn: (ctx: T) => Promise<Response> | Response,
+): (ctx: T) => Promise<Response> {
+  return async (ctx) => {
+    try {
+      requireToken(ctx.request, services.config.auth.token, ADMIN_COOKIE);
+      return await fn(ctx);
+    } catch (err) {
+      return failure(err);
+    }
+  };
+}
+
+/** 404 `no workspace <key>` unless the workspace exists. */
+export async function requireWorkspace(services: Services, key: string): Promise<string> {
+  if (!(await workspaceExists(services, key))) throw notFound(`no workspace ${key}`);
+  return key;
+}
+
+function sse(services: Services, request: Request): Response {
+  const encoder = new TextEncoder();
+  let stop = () => {};
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const send = (event: string, data: unknown) => {
+        try {
+          controller.enqueue(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
+        } catch {
+          stop();
+        }
+      };
+      // Coalesce bursts: one row per workspace per tick.
+      const pending = new Set<string>();
+      let timer: ReturnType<typeof setTimeout> | null = null;
+      const flush = async () => {
+        timer = null;
+        const keys = [...pending];
+        pending.clear();
+        const liveIds = await services.grid.sessions();
+        for (const key of keys) {
+          try {
+            const exists = await workspaceExists(services, key);
+            send("workspace", exists ? await workspaceRow(services, key, liveIds) : { key, gone: true });
+          } catch (err) {
+            log.warn(
+              `admin events: a row for ${key} failed: ${err instanceof Error ? err.message : String(err)}`,
+            );
+          }
+        }
+      };
+      const off = services.events.subscribe((key) => {
+        pending.add(key);
+        timer ??= setTimeout(flush, 50);
+      });
+      const beat = setInterval(() => send("heartbeat", { at: services.now() }), HEARTBEAT_MS);
+      stop = () => {
+        off();
+        clearInterval(beat);
+        if (timer) clearTimeout(timer);
+      };
+      request.signal.addEventListener("abort", () => {
+        stop();
+        try {
+          controller.close();
+        } catch {}
+      });
+      send("heartbeat", { at: services.now() });
+    },
+    cancel() {
+      stop();
+    },
+  });
+  return new Response(stream, {
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-store",
+      connection: "keep-alive",
+    },
+  });
+}
+
+export function adminRoutes(services: Services) {
+  return new Elysia({ name: "admin" })
+    .get(
+      "/admin/workspaces",
+      guarded(services, async () => json({ workspaces: await workspaceRows(services) })),
+    )
+    .get(
+      "/admin/workspaces/:key",
+      guarded(services, async ({ params }: { request: Request; params: { key: string } }) => {
+        const key = await requireWorkspace(services, params.key);
+        return json(await workspaceRow(services, key, await services.grid.sessions()));
+      }),
+    )
+    .post(
+      "/admin/workspaces/:key/end",
+      guarded(services, async ({ params }: { request: Request; params: { key: string } }) => {
+        const key = await requireWorkspace(services, params.key);
+        const out = await services.workspaces.exclusive(key, () => services.workspaces.endBrowser(key));
+        services.events.changed(key);
+        return json(out);
+      }),
+    )
+    .delete(
+      "/admin/workspaces/:key",
+      guarded(services, async ({ params }: { request: Request; params: { key: string } }) => {
+        const key = await requireWorkspace(services, params.key);
+        await services.workspaces.exclusive(key, async () => {
+          await services.workspaces.endBrowser(key);
+          await services.store.delete(key);
+        });
+        services.events.changed(key);
+        return json({ forgotten: key });
+      }),
+    )
+    .get(
+      "/admin/settings",
+      guarded(services, () =>
+        json({
+          settings: settingsView({
+            config: services.config,
+            sources: services.sources,
+            cli: { help: false, stdio: false, workspace: "stdio", configFile: null },
+          }),
+        }),
+      ),
+    )
+    .get(
+      "/admin/activity",
+      guarded(services, () => json({ calls: services.activity.list() })),
+    )
+    .get(
+      "/admin/events",
+      guarded(services, ({ request }) => sse(services, request)),
+    );
+}

@@ -87,7 +87,6 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
       }
     })
     .all("/mcp", ({ request }) => mcp.handle(request), { parse: "none" })
-    .get("/ui", ({ redirect }) => redirect("/ui/"))
     .get("/ui/", () => new Response(PLACEHOLDER, { headers: { "content-type": "text/html; charset=utf-8" } }))
     .use(restRoutes(services))
     .use(adminRoutes(services))

@@ -1,0 +1,45 @@
+// MCP over stdio: the same tools, acting in the workspace named by --workspace, logging to stderr only.
+import { afterAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { testGridUrl } from "../support/env.ts";
+import { html, serveFixture } from "../support/fixtures.ts";
+
+const site = serveFixture({ "/": () => html("<title>Stdio</title><p>hi") });
+const dataDir = mkdtempSync(join(tmpdir(), "sf-stdio-"));
+
+afterAll(() => {
+  site.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+test("tools over stdio act in the --workspace workspace", async () => {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ["src/main.ts", "--stdio", "--workspace", "stdio-test"],
+    env: { PATH: process.env.PATH ?? "", GRID_URL: testGridUrl, DATA_DIR: dataDir },
+    stderr: "pipe",
+  });
+  const client = new Client({ name: "test", version: "1" });
+  await client.connect(transport);
+  try {
+    const tools = await client.listTools();
+    expect(tools.tools.map((t) => t.name)).toContain("navigate");
+    const res = (await client.callTool({ name: "navigate", arguments: { url: site.url("/") } })) as any;
+    expect(res.isError).toBeFalsy();
+    expect(res.structuredContent.title).toBe("Stdio");
+    const current = await client.readResource({ uri: "workspace://current" });
+    const body = JSON.parse((current.contents[0] as { text: string }).text);
+    expect(body).toMatchObject({ live: true, url: site.url("/") });
+    const bad = (await client.callTool({ name: "navigate", arguments: { url: 5 } })) as any;
+    expect(bad.isError).toBe(true);
+    expect(bad.content[0].text).toContain('"url"');
+    const ended = (await client.callTool({ name: "end_browser", arguments: {} })) as any;
+    expect(ended.structuredContent).toEqual({ ended: true });
+  } finally {
+    await client.close();
+  }
+}, 120_000);

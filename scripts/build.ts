@@ -34,6 +34,9 @@ export async function buildBinary({ entry, outfile }: { entry: string; outfile: 
     entrypoints: [resolve(root, entry)],
     compile: { outfile: resolve(root, outfile) },
     target: "bun",
+    // Bytecode (which needs ESM) cuts the start-up to the first HTTP 200 by more than half.
+    format: "esm",
+    bytecode: true,
     // Never full minification: renamed identifiers break Elysia's hooks.
     minify: { whitespace: true, syntax: true, identifiers: false },
     plugins: [staticAtoms],

@@ -1,0 +1,25 @@
+// The generated action reference is current, and every action is both a tool and an endpoint.
+import { expect, test } from "bun:test";
+import { stalePages } from "../../scripts/gen-docs.ts";
+import { ACTIONS } from "../../src/actions/index.ts";
+import { toolOf } from "../../src/surfaces/mcp.ts";
+import { openApiDocument } from "../../src/surfaces/openapi.ts";
+
+test("docs/actions is what the action table generates (run bun scripts/gen-docs.ts)", () => {
+  expect(stalePages()).toEqual([]);
+});
+
+test("every action is an MCP tool with schemas and annotations, and an OpenAPI operation", () => {
+  const doc = openApiDocument() as { paths: Record<string, Record<string, { operationId: string }>> };
+  const names = new Set<string>();
+  for (const a of ACTIONS) {
+    expect(names.has(a.name)).toBe(false);
+    names.add(a.name);
+    const tool = toolOf(a);
+    expect(tool.inputSchema.type).toBe("object");
+    expect(tool.outputSchema?.type).toBe("object");
+    expect(tool.annotations?.readOnlyHint).toBe(a.annotations.readOnly);
+    expect(tool.description?.length ?? 0).toBeGreaterThan(60);
+    expect(doc.paths[a.http.path]?.[a.http.method.toLowerCase()]?.operationId).toBe(a.name);
+  }
+});

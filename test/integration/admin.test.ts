@@ -1,0 +1,130 @@
+// The admin JSON core on the real Grid: rows, live updates over SSE, end and forget, settings, activity.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { html, serveFixture } from "../support/fixtures.ts";
+import { endAll, startServer, type TestServer, TOKEN } from "../support/server.ts";
+
+let server: TestServer;
+const site = serveFixture({
+  "/": () => html("<title>Admin fixture</title><p>x"),
+  "/other": () => html("<title>Other</title><p>y"),
+});
+const W = "admin-ws";
+
+async function admin(method: string, path: string, token: string | null = TOKEN) {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
+  return { status: res.status, body: (await res.json().catch(() => null)) as any };
+}
+
+beforeAll(async () => {
+  server = await startServer({ configure: (c) => (c.secrets.entries = {}) });
+  await server.call("POST", "/browser/navigate", { url: site.url("/") }, W);
+}, 120_000);
+
+afterAll(async () => {
+  await endAll(server, [W]);
+  await server.close();
+  site.stop();
+});
+
+describe("admin JSON", () => {
+  test("every admin route is 401 without the token", async () => {
+    for (const [m, p] of [
+      ["GET", "/admin/workspaces"],
+      ["GET", `/admin/workspaces/${W}`],
+      ["POST", `/admin/workspaces/${W}/end`],
+      ["DELETE", `/admin/workspaces/${W}`],
+      ["GET", "/admin/settings"],
+      ["GET", "/admin/activity"],
+      ["GET", "/admin/events"],
+    ] as const) {
+      expect((await admin(m, p, null)).status).toBe(401);
+      expect((await admin(m, p, "wrong")).status).toBe(401);
+    }
+  });
+
+  test("the admin cookie works like the token", async () => {
+    const res = await fetch(`${server.url}/admin/workspaces`, { headers: { cookie: `sf_admin=${TOKEN}` } });
+    expect(res.status).toBe(200);
+  });
+
+  test("a row says live, the last page, and history counts and revision; never the Grid id", async () => {
+    const { body } = await admin("GET", "/admin/workspaces");
+    const row = body.workspaces.find((r: any) => r.key === W);
+    expect(row).toMatchObject({ key: W, live: true, url: site.url("/"), history_count: 1 });
+    expect(typeof row.history_rev).toBe("string");
+    const id = (await server.app.services.store.get(W))!.session_id;
+    expect(JSON.stringify(body)).not.toContain(id);
+
+    await server.call("POST", "/browser/navigate", { url: site.url("/other") }, W);
+    const again = (await admin("GET", `/admin/workspaces/${W}`)).body;
+    expect(again.history_rev).not.toBe(row.history_rev);
+    const same = (await admin("GET", `/admin/workspaces/${W}`)).body;
+    expect(same.history_rev).toBe(again.history_rev);
+  }, 60_000);
+
+  test("any route on a workspace that does not exist is 404 naming it", async () => {
+    for (const [m, p] of [
+      ["GET", "/admin/workspaces/nobody"],
+      ["POST", "/admin/workspaces/nobody/end"],
+      ["DELETE", "/admin/workspaces/nobody"],
+    ] as const) {
+      const res = await admin(m, p);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ error: "no workspace nobody" });
+    }
+  });
+
+  test("activity lists calls with tool, status and time, never an argument", async () => {
+    const { body } = await admin("GET", "/admin/activity");
+    const call = body.calls.find((c: any) => c.workspace === W && c.tool === "navigate");
+    expect(call).toMatchObject({ surface: "rest", status: 200 });
+    expect(typeof call.ms).toBe("number");
+    expect(JSON.stringify(body)).not.toContain(site.url("/other"));
+  });
+
+  test("settings say where each value came from and mask the token", async () => {
+    const { body } = await admin("GET", "/admin/settings");
+    const token = body.settings.find((s: any) => s.key === "auth.token");
+    expect(token.value).toBe("•••");
+    expect(JSON.stringify(body)).not.toContain(TOKEN);
+    expect(body.settings.find((s: any) => s.key === "grid.url").source).toBe("default");
+  });
+
+  test("the event stream pushes a workspace's row when a call changes it", async () => {
+    const controller = new AbortController();
+    const res = await fetch(`${server.url}/admin/events`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+      signal: controller.signal,
+    });
+    expect(res.headers.get("content-type")).toContain("text/event-stream");
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    const seen = (async () => {
+      while (!text.includes(`"key":"${W}"`)) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += decoder.decode(value);
+      }
+    })();
+    await server.call("POST", "/browser/navigate", { url: site.url("/") }, W);
+    await Promise.race([seen, Bun.sleep(10_000)]);
+    controller.abort();
+    expect(text).toContain("event: workspace");
+    expect(text).toContain(`"url":"${site.url("/")}"`);
+  }, 60_000);
+
+  test("end quits the browser and keeps the record; forget deletes it", async () => {
+    const ended = await admin("POST", `/admin/workspaces/${W}/end`);
+    expect(ended.body).toEqual({ ended: true });
+    const row = (await admin("GET", `/admin/workspaces/${W}`)).body;
+    expect(row.live).toBe(false);
+    expect(row.url).toBe(site.url("/"));
+    const gone = await admin("DELETE", `/admin/workspaces/${W}`);
+    expect(gone.body).toEqual({ forgotten: W });
+    expect(await server.app.services.store.get(W)).toBeNull();
+  }, 60_000);
+});

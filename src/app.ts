@@ -2,8 +2,10 @@
 import { Elysia } from "elysia";
 import type { Config, Source } from "./config.ts";
 import { notFound } from "./errors.ts";
+import { captureHook } from "./grid/capture.ts";
 import { Grid } from "./grid/webdriver.ts";
 import { log } from "./log.ts";
+import { hideSecrets } from "./secrets/bound.ts";
 import { SecretCatalogue } from "./secrets/catalogue.ts";
 import type { Services } from "./services.ts";
 import { openStore } from "./store/index.ts";
@@ -41,8 +43,13 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     opts.store ??
     (await openStore({ dataDir: config.data.dir, storeUrl: config.store.url, ttl: config.session.ttl }));
   const grid = new Grid(config.grid.url, { openTimeout: config.grid.open_timeout });
+  const secrets = new SecretCatalogue(config.secrets);
   const events = new Events();
-  const hooks: ManagerHooks = { ...opts.hooks, changed: (w) => events.changed(w) };
+  const hooks: ManagerHooks = {
+    capture: captureHook((text) => hideSecrets(secrets, text)),
+    ...opts.hooks,
+    changed: (w) => events.changed(w),
+  };
   const workspaces = new WorkspaceManager(store, grid, now, hooks);
   const services: Services = {
     config,
@@ -53,7 +60,7 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     now,
     events,
     activity: new Activity(),
-    secrets: new SecretCatalogue(config.secrets),
+    secrets,
   };
   workspaces.bind(services);
   return services;

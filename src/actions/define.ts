@@ -127,6 +127,10 @@ export const PageReport = z
       )
       .optional()
       .describe("Requests that failed during the call: HTTP >= 400 or a network error."),
+    omitted: z
+      .object({ console_errors: z.number().int().optional(), failed_requests: z.number().int().optional() })
+      .optional()
+      .describe("How many more there were beyond the first 20 of each, left out to keep the result short."),
   })
   .describe(
     "Present only when this browser was opened with capture=true and the page reported a failure while the call ran: what it caused, and where to read it.",

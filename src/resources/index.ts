@@ -1,5 +1,6 @@
 import { current } from "./current.ts";
 import type { ResourceDef } from "./define.ts";
+import { secrets } from "./secrets.ts";
 import { guideResources } from "./skill.ts";
 
-export const RESOURCES: readonly ResourceDef[] = [current, ...guideResources()];
+export const RESOURCES: readonly ResourceDef[] = [current, secrets, ...guideResources()];

@@ -1,7 +1,8 @@
 // A bound write: the value a secret reference stands for, checked against the page it is about to
 // be typed on, and the URL checks that keep a typed value out of what the server reports.
-import { badInput, hideValue } from "../errors.ts";
+import { badInput, hideValue, scrub } from "../errors.ts";
 import type { Services } from "../services.ts";
+import type { SecretCatalogue } from "./catalogue.ts";
 
 export interface SecretRef {
   name: string;
@@ -127,4 +128,13 @@ export function redact(url: string, typed: string): string {
     at = end;
   }
   return out + url.slice(at);
+}
+
+/** text with every secret value of the catalogue hidden, in any encoding a URL may carry it. */
+export function hideSecrets(catalogue: SecretCatalogue, text: string): string {
+  let out = text;
+  for (const secret of catalogue.all()) {
+    for (const value of secret.keys.values()) if (taints(out, value)) out = redact(out, value);
+  }
+  return scrub(out);
 }

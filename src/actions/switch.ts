@@ -1,0 +1,146 @@
+// Tabs and frames. Tabs are named by their index in the browser's own order (the order they were
+// opened); window handles never leave the server.
+import { type WebDriver, error as wd } from "selenium-webdriver";
+import { z } from "zod";
+import { badInput } from "../errors.ts";
+import { defineAction, pageFields, webUrl } from "./define.ts";
+
+const Tab = z.object({
+  index: z.number().int().describe("What to pass as tab to switch to it."),
+  url: z.string(),
+  title: z.string(),
+  current: z.boolean().describe("Whether later actions act on this tab."),
+});
+type TabInfo = z.infer<typeof Tab>;
+
+const READ = "return [String(location.href), String(document.title), window.top === window]";
+
+interface Here {
+  url: string;
+  title: string;
+  inFrame: boolean;
+}
+
+/** The current document's url and title, and whether it is a frame. Empty while a dialog is open. */
+async function here(driver: WebDriver): Promise<Here> {
+  try {
+    const got = (await driver.executeScript(READ)) as unknown;
+    if (Array.isArray(got) && typeof got[0] === "string" && typeof got[1] === "string") {
+      return { url: got[0], title: got[1], inFrame: got[2] === false };
+    }
+  } catch (err) {
+    if (!(err instanceof wd.UnexpectedAlertOpenError)) throw err;
+  }
+  return { url: "", title: "", inFrame: false };
+}
+
+/** The current tab's handle, or null when the page closed it itself. */
+async function currentHandle(driver: WebDriver): Promise<string | null> {
+  try {
+    return await driver.getWindowHandle();
+  } catch (err) {
+    if (err instanceof wd.NoSuchWindowError) return null;
+    throw err;
+  }
+}
+
+const noTab = (index: number, count: number) =>
+  badInput(
+    `there is no tab ${index}: this browser has ${count} tab${count === 1 ? "" : "s"} (0 to ${count - 1}); switch with tab "list" shows them`,
+    "tab",
+  );
+
+// Reading another tab means switching to it; this returns to the current one afterwards (at its top
+// document: a frame that was entered is left).
+async function listTabs(driver: WebDriver, handles: string[], current: string | null): Promise<TabInfo[]> {
+  const tabs: TabInfo[] = [];
+  for (const [index, handle] of handles.entries()) {
+    if (handles.length > 1 || handle !== current) await driver.switchTo().window(handle);
+    const { url, title } = await here(driver);
+    tabs.push({ index, url, title, current: handle === current });
+  }
+  if (current && handles.length > 1) await driver.switchTo().window(current);
+  return tabs;
+}
+
+const tabArg = z.preprocess(
+  (v) => (typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v),
+  z.union([z.enum(["list", "new", "close"]), z.number().int().min(0).max(999)]),
+);
+
+export const switchTo = defineAction({
+  name: "switch",
+  http: { method: "POST", path: "/browser/switch" },
+  title: "Switch tab or frame",
+  description: [
+    "Choose which tab, and which frame inside it, the other actions work on.",
+    'tab: "list" returns every tab (index, url, title, current); "new" opens a tab (at url, if given) and switches to it; a number switches to that tab; "close" closes the current tab and switches to the one before it.',
+    "A link that opens a new tab does not switch to it: list the tabs, then switch by index.",
+    "frame: a selector of an iframe enters it (actions then act inside it; frames nest); null leaves to the top document.",
+    "Returns the url and title of the document you are now in, tab (its index), in_frame, and tabs when listing.",
+    "Indexes are the order the tabs were opened and shift when one closes; listing other tabs leaves any frame you were in. The only tab cannot be closed: use end_browser.",
+  ].join(" "),
+  input: z
+    .strictObject({
+      tab: tabArg
+        .optional()
+        .describe('"list", "new", "close", or the index of a tab to switch to (see "list").'),
+      url: webUrl().optional().describe('With tab "new": the page to open in it.'),
+    })
+    .refine((i) => i.tab !== undefined, { message: "give tab", path: ["tab"] })
+    .refine((i) => i.url === undefined || i.tab === "new", {
+      message: 'url goes with tab "new" only; use navigate to move the current tab',
+      path: ["url"],
+    }),
+  output: z.object({
+    tab: z.number().int().nullable().describe("The index of the tab you are in now."),
+    in_frame: z.boolean().describe("Whether you are inside a frame (url and title are the frame's)."),
+    tabs: z.array(Tab).optional().describe('Every tab, with tab "list".'),
+    ...pageFields,
+  }),
+  annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
+  browser: "page",
+  handler: async (ctx, input) => {
+    const { driver } = ctx.browser;
+    let handles = await driver.getAllWindowHandles();
+    let current = await currentHandle(driver);
+    let tabs: TabInfo[] | undefined;
+    const tab = input.tab;
+    if (tab === "list") {
+      tabs = await listTabs(driver, handles, current);
+    } else if (tab === "new") {
+      await driver.switchTo().newWindow("tab");
+      if (input.url) await driver.get(input.url);
+    } else if (tab === "close") {
+      if (handles.length <= 1) {
+        throw badInput(
+          "this is the browser's only tab and closing it would end the browser: use end_browser to end it, or navigate elsewhere",
+          "tab",
+        );
+      }
+      const at = current ? handles.indexOf(current) : handles.length;
+      if (current) await driver.close();
+      const rest = handles.filter((h) => h !== current);
+      await driver.switchTo().window(rest[Math.max(0, Math.min(at - 1, rest.length - 1))]!);
+    } else if (typeof tab === "number") {
+      const target = handles[tab];
+      if (!target) throw noTab(tab, handles.length);
+      await driver.switchTo().window(target);
+    }
+    handles = await driver.getAllWindowHandles();
+    current = await currentHandle(driver);
+    // A tab the page closed itself leaves the driver nowhere until it switches; listing moved it.
+    for (const t of tabs ?? []) t.current = handles[t.index] === current;
+    const state = await here(driver);
+    // A frame's url is not a page to come back to; nothing is recorded while inside one.
+    if (state.inFrame || !state.url) ctx.land(null);
+    const index = current ? handles.indexOf(current) : -1;
+    return {
+      url: state.url,
+      title: state.title,
+      tab: index >= 0 ? index : null,
+      in_frame: state.inFrame,
+      ...(tabs ? { tabs } : {}),
+    };
+  },
+});

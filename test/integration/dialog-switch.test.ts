@@ -1,0 +1,231 @@
+// dialog and switch on the real Grid: alerts, confirms and prompts read, accepted and dismissed
+// (proven by what the page saw), tabs listed, opened, selected and closed, frames entered and left.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { WebDriver } from "selenium-webdriver";
+import { NO_DIALOG, NOT_A_PROMPT } from "../../src/actions/dialog.ts";
+import { html, serveFixture } from "../support/fixtures.ts";
+import { type McpClient, mcpClient } from "../support/mcp.ts";
+import { endAll, logLines, startServer, type TestServer } from "../support/server.ts";
+
+const W = "dialogs-tabs";
+let server: TestServer;
+let mcp: McpClient;
+const bodies: string[] = [];
+
+const site = serveFixture({
+  "/dialogs": () =>
+    html(`<title>Dialogs</title><p id=out>none</p>
+<script>
+const out = (v) => { document.getElementById("out").textContent = v; };
+function doAlert() { alert("Saved!"); out("alerted"); }
+function doConfirm() { out(confirm("Delete it?") ? "confirmed" : "cancelled"); }
+function doPrompt() { const a = prompt("Your name?", "Anon"); out(a === null ? "no answer" : "answer:" + a); }
+function doChain() { alert("first"); alert("second"); out("chained"); }
+</script>`),
+  "/tabs": () => html(`<title>Tabs</title><a id=pop href="/b" target=_blank>open b</a>`),
+  "/b": () => html("<title>Page B</title><h1>B</h1>"),
+  "/c": () => html("<title>Page C</title><h1>C</h1>"),
+  "/frames": () =>
+    html(
+      `<title>Outer</title><h1 id=where>outer</h1><div id=plain>not a frame</div><iframe id=f src="/inner"></iframe>`,
+    ),
+  "/inner": () => html(`<title>Inner</title><h1 id=where>inner</h1><iframe id=g src="/innermost"></iframe>`),
+  "/innermost": () => html(`<title>Innermost</title><h1 id=where>innermost</h1>`),
+});
+
+async function call(method: string, path: string, body?: unknown) {
+  const res = await server.call(method, path, body, W);
+  bodies.push(JSON.stringify(res.body));
+  return res;
+}
+
+/** The workspace's browser, driven directly (to click without the other actions). */
+async function driver(): Promise<WebDriver> {
+  const record = await server.app.services.store.get(W);
+  return server.app.services.grid.attach(record!.session_id!);
+}
+
+/** Runs a page function on a timer, so a dialog it opens does not block the script call. */
+async function soon(fn: string, ms = 0): Promise<void> {
+  await (await driver()).executeScript(`setTimeout(() => ${fn}(), ${ms})`);
+  if (ms === 0) await Bun.sleep(100);
+}
+
+const pageSays = async () =>
+  (await driver()).executeScript("return document.getElementById('out').textContent");
+
+beforeAll(async () => {
+  server = await startServer({ dataDir: false });
+  mcp = await mcpClient(server, W);
+  const opened = await call("POST", "/browser", { url: site.url("/dialogs") });
+  expect(opened.status).toBe(200);
+}, 180_000);
+
+afterAll(async () => {
+  await endAll(server, [W]);
+  await server.close();
+  site.stop();
+  const everything = [...bodies, ...mcp.texts, ...logLines].join("\n");
+  expect(everything).not.toMatch(/\b[0-9A-F]{32}\b/); // no window handle
+});
+
+describe("dialog", () => {
+  test("with no dialog open it is a 400 that says so", async () => {
+    const res = await call("POST", "/browser/dialog", { action: "read" });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe(NO_DIALOG);
+  });
+
+  test("an alert is read (left open, the page cannot answer), then accepted", async () => {
+    await soon("doAlert");
+    const read = await call("POST", "/browser/dialog", { action: "read" });
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ message: "Saved!", url: "", title: "" });
+    const again = await call("POST", "/browser/dialog", { action: "read" });
+    expect(again.body.message).toBe("Saved!");
+    const accepted = await call("POST", "/browser/dialog", { action: "accept" });
+    expect(accepted.body).toEqual({ message: "Saved!", url: site.url("/dialogs"), title: "Dialogs" });
+    expect(await pageSays()).toBe("alerted");
+  }, 60_000);
+
+  test("a confirm accepted and dismissed: the page sees OK and Cancel", async () => {
+    await soon("doConfirm");
+    const ok = await call("POST", "/browser/dialog", { action: "accept" });
+    expect(ok.body.message).toBe("Delete it?");
+    expect(await pageSays()).toBe("confirmed");
+    await soon("doConfirm");
+    const no = await call("POST", "/browser/dialog", { action: "dismiss" });
+    expect(no.status).toBe(200);
+    expect(await pageSays()).toBe("cancelled");
+  }, 60_000);
+
+  test("text on a confirm is a 400 that leaves it open", async () => {
+    await soon("doConfirm");
+    const bad = await call("POST", "/browser/dialog", { action: "accept", text: "yes" });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe(NOT_A_PROMPT);
+    const still = await call("POST", "/browser/dialog", { action: "dismiss" });
+    expect(still.body.message).toBe("Delete it?");
+    expect(await pageSays()).toBe("cancelled");
+  }, 60_000);
+
+  test("a prompt accepted with text: the page reads the answer; without text it keeps the default", async () => {
+    await soon("doPrompt");
+    const typed = await call("POST", "/browser/dialog", { action: "accept", text: "Zed Q" });
+    expect(typed.body).toMatchObject({ message: "Your name?", type: "prompt", title: "Dialogs" });
+    expect(await pageSays()).toBe("answer:Zed Q");
+    await soon("doPrompt");
+    await call("POST", "/browser/dialog", { action: "accept" });
+    expect(await pageSays()).toBe("answer:Anon");
+    await soon("doPrompt");
+    await call("POST", "/browser/dialog", { action: "dismiss" });
+    expect(await pageSays()).toBe("no answer");
+  }, 60_000);
+
+  test("text with dismiss or read is refused before the page is touched", async () => {
+    const res = await call("POST", "/browser/dialog", { action: "dismiss", text: "x" });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toContain("text goes with action accept only");
+  });
+
+  test("wait finds a dialog that opens later; another one straight after is named", async () => {
+    await soon("doChain", 700);
+    const first = await call("POST", "/browser/dialog", { action: "accept", wait: 10 });
+    expect(first.body).toMatchObject({ message: "first", next_dialog: "second", url: "" });
+    const second = await call("POST", "/browser/dialog", { action: "accept" });
+    expect(second.body).toMatchObject({ message: "second", url: site.url("/dialogs") });
+    expect(second.body.next_dialog).toBeUndefined();
+    expect(await pageSays()).toBe("chained");
+  }, 60_000);
+
+  test("over MCP: destructive, and the same answer", async () => {
+    const tools = (await mcp.request("tools/list")).data.result.tools as any[];
+    const d = tools.find((t) => t.name === "dialog");
+    expect(d.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
+    expect(d.inputSchema.properties.action.enum).toEqual(["read", "accept", "dismiss"]);
+    const s = tools.find((t) => t.name === "switch");
+    expect(s.annotations).toMatchObject({ destructiveHint: false });
+    await soon("doPrompt");
+    const r = await mcp.tool("dialog", { action: "accept", text: "via mcp" });
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent).toMatchObject({ message: "Your name?", type: "prompt" });
+    expect(await pageSays()).toBe("answer:via mcp");
+    const none = await mcp.tool("dialog", { action: "read" });
+    expect(none.isError).toBe(true);
+    expect(none.content[0].text).toBe(NO_DIALOG);
+  }, 60_000);
+});
+
+describe("switch: tabs", () => {
+  test("one tab lists itself as current", async () => {
+    await call("POST", "/browser/navigate", { url: site.url("/tabs") });
+    const res = await call("POST", "/browser/switch", { tab: "list" });
+    expect(res.body).toEqual({
+      url: site.url("/tabs"),
+      title: "Tabs",
+      tab: 0,
+      in_frame: false,
+      tabs: [{ index: 0, url: site.url("/tabs"), title: "Tabs", current: true }],
+    });
+  }, 60_000);
+
+  test("a link's new tab is listed but not entered; switching by index enters it and records it", async () => {
+    await (await driver()).findElement({ css: "#pop" }).click();
+    await Bun.sleep(300);
+    const list = await call("POST", "/browser/switch", { tab: "list" });
+    expect(list.body.tab).toBe(0);
+    expect(list.body.tabs).toEqual([
+      { index: 0, url: site.url("/tabs"), title: "Tabs", current: true },
+      { index: 1, url: site.url("/b"), title: "Page B", current: false },
+    ]);
+    const to = await call("POST", "/browser/switch", { tab: 1 });
+    expect(to.body).toEqual({ url: site.url("/b"), title: "Page B", tab: 1, in_frame: false });
+    const record = await server.app.services.store.get(W);
+    expect(record!.history[0]!.url).toBe(site.url("/b"));
+    const back = await call("POST", "/browser/switch", { tab: "0" });
+    expect(back.body.title).toBe("Tabs");
+  }, 60_000);
+
+  test("new opens a tab at url and enters it; an index out of range is a 400", async () => {
+    const made = await call("POST", "/browser/switch", { tab: "new", url: site.url("/c") });
+    expect(made.body).toEqual({ url: site.url("/c"), title: "Page C", tab: 2, in_frame: false });
+    const blank = await call("POST", "/browser/switch", { tab: "new" });
+    expect(blank.body).toMatchObject({ url: "about:blank", tab: 3 });
+    const bad = await call("POST", "/browser/switch", { tab: 7 });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toContain("there is no tab 7: this browser has 4 tabs (0 to 3)");
+    const noUrl = await call("POST", "/browser/switch", { tab: 1, url: site.url("/c") });
+    expect(noUrl.status).toBe(400);
+    expect(noUrl.body.error).toContain('url goes with tab "new" only');
+  }, 60_000);
+
+  test("close leaves for the tab before it; the only tab cannot be closed", async () => {
+    await call("POST", "/browser/switch", { tab: 2 });
+    const closed = await call("POST", "/browser/switch", { tab: "close" });
+    expect(closed.body).toMatchObject({ url: site.url("/b"), tab: 1 });
+    const list = await call("POST", "/browser/switch", { tab: "list" });
+    expect(list.body.tabs.map((t: any) => t.title)).toEqual(["Tabs", "Page B", ""]);
+    await call("POST", "/browser/switch", { tab: 0 });
+    const first = await call("POST", "/browser/switch", { tab: "close" });
+    expect(first.body).toMatchObject({ title: "Page B", tab: 0 });
+    await call("POST", "/browser/switch", { tab: "close" });
+    const only = await call("POST", "/browser/switch", { tab: "list" });
+    expect(only.body.tabs).toEqual([{ index: 0, url: "about:blank", title: "", current: true }]);
+    const refused = await call("POST", "/browser/switch", { tab: "close" });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toContain("only tab");
+  }, 60_000);
+
+  test("a tab the page closed itself: list still answers and the next switch recovers", async () => {
+    await call("POST", "/browser/navigate", { url: site.url("/tabs") });
+    await (await driver()).executeScript("window.open('/c')");
+    const popup = await call("POST", "/browser/switch", { tab: 1 });
+    expect(popup.body.title).toBe("Page C");
+    await (await driver()).executeScript("setTimeout(() => window.close(), 0)");
+    await Bun.sleep(300);
+    const list = await call("POST", "/browser/switch", { tab: "list" });
+    expect(list.status).toBe(200);
+    expect(list.body.tabs.map((t: any) => t.title)).toEqual(["Tabs"]);
+    expect(list.body.tab).toBe(0);
+  }, 60_000);
+});

@@ -1,0 +1,67 @@
+// A minimal MCP client over Streamable HTTP for tests: initialize once, then JSON-RPC calls.
+import { type TestServer, TOKEN } from "./server.ts";
+
+export interface McpClient {
+  /** Every raw reply, so a test can prove what never appeared in one. */
+  readonly texts: string[];
+  /** One JSON-RPC request; the parsed reply (`result` or `error`) and the raw text. */
+  request(method: string, params?: unknown): Promise<{ data: any; text: string }>;
+  /** tools/call; the tool's result (`structuredContent`, `content`, `isError`). */
+  tool(name: string, args?: Record<string, unknown>): Promise<any>;
+  /** resources/read; the first content's text, parsed as JSON when it is. */
+  resource(uri: string): Promise<any>;
+}
+
+export async function mcpClient(server: TestServer, workspace: string): Promise<McpClient> {
+  let sessionId: string | null = null;
+  let nextId = 1;
+  const texts: string[] = [];
+  async function post(body: unknown): Promise<{ res: Response; text: string }> {
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${TOKEN}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "x-workspace": workspace,
+    };
+    if (sessionId) {
+      headers["mcp-session-id"] = sessionId;
+      headers["mcp-protocol-version"] = "2025-06-18";
+    }
+    const res = await fetch(`${server.url}/mcp`, { method: "POST", headers, body: JSON.stringify(body) });
+    const text = await res.text();
+    texts.push(text);
+    return { res, text };
+  }
+  const parse = (text: string) =>
+    text.startsWith("{") ? JSON.parse(text) : JSON.parse(/data: (.*)/.exec(text)?.[1] ?? "null");
+  const init = await post({
+    jsonrpc: "2.0",
+    id: nextId++,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "1" } },
+  });
+  if (init.res.status !== 200) throw new Error(`MCP initialize failed: ${init.res.status} ${init.text}`);
+  sessionId = init.res.headers.get("mcp-session-id");
+  await post({ jsonrpc: "2.0", method: "notifications/initialized" });
+  const client: McpClient = {
+    texts,
+    async request(method, params) {
+      const { text } = await post({ jsonrpc: "2.0", id: nextId++, method, params });
+      return { data: parse(text), text };
+    },
+    async tool(name, args = {}) {
+      const { data } = await client.request("tools/call", { name, arguments: args });
+      return data.result;
+    },
+    async resource(uri) {
+      const { data } = await client.request("resources/read", { uri });
+      const text = data.result.contents[0].text as string;
+      try {
+        return JSON.parse(text);
+      } catch {
+        return text;
+      }
+    },
+  };
+  return client;
+}

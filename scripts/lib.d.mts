@@ -10,7 +10,7 @@ export function ensureNodeModules(): void;
 export function gridJar(): string;
 export interface Started {
   url: string;
-  child: ChildProcess;
+  child: ChildProcess | null;
   stop(): void;
 }
 export function startGrid(opts: {
@@ -18,6 +18,7 @@ export function startGrid(opts: {
   hostRules?: boolean;
   name?: string;
   maxSessions?: number;
+  reuse?: boolean;
   /** seconds a new-session request may wait in the Grid's queue */
   sessionRequestTimeout?: number;
 }): Promise<Started>;

@@ -29,8 +29,8 @@ const port = process.env.PORT ?? "8766";
 let grid = null;
 let gridUrl = external;
 if (!gridUrl) {
-  log("starting a local Selenium Grid on 127.0.0.1:4444");
-  grid = await startGrid({ port: 4444, name: "grid" });
+  log("starting a local Selenium Grid on 127.0.0.1:4444 (or using the one there)");
+  grid = await startGrid({ port: 4444, name: "grid", reuse: true });
   gridUrl = grid.url;
 }
 
@@ -68,7 +68,7 @@ selenium-flow
 MCP client config:
 ${JSON.stringify(config, null, 2)}
 
-Ctrl-C stops the server${grid ? " and the Grid" : ""}.
+Ctrl-C stops the server${grid?.child ? " and the Grid" : ""}.
 `);
 
 let stopping = false;

@@ -1,0 +1,200 @@
+// Selectors: one schema for every action that names an element, and locating with a wait. Locating
+// is one executeScript per poll (the page-side library finds, orders visible matches first, and says
+// what is there instead when nothing matched).
+import type { WebDriver, WebElement } from "selenium-webdriver";
+import { z } from "zod";
+import { badInput } from "../errors.ts";
+import { quoteSelector } from "./failures.ts";
+import type { Found, PageLib, PageSelector } from "./page/lib.ts";
+import { pageScript, runPage } from "./page/run.ts";
+
+const KINDS = ["css", "xpath", "text", "label", "role"] as const;
+const EXAMPLE = `e.g. {"css": "#email"}, {"text": "Sign in"}, {"label": "Email"} or {"role": "button", "name": "Sign in"}`;
+
+const part = (what: string) => z.string().min(1).max(2000).optional().describe(what);
+
+export const Selector = z
+  .strictObject({
+    css: part('A CSS selector, as read_page gives them: #id, input[name="q"], form > button.'),
+    xpath: part("An XPath expression."),
+    text: part("The visible text of the element (a button, a link, a heading...)."),
+    exact: z
+      .boolean()
+      .optional()
+      .describe(
+        "With text: true (default) matches the whole text; false matches any element containing it, ignoring case.",
+      ),
+    label: part("A form field by its label, aria-label or placeholder."),
+    role: part("An ARIA role: button, link, textbox, checkbox, radio, combobox, heading, tab, menuitem..."),
+    name: part("With role: the accessible name (exact, ignoring case; else contained)."),
+  })
+  .superRefine((s, ctx) => {
+    const given = KINDS.filter((k) => s[k] !== undefined);
+    if (given.length !== 1) {
+      ctx.addIssue({
+        code: "custom",
+        message: `must name exactly one of css, xpath, text, label or role (${EXAMPLE})`,
+      });
+    } else if (s.exact !== undefined && given[0] !== "text") {
+      ctx.addIssue({ code: "custom", path: ["exact"], message: "must only come with text" });
+    } else if (s.name !== undefined && given[0] !== "role") {
+      ctx.addIssue({ code: "custom", path: ["name"], message: "must only come with role" });
+    }
+  })
+  .describe(`Which element: exactly one of css, xpath, text, label or role (${EXAMPLE}).`);
+
+export type Selector = z.infer<typeof Selector>;
+
+export const DEFAULT_TIMEOUT = 5;
+export const timeoutField = () =>
+  z
+    .number()
+    .min(0)
+    .max(120)
+    .default(DEFAULT_TIMEOUT)
+    .describe("Seconds to wait for the element to appear (default 5, at most 120).");
+
+/** The selector in the page library's shape (exactly one kind). */
+export function pageSelector(s: Selector): PageSelector {
+  if (s.css !== undefined) return { css: s.css };
+  if (s.xpath !== undefined) return { xpath: s.xpath };
+  if (s.text !== undefined)
+    return s.exact === undefined ? { text: s.text } : { text: s.text, exact: s.exact };
+  if (s.label !== undefined) return { label: s.label };
+  return s.name === undefined ? { role: s.role as string } : { role: s.role as string, name: s.name };
+}
+
+export interface LocateOptions {
+  /** Seconds to wait. */
+  timeout: number;
+  /** Wait for a visible match (for what the user acts on); otherwise any match will do. */
+  visible?: boolean;
+  /** Scroll the element to the middle of the window (pointer actions need it in view). */
+  scroll?: boolean;
+  /** The input field the selector came from, for messages. */
+  field?: string;
+}
+
+/** What a locating script reports; scripts may add their own fields. */
+export interface PageMatch {
+  total: number;
+  visible: number;
+  invalid?: Found["invalid"];
+}
+
+interface Matched extends PageMatch {
+  els: WebElement[];
+}
+
+/** Arguments every locating script gets (scripts may take more). */
+export interface SeekArgs {
+  max: number;
+  scroll: boolean;
+  visible: boolean;
+}
+
+const FIND = pageScript((L: PageLib, sel: PageSelector, opts: SeekArgs) => {
+  const found = L.find(sel);
+  if (found.invalid) return { els: [], visible: 0, total: 0, invalid: found.invalid };
+  const els = found.els.slice(0, opts.max);
+  const first = els[0];
+  if (opts.scroll && first && (found.visible > 0 || !opts.visible)) {
+    first.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+  }
+  return { els, visible: found.visible, total: found.els.length };
+});
+
+const HINTS = pageScript((L: PageLib, sel: PageSelector) => L.hints(sel));
+
+const POLL_MS = [0, 50, 100, 200, 250];
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const ready = (got: PageMatch, visible: boolean | undefined) => (visible ? got.visible > 0 : got.total > 0);
+
+async function poll<T extends PageMatch>(
+  driver: WebDriver,
+  sel: PageSelector,
+  opts: LocateOptions,
+  script: string,
+  args: Record<string, unknown>,
+): Promise<T> {
+  const deadline = Date.now() + opts.timeout * 1000;
+  const all = { max: 1, scroll: opts.scroll === true, visible: opts.visible === true, ...args };
+  for (let i = 0; ; i++) {
+    const got = await runPage<T>(driver, script, sel, all);
+    if (got.invalid) {
+      const kind = got.invalid.kind;
+      const field = `${opts.field ?? "selector"}.${kind}`;
+      throw badInput(
+        `field "${field}" is not a valid ${kind === "css" ? "CSS selector" : "XPath expression"}: ${got.invalid.reason}`,
+        field,
+      );
+    }
+    if (ready(got, opts.visible) || Date.now() >= deadline) return got;
+    const wait = POLL_MS[Math.min(i + 1, POLL_MS.length - 1)] as number;
+    await sleep(Math.max(0, Math.min(wait, deadline - Date.now())));
+  }
+}
+
+const seconds = (t: number) => `${t} s`;
+
+/** The 400 for a selector that matched nothing (or nothing visible) when the wait ran out. */
+async function notMatched(
+  driver: WebDriver,
+  selector: Selector,
+  got: PageMatch,
+  opts: LocateOptions,
+): Promise<Error> {
+  const q = quoteSelector(selector);
+  const field = opts.field ?? "selector";
+  if (got.total > 0) {
+    return badInput(
+      `${q} matched ${got.total === 1 ? "1 element" : `${got.total} elements`} but none is visible after ${seconds(opts.timeout)}: it may be in a closed menu, a collapsed section or another tab. Reveal it first (hover or click what opens it), or call read_page to see what is visible`,
+      field,
+    );
+  }
+  const sel = pageSelector(selector);
+  let instead = "";
+  try {
+    const h = await runPage<{ what: string; items: string[]; roles?: string[] }>(driver, HINTS, sel);
+    const raw = "css" in sel || "xpath" in sel;
+    const items = raw ? h.items : h.items.map((i) => JSON.stringify(i));
+    if (items.length) instead += ` Nearest ${h.what} on the page: ${items.join(", ")}.`;
+    if (h.roles?.length) instead += ` Roles on the page: ${h.roles.join(", ")}.`;
+    if (!items.length && !h.roles?.length) instead += ` The page has no ${h.what}.`;
+  } catch {
+    // the hint is a courtesy; the message stands without it
+  }
+  return badInput(
+    `nothing matched ${q} within ${seconds(opts.timeout)}.${instead} Call read_page to see the page and its selectors`,
+    field,
+  );
+}
+
+/**
+ * Runs a locating `script` (made with pageScript, called as `(L, selector, args)`) until it reports
+ * a match (a visible one with opts.visible) or `timeout` runs out; then the "nothing matched" 400,
+ * unless `allowNone`. Without a script: the default finder, which returns `els` (WebElements).
+ */
+export async function seek<T extends PageMatch = Matched>(
+  driver: WebDriver,
+  selector: Selector,
+  opts: LocateOptions & { allowNone?: boolean },
+  script: string = FIND,
+  args: Record<string, unknown> = {},
+): Promise<T> {
+  const got = await poll<T>(driver, pageSelector(selector), opts, script, args);
+  if (!ready(got, opts.visible) && !opts.allowNone) throw await notMatched(driver, selector, got, opts);
+  return got;
+}
+
+/** The element `selector` names (the first visible match, else the first), waiting up to `timeout`. */
+export async function locate(
+  driver: WebDriver,
+  selector: Selector,
+  opts: LocateOptions,
+): Promise<WebElement> {
+  const got = await seek<Matched>(driver, selector, opts);
+  return got.els[0] as WebElement;
+}

@@ -4,6 +4,8 @@ import { type WebDriver, error as wd } from "selenium-webdriver";
 import { z } from "zod";
 import { badInput } from "../errors.ts";
 import { defineAction, pageFields, webUrl } from "./define.ts";
+import { failureOf, quoteSelector } from "./failures.ts";
+import { locate, Selector, timeoutField } from "./selectors.ts";
 
 const Tab = z.object({
   index: z.number().int().describe("What to pass as tab to switch to it."),
@@ -76,7 +78,7 @@ export const switchTo = defineAction({
     "Choose which tab, and which frame inside it, the other actions work on.",
     'tab: "list" returns every tab (index, url, title, current); "new" opens a tab (at url, if given) and switches to it; a number switches to that tab; "close" closes the current tab and switches to the one before it.',
     "A link that opens a new tab does not switch to it: list the tabs, then switch by index.",
-    "frame: a selector of an iframe enters it (actions then act inside it; frames nest); null leaves to the top document.",
+    "frame: a selector of an iframe in the document you are in enters it, and the other actions then act inside it (frames nest: enter the outer one first); null leaves to the top document. Changing tab leaves any frame.",
     "Returns the url and title of the document you are now in, tab (its index), in_frame, and tabs when listing.",
     "Indexes are the order the tabs were opened and shift when one closes; listing other tabs leaves any frame you were in. The only tab cannot be closed: use end_browser.",
   ].join(" "),
@@ -86,8 +88,15 @@ export const switchTo = defineAction({
         .optional()
         .describe('"list", "new", "close", or the index of a tab to switch to (see "list").'),
       url: webUrl().optional().describe('With tab "new": the page to open in it.'),
+      frame: Selector.nullable()
+        .optional()
+        .describe("An iframe to enter (inside the current document), or null to leave to the top document."),
+      timeout: timeoutField(),
     })
-    .refine((i) => i.tab !== undefined, { message: "give tab", path: ["tab"] })
+    .refine((i) => i.tab !== undefined || i.frame !== undefined, {
+      message: "give tab, frame, or both (the tab is chosen first)",
+      path: ["tab"],
+    })
     .refine((i) => i.url === undefined || i.tab === "new", {
       message: 'url goes with tab "new" only; use navigate to move the current tab',
       path: ["url"],
@@ -101,11 +110,39 @@ export const switchTo = defineAction({
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
   browser: "page",
   handler: async (ctx, input) => {
-    const { driver } = ctx.browser;
-    let handles = await driver.getAllWindowHandles();
-    let current = await currentHandle(driver);
-    let tabs: TabInfo[] | undefined;
-    const tab = input.tab;
+    try {
+      return await switching(ctx.browser.driver, input, ctx.land);
+    } catch (err) {
+      throw failureOf(err, input.frame ? { selector: input.frame, field: "frame" } : {});
+    }
+  },
+});
+
+interface SwitchInput {
+  tab?: "list" | "new" | "close" | number;
+  url?: string;
+  frame?: Selector | null;
+  timeout: number;
+}
+
+async function enterFrame(driver: WebDriver, frame: Selector, timeout: number): Promise<void> {
+  const el = await locate(driver, frame, { timeout, field: "frame" });
+  const tag = (await el.getTagName()).toLowerCase();
+  if (tag !== "iframe" && tag !== "frame") {
+    throw badInput(
+      `${quoteSelector(frame)} is a <${tag}>, not a frame: name the <iframe> itself (read_page shows the page's frames)`,
+      "frame",
+    );
+  }
+  await driver.switchTo().frame(el);
+}
+
+async function switching(driver: WebDriver, input: SwitchInput, land: (url: string | null) => void) {
+  const tab = input.tab;
+  let tabs: TabInfo[] | undefined;
+  if (tab !== undefined) {
+    const handles = await driver.getAllWindowHandles();
+    const current = await currentHandle(driver);
     if (tab === "list") {
       tabs = await listTabs(driver, handles, current);
     } else if (tab === "new") {
@@ -122,25 +159,27 @@ export const switchTo = defineAction({
       if (current) await driver.close();
       const rest = handles.filter((h) => h !== current);
       await driver.switchTo().window(rest[Math.max(0, Math.min(at - 1, rest.length - 1))]!);
-    } else if (typeof tab === "number") {
+    } else {
       const target = handles[tab];
       if (!target) throw noTab(tab, handles.length);
       await driver.switchTo().window(target);
     }
-    handles = await driver.getAllWindowHandles();
-    current = await currentHandle(driver);
-    // A tab the page closed itself leaves the driver nowhere until it switches; listing moved it.
-    for (const t of tabs ?? []) t.current = handles[t.index] === current;
-    const state = await here(driver);
-    // A frame's url is not a page to come back to; nothing is recorded while inside one.
-    if (state.inFrame || !state.url) ctx.land(null);
-    const index = current ? handles.indexOf(current) : -1;
-    return {
-      url: state.url,
-      title: state.title,
-      tab: index >= 0 ? index : null,
-      in_frame: state.inFrame,
-      ...(tabs ? { tabs } : {}),
-    };
-  },
-});
+  }
+  if (input.frame === null) await driver.switchTo().defaultContent();
+  else if (input.frame) await enterFrame(driver, input.frame, input.timeout);
+  const handles = await driver.getAllWindowHandles();
+  const current = await currentHandle(driver);
+  // A tab the page closed itself leaves the driver nowhere until it switches; listing moved it.
+  for (const t of tabs ?? []) t.current = handles[t.index] === current;
+  const state = await here(driver);
+  // A frame's url is not a page to come back to; nothing is recorded while inside one.
+  if (state.inFrame || !state.url) land(null);
+  const index = current ? handles.indexOf(current) : -1;
+  return {
+    url: state.url,
+    title: state.title,
+    tab: index >= 0 ? index : null,
+    in_frame: state.inFrame,
+    ...(tabs ? { tabs } : {}),
+  };
+}

@@ -27,7 +27,8 @@ function doChain() { alert("first"); alert("second"); out("chained"); }
   "/c": () => html("<title>Page C</title><h1>C</h1>"),
   "/frames": () =>
     html(
-      `<title>Outer</title><h1 id=where>outer</h1><div id=plain>not a frame</div><iframe id=f src="/inner"></iframe>`,
+      `<title>Outer</title><h1 id=where>outer</h1><div id=plain>not a frame</div><iframe id=f src="/inner"></iframe>
+<iframe title="Other site" src="${site.url("/innermost", "other.example.test")}"></iframe>`,
     ),
   "/inner": () => html(`<title>Inner</title><h1 id=where>inner</h1><iframe id=g src="/innermost"></iframe>`),
   "/innermost": () => html(`<title>Innermost</title><h1 id=where>innermost</h1>`),
@@ -227,5 +228,55 @@ describe("switch: tabs", () => {
     expect(list.status).toBe(200);
     expect(list.body.tabs.map((t: any) => t.title)).toEqual(["Tabs"]);
     expect(list.body.tab).toBe(0);
+  }, 60_000);
+});
+
+describe("switch: frames", () => {
+  const where = async () =>
+    (await driver()).executeScript("return document.getElementById('where').textContent");
+
+  test("enter a frame by selector, then a frame inside it; actions act inside; null leaves", async () => {
+    await call("POST", "/browser/navigate", { url: site.url("/frames") });
+    const inner = await call("POST", "/browser/switch", { frame: { css: "#f" } });
+    expect(inner.body).toEqual({ url: site.url("/inner"), title: "Inner", tab: 0, in_frame: true });
+    expect(await where()).toBe("inner");
+    const deeper = await call("POST", "/browser/switch", { frame: { css: "iframe" } });
+    expect(deeper.body).toMatchObject({ title: "Innermost", in_frame: true });
+    expect(await where()).toBe("innermost");
+    // Inside a frame nothing is recorded: the history keeps the top page.
+    const record = await server.app.services.store.get(W);
+    expect(record!.history[0]!.url).toBe(site.url("/frames"));
+    const top = await call("POST", "/browser/switch", { frame: null });
+    expect(top.body).toEqual({ url: site.url("/frames"), title: "Outer", tab: 0, in_frame: false });
+    expect(await where()).toBe("outer");
+  }, 60_000);
+
+  test("a frame on another host is entered the same way", async () => {
+    const other = await call("POST", "/browser/switch", { frame: { css: "iframe[title='Other site']" } });
+    expect(other.body).toMatchObject({ url: site.url("/innermost", "other.example.test"), in_frame: true });
+    expect(await where()).toBe("innermost");
+    await call("POST", "/browser/switch", { frame: null });
+  }, 60_000);
+
+  test("an element that is not a frame, or nothing, is a 400 naming the selector", async () => {
+    const plain = await call("POST", "/browser/switch", { frame: { css: "#plain" } });
+    expect(plain.status).toBe(400);
+    expect(plain.body.error).toBe(
+      '{"css":"#plain"} is a <div>, not a frame: name the <iframe> itself (read_page shows the page\'s frames)',
+    );
+    const none = await call("POST", "/browser/switch", { frame: { css: "#nope" }, timeout: 0.5 });
+    expect(none.status).toBe(400);
+    expect(none.body.error).toContain('nothing matched {"css":"#nope"}');
+    expect((await call("POST", "/browser/switch", {})).body.error).toContain("give tab, frame, or both");
+    expect(await where()).toBe("outer");
+  }, 60_000);
+
+  test("a tab and a frame in one call: the tab first, then the frame in it", async () => {
+    await call("POST", "/browser/switch", { tab: "new", url: site.url("/frames") });
+    const both = await call("POST", "/browser/switch", { tab: 0, frame: { css: "#f" } });
+    expect(both.body).toMatchObject({ tab: 0, title: "Inner", in_frame: true });
+    const away = await call("POST", "/browser/switch", { tab: 1 });
+    expect(away.body).toMatchObject({ tab: 1, title: "Outer", in_frame: false });
+    await call("POST", "/browser/switch", { tab: "close" });
   }, 60_000);
 });

@@ -132,9 +132,14 @@ export function redact(url: string, typed: string): string {
 
 /** text with every secret value of the catalogue hidden, in any encoding a URL may carry it. */
 export function hideSecrets(catalogue: SecretCatalogue, text: string): string {
+  // Longest first, so a value that contains another is hidden whole; very short ones would hide
+  // half the text, and errors.ts does not register them either.
+  const values = catalogue
+    .all()
+    .flatMap((s) => [...s.keys.values()])
+    .filter((v) => v.length >= 3)
+    .sort((a, b) => b.length - a.length);
   let out = text;
-  for (const secret of catalogue.all()) {
-    for (const value of secret.keys.values()) if (taints(out, value)) out = redact(out, value);
-  }
+  for (const value of values) if (taints(out, value)) out = redact(out, value);
   return scrub(out);
 }

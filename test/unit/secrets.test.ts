@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FlowError, messageOf, scrub } from "../../src/errors.ts";
 import { setLogSink } from "../../src/log.ts";
-import { redact, secretValue, taints } from "../../src/secrets/bound.ts";
+import { hideSecrets, redact, secretValue, taints } from "../../src/secrets/bound.ts";
 import { matchingSecrets, SecretCatalogue } from "../../src/secrets/catalogue.ts";
 import type { Services } from "../../src/services.ts";
 
@@ -128,6 +128,18 @@ describe("secretValue", () => {
     );
     expect(key.message).toContain("no key pin");
     expect(key.message).toContain("username, password");
+  });
+
+  test("hideSecrets hides every value in any encoding, a longer one whole", () => {
+    const cat = new SecretCatalogue({
+      dirs: [],
+      entries: {
+        a: { keys: { short: { value: "abc1" }, long: { value: "abc1-xyz" }, tiny: { value: "zz" } } },
+      },
+    });
+    expect(hideSecrets(cat, "/x?a=abc1-xyz&b=abc1&c=abc1%2Dxyz&d=zz")).toBe(
+      "/x?a=[hidden]&b=[hidden]&c=[hidden]&d=zz",
+    );
   });
 
   test("every value is hidden from messages and log lines", () => {

@@ -6,7 +6,8 @@ export interface PageState {
   title: string;
 }
 
-const READ = "return [String(location.href), String(document.title)]";
+// The top document's, even inside a frame (WebDriver's own URL and title are the top's too).
+const READ = "try { return [String(top.location.href), String(top.document.title)] } catch (e) { return null }";
 
 /** The page's URL and title. With a dialog open the page cannot answer: the URL alone, or "". */
 export async function pageState(driver: WebDriver): Promise<PageState> {
@@ -16,7 +17,7 @@ export async function pageState(driver: WebDriver): Promise<PageState> {
       return { url: got[0], title: got[1] };
     }
   } catch {
-    // fall through: a dialog, a page still loading, a context that went away
+    // fall through: a dialog, a cross-origin frame, a page still loading, a context that went away
   }
   try {
     return { url: await driver.getCurrentUrl(), title: await driver.getTitle().catch(() => "") };

@@ -1,6 +1,6 @@
 // The agent guide: markdown pages served as skill://selenium-flow/… resources and GET /skill/….
 // Pages are embedded at build time, so the binary carries them.
-import secretsGuide from "../../docs/skill/SECRETS.md" with { type: "text" };
+import secretsGuide from "../../docs/skill/references/SECRETS.md" with { type: "text" };
 import skill from "../../docs/skill/SKILL.md" with { type: "text" };
 import { defineResource, type ResourceDef } from "./define.ts";
 
@@ -21,7 +21,7 @@ export const GUIDE: GuidePage[] = [
     text: skill,
   },
   {
-    path: "SECRETS.md",
+    path: "references/SECRETS.md",
     title: "Secrets",
     description:
       "How to see which secrets exist, type one into a field without seeing it, what is refused, and a sign-in that ends with save_site_data.",

@@ -107,12 +107,12 @@ describe("the secrets listing", () => {
     expect((await listing()).map((s) => s.name)).toEqual(["api", "broken", "shop"]);
   });
 
-  test("the guide page is served as skill://selenium-flow/SECRETS.md and GET /skill/SECRETS.md", async () => {
-    const rest = await server.call("GET", "/skill/SECRETS.md", undefined, null);
+  test("the guide page is served as skill://selenium-flow/references/SECRETS.md and GET /skill/references/SECRETS.md", async () => {
+    const rest = await server.call("GET", "/skill/references/SECRETS.md", undefined, null);
     expect(rest.status).toBe(200);
     expect(rest.body).toContain("# Secrets: typing what you never see");
     expect(rest.body).toContain("save_site_data()");
-    expect(await mcp.resource("skill://selenium-flow/SECRETS.md")).toBe(rest.body);
+    expect(await mcp.resource("skill://selenium-flow/references/SECRETS.md")).toBe(rest.body);
   });
 
   test("GET /secrets needs the token", async () => {

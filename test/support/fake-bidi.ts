@@ -1,0 +1,318 @@
+// A fake BiDi socket for unit tests of ordering and failure paths: tabs, a path-scoped intercept
+// that answers through the caller's handler, storage per origin (and per tab for sessionStorage),
+// a cookie jar, and scripts evaluated for real against fake `document`, `location` and storages.
+import type { BidiSocket, Cookie, NetworkEvent, PartialCookie } from "../../src/grid/bidi.ts";
+
+export class FakeStorage {
+  private readonly map = new Map<string, string>();
+  constructor(items: Record<string, string> = {}) {
+    for (const [k, v] of Object.entries(items)) this.map.set(k, v);
+  }
+  get length(): number {
+    return this.map.size;
+  }
+  key(i: number): string | null {
+    return [...this.map.keys()][i] ?? null;
+  }
+  getItem(k: string): string | null {
+    return this.map.get(k) ?? null;
+  }
+  setItem(k: string, v: string): void {
+    this.map.set(k, String(v));
+  }
+  removeItem(k: string): void {
+    this.map.delete(k);
+  }
+  items(): Record<string, string> {
+    return Object.fromEntries(this.map);
+  }
+}
+
+/** Runs `expression` as a page at `origin` would, with `marked` saying whether it is the spare page. */
+export function evaluateOn(
+  expression: string,
+  page: { origin: string; marked: boolean; local: FakeStorage; session: FakeStorage },
+): unknown {
+  const document = {
+    querySelector: (sel: string) => (page.marked && sel.includes("selenium-flow-spare") ? {} : null),
+  };
+  const location = { origin: page.origin };
+  const run = new Function(
+    "document",
+    "location",
+    "localStorage",
+    "sessionStorage",
+    `return (${expression});`,
+  );
+  return run(document, location, page.local, page.session);
+}
+
+interface Tab {
+  url: string;
+  marked: boolean;
+}
+
+type Failure = (method: string, params: any) => Error | undefined | null;
+
+export interface FakeOptions {
+  cookies?: Cookie[];
+  /** Origins whose service worker answers: the page has no marker. */
+  workers?: string[];
+  /** Origins the tab never reaches: it stays on its last page. */
+  stuck?: string[];
+  /** An error for a command, or nothing to let it through. */
+  fail?: Failure;
+  /** setCookie succeeds but the cookie never enters the jar. */
+  drop?: string[];
+  /** ms each navigate takes. */
+  navigateMs?: number;
+}
+
+export class FakeBidi {
+  readonly log: string[] = [];
+  readonly responses: Array<Record<string, unknown>> = [];
+  readonly jar: Cookie[];
+  readonly local = new Map<string, FakeStorage>();
+  /** sessionStorage per tab, per origin. */
+  readonly session = new Map<string, Map<string, FakeStorage>>();
+  readonly tabs = new Map<string, Tab>([["main", { url: "about:blank", marked: false }]]);
+  private readonly listeners: Array<{ event: string; context: string | null; fn: (e: any) => unknown }> = [];
+  private intercepts = new Map<string, { contexts: string[]; pathname?: string }>();
+  private subscriptions = new Map<string, string[]>();
+  private n = 0;
+
+  constructor(private readonly opts: FakeOptions = {}) {
+    this.jar = [...(opts.cookies ?? [])];
+  }
+
+  /** Typed as the real socket for the code under test. */
+  get socket(): BidiSocket {
+    return this as unknown as BidiSocket;
+  }
+
+  localOf(origin: string): FakeStorage {
+    let s = this.local.get(origin);
+    if (!s) {
+      s = new FakeStorage();
+      this.local.set(origin, s);
+    }
+    return s;
+  }
+
+  sessionOf(tab: string, origin: string): FakeStorage {
+    let byOrigin = this.session.get(tab);
+    if (!byOrigin) {
+      byOrigin = new Map();
+      this.session.set(tab, byOrigin);
+    }
+    let s = byOrigin.get(origin);
+    if (!s) {
+      s = new FakeStorage();
+      byOrigin.set(origin, s);
+    }
+    return s;
+  }
+
+  on(event: string, context: string | null, fn: (e: any) => unknown): () => void {
+    const l = { event, context, fn };
+    this.listeners.push(l);
+    this.log.push(`on ${event} ${context}`);
+    return () => {
+      const i = this.listeners.indexOf(l);
+      if (i >= 0) this.listeners.splice(i, 1);
+      this.log.push(`off ${event} ${context}`);
+    };
+  }
+
+  async subscribe(events: string[], contexts?: string[]): Promise<string> {
+    return (await this.send("session.subscribe", { events, contexts })).subscription as string;
+  }
+
+  async unsubscribe(subscription: string): Promise<void> {
+    await this.send("session.unsubscribe", { subscriptions: [subscription] });
+  }
+
+  /** Listeners still attached (a teardown leaves none). */
+  get handlers(): number {
+    return this.listeners.length;
+  }
+
+  get openIntercepts(): number {
+    return this.intercepts.size;
+  }
+
+  async send(method: string, params: any): Promise<any> {
+    this.log.push(this.describe(method, params));
+    const err = this.opts.fail?.(method, params);
+    if (err) throw err;
+    switch (method) {
+      case "browsingContext.create": {
+        const context = `spare-${++this.n}`;
+        this.tabs.set(context, { url: "about:blank", marked: false });
+        return { context };
+      }
+      case "browsingContext.close":
+        this.tabs.delete(params.context);
+        return {};
+      case "network.addIntercept": {
+        const intercept = `intercept-${++this.n}`;
+        this.intercepts.set(intercept, {
+          contexts: params.contexts ?? [],
+          pathname: params.urlPatterns?.[0]?.pathname,
+        });
+        return { intercept };
+      }
+      case "network.removeIntercept":
+        this.intercepts.delete(params.intercept);
+        return {};
+      case "session.subscribe": {
+        const subscription = `subscription-${++this.n}`;
+        this.subscriptions.set(subscription, params.contexts ?? []);
+        return { subscription };
+      }
+      case "session.unsubscribe":
+        for (const s of params.subscriptions) this.subscriptions.delete(s);
+        return {};
+      case "network.provideResponse":
+        this.responses.push(params);
+        return {};
+      case "browsingContext.navigate":
+        return this.navigate(params.context, params.url);
+      case "script.evaluate":
+        return this.evaluate(params.target.context, params.expression);
+      case "storage.getCookies":
+        return { cookies: this.jar.map((c) => ({ ...c })), partitionKey: {} };
+      case "storage.setCookie": {
+        const c = params.cookie as PartialCookie;
+        if (this.opts.drop?.includes(c.name)) return { partitionKey: {} };
+        this.jar.push({
+          name: c.name,
+          value: c.value,
+          domain: c.domain,
+          path: c.path ?? "/",
+          size: 0,
+          httpOnly: c.httpOnly ?? false,
+          secure: c.secure ?? false,
+          sameSite: c.sameSite ?? "none",
+          ...(c.expiry !== undefined ? { expiry: c.expiry } : {}),
+        });
+        return { partitionKey: {} };
+      }
+      default:
+        throw new Error(`the fake has no ${method}`);
+    }
+  }
+
+  private describe(method: string, p: any): string {
+    switch (method) {
+      case "browsingContext.create":
+        return `create ${p.type}${p.background ? " background" : ""}`;
+      case "browsingContext.close":
+        return `close ${p.context}`;
+      case "network.addIntercept":
+        return `intercept ${p.phases.join(",")} [${p.contexts}] ${p.urlPatterns?.[0]?.pathname ?? "*"}`;
+      case "network.removeIntercept":
+        return "unintercept";
+      case "session.subscribe":
+        return `subscribe ${p.events.join(",")} [${p.contexts ?? ""}]`;
+      case "session.unsubscribe":
+        return "unsubscribe";
+      case "network.provideResponse":
+        return `respond ${p.request}`;
+      case "browsingContext.navigate":
+        return `navigate ${p.context} ${p.url}${p.wait ? ` ${p.wait}` : ""}`;
+      case "script.evaluate":
+        return `evaluate ${p.target.context}${p.awaitPromise ? " await" : ""}`;
+      case "storage.setCookie":
+        return `setCookie ${p.cookie.name} ${p.cookie.sameSite ?? "-"}`;
+      default:
+        return method;
+    }
+  }
+
+  private async navigate(context: string, url: string): Promise<unknown> {
+    const tab = this.tabs.get(context);
+    if (!tab) throw new Error("no such frame");
+    if (this.opts.navigateMs) await Bun.sleep(this.opts.navigateMs);
+    if (url === "about:blank") {
+      tab.url = url;
+      tab.marked = false;
+      return { navigation: "n", url };
+    }
+    const u = new URL(url);
+    if (this.opts.stuck?.includes(u.origin)) return { navigation: "n", url: tab.url };
+    const intercepted = [...this.intercepts.entries()].find(
+      ([, i]) => i.contexts.includes(context) && (!i.pathname || i.pathname === u.pathname),
+    );
+    const subscribed = [...this.subscriptions.values()].some(
+      (ctxs) => ctxs.length === 0 || ctxs.includes(context),
+    );
+    tab.url = url;
+    tab.marked = false;
+    if (this.opts.workers?.includes(u.origin)) return { navigation: "n", url };
+    if (intercepted && subscribed) {
+      const before = this.responses.length;
+      const event: NetworkEvent = {
+        context,
+        navigation: "n",
+        redirectCount: 0,
+        request: { request: `request-${++this.n}`, url, method: "GET", headers: [] },
+        timestamp: 0,
+        isBlocked: true,
+        intercepts: [intercepted[0]],
+      };
+      for (const l of [...this.listeners]) {
+        if (l.event === "network.beforeRequestSent" && (l.context === null || l.context === context))
+          l.fn(event);
+      }
+      await Bun.sleep(0);
+      const answered = this.responses.slice(before).find((r) => r.request === event.request.request);
+      const body = (answered?.body ?? {}) as { value?: unknown };
+      tab.marked = typeof body.value === "string" && body.value.includes("selenium-flow-spare");
+    }
+    return { navigation: "n", url };
+  }
+
+  private evaluate(context: string, expression: string): unknown {
+    const tab = this.tabs.get(context);
+    if (!tab) throw new Error("no such frame");
+    const origin = tab.url.startsWith("http") ? new URL(tab.url).origin : "null";
+    try {
+      const value = evaluateOn(expression, {
+        origin,
+        marked: tab.marked,
+        local: this.localOf(origin),
+        session: this.sessionOf(context, origin),
+      });
+      return { type: "success", result: { type: typeof value, value }, realm: "r" };
+    } catch (err) {
+      return {
+        type: "exception",
+        exceptionDetails: {
+          text: err instanceof Error ? err.message : String(err),
+          lineNumber: 0,
+          columnNumber: 0,
+        },
+        realm: "r",
+      };
+    }
+  }
+}
+
+export function bidiCookie(
+  name: string,
+  domain: string,
+  over: Partial<Omit<Cookie, "name" | "domain">> = {},
+): Cookie {
+  return {
+    name,
+    value: { type: "string", value: `v-${name}` },
+    domain,
+    path: "/",
+    size: 1,
+    httpOnly: false,
+    secure: true,
+    sameSite: "lax",
+    ...over,
+  };
+}

@@ -1,0 +1,330 @@
+// The snapshot by host: the agent's listing and one-site view, the admin's Site data and History
+// views, Forget and the summary. A site is a host (cookies carry no scheme or port); storage stays
+// per origin. One grouping of the jar serves every view: cookies are indexed by domain once.
+import { SITE_DATA_URI } from "../actions/define.ts";
+import { hostOf, type SiteData, type StoredCookie, type Visit } from "../store/record.ts";
+
+export const MASK = "•••";
+export const siteUri = (host: string) => `${SITE_DATA_URI}/${host}`;
+
+type Items = Record<string, string>;
+
+export interface CookieView {
+  name: string;
+  value: string;
+  domain: string;
+  path: string;
+  expiry: number | null;
+  http_only: boolean;
+  secure: boolean;
+  same_site: string | null;
+  shared: boolean;
+}
+export interface Identity {
+  name: string;
+  domain: string;
+  path: string;
+}
+export interface SiteRow {
+  site: string;
+  uri: string;
+  cookies: number;
+  storage: Array<{ origin: string; local_storage: number; session_storage: number }>;
+}
+export interface SiteListing {
+  sites: SiteRow[];
+  saved_at: number | null;
+  uri: string;
+}
+export interface SiteDetail {
+  site: string;
+  uri: string;
+  cookies: CookieView[];
+  storage: Array<{ origin: string; local_storage: Items; session_storage: Items }>;
+  own_cookies: string[];
+  kept_shared: Identity[];
+}
+
+// The cookie rules, called through this object so tests can count the work.
+export const rules = {
+  /** The cookie's domain reaches `host`: the host itself, or a parent's leading-dot domain. */
+  covers(domain: string, host: string): boolean {
+    const bare = domain.replace(/^\.+/, "");
+    return host === bare || (domain.startsWith(".") && host.endsWith(domain));
+  },
+  /** The host's own cookie (host or .host): what Forget removes. */
+  own(domain: string, host: string): boolean {
+    return domain === host || domain === `.${host}`;
+  },
+};
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+function strings(v: unknown): Items {
+  if (!isObject(v)) return {};
+  const out: Items = {};
+  for (const [k, x] of Object.entries(v)) out[k] = typeof x === "string" ? x : String(x);
+  return out;
+}
+
+const identity = (c: StoredCookie): Identity => ({ name: c.name, domain: c.domain, path: c.path });
+
+/** The stored cookies a view can show: anything without a string name and domain is left out. */
+function cookiesOf(data: SiteData): StoredCookie[] {
+  return Array.isArray(data.cookies)
+    ? data.cookies.filter((c) => isObject(c) && typeof c.name === "string" && typeof c.domain === "string")
+    : [];
+}
+
+/** One grouping of a snapshot: storage by host and origin, cookies indexed by domain. */
+export class Jar {
+  readonly cookies: StoredCookie[];
+  /** host → origin → its two storages. */
+  readonly storage = new Map<string, Map<string, { local: Items; session: Items }>>();
+  private readonly byDomain = new Map<string, StoredCookie[]>();
+  private readonly position = new Map<StoredCookie, number>();
+
+  constructor(data: SiteData) {
+    this.cookies = cookiesOf(data);
+    for (const [i, c] of this.cookies.entries()) {
+      this.position.set(c, i);
+      const d = c.domain.toLowerCase();
+      const list = this.byDomain.get(d);
+      if (list) list.push(c);
+      else this.byDomain.set(d, [c]);
+    }
+    const origins = isObject(data.origins) ? data.origins : {};
+    for (const [o, e] of Object.entries(origins)) {
+      const host = hostOf(o);
+      if (!host) continue;
+      this.entry(host, o).local = strings(isObject(e) ? e.local : null);
+    }
+    // sessionStorage is one tab's, for the origin the save was made on; empty, it makes no row.
+    const session = isObject(data.session) ? data.session : {};
+    const items = strings(session.items);
+    if (typeof session.origin === "string" && session.origin && Object.keys(items).length) {
+      const host = hostOf(session.origin);
+      if (host) this.entry(host, session.origin).session = items;
+    }
+  }
+
+  private entry(host: string, origin: string) {
+    let byOrigin = this.storage.get(host);
+    if (!byOrigin) {
+      byOrigin = new Map();
+      this.storage.set(host, byOrigin);
+    }
+    let e = byOrigin.get(origin);
+    if (!e) {
+      e = { local: {}, session: {} };
+      byOrigin.set(origin, e);
+    }
+    return e;
+  }
+
+  /** Every cookie whose domain reaches `host`, in jar order: looked up by domain, never a scan. */
+  covering(host: string): StoredCookie[] {
+    const found: StoredCookie[] = [];
+    const labels = host.split(".");
+    for (let i = 0; i < labels.length; i++) {
+      const suffix = labels.slice(i).join(".");
+      for (const domain of i === 0 ? [suffix, `.${suffix}`] : [`.${suffix}`]) {
+        for (const c of this.byDomain.get(domain) ?? []) if (rules.covers(domain, host)) found.push(c);
+      }
+    }
+    return found.sort((a, b) => (this.position.get(a) as number) - (this.position.get(b) as number));
+  }
+
+  /** The rows: storage hosts, plus each cookie domain that no storage host is reached by. */
+  hosts(): string[] {
+    const hosts = new Set(this.storage.keys());
+    // Every dotted domain that reaches a storage host: `.host` and `.parent` for each of its parents.
+    const reached = new Set<string>();
+    for (const host of this.storage.keys()) {
+      const labels = host.split(".");
+      for (let i = 0; i < labels.length; i++) reached.add(`.${labels.slice(i).join(".")}`);
+    }
+    for (const domain of this.byDomain.keys()) {
+      const bare = domain.replace(/^\.+/, "");
+      if (!bare || hosts.has(bare) || reached.has(domain)) continue;
+      hosts.add(bare);
+    }
+    return [...hosts].sort();
+  }
+}
+
+/** The hosts of a history, most recent first, each once. */
+export function historyHosts(history: readonly Visit[] | null | undefined): string[] {
+  const out = new Set<string>();
+  for (const v of history ?? []) {
+    const h = hostOf(v.origin);
+    if (h) out.add(h);
+  }
+  return [...out];
+}
+
+function cookieView(c: StoredCookie, host: string): CookieView {
+  return {
+    name: c.name,
+    value: c.http_only ? MASK : String(c.value ?? ""),
+    domain: c.domain,
+    path: typeof c.path === "string" ? c.path : "/",
+    expiry: typeof c.expiry === "number" ? c.expiry : null,
+    http_only: c.http_only === true,
+    secure: c.secure === true,
+    same_site: typeof c.same_site === "string" ? c.same_site : null,
+    shared: !rules.own(c.domain, host),
+  };
+}
+
+/** The listing and every host in full, from one grouping of the jar. History hosts come first. */
+export function views(
+  data: SiteData | null | undefined,
+  history: readonly Visit[] = [],
+): { listing: SiteListing; details: Record<string, SiteDetail> } {
+  const snap = isObject(data) ? data : {};
+  const jar = new Jar(snap);
+  const hosts = jar.hosts();
+  const stored = new Set(hosts);
+  const visited = historyHosts(history).filter((h) => stored.has(h));
+  const seen = new Set(visited);
+  const ordered = [...visited, ...hosts.filter((h) => !seen.has(h))];
+  const sites: SiteRow[] = [];
+  const details: Record<string, SiteDetail> = {};
+  for (const host of ordered) {
+    const cookies = jar.covering(host);
+    const byOrigin = jar.storage.get(host) ?? new Map();
+    const storage = [...byOrigin.keys()].sort().map((o) => {
+      const e = byOrigin.get(o) as { local: Items; session: Items };
+      return { origin: o, local_storage: e.local, session_storage: e.session };
+    });
+    sites.push({
+      site: host,
+      uri: siteUri(host),
+      cookies: cookies.length,
+      storage: storage.map((s) => ({
+        origin: s.origin,
+        local_storage: Object.keys(s.local_storage).length,
+        session_storage: Object.keys(s.session_storage).length,
+      })),
+    });
+    const own = cookies.filter((c) => rules.own(c.domain, host));
+    details[host] = {
+      site: host,
+      uri: siteUri(host),
+      cookies: cookies.map((c) => cookieView(c, host)),
+      storage,
+      own_cookies: own.map((c) => c.name),
+      kept_shared: cookies.filter((c) => !own.includes(c)).map(identity),
+    };
+  }
+  const savedAt = typeof snap.saved_at === "number" ? snap.saved_at : null;
+  return { listing: { sites, saved_at: savedAt, uri: SITE_DATA_URI }, details };
+}
+
+/** workspace://site-data: one row per host with counts, never a value. */
+export function view(data: SiteData | null | undefined, history: readonly Visit[] = []): SiteListing {
+  return views(data, history).listing;
+}
+
+/** workspace://site-data/{site}: one host in full (httpOnly values masked), or null. */
+export function siteView(data: SiteData | null | undefined, site: string): SiteDetail | null {
+  return views(data).details[site.toLowerCase()] ?? null;
+}
+
+/** `{sites, uri}` for workspace://current, or null when nothing is saved. */
+export function summary(data: SiteData | null | undefined): { sites: number; uri: string } | null {
+  const n = view(data).sites.length;
+  return n > 0 ? { sites: n, uri: SITE_DATA_URI } : null;
+}
+
+export interface Forgotten {
+  site: string;
+  cookies: string[];
+  origins: string[];
+  kept_shared: Identity[];
+}
+
+/**
+ * Removes one host from the snapshot: its storage (sessionStorage included) and its own cookies
+ * (host or .host). Parent-domain cookies stay (other hosts use them), and so does saved_at.
+ * `removed` is null when the host has nothing of its own.
+ */
+export function forget(
+  data: SiteData | null | undefined,
+  site: string,
+): { left: SiteData; removed: Forgotten | null } {
+  const host = site.toLowerCase();
+  const snap: SiteData = isObject(data) ? data : {};
+  const jar = new Jar(snap);
+  const covering = jar.covering(host);
+  const gone = new Set(covering.filter((c) => rules.own(c.domain, host)));
+  const stored = isObject(snap.origins) ? snap.origins : {};
+  const origins = Object.keys(stored).filter((o) => hostOf(o) === host);
+  const session = isObject(snap.session) ? snap.session : {};
+  const ours = typeof session.origin === "string" && hostOf(session.origin) === host;
+  const sessionItems = ours && Object.keys(strings(session.items)).length > 0;
+  if (sessionItems && !origins.includes(session.origin as string)) origins.push(session.origin as string);
+  if (gone.size === 0 && origins.length === 0) return { left: snap, removed: null };
+  const left: SiteData = {
+    ...snap,
+    cookies: (Array.isArray(snap.cookies) ? snap.cookies : []).filter((c) => !gone.has(c)),
+    origins: Object.fromEntries(Object.entries(stored).filter(([o]) => hostOf(o) !== host)),
+  };
+  if (ours) left.session = {};
+  return {
+    left,
+    removed: {
+      site: host,
+      cookies: covering.filter((c) => gone.has(c)).map((c) => c.name),
+      origins,
+      kept_shared: covering.filter((c) => !gone.has(c)).map(identity),
+    },
+  };
+}
+
+export interface SecretRow {
+  name: string;
+  description: string;
+  keys: string[];
+}
+export interface HistoryRow {
+  site: string;
+  url: string;
+  at: number;
+  saved: { cookies: number; local: number; session: number } | null;
+  secrets: SecretRow[];
+}
+
+/**
+ * The admin's History: one row per host the workspace went to (current first), its latest page,
+ * what is saved there, and the secrets allowed there. Secrets join a row and never make one.
+ * `clears` names the origins a History Clear removes (every entry but the top one).
+ */
+export function historyView(
+  history: readonly Visit[],
+  data: SiteData | null | undefined,
+  secretsFor: (host: string) => SecretRow[],
+): { sites: HistoryRow[]; clears: string[] } {
+  const rows = new Map(view(data, history).sites.map((r) => [r.site, r]));
+  const sites: HistoryRow[] = [];
+  for (const host of historyHosts(history)) {
+    const latest = history.find((v) => hostOf(v.origin) === host) as Visit;
+    const row = rows.get(host);
+    sites.push({
+      site: host,
+      url: latest.url,
+      at: latest.at,
+      saved: row
+        ? {
+            cookies: row.cookies,
+            local: row.storage.reduce((n, s) => n + s.local_storage, 0),
+            session: row.storage.reduce((n, s) => n + s.session_storage, 0),
+          }
+        : null,
+      secrets: secretsFor(host),
+    });
+  }
+  return { sites, clears: history.slice(1).map((v) => v.origin) };
+}

@@ -8,6 +8,7 @@ import { log } from "./log.ts";
 import { hideSecrets } from "./secrets/bound.ts";
 import { SecretCatalogue } from "./secrets/catalogue.ts";
 import type { Services } from "./services.ts";
+import { siteDataHooks } from "./site-data/hooks.ts";
 import { openStore } from "./store/index.ts";
 import type { RecordStore } from "./store/types.ts";
 import { Activity } from "./surfaces/activity.ts";
@@ -47,6 +48,7 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
   const events = new Events();
   const hooks: ManagerHooks = {
     capture: captureHook((text) => hideSecrets(secrets, text)),
+    ...siteDataHooks(now),
     ...opts.hooks,
     changed: (w) => events.changed(w),
   };

@@ -1,8 +1,17 @@
 // The action table: every browser action, once. Surfaces, OpenAPI and docs are built from it.
+
+import { saveSiteData } from "../site-data/action.ts";
 import type { AnyAction } from "./define.ts";
 import { dialog } from "./dialog.ts";
 import { navigate } from "./navigate.ts";
 import { endBrowser, openSession } from "./session.ts";
 import { switchTo } from "./switch.ts";
 
-export const ACTIONS: readonly AnyAction[] = [openSession, endBrowser, navigate, dialog, switchTo];
+export const ACTIONS: readonly AnyAction[] = [
+  openSession,
+  endBrowser,
+  navigate,
+  saveSiteData,
+  dialog,
+  switchTo,
+];

@@ -105,6 +105,19 @@ interface CallOptions {
 
 type AnyRecord = Record<string, unknown>;
 
+const ON_STALE = Symbol("onStale");
+type StaleAware = RecordChange & { [ON_STALE]?: () => void };
+
+/**
+ * `change`, plus what to do when the settle write does not apply it (the record names another
+ * browser, or is gone). The write may run more than once: the last run decides which was called.
+ */
+export function orIfStale(change: RecordChange, stale: () => void): RecordChange {
+  const wrapped: StaleAware = (record, browser) => change(record, browser);
+  wrapped[ON_STALE] = stale;
+  return wrapped;
+}
+
 export class WorkspaceManager {
   private readonly lock = new KeyedLock();
   private services!: Services;
@@ -324,9 +337,11 @@ export class WorkspaceManager {
     let told: SiteDataReport | null = null;
     await this.store.update(workspace, (cur) => {
       told = null;
-      if (!cur) return null;
       // A result from a browser the record no longer names moves nothing; the write still slides the TTL.
-      if (cur.session_id !== browser) return cur;
+      if (!cur || cur.session_id !== browser) {
+        for (const change of state.changes) (change as StaleAware)[ON_STALE]?.();
+        return cur;
+      }
       told = reportFor(cur, browser);
       let next = delivered(at(cur, [landed], now, this.store.ttl));
       if (reshapes) next = reshaped(next, result as { width?: number; height?: number });

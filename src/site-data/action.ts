@@ -1,0 +1,79 @@
+// save_site_data: one snapshot of every site the workspace has been to. The capture goes straight
+// into the settle write (ctx.change): it never appears in a result, a report or a log line.
+import { z } from "zod";
+import { type ActionContext, defineAction, pageFields, SITE_DATA_URI, webUrl } from "../actions/define.ts";
+import { BIDI_DOWN, badInput, unavailable } from "../errors.ts";
+import type { BidiSocket } from "../grid/bidi.ts";
+import { pageState } from "../grid/page.ts";
+import { withSiteData } from "../store/record.ts";
+import { orIfStale } from "../workspaces/manager.ts";
+import { capture, channelDown, type LoopOptions } from "./capture.ts";
+import { Saved } from "./schemas.ts";
+import { JAR_OVER, jarFits, type SaveReceipt, snapshot } from "./snapshot.ts";
+
+export const REPLACED_BEFORE_SAVE =
+  "another browser took this workspace while the save ran: nothing was saved";
+export const GUIDE_URI = "skill://selenium-flow/references/SITE_DATA.md";
+
+const replaced = (): SaveReceipt => ({ cookies: 0, sites: [], skipped: [{ reason: REPLACED_BEFORE_SAVE }] });
+
+/** Tests shorten the spare tab's budget. */
+export const saveOptions: LoopOptions = {};
+
+async function socket(ctx: ActionContext): Promise<BidiSocket> {
+  try {
+    return await ctx.browser.bidi();
+  } catch (err) {
+    if (channelDown(err)) throw unavailable(BIDI_DOWN);
+    throw err;
+  }
+}
+
+export const saveSiteData = defineAction({
+  name: "save_site_data",
+  http: { method: "POST", path: "/browser/save-site-data" },
+  title: "Save site data",
+  description: [
+    "Save this workspace's site data, so a new browser comes back signed in: every cookie the browser holds, the localStorage of the sites it has been to, and the sessionStorage of the page it is on.",
+    "Call it right after a sign-in is confirmed, and after changing a setting you want kept; never before checking you landed, or you keep a failed sign-in.",
+    "One save covers every site a call ended on while the workspace keeps its history (a day, 100 sites): one passed through inside a call (a redirect) is not read, its cookies are.",
+    "Each save replaces the last, so a save after signing out saves you signed out.",
+    "Every browser opened for this workspace has it back before open_session returns, the one that replaces a reaped browser included.",
+    `Returns saved {cookies, sites, skipped} and never a value; ${SITE_DATA_URI} lists what is saved. A skipped site keeps its last saved storage: on "a service worker answered", navigate there and save again.`,
+    `Guide: ${GUIDE_URI}.`,
+  ].join(" "),
+  input: z.strictObject({
+    url: webUrl().optional().describe("Go here first, then save."),
+  }),
+  output: z.object({
+    ...pageFields,
+    saved: Saved,
+    uri: z.string().describe(`${SITE_DATA_URI}, which lists what is saved.`),
+  }),
+  annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
+  browser: "page",
+  handler: async (ctx, input) => {
+    const { driver } = ctx.browser;
+    if (input.url !== undefined) await driver.get(input.url);
+    const record = await ctx.services.store.get(ctx.workspace);
+    const origins = (record?.history ?? []).map((v) => v.origin);
+    const captured = await capture(() => socket(ctx), driver, origins, saveOptions);
+    const now = ctx.services.now();
+    if (!jarFits(captured.cookies, now)) throw badInput(JAR_OVER);
+    const out = { ...(await pageState(driver)), saved: replaced(), uri: SITE_DATA_URI };
+    // The snapshot is taken inside the settle write, against the record as it is then.
+    ctx.change(
+      orIfStale(
+        (r) => {
+          const { data, receipt } = snapshot(r.site_data, captured, r.history, now);
+          out.saved = receipt;
+          return withSiteData(r, data);
+        },
+        () => {
+          out.saved = replaced();
+        },
+      ),
+    );
+    return out;
+  },
+});

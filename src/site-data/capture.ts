@@ -1,0 +1,99 @@
+// A save's read of the browser: the page's own two storages (classic), the whole cookie jar
+// (BiDi sees httpOnly ones), and the localStorage of every other history origin in one spare tab.
+import { BIDI_DOWN, FlowError, unavailable } from "../errors.ts";
+import { BidiError, type Cookie } from "../grid/bidi.ts";
+import { type SpareBidi, spareLoop } from "../grid/spare-tab.ts";
+import type { StoredCookie } from "../store/record.ts";
+import { READ_LOCAL, READ_STORAGE } from "./scripts.ts";
+import type { Captured, Items } from "./snapshot.ts";
+
+/** What capture needs of the page: classic executeScript. */
+export interface ScriptRunner {
+  executeScript(script: string): Promise<unknown>;
+}
+
+export interface LoopOptions {
+  budgetMs?: number;
+  clock?: () => number;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+function items(v: unknown): Items {
+  if (!isObject(v)) return {};
+  const out: Items = {};
+  for (const [k, x] of Object.entries(v)) if (typeof x === "string") out[k] = x;
+  return out;
+}
+
+/** A BiDi cookie in the stored shape. */
+export function storedCookie(c: Cookie): StoredCookie {
+  return {
+    name: c.name,
+    value: c.value.value,
+    value_type: c.value.type,
+    domain: c.domain,
+    path: c.path,
+    http_only: c.httpOnly,
+    secure: c.secure,
+    same_site: c.sameSite ?? null,
+    expiry: typeof c.expiry === "number" ? c.expiry : null,
+  };
+}
+
+/** Only a channel that did not answer is a 503; anything else stays what it was (a 500). */
+export function channelDown(err: unknown): boolean {
+  return err instanceof BidiError || (err instanceof FlowError && err.kind === "unavailable");
+}
+
+/** Reads the jar; a channel that does not answer is BIDI_DOWN and nothing is saved. */
+export async function readJar(bidi: SpareBidi): Promise<StoredCookie[]> {
+  let jar: Cookie[];
+  try {
+    jar = (await bidi.send("storage.getCookies", {})).cookies;
+  } catch (err) {
+    if (channelDown(err)) throw unavailable(BIDI_DOWN);
+    throw err;
+  }
+  return jar.map(storedCookie);
+}
+
+/**
+ * The page's storages, the jar (over the socket `connect` opens), and the localStorage of each other http(s) origin in `origins`
+ * (newest first), read one at a time in one spare tab. An origin not read is named in `failed`.
+ */
+export async function capture(
+  connect: () => Promise<SpareBidi>,
+  page: ScriptRunner,
+  origins: readonly string[],
+  opts: LoopOptions = {},
+): Promise<Captured> {
+  const found = await page.executeScript(READ_STORAGE);
+  const pageData = isObject(found) ? found : {};
+  const here = typeof pageData.origin === "string" ? pageData.origin : "";
+  // The page first: a classic call is how a reaped browser is noticed (and silently reopened).
+  const bidi = await connect();
+  const cookies = await readJar(bidi);
+  // Only http(s) can be stood on; the page's own origin is read in place.
+  const wanted = [...new Set(origins)].filter((o) => o !== here && /^https?:\/\//.test(o));
+  const others: Record<string, Items> = {};
+  const failed: Captured["failed"] = [];
+  const outcomes = await spareLoop(
+    bidi,
+    wanted.map((origin) => ({ origin, expression: READ_LOCAL })),
+    opts,
+  );
+  for (const o of outcomes) {
+    if (o.ok) others[o.origin] = items(o.value);
+    else failed.push({ site: o.origin, reason: o.reason });
+  }
+  return {
+    cookies,
+    origin: here,
+    local: items(pageData.local),
+    session: items(pageData.session),
+    others,
+    failed,
+  };
+}

@@ -1,0 +1,30 @@
+// What site data plugs into the workspace manager: restore on every open and silent reopen, the
+// summary for workspace://current.
+import { SITE_DATA_URI } from "../actions/define.ts";
+import { messageOf } from "../errors.ts";
+import type { ManagerHooks } from "../workspaces/manager.ts";
+import { restore } from "./restore.ts";
+import { restorable } from "./snapshot.ts";
+import { summary } from "./views.ts";
+
+export function siteDataHooks(
+  now: () => number,
+): Pick<ManagerHooks, "restorable" | "restore" | "siteDataSummary"> {
+  return {
+    restorable,
+    siteDataSummary: summary,
+    restore: async (browser, data) => {
+      let bidi: Awaited<ReturnType<typeof browser.bidi>>;
+      try {
+        bidi = await browser.bidi();
+      } catch (err) {
+        return { restored: [], skipped: [{ reason: messageOf(err) }], uri: SITE_DATA_URI };
+      }
+      try {
+        return await restore(bidi, data, now(), { main: () => browser.driver.getWindowHandle() });
+      } finally {
+        bidi.close();
+      }
+    },
+  };
+}

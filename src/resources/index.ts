@@ -1,6 +1,13 @@
+import { siteDataList, siteDataOne } from "../site-data/resources.ts";
 import { current } from "./current.ts";
 import type { ResourceDef } from "./define.ts";
 import { secrets } from "./secrets.ts";
 import { guideResources } from "./skill.ts";
 
-export const RESOURCES: readonly ResourceDef[] = [current, secrets, ...guideResources()];
+export const RESOURCES: readonly ResourceDef[] = [
+  current,
+  siteDataList,
+  siteDataOne,
+  secrets,
+  ...guideResources(),
+];

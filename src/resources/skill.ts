@@ -1,6 +1,8 @@
 // The agent guide: markdown pages served as skill://selenium-flow/… resources and GET /skill/….
 // Pages are embedded at build time, so the binary carries them.
+
 import secretsGuide from "../../docs/skill/references/SECRETS.md" with { type: "text" };
+import siteDataGuide from "../../docs/skill/references/SITE_DATA.md" with { type: "text" };
 import skill from "../../docs/skill/SKILL.md" with { type: "text" };
 import { defineResource, type ResourceDef } from "./define.ts";
 
@@ -26,6 +28,13 @@ export const GUIDE: GuidePage[] = [
     description:
       "How to see which secrets exist, type one into a field without seeing it, what is refused, and a sign-in that ends with save_site_data.",
     text: secretsGuide,
+  },
+  {
+    path: "references/SITE_DATA.md",
+    title: "Site data",
+    description:
+      "Stay signed in across a new browser: when to save, what comes back, restored but still signed out, starting as a new user, debugging, limits.",
+    text: siteDataGuide,
   },
 ];
 

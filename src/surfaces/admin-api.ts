@@ -6,6 +6,7 @@ import { notFound } from "../errors.ts";
 import { log } from "../log.ts";
 import type { Services } from "../services.ts";
 import { workspaceExists, workspaceRow, workspaceRows } from "./admin/rows.ts";
+import { siteDataRoutes } from "./admin/site-data.ts";
 import { failure, json, requireToken } from "./http.ts";
 
 export const ADMIN_COOKIE = "sf_admin";
@@ -96,6 +97,7 @@ function sse(services: Services, request: Request): Response {
 
 export function adminRoutes(services: Services) {
   return new Elysia({ name: "admin" })
+    .use(siteDataRoutes(services))
     .get(
       "/admin/workspaces",
       guarded(services, async () => json({ workspaces: await workspaceRows(services) })),

@@ -42,7 +42,13 @@ export class FakeGrid {
   async open(options: OpenOptions) {
     if (this.openError) throw this.openError;
     const id = `b${++this.n}`;
-    this.browsers.set(id, { id, options, bidi: new FakeBidi(this.bidiOptions()), alive: true, titles: new Map() });
+    this.browsers.set(id, {
+      id,
+      options,
+      bidi: new FakeBidi(this.bidiOptions()),
+      alive: true,
+      titles: new Map(),
+    });
     this.log.push(`open ${id}`);
     return { id, driver: this.attach(id), capabilities: {} };
   }

@@ -48,7 +48,10 @@ describe("restore", () => {
   test("cookies, then each origin's storage in one spare tab, then sessionStorage in the main tab", async () => {
     const bidi = new FakeBidi();
     const report = await restore(bidi.socket, FULL, NOW, { main });
-    expect(bidi.log.filter((l) => l.startsWith("setCookie")).map((l) => l.split(" ")[1])).toEqual(["sid", "kc"]);
+    expect(bidi.log.filter((l) => l.startsWith("setCookie")).map((l) => l.split(" ")[1])).toEqual([
+      "sid",
+      "kc",
+    ]);
     expect(steps(bidi)).toEqual(["cookie", "cookie", "spare", "spare", "main"]);
     expect(bidi.log.filter((l) => l.startsWith("create"))).toHaveLength(1);
     expect(bidi.log.filter((l) => l.startsWith("navigate main"))).toEqual([
@@ -77,7 +80,10 @@ describe("restore", () => {
     const bidi = new FakeBidi();
     const report = await restore(
       bidi.socket,
-      { cookies: [cookie("ab", ".example.com"), cookie("x", ".example.org")], origins: { [APP]: { local: { a: "1" } } } },
+      {
+        cookies: [cookie("ab", ".example.com"), cookie("x", ".example.org")],
+        origins: { [APP]: { local: { a: "1" } } },
+      },
       NOW,
       { main },
     );
@@ -93,7 +99,12 @@ describe("restore", () => {
     });
     const report = await restore(
       bidi.socket,
-      { origins: { "https://bad.example.com": { local: { a: "1" } }, "https://ok.example.com": { local: { a: "1" } } } },
+      {
+        origins: {
+          "https://bad.example.com": { local: { a: "1" } },
+          "https://ok.example.com": { local: { a: "1" } },
+        },
+      },
       NOW,
       { main },
     );
@@ -241,7 +252,11 @@ describe("restore", () => {
     const report = await restore(
       bidi.socket,
       {
-        cookies: [cookie("gone", "a.example.com"), cookie("bad", "b.example.com"), { name: "" } as StoredCookie],
+        cookies: [
+          cookie("gone", "a.example.com"),
+          cookie("bad", "b.example.com"),
+          { name: "" } as StoredCookie,
+        ],
         origins: { [SSO]: { local: { k: "1" } } },
       },
       NOW,

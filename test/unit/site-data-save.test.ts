@@ -13,8 +13,8 @@ import { REPLACED_BEFORE_SAVE, saveSiteData } from "../../src/site-data/action.t
 import { capture } from "../../src/site-data/capture.ts";
 import { siteDataHooks } from "../../src/site-data/hooks.ts";
 import { READ_STORAGE } from "../../src/site-data/scripts.ts";
-import { openStore } from "../../src/store/index.ts";
 import type { RecordStore } from "../../src/store/index.ts";
+import { openStore } from "../../src/store/index.ts";
 import { emptyRecord } from "../../src/store/record.ts";
 import { WorkspaceManager } from "../../src/workspaces/manager.ts";
 import { bidiCookie, FakeBidi } from "../support/fake-bidi.ts";
@@ -123,7 +123,9 @@ describe("capture", () => {
     const err = await capture(async () => down.socket, page(APP), []).catch((e: unknown) => e);
     expect((err as FlowError).status).toBe(503);
     expect((err as FlowError).message).toBe("the browser's BiDi channel did not answer: nothing was saved");
-    const odd = new FakeBidi({ fail: (m) => (m === "storage.getCookies" ? new TypeError("bad shape") : undefined) });
+    const odd = new FakeBidi({
+      fail: (m) => (m === "storage.getCookies" ? new TypeError("bad shape") : undefined),
+    });
     const other = await capture(async () => odd.socket, page(APP), []).catch((e: unknown) => e);
     expect(other).toBeInstanceOf(TypeError);
   });
@@ -138,7 +140,12 @@ let manager: WorkspaceManager;
 beforeEach(async () => {
   store = await openStore({ ttl: 86_400 });
   fake = new FakeGrid();
-  manager = new WorkspaceManager(store, fake.grid, () => NOW, siteDataHooks(() => NOW));
+  manager = new WorkspaceManager(
+    store,
+    fake.grid,
+    () => NOW,
+    siteDataHooks(() => NOW),
+  );
   manager.bind({ store, now: () => NOW, workspaces: manager } as unknown as Services);
 });
 
@@ -150,7 +157,9 @@ function call(action: AnyAction, input: unknown = {}): Promise<Record<string, an
 function signIn(id = fake.last().id) {
   const b = fake.browsers.get(id);
   if (!b) throw new Error("no browser");
-  b.bidi.jar.push(bidiCookie("sid", "app.example.com", { httpOnly: true, value: { type: "string", value: "SID" } }));
+  b.bidi.jar.push(
+    bidiCookie("sid", "app.example.com", { httpOnly: true, value: { type: "string", value: "SID" } }),
+  );
   b.bidi.jar.push(bidiCookie("kc", "sso.example.com"));
   b.bidi.localOf(APP).setItem("theme", "dark");
   b.bidi.sessionOf("main", APP).setItem("token", "T");
@@ -219,7 +228,12 @@ describe("save_site_data through the manager", () => {
       }
       return inner.update(key, fn);
     };
-    manager = new WorkspaceManager(retrying, fake.grid, () => NOW, siteDataHooks(() => NOW));
+    manager = new WorkspaceManager(
+      retrying,
+      fake.grid,
+      () => NOW,
+      siteDataHooks(() => NOW),
+    );
     manager.bind({ store: retrying, now: () => NOW, workspaces: manager } as unknown as Services);
     const out = await call(saveSiteData);
     expect(out.saved).toEqual({ cookies: 0, sites: [], skipped: [{ reason: REPLACED_BEFORE_SAVE }] });
@@ -228,7 +242,11 @@ describe("save_site_data through the manager", () => {
 
   test("a save over a jar that alone passes the cap is a 400, and the last save stands", async () => {
     await savedWorld();
-    fake.last().bidi.jar.push(bidiCookie("big", "app.example.com", { value: { type: "string", value: "x".repeat(1_000_001) } }));
+    fake
+      .last()
+      .bidi.jar.push(
+        bidiCookie("big", "app.example.com", { value: { type: "string", value: "x".repeat(1_000_001) } }),
+      );
     const err = await call(saveSiteData).catch((e: unknown) => e);
     expect((err as FlowError).status).toBe(400);
     expect(Object.keys((await store.get(W))?.site_data.origins ?? {})).toEqual([APP, SSO]);
@@ -252,7 +270,9 @@ describe("restore through the manager", () => {
       uri: "workspace://site-data",
     });
     // Cookies, then each origin's storage in a spare tab, then sessionStorage in the main tab, then the page.
-    const order = b.bidi.log.filter((l) => /^(setCookie|navigate)/.test(l)).map((l) => l.split(" ").slice(0, 2).join(" "));
+    const order = b.bidi.log
+      .filter((l) => /^(setCookie|navigate)/.test(l))
+      .map((l) => l.split(" ").slice(0, 2).join(" "));
     expect(order).toEqual([
       "setCookie sid",
       "setCookie kc",
@@ -261,7 +281,9 @@ describe("restore through the manager", () => {
       "navigate main",
       "navigate main",
     ]);
-    expect(b.bidi.log.filter((l) => l.startsWith("navigate main")).at(-1)).toBe("navigate main about:blank complete");
+    expect(b.bidi.log.filter((l) => l.startsWith("navigate main")).at(-1)).toBe(
+      "navigate main about:blank complete",
+    );
     expect(fake.log.slice(-1)).toEqual([`get ${b.id} ${APP}/x`]);
     expect(b.bidi.localOf(APP).items()).toEqual({ theme: "dark" });
     expect(b.bidi.localOf(SSO).items()).toEqual({ kc: "1" });

@@ -4,6 +4,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { isWorkspaceName } from "../../names.ts";
 import type { Services } from "../../services.ts";
+import { secretsPart, siteDataPart } from "../../site-data/rows.ts";
 import { hostOf, recordUrl, type WorkspaceRecord } from "../../store/record.ts";
 
 export interface RowContext {
@@ -24,7 +25,7 @@ export const historyPart: RowPart = ({ record }) => {
 };
 
 // Capabilities add their parts here (site data, files, flows, secrets).
-const PARTS: RowPart[] = [historyPart];
+const PARTS: RowPart[] = [historyPart, siteDataPart, secretsPart];
 
 /** Every workspace this server knows: records in the store, and folders under DATA_DIR/sessions. */
 export async function workspaceKeys(services: Services): Promise<string[]> {

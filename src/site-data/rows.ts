@@ -1,0 +1,15 @@
+// The site data, history and secrets fields of the admin's workspace row.
+import type { RowPart } from "../surfaces/admin/rows.ts";
+import { view } from "./views.ts";
+
+/** How many hosts are saved, and a revision a save (its time) or a Forget/Clear (its hosts) moves. */
+export const siteDataPart: RowPart = ({ record }) => {
+  const listed = view(record?.site_data, record?.history ?? []);
+  return {
+    site_data_count: listed.sites.length,
+    site_data_rev: JSON.stringify([listed.saved_at, listed.sites.map((s) => s.site)]),
+  };
+};
+
+/** The secrets catalogue's revision, so History repaints when a secret is added, removed or re-leashed. */
+export const secretsPart: RowPart = ({ services }) => ({ secrets_rev: String(services.secrets.rev) });

@@ -2,6 +2,8 @@
 import { Elysia } from "elysia";
 import type { Config, Source } from "./config.ts";
 import { notFound } from "./errors.ts";
+import { fileRoutes } from "./files/routes.ts";
+import { setupFiles } from "./files/setup.ts";
 import { captureHook } from "./grid/capture.ts";
 import { Grid } from "./grid/webdriver.ts";
 import { log } from "./log.ts";
@@ -46,9 +48,11 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
   const grid = new Grid(config.grid.url, { openTimeout: config.grid.open_timeout });
   const secrets = new SecretCatalogue(config.secrets);
   const events = new Events();
+  const { files, recordings } = setupFiles(config, { grid, records: store, now, changed: (w) => events.changed(w) });
   const hooks: ManagerHooks = {
     capture: captureHook((text) => hideSecrets(secrets, text)),
     ...siteDataHooks(now),
+    ...(recordings ? { recordings } : {}),
     ...opts.hooks,
     changed: (w) => events.changed(w),
   };
@@ -62,9 +66,12 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     now,
     events,
     activity: new Activity(),
+    files,
+    recordings,
     secrets,
   };
   workspaces.bind(services);
+  await recordings?.start();
   return services;
 }
 
@@ -98,6 +105,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     .all("/mcp", ({ request }) => mcp.handle(request), { parse: "none" })
     .get("/ui/", () => new Response(PLACEHOLDER, { headers: { "content-type": "text/html; charset=utf-8" } }))
     .use(restRoutes(services))
+    .use(fileRoutes(services))
     .use(adminRoutes(services))
     .onError(({ code, request }) => {
       if (code === "NOT_FOUND") {
@@ -111,6 +119,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     fetch: (request) => http.handle(request),
     close: async () => {
       await mcp.close();
+      await services.recordings?.stop();
       await services.store.close();
       log.debug("app closed");
     },

@@ -1,6 +1,8 @@
 // What an action or a surface may use. Built once in app.ts; tests build their own.
 import type { Config, Source } from "./config.ts";
+import type { Files } from "./files/service.ts";
 import type { Grid } from "./grid/webdriver.ts";
+import type { Collector } from "./recordings/collector.ts";
 import type { SecretCatalogue } from "./secrets/catalogue.ts";
 import type { RecordStore } from "./store/types.ts";
 import type { Activity } from "./surfaces/activity.ts";
@@ -22,4 +24,8 @@ export interface Services {
   readonly activity: Activity;
   /** The secrets agents may type without seeing them. */
   readonly secrets: SecretCatalogue;
+  /** The workspace's files: Files, Screenshots, Recordings and the Grid's downloads, with signed links. */
+  readonly files: Files;
+  /** Files the Grid's recordings as they arrive; null when recording is off. */
+  readonly recordings: Collector | null;
 }

@@ -53,6 +53,8 @@ export interface HttpRoute {
   method: "GET" | "POST" | "PUT" | "DELETE";
   /** Path with `{param}` segments; each param is a field of the input. */
   path: string;
+  /** Reads a body that is not plain JSON (a multipart upload) into the input's fields; it enforces its own cap. */
+  readBody?: (request: Request) => Promise<Record<string, unknown>>;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the table holds actions of every input and output type
@@ -71,6 +73,14 @@ export interface ActionDef<I extends z.ZodObject, O extends z.ZodType> {
   /** Results carry the window size, which is written back into the settings. */
   reshapes?: boolean;
   handler: (ctx: ActionContext, input: z.infer<I>) => Promise<z.infer<O>>;
+  /** Over MCP: content blocks to send before the result's JSON (an image), and the structured result beside them. */
+  mcpContent?: (result: z.infer<O>) => McpContent;
+}
+
+export interface McpContent {
+  blocks: Array<{ type: "image"; data: string; mimeType: string } | { type: "text"; text: string }>;
+  /** What structuredContent and the JSON text carry instead of the result (valid against `output`). */
+  structured?: Record<string, unknown>;
 }
 
 export function defineAction<I extends z.ZodObject, O extends z.ZodType>(

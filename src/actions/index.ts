@@ -3,7 +3,9 @@
 import { saveSiteData } from "../site-data/action.ts";
 import type { AnyAction } from "./define.ts";
 import { dialog } from "./dialog.ts";
+import { keepFile, uploadFile } from "./files.ts";
 import { navigate } from "./navigate.ts";
+import { printPage, screenshot } from "./screenshot.ts";
 import { endBrowser, openSession } from "./session.ts";
 import { switchTo } from "./switch.ts";
 
@@ -14,4 +16,8 @@ export const ACTIONS: readonly AnyAction[] = [
   saveSiteData,
   dialog,
   switchTo,
+  screenshot,
+  printPage,
+  uploadFile,
+  keepFile,
 ];

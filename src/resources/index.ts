@@ -1,6 +1,7 @@
 import { siteDataList, siteDataOne } from "../site-data/resources.ts";
 import { current } from "./current.ts";
 import type { ResourceDef } from "./define.ts";
+import { fileResources } from "./files.ts";
 import { secrets } from "./secrets.ts";
 import { guideResources } from "./skill.ts";
 
@@ -9,5 +10,6 @@ export const RESOURCES: readonly ResourceDef[] = [
   siteDataList,
   siteDataOne,
   secrets,
+  ...fileResources,
   ...guideResources(),
 ];

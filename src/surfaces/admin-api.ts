@@ -5,6 +5,7 @@ import { settingsView } from "../config.ts";
 import { notFound } from "../errors.ts";
 import { log } from "../log.ts";
 import type { Services } from "../services.ts";
+import { filesRoutes } from "./admin/files.ts";
 import { workspaceExists, workspaceRow, workspaceRows } from "./admin/rows.ts";
 import { siteDataRoutes } from "./admin/site-data.ts";
 import { failure, json, requireToken } from "./http.ts";
@@ -97,6 +98,7 @@ function sse(services: Services, request: Request): Response {
 
 export function adminRoutes(services: Services) {
   return new Elysia({ name: "admin" })
+    .use(filesRoutes(services))
     .use(siteDataRoutes(services))
     .get(
       "/admin/workspaces",

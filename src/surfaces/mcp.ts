@@ -15,7 +15,8 @@ import { z } from "zod";
 import type { AnyAction } from "../actions/define.ts";
 import { ACTIONS } from "../actions/index.ts";
 import { validate } from "../actions/validate.ts";
-import { errorBody, notFound, statusOf } from "../errors.ts";
+import { errorBody, notFound, statusOf, tooLarge } from "../errors.ts";
+import { isText } from "../files/types.ts";
 import { log } from "../log.ts";
 import { isTemplate, matchUri } from "../resources/define.ts";
 import { RESOURCES } from "../resources/index.ts";
@@ -97,7 +98,12 @@ export function mcpServer(services: Services, workspace: string): Server {
         },
       });
       note(200);
-      return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result };
+      const more = action.mcpContent?.(result);
+      const structured = more?.structured ?? result;
+      return {
+        content: [...(more?.blocks ?? []), { type: "text", text: JSON.stringify(structured) }],
+        structuredContent: structured,
+      };
     } catch (err) {
       note(statusOf(err));
       if (errorBody(err).error.startsWith("something failed"))
@@ -133,6 +139,7 @@ export function mcpServer(services: Services, workspace: string): Server {
       if (!params) continue;
       try {
         const out = await r.read(services, workspace, params);
+        if (out instanceof Response) return { contents: [await resourceBytes(uri, out)] };
         const text = typeof out === "string" ? out : JSON.stringify(out);
         return { contents: [{ uri, mimeType: r.mimeType ?? "application/json", text }] };
       } catch (err) {
@@ -143,4 +150,24 @@ export function mcpServer(services: Services, workspace: string): Server {
   });
 
   return server;
+}
+
+// Bytes over MCP: text a model can read as text, anything else as a base64 blob, within a cap.
+const RESOURCE_BYTES_CAP = 16 * 1024 * 1024;
+
+async function resourceBytes(
+  uri: string,
+  res: Response,
+): Promise<{ uri: string; mimeType: string; text: string } | { uri: string; mimeType: string; blob: string }> {
+  const mimeType = (res.headers.get("content-type") ?? "application/octet-stream").split(";")[0]!.trim();
+  const size = Number(res.headers.get("content-length") ?? "0");
+  if (size > RESOURCE_BYTES_CAP) {
+    await res.body?.cancel();
+    throw tooLarge(
+      `${uri} is over ${RESOURCE_BYTES_CAP / 1024 / 1024} MiB, too big to read here: fetch the url its listing gives`,
+    );
+  }
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  if (isText(mimeType)) return { uri, mimeType, text: new TextDecoder().decode(bytes) };
+  return { uri, mimeType, blob: Buffer.from(bytes).toString("base64") };
 }

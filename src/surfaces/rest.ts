@@ -35,7 +35,7 @@ async function runAction(
 ): Promise<Response> {
   requireToken(request, services.config.auth.token);
   const workspace = workspaceOf(request);
-  const body = await readJson(request);
+  const body = action.http.readBody ? await action.http.readBody(request) : await readJson(request);
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw badInput("the body must be a JSON object");
   }
@@ -75,6 +75,7 @@ async function readResource(
   requireToken(request, services.config.auth.token);
   const workspace = resource.perWorkspace === false ? "" : workspaceOf(request);
   const out = await resource.read(services, workspace, params);
+  if (out instanceof Response) return out;
   if (typeof out === "string") {
     return new Response(out, {
       headers: { "content-type": `${resource.mimeType ?? "text/plain"}; charset=utf-8` },

@@ -2,6 +2,7 @@
 // a row part; a page repaints a pane only when that pane's revision changes.
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { filesPart } from "../../files/row.ts";
 import { isWorkspaceName } from "../../names.ts";
 import type { Services } from "../../services.ts";
 import { secretsPart, siteDataPart } from "../../site-data/rows.ts";
@@ -25,7 +26,7 @@ export const historyPart: RowPart = ({ record }) => {
 };
 
 // Capabilities add their parts here (site data, files, flows, secrets).
-const PARTS: RowPart[] = [historyPart, siteDataPart, secretsPart];
+const PARTS: RowPart[] = [historyPart, siteDataPart, secretsPart, filesPart];
 
 /** Every workspace this server knows: records in the store, and folders under DATA_DIR/sessions. */
 export async function workspaceKeys(services: Services): Promise<string[]> {

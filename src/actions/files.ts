@@ -1,0 +1,193 @@
+// keep_file and upload_file: keeping what the workspace made or downloaded into Files, and putting a
+// file into a page's file input through the Grid (so it works on a remote Grid too).
+import type { WebElement } from "selenium-webdriver";
+import { z } from "zod";
+import { badInput, tooLarge } from "../errors.ts";
+import { FileEntrySchema } from "../files/schema.ts";
+import { KEEP_TOOL, ROOT_URI, UPLOAD_CAP } from "../files/service.ts";
+import { pageState } from "../grid/page.ts";
+import { fileNameProblem } from "../names.ts";
+import { readCapped, readJson } from "../surfaces/http.ts";
+import { defineAction, pageFields } from "./define.ts";
+import { quoteSelector } from "./failures.ts";
+import type { PageLib, PageSelector } from "./page/lib.ts";
+import { pageScript, runPage } from "./page/run.ts";
+import { type PageMatch, type SeekArgs, Selector, seek, timeoutField } from "./selectors.ts";
+
+const MIB = 1024 * 1024;
+
+export const keepFile = defineAction({
+  name: KEEP_TOOL,
+  http: { method: "POST", path: "/files/keep" },
+  title: "Keep a file",
+  description: [
+    `Keep a screenshot, a recording or a download into Files (${ROOT_URI}), where it stays until the admin deletes it.`,
+    "A screenshot or a recording moves out of its folder; a download is copied (downloads go when the browser ends).",
+    "A name Files already has lands as `name (1).ext`: nothing is overwritten.",
+    "Pass the uri exactly as a listing gives it (each entry's keep_with is this call, ready to use). Returns the kept file's entry: its new uri and a url a person can open.",
+  ].join(" "),
+  input: z.strictObject({
+    uri: z
+      .string()
+      .min(1)
+      .max(2048)
+      .describe(
+        "workspace://files/screenshots/<name>, workspace://files/recordings/<name> or workspace://files/downloads/<name>.",
+      ),
+  }),
+  output: FileEntrySchema,
+  annotations: { readOnly: false, destructive: false, idempotent: false },
+  browser: "none",
+  handler: (ctx, input) => ctx.services.files.keep(ctx.workspace, input.uri),
+});
+
+interface FileInput extends PageMatch {
+  input?: WebElement;
+  problem?: string;
+  disabled?: boolean;
+}
+
+// The file input itself, the one a label controls, or the only one inside what the selector names.
+const FILE_INPUT = pageScript((L: PageLib, sel: PageSelector, _opts: SeekArgs): unknown => {
+  const found = L.find(sel);
+  if (found.invalid) return { total: 0, visible: 0, invalid: found.invalid };
+  const base = { total: found.els.length, visible: found.visible };
+  const el = found.els[0];
+  if (!el) return base;
+  const isFile = (e: Element | null) =>
+    !!e && e.tagName === "INPUT" && (e as HTMLInputElement).type === "file";
+  let input: Element | null = isFile(el) ? el : null;
+  if (!input && el.tagName === "LABEL" && isFile((el as HTMLLabelElement).control)) {
+    input = (el as HTMLLabelElement).control;
+  }
+  if (!input) {
+    const inner = el.querySelectorAll('input[type="file"]');
+    if (inner.length === 1) input = inner[0] as Element;
+  }
+  if (!input) {
+    const type = el.tagName === "INPUT" ? ` type=${(el as HTMLInputElement).type}` : "";
+    return { ...base, problem: `${el.tagName.toLowerCase()}${type}` };
+  }
+  return { ...base, input, disabled: (input as HTMLInputElement).disabled };
+});
+
+const CHOSEN = "return Array.from(arguments[0].files || []).map(function (f) { return f.name; })";
+
+/** A multipart upload (`file` and `selector` as JSON text), or the JSON body. */
+async function readUpload(request: Request): Promise<Record<string, unknown>> {
+  const type = request.headers.get("content-type") ?? "";
+  if (!/^multipart\/form-data\b/i.test(type)) {
+    const body = await readJson(request);
+    if (typeof body !== "object" || body === null || Array.isArray(body)) {
+      throw badInput("the body must be a JSON object, or multipart/form-data with a file");
+    }
+    return body as Record<string, unknown>;
+  }
+  // The cap is the file's; the form's other fields and boundaries get a little room.
+  const bytes = await readCapped(request, UPLOAD_CAP + MIB, "upload (64 MiB)");
+  let form: FormData;
+  try {
+    form = await new Response(bytes as Uint8Array<ArrayBuffer>, {
+      headers: { "content-type": type },
+    }).formData();
+  } catch {
+    throw badInput("the body is not valid multipart/form-data");
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, entry] of form.entries()) {
+    const value = entry as string | File;
+    if (typeof value !== "string") {
+      if (key !== "file") throw badInput(`the form part "${key}" is a file: send the file as "file"`, key);
+      if (value.size > UPLOAD_CAP) {
+        throw tooLarge(`the file is over the upload cap of 64 MiB: send less`);
+      }
+      out.file = {
+        name: value.name || "upload",
+        data: Buffer.from(await value.arrayBuffer()).toString("base64"),
+      };
+    } else if (key === "selector") {
+      try {
+        out.selector = JSON.parse(value);
+      } catch {
+        throw badInput('the form field "selector" must be JSON, e.g. {"css": "#avatar"}', "selector");
+      }
+    } else if (key === "timeout") {
+      out.timeout = Number(value);
+    } else {
+      out[key] = value;
+    }
+  }
+  return out;
+}
+
+export const uploadFile = defineAction({
+  name: "upload_file",
+  http: { method: "POST", path: "/browser/upload", readBody: readUpload },
+  title: "Upload a file",
+  description: [
+    `Put a file into a page's file input (<input type="file">), as a person choosing it would. Give uri: a workspace file as a listing gives it (${ROOT_URI}/<name>, or a screenshot, recording or download).`,
+    'selector names the file input, its label, or an element holding exactly one; hidden inputs behind a styled button work. Over REST the file can also be sent as multipart/form-data ("file", with "selector" as JSON text), at most 64 MiB.',
+    "The file is put into the input only: submit the form yourself afterwards. Returns the page's url and title, the file put in, and every name the input now holds.",
+  ].join(" "),
+  input: z
+    .strictObject({
+      selector: Selector,
+      uri: z
+        .string()
+        .min(1)
+        .max(2048)
+        .optional()
+        .describe(`A workspace file: ${ROOT_URI}/<name> or ${ROOT_URI}/<folder>/<name>.`),
+      file: z
+        .strictObject({
+          name: z.string().min(1).max(255).describe("The name the page sees."),
+          data: z.string().describe("The bytes, base64."),
+        })
+        .optional()
+        .describe("The file itself: what a multipart upload fills in over REST. Prefer uri."),
+      timeout: timeoutField(),
+    })
+    .refine((i) => (i.uri === undefined) !== (i.file === undefined), "give exactly one of uri or file"),
+  output: z.object({
+    ...pageFields,
+    uploaded: z.object({ name: z.string(), size: z.number().int() }).describe("The file put into the input."),
+    files: z.array(z.string()).describe("Every file name the input holds now."),
+  }),
+  annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
+  browser: "page",
+  handler: async (ctx, input) => {
+    const { driver, id } = ctx.browser;
+    let name: string;
+    let data: Uint8Array;
+    if (input.uri !== undefined) {
+      ({ name, data } = await ctx.services.files.read(ctx.workspace, input.uri));
+    } else {
+      const given = input.file!;
+      name = given.name.split(/[/\\]/).pop() ?? "";
+      if (fileNameProblem(name))
+        throw badInput(`field "file.name" is not a file name: ${fileNameProblem(name)}`, "file.name");
+      if (given.data.length > Math.ceil((UPLOAD_CAP * 4) / 3) + 4)
+        throw tooLarge("the file is over the upload cap of 64 MiB: send less");
+      data = new Uint8Array(Buffer.from(given.data, "base64"));
+    }
+    const got = await seek<FileInput>(
+      driver,
+      input.selector,
+      { timeout: input.timeout, visible: false },
+      FILE_INPUT,
+    );
+    if (!got.input) {
+      throw badInput(
+        `${quoteSelector(input.selector)} matched a ${got.problem ?? "element"}, not a file input: name the <input type="file">, its label, or an element holding exactly one`,
+        "selector",
+      );
+    }
+    if (got.disabled)
+      throw badInput(`the file input ${quoteSelector(input.selector)} matched is disabled`, "selector");
+    const remote = await ctx.services.grid.upload(id, name, data);
+    await got.input.sendKeys(remote);
+    const files = (await runPage<string[]>(driver, CHOSEN, got.input).catch(() => [])) as string[];
+    const state = await pageState(driver);
+    return { ...state, uploaded: { name, size: data.length }, files: Array.isArray(files) ? files : [] };
+  },
+});

@@ -1,0 +1,162 @@
+// screenshot and print_page: the page as a picture (the viewport, the whole page, or one element)
+// and as a PDF. A screenshot is filed under the workspace's screenshots when there is a data dir, and
+// returned either way: over MCP as an image, over REST as the file entry with a signed link.
+import type { WebDriver } from "selenium-webdriver";
+import { z } from "zod";
+import { FileEntrySchema } from "../files/schema.ts";
+import { pageState } from "../grid/page.ts";
+import { log } from "../log.ts";
+import { errorKind } from "../recordings/collector.ts";
+import { defineAction, flag, type McpContent, pageFields } from "./define.ts";
+import { locate, Selector, timeoutField } from "./selectors.ts";
+
+/** The PNG (base64) rides along on the result for the MCP image block; JSON never sees a symbol key. */
+export const PNG = Symbol("png");
+// Chromium draws nothing taller than this in one capture.
+const MAX_FULL_PAGE = 16_384;
+
+const ScreenshotResult = z.object({
+  ...pageFields,
+  file: FileEntrySchema.optional().describe(
+    "The screenshot as filed under workspace://files/screenshots: its url shows it, keep_with keeps it. Absent without a data dir.",
+  ),
+  file_error: z.string().optional().describe("Why it was not filed, when filing failed."),
+  content_type: z.literal("image/png"),
+  width: z.number().int().describe("The image's width in pixels."),
+  height: z.number().int().describe("The image's height in pixels."),
+  data: z.string().optional().describe("The PNG as base64, only when it was not filed (REST, no data dir)."),
+});
+
+type Shot = z.infer<typeof ScreenshotResult> & { [PNG]?: string };
+
+function pngSize(png: Uint8Array): { width: number; height: number } {
+  const v = new DataView(png.buffer, png.byteOffset, png.byteLength);
+  return png.length >= 24 ? { width: v.getUint32(16), height: v.getUint32(20) } : { width: 0, height: 0 };
+}
+
+const MEASURE =
+  "var d = document.documentElement, b = document.body; return [Math.max(d.scrollHeight, b ? b.scrollHeight : 0), window.innerHeight, window.scrollX, window.scrollY];";
+
+/**
+ * The whole page in classic WebDriver: grow the window to the page's height, capture, put it back.
+ * (WebDriver has no full-page capture of its own, and this build speaks no CDP.)
+ */
+async function fullPage(driver: WebDriver): Promise<string> {
+  const [height, inner, x, y] = (await driver.executeScript(MEASURE)) as number[];
+  if (!(height! > inner!)) return driver.takeScreenshot();
+  const win = driver.manage().window();
+  const rect = await win.getRect();
+  try {
+    await driver.executeScript("window.scrollTo(0, 0)");
+    const chrome = rect.height - inner!;
+    await win.setRect({ width: rect.width, height: Math.min(height! + chrome, MAX_FULL_PAGE) });
+    // A page that grew with the window (or lazily loaded more) gets one more look.
+    const [after, innerAfter] = (await driver.executeScript(MEASURE)) as number[];
+    if (after! > innerAfter! && innerAfter! + chrome < MAX_FULL_PAGE) {
+      await win.setRect({ width: rect.width, height: Math.min(after! + chrome, MAX_FULL_PAGE) });
+    }
+    return await driver.takeScreenshot();
+  } finally {
+    await win.setRect(rect).catch(() => undefined);
+    await driver.executeScript("window.scrollTo(arguments[0], arguments[1])", x, y).catch(() => undefined);
+  }
+}
+
+export const screenshot = defineAction({
+  name: "screenshot",
+  http: { method: "POST", path: "/browser/screenshot" },
+  title: "Take a screenshot",
+  description: [
+    "Capture the page as a PNG: the viewport (default), the whole page (full_page=true), or one element (selector).",
+    "Use it to show a person what the page looks like, or to check a visual detail; to read or act on a page, read_page is cheaper and gives selectors.",
+    "It is filed under workspace://files/screenshots (keep_file keeps one for good) and returned: over MCP as an image, over REST as the file entry whose url shows it.",
+  ].join(" "),
+  input: z
+    .strictObject({
+      full_page: flag().optional().describe("The whole page, not just what the window shows."),
+      selector: Selector.optional().describe("One element instead of the page."),
+      timeout: timeoutField(),
+    })
+    .refine((i) => !(i.full_page && i.selector), "give full_page or selector, not both"),
+  output: ScreenshotResult,
+  annotations: { readOnly: true, destructive: false, idempotent: false },
+  browser: "page",
+  handler: async (ctx, input) => {
+    const { driver } = ctx.browser;
+    let base64: string;
+    if (input.selector) {
+      const el = await locate(driver, input.selector, {
+        timeout: input.timeout,
+        visible: true,
+        scroll: true,
+      });
+      base64 = await el.takeScreenshot();
+    } else if (input.full_page) {
+      base64 = await fullPage(driver);
+    } else {
+      base64 = await driver.takeScreenshot();
+    }
+    const png = new Uint8Array(Buffer.from(base64, "base64"));
+    const state = await pageState(driver);
+    const out: Shot = { ...state, content_type: "image/png", ...pngSize(png) };
+    const files = ctx.services.files;
+    if (files.store) {
+      try {
+        out.file = await files.fileScreenshot(ctx.workspace, png);
+      } catch (err) {
+        log.warn(`workspace ${ctx.workspace}: a screenshot was not filed: ${errorKind(err)}`);
+        out.file_error = `this screenshot was not filed: ${errorKind(err)}`;
+        out.data = base64;
+      }
+    } else {
+      out.data = base64;
+    }
+    out[PNG] = base64;
+    return out;
+  },
+  mcpContent: (result): McpContent => {
+    const { data: _data, ...structured } = result as Shot;
+    const png = (result as Shot)[PNG] ?? _data;
+    return { blocks: png ? [{ type: "image", data: png, mimeType: "image/png" }] : [], structured };
+  },
+});
+
+export const printPage = defineAction({
+  name: "print_page",
+  http: { method: "POST", path: "/browser/print" },
+  title: "Print the page as PDF",
+  description: [
+    "Print the page to a PDF, as the browser's own print does, and file it into Files (workspace://files).",
+    "Returns the file entry: its url opens the PDF, its uri can go to upload_file. Needs a server with a data dir.",
+  ].join(" "),
+  input: z.strictObject({
+    landscape: flag().optional().describe("Landscape pages (default portrait)."),
+    background: flag(true).describe("Print background colours and images (default true)."),
+    scale: z.number().min(0.1).max(2).optional().describe("Zoom, 0.1 to 2 (default 1)."),
+    page_ranges: z
+      .array(z.string().regex(/^\d+(-\d+)?$/, "must be a page or a range such as 2-4"))
+      .max(100)
+      .optional()
+      .describe('Only these pages, e.g. ["1", "3-5"].'),
+  }),
+  output: z.object({ ...pageFields, file: FileEntrySchema }),
+  annotations: { readOnly: true, destructive: false, idempotent: false },
+  browser: "page",
+  handler: async (ctx, input) => {
+    ctx.services.files.disk();
+    const { driver } = ctx.browser;
+    const options: Record<string, unknown> = {
+      orientation: input.landscape ? "landscape" : "portrait",
+      background: input.background,
+    };
+    if (input.scale !== undefined) options.scale = input.scale;
+    if (input.page_ranges) options.pageRanges = input.page_ranges;
+    const base64 = (await driver.printPage(options as never)) as unknown as string;
+    const state = await pageState(driver);
+    const file = await ctx.services.files.filePrint(
+      ctx.workspace,
+      new Uint8Array(Buffer.from(base64, "base64")),
+    );
+    return { ...state, file };
+  },
+});

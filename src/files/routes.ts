@@ -1,0 +1,70 @@
+// The signed file route: `GET /file/<workspace>/<folder>/<name>?expires=…&sig=…`. The signature in
+// its own URL authorises it, so it needs no bearer token (a person opens it from the admin page, a
+// player seeks in it). Disk files stream with Range; downloads come from the Grid whole.
+import { Elysia } from "elysia";
+import { FlowError, forbidden, notFound } from "../errors.ts";
+import { fileNameProblem, workspaceNameProblem } from "../names.ts";
+import type { Services } from "../services.ts";
+import { failure } from "../surfaces/http.ts";
+import { LINK_FOLDERS, LINK_PREFIX, type LinkFolder } from "./links.ts";
+import { FILES_OFF } from "./service.ts";
+
+export const LINK_REFUSED =
+  "this link is not valid for this file: read the file's listing again for a fresh link";
+export const LINK_EXPIRED = "this link has expired: read the file's listing again for a fresh link";
+
+/** The workspace, folder and name a signed path names, decoded; null when it names none. */
+export function parseLinkPath(
+  pathname: string,
+): { workspace: string; folder: LinkFolder; name: string } | null {
+  const parts = pathname.slice(LINK_PREFIX.length + 1).split("/");
+  if (parts.length !== 3) return null;
+  let workspace: string;
+  let name: string;
+  try {
+    workspace = decodeURIComponent(parts[0]!);
+    name = decodeURIComponent(parts[2]!);
+  } catch {
+    return null;
+  }
+  if (!(LINK_FOLDERS as readonly string[]).includes(parts[1]!)) return null;
+  return { workspace, folder: parts[1] as LinkFolder, name };
+}
+
+export async function serveSigned(services: Services, request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  const named = parseLinkPath(url.pathname);
+  if (!named) throw notFound(`no file at ${url.pathname}: a file's url comes from its listing`);
+  const { workspace, folder, name } = named;
+  // A name that would leave its folder never reaches a path, signed or not.
+  if (workspaceNameProblem(workspace) || fileNameProblem(name)) {
+    throw new FlowError("bad_input", "this link names no file a workspace can hold: it is refused");
+  }
+  const files = services.files;
+  const verdict = files.links.verify(
+    workspace,
+    folder,
+    name,
+    url.searchParams.get("expires"),
+    url.searchParams.get("sig"),
+  );
+  if (verdict === "bad") throw forbidden(LINK_REFUSED);
+  if (verdict === "expired") throw new FlowError("forbidden", LINK_EXPIRED);
+  if (folder !== "downloads" && !files.store) throw notFound(FILES_OFF);
+  const maxAge = files.links.freshFor(url.searchParams.get("expires")!);
+  return files.serve(request, workspace, folder, name, maxAge);
+}
+
+export function fileRoutes(services: Services) {
+  return new Elysia({ name: "signed-files" }).get(
+    `${LINK_PREFIX}/*`,
+    async ({ request }) => {
+      try {
+        return await serveSigned(services, request);
+      } catch (err) {
+        return failure(err);
+      }
+    },
+    { parse: "none" },
+  );
+}

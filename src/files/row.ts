@@ -1,0 +1,16 @@
+// The admin row's files fields.
+import type { RowPart } from "../surfaces/admin/rows.ts";
+
+/** The row's files fields: counts (null without a data dir) and a revision over every listing. */
+export const filesPart: RowPart = async ({ services, key }) => {
+  const { counts, revision } = await services.files.summary(key);
+  return {
+    counts: {
+      files: counts.files,
+      screenshots: counts.screenshots,
+      downloads: counts.downloads,
+      recordings: counts.recordings,
+    },
+    files_rev: revision,
+  };
+};

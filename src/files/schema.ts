@@ -1,0 +1,44 @@
+// The shapes files answer with, on every surface (MCP output schemas, OpenAPI).
+import { z } from "zod";
+
+export const FileEntrySchema = z
+  .object({
+    name: z.string().describe("The file's name in its folder."),
+    uri: z.string().describe("Its workspace:// uri: what keep_file and upload_file take."),
+    url: z
+      .string()
+      .describe(
+        "A signed link to its bytes, relative to this server, that needs no token and expires (files.link_ttl). Hand it to a person or fetch it.",
+      ),
+    content_type: z.string().describe("Its type, from its name (image/png, application/pdf, video/mp4...)."),
+    size: z.number().int().nullable().describe("Bytes; null when the Grid did not say."),
+    image: z.boolean().describe("Whether it is a picture a page can show."),
+    keep_with: z
+      .string()
+      .nullable()
+      .describe(
+        'The call that keeps it into Files, e.g. keep_file("workspace://files/screenshots/<name>"); null in Files.',
+      ),
+    modified: z.string().nullable().describe("When it was last written (ISO 8601, UTC), when known."),
+  })
+  .describe("One stored file.");
+
+export const FolderListSchema = z.object({
+  uri: z.string().describe("This folder's uri."),
+  files: z.array(FileEntrySchema).describe("Newest first."),
+});
+
+export const FilesRootSchema = z.object({
+  uri: z.string(),
+  folders: z
+    .array(
+      z.object({
+        name: z.enum(["files", "screenshots", "recordings", "downloads"]),
+        uri: z.string(),
+        count: z.number().int().nullable().describe("How many it holds; null when it cannot be counted."),
+      }),
+    )
+    .describe("Files itself, then screenshots, recordings and downloads."),
+  files: z.array(FileEntrySchema).describe("What is in Files itself (kept files and prints), newest first."),
+  off: z.string().optional().describe("Present when this server keeps no files (no data.dir): why."),
+});

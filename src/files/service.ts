@@ -1,0 +1,344 @@
+// A workspace's files on every surface: Files itself (kept files and prints), Screenshots and
+// Recordings on disk, and Downloads, which are the Grid's. MCP resources, REST GETs, the keep_file
+// and upload_file actions and the admin routes all answer from here, so an entry reads the same
+// everywhere.
+import { badInput, notFound, tooLarge } from "../errors.ts";
+import type { Grid, GridDownload } from "../grid/webdriver.ts";
+import { log } from "../log.ts";
+import { fileNameProblem, InvalidName, repr } from "../names.ts";
+import type { RecordStore } from "../store/types.ts";
+import type { DiskFolder } from "./layout.ts";
+import type { LinkSigner } from "./links.ts";
+import { serveDisk, serveStream } from "./serve.ts";
+import { codeOf, type FileStore, RESERVED_IN_FILES, type StoredFile } from "./store.ts";
+import { contentType, isImage } from "./types.ts";
+
+export const ROOT_URI = "workspace://files";
+export type Folder = "files" | "screenshots" | "recordings" | "downloads";
+/** The folders under Files, in the order the root lists them. */
+export const SUBFOLDERS = ["screenshots", "recordings", "downloads"] as const;
+export type Subfolder = (typeof SUBFOLDERS)[number];
+export const KEEP_TOOL = "keep_file";
+/** The upload cap, and the most a file may weigh to be put into a file input. */
+export const UPLOAD_CAP = 64 * 1024 * 1024;
+
+export const FILES_OFF =
+  "files are off on this server: set data.dir (DATA_DIR) to keep screenshots, prints, recordings and kept files";
+
+const KIND: Record<Folder, string> = {
+  files: "file",
+  screenshots: "screenshot",
+  recordings: "recording",
+  downloads: "download",
+};
+
+export interface FileEntry {
+  name: string;
+  uri: string;
+  /** A signed link that needs no token, relative to this server. */
+  url: string;
+  content_type: string;
+  size: number | null;
+  image: boolean;
+  /** The call that keeps it into Files; null for what is in Files already. */
+  keep_with: string | null;
+  /** ISO time it was last written, when known. */
+  modified: string | null;
+}
+
+export interface FolderSummary {
+  name: Folder;
+  uri: string;
+  count: number | null;
+}
+
+export function folderUri(folder: Folder): string {
+  return folder === "files" ? ROOT_URI : `${ROOT_URI}/${folder}`;
+}
+
+export function uriOf(folder: Folder, name: string): string {
+  return `${folderUri(folder)}/${encodeURIComponent(name)}`;
+}
+
+/** `workspace://files/<name>` (Files) or `workspace://files/<folder>/<name>`. */
+export function parseUri(uri: string): { folder: Folder; name: string } {
+  const how = `give a file's uri as a listing shows it: ${ROOT_URI}/<name> or ${ROOT_URI}/<folder>/<name>`;
+  if (!uri.startsWith(`${ROOT_URI}/`)) throw badInput(`not a file's uri: ${how}`, "uri");
+  const parts = uri.slice(ROOT_URI.length + 1).split("/");
+  let folder: Folder;
+  let raw: string;
+  if (parts.length === 1) {
+    if (RESERVED_IN_FILES.has(parts[0]!)) throw badInput(`${uri} is a folder, not a file: ${how}`, "uri");
+    [folder, raw] = ["files", parts[0]!];
+  } else if (parts.length === 2 && (SUBFOLDERS as readonly string[]).includes(parts[0]!)) {
+    [folder, raw] = [parts[0] as Folder, parts[1]!];
+  } else {
+    throw badInput(`not a file's uri: ${how}`, "uri");
+  }
+  let name: string;
+  try {
+    name = decodeURIComponent(raw);
+  } catch {
+    throw badInput(`the name in ${uri} is not valid percent-encoding`, "uri");
+  }
+  const problem = fileNameProblem(name);
+  if (problem) throw badInput(`not a file's uri: ${problem}`, "uri");
+  return { folder, name };
+}
+
+export function stamp(ms: number): string {
+  return new Date(ms)
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace("T", "-")
+    .replace(/\.\d+Z$/, "");
+}
+
+export interface FilesDeps {
+  store: FileStore | null;
+  links: LinkSigner;
+  grid: Grid;
+  records: RecordStore;
+  /** Epoch seconds. */
+  now: () => number;
+  /** A workspace's files changed outside an action's settle (admin live updates). */
+  changed: (workspace: string) => void;
+}
+
+export class Files {
+  readonly store: FileStore | null;
+  readonly links: LinkSigner;
+
+  constructor(private readonly deps: FilesDeps) {
+    this.store = deps.store;
+    this.links = deps.links;
+  }
+
+  /** The disk folders, or the 400 that names data.dir. */
+  disk(): FileStore {
+    if (!this.store) throw badInput(FILES_OFF);
+    return this.store;
+  }
+
+  entry(
+    workspace: string,
+    folder: Folder,
+    f: { name: string; size: number | null; modified: number | null },
+  ): FileEntry {
+    const uri = uriOf(folder, f.name);
+    return {
+      name: f.name,
+      uri,
+      url: this.links.sign(workspace, folder, f.name),
+      content_type: contentType(f.name),
+      size: f.size,
+      image: isImage(f.name),
+      keep_with: folder === "files" ? null : `${KEEP_TOOL}(${JSON.stringify(uri)})`,
+      modified: f.modified === null ? null : new Date(f.modified).toISOString(),
+    };
+  }
+
+  /** One folder's entries, newest first. */
+  async list(workspace: string, folder: Folder): Promise<FileEntry[]> {
+    if (folder === "downloads") {
+      return (await this.downloads(workspace)).map((d) => this.entry(workspace, "downloads", d));
+    }
+    const files = await this.disk().list(workspace, folder);
+    return files.map((f) => this.entry(workspace, folder, f));
+  }
+
+  /** The root: Files' own entries, and every folder with its count (null where it cannot be counted). */
+  async root(
+    workspace: string,
+  ): Promise<{ uri: string; folders: FolderSummary[]; files: FileEntry[]; off?: string }> {
+    const counts = await this.counts(workspace);
+    const folders: FolderSummary[] = (["files", ...SUBFOLDERS] as Folder[]).map((name) => ({
+      name,
+      uri: folderUri(name),
+      count: counts[name],
+    }));
+    const out: { uri: string; folders: FolderSummary[]; files: FileEntry[]; off?: string } = {
+      uri: ROOT_URI,
+      folders,
+      files: this.store ? await this.list(workspace, "files") : [],
+    };
+    if (!this.store) out.off = FILES_OFF;
+    return out;
+  }
+
+  /** Counts per folder: null without a data dir (downloads: when the Grid would not say). */
+  async counts(workspace: string): Promise<Record<Folder, number | null>> {
+    return (await this.summary(workspace)).counts;
+  }
+
+  /** Counts, and a revision over every listing (names, sizes, times) so a page repaints only what changed. */
+  async summary(workspace: string): Promise<{ counts: Record<Folder, number | null>; revision: string }> {
+    type Row = [string, number | null, number | null];
+    const disk = async (folder: DiskFolder): Promise<Row[] | null> =>
+      this.store ? (await this.store.list(workspace, folder)).map((f) => [f.name, f.size, f.modified]) : null;
+    const [files, screenshots, recordings, downloads] = await Promise.all([
+      disk("files"),
+      disk("screenshots"),
+      disk("recordings"),
+      this.downloads(workspace)
+        .then((d): Row[] => d.map((f) => [f.name, f.size, f.modified]))
+        .catch(() => null),
+    ]);
+    const lists = { files, screenshots, recordings, downloads };
+    const counts = Object.fromEntries(
+      Object.entries(lists).map(([k, v]) => [k, v ? v.length : null]),
+    ) as Record<Folder, number | null>;
+    const revision = new Bun.CryptoHasher("sha1").update(JSON.stringify(lists)).digest("hex").slice(0, 16);
+    return { counts, revision };
+  }
+
+  /** One entry, or 404. */
+  async item(workspace: string, folder: Folder, name: string): Promise<FileEntry> {
+    const found = await this.find(workspace, folder, name);
+    if (!found) throw notFound(`no ${KIND[folder]} called ${repr(name)}. ${folderUri(folder)} lists them`);
+    return this.entry(workspace, folder, found);
+  }
+
+  /** One file's bytes as an HTTP answer (Range on disk files), or 404. */
+  async serve(
+    request: Request,
+    workspace: string,
+    folder: Folder,
+    name: string,
+    maxAge: number,
+  ): Promise<Response> {
+    const missing = () =>
+      notFound(`no ${KIND[folder]} called ${repr(name)}. ${folderUri(folder)} lists them`);
+    if (folder === "downloads") {
+      const id = await this.browserOf(workspace);
+      const got = id ? await this.deps.grid.download(id, name) : null;
+      if (!got) throw missing();
+      return serveStream(got.body, name, maxAge, got.size);
+    }
+    const found = await this.disk().find(workspace, folder, name);
+    if (!found) throw missing();
+    return serveDisk(request, found.path, name, maxAge);
+  }
+
+  /**
+   * Keeps a file into Files: a screenshot or a recording moves there, a download is copied. Never
+   * overwrites (`name (1).ext`), never takes a folder's name.
+   */
+  async keep(workspace: string, uri: string): Promise<FileEntry> {
+    const { folder, name } = parseUri(uri);
+    if (folder === "files") throw badInput(`${uri} is in Files already: nothing to keep`, "uri");
+    const store = this.disk();
+    let landed: StoredFile;
+    if (folder === "downloads") {
+      const id = await this.browserOf(workspace);
+      const got = id ? await this.deps.grid.download(id, name) : null;
+      if (!got) {
+        throw notFound(
+          `no download called ${repr(name)}: its browser may have ended. ${folderUri("downloads")} lists what there is`,
+        );
+      }
+      landed = await store.writeStream(workspace, "files", name, got.body);
+    } else {
+      const gone = () =>
+        notFound(
+          `no ${KIND[folder]} called ${repr(name)}: it may be kept already or cleared. ${folderUri(folder)} lists what there is`,
+        );
+      const found = await store.find(workspace, folder, name);
+      if (!found) throw gone();
+      try {
+        landed = await store.moveIn(workspace, found.path, name, "files");
+      } catch (err) {
+        if (codeOf(err) === "ENOENT") throw gone();
+        throw err;
+      }
+    }
+    log.info(`kept ${uri} as ${workspace}/${landed.name}`);
+    this.deps.changed(workspace);
+    return this.entry(workspace, "files", landed);
+  }
+
+  /** Deletes every screenshot or every recording (admin only); the count. */
+  async clear(workspace: string, folder: "screenshots" | "recordings"): Promise<number> {
+    const n = await this.disk().clear(workspace, folder);
+    if (n) this.deps.changed(workspace);
+    return n;
+  }
+
+  /** Deletes one kept file (admin only); 404 when it is not there. */
+  async deleteKept(workspace: string, name: string): Promise<void> {
+    if (!(await this.disk().remove(workspace, "files", name))) {
+      throw notFound(`no file called ${repr(name)}. ${ROOT_URI} lists them`);
+    }
+    this.deps.changed(workspace);
+  }
+
+  /** Files a screenshot under the workspace's Screenshots; the name carries only the time. */
+  async fileScreenshot(workspace: string, png: Uint8Array): Promise<FileEntry> {
+    const saved = await this.disk().write(
+      workspace,
+      "screenshots",
+      `screenshot-${stamp(this.deps.now() * 1000)}.png`,
+      png,
+    );
+    return this.entry(workspace, "screenshots", saved);
+  }
+
+  /** Files a print into Files. */
+  async filePrint(workspace: string, pdf: Uint8Array): Promise<FileEntry> {
+    const saved = await this.disk().write(
+      workspace,
+      "files",
+      `page-${stamp(this.deps.now() * 1000)}.pdf`,
+      pdf,
+    );
+    return this.entry(workspace, "files", saved);
+  }
+
+  /** A workspace file's name and bytes, for a file input (at most the upload cap). */
+  async read(workspace: string, uri: string): Promise<{ name: string; data: Uint8Array }> {
+    const { folder, name } = parseUri(uri);
+    const missing = () =>
+      notFound(`no ${KIND[folder]} called ${repr(name)}. ${folderUri(folder)} lists them`);
+    const over = () => tooLarge(`${uri} is over the ${UPLOAD_CAP / 1024 / 1024} MiB a file input takes here`);
+    if (folder === "downloads") {
+      const id = await this.browserOf(workspace);
+      const got = id ? await this.deps.grid.download(id, name) : null;
+      if (!got) throw missing();
+      if (got.size !== null && got.size > UPLOAD_CAP) {
+        await got.body.cancel();
+        throw over();
+      }
+      const data = new Uint8Array(await new Response(got.body).arrayBuffer());
+      if (data.length > UPLOAD_CAP) throw over();
+      return { name, data };
+    }
+    const found = await this.disk().find(workspace, folder, name);
+    if (!found) throw missing();
+    if (found.size > UPLOAD_CAP) throw over();
+    return { name, data: new Uint8Array(await Bun.file(found.path).arrayBuffer()) };
+  }
+
+  private async find(
+    workspace: string,
+    folder: Folder,
+    name: string,
+  ): Promise<{ name: string; size: number | null; modified: number | null } | null> {
+    if (folder === "downloads") return (await this.downloads(workspace)).find((d) => d.name === name) ?? null;
+    try {
+      return await this.disk().find(workspace, folder, name);
+    } catch (err) {
+      if (err instanceof InvalidName) return null;
+      throw err;
+    }
+  }
+
+  private async downloads(workspace: string): Promise<GridDownload[]> {
+    const id = await this.browserOf(workspace);
+    return id ? this.deps.grid.downloads(id) : [];
+  }
+
+  /** The Grid id of the workspace's browser (it never leaves the server), or null. */
+  private async browserOf(workspace: string): Promise<string | null> {
+    return (await this.deps.records.get(workspace))?.session_id || null;
+  }
+}

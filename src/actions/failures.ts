@@ -76,13 +76,7 @@ export function failureOf(err: unknown, about: About = {}): unknown {
   if (err instanceof wd.NoSuchElementError) {
     return bad(`nothing matched ${q}: call read_page to see what is on the page and its selectors`, field);
   }
-  if (err instanceof wd.ElementClickInterceptedError) {
-    const cover = coveringOf(err.message);
-    return bad(
-      `${q} is covered${cover ? ` by ${cover}` : " by another element"}, which would get the click: close or wait for what covers it (a dialog, a banner, an overlay), then retry`,
-      field,
-    );
-  }
+  if (err instanceof wd.ElementClickInterceptedError) return coveredError(about, coveringOf(err.message));
   if (err instanceof wd.ElementNotInteractableError) {
     return bad(
       `${q} cannot be used: it is hidden, disabled, outside the page or has no size. Reveal it first (hover or click what opens it), or use another selector (read_page lists what can be used)`,
@@ -127,6 +121,15 @@ export function failureOf(err: unknown, about: About = {}): unknown {
     return bad(`the browser refused the call: ${reason}`);
   }
   return err;
+}
+
+/** The 400 for a click another element would get; `cover` describes that element when known. */
+export function coveredError(about: About, cover: string | null): FlowError {
+  const q = about.selector === undefined ? "the element" : quoteSelector(about.selector);
+  return badInput(
+    `${q} is covered${cover ? ` by ${cover}` : " by another element"}, which would get the click: close or wait for what covers it (a dialog, a banner, an overlay), then retry`,
+    about.field ?? "selector",
+  );
 }
 
 /** Runs `act`, once more if an element went stale in between, mapping its failure. */

@@ -1,18 +1,30 @@
 // The action table: every browser action, once. Surfaces, OpenAPI and docs are built from it.
 
 import { saveSiteData } from "../site-data/action.ts";
+import { assertAction } from "./assert.ts";
 import type { AnyAction } from "./define.ts";
 import { dialog } from "./dialog.ts";
+import { extract } from "./extract.ts";
 import { keepFile, uploadFile } from "./files.ts";
+import { interact } from "./interact.ts";
 import { navigate } from "./navigate.ts";
+import { readPageAction } from "./read.ts";
 import { printPage, screenshot } from "./screenshot.ts";
+import { executeScript } from "./script.ts";
 import { endBrowser, openSession } from "./session.ts";
 import { switchTo } from "./switch.ts";
+import { write } from "./write.ts";
 
 export const ACTIONS: readonly AnyAction[] = [
   openSession,
   endBrowser,
   navigate,
+  interact,
+  write,
+  extract,
+  readPageAction,
+  executeScript,
+  assertAction,
   saveSiteData,
   dialog,
   switchTo,

@@ -154,22 +154,29 @@ async function notMatched(
       field,
     );
   }
+  const instead = await whatIsThere(driver, selector);
+  return badInput(
+    `nothing matched ${q} within ${seconds(opts.timeout)}.${instead ? ` ${instead}` : ""} Call read_page to see the page and its selectors`,
+    field,
+  );
+}
+
+/** A sentence or two on what the page holds nearest to what `selector` asked for ("" if it cannot tell). */
+export async function whatIsThere(driver: WebDriver, selector: Selector): Promise<string> {
   const sel = pageSelector(selector);
-  let instead = "";
   try {
     const h = await runPage<{ what: string; items: string[]; roles?: string[] }>(driver, HINTS, sel);
     const raw = "css" in sel || "xpath" in sel;
     const items = raw ? h.items : h.items.map((i) => JSON.stringify(i));
-    if (items.length) instead += ` Nearest ${h.what} on the page: ${items.join(", ")}.`;
-    if (h.roles?.length) instead += ` Roles on the page: ${h.roles.join(", ")}.`;
-    if (!items.length && !h.roles?.length) instead += ` The page has no ${h.what}.`;
+    const out: string[] = [];
+    if (items.length) out.push(`Nearest ${h.what} on the page: ${items.join(", ")}.`);
+    if (h.roles?.length) out.push(`Roles on the page: ${h.roles.join(", ")}.`);
+    if (!out.length) out.push(`The page has no ${h.what}.`);
+    return out.join(" ");
   } catch {
-    // the hint is a courtesy; the message stands without it
+    // the hint is a courtesy; a message stands without it
+    return "";
   }
-  return badInput(
-    `nothing matched ${q} within ${seconds(opts.timeout)}.${instead} Call read_page to see the page and its selectors`,
-    field,
-  );
 }
 
 /**

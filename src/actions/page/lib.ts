@@ -29,7 +29,7 @@ export function pageLib() {
       const select = el.closest("select");
       return select ? isVisible(select) : false;
     }
-    const style = getComputedStyle(el);
+    const style = (el.ownerDocument.defaultView ?? window).getComputedStyle(el);
     if (style.display === "contents") return Array.from(el.children).some(isVisible);
     if (style.visibility !== "visible") return false;
     const withCheck = el as Element & { checkVisibility?: () => boolean };
@@ -589,15 +589,60 @@ export function pageLib() {
         roles,
       };
     }
+    // A CSS or XPath query: rank elements by how well the query's words match their attributes and name.
     const query = "css" in sel ? sel.css : sel.xpath;
-    const described: string[] = [];
-    for (const el of Array.from(document.querySelectorAll(INTERACTIVE)).slice(0, 400)) {
+    const words = (t: string) =>
+      t
+        .toLowerCase()
+        .split(/[^a-z0-9]+/)
+        .filter((w) => w.length > 1);
+    const want = words(query).filter(
+      (w) =>
+        ![
+          "div",
+          "span",
+          "input",
+          "button",
+          "contains",
+          "text",
+          "and",
+          "or",
+          "nth",
+          "of",
+          "type",
+          "child",
+        ].includes(w),
+    );
+    const ranked: [string, number][] = [];
+    for (const el of Array.from(document.querySelectorAll(`${INTERACTIVE},[id]`)).slice(0, 400)) {
       if (!isVisible(el)) continue;
       const q = cssFor(el);
-      if (q)
-        described.push(`${q} (${roleOf(el) ?? el.tagName.toLowerCase()} "${cut(accessibleName(el), 30)}")`);
+      if (!q) continue;
+      const name = accessibleName(el);
+      const attrs = [
+        "id",
+        "name",
+        "type",
+        "class",
+        "placeholder",
+        "aria-label",
+        "href",
+        "value",
+        "for",
+        "title",
+      ]
+        .map((a) => el.getAttribute(a) ?? "")
+        .join(" ");
+      const have = words(`${attrs} ${name} ${el.tagName} ${roleOf(el) ?? ""}`);
+      let score = 0;
+      for (const w of want) score += Math.max(0, ...have.map((h) => similarity(w, h)));
+      ranked.push([`${q} (${roleOf(el) ?? el.tagName.toLowerCase()} "${cut(name, 30)}")`, score]);
     }
-    return { what: "elements with selectors", items: nearest(query, described, 5) };
+    const items = ranked
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 5)
+      .map(([d]) => d);
+    return { what: "elements with selectors", items };
   }
 
   /** A short description of an element for a message or a script result: <button#send.primary> "Send". */
@@ -615,6 +660,7 @@ export function pageLib() {
     norm,
     cut,
     isVisible,
+    allElements,
     find,
     roleOf,
     accessibleName,

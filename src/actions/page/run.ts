@@ -6,7 +6,8 @@ import { type PageLib, pageLib } from "./lib.ts";
 // biome-ignore lint/suspicious/noExplicitAny: page functions take any JSON-able arguments
 type PageFn = (lib: PageLib, ...args: any[]) => unknown;
 
-const LIB = `(${pageLib.toString()})()`;
+/** An expression that builds the library in the page. */
+export const LIB = `(${pageLib.toString()})()`;
 
 /** The script text that runs `fn(lib, ...arguments)` in the page. */
 export function pageScript(fn: PageFn): string {

@@ -1,0 +1,173 @@
+// assert: wait until a selector is visible, present or absent — or a script returns truthy — and,
+// with stable_for, stays so; a 400 that says what was seen when it does not hold.
+import type { WebDriver } from "selenium-webdriver";
+import { z } from "zod";
+import { badInput } from "../errors.ts";
+import { defineAction, pageFields } from "./define.ts";
+import { acting, quoteSelector } from "./failures.ts";
+import type { PageLib, PageSelector } from "./page/lib.ts";
+import { pageScript, runPage } from "./page/run.ts";
+import { landed } from "./page/state.ts";
+import { userScript } from "./page/user-script.ts";
+import { pageSelector, Selector, whatIsThere } from "./selectors.ts";
+import { withoutSecrets } from "./unsecret.ts";
+
+const STATES = ["visible", "present", "absent"] as const;
+type State = (typeof STATES)[number];
+
+const COUNT = pageScript((L: PageLib, sel: PageSelector) => {
+  const f = L.find(sel);
+  return { total: f.els.length, visible: f.visible, invalid: f.invalid };
+});
+
+interface Seen {
+  holds: boolean;
+  /** What the page showed, in words. */
+  seen: string;
+  /** A script's last value. */
+  value?: unknown;
+  /** Nothing matched at all (for the "what is there instead" hint). */
+  none?: boolean;
+}
+
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
+
+function holdsFor(state: State, total: number, visible: number): Seen {
+  const seen = total === 0 ? "no match" : `${plural(total, "match")}, ${visible} visible`;
+  const holds = state === "present" ? total > 0 : state === "visible" ? visible > 0 : visible === 0;
+  return { holds, seen, none: total === 0 };
+}
+
+const POLL_MS = 100;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const Input = z
+  .strictObject({
+    selector: Selector.optional().describe("The element to check. Give selector or script, not both."),
+    state: z
+      .enum(STATES)
+      .optional()
+      .describe(
+        "With selector: visible (default; a match is shown), present (a match is in the page, shown or not), absent (no match is shown: removed or hidden).",
+      ),
+    script: z
+      .string()
+      .min(1)
+      .max(100_000)
+      .optional()
+      .describe(
+        "JavaScript that returns truthy when the condition holds, e.g. document.querySelectorAll('li').length >= 3.",
+      ),
+    stable_for: z
+      .number()
+      .min(0)
+      .max(60)
+      .default(0)
+      .describe("Seconds the condition must keep holding once it holds (default 0)."),
+    timeout: z
+      .number()
+      .min(0)
+      .max(120)
+      .default(5)
+      .describe("Seconds to wait for the condition to start holding (default 5, at most 120)."),
+  })
+  .superRefine((i, ctx) => {
+    if ((i.selector === undefined) === (i.script === undefined)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [i.selector === undefined ? "selector" : "script"],
+        message: "must be given instead of the other: give exactly one of selector or script",
+      });
+    }
+    if (i.state !== undefined && i.selector === undefined) {
+      ctx.addIssue({ code: "custom", path: ["state"], message: "must only come with selector" });
+    }
+  });
+
+type In = z.infer<typeof Input>;
+
+async function look(driver: WebDriver, input: In, state: State, script: string | null): Promise<Seen> {
+  if (script !== null) {
+    const got = (await driver.executeScript(script)) as { ok: boolean; value: unknown };
+    return { holds: got.ok, seen: `the script returned ${JSON.stringify(got.value)}`, value: got.value };
+  }
+  const got = await runPage<{ total: number; visible: number; invalid?: { kind: string; reason: string } }>(
+    driver,
+    COUNT,
+    pageSelector(input.selector as Selector),
+  );
+  if (got.invalid) {
+    const field = `selector.${got.invalid.kind}`;
+    throw badInput(`field "${field}" is not a valid selector: ${got.invalid.reason}`, field);
+  }
+  return holdsFor(state, got.total, got.visible);
+}
+
+function describeCondition(input: In, state: State): string {
+  return input.selector ? `${quoteSelector(input.selector)} to be ${state}` : "the script to return truthy";
+}
+
+export const assertAction = defineAction({
+  name: "assert",
+  http: { method: "POST", path: "/browser/assert" },
+  title: "Wait for a condition",
+  description: [
+    "Wait until the page is in a state, then go on: a selector visible (default), present or absent (no match shown), or a script returning truthy; with stable_for, it must also keep holding that many seconds (use it for spinners and live updates).",
+    "Use it after an action whose effect comes later (a submit, a search, a modal opening) instead of guessing with sleeps, and to check a result before you report it.",
+    "It waits up to timeout seconds (default 5). Returns seen (what held) with the url and title; when the condition does not hold it is an error that says what was seen instead.",
+    "The script is polled, so make it a pure check without side effects.",
+  ].join(" "),
+  input: Input,
+  output: z.object({
+    ...pageFields,
+    seen: z.string().describe('What the page showed when the condition held, e.g. "1 match, 1 visible".'),
+  }),
+  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: true },
+  browser: "page",
+  handler: async (ctx, input) => {
+    const { driver } = ctx.browser;
+    const state: State = input.state ?? "visible";
+    const script = input.script === undefined ? null : userScript(input.script, true);
+    const start = Date.now();
+    const deadline = start + input.timeout * 1000;
+    const stable = input.stable_for * 1000;
+    let since: number | null = null;
+    let longest = 0;
+    let last: Seen = { holds: false, seen: "nothing yet" };
+    for (;;) {
+      last = await acting({ selector: input.selector }, () => look(driver, input, state, script));
+      const now = Date.now();
+      if (last.holds) {
+        since ??= now;
+        longest = Math.max(longest, now - since);
+        if (now - since >= stable) break;
+      } else {
+        since = null;
+      }
+      // Once it holds, waiting out stable_for may run past the timeout; a new start may not.
+      if (since === null && now >= deadline) break;
+      await sleep(
+        since === null
+          ? Math.min(POLL_MS, Math.max(0, deadline - now))
+          : Math.min(POLL_MS, stable - (now - since)),
+      );
+    }
+    if (!last.holds || (since !== null && Date.now() - since < stable)) {
+      const cond = describeCondition(input, state);
+      const wait = `${input.timeout} s`;
+      let detail: string;
+      if (longest > 0 && stable > 0) {
+        detail = `it held for at most ${(longest / 1000).toFixed(1)} s at a time, not the ${input.stable_for} s of stable_for; last seen: ${last.seen}`;
+      } else detail = `seen: ${last.seen}`;
+      if (input.selector && last.none && state !== "absent") {
+        const instead = await whatIsThere(driver, input.selector);
+        if (instead) detail += `. ${instead}`;
+      }
+      throw badInput(
+        withoutSecrets(ctx.services, `assert failed after ${wait}: waited for ${cond} (${detail})`),
+        input.selector ? "selector" : "script",
+      );
+    }
+    return { ...(await landed(ctx, driver)), seen: withoutSecrets(ctx.services, last.seen) };
+  },
+});

@@ -1,0 +1,198 @@
+// extract: read text, HTML, an attribute or the value of what a selector matches — locating, reading
+// and the page's url and title in one script.
+import { z } from "zod";
+import { badInput } from "../errors.ts";
+import { defineAction, flag, pageFields, webUrl } from "./define.ts";
+import { acting, quoteSelector } from "./failures.ts";
+import type { PageLib, PageSelector } from "./page/lib.ts";
+import { pageScript } from "./page/run.ts";
+import { landedFrom } from "./page/state.ts";
+import { type PageMatch, type SeekArgs, Selector, seek, timeoutField } from "./selectors.ts";
+import { withoutSecrets } from "./unsecret.ts";
+
+const GETS = ["text", "html", "value", "attribute"] as const;
+type Get = (typeof GETS)[number];
+
+export const MAX_MATCHES = 500;
+/** Characters of one value, and of all values together. */
+export const MAX_VALUE = 100_000;
+export const MAX_TOTAL = 500_000;
+
+interface Read extends PageMatch {
+  results?: (string | null)[];
+  truncated?: boolean;
+  password?: boolean;
+  here?: { url: string; title: string; top: boolean };
+}
+
+interface ReadArgs extends SeekArgs {
+  get: Get;
+  attribute: string | null;
+  all: boolean;
+  maxValue: number;
+  maxTotal: number;
+}
+
+const READ = pageScript((L: PageLib, sel: PageSelector, o: ReadArgs): unknown => {
+  const found = L.find(sel);
+  if (found.invalid) return { total: 0, visible: 0, invalid: found.invalid };
+  const here = { url: String(location.href), title: String(document.title), top: window.top === window };
+  const base = { total: found.els.length, visible: found.visible, here };
+  if (!found.els.length) return base;
+  // Every match in page order; one: the first visible match, else the first.
+  const els = o.all
+    ? found.els
+        .slice()
+        .sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1))
+        .slice(0, o.max)
+    : found.els.slice(0, 1);
+  // A password field's value is never read: one is refused, and among all it reads as null.
+  const secretive = (e: Element) =>
+    e.tagName === "INPUT" &&
+    (e as HTMLInputElement).type === "password" &&
+    (o.get === "value" || o.get === "text" || (o.get === "attribute" && o.attribute === "value"));
+  if (!o.all && els.some(secretive)) return { ...base, password: true };
+  const shown = (e: Element): string => {
+    const t = e.tagName;
+    if (t === "INPUT" || t === "TEXTAREA") {
+      const type = (e as HTMLInputElement).type;
+      if (t === "INPUT" && ["checkbox", "radio"].includes(type))
+        return (e as HTMLInputElement).checked ? "checked" : "unchecked";
+      if (t === "INPUT" && L.BUTTON_INPUTS.includes(type)) return L.textOf(e);
+      return (e as HTMLInputElement).value;
+    }
+    if (t === "SELECT") {
+      return Array.from((e as HTMLSelectElement).selectedOptions)
+        .map((op) => L.norm(op.label || op.text))
+        .join(", ");
+    }
+    // biome-ignore lint/performance/useDomNodeTextContent: the text as shown, line breaks kept
+    const text = (e as HTMLElement).innerText ?? e.textContent ?? "";
+    return text
+      .split("\n")
+      .map((line) => line.replace(/[ \t\u00a0]+/g, " ").trim())
+      .filter(Boolean)
+      .join("\n");
+  };
+  const read = (e: Element): string | null => {
+    if (secretive(e)) return null;
+    if (o.get === "text") return shown(e);
+    if (o.get === "html") return e.outerHTML;
+    if (o.get === "attribute") return e.getAttribute(o.attribute as string);
+    const v = (e as HTMLInputElement).value;
+    return typeof v === "string" ? v : null;
+  };
+  let total = 0;
+  let truncated = false;
+  const results: (string | null)[] = [];
+  for (const e of els) {
+    let v = read(e);
+    if (v !== null && v.length > o.maxValue) {
+      v = v.slice(0, o.maxValue);
+      truncated = true;
+    }
+    total += v?.length ?? 0;
+    if (total > o.maxTotal) {
+      truncated = true;
+      break;
+    }
+    results.push(v);
+  }
+  return { ...base, results, truncated: truncated || (o.all && found.els.length > o.max) };
+});
+
+const Input = z
+  .strictObject({
+    selector: Selector,
+    get: z
+      .enum(GETS)
+      .optional()
+      .describe(
+        "What to read: text (default; a field's value, a select's chosen option, a checkbox's checked/unchecked), html (outer HTML), value (a field's value), or attribute (with attribute).",
+      ),
+    attribute: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe("The attribute to read, e.g. href (implies get: attribute)."),
+    all: flag(false).describe(
+      `Read every match, in page order (at most ${MAX_MATCHES}), instead of the first.`,
+    ),
+    url: webUrl().optional().describe("Go to this page first."),
+    timeout: timeoutField(),
+  })
+  .superRefine((i, ctx) => {
+    if (i.get === "attribute" && i.attribute === undefined) {
+      ctx.addIssue({ code: "custom", path: ["attribute"], message: "must be given with get: attribute" });
+    }
+    if (i.attribute !== undefined && i.get !== undefined && i.get !== "attribute") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["attribute"],
+        message: `must only come with get: attribute, not ${i.get}`,
+      });
+    }
+  });
+
+const Output = z.object({
+  ...pageFields,
+  result: z
+    .string()
+    .nullable()
+    .optional()
+    .describe("Without all: what the first match holds (null: no such attribute or value)."),
+  results: z
+    .array(z.string().nullable())
+    .optional()
+    .describe("With all: what each match holds, in page order."),
+  count: z.number().int().describe("How many elements matched."),
+  truncated: z.boolean().optional().describe("Present when values or matches were cut to fit the result."),
+});
+
+export const extract = defineAction({
+  name: "extract",
+  http: { method: "POST", path: "/browser/extract" },
+  title: "Read from elements",
+  description: [
+    "Read what one element holds — its visible text (default), its html, its value or one attribute — or, with all=true, every matching element's, in page order.",
+    "Use it to check a result, read a table column (all=true), or get a link's href (attribute: href); for an overview of the page use read_page instead.",
+    "It waits up to timeout seconds (default 5) for a match; without all, no match is an error that lists what is on the page instead; with all, it returns count 0.",
+    "Returns result (or results with all), count, and the page's url and title. url goes to that page first.",
+    "A password field's value is never read.",
+  ].join(" "),
+  input: Input,
+  output: Output,
+  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: true },
+  browser: "page",
+  handler: async (ctx, input) => {
+    const { driver } = ctx.browser;
+    const about = { selector: input.selector };
+    if (input.url !== undefined) await acting(about, () => driver.get(input.url as string));
+    const get: Get = input.get ?? (input.attribute !== undefined ? "attribute" : "text");
+    const args = {
+      get,
+      attribute: input.attribute ?? null,
+      all: input.all,
+      max: input.all ? MAX_MATCHES : 1,
+      maxValue: MAX_VALUE,
+      maxTotal: MAX_TOTAL,
+    };
+    const got = await acting(about, () =>
+      seek<Read>(driver, input.selector, { timeout: input.timeout, allowNone: input.all }, READ, args),
+    );
+    if (got.password) {
+      throw badInput(
+        `${quoteSelector(input.selector)} is a password field: its value is never read (read_page says whether it is filled)`,
+        "selector",
+      );
+    }
+    const page = got.here ? landedFrom(ctx, got.here) : { url: "", title: "" };
+    const out: z.infer<typeof Output> = { ...page, count: got.total };
+    const results = withoutSecrets(ctx.services, got.results ?? []);
+    if (input.all) out.results = results;
+    else out.result = results[0] ?? null;
+    if (got.truncated) out.truncated = true;
+    return out;
+  },
+});

@@ -1,0 +1,170 @@
+// write: type into a field — text the agent gives, or a secret's value it never sees (a bound write).
+import { Key, type WebDriver, type WebElement } from "selenium-webdriver";
+import { z } from "zod";
+import { badInput } from "../errors.ts";
+import { redact, secretValue, taints } from "../secrets/bound.ts";
+import { defineAction, flag, PageResult, webUrl } from "./define.ts";
+import { type About, acting, quoteSelector } from "./failures.ts";
+import type { PageLib, PageSelector } from "./page/lib.ts";
+import { pageScript, runPage } from "./page/run.ts";
+import { landed } from "./page/state.ts";
+import { type PageMatch, type SeekArgs, Selector, seek, timeoutField } from "./selectors.ts";
+
+interface Field extends PageMatch {
+  field?: WebElement;
+  kind?: "input" | "textarea" | "editable";
+  problem?: string;
+  locked?: "disabled" | "read-only";
+  /** The URL of the document holding the field (a frame's own). */
+  at?: string;
+}
+
+// Finds the field: the element itself, the control of a label, or the one field inside a wrapper.
+const FIELD = pageScript((L: PageLib, sel: PageSelector, opts: SeekArgs): unknown => {
+  const found = L.find(sel);
+  if (found.invalid) return { total: 0, visible: 0, invalid: found.invalid };
+  const base = { total: found.els.length, visible: found.visible };
+  const el = found.els[0];
+  if (!el || (opts.visible && !found.visible)) return base;
+  const NOT_TEXT = [
+    "button",
+    "submit",
+    "reset",
+    "image",
+    "checkbox",
+    "radio",
+    "file",
+    "hidden",
+    "range",
+    "color",
+  ];
+  const editable = (e: Element) =>
+    (e.tagName === "INPUT" && !NOT_TEXT.includes((e as HTMLInputElement).type)) ||
+    e.tagName === "TEXTAREA" ||
+    (e as HTMLElement).isContentEditable;
+  let field: Element | null = editable(el) ? el : null;
+  if (!field && el.tagName === "LABEL") {
+    const c = (el as HTMLLabelElement).control;
+    if (c && editable(c)) field = c;
+  }
+  if (!field) {
+    const inner = Array.from(el.querySelectorAll("input,textarea,[contenteditable]")).filter(
+      (e) => editable(e) && L.isVisible(e),
+    );
+    if (inner.length === 1) field = inner[0] as Element;
+  }
+  if (!field) {
+    const type = el.tagName === "INPUT" ? (el as HTMLInputElement).type : "";
+    return { ...base, problem: `${el.tagName.toLowerCase()}${type ? ` type=${type}` : ""}` };
+  }
+  const f = field as HTMLInputElement;
+  const kind = f.tagName === "INPUT" ? "input" : f.tagName === "TEXTAREA" ? "textarea" : "editable";
+  const locked = f.disabled ? "disabled" : f.readOnly ? "read-only" : undefined;
+  return { ...base, field, kind, locked, at: String(location.href) };
+});
+
+// A textarea or a rich editor takes Enter as a new line: submit its form the way its button would.
+const SUBMIT_FORM = pageScript((_L: PageLib, el: Element): boolean => {
+  const form = (el as HTMLInputElement).form ?? el.closest("form");
+  if (!form) return false;
+  form.requestSubmit();
+  return true;
+});
+
+const Input = z
+  .strictObject({
+    selector: Selector.describe(
+      'The field: e.g. {"label": "Email"} or a selector read_page gave. A label or a wrapper with one field inside works too.',
+    ),
+    text: z.string().max(100_000).optional().describe("The text to type. Give text or secret, not both."),
+    secret: z
+      .strictObject({
+        name: z.string().min(1).max(200).describe("The secret's name (GET /secrets, workspace://secrets)."),
+        key: z.string().min(1).max(200).describe("Which of its keys to type, e.g. password."),
+      })
+      .optional()
+      .describe("Type a stored secret's value instead of text; you never see the value."),
+    clear: flag(true).describe("Empty the field first (default true); false appends."),
+    submit: flag(false).describe("Press Enter after typing (a textarea's form is submitted instead)."),
+    url: webUrl().optional().describe("Go to this page first."),
+    timeout: timeoutField(),
+  })
+  .superRefine((i, ctx) => {
+    if ((i.text === undefined) === (i.secret === undefined)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [i.text === undefined ? "text" : "secret"],
+        message: "must be given instead of the other: give exactly one of text or secret",
+      });
+    }
+  });
+
+type In = z.infer<typeof Input>;
+
+async function typeInto(driver: WebDriver, field: Field, input: In, typed: string): Promise<void> {
+  const el = field.field as WebElement;
+  if (input.clear) await el.clear();
+  const enter = input.submit && field.kind === "input";
+  if (typed || enter) await el.sendKeys(enter ? typed + Key.ENTER : typed);
+  if (input.submit && field.kind !== "input" && !(await runPage<boolean>(driver, SUBMIT_FORM, el))) {
+    throw badInput(
+      `${quoteSelector(input.selector)} is a ${field.kind === "textarea" ? "textarea" : "rich text field"} outside any form, so submit has nothing to send: click the page's send button with interact instead`,
+      "submit",
+    );
+  }
+}
+
+export const write = defineAction({
+  name: "write",
+  http: { method: "POST", path: "/browser/write" },
+  title: "Type into a field",
+  description: [
+    "Type text into a form field (input, textarea or rich text editor), emptying it first unless clear is false; submit=true presses Enter after, which sends most forms.",
+    "For a password or any credential, give secret {name, key} instead of text: the server types the stored value, refuses a page whose host the secret is not allowed on, and never shows the value to you (GET /secrets or workspace://secrets lists what exists).",
+    "url goes to that page first. It waits up to timeout seconds (default 5) for the field to be visible.",
+    "Returns the url and title after typing (after the submit, if any); a landing url that would reveal a typed secret is shown with [hidden] and not recorded.",
+    "Use interact select for a <select>, check for a checkbox, and press for keys such as Tab or Escape; do not type credentials as text.",
+  ].join(" "),
+  input: Input,
+  output: PageResult,
+  annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
+  browser: "page",
+  handler: async (ctx, input) => {
+    const { driver } = ctx.browser;
+    let typed = input.text ?? "";
+    // Mutable: once a secret's value is known, messages leave it out too.
+    const about: About = { selector: input.selector, typed };
+    if (input.url !== undefined) await acting(about, () => driver.get(input.url as string));
+    await acting(about, async () => {
+      const field = await seek<Field>(
+        driver,
+        input.selector,
+        { timeout: input.timeout, visible: true },
+        FIELD,
+      );
+      const q = quoteSelector(input.selector);
+      if (field.problem) {
+        throw badInput(
+          `${q} is a <${field.problem}>, not a field you can type into: name the input itself (read_page lists the fields), or use interact for selects, checkboxes and buttons`,
+          "selector",
+        );
+      }
+      if (field.locked) throw badInput(`${q} is ${field.locked}: it cannot be typed into`, "selector");
+      // Checked against the document that holds the field (a frame's own host), before anything is typed.
+      if (input.secret) {
+        typed = secretValue(ctx.services, input.secret, field.at ?? "");
+        about.typed = typed;
+      }
+      await typeInto(driver, field, input, typed);
+    });
+    const state = await landed(ctx, driver);
+    if (!input.secret) return state;
+    const shown = { url: state.url, title: state.title };
+    if (taints(state.url, typed)) {
+      shown.url = redact(state.url, typed);
+      ctx.land(null);
+    }
+    if (state.title.includes(typed)) shown.title = state.title.split(typed).join("[hidden]");
+    return shown;
+  },
+});

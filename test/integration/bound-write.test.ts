@@ -1,0 +1,151 @@
+// A bound write on the real Grid: write with secret {name, key} types a value the agent never sees,
+// only on the hosts the secret allows; a landing URL that carries it is shown as [hidden] and kept out
+// of the history while the TTL still slides; and no value reaches a response body or a log line.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { serveFixture } from "../support/fixtures.ts";
+import { type McpClient, mcpClient } from "../support/mcp.ts";
+import { actionPages } from "../support/pages.ts";
+import { endAll, logLines, startServer, type TestServer } from "../support/server.ts";
+
+const W = "bound-write";
+const USER = "ada-user-51x";
+const PASSWORD = "pw-3f9-not-shown";
+const OTHER = "other-77b-token";
+const VALUES = [USER, PASSWORD, OTHER];
+const site = serveFixture(actionPages);
+const bodies: string[] = [];
+let server: TestServer;
+let mcp: McpClient;
+
+async function call(path: string, body: unknown = {}) {
+  const res = await server.call("POST", path, body, W);
+  bodies.push(JSON.stringify(res.body));
+  return res;
+}
+
+const history = async () => (await server.app.services.store.get(W))!.history.map((v) => v.url);
+
+beforeAll(async () => {
+  server = await startServer({
+    dataDir: false,
+    configure: (c) => {
+      c.secrets.entries = {
+        signin: {
+          description: "the fixture app's test user",
+          allowed_urls: [`http://app.example.test:${site.port}/signin`],
+          keys: { user: { value: USER }, password: { value: PASSWORD } },
+        },
+        elsewhere: {
+          description: "a token for another host",
+          allowed_urls: ["https://api.example.test/"],
+          keys: { token: { value: OTHER } },
+        },
+      };
+    },
+  });
+  mcp = await mcpClient(server, W);
+});
+
+afterAll(async () => {
+  await endAll(server, [W]);
+  await server.close();
+  site.stop();
+  const everything = [...bodies, ...mcp.texts, ...logLines].join("\n");
+  for (const v of VALUES) expect(everything).not.toContain(v);
+});
+
+describe("write with a secret", () => {
+  test("types the values on an allowed host; the agent reads them back only as [hidden]", async () => {
+    await call("/browser/navigate", { url: site.url("/signin") });
+    const user = await call("/browser/write", {
+      selector: { label: "Username" },
+      secret: { name: "signin", key: "user" },
+    });
+    expect(user.status).toBe(200);
+    expect(user.body).toEqual({ url: site.url("/signin"), title: "Sign in" });
+    const pw = await mcp.tool("write", {
+      selector: { label: "Password" },
+      secret: { name: "signin", key: "password" },
+    });
+    expect(pw.isError).toBeFalsy();
+    expect(pw.structuredContent).toEqual({ url: site.url("/signin"), title: "Sign in" });
+
+    // The page holds the values; what the agent reads does not.
+    const typed = await call("/browser/script", { script: "[user.value.length, pw.value.length]" });
+    expect(typed.body.result).toEqual([USER.length, PASSWORD.length]);
+    const read = await call("/browser/read");
+    const fields = new Map<string, any>(read.body.elements.map((e: any) => [e.name, e]));
+    expect(fields.get("Username").value).toBe("[hidden]");
+    expect(fields.get("Password")).toMatchObject({ filled: true });
+    expect(fields.get("Password").value).toBeUndefined();
+    expect(
+      (await call("/browser/extract", { selector: { label: "Username" }, get: "value" })).body.result,
+    ).toBe("[hidden]");
+    expect((await call("/browser/script", { script: "user.value" })).body.result).toBe("[hidden]");
+
+    const sent = await call("/browser/interact/click", { selector: { role: "button", name: "Sign in" } });
+    expect(sent.body).toEqual({ url: site.url("/welcome"), title: "Welcome" });
+    expect((await call("/browser/extract", { selector: { css: "h1" } })).body.result).toBe(
+      "Welcome, [hidden]",
+    );
+    expect((await history())[0]).toBe(site.url("/welcome"));
+  }, 120_000);
+
+  test("a landing URL that carries the typed value is shown [hidden] and not recorded; the TTL still slides", async () => {
+    // This sign-in form sends with GET, so the password lands in the URL.
+    await call("/browser/navigate", { url: site.url("/signin-get") });
+    await call("/browser/write", { selector: { label: "Username" }, text: "plain-name" });
+    const before = await history();
+    await Bun.sleep(1500);
+    const res = await call("/browser/write", {
+      selector: { label: "Password" },
+      secret: { name: "signin", key: "password" },
+      submit: true,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.title).toBe("Welcome");
+    expect(res.body.url).toBe(`${site.url("/welcome")}?user=plain-name&pw=[hidden]`);
+    expect(await history()).toEqual(before);
+    expect(await server.app.services.store.expiresIn(W)).toBeGreaterThan(server.config.session.ttl - 1);
+
+    // The next call on that page shows it the same way, and records nothing either.
+    const again = await call("/browser/read");
+    expect(again.body.url).toBe(`${site.url("/welcome")}?user=plain-name&pw=[hidden]`);
+    expect(await history()).toEqual(before);
+  }, 120_000);
+
+  test("off its allowed hosts, or unknown: a 400 naming the host and the secret, and nothing typed", async () => {
+    await call("/browser/navigate", { url: site.url("/signin", "other.example.test") });
+    const off = await call("/browser/write", {
+      selector: { label: "Password" },
+      secret: { name: "signin", key: "password" },
+    });
+    expect(off.status).toBe(400);
+    expect(off.body.error).toContain("secret signin may not be typed on other.example.test");
+    const wrongHost = await call("/browser/write", {
+      selector: { label: "Password" },
+      secret: { name: "elsewhere", key: "token" },
+    });
+    expect(wrongHost.body.error).toContain("secret elsewhere may not be typed on other.example.test");
+    const filled = await call("/browser/read");
+    expect(filled.body.elements.find((e: any) => e.name === "Password").filled).toBe(false);
+
+    const unknown = await call("/browser/write", {
+      selector: { label: "Password" },
+      secret: { name: "nope", key: "password" },
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error).toContain("there is no secret named nope");
+    const noKey = await call("/browser/write", {
+      selector: { label: "Password" },
+      secret: { name: "signin", key: "pin" },
+    });
+    expect(noKey.body.error).toContain("secret signin has no key pin");
+    const over = await mcp.tool("write", {
+      selector: { label: "Password" },
+      secret: { name: "signin", key: "password" },
+    });
+    expect(over.isError).toBe(true);
+    expect(over.content[0].text).toBe(off.body.error);
+  }, 120_000);
+});

@@ -1,0 +1,95 @@
+// The selector schema (strict, exactly one kind) and the inputs that carry it, through the one
+// validation every surface uses.
+import { describe, expect, test } from "bun:test";
+import { z } from "zod";
+import { interact } from "../../src/actions/interact.ts";
+import { pageSelector, Selector, timeoutField } from "../../src/actions/selectors.ts";
+import { validate } from "../../src/actions/validate.ts";
+
+const Holder = z.strictObject({ selector: Selector, timeout: timeoutField() });
+const ok = (selector: unknown) => validate(Holder, { selector });
+const refused = (selector: unknown) => {
+  try {
+    validate(Holder, { selector });
+  } catch (err) {
+    return (err as Error).message;
+  }
+  throw new Error("accepted");
+};
+
+describe("Selector", () => {
+  test("each kind alone is accepted, with its own options", () => {
+    for (const s of [
+      { css: "#email" },
+      { xpath: "//a" },
+      { text: "Sign in" },
+      { text: "sign", exact: false },
+      { label: "Email" },
+      { role: "button" },
+      { role: "button", name: "Sign in" },
+    ]) {
+      expect(ok(s).selector).toEqual(s);
+    }
+  });
+
+  test("none, two kinds, options of another kind, unknown keys, empty strings are refused", () => {
+    const one = 'field "selector" must name exactly one of css, xpath, text, label or role';
+    expect(refused({})).toStartWith(one);
+    expect(refused({ css: "#a", text: "b" })).toStartWith(one);
+    expect(refused({ css: "#a", exact: true })).toBe('field "selector.exact" must only come with text');
+    expect(refused({ text: "a", name: "b" })).toBe('field "selector.name" must only come with role');
+    expect(refused({ id: "x" })).toContain('unknown field "selector.id"');
+    expect(refused({ css: "" })).toContain('field "selector.css" is too short');
+    expect(refused("#email")).toBe('field "selector" must be an object');
+  });
+
+  test("timeout: seconds, default 5, at most 120", () => {
+    expect(ok({ css: "a" }).timeout).toBe(5);
+    expect(validate(Holder, { selector: { css: "a" }, timeout: 0 }).timeout).toBe(0);
+    expect(() => validate(Holder, { selector: { css: "a" }, timeout: 121 })).toThrow("at most 120");
+    expect(() => validate(Holder, { selector: { css: "a" }, timeout: -1 })).toThrow('field "timeout"');
+  });
+
+  test("pageSelector keeps only the kind and its options", () => {
+    expect(pageSelector({ text: "a" })).toEqual({ text: "a" });
+    expect(pageSelector({ text: "a", exact: false })).toEqual({ text: "a", exact: false });
+    expect(pageSelector({ role: "link", name: "Home" })).toEqual({ role: "link", name: "Home" });
+    expect(pageSelector({ role: "link" })).toEqual({ role: "link" });
+  });
+});
+
+describe("interact input", () => {
+  const bad = (input: unknown) => {
+    try {
+      validate(interact.input, input);
+    } catch (err) {
+      return (err as Error).message;
+    }
+    throw new Error("accepted");
+  };
+
+  test("each gesture takes exactly its own extra field", () => {
+    expect(validate(interact.input, { action: "press", keys: "Enter" })).toMatchObject({
+      action: "press",
+      timeout: 5,
+    });
+    expect(
+      validate(interact.input, { action: "drag", selector: { css: "a" }, target: { css: "b" } }).target,
+    ).toEqual({ css: "b" });
+    expect(bad({ action: "drag", selector: { css: "a" } })).toBe(
+      'field "target" must be given for drag: the element to drop onto',
+    );
+    expect(bad({ action: "hover", selector: { css: "a" }, value: "x" })).toBe(
+      'field "value" must only come with action select',
+    );
+    expect(bad({ action: "press", keys: "Ctl+a" })).toContain(
+      'field "keys" must be valid: it has "Ctl" before a "+"',
+    );
+    expect(bad({ action: "press", keys: "Enter", target: { css: "b" } })).toBe(
+      'field "target" must only come with action drag',
+    );
+    expect(bad({ action: "drag", selector: { css: "a" }, target: { nope: 1 } })).toContain(
+      'unknown field "target.nope"',
+    );
+  });
+});

@@ -37,7 +37,7 @@ const EXTRAS = ["value", "keys", "target"] as const;
 
 const Input = z
   .strictObject({
-    action: z.enum(INTERACTIONS).describe("The gesture."),
+    action: z.enum(INTERACTIONS).describe("The gesture (REST: the last path segment)."),
     selector: Selector.optional().describe(
       "The element to act on (required, except for press, which without it goes to the focused element).",
     ),
@@ -378,11 +378,11 @@ export const interact = defineAction({
   http: { method: "POST", path: "/browser/interact/{action}" },
   title: "Interact with an element",
   description: [
-    "Do one gesture on one element: click, double_click, right_click, hover, focus, scroll (into view), select (an option of a <select> by label or value), check, uncheck, press (keys, on the element or, without a selector, on whatever has focus) or drag (onto a target).",
-    "Name elements with the selectors read_page returns; call read_page first rather than guessing, and again after the page changes.",
-    "It waits up to timeout seconds (default 5) for the element to be visible; when nothing matches, the error lists what is on the page instead.",
-    "Returns the url and title after the gesture (a click that navigates returns the new page), plus selected for select and checked for check/uncheck.",
-    "To type text use write, not press; to read, use extract or read_page; for a custom (non-<select>) dropdown, click it open, then click the option.",
+    'Do one gesture on one element. action: click, double_click, right_click, hover, focus, scroll (into view), select (an option of a <select>, by its label or value), check or uncheck (a checkbox, radio button or switch; a styled one through its label), press (keys such as "Enter", "Control+a" or "Tab Tab Enter", on the element, or without a selector on whatever has focus), drag (onto target).',
+    "Name elements with the selectors read_page returns: call it first, and again after the page changes; do not guess selectors.",
+    "It waits up to timeout seconds (default 5) for a visible match; when nothing matches, the error lists what the page has instead, and when something covers the element, what covers it.",
+    "Returns the url and title after the gesture (a click that navigates returns the new page), plus selected for select and checked for check and uncheck.",
+    "Type text with write, not press; read with extract or read_page; for a custom dropdown (not a <select>), click it open, then click the option.",
   ].join(" "),
   input: Input,
   output: Output,

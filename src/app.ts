@@ -4,6 +4,7 @@ import type { Config, Source } from "./config.ts";
 import { notFound } from "./errors.ts";
 import { fileRoutes } from "./files/routes.ts";
 import { setupFiles } from "./files/setup.ts";
+import { Flows } from "./flows/service.ts";
 import { captureHook } from "./grid/capture.ts";
 import { Grid } from "./grid/webdriver.ts";
 import { log } from "./log.ts";
@@ -69,6 +70,7 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     files,
     recordings,
     secrets,
+    flows: new Flows(config),
   };
   workspaces.bind(services);
   await recordings?.start();

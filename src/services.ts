@@ -1,6 +1,7 @@
 // What an action or a surface may use. Built once in app.ts; tests build their own.
 import type { Config, Source } from "./config.ts";
 import type { Files } from "./files/service.ts";
+import type { Flows } from "./flows/service.ts";
 import type { Grid } from "./grid/webdriver.ts";
 import type { Collector } from "./recordings/collector.ts";
 import type { SecretCatalogue } from "./secrets/catalogue.ts";
@@ -24,6 +25,8 @@ export interface Services {
   readonly activity: Activity;
   /** The secrets agents may type without seeing them. */
   readonly secrets: SecretCatalogue;
+  /** Saved flows (the workspace's and the global ones) and the tools their steps may call. */
+  readonly flows: Flows;
   /** The workspace's files: Files, Screenshots, Recordings and the Grid's downloads, with signed links. */
   readonly files: Files;
   /** Files the Grid's recordings as they arrive; null when recording is off. */

@@ -72,6 +72,8 @@ export interface ActionDef<I extends z.ZodObject, O extends z.ZodType> {
   browser: BrowserUse;
   /** Results carry the window size, which is written back into the settings. */
   reshapes?: boolean;
+  /** Runs before the browser is resolved, so a call that cannot succeed opens no browser; throws to refuse it. */
+  precheck?: (ctx: { workspace: string; services: Services }, input: z.infer<I>) => Promise<void>;
   handler: (ctx: ActionContext, input: z.infer<I>) => Promise<z.infer<O>>;
   /** Over MCP: content blocks to send before the result's JSON (an image), and the structured result beside them. */
   mcpContent?: (result: z.infer<O>) => McpContent;

@@ -6,6 +6,7 @@ import type { AnyAction } from "./define.ts";
 import { dialog } from "./dialog.ts";
 import { extract } from "./extract.ts";
 import { keepFile, uploadFile } from "./files.ts";
+import { deleteFlowAction, runFlowAction, saveFlowAction } from "./flows.ts";
 import { interact } from "./interact.ts";
 import { navigate } from "./navigate.ts";
 import { readPageAction } from "./read.ts";
@@ -28,6 +29,9 @@ export const ACTIONS: readonly AnyAction[] = [
   saveSiteData,
   dialog,
   switchTo,
+  runFlowAction,
+  saveFlowAction,
+  deleteFlowAction,
   screenshot,
   printPage,
   uploadFile,

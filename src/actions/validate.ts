@@ -1,7 +1,7 @@
 // One validation for every surface: REST and MCP give the same 400 text for the same bad input.
 // Messages name the field and what it takes, never the submitted value (it may be a secret).
 import type { z } from "zod";
-import { badInput } from "../errors.ts";
+import { badInput, type FlowError } from "../errors.ts";
 
 type Issue = z.core.$ZodIssue;
 
@@ -51,7 +51,11 @@ function article(expected: string): string {
 export function validate<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const issue = result.error.issues[0] as Issue;
+  throw issueError(schema, result.error.issues[0] as Issue);
+}
+
+/** The 400 for one issue `schema` raised (for callers that pick among the issues themselves). */
+export function issueError(schema: z.ZodType, issue: Issue): FlowError {
   const known = "shape" in schema ? Object.keys((schema as unknown as z.ZodObject).shape) : [];
-  throw badInput(describe(issue, known), fieldOf(issue) || undefined);
+  return badInput(describe(issue, known), fieldOf(issue) || undefined);
 }

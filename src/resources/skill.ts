@@ -1,6 +1,7 @@
 // The agent guide: markdown pages served as skill://selenium-flow/… resources and GET /skill/….
 // Pages are embedded at build time, so the binary carries them.
 
+import flowsGuide from "../../docs/skill/references/FLOWS.md" with { type: "text" };
 import secretsGuide from "../../docs/skill/references/SECRETS.md" with { type: "text" };
 import siteDataGuide from "../../docs/skill/references/SITE_DATA.md" with { type: "text" };
 import skill from "../../docs/skill/SKILL.md" with { type: "text" };
@@ -35,6 +36,13 @@ export const GUIDE: GuidePage[] = [
     description:
       "Stay signed in across a new browser: when to save, what comes back, restored but still signed out, starting as a new user, debugging, limits.",
     text: siteDataGuide,
+  },
+  {
+    path: "references/FLOWS.md",
+    title: "Flows",
+    description:
+      "Save a sequence of calls you will repeat and run it server-side in one call: the YAML format, params, secrets in steps, the run report, and a sign-in flow that ends with save_site_data.",
+    text: flowsGuide,
   },
 ];
 

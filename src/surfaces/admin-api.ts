@@ -6,6 +6,7 @@ import { notFound } from "../errors.ts";
 import { log } from "../log.ts";
 import type { Services } from "../services.ts";
 import { filesRoutes } from "./admin/files.ts";
+import { flowsRoutes } from "./admin/flows.ts";
 import { workspaceExists, workspaceRow, workspaceRows } from "./admin/rows.ts";
 import { siteDataRoutes } from "./admin/site-data.ts";
 import { failure, json, requireToken } from "./http.ts";
@@ -100,6 +101,7 @@ export function adminRoutes(services: Services) {
   return new Elysia({ name: "admin" })
     .use(filesRoutes(services))
     .use(siteDataRoutes(services))
+    .use(flowsRoutes(services))
     .get(
       "/admin/workspaces",
       guarded(services, async () => json({ workspaces: await workspaceRows(services) })),

@@ -105,6 +105,50 @@ interface CallOptions {
 
 type AnyRecord = Record<string, unknown>;
 
+/** What one step of a runner's call did: its result, and the bookkeeping it asked for (not applied). */
+export interface StepOutcome {
+  result: AnyRecord;
+  /** What the step asked the history to record instead of its url (null withholds); undefined when it did not. */
+  landed: string | null | undefined;
+  changes: RecordChange[];
+}
+
+/**
+ * For an action that calls other actions' handlers inside its own call (a flow run): the call
+ * holds the workspace's lock and its browser throughout, and settles once at its end.
+ */
+export interface Steps {
+  /** The browser the call acts on now: a reopen, or an open or end step, replaces it. */
+  readonly browser: LiveBrowser | null;
+  /**
+   * Calls `action`'s handler with a context of its own (this call's browser; its land and changes
+   * collected, not applied; nothing settled). A page step whose browser the Grid reaped is retried
+   * once per call on a reopened browser, after `beforeReopen`.
+   */
+  run(
+    action: AnyAction,
+    input: unknown,
+    opts: { signal: AbortSignal; beforeReopen?: () => Promise<void> },
+  ): Promise<StepOutcome>;
+  /** Writes these pages (in order) and changes now, in one settle write; returns the reopen report it handed over. */
+  touch(urls: ReadonlyArray<string | null>, changes?: RecordChange[]): Promise<SiteDataReport | null>;
+  /** The pages the call's own settle records, in order, instead of its one landing. */
+  land(urls: ReadonlyArray<string | null>): void;
+}
+
+interface CallState {
+  landed: string | null | undefined;
+  changes: RecordChange[];
+  /** Several pages to record, in order (a runner's); when set, `landed` is not used. */
+  pages?: Array<string | null>;
+}
+
+interface Call {
+  browser: LiveBrowser | null;
+  reopened: boolean;
+  state: CallState;
+}
+
 const ON_STALE = Symbol("onStale");
 type StaleAware = RecordChange & { [ON_STALE]?: () => void };
 
@@ -121,6 +165,7 @@ export function orIfStale(change: RecordChange, stale: () => void): RecordChange
 export class WorkspaceManager {
   private readonly lock = new KeyedLock();
   private services!: Services;
+  private readonly calls = new WeakMap<ActionContext, Call>();
 
   constructor(
     private readonly store: RecordStore,
@@ -150,6 +195,7 @@ export class WorkspaceManager {
     input: unknown,
     opts: CallOptions,
   ): Promise<AnyRecord> {
+    if (action.precheck) await action.precheck({ workspace, services: this.services }, input);
     if (action.browser !== "page") {
       const ctx = this.context(workspace, null, opts);
       const out = (await action.handler(ctx.ctx, input)) as AnyRecord;
@@ -158,6 +204,7 @@ export class WorkspaceManager {
     }
     let browser = await this.resolve(workspace);
     let ctx = this.context(workspace, browser, opts);
+    let call = this.track(ctx, browser);
     let result: AnyRecord;
     try {
       result = await this.attempt(browser, action, input, ctx);
@@ -167,11 +214,14 @@ export class WorkspaceManager {
       log.info(`workspace ${workspace}: its browser was gone; reopening it`);
       browser = await this.reopen(workspace, browser.id);
       ctx = this.context(workspace, browser, opts);
+      call = this.track(ctx, browser);
       result = await this.attempt(browser, action, input, ctx);
     } finally {
       ctx.close();
     }
-    const settled = await this.settle(workspace, result, browser.id, action.reshapes === true, ctx.state);
+    // A runner's steps may have replaced the browser (reopen, open or end step): settle for the one it has now.
+    const id = call.browser?.id ?? "";
+    const settled = await this.settle(workspace, result, id, action.reshapes === true, ctx.state);
     this.hooks.changed?.(workspace);
     return settled;
   }
@@ -191,8 +241,76 @@ export class WorkspaceManager {
     return page ? { ...result, page } : result;
   }
 
+  private track(ctx: ReturnType<WorkspaceManager["context"]>, browser: LiveBrowser): Call {
+    const call: Call = { browser, reopened: false, state: ctx.state };
+    this.calls.set(ctx.ctx, call);
+    return call;
+  }
+
+  /** The step runner for a page call's context (see `Steps`). */
+  steps(ctx: ActionContext): Steps {
+    const call = this.calls.get(ctx);
+    if (!call) throw new Error("steps() takes the context of a page action's call");
+    const workspace = ctx.workspace;
+    return {
+      get browser() {
+        return call.browser;
+      },
+      run: (action, input, opts) => this.step(workspace, call, action, input, opts),
+      touch: async (urls, changes = []) => {
+        const out = await this.settle(workspace, {}, call.browser?.id ?? "", false, {
+          landed: null,
+          changes: [...changes],
+          pages: [...urls],
+        });
+        return (out.site_data as SiteDataReport | undefined) ?? null;
+      },
+      land: (urls) => {
+        call.state.pages = [...urls];
+      },
+    };
+  }
+
+  private async step(
+    workspace: string,
+    call: Call,
+    action: AnyAction,
+    input: unknown,
+    opts: { signal: AbortSignal; beforeReopen?: () => Promise<void> },
+  ): Promise<StepOutcome> {
+    const once = async (): Promise<StepOutcome> => {
+      if (action.browser === "page" && !call.browser) call.browser = await this.resolve(workspace);
+      const c = this.context(workspace, action.browser === "page" ? call.browser : null, {
+        signal: opts.signal,
+      });
+      try {
+        const result = (await action.handler(c.ctx, input)) as AnyRecord;
+        return { result, landed: c.state.landed, changes: c.state.changes };
+      } finally {
+        c.close();
+        // An open or end step replaced the record's browser: the rest of the call uses what it holds.
+        if (action.browser === "open" || action.browser === "end") call.browser = await this.held(workspace);
+      }
+    };
+    try {
+      return await once();
+    } catch (err) {
+      if (action.browser !== "page" || !isNoSuchSession(err) || call.reopened || !call.browser) throw err;
+      call.reopened = true;
+      log.info(`workspace ${workspace}: its browser was gone mid-call; reopening it`);
+      await opts.beforeReopen?.();
+      call.browser = await this.reopen(workspace, call.browser.id);
+      return await once();
+    }
+  }
+
+  private async held(workspace: string): Promise<LiveBrowser | null> {
+    const record = await this.store.get(workspace);
+    return record?.session_id ? this.live(record.session_id, record.settings) : null;
+  }
+
   private context(workspace: string, browser: LiveBrowser | null, opts: CallOptions) {
-    const state = { landed: undefined as string | null | undefined, changes: [] as RecordChange[] };
+    const state: CallState = { landed: undefined, changes: [] };
     const sockets: BidiSocket[] = [];
     const live: LiveBrowser | null = browser && {
       id: browser.id,
@@ -329,7 +447,7 @@ export class WorkspaceManager {
     result: AnyRecord,
     browser: string,
     reshapes: boolean,
-    state: { landed: string | null | undefined; changes: RecordChange[] },
+    state: CallState,
   ): Promise<AnyRecord> {
     const landed =
       state.landed !== undefined ? state.landed : typeof result.url === "string" ? result.url : null;
@@ -343,7 +461,7 @@ export class WorkspaceManager {
         return cur;
       }
       told = reportFor(cur, browser);
-      let next = delivered(at(cur, [landed], now, this.store.ttl));
+      let next = delivered(at(cur, state.pages ?? [landed], now, this.store.ttl));
       if (reshapes) next = reshaped(next, result as { width?: number; height?: number });
       for (const change of state.changes) next = change(next, browser) ?? next;
       return next;

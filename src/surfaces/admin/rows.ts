@@ -3,6 +3,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { filesPart } from "../../files/row.ts";
+import { flowsPart } from "../../flows/row.ts";
 import { isWorkspaceName } from "../../names.ts";
 import type { Services } from "../../services.ts";
 import { secretsPart, siteDataPart } from "../../site-data/rows.ts";
@@ -26,7 +27,7 @@ export const historyPart: RowPart = ({ record }) => {
 };
 
 // Capabilities add their parts here (site data, files, flows, secrets).
-const PARTS: RowPart[] = [historyPart, siteDataPart, secretsPart, filesPart];
+const PARTS: RowPart[] = [historyPart, siteDataPart, secretsPart, flowsPart, filesPart];
 
 /** Every workspace this server knows: records in the store, and folders under DATA_DIR/sessions. */
 export async function workspaceKeys(services: Services): Promise<string[]> {
@@ -67,7 +68,12 @@ export async function workspaceRow(
     settings,
     recording: live && settings.record === true,
   };
-  for (const part of PARTS) Object.assign(row, await part({ services, key, record }));
+  for (const part of PARTS) {
+    // Parts share one `counts` object: each adds its own counts to it.
+    const { counts, ...fields } = await part({ services, key, record });
+    Object.assign(row, fields);
+    if (counts) row.counts = { ...(row.counts as object | undefined), ...(counts as object) };
+  }
   return row;
 }
 

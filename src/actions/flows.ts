@@ -1,0 +1,195 @@
+// Flows as tools: save one, delete one, run one server-side in a single call.
+import { z } from "zod";
+import { badInput, tooLarge } from "../errors.ts";
+import {
+  bindFlow,
+  FLOW_CAP,
+  flowFields,
+  flowText,
+  GUIDE_URI,
+  type ParsedFlow,
+  PLACEHOLDER,
+  parseFlow,
+} from "../flows/format.ts";
+import { checkSecrets, runFlow } from "../flows/run.ts";
+import { checkFlowName, flowUri, SAVING_OFF } from "../flows/store.ts";
+import type { Services } from "../services.ts";
+import { readCapped, readJson } from "../surfaces/http.ts";
+import { defineAction, PageReport, SiteDataHint } from "./define.ts";
+
+const FlowName = z
+  .string()
+  .describe("The flow's name: letters, digits, '.', '_' or '-' (login, export-report).");
+
+const ParamValues = z
+  .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+  .describe("Values for the flow's parameters, by name; a parameter left out takes its default.");
+
+export const StepResult = z.object({
+  n: z.number().int().describe("The step's number, from 1."),
+  tool: z.string(),
+  ok: z.boolean(),
+  url: z
+    .string()
+    .optional()
+    .describe("Where the step took the page: only when it moved the page and the page is safe to show."),
+  result: z.unknown().optional().describe("The step's result, when the step says return: true."),
+  error: z.string().optional().describe("What the tool said when the step failed."),
+  ms: z.number().int().describe("How long the step took."),
+});
+
+export const FlowRun = z.object({
+  status: z
+    .enum(["ok", "failed", "timeout"])
+    .describe(
+      "ok: every step succeeded. failed: a step failed (the run stopped there unless the flow says onError: continue). timeout: the flow's timeout ran out.",
+    ),
+  steps: z.array(StepResult).describe("Each step that ran, in order."),
+  url: z.string().describe("The page's URL after the run."),
+  url_redacted: z
+    .boolean()
+    .optional()
+    .describe(
+      "true when the page's URL carries what a secret typed: it reads [hidden] there and is recorded nowhere.",
+    ),
+  title: z.string().describe("The page's title after the run."),
+  site_data: SiteDataHint.optional(),
+  page: PageReport.optional(),
+});
+
+/** PUT /flows/{name}: a JSON body is the flow's fields; a body of any other type is its YAML text. */
+async function flowBody(request: Request): Promise<Record<string, unknown>> {
+  const type = (request.headers.get("content-type") ?? "").toLowerCase();
+  if (/^application\/(?:[\w.-]+\+)?json\b/.test(type)) {
+    const body = await readJson(request);
+    if (typeof body !== "object" || body === null || Array.isArray(body)) {
+      throw badInput(
+        "the body must be a JSON object: the flow's fields, or send its YAML as application/yaml",
+      );
+    }
+    return body as Record<string, unknown>;
+  }
+  const bytes = await readCapped(request, FLOW_CAP, "flow YAML");
+  return { yaml: new TextDecoder().decode(bytes) };
+}
+
+function prepare(
+  services: Services,
+  workspace: string,
+  input: { name: string; params?: Record<string, string | number | boolean> },
+) {
+  const { parsed } = services.flows.load(workspace, input.name);
+  const bound = bindFlow(parsed, input.params ?? {}, services.flows.tools);
+  checkSecrets(services, parsed, bound);
+  return { parsed, bound };
+}
+
+export const runFlowAction = defineAction({
+  name: "run_flow",
+  http: { method: "POST", path: "/flows/{name}/run" },
+  title: "Run a flow",
+  description: [
+    "Run a saved flow: its steps run on this workspace's browser, server-side, in this one call, and you get one report back.",
+    "Use it for a sequence you have worked out and will repeat (a sign-in, an export): read workspace://flows for what is saved and what parameters each takes.",
+    "Returns status (ok, failed or timeout), steps (each with n, tool, ok, ms; url when it moved the page; result when the step says return: true; error when it failed), and the url and title the run ended on.",
+    "A failed step's error is what its tool said; fix the flow with save_flow, or finish the job with single calls from where it stopped.",
+    "An unknown flow, a parameter it does not take or one without a default left out is a 400 before anything runs.",
+  ].join(" "),
+  input: z.strictObject({
+    name: FlowName,
+    params: ParamValues.optional(),
+  }),
+  output: FlowRun,
+  annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
+  browser: "page",
+  precheck: async ({ workspace, services }, input) => {
+    prepare(services, workspace, input);
+  },
+  handler: async (ctx, input) => {
+    const { parsed, bound } = prepare(ctx.services, ctx.workspace, input);
+    return runFlow(ctx, parsed.flow, bound);
+  },
+});
+
+export const saveFlowAction = defineAction({
+  name: "save_flow",
+  http: { method: "PUT", path: "/flows/{name}", readBody: flowBody },
+  title: "Save a flow",
+  description: [
+    "Save a flow in this workspace under a name, replacing one of that name: a list of steps, each a tool call ({tool, args, return?}), that run_flow then runs server-side in one call.",
+    `Give the flow as yaml (its YAML text) or as its fields: steps, and optionally description, params (names with defaults; ${PLACEHOLDER} in any string argument), onError (stop or continue) and timeout (seconds).`,
+    `It is checked before it is kept: invalid YAML, an unknown tool, an argument the tool does not take or a missing one, and an undeclared ${PLACEHOLDER} are a 400 naming the step and the line.`,
+    "Over REST, PUT /flows/{name} takes the YAML itself as the body (Content-Type: application/yaml) or the fields as JSON.",
+    `Never write a password into a flow: type it with write and secret. ${GUIDE_URI} shows a whole sign-in flow.`,
+  ].join(" "),
+  input: z.strictObject({
+    name: FlowName,
+    yaml: z
+      .string()
+      .optional()
+      .describe("The whole flow as YAML text (at most 1 MiB). Give this or the flow's fields, not both."),
+    ...flowFields,
+    steps: flowFields.steps.optional(),
+  }),
+  output: z.object({
+    name: z.string(),
+    replaced: z.boolean().describe("Whether a flow of this name was there before."),
+    steps: z.number().int().describe("How many steps it has."),
+    params: z.array(z.string()).describe("Its parameters' names."),
+    uri: z.string().describe("Where to read it back."),
+  }),
+  annotations: { readOnly: false, destructive: false, idempotent: true },
+  browser: "none",
+  handler: async (ctx, input) => {
+    const { name: rawName, yaml, ...fields } = input;
+    const name = checkFlowName(rawName);
+    const flows = ctx.services.flows;
+    if (!flows.store.canSave) throw badInput(SAVING_OFF, "data.dir");
+    const given = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+    if (yaml !== undefined && Object.keys(given).length > 0) {
+      throw badInput(
+        `give the flow as yaml or as its fields (${Object.keys(given).join(", ")}), not both`,
+        "yaml",
+      );
+    }
+    if (yaml === undefined && Object.keys(given).length === 0) {
+      throw badInput("no flow given: send its YAML text as yaml, or its fields (steps, …)", "steps");
+    }
+    const text = yaml ?? flowText(given);
+    if (Buffer.byteLength(text, "utf8") > FLOW_CAP) {
+      throw tooLarge(`the flow is over its cap of ${FLOW_CAP} bytes of YAML: make it shorter`);
+    }
+    const parsed: ParsedFlow = parseFlow(text, flows.tools);
+    const { replaced } = flows.store.save(ctx.workspace, name, text);
+    ctx.services.events.changed(ctx.workspace);
+    return {
+      name,
+      replaced,
+      steps: parsed.flow.steps.length,
+      params: Object.keys(parsed.flow.params),
+      uri: flowUri(name),
+    };
+  },
+});
+
+export const deleteFlowAction = defineAction({
+  name: "delete_flow",
+  http: { method: "DELETE", path: "/flows/{name}" },
+  title: "Delete a flow",
+  description:
+    "Delete this workspace's flow of that name. Global flows (shared by every workspace) cannot be deleted here; when one has the same name, the name runs it again afterwards (global: true). An unknown name is a 404.",
+  input: z.strictObject({ name: FlowName }),
+  output: z.object({
+    name: z.string(),
+    deleted: z.boolean(),
+    global: z.boolean().describe("Whether a global flow of this name is what the name runs now."),
+  }),
+  annotations: { readOnly: false, destructive: true, idempotent: true },
+  browser: "none",
+  handler: async (ctx, input) => {
+    const name = checkFlowName(input.name);
+    const { global } = ctx.services.flows.store.remove(ctx.workspace, name);
+    ctx.services.events.changed(ctx.workspace);
+    return { name, deleted: true, global };
+  },
+});

@@ -1,0 +1,267 @@
+// Running a flow server-side: every step in one call, on the browser the call resolved, with the
+// bookkeeping done once. The history gets every safe page the run reached, in order, in the
+// call's one settle write; before a save_site_data step (and before an open or end step, or a
+// reopen) the pages reached so far are written first, so what comes next reads them.
+import type { ActionContext, RecordChange } from "../actions/define.ts";
+import { messageOf, scrub } from "../errors.ts";
+import { pageState } from "../grid/page.ts";
+import { redact, type SecretRef, taints } from "../secrets/bound.ts";
+import type { Services } from "../services.ts";
+import { originOf, type SiteDataReport } from "../store/record.ts";
+import type { StepOutcome, Steps } from "../workspaces/manager.ts";
+import type { BoundStep, Flow, ParsedFlow } from "./format.ts";
+
+/** Tools before which the pages reached so far are written, so the step reads their storage. */
+const FLUSH_BEFORE: ReadonlySet<string> = new Set(["save_site_data"]);
+/** How long a step that outlived the run's timeout may still finish before the call returns. */
+const GRACE_MS = 5_000;
+
+export interface StepReport {
+  n: number;
+  tool: string;
+  ok: boolean;
+  url?: string;
+  result?: unknown;
+  error?: string;
+  ms: number;
+}
+
+export interface RunReport {
+  status: "ok" | "failed" | "timeout";
+  steps: StepReport[];
+  url: string;
+  url_redacted?: true;
+  title: string;
+  site_data?: SiteDataReport;
+}
+
+interface Here {
+  url: string;
+  title: string;
+  /** The page may carry what a bound write typed: shown redacted, recorded nowhere. */
+  withheld: boolean;
+}
+
+type Ran =
+  | { kind: "done"; outcome: StepOutcome }
+  | { kind: "failed"; error: unknown }
+  | { kind: "timeout"; finished: boolean };
+
+/** A step's secret reference (`write` with `secret`), if it has one. */
+function secretRef(input: Record<string, unknown>): SecretRef | null {
+  const ref = input.secret;
+  if (typeof ref !== "object" || ref === null) return null;
+  const { name, key } = ref as Record<string, unknown>;
+  return typeof name === "string" && typeof key === "string" ? { name, key } : null;
+}
+
+/** 400 before anything runs when a step names a secret or key the catalogue does not have. */
+export function checkSecrets(services: Services, parsed: ParsedFlow, bound: BoundStep[]): void {
+  for (const step of bound) {
+    const ref = secretRef(step.input);
+    if (!ref) continue;
+    const secret = services.secrets.get(ref.name);
+    const at = ["steps", step.n - 1, "args", "secret"];
+    if (!secret) {
+      throw parsed.refuse(
+        at,
+        `there is no secret named ${ref.name}: GET /secrets or workspace://secrets lists them`,
+      );
+    }
+    if (!secret.keys.has(ref.key)) {
+      throw parsed.refuse(
+        at,
+        `secret ${ref.name} has no key ${ref.key}: its keys are ${[...secret.keys.keys()].join(", ")}`,
+      );
+    }
+  }
+}
+
+export async function runFlow(ctx: ActionContext, flow: Flow, bound: BoundStep[]): Promise<RunReport> {
+  const steps = ctx.services.workspaces.steps(ctx);
+  const typed: string[] = [];
+  const hide = (text: string) => {
+    let out = text;
+    for (const v of typed) if (taints(out, v)) out = redact(out, v);
+    return scrub(out);
+  };
+  const deadline = performance.now() + flow.timeout * 1000;
+
+  // Safe pages reached, in order; those before `flushed` are written already.
+  const reached: string[] = [];
+  let flushed = 0;
+  let pending: RecordChange[] = [];
+  let told: SiteDataReport | null = null;
+  const flush = async () => {
+    const urls = reached.slice(flushed);
+    if (urls.length === 0 && pending.length === 0) return;
+    const changes = pending;
+    flushed = reached.length;
+    pending = [];
+    told = (await steps.touch(urls, changes)) ?? told;
+  };
+
+  const start = steps.browser ? await pageState(steps.browser.driver) : { url: "", title: "" };
+  let here: Here = { ...start, withheld: false };
+  const reports: StepReport[] = [];
+  let status: RunReport["status"] = "ok";
+
+  for (const step of bound) {
+    const left = deadline - performance.now();
+    if (left <= 0) {
+      status = "timeout";
+      break;
+    }
+    if (ctx.signal.aborted) {
+      status = "failed";
+      break;
+    }
+    if (FLUSH_BEFORE.has(step.tool) || step.action.browser === "open" || step.action.browser === "end") {
+      await flush();
+    }
+    const ref = secretRef(step.input);
+    const value = ref ? ctx.services.secrets.get(ref.name)?.keys.get(ref.key) : undefined;
+    if (value !== undefined && !typed.includes(value)) typed.push(value);
+
+    const began = performance.now();
+    const ran = await within(
+      left,
+      (signal) => steps.run(step.action, step.input, { signal, beforeReopen: flush }),
+      ctx.signal,
+    );
+    const ms = Math.round(performance.now() - began);
+
+    let page: (Here & { record: string }) | null = null;
+    let result: unknown;
+    let error: string | undefined;
+    if (ran.kind === "done") {
+      const { result: out, landed, changes } = ran.outcome;
+      pending.push(...changes);
+      const at = await pageAfter(steps, step, out, here);
+      if (at) {
+        const withheld = landed === null || typed.some((v) => taints(at.url, v));
+        page = { ...at, withheld, record: typeof landed === "string" ? landed : at.url };
+      }
+      if (step.return) result = hidden(out, hide);
+    } else {
+      error =
+        ran.kind === "failed"
+          ? hide(messageOf(ran.error))
+          : `the flow ran out of time during this step: its timeout is ${flow.timeout} s`;
+      if (ran.kind === "failed" || ran.finished) {
+        const at = steps.browser ? await pageState(steps.browser.driver) : null;
+        if (at?.url) page = { ...at, withheld: typed.some((v) => taints(at.url, v)), record: at.url };
+      }
+    }
+
+    let shown: string | undefined;
+    if (page && page.url !== here.url) {
+      // A step that moved the page: shown and recorded when safe, failed or not.
+      if (!page.withheld) {
+        shown = page.url;
+        if (originOf(page.record)) reached.push(page.record);
+      }
+      here = page;
+    } else if (page) {
+      here = { ...here, title: page.title };
+    }
+    const entry: StepReport = {
+      n: step.n,
+      tool: step.tool,
+      ok: ran.kind === "done",
+      ...(shown !== undefined && { url: shown }),
+      ...(result !== undefined && { result }),
+      ...(error !== undefined && { error }),
+      ms,
+    };
+    reports.push(entry);
+    ctx.progress(
+      step.n,
+      bound.length,
+      `step ${step.n}/${bound.length} ${step.tool}: ${entry.ok ? "ok" : "failed"}`,
+    );
+
+    if (ran.kind === "timeout") {
+      status = "timeout";
+      break;
+    }
+    if (!entry.ok) {
+      status = "failed";
+      if (flow.onError === "stop") break;
+    }
+  }
+
+  // The call's one settle write: the pages not flushed yet, then where the run ended unless withheld.
+  steps.land([...reached.slice(flushed), here.withheld ? null : here.url]);
+  for (const change of pending) ctx.change(change);
+
+  const report: RunReport = { status, steps: reports, url: hide(here.url), title: hide(here.title) };
+  if (here.withheld) report.url_redacted = true;
+  if (told) report.site_data = told;
+  return report;
+}
+
+/** Where a finished step left the page: its result's url, or a read of the page for a page tool. */
+async function pageAfter(
+  steps: Steps,
+  step: BoundStep,
+  result: Record<string, unknown>,
+  here: Here,
+): Promise<{ url: string; title: string } | null> {
+  if (typeof result.url === "string" && result.url) {
+    const title = typeof result.title === "string" ? result.title : result.url === here.url ? here.title : "";
+    return { url: result.url, title };
+  }
+  if (step.action.browser !== "page" || !steps.browser) return null;
+  const at = await pageState(steps.browser.driver);
+  return at.url ? at : null;
+}
+
+/** Runs `fn` for at most `ms`; a step still running then is told to stop and given a short grace. */
+async function within(
+  ms: number,
+  fn: (signal: AbortSignal) => Promise<StepOutcome>,
+  outer: AbortSignal,
+): Promise<Ran> {
+  const ac = new AbortController();
+  const relay = () => ac.abort();
+  outer.addEventListener("abort", relay, { once: true });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<"expired">((resolve) => {
+    timer = setTimeout(() => resolve("expired"), ms);
+  });
+  const running: Promise<Ran> = fn(ac.signal).then(
+    (outcome) => ({ kind: "done", outcome }),
+    (error) => ({ kind: "failed", error }),
+  );
+  try {
+    const first = await Promise.race([running, expired]);
+    if (first !== "expired") return first;
+    ac.abort();
+    let graceTimer: ReturnType<typeof setTimeout> | undefined;
+    const grace = new Promise<null>((resolve) => {
+      graceTimer = setTimeout(() => resolve(null), GRACE_MS);
+    });
+    const late = await Promise.race([running, grace]);
+    clearTimeout(graceTimer);
+    return { kind: "timeout", finished: late !== null };
+  } finally {
+    clearTimeout(timer);
+    outer.removeEventListener("abort", relay);
+  }
+}
+
+/**
+ * `value` with every string passed through `hide`, in place: a result is the step's own object, and
+ * an action may still fill it in when the run settles (save_site_data's receipt).
+ */
+function hidden(value: unknown, hide: (s: string) => string): unknown {
+  if (typeof value === "string") return hide(value);
+  if (Array.isArray(value)) {
+    for (const [i, v] of value.entries()) value[i] = hidden(v, hide);
+  } else if (typeof value === "object" && value !== null) {
+    const obj = value as Record<string, unknown>;
+    for (const [k, v] of Object.entries(obj)) obj[k] = hidden(v, hide);
+  }
+  return value;
+}

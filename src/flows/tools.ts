@@ -1,0 +1,33 @@
+// Which actions a flow step may call: every action of the table but the flow actions themselves.
+import type { AnyAction } from "../actions/define.ts";
+
+/** Actions that cannot be steps: a flow does not run, save or delete flows. */
+export const NOT_STEPS: ReadonlySet<string> = new Set(["run_flow", "save_flow", "delete_flow"]);
+
+export interface ToolTable {
+  /** The action a step's `tool` names, or undefined when it cannot be a step. */
+  get(name: string): AnyAction | undefined;
+  /** Every name a step may use, sorted. */
+  names(): string[];
+}
+
+export class StepTools implements ToolTable {
+  private readonly extra = new Map<string, AnyAction>();
+
+  constructor(private readonly table: () => readonly AnyAction[]) {}
+
+  get(name: string): AnyAction | undefined {
+    if (NOT_STEPS.has(name)) return undefined;
+    return this.extra.get(name) ?? this.table().find((a) => a.name === name);
+  }
+
+  names(): string[] {
+    const all = new Set([...this.table().map((a) => a.name), ...this.extra.keys()]);
+    return [...all].filter((n) => !NOT_STEPS.has(n)).sort();
+  }
+
+  /** A step tool that is not in the action table (tests use it for tools of their own). */
+  add(action: AnyAction): void {
+    this.extra.set(action.name, action);
+  }
+}

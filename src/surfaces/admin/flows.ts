@@ -1,0 +1,40 @@
+// The admin's Flows: the flows a workspace can run (its own and the global ones), one flow whole,
+// (the row's flows_rev and counts.flows are src/flows/row.ts). Agents save and delete flows; the
+// admin reads them.
+import { Elysia } from "elysia";
+import { flowOne } from "../../resources/flows.ts";
+import type { Services } from "../../services.ts";
+import { guarded, requireWorkspace } from "../admin-api.ts";
+import { json } from "../http.ts";
+
+type Ctx = { request: Request; params: { key: string; name?: string } };
+
+/** The Flows pane: `{enabled, saving, flows, rev, workspace}`. */
+export function flowsPane(services: Services, key: string) {
+  const { store } = services.flows;
+  if (!store.enabled) return { enabled: false, saving: false, flows: [], rev: "", workspace: key };
+  const entries = new Map(store.list(key).map((e) => [e.name, e]));
+  const flows = services.flows.summaries(key).map((s) => {
+    const e = entries.get(s.name);
+    return { ...s, size: e?.size ?? 0, modified: e?.modified ?? 0 };
+  });
+  return { enabled: true, saving: store.canSave, flows, rev: store.rev(key), workspace: key };
+}
+
+export function flowsRoutes(services: Services) {
+  return new Elysia({ name: "admin-flows" })
+    .get(
+      "/admin/workspaces/:key/flows",
+      guarded(services, async ({ params }: Ctx) => {
+        const key = await requireWorkspace(services, params.key);
+        return json(flowsPane(services, key));
+      }),
+    )
+    .get(
+      "/admin/workspaces/:key/flows/:name",
+      guarded(services, async ({ params }: Ctx) => {
+        const key = await requireWorkspace(services, params.key);
+        return json(await flowOne.read(services, key, { name: decodeURIComponent(params.name ?? "") }));
+      }),
+    );
+}

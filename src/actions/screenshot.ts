@@ -115,8 +115,9 @@ export const screenshot = defineAction({
     return out;
   },
   mcpContent: (result): McpContent => {
-    const { data: _data, ...structured } = result as Shot;
-    const png = (result as Shot)[PNG] ?? _data;
+    // Without the symbol (structuredContent is JSON) and without the base64 the image block carries.
+    const { [PNG]: carried, data, ...structured } = result as Shot;
+    const png = carried ?? data;
     return { blocks: png ? [{ type: "image", data: png, mimeType: "image/png" }] : [], structured };
   },
 });

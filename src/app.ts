@@ -21,6 +21,7 @@ import { failure, json, requireToken } from "./surfaces/http.ts";
 import { McpHttp } from "./surfaces/mcp-http.ts";
 import { openApiDocument } from "./surfaces/openapi.ts";
 import { restRoutes } from "./surfaces/rest.ts";
+import { uiRoutes } from "./surfaces/ui.ts";
 import { type ManagerHooks, WorkspaceManager } from "./workspaces/manager.ts";
 
 export interface AppOptions {
@@ -105,10 +106,10 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
       }
     })
     .all("/mcp", ({ request }) => mcp.handle(request), { parse: "none" })
-    .get("/ui/", () => new Response(PLACEHOLDER, { headers: { "content-type": "text/html; charset=utf-8" } }))
     .use(restRoutes(services))
     .use(fileRoutes(services))
     .use(adminRoutes(services))
+    .use(uiRoutes(services, (request): Promise<Response> => http.handle(request)))
     .onError(({ code, request }) => {
       if (code === "NOT_FOUND") {
         const path = new URL(request.url).pathname;
@@ -127,5 +128,3 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     },
   };
 }
-
-const PLACEHOLDER = `<!doctype html><meta charset="utf-8"><title>selenium-flow</title><h1>selenium-flow</h1><p>Workspaces</p>`;

@@ -1,0 +1,121 @@
+// The History tab (site-data-and-history.md §5.10): one row per host, current first; the secrets
+// allowed there inside; a pill to the host's Site data; Clear with its confirm.
+import { ago, plural, savedText } from "./format.ts";
+import { attr, Confirm, Fold, Opens, Rev, Total } from "./parts.tsx";
+import type { HistoryPayload, HistoryRow, SecretLine } from "./payloads.ts";
+import { paneUrl, workspaceUrl } from "./urls.ts";
+
+/** A secret as the Secrets page draws it: `🔑 name`, its description, a pill per key name. */
+export function SecretItem(props: { secret: SecretLine; hosts?: boolean }): JSX.Element {
+  const s = props.secret;
+  const allowed = s.allowed_urls ?? [];
+  return (
+    <div class="line secret">
+      <span class="key" safe>{`🔑 ${s.name}`}</span>
+      <span class="muted" safe>
+        {s.description ?? ""}
+      </span>
+      {(s.keys ?? []).map((k) => (
+        <span class="pill" safe>
+          {k}
+        </span>
+      ))}
+      {props.hosts ? (
+        <span class="muted hosts" safe>
+          {allowed.length ? allowed.join(" · ") : "anywhere"}
+        </span>
+      ) : (
+        ""
+      )}
+    </div>
+  );
+}
+
+/** `1m ago · 1 secret`; the secrets are left out when there are none. */
+export function visitMeta(row: HistoryRow, now: number): string {
+  const when = ago(row.at, now);
+  return row.secrets.length ? `${when} · ${plural(row.secrets.length, "secret")}` : when;
+}
+
+export const visitRowId = (key: string, host: string) => `visit-${key}:${host}`;
+
+export function HistoryPane(props: {
+  workspace: string;
+  data: HistoryPayload;
+  rev: string;
+  now: number;
+}): JSX.Element {
+  const { workspace, data } = props;
+  const rows = data.sites;
+  const total = <Total id="historyTotal" n={rows.length} oob />;
+  if (!rows.length) {
+    return (
+      <>
+        <Rev rev={props.rev} />
+        <p class="empty">Nowhere yet.</p>
+        {total}
+      </>
+    );
+  }
+  // Clear is offered while the history holds anything but the current origin.
+  const goes = data.clears ?? rows.slice(1).map((r) => r.site);
+  const current = rows[0] as HistoryRow;
+  const url = paneUrl(workspace, "history");
+  return (
+    <>
+      <Rev rev={props.rev} />
+      {goes.length ? (
+        <div class="bar">
+          <span />
+          <Opens id="clearHistory" dialog="clearHistoryConfirm">
+            Clear
+          </Opens>
+        </div>
+      ) : (
+        ""
+      )}
+      {rows.map((row, i) => (
+        <Fold
+          id={visitRowId(workspace, row.site)}
+          open={i === 0}
+          foldable={row.secrets.length > 0}
+          title={<span safe>{row.url}</span>}
+          meta={
+            <>
+              <span class="muted" safe>
+                {visitMeta(row, props.now)}
+              </span>
+              {row.saved && savedText(row.saved) ? (
+                <a class="pill link" href={attr(workspaceUrl(workspace, "site-data", row.site))} safe>
+                  {savedText(row.saved)}
+                </a>
+              ) : (
+                ""
+              )}
+            </>
+          }
+        >
+          {row.secrets.map((s) => (
+            <SecretItem secret={s} />
+          ))}
+        </Fold>
+      ))}
+      {goes.length ? (
+        <Confirm
+          id="clearHistoryConfirm"
+          title="Clear history"
+          body="History only: site data and the browser are untouched."
+          pairs={[
+            { fate: "goes", text: goes.join(" · ") },
+            { fate: "stays", text: `${current.site}, the current site` },
+          ]}
+          verb="Clear"
+          action={{ method: "delete", url, target: "#paneHistory" }}
+        />
+      ) : (
+        ""
+      )}
+      {total}
+    </>
+  );
+}

@@ -1,0 +1,170 @@
+// Secrets, Settings and Activity: read-only pages over the admin API.
+import { SecretItem } from "./history.tsx";
+import { Page } from "./layout.tsx";
+import { attr } from "./parts.tsx";
+import type { Call, SecretLine, Setting } from "./payloads.ts";
+import { workspaceUrl } from "./urls.ts";
+
+function Failure(props: { error?: string | null }): JSX.Element {
+  return props.error ? (
+    <p class="empty error" safe>
+      {props.error}
+    </p>
+  ) : (
+    ""
+  );
+}
+
+export function SecretsPage(props: {
+  secrets: SecretLine[];
+  error?: string | null;
+  signOut: boolean;
+}): string {
+  return Page({
+    title: "Secrets",
+    section: "secrets",
+    signOut: props.signOut,
+    children: (
+      <>
+        <h1>Secrets</h1>
+        <Failure error={props.error} />
+        {props.error ? (
+          ""
+        ) : props.secrets.length ? (
+          <div class="list">
+            {props.secrets.map((s) => (
+              <SecretItem secret={s} hosts />
+            ))}
+          </div>
+        ) : (
+          <p class="empty">No secrets.</p>
+        )}
+      </>
+    ),
+  });
+}
+
+function valueText(v: unknown): string {
+  if (v === null || v === undefined) return "—";
+  if (typeof v === "string") return v;
+  return JSON.stringify(v);
+}
+
+export function SettingsPage(props: {
+  settings: Setting[];
+  error?: string | null;
+  signOut: boolean;
+}): string {
+  return Page({
+    title: "Settings",
+    section: "settings",
+    signOut: props.signOut,
+    children: (
+      <>
+        <h1>Settings</h1>
+        <Failure error={props.error} />
+        {props.settings.length ? (
+          <table class="table">
+            <thead>
+              <tr>
+                <th>setting</th>
+                <th>value</th>
+                <th>source</th>
+              </tr>
+            </thead>
+            <tbody>
+              {props.settings.map((s) => (
+                <tr>
+                  <td>
+                    <code safe>{s.key}</code>
+                  </td>
+                  <td class="clip" title={attr(valueText(s.value))} safe>
+                    {valueText(s.value)}
+                  </td>
+                  <td>
+                    <span class={`pill source ${s.source === "default" ? "" : "set"}`} safe>
+                      {s.source}
+                    </span>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : (
+          ""
+        )}
+      </>
+    ),
+  });
+}
+
+export function ActivityPage(props: { calls: Call[]; error?: string | null; signOut: boolean }): string {
+  return Page({
+    title: "Activity",
+    section: "activity",
+    signOut: props.signOut,
+    children: (
+      <>
+        <h1>Activity</h1>
+        <Failure error={props.error} />
+        {props.error ? (
+          ""
+        ) : props.calls.length ? (
+          <table class="table">
+            <thead>
+              <tr>
+                <th>time</th>
+                <th>workspace</th>
+                <th>tool</th>
+                <th>status</th>
+                <th class="num">ms</th>
+              </tr>
+            </thead>
+            <tbody>
+              {props.calls.map((c) => (
+                <tr class={c.status >= 400 ? "failed" : ""}>
+                  <td>
+                    <time datetime={new Date(c.at * 1000).toISOString()} safe>
+                      {new Date(c.at * 1000).toISOString().slice(11, 19)}
+                    </time>
+                  </td>
+                  <td>
+                    <a href={attr(workspaceUrl(c.workspace))} safe>
+                      {c.workspace}
+                    </a>
+                  </td>
+                  <td>
+                    <code safe>{c.tool}</code>
+                  </td>
+                  <td safe>{String(c.status)}</td>
+                  <td class="num" safe>
+                    {String(Math.round(c.ms))}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : (
+          <p class="empty">No calls yet.</p>
+        )}
+      </>
+    ),
+  });
+}
+
+/** A page for a workspace or route that failed (the API's error). */
+export function ErrorPage(props: { title: string; error: string; signOut: boolean }): string {
+  return Page({
+    title: props.title,
+    section: "workspaces",
+    signOut: props.signOut,
+    children: (
+      <>
+        <h1 safe>{props.title}</h1>
+        <p class="empty error" safe>
+          {props.error}
+        </p>
+      </>
+    ),
+  });
+}

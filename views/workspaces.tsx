@@ -1,0 +1,91 @@
+// The Workspaces page: one live card per workspace, repainted over SSE without a reload.
+import { countsText } from "./format.ts";
+import { Page } from "./layout.tsx";
+import { attr } from "./parts.tsx";
+import type { Row } from "./payloads.ts";
+import { workspaceUrl } from "./urls.ts";
+
+export const cardId = (key: string) => `ws-${key}`;
+
+/** A CSS selector for the element with this id (ids here may hold dots). */
+export const byId = (id: string) => `[id="${id.replace(/["\\]/g, "\\$&")}"]`;
+
+/** The live/idle pill, then `● REC` while the browser is being recorded. */
+export function Pills(props: { row: Row }): JSX.Element {
+  const live = props.row.live === true;
+  return (
+    <>
+      <span class={`pill ${live ? "live" : "idle"}`}>{live ? "live" : "idle"}</span>
+      {live && props.row.recording === true ? <span class="pill rec">● REC</span> : ""}
+    </>
+  );
+}
+
+/** The last page, or the card's words for none. */
+export function LastPage(props: { row: Row }): JSX.Element {
+  const url = typeof props.row.url === "string" && props.row.url ? props.row.url : null;
+  return url ? (
+    <p class="page clip" title={attr(url)} safe>
+      {url}
+    </p>
+  ) : (
+    <p class="page muted">Nowhere yet.</p>
+  );
+}
+
+export function Card(props: { row: Row }): JSX.Element {
+  const { row } = props;
+  return (
+    <article class="card" id={attr(cardId(row.key))}>
+      <div class="head">
+        <a class="title" href={attr(workspaceUrl(row.key))} safe>
+          {row.key}
+        </a>
+        <Pills row={row} />
+      </div>
+      <LastPage row={row} />
+      <p class="muted counts" safe>
+        {countsText(row)}
+      </p>
+    </article>
+  );
+}
+
+export function WorkspacesPage(props: { rows: Row[] | null; error?: string; signOut: boolean }): string {
+  return Page({
+    title: "Workspaces",
+    section: "workspaces",
+    signOut: props.signOut,
+    children: (
+      <>
+        <h1>Workspaces</h1>
+        {props.error ? (
+          <p class="empty error" safe>
+            {props.error}
+          </p>
+        ) : (
+          ""
+        )}
+        <div id="cards" class="cards">
+          {(props.rows ?? []).map((row) => (
+            <Card row={row} />
+          ))}
+        </div>
+        <div hx-sse:connect="/ui/events" hidden />
+      </>
+    ),
+  });
+}
+
+/** The SSE message for the Workspaces page: the card put in its place, or taken away when gone. */
+export function cardMessage(row: Row): string {
+  const out = row.gone ? (
+    <tag of="hx-partial" hx-target={attr(byId(cardId(row.key)))} hx-swap="delete" />
+  ) : (
+    <tag of="hx-upsert" hx-target="#cards" sort="">
+      <Card row={row} />
+    </tag>
+  );
+  if (typeof out !== "string") throw new Error("a view rendered asynchronously");
+  return out;
+}

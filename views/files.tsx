@@ -19,7 +19,7 @@ const isVideo = (f: FileEntry) =>
   (f.content_type ?? "").startsWith("video/") || /\.(mp4|webm)$/i.test(f.name);
 const isImage = (f: FileEntry) => f.image === true || (f.content_type ?? "").startsWith("image/");
 
-export function glyphFor(f: FileEntry): string {
+function glyphFor(f: FileEntry): string {
   if (isVideo(f)) return "🎬";
   if (isImage(f)) return "🖼";
   if ((f.content_type ?? "").includes("pdf") || /\.pdf$/i.test(f.name)) return "📕";

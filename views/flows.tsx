@@ -3,7 +3,7 @@ import { plural } from "./format.ts";
 import { Fold, Rev, Total } from "./parts.tsx";
 import type { FlowsPayload } from "./payloads.ts";
 
-export const flowRowId = (key: string, name: string) => `flow-${key}:${name}`;
+const flowRowId = (key: string, name: string) => `flow-${key}:${name}`;
 
 export function FlowsPane(props: {
   workspace: string;

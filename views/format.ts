@@ -51,12 +51,3 @@ export function savedText(saved: { cookies?: number; local?: number; session?: n
   if (num(saved.session) > 0) parts.push(`${num(saved.session)} session`);
   return parts.join(" · ");
 }
-
-/** The host of a URL or origin, or the text itself when it is not one. */
-export function hostOf(url: string): string {
-  try {
-    return new URL(url).hostname.replace(/^\[|\]$/g, "");
-  } catch {
-    return url;
-  }
-}

@@ -32,12 +32,12 @@ export function SecretItem(props: { secret: SecretLine; hosts?: boolean }): JSX.
 }
 
 /** `1m ago · 1 secret`; the secrets are left out when there are none. */
-export function visitMeta(row: HistoryRow, now: number): string {
+function visitMeta(row: HistoryRow, now: number): string {
   const when = ago(row.at, now);
   return row.secrets.length ? `${when} · ${plural(row.secrets.length, "secret")}` : when;
 }
 
-export const visitRowId = (key: string, host: string) => `visit-${key}:${host}`;
+const visitRowId = (key: string, host: string) => `visit-${key}:${host}`;
 
 export function HistoryPane(props: {
   workspace: string;

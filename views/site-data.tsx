@@ -7,12 +7,12 @@ import { paneUrl } from "./urls.ts";
 const PANE = "#paneSiteData";
 
 /** The row's title: its origin when it has exactly one, else the host. */
-export function siteTitle(row: SiteRow): string {
+function siteTitle(row: SiteRow): string {
   return row.storage.length === 1 ? (row.storage[0]?.origin ?? row.site) : row.site;
 }
 
 /** `2 cookies · 2 local · 0 session`, or just `3 cookies` for a cookie-only host. */
-export function siteCounts(row: SiteRow): string {
+function siteCounts(row: SiteRow): string {
   const cookies = plural(row.cookies, "cookie");
   if (!row.storage.length) return cookies;
   const local = row.storage.reduce((n, s) => n + s.local_storage, 0);
@@ -21,7 +21,7 @@ export function siteCounts(row: SiteRow): string {
 }
 
 /** What Forget takes (own cookies, then every storage key once) and the shared cookies it keeps. */
-export function forgetPairs(detail: SiteDetail | undefined): Pair[] {
+function forgetPairs(detail: SiteDetail | undefined): Pair[] {
   if (!detail) return [];
   const goes = new Set<string>(detail.own_cookies);
   for (const s of detail.storage) {
@@ -97,7 +97,7 @@ function Detail(props: { detail: SiteDetail | undefined }): JSX.Element {
   );
 }
 
-export const siteRowId = (key: string, host: string) => `site-${key}:${host}`;
+const siteRowId = (key: string, host: string) => `site-${key}:${host}`;
 
 /**
  * The pane's content. `open` names a host linked from History: its row opens and scrolls into view.

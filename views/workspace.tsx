@@ -7,7 +7,7 @@ import type { Row } from "./payloads.ts";
 import { paneUrl, TABS, type Tab, workspaceUrl } from "./urls.ts";
 import { byId, LastPage, Pills } from "./workspaces.tsx";
 
-export const TAB_LABEL: Record<Tab, string> = {
+const TAB_LABEL: Record<Tab, string> = {
   files: "Files",
   flows: "Flows",
   "site-data": "Site data",
@@ -20,7 +20,7 @@ const ID: Record<Tab, string> = {
   history: "History",
 };
 export const paneId = (tab: Tab) => `pane${ID[tab]}`;
-export const tabId = (tab: Tab) => `tab${ID[tab]}`;
+const tabId = (tab: Tab) => `tab${ID[tab]}`;
 export const totalId = (tab: Tab) => `${ID[tab][0]?.toLowerCase()}${ID[tab].slice(1)}Total`;
 
 /** What a pane shows changes when one of these row fields moves (the first one names the pane). */

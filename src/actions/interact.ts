@@ -9,7 +9,7 @@ import { acting, coveredError } from "./failures.ts";
 import { type Combo, parseKeys, sendKeysText } from "./keys.ts";
 import type { PageLib } from "./page/lib.ts";
 import { pageScript, runPage } from "./page/run.ts";
-import { landed } from "./page/state.ts";
+import { dialogField, landed } from "./page/state.ts";
 import { locate, Selector, timeoutField } from "./selectors.ts";
 
 export const INTERACTIONS = [
@@ -83,6 +83,7 @@ const Input = z
 
 const Output = z.object({
   ...pageFields,
+  ...dialogField,
   selected: z
     .object({ label: z.string(), value: z.string() })
     .optional()

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { badInput } from "../errors.ts";
 import { defineAction, pageFields } from "./define.ts";
 import { acting } from "./failures.ts";
-import { landed } from "./page/state.ts";
+import { dialogField, landed } from "./page/state.ts";
 import { userScript } from "./page/user-script.ts";
 import { withoutSecrets } from "./unsecret.ts";
 
@@ -30,6 +30,7 @@ export const executeScript = defineAction({
   }),
   output: z.object({
     ...pageFields,
+    ...dialogField,
     result: z.unknown().describe("The script's value, JSON-safe (null for undefined)."),
   }),
   annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: true },

@@ -3,11 +3,11 @@ import { Key, type WebDriver, type WebElement } from "selenium-webdriver";
 import { z } from "zod";
 import { badInput } from "../errors.ts";
 import { redact, secretValue, taints } from "../secrets/bound.ts";
-import { defineAction, flag, PageResult, webUrl } from "./define.ts";
+import { defineAction, flag, pageFields, webUrl } from "./define.ts";
 import { type About, acting, quoteSelector } from "./failures.ts";
 import type { PageLib, PageSelector } from "./page/lib.ts";
 import { pageScript, runPage } from "./page/run.ts";
-import { landed } from "./page/state.ts";
+import { dialogField, landed } from "./page/state.ts";
 import { type PageMatch, type SeekArgs, Selector, seek, timeoutField } from "./selectors.ts";
 
 interface Field extends PageMatch {
@@ -126,7 +126,7 @@ export const write = defineAction({
     "Use interact select for a <select>, check for a checkbox, and press for keys such as Tab or Escape; do not type credentials as text.",
   ].join(" "),
   input: Input,
-  output: PageResult,
+  output: z.object({ ...pageFields, ...dialogField }),
   annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
   browser: "page",
   handler: async (ctx, input) => {
@@ -159,7 +159,7 @@ export const write = defineAction({
     });
     const state = await landed(ctx, driver);
     if (!input.secret) return state;
-    const shown = { url: state.url, title: state.title };
+    const shown = { ...state };
     if (taints(state.url, typed)) {
       shown.url = redact(state.url, typed);
       ctx.land(null);

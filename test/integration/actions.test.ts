@@ -503,6 +503,26 @@ describe("assert", () => {
   }, 120_000);
 });
 
+describe("a dialog", () => {
+  test("the action that opens one says so; the next is refused with its text until it is answered", async () => {
+    await go("/confirm");
+    const opened = await call("/browser/interact/click", { selector: { text: "Delete" } });
+    expect(opened.status).toBe(200);
+    expect(opened.body).toEqual({ url: "", title: "", dialog: "Delete it?" });
+    const refused = await call("/browser/extract", { selector: { css: "#answer" } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe(
+      'a dialog is open: answer it with the dialog tool first (it says: "Delete it?")',
+    );
+    const over = await mcp.tool("interact", { action: "click", selector: { css: "#del" } });
+    expect(over.content[0].text).toBe(refused.body.error);
+    expect((await call("/browser/dialog", { action: "accept" })).status).toBe(200);
+    expect(await texts("#answer")).toEqual(["deleted"]);
+    const record = await server.app.services.store.get(W);
+    expect(record!.history[0]!.url).toBe(site.url("/confirm"));
+  }, 120_000);
+});
+
 describe("MCP", () => {
   test("the tools are listed with annotations that say who changes the page", async () => {
     const { data } = await mcp.request("tools/list");

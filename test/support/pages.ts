@@ -160,6 +160,9 @@ export const actionPages: Routes = {
   "/inner": page(INNER),
   "/shadow": page(SHADOW),
   "/roles": page(ROLES),
+  "/confirm": page(
+    `<title>Confirm</title><button id="del" onclick="document.getElementById('answer').textContent = confirm('Delete it?') ? 'deleted' : 'kept'">Delete</button><p id="answer">-</p>`,
+  ),
   "/article": page(article()),
   "/big": page(big()),
 };

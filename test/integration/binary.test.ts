@@ -75,7 +75,7 @@ test("the binary opens a browser, navigates, describes and ends it", async () =>
 }, 120_000);
 
 test("the binary serves the admin page and the embedded guide", async () => {
-  const ui = await fetch(`${base}/ui/`);
+  const ui = await fetch(`${base}/ui/`, { headers: { authorization: `Bearer ${TOKEN}` } });
   expect(ui.status).toBe(200);
   expect(await ui.text()).toContain("Workspaces");
   const guide = await fetch(`${base}/skill/SKILL.md`, { headers: { authorization: `Bearer ${TOKEN}` } });

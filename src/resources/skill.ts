@@ -1,7 +1,9 @@
 // The agent guide: markdown pages served as skill://selenium-flow/… resources and GET /skill/….
 // Pages are embedded at build time, so the binary carries them.
 
+import filesGuide from "../../docs/skill/references/FILES.md" with { type: "text" };
 import flowsGuide from "../../docs/skill/references/FLOWS.md" with { type: "text" };
+import recordingsGuide from "../../docs/skill/references/RECORDINGS.md" with { type: "text" };
 import secretsGuide from "../../docs/skill/references/SECRETS.md" with { type: "text" };
 import siteDataGuide from "../../docs/skill/references/SITE_DATA.md" with { type: "text" };
 import skill from "../../docs/skill/SKILL.md" with { type: "text" };
@@ -43,6 +45,20 @@ export const GUIDE: GuidePage[] = [
     description:
       "Save a sequence of calls you will repeat and run it server-side in one call: the YAML format, params, secrets in steps, the run report, and a sign-in flow that ends with save_site_data.",
     text: flowsGuide,
+  },
+  {
+    path: "references/FILES.md",
+    title: "Files",
+    description:
+      "Screenshots, prints, downloads and what you keep: the folders under workspace://files, entries and signed links, keep_file, upload_file, and what only the admin does.",
+    text: filesGuide,
+  },
+  {
+    path: "references/RECORDINGS.md",
+    title: "Recordings",
+    description:
+      "A video of the browser for a person to watch: open_session(record=true), where and when the video appears, keeping it, and what to do when it does not.",
+    text: recordingsGuide,
   },
 ];
 

@@ -327,3 +327,18 @@ describe("the collector", () => {
     });
   }
 });
+
+describe("the boundary", () => {
+  test("recordings imports no protocol code, no Grid client and no selenium", async () => {
+    const dir = join(import.meta.dir, "..", "..", "src", "recordings");
+    for (const file of readdirSync(dir).filter((f) => f.endsWith(".ts"))) {
+      const text = await Bun.file(join(dir, file)).text();
+      const imports = [...text.matchAll(/from\s+"([^"]+)"/g)].map((m) => m[1]!);
+      for (const spec of imports) {
+        expect(`${file}: ${spec}`).not.toMatch(
+          /selenium|elysia|@modelcontextprotocol|\/surfaces\/|\/grid\/|\/actions\/|\/workspaces\//,
+        );
+      }
+    }
+  });
+});

@@ -66,7 +66,8 @@ export async function withSpareTab<T>(
     off = bidi.on("network.beforeRequestSent", context, (event: NetworkEvent) => answer(bidi, event, ours));
     subscription = await bidi.subscribe(["network.beforeRequestSent"], [context]);
     const run: SpareRun = async (origin, expression) => {
-      await bidi.send("browsingContext.navigate", { context, url: origin + SPARE_PATH, wait: "complete" });
+      // The marked page has nothing to load: parsed is done.
+      await bidi.send("browsingContext.navigate", { context, url: origin + SPARE_PATH, wait: "interactive" });
       const reply = await bidi.send("script.evaluate", {
         expression: onSpare(expression),
         target: { context },

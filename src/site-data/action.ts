@@ -57,10 +57,10 @@ export const saveSiteData = defineAction({
     if (input.url !== undefined) await driver.get(input.url);
     const record = await ctx.services.store.get(ctx.workspace);
     const origins = (record?.history ?? []).map((v) => v.origin);
-    const captured = await capture(() => socket(ctx), driver, origins, saveOptions);
+    const { page, ...captured } = await capture(() => socket(ctx), driver, origins, saveOptions);
     const now = ctx.services.now();
     if (!jarFits(captured.cookies, now)) throw badInput(JAR_OVER);
-    const out = { ...(await pageState(driver)), saved: replaced(), uri: SITE_DATA_URI };
+    const out = { ...(page ?? (await pageState(driver))), saved: replaced(), uri: SITE_DATA_URI };
     // The snapshot is taken inside the settle write, against the record as it is then.
     ctx.change(
       orIfStale(

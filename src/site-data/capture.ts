@@ -68,12 +68,15 @@ export async function capture(
   page: ScriptRunner,
   origins: readonly string[],
   opts: LoopOptions = {},
-): Promise<Captured> {
+): Promise<Captured & { page: { url: string; title: string } | null }> {
+  // The socket opens while the page is read; the page's classic call is still what notices a
+  // reaped browser (and has it silently reopened).
+  const socket = connect();
+  socket.catch(() => undefined);
   const found = await page.executeScript(READ_STORAGE);
   const pageData = isObject(found) ? found : {};
   const here = typeof pageData.origin === "string" ? pageData.origin : "";
-  // The page first: a classic call is how a reaped browser is noticed (and silently reopened).
-  const bidi = await connect();
+  const bidi = await socket;
   const cookies = await readJar(bidi);
   // Only http(s) can be stood on; the page's own origin is read in place.
   const wanted = [...new Set(origins)].filter((o) => o !== here && /^https?:\/\//.test(o));
@@ -88,6 +91,10 @@ export async function capture(
     if (o.ok) others[o.origin] = items(o.value);
     else failed.push({ site: o.origin, reason: o.reason });
   }
+  const seen =
+    typeof pageData.url === "string" && typeof pageData.title === "string"
+      ? { url: pageData.url, title: pageData.title }
+      : null;
   return {
     cookies,
     origin: here,
@@ -95,5 +102,6 @@ export async function capture(
     session: items(pageData.session),
     others,
     failed,
+    page: seen,
   };
 }

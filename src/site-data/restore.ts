@@ -80,17 +80,17 @@ async function restoreCookies(
     if (bad) skipped.push(bad);
     else usable.push(c as StoredCookie);
   }
+  const live = liveCookies(usable, now);
+  // Sent together (the browser takes them in order); each refusal is its own skip.
+  const outcomes = await Promise.allSettled(
+    live.map((c) => bidi.send("storage.setCookie", { cookie: partial(c) })),
+  );
   const sent: StoredCookie[] = [];
-  const refused: Skip[] = [];
-  for (const c of liveCookies(usable, now)) {
-    try {
-      await bidi.send("storage.setCookie", { cookie: partial(c) });
-      sent.push(c);
-    } catch (err) {
-      refused.push({ cookie: c.name, domain: c.domain, reason: messageOf(err) });
-    }
-  }
-  skipped.push(...refused);
+  outcomes.forEach((o, i) => {
+    const c = live[i] as StoredCookie;
+    if (o.status === "fulfilled") sent.push(c);
+    else skipped.push({ cookie: c.name, domain: c.domain, reason: messageOf(o.reason) });
+  });
   // A browser can refuse a cookie without an error; only the jar says.
   let jar: Array<{ name: string; domain: string; path: string }>;
   try {
@@ -131,6 +131,13 @@ export async function restore(
   const skipped: Skip[] = [];
   let kept: StoredCookie[] = [];
   const filled: string[] = [];
+  const session = isObject(data.session) ? data.session : {};
+  const items = isObject(session.items) ? (session.items as Items) : {};
+  const sessionOrigin =
+    typeof session.origin === "string" && session.origin && Object.keys(items).length ? session.origin : null;
+  // The main tab's id is asked for while the cookies go in.
+  const mainTab = sessionOrigin ? opts.main() : null;
+  mainTab?.catch(() => undefined);
   try {
     kept = await restoreCookies(bidi, data.cookies, now, skipped);
     const origins = isObject(data.origins) ? data.origins : {};
@@ -141,12 +148,10 @@ export async function restore(
       if (o.ok) filled.push(o.origin);
       else skipped.push({ site: o.origin, reason: o.reason });
     }
-    const session = isObject(data.session) ? data.session : {};
-    const items = isObject(session.items) ? (session.items as Items) : {};
-    if (typeof session.origin === "string" && session.origin && Object.keys(items).length) {
-      const origin = session.origin;
+    if (sessionOrigin && mainTab) {
+      const origin = sessionOrigin;
       try {
-        const main = await opts.main();
+        const main = await mainTab;
         await withSpareTab(
           bidi,
           async (run) => {

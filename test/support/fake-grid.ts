@@ -79,6 +79,8 @@ export class FakeGrid {
             origin: o,
             local: o ? b.bidi.localOf(o).items() : {},
             session: o ? b.bidi.sessionOf("main", o).items() : {},
+            url: main().url,
+            title: b.titles.get(main().url) ?? "",
           };
         }
         if (script.includes("location.href")) return [main().url, browser().titles.get(main().url) ?? ""];

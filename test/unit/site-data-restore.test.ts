@@ -55,7 +55,7 @@ describe("restore", () => {
     expect(steps(bidi)).toEqual(["cookie", "cookie", "spare", "spare", "main"]);
     expect(bidi.log.filter((l) => l.startsWith("create"))).toHaveLength(1);
     expect(bidi.log.filter((l) => l.startsWith("navigate main"))).toEqual([
-      `navigate main ${APP}/__selenium-flow-spare__ complete`,
+      `navigate main ${APP}/__selenium-flow-spare__ interactive`,
       "navigate main about:blank complete",
     ]);
     expect(bidi.tabs.get("main")?.url).toBe("about:blank");

@@ -46,7 +46,7 @@ describe("capture", () => {
   const page = (origin: string, local = {}, session = {}) => ({
     executeScript: async (script: string) => {
       expect(script).toBe(READ_STORAGE);
-      return { origin, local, session };
+      return { origin, local, session, url: `${origin}/`, title: "App" };
     },
   });
 
@@ -75,6 +75,7 @@ describe("capture", () => {
       session: { t: "1" },
       others: { [SSO]: { kc: "1" }, [OLD]: {} },
       failed: [],
+      page: { url: `${APP}/`, title: "App" },
     });
     expect(bidi.log.filter((l) => l.startsWith("create"))).toHaveLength(1);
     expect(bidi.log.filter((l) => l.startsWith("navigate")).map((l) => l.split(" ")[2])).toEqual([
@@ -87,7 +88,7 @@ describe("capture", () => {
     const bidi = new FakeBidi();
     await capture(async () => bidi.socket, page(APP), ["chrome://settings", SSO, "file:///tmp"]);
     expect(bidi.log.filter((l) => l.startsWith("navigate"))).toEqual([
-      `navigate spare-1 ${SSO}/__selenium-flow-spare__ complete`,
+      `navigate spare-1 ${SSO}/__selenium-flow-spare__ interactive`,
     ]);
   });
 

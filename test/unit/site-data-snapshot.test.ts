@@ -244,23 +244,37 @@ describe("the storage scripts", () => {
     expect(session.items()).toEqual({ t: "1" });
   });
 
-  test("the page read gives its origin and both storages, and an opaque origin as ''", () => {
-    const run = (origin: string, local: FakeStorage, session: FakeStorage) =>
-      new Function("location", "localStorage", "sessionStorage", READ_STORAGE)({ origin }, local, session);
-    expect(run(APP, new FakeStorage({ a: "1" }), new FakeStorage({ t: "2" }))).toEqual({
+  test("the page read gives the top document's origin, storages, url and title; hidden or opaque reads as ''", () => {
+    const run = (top: unknown) => new Function("top", READ_STORAGE)(top);
+    const page = (origin: string, local: unknown, session: unknown) => ({
+      location: { origin, href: `${origin}/x` },
+      document: { title: "T" },
+      localStorage: local,
+      sessionStorage: session,
+    });
+    expect(run(page(APP, new FakeStorage({ a: "1" }), new FakeStorage({ t: "2" })))).toEqual({
       origin: APP,
       local: { a: "1" },
       session: { t: "2" },
+      url: `${APP}/x`,
+      title: "T",
     });
     const throwing = {
       get length(): number {
         throw new Error("denied");
       },
     };
-    expect(run("null", throwing as unknown as FakeStorage, new FakeStorage())).toEqual({
+    expect(run(page("null", throwing, new FakeStorage()))).toMatchObject({
       origin: "",
       local: {},
       session: {},
     });
+    // A cross-origin frame: the top is not ours to read, so nothing of the frame's own is taken.
+    const hidden = {
+      get location(): never {
+        throw new Error("cross-origin");
+      },
+    };
+    expect(run(hidden)).toEqual({ origin: "", local: {}, session: {}, url: null, title: null });
   });
 });

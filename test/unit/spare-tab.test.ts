@@ -35,7 +35,7 @@ describe("the spare tab", () => {
       `intercept beforeRequestSent [spare-1] ${SPARE_PATH}`,
       "on network.beforeRequestSent spare-1",
       "subscribe network.beforeRequestSent [spare-1]",
-      `navigate spare-1 ${APP}${SPARE_PATH} complete`,
+      `navigate spare-1 ${APP}${SPARE_PATH} interactive`,
       "respond request-4",
       "evaluate spare-1 await",
       "unintercept",

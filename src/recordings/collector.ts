@@ -233,7 +233,13 @@ export class Collector {
     const w = watch(this.inbox, {
       ignoreInitial: true,
       persistent: false,
-      ...(this.polling ? { backend: "polling" as const, pollingInterval: this.opts.pollMs } : {}),
+      ...(this.polling
+        ? {
+            backend: "polling" as const,
+            pollingInterval: this.opts.pollMs,
+            pollingBinaryInterval: this.opts.pollMs,
+          }
+        : {}),
     });
     w.on("all", () => {
       this.dirty = true;

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SW_REASON } from "../../src/grid/spare-tab.ts";
 import { testGridUrl } from "../support/env.ts";
+import { mcpClient } from "../support/mcp.ts";
 import { endAll, logLines, startServer, type TestServer, TOKEN } from "../support/server.ts";
 
 const V = {
@@ -191,6 +192,12 @@ describe("site data on the real Grid", () => {
       },
       uri: "workspace://site-data",
     });
+    // The same save as an MCP tool: the same receipt, structured and declared.
+    const mcp = await mcpClient(server, W);
+    const viaMcp = await mcp.tool("save_site_data", {});
+    bodies.push(...mcp.texts);
+    expect(viaMcp.isError).toBeFalsy();
+    expect(viaMcp.structuredContent).toEqual(saved.body);
     const listing = await call("GET", "/site-data");
     expect(listing.body.sites.map((s: any) => s.site)).toEqual([
       "crm.example.test",

@@ -253,6 +253,17 @@ describe("save_site_data through the manager", () => {
     expect(Object.keys((await store.get(W))?.site_data.origins ?? {})).toEqual([APP, SSO]);
   });
 
+  test("a store that fails the write fails the call, and nothing of the capture is in the error", async () => {
+    await call(navigate, { url: `${APP}/x` });
+    signIn();
+    store.update = async () => {
+      throw new Error("the store is down");
+    };
+    const err = await call(saveSiteData).catch((e: unknown) => e);
+    expect((err as Error).message).toBe("the store is down");
+    expect(JSON.stringify(err)).not.toContain("SID");
+  });
+
   test("describe summarises what is saved", async () => {
     await savedWorld();
     expect((await manager.describe(W)).site_data).toEqual({ sites: 2, uri: "workspace://site-data" });

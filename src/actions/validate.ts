@@ -22,7 +22,10 @@ function describe(issue: Issue, known: string[]): string {
       if (issue.message.endsWith("received undefined")) return `missing field "${field}": it is required`;
       return `field "${field}" must be ${article(issue.expected)}`;
     case "too_big":
-      return `field "${field}" is too long: at most ${issue.maximum}${issue.origin === "string" ? " characters" : issue.origin === "array" ? " items" : ""}`;
+      if (issue.origin === "string")
+        return `field "${field}" is too long: at most ${issue.maximum} characters`;
+      if (issue.origin === "array") return `field "${field}" has too many items: at most ${issue.maximum}`;
+      return `field "${field}" is too large: at most ${issue.maximum}`;
     case "too_small":
       return `field "${field}" is too ${issue.origin === "string" || issue.origin === "array" ? "short" : "small"}: at least ${issue.minimum}`;
     case "invalid_value":
@@ -47,6 +50,36 @@ function article(expected: string): string {
   return words[expected] ?? expected;
 }
 
+/** The field names of the object schema at `path` inside `schema` (through arrays, optionals, pipes). */
+function keysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+  type Def = {
+    type?: string;
+    innerType?: unknown;
+    in?: unknown;
+    shape?: Record<string, unknown>;
+    element?: unknown;
+  };
+  const defOf = (v: unknown) => (v as { _zod?: { def?: Def } } | undefined)?._zod?.def;
+  const unwrap = (v: unknown): unknown => {
+    for (let i = 0; i < 10; i++) {
+      const def = defOf(v);
+      if (def?.innerType) v = def.innerType;
+      else if (def?.type === "pipe") v = def.in;
+      else break;
+    }
+    return v;
+  };
+  let at: unknown = unwrap(schema);
+  for (const step of path) {
+    const def = defOf(at);
+    if (def?.type === "object") at = unwrap(def.shape?.[String(step)]);
+    else if (def?.type === "array") at = unwrap(def.element);
+    else return [];
+  }
+  const def = defOf(at);
+  return def?.type === "object" ? Object.keys(def.shape ?? {}) : [];
+}
+
 /** Parses `value` with `schema` or throws a 400 naming the first bad field. */
 export function validate<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   const result = schema.safeParse(value);
@@ -56,6 +89,5 @@ export function validate<S extends z.ZodType>(schema: S, value: unknown): z.infe
 
 /** The 400 for one issue `schema` raised (for callers that pick among the issues themselves). */
 export function issueError(schema: z.ZodType, issue: Issue): FlowError {
-  const known = "shape" in schema ? Object.keys((schema as unknown as z.ZodObject).shape) : [];
-  return badInput(describe(issue, known), fieldOf(issue) || undefined);
+  return badInput(describe(issue, keysAt(schema, issue.path)), fieldOf(issue) || undefined);
 }

@@ -130,16 +130,46 @@ export function redact(url: string, typed: string): string {
   return out + url.slice(at);
 }
 
-/** text with every secret value of the catalogue hidden, in any encoding a URL may carry it. */
-export function hideSecrets(catalogue: SecretCatalogue, text: string): string {
-  // Longest first, so a value that contains another is hidden whole; very short ones would hide
-  // half the text, and errors.ts does not register them either.
-  const values = catalogue
+/**
+ * Every secret value worth hiding, longest first (a value that contains another is hidden whole);
+ * very short ones would hide half the text, and errors.ts does not register them either.
+ */
+export function secretValuesOf(catalogue: SecretCatalogue): string[] {
+  return catalogue
     .all()
     .flatMap((s) => [...s.keys.values()])
     .filter((v) => v.length >= 3)
     .sort((a, b) => b.length - a.length);
+}
+
+/** text with each of values hidden, in any encoding a URL may carry it. */
+export function hideValues(values: readonly string[], text: string): string {
   let out = text;
   for (const value of values) if (taints(out, value)) out = redact(out, value);
-  return scrub(out);
+  return out;
+}
+
+/** text with every secret value of the catalogue hidden, in any encoding a URL may carry it. */
+export function hideSecrets(catalogue: SecretCatalogue, text: string): string {
+  return scrub(hideValues(secretValuesOf(catalogue), text));
+}
+
+/** value (any JSON) with every secret value in its strings hidden. */
+export function hideSecretsDeep<T>(catalogue: SecretCatalogue, value: T): T {
+  const values = secretValuesOf(catalogue);
+  if (values.length === 0) return value;
+  const walk = (v: unknown, depth: number): unknown => {
+    if (typeof v === "string") return hideValues(values, v);
+    if (depth > 40 || v === null || typeof v !== "object") return v;
+    if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = walk(x, depth + 1);
+    return out;
+  };
+  return walk(value, 0) as T;
+}
+
+/** Whether url carries any secret value of the catalogue. */
+export function carriesSecret(catalogue: SecretCatalogue, url: string): boolean {
+  return secretValuesOf(catalogue).some((v) => taints(url, v));
 }

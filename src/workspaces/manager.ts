@@ -13,6 +13,7 @@ import type { BidiSocket } from "../grid/bidi.ts";
 import { pageState } from "../grid/page.ts";
 import { type Grid, isNoSuchSession, type OpenOptions } from "../grid/webdriver.ts";
 import { log } from "../log.ts";
+import { carriesSecret, hideSecretsDeep } from "../secrets/bound.ts";
 import type { Services } from "../services.ts";
 import {
   at,
@@ -444,13 +445,21 @@ export class WorkspaceManager {
   /** Finishes a page call: one write for history, TTL, reopen report, window and the action's changes. */
   private async settle(
     workspace: string,
-    result: AnyRecord,
+    raw: AnyRecord,
     browser: string,
     reshapes: boolean,
     state: CallState,
   ): Promise<AnyRecord> {
-    const landed =
-      state.landed !== undefined ? state.landed : typeof result.url === "string" ? result.url : null;
+    // The last line of defence for secrets: whatever an action returns or lands on, a page that
+    // carries a secret value is never recorded and the value never reaches the caller.
+    // (Unit tests may bind services without a catalogue.)
+    const catalogue = this.services?.secrets as Services["secrets"] | undefined;
+    const safe = (url: string | null) => (url && catalogue && carriesSecret(catalogue, url) ? null : url);
+    const landed = safe(
+      state.landed !== undefined ? state.landed : typeof raw.url === "string" ? raw.url : null,
+    );
+    const pages = state.pages?.map(safe);
+    const result = catalogue ? hideSecretsDeep(catalogue, raw) : raw;
     const now = this.now();
     let told: SiteDataReport | null = null;
     await this.store.update(workspace, (cur) => {
@@ -461,7 +470,7 @@ export class WorkspaceManager {
         return cur;
       }
       told = reportFor(cur, browser);
-      let next = delivered(at(cur, state.pages ?? [landed], now, this.store.ttl));
+      let next = delivered(at(cur, pages ?? [landed], now, this.store.ttl));
       if (reshapes) next = reshaped(next, result as { width?: number; height?: number });
       for (const change of state.changes) next = change(next, browser) ?? next;
       return next;

@@ -167,7 +167,7 @@ describe("every kind of bad flow is a 400 naming the step and the line", () => {
       "steps:\n  - tool: go\n    args:\n      url: https://a.example.test/\n      wait: soon\n";
     expect(refusal(wrongType)).toBe('step 1 (go) at line 5: field "wait" must be a number');
     expect(refusal("steps:\n  - tool: go\n    arg: {}\n")).toBe(
-      'step 1 (go) at line 3: unknown field "steps.0.arg": remove it (it takes description, params, steps, onError, timeout)',
+      'step 1 (go) at line 3: unknown field "steps.0.arg": remove it (it takes tool, args, return)',
     );
   });
 

@@ -7,7 +7,7 @@ import type { BidiSocket } from "../grid/bidi.ts";
 import { pageState } from "../grid/page.ts";
 import { withSiteData } from "../store/record.ts";
 import { orIfStale } from "../workspaces/manager.ts";
-import { capture, channelDown, type LoopOptions } from "./capture.ts";
+import { capture, channelDown } from "./capture.ts";
 import { Saved } from "./schemas.ts";
 import { JAR_OVER, jarFits, type SaveReceipt, snapshot } from "./snapshot.ts";
 
@@ -16,9 +16,6 @@ export const REPLACED_BEFORE_SAVE =
 export const GUIDE_URI = "skill://selenium-flow/references/SITE_DATA.md";
 
 const replaced = (): SaveReceipt => ({ cookies: 0, sites: [], skipped: [{ reason: REPLACED_BEFORE_SAVE }] });
-
-/** Tests shorten the spare tab's budget. */
-export const saveOptions: LoopOptions = {};
 
 async function socket(ctx: ActionContext): Promise<BidiSocket> {
   try {
@@ -57,7 +54,7 @@ export const saveSiteData = defineAction({
     if (input.url !== undefined) await driver.get(input.url);
     const record = await ctx.services.store.get(ctx.workspace);
     const origins = (record?.history ?? []).map((v) => v.origin);
-    const { page, ...captured } = await capture(() => socket(ctx), driver, origins, saveOptions);
+    const { page, ...captured } = await capture(() => socket(ctx), driver, origins);
     const now = ctx.services.now();
     if (!jarFits(captured.cookies, now)) throw badInput(JAR_OVER);
     const out = { ...(page ?? (await pageState(driver))), saved: replaced(), uri: SITE_DATA_URI };

@@ -133,6 +133,7 @@ for (const watch of ["events", "poll"] as const) {
     });
 
     test("the open writes the note before it returns; the workspace says it records", async () => {
+      expect((await call(server, "GET", "/browser", undefined, W)).body.recording).toBe(false);
       id = await openRecorded(server, W);
       const note = JSON.parse(readFileSync(notePath(root.data, W, id), "utf8"));
       expect(note).toMatchObject({ ended: null, browser: "chrome" });
@@ -204,6 +205,30 @@ for (const watch of ["events", "poll"] as const) {
   });
 }
 
+describe("a note that cannot be written", () => {
+  test("the browser still opens and records; the result says filing failed, without a path", async () => {
+    const W = "rec-unfilable";
+    const root = dataRoot();
+    const server = await recordingServer(root.data, "events", [W]);
+    // .pending cannot be made: a file holds its name.
+    mkdirSync(join(root.data, "sessions", W, "recordings"), { recursive: true });
+    writeFileSync(join(root.data, "sessions", W, "recordings", ".pending"), "");
+    const before = logLines.length;
+    const opened = await call(server, "POST", "/browser", { url: site.url("/"), record: true }, W);
+    expect(opened.status).toBe(200);
+    expect(opened.body.recording).toBe(true);
+    expect(opened.body.recording_error).toMatch(/^this recording cannot be filed: [A-Za-z]+/);
+    expect(opened.body.recording_error).not.toContain("/");
+    const id = await gridIdByVideoName(W);
+    expect(id).toBeTruthy();
+    gridIds.add(id!);
+    expect((await call(server, "GET", "/browser", undefined, W)).body.live).toBe(true);
+    expect(logLines.slice(before).join("\n")).toContain(`recording for ${W} cannot be filed:`);
+    expect(server.app.services.recordings!.owed.has(id!)).toBe(false);
+    await call(server, "DELETE", "/browser", undefined, W);
+  });
+});
+
 describe("a reap", () => {
   test("a recorded browser the Grid reaped comes back recorded, and the collector owes its video too", async () => {
     const W = "rec-reap";
@@ -221,6 +246,7 @@ describe("a reap", () => {
     expect(existsSync(notePath(root.data, W, first))).toBe(true);
     const owed = server.app.services.recordings!.owed;
     expect(owed.has(first) && owed.has(second!)).toBe(true);
+    await call(server, "DELETE", "/browser", undefined, W);
   });
 });
 

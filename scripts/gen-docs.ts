@@ -30,6 +30,9 @@ function typeOf(s: Schema): string {
   return s.type ?? "any";
 }
 
+/** The first sentence, with its full stop. */
+const firstSentence = (text: string) => `${(text.split(". ")[0] ?? "").replace(/\.$/, "")}.`;
+
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 
 function parameters(action: AnyAction): string {
@@ -138,16 +141,14 @@ export function index(): string {
     "|---|---|---|",
     ...ACTIONS.map(
       (a) =>
-        `| [\`${a.name}\`](${a.name}.md) | \`${a.http.method} ${a.http.path}\` | ${cell(a.description.split(". ")[0] ?? "")}. |`,
+        `| [\`${a.name}\`](${a.name}.md) | \`${a.http.method} ${a.http.path}\` | ${cell(firstSentence(a.description))} |`,
     ),
     "",
     "## Resources",
     "",
     "| MCP resource | HTTP | What it holds |",
     "|---|---|---|",
-    ...RESOURCES.map(
-      (r) => `| \`${r.uri}\` | \`GET ${r.http}\` | ${cell(r.description.split(". ")[0] ?? "")}. |`,
-    ),
+    ...RESOURCES.map((r) => `| \`${r.uri}\` | \`GET ${r.http}\` | ${cell(firstSentence(r.description))} |`),
     "",
   ].join("\n");
 }

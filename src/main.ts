@@ -38,7 +38,8 @@ function bootLine(loaded: Loaded): string {
   const from = settingsView(loaded)
     .filter((s) => s.source !== "default")
     .map((s) => `${s.key}=${typeof s.value === "string" ? s.value : JSON.stringify(s.value)} (${s.source})`);
-  return `selenium-flow ${VERSION}: ${from.length ? from.join(", ") : "all defaults"}`;
+  const recordings = loaded.config.recording.enabled ? "on" : "off";
+  return `selenium-flow ${VERSION}: recordings=${recordings}; ${from.length ? from.join(", ") : "all defaults"}`;
 }
 
 async function serveStdio(loaded: Loaded): Promise<void> {

@@ -81,7 +81,17 @@ function operation(action: AnyAction) {
     "x-mcp-tool": action.name,
   };
   if (action.http.method !== "GET" && action.http.method !== "DELETE") {
-    op.requestBody = { required: false, content: { "application/json": { schema: body } } };
+    const content: Record<string, unknown> = { "application/json": { schema: body } };
+    // An action that reads its own body also takes a multipart upload: the file as a part named
+    // "file", every other field as a part holding its JSON.
+    if (action.http.readBody) {
+      const parts = {
+        ...body.properties,
+        file: { type: "string", format: "binary", description: "The file." },
+      };
+      content["multipart/form-data"] = { schema: { type: "object", properties: parts } };
+    }
+    op.requestBody = { required: false, content };
   }
   return op;
 }

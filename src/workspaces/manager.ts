@@ -371,6 +371,8 @@ export class WorkspaceManager {
   ): Promise<LiveBrowser> {
     const record = known !== undefined ? known : await this.store.get(workspace);
     const settings = { ...(record?.settings ?? {}) };
+    // Recording turned off since: nobody would file that video, so the replacement is not filmed.
+    if (settings.record && !this.hooks.recordings) delete settings.record;
     const opened = await this.launch(
       workspace,
       settings,

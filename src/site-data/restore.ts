@@ -63,6 +63,13 @@ function partial(c: StoredCookie): PartialCookie {
   return p;
 }
 
+// A browser's error may echo what it was given: a reason never carries a value.
+function hiding(reason: string, values: unknown[]): string {
+  let out = reason;
+  for (const v of values) if (typeof v === "string" && v.length >= 3) out = out.split(v).join("[hidden]");
+  return out;
+}
+
 const sameCookie = (a: { name: string; domain: string; path: string }, b: StoredCookie) =>
   a.name === b.name && a.domain === b.domain && a.path === (b.path || "/");
 
@@ -89,7 +96,7 @@ async function restoreCookies(
   outcomes.forEach((o, i) => {
     const c = live[i] as StoredCookie;
     if (o.status === "fulfilled") sent.push(c);
-    else skipped.push({ cookie: c.name, domain: c.domain, reason: messageOf(o.reason) });
+    else skipped.push({ cookie: c.name, domain: c.domain, reason: hiding(messageOf(o.reason), [c.value]) });
   });
   // A browser can refuse a cookie without an error; only the jar says.
   let jar: Array<{ name: string; domain: string; path: string }>;
@@ -141,12 +148,16 @@ export async function restore(
   try {
     kept = await restoreCookies(bidi, data.cookies, now, skipped);
     const origins = isObject(data.origins) ? data.origins : {};
+    const locals: Record<string, Items> = {};
     const jobs = Object.entries(origins)
       .filter(([, e]) => isObject(e) && isObject(e.local) && Object.keys(e.local).length > 0)
-      .map(([origin, e]) => ({ origin, expression: fill("localStorage", (e as { local: Items }).local) }));
+      .map(([origin, e]) => {
+        locals[origin] = (e as { local: Items }).local;
+        return { origin, expression: fill("localStorage", locals[origin]) };
+      });
     for (const o of await spareLoop(bidi, jobs, opts)) {
       if (o.ok) filled.push(o.origin);
-      else skipped.push({ site: o.origin, reason: o.reason });
+      else skipped.push({ site: o.origin, reason: hiding(o.reason, Object.values(locals[o.origin] ?? {})) });
     }
     if (sessionOrigin && mainTab) {
       const origin = sessionOrigin;
@@ -165,7 +176,7 @@ export async function restore(
         );
         filled.push(origin);
       } catch (err) {
-        skipped.push({ site: origin, reason: whyFailed(err) });
+        skipped.push({ site: origin, reason: hiding(whyFailed(err), Object.values(items)) });
       }
     }
   } catch (err) {

@@ -242,6 +242,30 @@ describe("restore", () => {
     expect(JSON.stringify(report)).not.toContain("user:pass");
   });
 
+  test("a browser error that echoes what it was given never carries the value into the report", async () => {
+    const bidi = new FakeBidi({
+      fail: (m, p) =>
+        m === "storage.setCookie"
+          ? new Error(`invalid cookie value ${p.cookie.value.value}`)
+          : m === "script.evaluate" && String(p.expression).includes("localStorage.setItem")
+            ? new Error(`quota exceeded for ${String(p.expression).match(/LOCAL-VALUE-\d/)?.[0]}`)
+            : undefined,
+    });
+    const report = await restore(
+      bidi.socket,
+      {
+        cookies: [cookie("sid", "app.example.com", { value: "COOKIE-VALUE-1" })],
+        origins: { [APP]: { local: { k: "LOCAL-VALUE-1" } } },
+      },
+      NOW,
+      { main },
+    );
+    expect(report.skipped?.map((s) => s.reason)).toEqual([
+      "invalid cookie value [hidden]",
+      "quota exceeded for [hidden]",
+    ]);
+  });
+
   test("every skipped item restore emits is declared, and nothing waits", async () => {
     const bidi = new FakeBidi({
       drop: ["gone"],

@@ -55,6 +55,8 @@ export interface HttpRoute {
   path: string;
   /** Reads a body that is not plain JSON (a multipart upload) into the input's fields; it enforces its own cap. */
   readBody?: (request: Request) => Promise<Record<string, unknown>>;
+  /** With readBody: the body types it takes besides JSON, for OpenAPI (content type → schema); default a multipart upload. */
+  bodies?: Record<string, Record<string, unknown>>;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the table holds actions of every input and output type

@@ -113,7 +113,14 @@ export const runFlowAction = defineAction({
 
 export const saveFlowAction = defineAction({
   name: "save_flow",
-  http: { method: "PUT", path: "/flows/{name}", readBody: flowBody },
+  http: {
+    method: "PUT",
+    path: "/flows/{name}",
+    readBody: flowBody,
+    bodies: {
+      "application/yaml": { type: "string", description: "The flow as YAML text (at most 1 MiB)." },
+    },
+  },
   title: "Save a flow",
   description: [
     "Save a flow in this workspace under a name, replacing one of that name: a list of steps, each a tool call ({tool, args, return?}), that run_flow then runs server-side in one call.",

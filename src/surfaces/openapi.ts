@@ -84,7 +84,9 @@ function operation(action: AnyAction) {
     const content: Record<string, unknown> = { "application/json": { schema: body } };
     // An action that reads its own body also takes a multipart upload: the file as a part named
     // "file", every other field as a part holding its JSON.
-    if (action.http.readBody) {
+    if (action.http.bodies) {
+      for (const [type, schema] of Object.entries(action.http.bodies)) content[type] = { schema };
+    } else if (action.http.readBody) {
       const parts = {
         ...body.properties,
         file: { type: "string", format: "binary", description: "The file." },

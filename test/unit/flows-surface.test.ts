@@ -15,6 +15,9 @@ test("each flow action is a route and a tool; the flows are resources", () => {
   expect(doc.paths["/flows/{name}"].delete["x-mcp-tool"]).toBe("delete_flow");
   expect(doc.paths["/flows/{name}"].get["x-mcp-resource"]).toBe("workspace://flows/{name}");
   expect(doc.paths["/flows"].get["x-mcp-resource"]).toBe("workspace://flows");
+  const put = doc.paths["/flows/{name}"].put.requestBody.content;
+  expect(Object.keys(put)).toEqual(["application/json", "application/yaml"]);
+  expect(put["application/yaml"].schema.type).toBe("string");
   const run = toolOf(ACTIONS.find((a) => a.name === "run_flow")!);
   expect(run.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
   expect(Object.keys((run.inputSchema as any).properties)).toEqual(["name", "params"]);

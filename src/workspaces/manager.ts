@@ -461,7 +461,6 @@ export class WorkspaceManager {
       state.landed !== undefined ? state.landed : typeof raw.url === "string" ? raw.url : null,
     );
     const pages = state.pages?.map(safe);
-    const result = catalogue ? hideSecretsDeep(catalogue, raw) : raw;
     const now = this.now();
     let told: SiteDataReport | null = null;
     await this.store.update(workspace, (cur) => {
@@ -473,10 +472,12 @@ export class WorkspaceManager {
       }
       told = reportFor(cur, browser);
       let next = delivered(at(cur, pages ?? [landed], now, this.store.ttl));
-      if (reshapes) next = reshaped(next, result as { width?: number; height?: number });
+      if (reshapes) next = reshaped(next, raw as { width?: number; height?: number });
       for (const change of state.changes) next = change(next, browser) ?? next;
       return next;
     });
+    // Hidden after the write: a change may still fill the result in (save_site_data's receipt).
+    const result = catalogue ? hideSecretsDeep(catalogue, raw) : raw;
     return told ? { ...result, site_data: told } : result;
   }
 

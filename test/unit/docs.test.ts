@@ -23,3 +23,12 @@ test("every action is an MCP tool with schemas and annotations, and an OpenAPI o
     expect(doc.paths[a.http.path]?.[a.http.method.toLowerCase()]?.operationId).toBe(a.name);
   }
 });
+
+test("the agent guide's tool table names every tool, and every guide page it links exists", async () => {
+  const { GUIDE } = await import("../../src/resources/skill.ts");
+  const skill = GUIDE.find((p) => p.path === "SKILL.md")!.text;
+  for (const a of ACTIONS) expect(skill).toContain(`\`${a.name}\``);
+  for (const link of skill.matchAll(/skill:\/\/selenium-flow\/([A-Za-z_/.]+\.md)/g)) {
+    expect(GUIDE.map((p) => p.path)).toContain(link[1] as string);
+  }
+});

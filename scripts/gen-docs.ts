@@ -85,6 +85,22 @@ function example(action: AnyAction): string {
   ].join("\n");
 }
 
+const ROOT = resolve(import.meta.dir, "..");
+
+/**
+ * Hand-written notes for a page (`docs/notes/<tool>.md`), appended under the generated part. A
+ * line `@include <path>` brings in a file of the repository as a fenced block (an example flow).
+ */
+function notes(action: AnyAction): string {
+  const file = join(ROOT, "docs", "notes", `${action.name}.md`);
+  if (!existsSync(file)) return "";
+  const text = readFileSync(file, "utf8").replace(/^@include (\S+)$/gm, (_m, path: string) => {
+    const lang = path.split(".").pop() ?? "";
+    return `\`\`\`${lang}\n${readFileSync(join(ROOT, path), "utf8").trimEnd()}\n\`\`\``;
+  });
+  return `${text.trimEnd()}\n`;
+}
+
 export function page(action: AnyAction): string {
   const a = action.annotations;
   const traits = [
@@ -124,6 +140,7 @@ export function page(action: AnyAction): string {
     "## Example",
     "",
     example(action),
+    notes(action),
     "[← All actions](README.md)",
     "",
   ]

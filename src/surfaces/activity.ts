@@ -17,6 +17,13 @@ export class Activity {
     if (this.calls.length > this.cap) this.calls.splice(0, this.calls.length - this.cap);
   }
 
+  /** Starts timing a call; the function it returns notes the call with its status when it ends. */
+  start(now: number, workspace: string, tool: string, surface: Call["surface"]): (status: number) => void {
+    const started = performance.now();
+    return (status) =>
+      this.add({ at: now, workspace, tool, surface, status, ms: Math.round(performance.now() - started) });
+  }
+
   /** Newest first. */
   list(): Call[] {
     return [...this.calls].reverse();

@@ -73,16 +73,7 @@ export function mcpServer(services: Services, workspace: string): Server {
       return toolError(notFound(`no tool ${request.params.name}: tools/list names them`));
     }
     const token = request.params._meta?.progressToken;
-    const started = performance.now();
-    const note = (status: number) =>
-      services.activity.add({
-        at: services.now(),
-        workspace,
-        tool: action.name,
-        surface: "mcp",
-        status,
-        ms: Math.round(performance.now() - started),
-      });
+    const note = services.activity.start(services.now(), workspace, action.name, "mcp");
     try {
       const input = validate(action.input, request.params.arguments ?? {});
       const result = await services.workspaces.run(workspace, action, input, {
@@ -158,7 +149,9 @@ const RESOURCE_BYTES_CAP = 16 * 1024 * 1024;
 async function resourceBytes(
   uri: string,
   res: Response,
-): Promise<{ uri: string; mimeType: string; text: string } | { uri: string; mimeType: string; blob: string }> {
+): Promise<
+  { uri: string; mimeType: string; text: string } | { uri: string; mimeType: string; blob: string }
+> {
   const mimeType = (res.headers.get("content-type") ?? "application/octet-stream").split(";")[0]!.trim();
   const size = Number(res.headers.get("content-length") ?? "0");
   if (size > RESOURCE_BYTES_CAP) {

@@ -45,16 +45,7 @@ async function runAction(
       throw badInput(`field "${k}" is given by the path: leave it out of the body`, k);
     merged[k] = v;
   }
-  const started = performance.now();
-  const note = (status: number) =>
-    services.activity.add({
-      at: services.now(),
-      workspace,
-      tool: action.name,
-      surface: "rest",
-      status,
-      ms: Math.round(performance.now() - started),
-    });
+  const note = services.activity.start(services.now(), workspace, action.name, "rest");
   try {
     const input = validate(action.input, merged);
     const result = await services.workspaces.run(workspace, action, input, { signal: request.signal });

@@ -11,7 +11,7 @@ import { setLogLevel } from "../src/log.ts";
 import { testGridUrl } from "../test/support/env.ts";
 import { html, serveFixture } from "../test/support/fixtures.ts";
 import { actionPages, pageHtml } from "../test/support/pages.ts";
-import { median, printTable, type Row } from "./report.ts";
+import { median, printTable, type Row, timed } from "./report.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 40);
 const TOKEN = "bench-token";
@@ -22,12 +22,6 @@ const PAGE = `<title>Bench</title>
 <span id="n">0</span>
 <input id="t" aria-label="Text">
 <p id="p">A paragraph to read back.</p>`;
-
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const t = performance.now();
-  await fn();
-  return performance.now() - t;
-}
 
 export async function main(): Promise<void> {
   setLogLevel("warn");

@@ -14,18 +14,12 @@ import { defaultConfig } from "../src/config.ts";
 import { setLogLevel } from "../src/log.ts";
 import { testGridUrl } from "../test/support/env.ts";
 import { html, serveFixture } from "../test/support/fixtures.ts";
-import { median, printTable, type Row } from "./report.ts";
+import { median, printTable, type Row, timed } from "./report.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 const TOKEN = "bench-token";
 const W = "bench-flows";
 const RTT_MS = 20;
-
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const t = performance.now();
-  await fn();
-  return performance.now() - t;
-}
 
 export async function main(): Promise<void> {
   setLogLevel("warn");

@@ -13,16 +13,10 @@ import { Grid } from "../src/grid/webdriver.ts";
 import { setLogLevel } from "../src/log.ts";
 import { testGridUrl } from "../test/support/env.ts";
 import { html, serveFixture } from "../test/support/fixtures.ts";
-import { median, printTable, type Row } from "./report.ts";
+import { median, printTable, type Row, timed } from "./report.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 40);
 const TOKEN = "bench-token";
-
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const t = performance.now();
-  await fn();
-  return performance.now() - t;
-}
 
 async function navigateCosts(): Promise<Row[]> {
   setLogLevel("warn");

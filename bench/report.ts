@@ -28,3 +28,9 @@ export function printTable(title: string, rows: Row[]): void {
   ];
   console.log(lines.join("\n"));
 }
+
+export async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const t = performance.now();
+  await fn();
+  return performance.now() - t;
+}

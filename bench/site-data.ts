@@ -7,7 +7,7 @@ import { buildApp } from "../src/app.ts";
 import { defaultConfig } from "../src/config.ts";
 import { setLogLevel } from "../src/log.ts";
 import { testGridUrl } from "../test/support/env.ts";
-import { median, printTable, type Row } from "./report.ts";
+import { median, printTable, type Row, timed } from "./report.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const TOKEN = "bench-token";
@@ -42,12 +42,6 @@ function startSites() {
   });
   const port = server.port as number;
   return { url: (i: number) => `http://s${i}.example.test:${port}/`, stop: () => server.stop(true) };
-}
-
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const t = performance.now();
-  await fn();
-  return performance.now() - t;
 }
 
 export async function main(): Promise<void> {

@@ -11,14 +11,24 @@ export function setLogLevel(level: LogLevel): void {
   threshold = ORDER[level];
 }
 
-/** Tests capture every line the server writes. */
+/** Replaces where lines go (stderr by default). */
 export function setLogSink(fn: (line: string) => void): void {
   sink = fn;
 }
 
+const listeners = new Set<(line: string) => void>();
+
+/** Also hands every line to `fn` (tests read what the server wrote); returns the way to stop. */
+export function addLogSink(fn: (line: string) => void): () => void {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
 function emit(level: LogLevel, msg: string): void {
   if (ORDER[level] < threshold) return;
-  sink(`${new Date().toISOString()} ${level.toUpperCase().padEnd(5)} ${scrub(msg)}`);
+  const line = `${new Date().toISOString()} ${level.toUpperCase().padEnd(5)} ${scrub(msg)}`;
+  sink(line);
+  for (const l of listeners) l(line);
 }
 
 export const log = {

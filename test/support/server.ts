@@ -5,16 +5,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type App, type AppOptions, buildApp } from "../../src/app.ts";
 import { type Config, defaultConfig } from "../../src/config.ts";
-import { setLogLevel, setLogSink } from "../../src/log.ts";
+import { addLogSink, setLogLevel, setLogSink } from "../../src/log.ts";
 import { testGridUrl } from "./env.ts";
 
 export const TOKEN = "test-token-0123456789";
 
 export const logLines: string[] = [];
 setLogSink((line) => {
-  logLines.push(line);
   if (process.env.TEST_LOG) process.stderr.write(`${line}\n`);
 });
+addLogSink((line) => logLines.push(line));
 setLogLevel("debug");
 
 export interface TestServer {

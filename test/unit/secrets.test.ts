@@ -3,13 +3,13 @@ import { mkdirSync, mkdtempSync, rmSync, unlinkSync, utimesSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FlowError, messageOf, scrub } from "../../src/errors.ts";
-import { setLogSink } from "../../src/log.ts";
+import { addLogSink } from "../../src/log.ts";
 import { hideSecrets, redact, secretValue, taints } from "../../src/secrets/bound.ts";
 import { matchingSecrets, SecretCatalogue } from "../../src/secrets/catalogue.ts";
 import type { Services } from "../../src/services.ts";
 
 const lines: string[] = [];
-setLogSink((line) => lines.push(line));
+addLogSink((line) => lines.push(line));
 
 const PASSWORD = "p@ss word+1/é";
 

@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import type { AnyAction } from "../src/actions/define.ts";
 import { ACTIONS } from "../src/actions/index.ts";
 import { RESOURCES } from "../src/resources/index.ts";
-import { jsonSchema } from "../src/surfaces/mcp.ts";
+import { jsonSchema } from "../src/surfaces/json-schema.ts";
 import { ERROR_MEANINGS } from "../src/surfaces/openapi.ts";
 
 export const DOCS_DIR = resolve(import.meta.dir, "..", "docs", "actions");

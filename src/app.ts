@@ -18,7 +18,7 @@ import { Activity } from "./surfaces/activity.ts";
 import { adminRoutes } from "./surfaces/admin-api.ts";
 import { Events } from "./surfaces/events.ts";
 import { failure, json, requireToken } from "./surfaces/http.ts";
-import { McpHttp } from "./surfaces/mcp-http.ts";
+import type { McpHttp } from "./surfaces/mcp-http.ts";
 import { openApiDocument } from "./surfaces/openapi.ts";
 import { restRoutes } from "./surfaces/rest.ts";
 import { uiRoutes } from "./surfaces/ui.ts";
@@ -50,7 +50,12 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
   const grid = new Grid(config.grid.url, { openTimeout: config.grid.open_timeout });
   const secrets = new SecretCatalogue(config.secrets);
   const events = new Events();
-  const { files, recordings } = setupFiles(config, { grid, records: store, now, changed: (w) => events.changed(w) });
+  const { files, recordings } = setupFiles(config, {
+    grid,
+    records: store,
+    now,
+    changed: (w) => events.changed(w),
+  });
   const hooks: ManagerHooks = {
     capture: captureHook((text) => hideSecrets(secrets, text)),
     ...siteDataHooks(now),
@@ -80,7 +85,12 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
 
 export async function buildApp(config: Config, opts: AppOptions = {}): Promise<App> {
   const services = await buildServices(config, opts);
-  const mcp = new McpHttp(services);
+  // The MCP SDK loads on the first /mcp request: it is a third of the start-up otherwise.
+  let mcp: Promise<McpHttp> | null = null;
+  const mcpHttp = () => {
+    mcp ??= import("./surfaces/mcp-http.ts").then((m) => new m.McpHttp(services));
+    return mcp;
+  };
   const http = new Elysia()
     .get("/healthz", async () => {
       const [grid, store] = await Promise.all([
@@ -105,7 +115,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
         return failure(err);
       }
     })
-    .all("/mcp", ({ request }) => mcp.handle(request), { parse: "none" })
+    .all("/mcp", async ({ request }) => (await mcpHttp()).handle(request), { parse: "none" })
     .use(restRoutes(services))
     .use(fileRoutes(services))
     .use(adminRoutes(services))
@@ -121,7 +131,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     services,
     fetch: (request) => http.handle(request),
     close: async () => {
-      await mcp.close();
+      if (mcp) await (await mcp).close();
       await services.recordings?.stop();
       await services.store.close();
       log.debug("app closed");

@@ -1,6 +1,5 @@
 // The command line: load the settings, build the app, then serve HTTP or MCP over stdio.
 // Exit codes: 0 after a clean stop, 2 for a bad setting, 1 for anything else that stops the boot.
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { buildApp, buildServices } from "./app.ts";
 import {
   ConfigError,
@@ -13,7 +12,6 @@ import {
 } from "./config.ts";
 import { messageOf } from "./errors.ts";
 import { log, setLogLevel } from "./log.ts";
-import { mcpServer } from "./surfaces/mcp.ts";
 import { VERSION } from "./version.ts";
 
 function fail(message: string, code: number): never {
@@ -44,6 +42,8 @@ function bootLine(loaded: Loaded): string {
 
 async function serveStdio(loaded: Loaded): Promise<void> {
   const services = await buildServices(loaded.config, { sources: loaded.sources });
+  const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
+  const { mcpServer } = await import("./surfaces/mcp.ts");
   const server = mcpServer(services, loaded.cli.workspace);
   await server.connect(new StdioServerTransport());
   log.info(`MCP over stdio for workspace ${loaded.cli.workspace}`);

@@ -11,7 +11,6 @@ import {
   ReadResourceRequestSchema,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
 import type { AnyAction } from "../actions/define.ts";
 import { ACTIONS } from "../actions/index.ts";
 import { validate } from "../actions/validate.ts";
@@ -22,19 +21,13 @@ import { isTemplate, matchUri } from "../resources/define.ts";
 import { RESOURCES } from "../resources/index.ts";
 import type { Services } from "../services.ts";
 import { VERSION } from "../version.ts";
+import { jsonSchema } from "./json-schema.ts";
 
 export const INSTRUCTIONS = [
   "selenium-flow drives a real browser for you on a Selenium Grid. Your browser belongs to this workspace and outlives the conversation: it is reopened silently if the Grid reaps it, on the page you were on.",
   "Start with navigate (a browser opens by itself), then read_page to see the page and act with the selectors it gives you.",
   "Read workspace://current to see where you are without touching the browser.",
 ].join(" ");
-
-/** JSON Schema for MCP and OpenAPI, without the draft marker MCP clients do not need. */
-export function jsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
-  const out = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Record<string, unknown>;
-  delete out.$schema;
-  return out;
-}
 
 export function toolOf(action: AnyAction): Tool {
   return {

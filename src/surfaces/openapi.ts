@@ -3,7 +3,7 @@ import type { AnyAction } from "../actions/define.ts";
 import { ACTIONS } from "../actions/index.ts";
 import { RESOURCES } from "../resources/index.ts";
 import { VERSION } from "../version.ts";
-import { jsonSchema } from "./mcp.ts";
+import { jsonSchema } from "./json-schema.ts";
 
 export const ERROR_MEANINGS: Record<string, string> = {
   "400":

@@ -28,7 +28,11 @@ try {
   ]);
   started.push(grid, redis);
   const env = { ...process.env, TEST_GRID_URL: grid.url, TEST_REDIS_URL: redis.url };
-  const child = spawn(bunBin, ["test", "--timeout", "120000", ...process.argv.slice(2)], { cwd: root, stdio: "inherit", env });
+  const child = spawn(bunBin, ["test", "--timeout", "120000", ...process.argv.slice(2)], {
+    cwd: root,
+    stdio: "inherit",
+    env,
+  });
   const stop = () => child.kill("SIGINT");
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);

@@ -7,7 +7,8 @@ export interface PageState {
 }
 
 // The top document's, even inside a frame (WebDriver's own URL and title are the top's too).
-const READ = "try { return [String(top.location.href), String(top.document.title)] } catch (e) { return null }";
+const READ =
+  "try { return [String(top.location.href), String(top.document.title)] } catch (e) { return null }";
 
 /** The page's URL and title. With a dialog open the page cannot answer: the URL alone, or "". */
 export async function pageState(driver: WebDriver): Promise<PageState> {

@@ -54,5 +54,5 @@ test("a flow run declares the site_data it reports at run level, and no step car
 test("the flows guide is served as a skill:// page", () => {
   const page = GUIDE.find((p) => p.path === "references/FLOWS.md");
   expect(page?.text).toContain("tool: save_site_data");
-  expect(page?.text).toContain("secret: {name: app-login, key: password}");
+  expect(page?.text).toContain("secret: { name: app-login, key: password }");
 });

@@ -147,6 +147,10 @@ export function adminRoutes(services: Services) {
       ),
     )
     .get(
+      "/admin/secrets",
+      guarded(services, () => json({ secrets: services.secrets.list(), rev: services.secrets.rev })),
+    )
+    .get(
       "/admin/activity",
       guarded(services, () => json({ calls: services.activity.list() })),
     )

@@ -399,9 +399,7 @@ export function uiRoutes(services: Services, dispatch: Dispatch) {
     .get(
       "/ui/secrets",
       pageRoute(async (_, api) => {
-        // The admin's own route when there is one; else the agent's (no values either way).
-        let got = await api.get("/admin/secrets");
-        if (got.status === 404) got = await api.get("/secrets?workspace=admin");
+        const got = await api.get("/admin/secrets");
         return page(
           SecretsPage({ secrets: secretsOf(got.body), error: got.ok ? null : got.error, signOut }),
           got.ok ? 200 : got.status,

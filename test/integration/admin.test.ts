@@ -19,7 +19,17 @@ async function admin(method: string, path: string, token: string | null = TOKEN)
 }
 
 beforeAll(async () => {
-  server = await startServer({ configure: (c) => (c.secrets.entries = {}) });
+  server = await startServer({
+    configure: (c) => {
+      c.secrets.entries = {
+        shop: {
+          description: "the shop",
+          allowed_urls: ["https://shop.example.test/"],
+          keys: { password: { value: "admin-test-secret-value" } },
+        },
+      };
+    },
+  });
   await server.call("POST", "/browser/navigate", { url: site.url("/") }, W);
 }, 120_000);
 
@@ -38,6 +48,7 @@ describe("admin JSON", () => {
       ["DELETE", `/admin/workspaces/${W}`],
       ["GET", "/admin/settings"],
       ["GET", "/admin/activity"],
+      ["GET", "/admin/secrets"],
       ["GET", "/admin/events"],
     ] as const) {
       expect((await admin(m, p, null)).status).toBe(401);
@@ -83,6 +94,21 @@ describe("admin JSON", () => {
     expect(call).toMatchObject({ surface: "rest", status: 200 });
     expect(typeof call.ms).toBe("number");
     expect(JSON.stringify(body)).not.toContain(site.url("/other"));
+  });
+
+  test("secrets list names, descriptions, key names and allowed URLs, never a value", async () => {
+    const { body } = await admin("GET", "/admin/secrets");
+    expect(body.secrets).toEqual([
+      {
+        name: "shop",
+        description: "the shop",
+        keys: ["password"],
+        allowed_urls: ["https://shop.example.test/"],
+        restricted: true,
+      },
+    ]);
+    expect(typeof body.rev).toBe("number");
+    expect(JSON.stringify(body)).not.toContain("admin-test-secret-value");
   });
 
   test("settings say where each value came from and mask the token", async () => {

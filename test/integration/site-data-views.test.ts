@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SiteDataShape, SiteList } from "../../src/site-data/schemas.ts";
-import { emptyRecord, type StoredCookie, type WorkspaceRecord } from "../../src/store/record.ts";
+import { emptyRecord, type WorkspaceRecord } from "../../src/store/record.ts";
+import { cookie } from "../support/cookies.ts";
 import { type McpClient, mcpClient } from "../support/mcp.ts";
 import { startServer, type TestServer, TOKEN } from "../support/server.ts";
 
@@ -17,21 +18,6 @@ let server: TestServer;
 let mcp: McpClient;
 const bodies: string[] = [];
 const secretsDir = mkdtempSync(join(tmpdir(), "sf-secrets-"));
-
-function cookie(name: string, domain: string, over: Partial<StoredCookie> = {}): StoredCookie {
-  return {
-    name,
-    value: `v-${name}`,
-    value_type: "string",
-    domain,
-    path: "/",
-    http_only: false,
-    secure: true,
-    same_site: "lax",
-    expiry: null,
-    ...over,
-  };
-}
 
 function desktop(): WorkspaceRecord {
   return {

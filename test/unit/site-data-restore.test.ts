@@ -6,27 +6,13 @@ import { SiteDataHint } from "../../src/actions/define.ts";
 import { OUT_OF_TIME } from "../../src/grid/spare-tab.ts";
 import { BAD_EXPIRY, NO_NAME, NOT_KEPT, restore } from "../../src/site-data/restore.ts";
 import type { SiteData, StoredCookie } from "../../src/store/record.ts";
+import { cookie } from "../support/cookies.ts";
 import { FakeBidi } from "../support/fake-bidi.ts";
 
 const NOW = 1_790_800_000;
 const APP = "https://app.example.com";
 const SSO = "https://sso.example.com";
 const main = async () => "main";
-
-function cookie(name: string, domain: string, over: Partial<StoredCookie> = {}): StoredCookie {
-  return {
-    name,
-    value: `v-${name}`,
-    value_type: "string",
-    domain,
-    path: "/",
-    http_only: false,
-    secure: true,
-    same_site: "lax",
-    expiry: null,
-    ...over,
-  };
-}
 
 const FULL: SiteData = {
   cookies: [

@@ -19,32 +19,17 @@ import {
   emptyRecord,
   fromJson,
   type SiteData,
-  type StoredCookie,
   toJson,
   type Visit,
   withSiteData,
 } from "../../src/store/record.ts";
+import { cookie } from "../support/cookies.ts";
 import { evaluateOn, FakeStorage } from "../support/fake-bidi.ts";
 
 const NOW = 1_790_800_000;
 const APP = "https://app.example.com";
 const SSO = "https://sso.example.com";
 const OLD = "https://old.example.com";
-
-export function cookie(name: string, domain: string, over: Partial<StoredCookie> = {}): StoredCookie {
-  return {
-    name,
-    value: `v-${name}`,
-    value_type: "string",
-    domain,
-    path: "/",
-    http_only: false,
-    secure: true,
-    same_site: "lax",
-    expiry: null,
-    ...over,
-  };
-}
 
 const visit = (origin: string, when = NOW): Visit => ({ origin, url: `${origin}/`, at: when });
 

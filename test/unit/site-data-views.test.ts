@@ -14,26 +14,13 @@ import {
   view,
   views,
 } from "../../src/site-data/views.ts";
-import type { SiteData, StoredCookie, Visit } from "../../src/store/record.ts";
+import type { SiteData, Visit } from "../../src/store/record.ts";
+import { cookie } from "../support/cookies.ts";
 
 const NOW = 1_790_800_000;
 const APP = "https://app.example.com";
 const SSO = "https://sso.example.com";
 
-function cookie(name: string, domain: string, over: Partial<StoredCookie> = {}): StoredCookie {
-  return {
-    name,
-    value: `v-${name}`,
-    value_type: "string",
-    domain,
-    path: "/",
-    http_only: false,
-    secure: true,
-    same_site: "lax",
-    expiry: null,
-    ...over,
-  };
-}
 const visit = (url: string, when = NOW): Visit => ({ origin: new URL(url).origin, url, at: when });
 const hostsOf = (d: SiteData, h: Visit[] = []) => view(d, h).sites.map((s) => s.site);
 

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { testGridUrl } from "../support/env.ts";
 import { html, serveFixture } from "../support/fixtures.ts";
+import { mcpClient } from "../support/mcp.ts";
 import { endAll, logLines, startServer, type TestServer, TOKEN } from "../support/server.ts";
 
 let server: TestServer;
@@ -255,38 +256,9 @@ describe("the first actions on the real Grid", () => {
 });
 
 describe("MCP over Streamable HTTP", () => {
-  async function rpc(sessionId: string | null, body: unknown, workspace = "mcp-ws") {
-    const headers: Record<string, string> = {
-      authorization: `Bearer ${TOKEN}`,
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "x-workspace": workspace,
-    };
-    if (sessionId) {
-      headers["mcp-session-id"] = sessionId;
-      headers["mcp-protocol-version"] = "2025-06-18";
-    }
-    const res = await fetch(`${server.url}/mcp`, { method: "POST", headers, body: JSON.stringify(body) });
-    const text = await res.text();
-    bodies.push(text);
-    const data = text.startsWith("{") ? JSON.parse(text) : JSON.parse(/data: (.*)/.exec(text)?.[1] ?? "null");
-    return { res, data };
-  }
-
   test("tools carry schemas and annotations; a call acts in the named workspace; bad args read as on REST", async () => {
-    const init = await rpc(null, {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "1" } },
-    });
-    expect(init.res.status).toBe(200);
-    const sid = init.res.headers.get("mcp-session-id")!;
-    expect(sid).toBeTruthy();
-    await rpc(sid, { jsonrpc: "2.0", method: "notifications/initialized" });
-
-    const list = await rpc(sid, { jsonrpc: "2.0", id: 2, method: "tools/list" });
-    const tools = list.data.result.tools as any[];
+    const mcp = await mcpClient(server, "mcp-ws");
+    const tools = (await mcp.request("tools/list")).data.result.tools as any[];
     const nav = tools.find((t) => t.name === "navigate");
     expect(nav.inputSchema.properties.url.type).toBe("string");
     expect(nav.outputSchema.properties.title.type).toBe("string");
@@ -294,42 +266,20 @@ describe("MCP over Streamable HTTP", () => {
     const open = tools.find((t) => t.name === "open_session");
     expect(open.inputSchema.properties.restore_site_data.default).toBe(true);
 
-    const called = await rpc(sid, {
-      jsonrpc: "2.0",
-      id: 3,
-      method: "tools/call",
-      params: { name: "navigate", arguments: { url: site.url("/two") } },
-    });
-    expect(called.data.result.isError).toBeFalsy();
-    expect(called.data.result.structuredContent).toMatchObject({ title: "Two" });
+    const called = await mcp.tool("navigate", { url: site.url("/two") });
+    expect(called.isError).toBeFalsy();
+    expect(called.structuredContent).toMatchObject({ title: "Two" });
     const record = await server.app.services.store.get("mcp-ws");
     expect(record!.history[0]!.url).toBe(site.url("/two"));
 
-    const bad = await rpc(sid, {
-      jsonrpc: "2.0",
-      id: 4,
-      method: "tools/call",
-      params: { name: "open_session", arguments: { width: "wide" } },
-    });
-    expect(bad.data.result.isError).toBe(true);
+    const bad = await mcp.tool("open_session", { width: "wide" });
+    expect(bad.isError).toBe(true);
     const rest = await call("POST", "/browser", { width: "wide" }, "mcp-ws");
-    expect(bad.data.result.content[0].text).toBe(rest.body.error);
+    expect(bad.content[0].text).toBe(rest.body.error);
 
-    const current = await rpc(sid, {
-      jsonrpc: "2.0",
-      id: 5,
-      method: "resources/read",
-      params: { uri: "workspace://current" },
-    });
-    expect(JSON.parse(current.data.result.contents[0].text)).toMatchObject({ live: true, title: "Two" });
-
-    const ended = await rpc(sid, {
-      jsonrpc: "2.0",
-      id: 6,
-      method: "tools/call",
-      params: { name: "end_browser", arguments: {} },
-    });
-    expect(ended.data.result.structuredContent).toEqual({ ended: true });
+    expect(await mcp.resource("workspace://current")).toMatchObject({ live: true, title: "Two" });
+    expect((await mcp.tool("end_browser")).structuredContent).toEqual({ ended: true });
+    bodies.push(...mcp.texts);
   });
 
   test("a web page on another origin cannot drive /mcp", async () => {

@@ -143,8 +143,11 @@ export const printPage = defineAction({
   output: z.object({ ...pageFields, file: FileEntrySchema }),
   annotations: { readOnly: true, destructive: false, idempotent: false },
   browser: "page",
+  // Without a data dir there is nowhere to file it: refuse before a browser is opened.
+  precheck: async ({ services }) => {
+    services.files.disk();
+  },
   handler: async (ctx, input) => {
-    ctx.services.files.disk();
     const { driver } = ctx.browser;
     const options: Record<string, unknown> = {
       orientation: input.landscape ? "landscape" : "portrait",

@@ -327,6 +327,8 @@ describe("no data dir", () => {
     const print = await bare.call("POST", "/browser/print", {}, W);
     expect(print.status).toBe(400);
     expect(print.body.error).toBe(FILES_OFF);
+    // Refused before a browser was opened: the workspace has no record at all.
+    expect(await bare.app.services.store.get(W)).toBeNull();
     const list = await bare.call("GET", "/files/recordings", undefined, W);
     expect(list.status).toBe(400);
     expect(list.body.error).toContain("data.dir");

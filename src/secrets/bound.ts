@@ -154,9 +154,8 @@ export function hideSecrets(catalogue: SecretCatalogue, text: string): string {
   return scrub(hideValues(secretValuesOf(catalogue), text));
 }
 
-/** value (any JSON) with every secret value in its strings hidden. */
-export function hideSecretsDeep<T>(catalogue: SecretCatalogue, value: T): T {
-  const values = secretValuesOf(catalogue);
+/** value (any JSON) with each of values hidden in its strings. */
+export function hideValuesDeep<T>(values: readonly string[], value: T): T {
   if (values.length === 0) return value;
   const walk = (v: unknown, depth: number): unknown => {
     if (typeof v === "string") return hideValues(values, v);
@@ -169,7 +168,7 @@ export function hideSecretsDeep<T>(catalogue: SecretCatalogue, value: T): T {
   return walk(value, 0) as T;
 }
 
-/** Whether url carries any secret value of the catalogue. */
-export function carriesSecret(catalogue: SecretCatalogue, url: string): boolean {
-  return secretValuesOf(catalogue).some((v) => taints(url, v));
+/** value (any JSON) with every secret value in its strings hidden. */
+export function hideSecretsDeep<T>(catalogue: SecretCatalogue, value: T): T {
+  return hideValuesDeep(secretValuesOf(catalogue), value);
 }

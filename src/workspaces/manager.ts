@@ -13,7 +13,7 @@ import type { BidiSocket } from "../grid/bidi.ts";
 import { pageState } from "../grid/page.ts";
 import { type Grid, isNoSuchSession, type OpenOptions } from "../grid/webdriver.ts";
 import { log } from "../log.ts";
-import { carriesSecret, hideSecretsDeep } from "../secrets/bound.ts";
+import { hideValuesDeep, secretValuesOf, taints } from "../secrets/bound.ts";
 import type { Services } from "../services.ts";
 import {
   at,
@@ -456,7 +456,8 @@ export class WorkspaceManager {
     // carries a secret value is never recorded and the value never reaches the caller.
     // (Unit tests may bind services without a catalogue.)
     const catalogue = this.services?.secrets as Services["secrets"] | undefined;
-    const safe = (url: string | null) => (url && catalogue && carriesSecret(catalogue, url) ? null : url);
+    const values = catalogue ? secretValuesOf(catalogue) : [];
+    const safe = (url: string | null) => (url && values.some((v) => taints(url, v)) ? null : url);
     const landed = safe(
       state.landed !== undefined ? state.landed : typeof raw.url === "string" ? raw.url : null,
     );
@@ -477,7 +478,7 @@ export class WorkspaceManager {
       return next;
     });
     // Hidden after the write: a change may still fill the result in (save_site_data's receipt).
-    const result = catalogue ? hideSecretsDeep(catalogue, raw) : raw;
+    const result = hideValuesDeep(values, raw);
     return told ? { ...result, site_data: told } : result;
   }
 

@@ -9,7 +9,7 @@ import { acting, coveredError } from "./failures.ts";
 import { type Combo, parseKeys, sendKeysText } from "./keys.ts";
 import type { PageLib } from "./page/lib.ts";
 import { pageScript, runPage } from "./page/run.ts";
-import { dialogField, landed } from "./page/state.ts";
+import { armNavigation, dialogField, landed } from "./page/state.ts";
 import { locate, Selector, timeoutField } from "./selectors.ts";
 
 export const INTERACTIONS = [
@@ -391,6 +391,8 @@ export const interact = defineAction({
   browser: "page",
   handler: async (ctx, input) => {
     const { driver } = ctx.browser;
+    // Locating an element marks the page; a key press on the page locates nothing.
+    if (!input.selector) await armNavigation(driver);
     const extra = await acting({ selector: input.selector }, () => perform(driver, input));
     return { ...(await landed(ctx, driver)), ...extra };
   },

@@ -7,6 +7,7 @@ import { badInput } from "../errors.ts";
 import { quoteSelector } from "./failures.ts";
 import type { Found, PageLib, PageSelector } from "./page/lib.ts";
 import { pageScript, runPage } from "./page/run.ts";
+import { ARM } from "./page/state.ts";
 
 const KINDS = ["css", "xpath", "text", "label", "role"] as const;
 const EXAMPLE = `e.g. {"css": "#email"}, {"text": "Sign in"}, {"label": "Email"} or {"role": "button", "name": "Sign in"}`;
@@ -93,16 +94,19 @@ export interface SeekArgs {
   visible: boolean;
 }
 
-const FIND = pageScript((L: PageLib, sel: PageSelector, opts: SeekArgs) => {
-  const found = L.find(sel);
-  if (found.invalid) return { els: [], visible: 0, total: 0, invalid: found.invalid };
-  const els = found.els.slice(0, opts.max);
-  const first = els[0];
-  if (opts.scroll && first && (found.visible > 0 || !opts.visible)) {
-    first.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
-  }
-  return { els, visible: found.visible, total: found.els.length };
-});
+// Locating also marks the page, for the gesture that follows (see page/state.ts).
+const FIND =
+  ARM +
+  pageScript((L: PageLib, sel: PageSelector, opts: SeekArgs) => {
+    const found = L.find(sel);
+    if (found.invalid) return { els: [], visible: 0, total: 0, invalid: found.invalid };
+    const els = found.els.slice(0, opts.max);
+    const first = els[0];
+    if (opts.scroll && first && (found.visible > 0 || !opts.visible)) {
+      first.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+    }
+    return { els, visible: found.visible, total: found.els.length };
+  });
 
 const HINTS = pageScript((L: PageLib, sel: PageSelector) => L.hints(sel));
 
@@ -121,8 +125,10 @@ async function poll<T extends PageMatch>(
 ): Promise<T> {
   const deadline = Date.now() + opts.timeout * 1000;
   const all = { max: 1, scroll: opts.scroll === true, visible: opts.visible === true, ...args };
+  // Locating also marks the page for the gesture that follows (see page/state.ts).
+  const armed = ARM + script;
   for (let i = 0; ; i++) {
-    const got = await runPage<T>(driver, script, sel, all);
+    const got = await runPage<T>(driver, armed, sel, all);
     if (got.invalid) {
       const kind = got.invalid.kind;
       const field = `${opts.field ?? "selector"}.${kind}`;

@@ -7,7 +7,37 @@ import { shownPage } from "../unsecret.ts";
 
 type Ctx = Pick<ActionContext, "land" | "services">;
 
-const READ = "return [String(location.href), String(document.title), window.top === window]";
+const READ =
+  "return [String(location.href), String(document.title), window.top === window, window.__sfLeaving || null]";
+
+// A gesture that sends the page elsewhere (a submit button, a link, Enter in a form) starts the
+// navigation a moment after WebDriver answers. The page is marked before the gesture (every
+// locating script does it, so it costs no round trip): "yes" once a navigation to another document
+// has begun (beforeunload, or the Navigation API's navigate event), "maybe" when a form was
+// submitted or a link followed and it has not begun yet. ChromeDriver holds a script until a
+// navigation it has seen begin is done, so the read after the gesture only has to catch up with the
+// one it has not seen yet: it reads again while the old page says "yes" or "maybe", for a moment at
+// most (a download or a 204 leaves the page where it is).
+export const ARM = `(() => {
+  window.__sfLeaving = null;
+  if (window.__sfArmed) return;
+  window.__sfArmed = true;
+  const yes = () => { window.__sfLeaving = "yes" };
+  const maybe = (e) => { if (!e.defaultPrevented && window.__sfLeaving !== "yes") window.__sfLeaving = "maybe" };
+  window.addEventListener("beforeunload", yes);
+  if (window.navigation) window.navigation.addEventListener("navigate", (e) => { if (!e.destination.sameDocument) yes() });
+  window.addEventListener("submit", (e) => { if (!e.target.target || e.target.target === "_self") maybe(e) });
+  window.addEventListener("click", (e) => {
+    const a = e.target instanceof Element ? e.target.closest("a[href]") : null;
+    if (a && (!a.target || a.target === "_self") && !a.getAttribute("href").startsWith("#")) maybe(e);
+  });
+})();`;
+const CATCH_UP_MS = 1_000;
+
+/** Marks the page before a gesture that may navigate; see `landed`. Never throws. */
+export async function armNavigation(driver: WebDriver): Promise<void> {
+  await driver.executeScript(ARM).catch(() => undefined);
+}
 
 /**
  * The url and title after an action, in one round trip. Inside a frame they are the frame's, and a
@@ -16,7 +46,13 @@ const READ = "return [String(location.href), String(document.title), window.top 
  */
 export async function landed(ctx: Ctx, driver: WebDriver): Promise<PageState & { dialog?: string }> {
   try {
-    const got = (await driver.executeScript(READ)) as unknown;
+    let got = (await driver.executeScript(READ)) as unknown;
+    // The page is on its way out: read again, once the new page has loaded.
+    const started = Date.now();
+    while (Array.isArray(got) && got[3] !== null && Date.now() - started < CATCH_UP_MS) {
+      await Bun.sleep(15);
+      got = (await driver.executeScript(READ)) as unknown;
+    }
     if (Array.isArray(got) && typeof got[0] === "string" && typeof got[1] === "string") {
       if (got[2] === false) ctx.land(null);
       return shownPage(ctx, { url: got[0], title: got[1] });

@@ -1,0 +1,51 @@
+// A gesture that sends the page elsewhere answers with the page it lands on, even when the
+// navigation begins after WebDriver has answered the gesture and the next page is slow to come.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { html, serveFixture } from "../support/fixtures.ts";
+import { endAll, startServer, type TestServer } from "../support/server.ts";
+
+const slow = async (title: string) => {
+  await Bun.sleep(600);
+  return html(`<title>${title}</title><h1>${title}</h1>`);
+};
+const site = serveFixture({
+  "/": () =>
+    html(`<title>Start</title>
+<form action="/sent" method="get"><label for="q">Query</label><input id="q" name="q"><button>Send</button></form>
+<a href="/linked">Onwards</a><a href="#here">Stay</a><p id="here">here</p>`),
+  "/sent": () => slow("Sent"),
+  "/linked": () => slow("Linked"),
+});
+let server: TestServer;
+const W = "nav-wait";
+
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await endAll(server, [W]);
+  await server.close();
+  site.stop();
+});
+
+const call = (path: string, body: unknown) => server.call("POST", path, body, W);
+
+test("a submit by click, a submit by Enter and a followed link each answer with the new page", async () => {
+  await call("/browser/navigate", { url: site.url("/") });
+  const clicked = await call("/browser/interact/click", { selector: { role: "button", name: "Send" } });
+  expect(clicked.body.title).toBe("Sent");
+
+  await call("/browser/navigate", { url: site.url("/") });
+  const entered = await call("/browser/write", { selector: { label: "Query" }, text: "tea", submit: true });
+  expect(entered.body).toMatchObject({ title: "Sent", url: site.url("/sent?q=tea") });
+
+  await call("/browser/navigate", { url: site.url("/") });
+  const followed = await call("/browser/interact/click", { selector: { text: "Onwards" } });
+  expect(followed.body.title).toBe("Linked");
+}, 60_000);
+
+test("a link within the page stays on it", async () => {
+  await call("/browser/navigate", { url: site.url("/") });
+  const stayed = await call("/browser/interact/click", { selector: { text: "Stay" } });
+  expect(stayed.body).toMatchObject({ title: "Start", url: site.url("/#here") });
+}, 60_000);

@@ -3,6 +3,7 @@
 import type { WebDriver } from "selenium-webdriver";
 import { z } from "zod";
 import { badInput } from "../errors.ts";
+import { hideSecrets } from "../secrets/bound.ts";
 import { defineAction, pageFields } from "./define.ts";
 import { acting, quoteSelector } from "./failures.ts";
 import type { PageLib, PageSelector } from "./page/lib.ts";
@@ -10,7 +11,6 @@ import { pageScript, runPage } from "./page/run.ts";
 import { landed } from "./page/state.ts";
 import { userScript } from "./page/user-script.ts";
 import { pageSelector, Selector, whatIsThere } from "./selectors.ts";
-import { withoutSecrets } from "./unsecret.ts";
 
 const STATES = ["visible", "present", "absent"] as const;
 type State = (typeof STATES)[number];
@@ -164,10 +164,10 @@ export const assertAction = defineAction({
         if (instead) detail += `. ${instead}`;
       }
       throw badInput(
-        withoutSecrets(ctx.services, `assert failed after ${wait}: waited for ${cond} (${detail})`),
+        hideSecrets(ctx.services.secrets, `assert failed after ${wait}: waited for ${cond} (${detail})`),
         input.selector ? "selector" : "script",
       );
     }
-    return { ...(await landed(ctx, driver)), seen: withoutSecrets(ctx.services, last.seen) };
+    return { ...(await landed(ctx, driver)), seen: last.seen };
   },
 });

@@ -8,7 +8,6 @@ import type { PageLib, PageSelector } from "./page/lib.ts";
 import { pageScript } from "./page/run.ts";
 import { landedFrom } from "./page/state.ts";
 import { type PageMatch, type SeekArgs, Selector, seek, timeoutField } from "./selectors.ts";
-import { withoutSecrets } from "./unsecret.ts";
 
 const GETS = ["text", "html", "value", "attribute"] as const;
 type Get = (typeof GETS)[number];
@@ -189,7 +188,7 @@ export const extract = defineAction({
     }
     const page = got.here ? landedFrom(ctx, got.here) : { url: "", title: "" };
     const out: z.infer<typeof Output> = { ...page, count: got.total };
-    const results = withoutSecrets(ctx.services, got.results ?? []);
+    const results = got.results ?? [];
     if (input.all) out.results = results;
     else out.result = results[0] ?? null;
     if (got.truncated) out.truncated = true;

@@ -7,7 +7,6 @@ import { type ReadResult, readPage } from "./page/read.ts";
 import { pageScript, runPage } from "./page/run.ts";
 import { landedFrom } from "./page/state.ts";
 import { locate, Selector, timeoutField } from "./selectors.ts";
-import { withoutSecrets } from "./unsecret.ts";
 
 export const DEFAULT_MAX_LENGTH = 20_000;
 
@@ -111,7 +110,7 @@ export const readPageAction = defineAction({
       return runPage<ReadResult>(driver, READ, root, input.max_length);
     });
     const here = landedFrom(ctx, got);
-    const page = withoutSecrets(ctx.services, got);
+    const page = got;
     // Keys in reading order (the Grid hands objects back with their keys sorted).
     return {
       ...here,

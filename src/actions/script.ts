@@ -5,7 +5,6 @@ import { defineAction, pageFields } from "./define.ts";
 import { acting } from "./failures.ts";
 import { dialogField, landed } from "./page/state.ts";
 import { userScript } from "./page/user-script.ts";
-import { withoutSecrets } from "./unsecret.ts";
 
 /** Bytes of JSON a script's result may take. */
 export const MAX_RESULT = 1024 * 1024;
@@ -45,6 +44,6 @@ export const executeScript = defineAction({
         "script",
       );
     }
-    return { ...(await landed(ctx, driver)), result: withoutSecrets(ctx.services, result ?? null) };
+    return { ...(await landed(ctx, driver)), result: result ?? null };
   },
 });

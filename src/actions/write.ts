@@ -2,7 +2,7 @@
 import { Key, type WebDriver, type WebElement } from "selenium-webdriver";
 import { z } from "zod";
 import { badInput } from "../errors.ts";
-import { redact, secretValue, taints } from "../secrets/bound.ts";
+import { secretValue } from "../secrets/bound.ts";
 import { defineAction, flag, pageFields, webUrl } from "./define.ts";
 import { type About, acting, quoteSelector } from "./failures.ts";
 import type { PageLib, PageSelector } from "./page/lib.ts";
@@ -157,14 +157,7 @@ export const write = defineAction({
       }
       await typeInto(driver, field, input, typed);
     });
-    const state = await landed(ctx, driver);
-    if (!input.secret) return state;
-    const shown = { ...state };
-    if (taints(state.url, typed)) {
-      shown.url = redact(state.url, typed);
-      ctx.land(null);
-    }
-    if (state.title.includes(typed)) shown.title = state.title.split(typed).join("[hidden]");
-    return shown;
+    // A landing that carries the typed secret is shown [hidden] and not recorded by the settle.
+    return landed(ctx, driver);
   },
 });

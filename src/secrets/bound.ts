@@ -167,8 +167,3 @@ export function hideValuesDeep<T>(values: readonly string[], value: T): T {
   };
   return walk(value, 0) as T;
 }
-
-/** value (any JSON) with every secret value in its strings hidden. */
-export function hideSecretsDeep<T>(catalogue: SecretCatalogue, value: T): T {
-  return hideValuesDeep(secretValuesOf(catalogue), value);
-}

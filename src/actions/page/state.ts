@@ -3,9 +3,8 @@ import { type WebDriver, error as wd } from "selenium-webdriver";
 import { z } from "zod";
 import { type PageState, pageState } from "../../grid/page.ts";
 import type { ActionContext } from "../define.ts";
-import { shownPage } from "../unsecret.ts";
 
-type Ctx = Pick<ActionContext, "land" | "services">;
+type Ctx = Pick<ActionContext, "land">;
 
 const READ =
   "return [String(location.href), String(document.title), window.top === window, window.__sfLeaving || null]";
@@ -41,8 +40,8 @@ export async function armNavigation(driver: WebDriver): Promise<void> {
 
 /**
  * The url and title after an action, in one round trip. Inside a frame they are the frame's, and a
- * frame is not a page to come back to: nothing enters the history (as switch does). A url carrying a
- * secret is shown with [hidden] and not recorded.
+ * frame is not a page to come back to: nothing enters the history (as switch does). (A url carrying
+ * a secret is hidden and not recorded by the manager's settle, for every action alike.)
  */
 export async function landed(ctx: Ctx, driver: WebDriver): Promise<PageState & { dialog?: string }> {
   try {
@@ -55,7 +54,7 @@ export async function landed(ctx: Ctx, driver: WebDriver): Promise<PageState & {
     }
     if (Array.isArray(got) && typeof got[0] === "string" && typeof got[1] === "string") {
       if (got[2] === false) ctx.land(null);
-      return shownPage(ctx, { url: got[0], title: got[1] });
+      return { url: got[0], title: got[1] };
     }
   } catch (err) {
     // The action opened a dialog: the page cannot answer until it is answered; say so.
@@ -65,12 +64,11 @@ export async function landed(ctx: Ctx, driver: WebDriver): Promise<PageState & {
         .alert()
         .getText()
         .catch(() => "");
-      const shown = shownPage(ctx, { url: "", title: text });
-      return { url: "", title: "", dialog: shown.title };
+      return { url: "", title: "", dialog: text };
     }
     // a page still unloading: pageState knows what to do
   }
-  return shownPage(ctx, await pageState(driver));
+  return pageState(driver);
 }
 
 /** The output field for actions that can open a dialog. */
@@ -86,5 +84,5 @@ export const dialogField = {
 /** For scripts that read the page anyway and report `{url, title, top}` (top: not in a frame). */
 export function landedFrom(ctx: Ctx, here: { url: string; title: string; top: boolean }): PageState {
   if (!here.top) ctx.land(null);
-  return shownPage(ctx, { url: here.url, title: here.title });
+  return { url: here.url, title: here.title };
 }

@@ -3,8 +3,6 @@
 // and read_page's time and size on three fixture pages beside the page's own HTML (its size, and the
 // time to fetch it with getPageSource). `bun bench/actions.ts`; BENCH_ROUNDS sets the rounds.
 import { By } from "selenium-webdriver";
-import { buildApp } from "../src/app.ts";
-import { defaultConfig } from "../src/config.ts";
 import { pageState } from "../src/grid/page.ts";
 import { Grid } from "../src/grid/webdriver.ts";
 import { setLogLevel } from "../src/log.ts";
@@ -12,9 +10,9 @@ import { testGridUrl } from "../test/support/env.ts";
 import { html, serveFixture } from "../test/support/fixtures.ts";
 import { actionPages, pageHtml } from "../test/support/pages.ts";
 import { median, printTable, type Row, timed } from "./report.ts";
+import { benchServer, TOKEN } from "./server.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 40);
-const TOKEN = "bench-token";
 const W = "bench-actions";
 
 const PAGE = `<title>Bench</title>
@@ -26,12 +24,7 @@ const PAGE = `<title>Bench</title>
 export async function main(): Promise<void> {
   setLogLevel("warn");
   const site = serveFixture({ ...actionPages, "/bench": () => html(PAGE) });
-  const config = defaultConfig();
-  config.grid.url = testGridUrl;
-  config.auth.token = TOKEN;
-  const app = await buildApp(config);
-  const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: app.fetch, idleTimeout: 255 });
-  const base = `http://127.0.0.1:${server.port}`;
+  const { app, server, base } = await benchServer();
   const grid = new Grid(testGridUrl);
   const raw = await grid.open({ browser: "chrome" });
   const rest = async (path: string, body: unknown) => {

@@ -9,15 +9,12 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { stringify } from "yaml";
-import { buildApp } from "../src/app.ts";
-import { defaultConfig } from "../src/config.ts";
 import { setLogLevel } from "../src/log.ts";
-import { testGridUrl } from "../test/support/env.ts";
 import { html, serveFixture } from "../test/support/fixtures.ts";
 import { median, printTable, type Row, timed } from "./report.ts";
+import { benchServer, TOKEN } from "./server.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
-const TOKEN = "bench-token";
 const W = "bench-flows";
 const RTT_MS = 20;
 
@@ -45,12 +42,9 @@ export async function main(): Promise<void> {
     { tool: "extract", args: { selector: { css: "#q" }, get: "value" } },
   ];
   const dataDir = mkdtempSync(join(tmpdir(), "sf-bench-flows-"));
-  const config = defaultConfig();
-  config.grid.url = testGridUrl;
-  config.auth.token = TOKEN;
-  config.data.dir = dataDir;
-  const app = await buildApp(config);
-  const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: app.fetch, idleTimeout: 255 });
+  const { app, server, base } = await benchServer((config) => {
+    config.data.dir = dataDir;
+  });
   // The same app behind half a round trip each way.
   const far = Bun.serve({
     hostname: "127.0.0.1",
@@ -63,7 +57,6 @@ export async function main(): Promise<void> {
       return res;
     },
   });
-  const base = `http://127.0.0.1:${server.port}`;
   const farBase = `http://127.0.0.1:${far.port}`;
   const headers = { authorization: `Bearer ${TOKEN}`, "x-workspace": W, "content-type": "application/json" };
   const rest = async (method: string, path: string, body: unknown, at = base) => {

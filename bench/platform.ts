@@ -6,17 +6,15 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { buildBinary } from "../scripts/build.ts";
-import { buildApp } from "../src/app.ts";
-import { defaultConfig } from "../src/config.ts";
 import { pageState } from "../src/grid/page.ts";
 import { Grid } from "../src/grid/webdriver.ts";
 import { setLogLevel } from "../src/log.ts";
 import { testGridUrl } from "../test/support/env.ts";
 import { html, serveFixture } from "../test/support/fixtures.ts";
 import { median, printTable, type Row, timed } from "./report.ts";
+import { benchServer, TOKEN } from "./server.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 40);
-const TOKEN = "bench-token";
 
 async function navigateCosts(): Promise<Row[]> {
   setLogLevel("warn");
@@ -24,12 +22,7 @@ async function navigateCosts(): Promise<Row[]> {
     "/a": () => html("<title>A</title><p>a"),
     "/b": () => html("<title>B</title><p>b"),
   });
-  const config = defaultConfig();
-  config.grid.url = testGridUrl;
-  config.auth.token = TOKEN;
-  const app = await buildApp(config);
-  const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: app.fetch, idleTimeout: 255 });
-  const base = `http://127.0.0.1:${server.port}`;
+  const { app, server, base } = await benchServer();
   const grid = new Grid(testGridUrl);
   const raw = await grid.open({ browser: "chrome" });
   const mcp = new Client({ name: "bench", version: "1" });

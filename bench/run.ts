@@ -2,7 +2,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 
-const skip = new Set(["run.ts", "report.ts"]);
+const skip = new Set(["run.ts", "report.ts", "server.ts"]);
 const wanted = process.argv.slice(2);
 const files = readdirSync(import.meta.dir)
   .filter((f) => f.endsWith(".ts") && !skip.has(f))

@@ -3,14 +3,11 @@
 // of the same origins on the same Chromium, in the same run. At most two browsers at a time: one
 // on the Grid, one Playwright.
 import { type Browser, chromium } from "playwright-core";
-import { buildApp } from "../src/app.ts";
-import { defaultConfig } from "../src/config.ts";
 import { setLogLevel } from "../src/log.ts";
-import { testGridUrl } from "../test/support/env.ts";
 import { median, printTable, type Row, timed } from "./report.ts";
+import { benchServer, TOKEN } from "./server.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
-const TOKEN = "bench-token";
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const ARGS = [
   "--no-sandbox",
@@ -47,13 +44,9 @@ function startSites() {
 export async function main(): Promise<void> {
   setLogLevel("warn");
   const sites = startSites();
-  const config = defaultConfig();
-  config.grid.url = testGridUrl;
-  config.auth.token = TOKEN;
-  config.grid.open_timeout = 300;
-  const app = await buildApp(config);
-  const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: app.fetch, idleTimeout: 255 });
-  const base = `http://127.0.0.1:${server.port}`;
+  const { app, server, base } = await benchServer((config) => {
+    config.grid.open_timeout = 300;
+  });
   const call = async (workspace: string, method: string, path: string, body?: unknown) => {
     const res = await fetch(`${base}${path}`, {
       method,

@@ -1,30 +1,13 @@
 // The manager's recording rules on a fake Grid: `record` is never inherited by an explicit open,
 // is replayed on a reap while recording is on, and is dropped from a reopen once it is off.
 import { expect, test } from "bun:test";
-import { z } from "zod";
-import { defineAction, PageResult } from "../../src/actions/define.ts";
 import { openSession } from "../../src/actions/session.ts";
 import { validate } from "../../src/actions/validate.ts";
-import { pageState } from "../../src/grid/page.ts";
 import type { Services } from "../../src/services.ts";
 import { openStore } from "../../src/store/index.ts";
 import { type ManagerHooks, WorkspaceManager } from "../../src/workspaces/manager.ts";
+import { goAction as go } from "../support/actions.ts";
 import { FakeGrid } from "../support/fake-grid.ts";
-
-const go = defineAction({
-  name: "go",
-  http: { method: "POST", path: "/go" },
-  title: "Go",
-  description: "Go to a url.",
-  input: z.strictObject({ url: z.string() }),
-  output: PageResult,
-  annotations: { readOnly: false, destructive: false, idempotent: false },
-  browser: "page",
-  handler: async (ctx, input) => {
-    await ctx.browser.driver.get(input.url);
-    return pageState(ctx.browser.driver);
-  },
-});
 
 async function setUp(hooks: ManagerHooks) {
   const fake = new FakeGrid();

@@ -1,12 +1,10 @@
 // Save and restore through the workspace manager, on a fake Grid: what a save reads and stores,
 // what an open and a silent reopen put back and say, and the races a save must survive.
 import { beforeEach, describe, expect, test } from "bun:test";
-import { z } from "zod";
-import { type AnyAction, defineAction, PageResult } from "../../src/actions/define.ts";
+import type { AnyAction } from "../../src/actions/define.ts";
 import { endBrowser, openSession } from "../../src/actions/session.ts";
 import { validate } from "../../src/actions/validate.ts";
 import { FlowError } from "../../src/errors.ts";
-import { pageState } from "../../src/grid/page.ts";
 import { SW_REASON } from "../../src/grid/spare-tab.ts";
 import type { Services } from "../../src/services.ts";
 import { REPLACED_BEFORE_SAVE, saveSiteData } from "../../src/site-data/action.ts";
@@ -17,6 +15,7 @@ import type { RecordStore } from "../../src/store/index.ts";
 import { openStore } from "../../src/store/index.ts";
 import { emptyRecord } from "../../src/store/record.ts";
 import { WorkspaceManager } from "../../src/workspaces/manager.ts";
+import { goAction as navigate } from "../support/actions.ts";
 import { bidiCookie, FakeBidi } from "../support/fake-bidi.ts";
 import { FakeGrid } from "../support/fake-grid.ts";
 
@@ -25,22 +24,6 @@ const APP = "https://app.example.com";
 const SSO = "https://sso.example.com";
 const OLD = "https://old.example.com";
 const W = "w";
-
-// A page action of the simplest kind: go to a url (navigate's own shape may grow; this one stays).
-const navigate = defineAction({
-  name: "go",
-  http: { method: "POST", path: "/go" },
-  title: "Go",
-  description: "Go to a url.",
-  input: z.strictObject({ url: z.string() }),
-  output: PageResult,
-  annotations: { readOnly: false, destructive: false, idempotent: false },
-  browser: "page",
-  handler: async (ctx, input) => {
-    await ctx.browser.driver.get(input.url);
-    return pageState(ctx.browser.driver);
-  },
-});
 
 describe("capture", () => {
   const page = (origin: string, local = {}, session = {}) => ({

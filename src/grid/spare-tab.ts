@@ -25,11 +25,16 @@ export class ServiceWorkerAnswered extends Error {
 /** Stands on `origin` and returns what `expression` evaluates to there (JSON-safe). */
 export type SpareRun = (origin: string, expression: string) => Promise<unknown>;
 
-/** `expression`, run only on the marked page, as a JSON string that says whose page it was. */
-export function onSpare(expression: string): string {
+/**
+ * `expression`, run only on the marked page of `origin`, as a JSON string that says whose page it
+ * was. Checking the origin in the page too means a tab that did not move never takes a write.
+ */
+export function onSpare(expression: string, origin: string): string {
   return (
     `JSON.stringify(document.querySelector('meta[name="${SPARE_MARKER}"]')` +
+    ` ? (location.origin === ${JSON.stringify(origin)}` +
     ` ? {spare: true, origin: location.origin, value: (${expression})}` +
+    " : {spare: true, origin: location.origin})" +
     " : {spare: false, origin: location.origin})"
   );
 }
@@ -38,38 +43,52 @@ const HTML: { name: string; value: { type: "string"; value: string } }[] = [
   { name: "content-type", value: { type: "string", value: "text/html" } },
 ];
 
+/** A spare tab standing by; `close` tears down and never raises. */
+export interface SpareTab {
+  readonly context: string;
+  /** Puts the tab on `origin`'s marked page: nothing of the site loads. */
+  stand(origin: string): Promise<void>;
+  /** Runs `expression` where the tab stands, only if that is `origin`'s marked page. */
+  evaluate(origin: string, expression: string): Promise<unknown>;
+  /** `stand`, then `evaluate`. */
+  run: SpareRun;
+  close(): Promise<void>;
+}
+
 /**
- * Opens a spare tab (a new background tab, or the existing `context`, which is left open), runs
- * `fn` with its `run`, and always tears down: the intercept first, then its handler, then the tab
- * if we created it. Teardown never raises.
+ * Opens a spare tab (a new background tab, or the existing `context`, which is left open). The
+ * intercept and the subscription are asked for together; the handler is in place before either
+ * answers, so before any navigation. A set-up that fails tears down what it made, then raises.
  */
-export async function withSpareTab<T>(
-  bidi: SpareBidi,
-  fn: (run: SpareRun) => Promise<T>,
-  opts: { context?: string } = {},
-): Promise<T> {
-  let tab = opts.context ?? null;
-  let intercept: string | null = null;
-  let subscription: string | null = null;
-  let off: (() => void) | null = null;
+export async function openSpareTab(bidi: SpareBidi, opts: { context?: string } = {}): Promise<SpareTab> {
+  const parts: Parts = { intercept: null, subscription: null, off: null, tab: null };
   try {
-    if (!tab) tab = (await bidi.send("browsingContext.create", { type: "tab", background: true })).context;
-    const context = tab;
-    intercept = (
-      await bidi.send("network.addIntercept", {
-        phases: ["beforeRequestSent"],
-        contexts: [context],
-        urlPatterns: [{ type: "pattern", pathname: SPARE_PATH }],
-      })
-    ).intercept;
-    const ours = intercept;
-    off = bidi.on("network.beforeRequestSent", context, (event: NetworkEvent) => answer(bidi, event, ours));
-    subscription = await bidi.subscribe(["network.beforeRequestSent"], [context]);
-    const run: SpareRun = async (origin, expression) => {
+    const context =
+      opts.context ?? (await bidi.send("browsingContext.create", { type: "tab", background: true })).context;
+    if (!opts.context) parts.tab = context;
+    const adding = bidi.send("network.addIntercept", {
+      phases: ["beforeRequestSent"],
+      contexts: [context],
+      urlPatterns: [{ type: "pattern", pathname: SPARE_PATH }],
+    });
+    // Only our intercept's requests are answered; its id is known before any can arrive.
+    let ours: string | null = null;
+    parts.off = bidi.on("network.beforeRequestSent", context, (event: NetworkEvent) => {
+      if (ours) answer(bidi, event, ours);
+    });
+    const subscribing = bidi.subscribe(["network.beforeRequestSent"], [context]);
+    const [added, subscribed] = await Promise.allSettled([adding, subscribing]);
+    if (added.status === "fulfilled") parts.intercept = ours = added.value.intercept;
+    if (subscribed.status === "fulfilled") parts.subscription = subscribed.value;
+    if (added.status === "rejected") throw added.reason;
+    if (subscribed.status === "rejected") throw subscribed.reason;
+    const stand = async (origin: string) => {
       // The marked page has nothing to load: parsed is done.
       await bidi.send("browsingContext.navigate", { context, url: origin + SPARE_PATH, wait: "interactive" });
+    };
+    const evaluate = async (origin: string, expression: string) => {
       const reply = await bidi.send("script.evaluate", {
-        expression: onSpare(expression),
+        expression: onSpare(expression, origin),
         target: { context },
         awaitPromise: true,
       });
@@ -80,13 +99,33 @@ export async function withSpareTab<T>(
         value?: unknown;
       };
       if (!got.spare) throw new ServiceWorkerAnswered(origin);
-      // A navigation that did not land must never be read as this origin.
+      // A navigation that did not land must never be read (or written) as this origin.
       if (got.origin !== origin) throw new Error(`the spare tab is on ${got.origin}, not ${origin}`);
       return got.value;
     };
-    return await fn(run);
+    const run: SpareRun = async (origin, expression) => {
+      await stand(origin);
+      return evaluate(origin, expression);
+    };
+    let closing: Promise<void> | null = null;
+    return { context, stand, evaluate, run, close: () => (closing ??= teardown(bidi, parts)) };
+  } catch (err) {
+    await teardown(bidi, parts);
+    throw err;
+  }
+}
+
+/** Opens a spare tab, runs `fn` with its `run`, and always tears down (see `openSpareTab`). */
+export async function withSpareTab<T>(
+  bidi: SpareBidi,
+  fn: (run: SpareRun) => Promise<T>,
+  opts: { context?: string } = {},
+): Promise<T> {
+  const tab = await openSpareTab(bidi, opts);
+  try {
+    return await fn(tab.run);
   } finally {
-    await teardown(bidi, { intercept, subscription, off, tab: opts.context ? null : tab });
+    await tab.close();
   }
 }
 
@@ -111,15 +150,17 @@ function answer(bidi: SpareBidi, event: NetworkEvent, intercept: string): void {
   }
 }
 
-async function teardown(
-  bidi: SpareBidi,
-  parts: {
-    intercept: string | null;
-    subscription: string | null;
-    off: (() => void) | null;
-    tab: string | null;
-  },
-): Promise<void> {
+interface Parts {
+  intercept: string | null;
+  subscription: string | null;
+  off: (() => void) | null;
+  /** Set only for a tab we created, which teardown closes. */
+  tab: string | null;
+}
+
+// The intercept goes first and its handler only once it is gone, so no request of ours is ever
+// left blocked with nobody to answer it. Closing our own tab meanwhile loses nothing.
+async function teardown(bidi: SpareBidi, parts: Parts): Promise<void> {
   const quietly = async (what: string, step: () => Promise<unknown> | unknown) => {
     try {
       await step();
@@ -128,11 +169,14 @@ async function teardown(
     }
   };
   const { intercept, subscription, off, tab } = parts;
-  if (intercept)
-    await quietly("remove its intercept", () => bidi.send("network.removeIntercept", { intercept }));
+  const unintercepted = intercept
+    ? quietly("remove its intercept", () => bidi.send("network.removeIntercept", { intercept }))
+    : null;
+  const closed = tab ? quietly("close", () => bidi.send("browsingContext.close", { context: tab })) : null;
+  await unintercepted;
   if (subscription) await quietly("unsubscribe", () => bidi.unsubscribe(subscription));
   if (off) await quietly("remove its handler", off);
-  if (tab) await quietly("close", () => bidi.send("browsingContext.close", { context: tab }));
+  await closed;
 }
 
 // ---- the loop: many origins in one tab, within a total budget -----------------------------
@@ -167,42 +211,59 @@ export async function spareLoop(
   opts: { context?: string; budgetMs?: number; clock?: () => number } = {},
 ): Promise<SpareOutcome[]> {
   if (jobs.length === 0) return [];
+  const tab = openSpareTab(bidi, { context: opts.context });
+  try {
+    return await runJobs(tab, jobs, opts);
+  } finally {
+    await closeTab(tab);
+  }
+}
+
+/** Closes a tab that may still be opening, or may never have opened; never throws. */
+export async function closeTab(tab: Promise<SpareTab>): Promise<void> {
+  await tab.then(
+    (t) => t.close(),
+    () => undefined,
+  );
+}
+
+/** `spareLoop` on a tab opened (or opening) beforehand, which stays open for the caller to close. */
+export async function runJobs(
+  opening: Promise<SpareTab>,
+  jobs: readonly SpareJob[],
+  opts: { budgetMs?: number; clock?: () => number } = {},
+): Promise<SpareOutcome[]> {
   const clock = opts.clock ?? (() => performance.now());
   const deadline = clock() + (opts.budgetMs ?? SPARE_BUDGET_MS);
   const done = new Map<number, SpareOutcome>();
+  let tab: SpareTab;
   try {
-    await withSpareTab(
-      bidi,
-      async (run) => {
-        for (const [i, job] of jobs.entries()) {
-          const left = deadline - clock();
-          if (left <= 0) return;
-          let timer: ReturnType<typeof setTimeout> | undefined;
-          const work = run(job.origin, job.expression);
-          work.catch(() => undefined); // may settle after the budget ended the loop
-          try {
-            const value = await Promise.race([
-              work,
-              new Promise<typeof TIMED_OUT>((resolve) => {
-                timer = setTimeout(() => resolve(TIMED_OUT), left);
-              }),
-            ]);
-            if (value === TIMED_OUT) return;
-            done.set(i, { origin: job.origin, ok: true, value });
-          } catch (err) {
-            done.set(i, { origin: job.origin, ok: false, reason: whyFailed(err) });
-          } finally {
-            clearTimeout(timer);
-          }
-        }
-      },
-      { context: opts.context },
-    );
+    tab = await opening;
   } catch (err) {
-    // The tab itself failed: every job not done fails with its reason.
+    // The tab itself failed: every job fails with its reason.
     const reason = messageOf(err);
-    for (const [i, job] of jobs.entries())
-      if (!done.has(i)) done.set(i, { origin: job.origin, ok: false, reason });
+    return jobs.map((job) => ({ origin: job.origin, ok: false, reason }));
+  }
+  for (const [i, job] of jobs.entries()) {
+    const left = deadline - clock();
+    if (left <= 0) break;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const work = tab.run(job.origin, job.expression);
+    work.catch(() => undefined); // may settle after the budget ended the loop
+    try {
+      const value = await Promise.race([
+        work,
+        new Promise<typeof TIMED_OUT>((resolve) => {
+          timer = setTimeout(() => resolve(TIMED_OUT), left);
+        }),
+      ]);
+      if (value === TIMED_OUT) break;
+      done.set(i, { origin: job.origin, ok: true, value });
+    } catch (err) {
+      done.set(i, { origin: job.origin, ok: false, reason: whyFailed(err) });
+    } finally {
+      clearTimeout(timer);
+    }
   }
   return jobs.map((job, i) => done.get(i) ?? { origin: job.origin, ok: false, reason: OUT_OF_TIME });
 }

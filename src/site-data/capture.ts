@@ -2,7 +2,7 @@
 // (BiDi sees httpOnly ones), and the localStorage of every other history origin in one spare tab.
 import { BIDI_DOWN, FlowError, unavailable } from "../errors.ts";
 import { BidiError, type Cookie } from "../grid/bidi.ts";
-import { type SpareBidi, spareLoop } from "../grid/spare-tab.ts";
+import { closeTab, openSpareTab, runJobs, type SpareBidi } from "../grid/spare-tab.ts";
 import type { StoredCookie } from "../store/record.ts";
 import { READ_LOCAL, READ_STORAGE } from "./scripts.ts";
 import type { Captured, Items } from "./snapshot.ts";
@@ -60,8 +60,9 @@ export async function readJar(bidi: SpareBidi): Promise<StoredCookie[]> {
 }
 
 /**
- * The page's storages, the jar (over the socket `connect` opens), and the localStorage of each other http(s) origin in `origins`
- * (newest first), read one at a time in one spare tab. An origin not read is named in `failed`.
+ * The page's storages, the jar (over the socket `connect` opens), and the localStorage of each other
+ * http(s) origin in `origins` (newest first), read one at a time in one spare tab. An origin not
+ * read is named in `failed`.
  */
 export async function capture(
   connect: () => Promise<SpareBidi>,
@@ -69,39 +70,46 @@ export async function capture(
   origins: readonly string[],
   opts: LoopOptions = {},
 ): Promise<Captured & { page: { url: string; title: string } | null }> {
-  // The socket opens while the page is read; the page's classic call is still what notices a
-  // reaped browser (and has it silently reopened).
+  const web = [...new Set(origins)].filter((o) => /^https?:\/\//.test(o));
+  // While the page is read, the socket opens, the jar is read and, when the history holds a site
+  // other than its newest (the page's, as a rule), the spare tab gets ready. The page's classic call
+  // is still what notices a reaped browser (and has it silently reopened).
   const socket = connect();
-  socket.catch(() => undefined);
-  const found = await page.executeScript(READ_STORAGE);
-  const pageData = isObject(found) ? found : {};
-  const here = typeof pageData.origin === "string" ? pageData.origin : "";
-  const bidi = await socket;
-  const cookies = await readJar(bidi);
-  // Only http(s) can be stood on; the page's own origin is read in place.
-  const wanted = [...new Set(origins)].filter((o) => o !== here && /^https?:\/\//.test(o));
-  const others: Record<string, Items> = {};
-  const failed: Captured["failed"] = [];
-  const outcomes = await spareLoop(
-    bidi,
-    wanted.map((origin) => ({ origin, expression: READ_LOCAL })),
-    opts,
-  );
-  for (const o of outcomes) {
-    if (o.ok) others[o.origin] = items(o.value);
-    else failed.push({ site: o.origin, reason: o.reason });
+  const jar = socket.then(readJar);
+  let tab = web.some((o) => o !== origins[0]) ? socket.then((b) => openSpareTab(b)) : null;
+  for (const p of [socket, jar, tab]) p?.catch(() => undefined);
+  try {
+    const found = await page.executeScript(READ_STORAGE);
+    const pageData = isObject(found) ? found : {};
+    const here = typeof pageData.origin === "string" ? pageData.origin : "";
+    const bidi = await socket;
+    const cookies = await jar;
+    // The page's own origin is read in place.
+    const wanted = web.filter((o) => o !== here);
+    const others: Record<string, Items> = {};
+    const failed: Captured["failed"] = [];
+    if (wanted.length) {
+      tab ??= openSpareTab(bidi);
+      const jobs = wanted.map((origin) => ({ origin, expression: READ_LOCAL }));
+      for (const o of await runJobs(tab, jobs, opts)) {
+        if (o.ok) others[o.origin] = items(o.value);
+        else failed.push({ site: o.origin, reason: o.reason });
+      }
+    }
+    const seen =
+      typeof pageData.url === "string" && typeof pageData.title === "string"
+        ? { url: pageData.url, title: pageData.title }
+        : null;
+    return {
+      cookies,
+      origin: here,
+      local: items(pageData.local),
+      session: items(pageData.session),
+      others,
+      failed,
+      page: seen,
+    };
+  } finally {
+    if (tab) await closeTab(tab);
   }
-  const seen =
-    typeof pageData.url === "string" && typeof pageData.title === "string"
-      ? { url: pageData.url, title: pageData.title }
-      : null;
-  return {
-    cookies,
-    origin: here,
-    local: items(pageData.local),
-    session: items(pageData.session),
-    others,
-    failed,
-    page: seen,
-  };
 }

@@ -4,7 +4,14 @@
 import { SITE_DATA_URI } from "../actions/define.ts";
 import { messageOf } from "../errors.ts";
 import type { PartialCookie, SameSite } from "../grid/bidi.ts";
-import { type SpareBidi, spareLoop, whyFailed, withSpareTab } from "../grid/spare-tab.ts";
+import {
+  closeTab,
+  openSpareTab,
+  runJobs,
+  type SpareBidi,
+  type SpareTab,
+  whyFailed,
+} from "../grid/spare-tab.ts";
 import { hostOf, type SiteData, type SiteDataReport, type StoredCookie } from "../store/record.ts";
 import type { LoopOptions } from "./capture.ts";
 import { fill } from "./scripts.ts";
@@ -128,6 +135,26 @@ export interface RestoreOptions extends LoopOptions {
   main: () => Promise<string>;
 }
 
+/** The main tab as a spare tab, standing on `origin`'s marked page; left as it was found if it cannot. */
+async function standInMain(bidi: SpareBidi, context: string, origin: string): Promise<SpareTab> {
+  const tab = await openSpareTab(bidi, { context });
+  try {
+    await tab.stand(origin);
+  } catch (err) {
+    await leaveMain(bidi, tab);
+    throw err;
+  }
+  return tab;
+}
+
+// The stand-in page is never what an open with no url shows; the tab keeps its sessionStorage.
+async function leaveMain(bidi: SpareBidi, tab: SpareTab): Promise<void> {
+  await bidi
+    .send("browsingContext.navigate", { context: tab.context, url: "about:blank", wait: "complete" })
+    .catch(() => undefined);
+  await tab.close();
+}
+
 /** Restores `data` into a fresh browser; the report names what came back and what did not. */
 export async function restore(
   bidi: SpareBidi,
@@ -142,45 +169,50 @@ export async function restore(
   const items = isObject(session.items) ? (session.items as Items) : {};
   const sessionOrigin =
     typeof session.origin === "string" && session.origin && Object.keys(items).length ? session.origin : null;
-  // The main tab's id is asked for while the cookies go in.
-  const mainTab = sessionOrigin ? opts.main() : null;
-  mainTab?.catch(() => undefined);
+  const origins = isObject(data.origins) ? data.origins : {};
+  const locals: Record<string, Items> = {};
+  const jobs = Object.entries(origins)
+    .filter(([, e]) => isObject(e) && isObject(e.local) && Object.keys(e.local).length > 0)
+    .map(([origin, e]) => {
+      locals[origin] = (e as { local: Items }).local;
+      return { origin, expression: fill("localStorage", locals[origin]) };
+    });
+  // Both tabs get ready, and the main tab goes to stand on its origin, while the cookies go in and
+  // the spare tab works: standing loads nothing of the site. The writes still go in the order above.
+  const spare = jobs.length ? openSpareTab(bidi) : null;
+  const inMain = sessionOrigin
+    ? opts.main().then((context) => standInMain(bidi, context, sessionOrigin))
+    : null;
+  spare?.catch(() => undefined);
+  inMain?.catch(() => undefined);
+  let closing: Promise<void> | null = null;
   try {
     kept = await restoreCookies(bidi, data.cookies, now, skipped);
-    const origins = isObject(data.origins) ? data.origins : {};
-    const locals: Record<string, Items> = {};
-    const jobs = Object.entries(origins)
-      .filter(([, e]) => isObject(e) && isObject(e.local) && Object.keys(e.local).length > 0)
-      .map(([origin, e]) => {
-        locals[origin] = (e as { local: Items }).local;
-        return { origin, expression: fill("localStorage", locals[origin]) };
-      });
-    for (const o of await spareLoop(bidi, jobs, opts)) {
-      if (o.ok) filled.push(o.origin);
-      else skipped.push({ site: o.origin, reason: hiding(o.reason, Object.values(locals[o.origin] ?? {})) });
-    }
-    if (sessionOrigin && mainTab) {
-      const origin = sessionOrigin;
-      try {
-        const main = await mainTab;
-        await withSpareTab(
-          bidi,
-          async (run) => {
-            await run(origin, fill("sessionStorage", items));
-            // The stand-in page is never what an open with no url shows; the tab keeps its storage.
-            await bidi
-              .send("browsingContext.navigate", { context: main, url: "about:blank", wait: "complete" })
-              .catch(() => undefined);
-          },
-          { context: main },
-        );
-        filled.push(origin);
-      } catch (err) {
-        skipped.push({ site: origin, reason: hiding(whyFailed(err), Object.values(items)) });
+    if (spare) {
+      for (const o of await runJobs(spare, jobs, opts)) {
+        if (o.ok) filled.push(o.origin);
+        else
+          skipped.push({ site: o.origin, reason: hiding(o.reason, Object.values(locals[o.origin] ?? {})) });
       }
     }
   } catch (err) {
     skipped.push({ reason: messageOf(err) });
   }
+  // The spare tab closes while the main tab takes its sessionStorage.
+  if (spare) closing = closeTab(spare);
+  if (sessionOrigin && inMain) {
+    try {
+      const tab = await inMain;
+      try {
+        await tab.evaluate(sessionOrigin, fill("sessionStorage", items));
+      } finally {
+        await leaveMain(bidi, tab);
+      }
+      filled.push(sessionOrigin);
+    } catch (err) {
+      skipped.push({ site: sessionOrigin, reason: hiding(whyFailed(err), Object.values(items)) });
+    }
+  }
+  await closing;
   return { restored: restoredHosts(filled, kept), skipped, uri: SITE_DATA_URI };
 }

@@ -75,6 +75,8 @@ export class FakeBidi {
   readonly local = new Map<string, FakeStorage>();
   /** sessionStorage per tab, per origin. */
   readonly session = new Map<string, Map<string, FakeStorage>>();
+  /** Contexts whose handler went while their intercept was still in place (never, in teardown). */
+  readonly handlerGoneFirst: string[] = [];
   readonly tabs = new Map<string, Tab>([["main", { url: "about:blank", marked: false }]]);
   private readonly listeners: Array<{ event: string; context: string | null; fn: (e: any) => unknown }> = [];
   private intercepts = new Map<string, { contexts: string[]; pathname?: string }>();
@@ -121,6 +123,8 @@ export class FakeBidi {
       const i = this.listeners.indexOf(l);
       if (i >= 0) this.listeners.splice(i, 1);
       this.log.push(`off ${event} ${context}`);
+      if ([...this.intercepts.values()].some((x) => context !== null && x.contexts.includes(context)))
+        this.handlerGoneFirst.push(String(context));
     };
   }
 
@@ -143,6 +147,8 @@ export class FakeBidi {
 
   async send(method: string, params: any): Promise<any> {
     this.log.push(this.describe(method, params));
+    // A command takes effect when the browser gets to it, never during the call that sends it.
+    await null;
     const err = this.opts.fail?.(method, params);
     if (err) throw err;
     switch (method) {

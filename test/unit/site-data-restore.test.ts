@@ -45,6 +45,11 @@ describe("restore", () => {
       "navigate main about:blank complete",
     ]);
     expect(bidi.tabs.get("main")?.url).toBe("about:blank");
+    // Both tabs are torn down: the spare one closed, the main one left open without our intercept.
+    expect([...bidi.tabs.keys()]).toEqual(["main"]);
+    expect(bidi.openIntercepts).toBe(0);
+    expect(bidi.handlers).toBe(0);
+    expect(bidi.handlerGoneFirst).toEqual([]);
     expect(bidi.localOf(APP).items()).toEqual({ theme: "dark" });
     expect(bidi.localOf(SSO).items()).toEqual({ kc: "1" });
     expect(bidi.sessionOf("main", APP).items()).toEqual({ token: "t" });
@@ -106,6 +111,29 @@ describe("restore", () => {
       skipped: [{ site: APP, reason: "a service worker answered: save while on this site" }],
       uri: "workspace://site-data",
     });
+  });
+
+  test("a main tab that cannot stand on its origin is skipped and still left on about:blank", async () => {
+    const bidi = new FakeBidi({
+      fail: (m, p) =>
+        m === "browsingContext.navigate" && p.context === "main" && p.url !== "about:blank"
+          ? new Error("net::ERR_ABORTED")
+          : undefined,
+    });
+    const report = await restore(
+      bidi.socket,
+      { origins: { [SSO]: { local: { kc: "1" } } }, session: { origin: APP, items: { t: "1" } } },
+      NOW,
+      { main },
+    );
+    expect(report.skipped).toEqual([{ site: APP, reason: "net::ERR_ABORTED" }]);
+    expect(report.restored).toEqual(["sso.example.com"]);
+    expect(bidi.log.filter((l) => l.startsWith("navigate main")).at(-1)).toBe(
+      "navigate main about:blank complete",
+    );
+    expect(bidi.sessionOf("main", APP).items()).toEqual({});
+    expect(bidi.openIntercepts).toBe(0);
+    expect(bidi.handlers).toBe(0);
   });
 
   test("a tab that cannot open skips its origins, and the cookies stand", async () => {

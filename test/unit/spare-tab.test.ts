@@ -17,6 +17,14 @@ import { FakeBidi } from "../support/fake-bidi.ts";
 const APP = "https://app.example.test";
 const SSO = "https://sso.example.test";
 
+/** Nothing of the spare tab is left, and its handler outlived its intercept. */
+function expectTornDown(bidi: FakeBidi): void {
+  expect(bidi.tabs.has("spare-1")).toBe(false);
+  expect(bidi.handlers).toBe(0);
+  expect(bidi.openIntercepts).toBe(0);
+  expect(bidi.handlerGoneFirst).toEqual([]);
+}
+
 async function outcome<T>(p: Promise<T>): Promise<unknown> {
   return p.then(
     () => null,
@@ -25,7 +33,7 @@ async function outcome<T>(p: Promise<T>): Promise<unknown> {
 }
 
 describe("the spare tab", () => {
-  test("stands on an origin, runs there, and tears down intercept first, then handler, then tab", async () => {
+  test("stands on an origin, runs there, and tears down: the intercept before its handler, its tab closing meanwhile", async () => {
     const bidi = new FakeBidi();
     bidi.localOf(APP).setItem("k", "v");
     const value = await withSpareTab(bidi.socket, (run) => run(APP, "localStorage.getItem('k')"));
@@ -39,18 +47,18 @@ describe("the spare tab", () => {
       "respond request-4",
       "evaluate spare-1 await",
       "unintercept",
+      "close spare-1",
       "unsubscribe",
       "off network.beforeRequestSent spare-1",
-      "close spare-1",
     ]);
-    expect(bidi.handlers).toBe(0);
-    expect(bidi.openIntercepts).toBe(0);
+    expectTornDown(bidi);
   });
 
   test("the evaluated expression runs the caller's only on the marked page", () => {
-    const expr = onSpare("1 + 1");
+    const expr = onSpare("1 + 1", APP);
     expect(expr).toContain(`meta[name="${SPARE_MARKER}"]`);
     expect(expr).toContain("(1 + 1)");
+    expect(expr).toContain(`location.origin === "${APP}"`);
     expect(SPARE_PAGE).toContain(SPARE_MARKER);
   });
 
@@ -87,7 +95,7 @@ describe("the spare tab", () => {
     });
     const err = await outcome(withSpareTab(bidi.socket, (run) => run(APP, "1")));
     expect(err).toBeInstanceOf(ServiceWorkerAnswered);
-    expect(bidi.log.at(-1)).toBe("close spare-1");
+    expectTornDown(bidi);
   });
 
   test("a service worker's page is refused before anything runs there, and the tab still closes", async () => {
@@ -96,27 +104,29 @@ describe("the spare tab", () => {
     expect(err).toBeInstanceOf(ServiceWorkerAnswered);
     expect((err as Error).message).toBe(APP);
     expect(bidi.localOf(APP).length).toBe(0);
-    expect(bidi.log.at(-1)).toBe("close spare-1");
+    expectTornDown(bidi);
   });
 
-  test("a tab that did not move is never read as the new origin", async () => {
+  test("a tab that did not move is never read or written as the new origin", async () => {
     const bidi = new FakeBidi({ stuck: [SSO] });
     const err = await outcome(
       withSpareTab(bidi.socket, async (run) => {
         await run(APP, "1");
-        return run(SSO, "1");
+        return run(SSO, "localStorage.setItem('sso', 'x')");
       }),
     );
     expect((err as Error).message).toBe(`the spare tab is on ${APP}, not ${SSO}`);
+    // The write meant for SSO never reached the page the tab was still on.
+    expect(bidi.localOf(APP).items()).toEqual({});
   });
 
-  test("a script that throws raises its text, and the tab still closes last", async () => {
+  test("a script that throws raises its text, and the tab still closes", async () => {
     const bidi = new FakeBidi();
     const err = await outcome(
       withSpareTab(bidi.socket, (run) => run(APP, "(() => { throw new Error('boom') })()")),
     );
     expect((err as Error).message).toContain("boom");
-    expect(bidi.log.at(-1)).toBe("close spare-1");
+    expectTornDown(bidi);
   });
 
   test("an existing tab is intercepted and left open", async () => {
@@ -139,9 +149,9 @@ describe("the spare tab", () => {
     expect((err as Error).message).toBe("browsingContext.navigate failed");
     expect(bidi.log.slice(-4)).toEqual([
       "unintercept",
+      "close spare-1",
       "unsubscribe",
       "off network.beforeRequestSent spare-1",
-      "close spare-1",
     ]);
     expect(bidi.handlers).toBe(0);
   });
@@ -186,7 +196,7 @@ describe("the spare-tab loop", () => {
       { origin: APP, ok: false, reason: "socket is already closed" },
       { origin: SSO, ok: false, reason: "socket is already closed" },
     ]);
-    expect(bidi.log.at(-1)).toBe("close spare-1");
+    expectTornDown(bidi);
   });
 
   test("the loop stops at its budget; every origin not reached says so", async () => {
@@ -207,7 +217,7 @@ describe("the spare-tab loop", () => {
       { origin: "https://c.example.test", ok: false, reason: OUT_OF_TIME },
     ]);
     expect(bidi.log.filter((l) => l.startsWith("navigate"))).toHaveLength(2);
-    expect(bidi.log.at(-1)).toBe("close spare-1");
+    expectTornDown(bidi);
     expect(OUT_OF_TIME).toBe("not reached: the spare tab ran out of time");
   });
 

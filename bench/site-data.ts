@@ -3,7 +3,10 @@
 // of the same origins on the same Chromium, in the same run. At most two browsers at a time: one
 // on the Grid, one Playwright.
 import { type Browser, chromium } from "playwright-core";
+import { Grid } from "../src/grid/webdriver.ts";
 import { setLogLevel } from "../src/log.ts";
+import { READ_STORAGE } from "../src/site-data/scripts.ts";
+import { testGridUrl } from "../test/support/env.ts";
 import { median, printTable, type Row, timed } from "./report.ts";
 import { benchServer, TOKEN } from "./server.ts";
 
@@ -66,6 +69,7 @@ export async function main(): Promise<void> {
   try {
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: false, args: ARGS });
     const saveRows: Row[] = [];
+    let floorRow: Row | null = null;
     let state5: Awaited<ReturnType<import("playwright-core").BrowserContext["storageState"]>> | null = null;
     for (const n of [1, 5, 20]) {
       const w = `bench-sd-${n}`;
@@ -92,6 +96,41 @@ export async function main(): Promise<void> {
       }
       await context.close();
       await call(w, "DELETE", "/browser");
+      if (n === 1) {
+        // The floor for one origin under the same design: the same reads done by hand through the
+        // Grid, each as soon as it can be (a BiDi socket opened for the call and then the jar,
+        // beside the page's script).
+        const grid = new Grid(testGridUrl);
+        const raw = await grid.open({ browser: "chrome" });
+        const floor: number[] = [];
+        const mine: number[] = [];
+        try {
+          await call(w, "POST", "/browser", { url: sites.url(0) });
+          await raw.driver.get(sites.url(0));
+          const driver = grid.attach(raw.id);
+          for (let r = 0; r < ROUNDS; r++) {
+            mine.push(await timed(() => call(w, "POST", "/browser/save-site-data", {})));
+            floor.push(
+              await timed(async () => {
+                const socket = grid.bidi(raw.id);
+                const jar = socket.then((s) => s.send("storage.getCookies", {}));
+                await Promise.all([jar, driver.executeScript(READ_STORAGE)]);
+                (await socket).close();
+              }),
+            );
+          }
+        } finally {
+          await grid.end(raw.id);
+          await call(w, "DELETE", "/browser");
+        }
+        floorRow = {
+          what: "save, 1 origin, whole (same run, second pass)",
+          value: median(mine),
+          unit: "ms",
+          ref: median(floor),
+          refName: "raw WebDriver + BiDi through the Grid: (socket, then the jar) ∥ the page script",
+        };
+      }
       saveRows.push({
         what: `save, per origin (${n} origin${n > 1 ? "s" : ""}; whole save ${median(ours).toFixed(0)} ms)`,
         value: median(ours) / n,
@@ -129,7 +168,7 @@ export async function main(): Promise<void> {
     await call("bench-sd-5", "DELETE", "/browser");
     const oursCost = median(withData) - median(plain);
     const theirCost = median(pwWith) - median(pwPlain);
-    printTable("site data: save", saveRows);
+    printTable("site data: save", floorRow ? [...saveRows, floorRow] : saveRows);
     printTable("site data: restore, 5 origins", [
       {
         what: `restore's own cost (open with restore ${median(withData).toFixed(0)} ms − plain open ${median(plain).toFixed(0)} ms)`,

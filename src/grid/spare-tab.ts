@@ -46,11 +46,6 @@ const HTML: { name: string; value: { type: "string"; value: string } }[] = [
 /** A spare tab standing by; `close` tears down and never raises. */
 export interface SpareTab {
   readonly context: string;
-  /** Puts the tab on `origin`'s marked page: nothing of the site loads. */
-  stand(origin: string): Promise<void>;
-  /** Runs `expression` where the tab stands, only if that is `origin`'s marked page. */
-  evaluate(origin: string, expression: string): Promise<unknown>;
-  /** `stand`, then `evaluate`. */
   run: SpareRun;
   close(): Promise<void>;
 }
@@ -82,11 +77,9 @@ export async function openSpareTab(bidi: SpareBidi, opts: { context?: string } =
     if (subscribed.status === "fulfilled") parts.subscription = subscribed.value;
     if (added.status === "rejected") throw added.reason;
     if (subscribed.status === "rejected") throw subscribed.reason;
-    const stand = async (origin: string) => {
+    const run: SpareRun = async (origin, expression) => {
       // The marked page has nothing to load: parsed is done.
       await bidi.send("browsingContext.navigate", { context, url: origin + SPARE_PATH, wait: "interactive" });
-    };
-    const evaluate = async (origin: string, expression: string) => {
       const reply = await bidi.send("script.evaluate", {
         expression: onSpare(expression, origin),
         target: { context },
@@ -103,12 +96,8 @@ export async function openSpareTab(bidi: SpareBidi, opts: { context?: string } =
       if (got.origin !== origin) throw new Error(`the spare tab is on ${got.origin}, not ${origin}`);
       return got.value;
     };
-    const run: SpareRun = async (origin, expression) => {
-      await stand(origin);
-      return evaluate(origin, expression);
-    };
     let closing: Promise<void> | null = null;
-    return { context, stand, evaluate, run, close: () => (closing ??= teardown(bidi, parts)) };
+    return { context, run, close: () => (closing ??= teardown(bidi, parts)) };
   } catch (err) {
     await teardown(bidi, parts);
     throw err;

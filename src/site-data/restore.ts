@@ -135,18 +135,6 @@ export interface RestoreOptions extends LoopOptions {
   main: () => Promise<string>;
 }
 
-/** The main tab as a spare tab, standing on `origin`'s marked page; left as it was found if it cannot. */
-async function standInMain(bidi: SpareBidi, context: string, origin: string): Promise<SpareTab> {
-  const tab = await openSpareTab(bidi, { context });
-  try {
-    await tab.stand(origin);
-  } catch (err) {
-    await leaveMain(bidi, tab);
-    throw err;
-  }
-  return tab;
-}
-
 // The stand-in page is never what an open with no url shows; the tab keeps its sessionStorage.
 async function leaveMain(bidi: SpareBidi, tab: SpareTab): Promise<void> {
   await bidi
@@ -177,12 +165,10 @@ export async function restore(
       locals[origin] = (e as { local: Items }).local;
       return { origin, expression: fill("localStorage", locals[origin]) };
     });
-  // Both tabs get ready, and the main tab goes to stand on its origin, while the cookies go in and
-  // the spare tab works: standing loads nothing of the site. The writes still go in the order above.
+  // Both tabs get ready while the cookies go in. (Standing the main tab on its origin early too
+  // gained nothing measurable on two cores: the two tabs' renderers only slowed each other.)
   const spare = jobs.length ? openSpareTab(bidi) : null;
-  const inMain = sessionOrigin
-    ? opts.main().then((context) => standInMain(bidi, context, sessionOrigin))
-    : null;
+  const inMain = sessionOrigin ? opts.main().then((context) => openSpareTab(bidi, { context })) : null;
   spare?.catch(() => undefined);
   inMain?.catch(() => undefined);
   let closing: Promise<void> | null = null;
@@ -204,7 +190,7 @@ export async function restore(
     try {
       const tab = await inMain;
       try {
-        await tab.evaluate(sessionOrigin, fill("sessionStorage", items));
+        await tab.run(sessionOrigin, fill("sessionStorage", items));
       } finally {
         await leaveMain(bidi, tab);
       }

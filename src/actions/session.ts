@@ -1,6 +1,6 @@
 // Opening and ending the workspace's browser.
 import { z } from "zod";
-import { DEFAULT_HEIGHT, DEFAULT_WIDTH } from "../workspaces/manager.ts";
+import { DEFAULT_HEIGHT, DEFAULT_WIDTH } from "../workspaces/settings.ts";
 import { defineAction, flag, SiteDataHint, webUrl } from "./define.ts";
 
 const Settings = z

@@ -8,7 +8,7 @@ import { pageState } from "../grid/page.ts";
 import { redact, type SecretRef, taints } from "../secrets/bound.ts";
 import type { Services } from "../services.ts";
 import { originOf, type SiteDataReport } from "../store/record.ts";
-import type { StepOutcome, Steps } from "../workspaces/manager.ts";
+import type { StepOutcome, Steps } from "../workspaces/steps.ts";
 import type { BoundStep, Flow, ParsedFlow } from "./format.ts";
 
 /** Tools before which the pages reached so far are written, so the step reads their storage. */

@@ -11,7 +11,7 @@ import {
 import { badInput } from "../errors.ts";
 import type { BidiSocket } from "../grid/bidi.ts";
 import { pageState } from "../grid/page.ts";
-import { type Grid, isNoSuchSession, type OpenOptions } from "../grid/webdriver.ts";
+import { type Grid, isNoSuchSession } from "../grid/webdriver.ts";
 import { log } from "../log.ts";
 import { hideValuesDeep, secretValuesOf, taints } from "../secrets/bound.ts";
 import type { Services } from "../services.ts";
@@ -31,9 +31,9 @@ import {
 } from "../store/record.ts";
 import type { RecordStore } from "../store/types.ts";
 import { KeyedLock } from "./lock.ts";
+import { DEFAULT_HEIGHT, DEFAULT_WIDTH, type OpenRequest, openOptions, resolveSettings } from "./settings.ts";
+import type { StepOutcome, Steps } from "./steps.ts";
 
-export const DEFAULT_WIDTH = 1280;
-export const DEFAULT_HEIGHT = 720;
 export const INSECURE_SKIP = "an insecure browser gets no saved site data";
 export const RECORDING_OFF =
   "Recording is not set up on this server (recording.enabled is off). See the README's Recording section.";
@@ -55,20 +55,6 @@ export interface ManagerHooks {
   };
   /** A workspace's record or browser changed (admin live updates). */
   changed?: (workspace: string) => void;
-}
-
-export interface OpenRequest {
-  url?: string;
-  browser?: "chrome" | "firefox";
-  width?: number;
-  height?: number;
-  fresh?: boolean;
-  insecure?: boolean;
-  record?: boolean;
-  capture?: boolean;
-  restore_site_data?: boolean;
-  page_load_timeout?: number;
-  script_timeout?: number;
 }
 
 export interface OpenResult {
@@ -105,37 +91,6 @@ interface CallOptions {
 }
 
 type AnyRecord = Record<string, unknown>;
-
-/** What one step of a runner's call did: its result, and the bookkeeping it asked for (not applied). */
-export interface StepOutcome {
-  result: AnyRecord;
-  /** What the step asked the history to record instead of its url (null withholds); undefined when it did not. */
-  landed: string | null | undefined;
-  changes: RecordChange[];
-}
-
-/**
- * For an action that calls other actions' handlers inside its own call (a flow run): the call
- * holds the workspace's lock and its browser throughout, and settles once at its end.
- */
-export interface Steps {
-  /** The browser the call acts on now: a reopen, or an open or end step, replaces it. */
-  readonly browser: LiveBrowser | null;
-  /**
-   * Calls `action`'s handler with a context of its own (this call's browser; its land and changes
-   * collected, not applied; nothing settled). A page step whose browser the Grid reaped is retried
-   * once per call on a reopened browser, after `beforeReopen`.
-   */
-  run(
-    action: AnyAction,
-    input: unknown,
-    opts: { signal: AbortSignal; beforeReopen?: () => Promise<void> },
-  ): Promise<StepOutcome>;
-  /** Writes these pages (in order) and changes now, in one settle write; returns the reopen report it handed over. */
-  touch(urls: ReadonlyArray<string | null>, changes?: RecordChange[]): Promise<SiteDataReport | null>;
-  /** The pages the call's own settle records, in order, instead of its one landing. */
-  land(urls: ReadonlyArray<string | null>): void;
-}
 
 interface CallState {
   landed: string | null | undefined;
@@ -563,36 +518,4 @@ export class WorkspaceManager {
     if (summary) out.site_data = summary;
     return out;
   }
-}
-
-/** What the open asked for, over what the last browser had. `record` and `insecure` are never inherited. */
-export function resolveSettings(req: OpenRequest, previous: BrowserSettings): BrowserSettings {
-  const pick = <K extends keyof OpenRequest>(k: K) => (req[k] !== undefined ? req[k] : previous[k]);
-  const s: BrowserSettings = {
-    browser: (pick("browser") as BrowserSettings["browser"]) ?? "chrome",
-    width: (pick("width") as number | undefined) ?? DEFAULT_WIDTH,
-    height: (pick("height") as number | undefined) ?? DEFAULT_HEIGHT,
-  };
-  const plt = pick("page_load_timeout");
-  const st = pick("script_timeout");
-  if (typeof plt === "number") s.page_load_timeout = plt;
-  if (typeof st === "number") s.script_timeout = st;
-  const capture = pick("capture");
-  if (capture) s.capture = true;
-  if (req.insecure) s.insecure = true;
-  if (req.record) s.record = true;
-  return s;
-}
-
-export function openOptions(workspace: string, s: BrowserSettings): OpenOptions {
-  return {
-    browser: s.browser ?? "chrome",
-    width: s.width ?? DEFAULT_WIDTH,
-    height: s.height ?? DEFAULT_HEIGHT,
-    insecure: s.insecure === true,
-    pageLoadTimeout: s.page_load_timeout,
-    scriptTimeout: s.script_timeout,
-    record: s.record === true,
-    videoName: workspace,
-  };
 }

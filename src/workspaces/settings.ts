@@ -1,0 +1,53 @@
+// A workspace's browser settings: what an open asks for over what the last browser had, and the
+// Grid options they make.
+import type { OpenOptions } from "../grid/webdriver.ts";
+import type { BrowserSettings } from "../store/record.ts";
+
+export const DEFAULT_WIDTH = 1280;
+export const DEFAULT_HEIGHT = 720;
+
+export interface OpenRequest {
+  url?: string;
+  browser?: "chrome" | "firefox";
+  width?: number;
+  height?: number;
+  fresh?: boolean;
+  insecure?: boolean;
+  record?: boolean;
+  capture?: boolean;
+  restore_site_data?: boolean;
+  page_load_timeout?: number;
+  script_timeout?: number;
+}
+
+/** What the open asked for, over what the last browser had. `record` and `insecure` are never inherited. */
+export function resolveSettings(req: OpenRequest, previous: BrowserSettings): BrowserSettings {
+  const pick = <K extends keyof OpenRequest>(k: K) => (req[k] !== undefined ? req[k] : previous[k]);
+  const s: BrowserSettings = {
+    browser: (pick("browser") as BrowserSettings["browser"]) ?? "chrome",
+    width: (pick("width") as number | undefined) ?? DEFAULT_WIDTH,
+    height: (pick("height") as number | undefined) ?? DEFAULT_HEIGHT,
+  };
+  const plt = pick("page_load_timeout");
+  const st = pick("script_timeout");
+  if (typeof plt === "number") s.page_load_timeout = plt;
+  if (typeof st === "number") s.script_timeout = st;
+  const capture = pick("capture");
+  if (capture) s.capture = true;
+  if (req.insecure) s.insecure = true;
+  if (req.record) s.record = true;
+  return s;
+}
+
+export function openOptions(workspace: string, s: BrowserSettings): OpenOptions {
+  return {
+    browser: s.browser ?? "chrome",
+    width: s.width ?? DEFAULT_WIDTH,
+    height: s.height ?? DEFAULT_HEIGHT,
+    insecure: s.insecure === true,
+    pageLoadTimeout: s.page_load_timeout,
+    scriptTimeout: s.script_timeout,
+    record: s.record === true,
+    videoName: workspace,
+  };
+}

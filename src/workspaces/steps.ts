@@ -1,0 +1,36 @@
+// The contract for an action that calls other actions inside its own call (a flow run).
+import type { AnyAction, LiveBrowser, RecordChange } from "../actions/define.ts";
+import type { SiteDataReport } from "../store/record.ts";
+
+type AnyRecord = Record<string, unknown>;
+
+/** What one step of a runner's call did: its result, and the bookkeeping it asked for (not applied). */
+export interface StepOutcome {
+  result: AnyRecord;
+  /** What the step asked the history to record instead of its url (null withholds); undefined when it did not. */
+  landed: string | null | undefined;
+  changes: RecordChange[];
+}
+
+/**
+ * For an action that calls other actions' handlers inside its own call (a flow run): the call
+ * holds the workspace's lock and its browser throughout, and settles once at its end.
+ */
+export interface Steps {
+  /** The browser the call acts on now: a reopen, or an open or end step, replaces it. */
+  readonly browser: LiveBrowser | null;
+  /**
+   * Calls `action`'s handler with a context of its own (this call's browser; its land and changes
+   * collected, not applied; nothing settled). A page step whose browser the Grid reaped is retried
+   * once per call on a reopened browser, after `beforeReopen`.
+   */
+  run(
+    action: AnyAction,
+    input: unknown,
+    opts: { signal: AbortSignal; beforeReopen?: () => Promise<void> },
+  ): Promise<StepOutcome>;
+  /** Writes these pages (in order) and changes now, in one settle write; returns the reopen report it handed over. */
+  touch(urls: ReadonlyArray<string | null>, changes?: RecordChange[]): Promise<SiteDataReport | null>;
+  /** The pages the call's own settle records, in order, instead of its one landing. */
+  land(urls: ReadonlyArray<string | null>): void;
+}

@@ -2,6 +2,7 @@
 // only on the hosts the secret allows; a landing URL that carries it is shown as [hidden] and kept out
 // of the history while the TTL still slides; and no value reaches a response body or a log line.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { testGridUrl } from "../support/env.ts";
 import { serveFixture } from "../support/fixtures.ts";
 import { type McpClient, mcpClient } from "../support/mcp.ts";
 import { actionPages } from "../support/pages.ts";
@@ -11,7 +12,10 @@ const W = "bound-write";
 const USER = "ada-user-51x";
 const PASSWORD = "pw-3f9-not-shown";
 const OTHER = "other-77b-token";
-const VALUES = [USER, PASSWORD, OTHER];
+// Site data the page keeps: never in a reply or a log line either.
+const COOKIE = "bw-cookie-8d14a7e2";
+const LOCAL = "bw-local-35c9f0b6";
+const VALUES = [USER, PASSWORD, OTHER, COOKIE, LOCAL];
 const site = serveFixture(actionPages);
 const bodies: string[] = [];
 let server: TestServer;
@@ -147,5 +151,66 @@ describe("write with a secret", () => {
     });
     expect(over.isError).toBe(true);
     expect(over.content[0].text).toBe(off.body.error);
+  }, 120_000);
+
+  test("a bound write with submit that lands on a page without the value: the workspace is there now", async () => {
+    await call("/browser/navigate", { url: site.url("/signin") });
+    await call("/browser/write", { selector: { label: "Username" }, text: "plain-name" });
+    // The form posts: the landing URL carries nothing that was typed.
+    const res = await call("/browser/write", {
+      selector: { label: "Password" },
+      secret: { name: "signin", key: "password" },
+      submit: true,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ url: site.url("/welcome"), title: "Welcome" });
+    expect((await history())[0]).toBe(site.url("/welcome"));
+    const browser = await server.call("GET", "/browser", undefined, W);
+    bodies.push(JSON.stringify(browser.body));
+    expect(browser.body.url).toBe(site.url("/welcome"));
+    expect((await mcp.resource("workspace://current")).url).toBe(site.url("/welcome"));
+  }, 120_000);
+
+  test("a bound write after a silent reopen says what came back, once", async () => {
+    await call("/browser/navigate", { url: site.url("/signin") });
+    const planted = await call("/browser/script", {
+      script: `document.cookie = "bw_pref=${COOKIE}; path=/"; localStorage.setItem("bw_local", "${LOCAL}"); return true`,
+    });
+    expect(planted.body.result).toBe(true);
+    const saved = await call("/browser/save-site-data");
+    expect(saved.body.saved).toEqual({
+      cookies: 1,
+      sites: [site.url("")],
+      skipped: [],
+    });
+
+    // The Grid reaps the browser behind the server's back.
+    const id = (await server.app.services.store.get(W))!.session_id;
+    expect(id).not.toBe("");
+    expect((await fetch(`${testGridUrl}/session/${id}`, { method: "DELETE" })).status).toBe(200);
+
+    const report = { restored: ["app.example.test"], skipped: [], uri: "workspace://site-data" };
+    const pw = await mcp.tool("write", {
+      selector: { label: "Password" },
+      secret: { name: "signin", key: "password" },
+    });
+    expect(pw.isError).toBeFalsy();
+    expect(pw.structuredContent).toEqual({ url: site.url("/signin"), title: "Sign in", site_data: report });
+    expect(JSON.parse(pw.content[0].text).site_data).toEqual(report);
+    const record = (await server.app.services.store.get(W))!;
+    expect(record.session_id).not.toBe(id);
+    expect(record.reopened).toEqual({});
+
+    // It really came back, and the value was typed into the reopened browser.
+    const back = await call("/browser/script", {
+      script: `document.cookie.split("; ").includes("bw_pref=${COOKIE}") && localStorage.getItem("bw_local") === "${LOCAL}" && pw.value.length`,
+    });
+    expect(back.body.result).toBe(PASSWORD.length);
+    expect("site_data" in back.body).toBe(false);
+    const again = await mcp.tool("write", {
+      selector: { label: "Password" },
+      secret: { name: "signin", key: "password" },
+    });
+    expect(again.structuredContent).toEqual({ url: site.url("/signin"), title: "Sign in" });
   }, 120_000);
 });

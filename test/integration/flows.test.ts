@@ -21,7 +21,15 @@ const W = "flows";
 // A new browser may wait in the shared Grid's queue.
 const SLOW = 120_000;
 const FRESH = "flows-fresh";
+const SAVES = "flows-saves";
 const PASSWORD = "pw-Sesame-4417";
+// What the jar page sets: never in a reply, a run report or a log line.
+const JAR = {
+  sid: "jar-sid-5e1c07d4",
+  pref: "jar-pref-a93d2f61",
+  local: "jar-local-7b40e8c9",
+  session: "jar-session-c2f61d30",
+};
 const bodies: string[] = [];
 
 let port = 0;
@@ -59,6 +67,25 @@ const site = serveFixture({
   "/slow": async () => {
     await Bun.sleep(4000);
     return html("<title>Slow</title>");
+  },
+  // Sites a flow saves mid-run, each on a host of its own.
+  "/one": () => html(`<title>One</title><script>localStorage.setItem("a", "1")</script>`),
+  "/two": () =>
+    html(
+      `<title>Two</title><script>localStorage.setItem("page", "b"); sessionStorage.setItem("tab", "b")</script>`,
+    ),
+  "/three": () => html("<title>Three</title><h1>Three</h1>"),
+  "/jar": () => {
+    const headers = new Headers({ "content-type": "text/html; charset=utf-8" });
+    headers.append("set-cookie", `jar_sid=${JAR.sid}; Path=/; HttpOnly`);
+    headers.append("set-cookie", `jar_pref=${JAR.pref}; Path=/`);
+    const script = `localStorage.setItem("jar_local", "${JAR.local}"); sessionStorage.setItem("jar_session", "${JAR.session}")`;
+    return new Response(
+      `<!doctype html><html><head><meta charset="utf-8"><title>Jar</title><script>${script}</script>`,
+      {
+        headers,
+      },
+    );
   },
 });
 port = site.port;
@@ -188,7 +215,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await endAll(server, [W, FRESH]);
+  await endAll(server, [W, FRESH, SAVES]);
   await server.close();
   site.stop();
   rmSync(globalDir, { recursive: true, force: true });
@@ -197,6 +224,7 @@ afterAll(async () => {
   expect(everything).not.toContain(PASSWORD);
   expect(everything).not.toContain(encodeURIComponent(PASSWORD));
   for (const id of reaped) expect(everything).not.toContain(id);
+  for (const value of Object.values(JAR)) expect(everything).not.toContain(value);
 });
 
 const SIGN_IN = `description: Sign in across the app and its SSO, save, and go on
@@ -611,6 +639,95 @@ describe("running flows", () => {
       ]);
       const result = messages.find((m) => m.result)?.result;
       expect(result.structuredContent.status).toBe("ok");
+    },
+    SLOW,
+  );
+});
+
+describe("saving site data mid-flow, in a workspace of its own", () => {
+  const ONE = at("", "one.example.test");
+  const TWO = at("", "two.example.test");
+  const THREE = at("", "three.example.test");
+  const JAR_SITE = at("", "jar.example.test");
+
+  test(
+    "a save mid-flow reads the sites the run reached before it: the page in place, the others in the spare tab",
+    async () => {
+      // The Grid takes two browsers: this file's first workspace gives its one back.
+      await call("DELETE", "/browser");
+      await putYaml(
+        "mid-save",
+        `steps:\n  - tool: navigate\n    args: {url: "${ONE}/one"}\n  - tool: navigate\n    args: {url: "${TWO}/two"}\n  - tool: save_site_data\n    return: true\n  - tool: navigate\n    args: {url: "${THREE}/three"}\n`,
+        SAVES,
+      );
+      const opened = await call("POST", "/browser", {}, SAVES);
+      expect(opened.status).toBe(200);
+      expect((await server.app.services.store.get(SAVES))!.history).toEqual([]);
+      const before = store.count(SAVES);
+      const run = await call("POST", "/flows/mid-save/run", {}, SAVES);
+      expect(run.status).toBe(200);
+      const report = run.body;
+      expect(report.status).toBe("ok");
+      expect(report.steps.map((s: any) => [s.tool, s.ok, s.url])).toEqual([
+        ["navigate", true, `${ONE}/one`],
+        ["navigate", true, `${TWO}/two`],
+        ["save_site_data", true, undefined],
+        ["navigate", true, `${THREE}/three`],
+      ]);
+      // Two was the page when the save ran (its sessionStorage is kept); one was read in the spare tab.
+      expect(report.steps[2].result).toEqual({
+        url: `${TWO}/two`,
+        title: "Two",
+        saved: { cookies: 0, sites: [TWO, ONE], skipped: [] },
+        uri: "workspace://site-data",
+      });
+      const record = (await server.app.services.store.get(SAVES))!;
+      expect(record.site_data.origins).toEqual({
+        [TWO]: { local: { page: "b" } },
+        [ONE]: { local: { a: "1" } },
+      });
+      expect(Object.keys(record.site_data.origins!)).toEqual([TWO, ONE]);
+      expect(record.site_data.session).toEqual({ origin: TWO, items: { tab: "b" } });
+      expect(record.history.map((v) => v.url)).toEqual([`${THREE}/three`, `${TWO}/two`, `${ONE}/one`]);
+      // One write before the save (one and two), one at the end (three).
+      expect(store.count(SAVES) - before).toBe(2);
+    },
+    SLOW,
+  );
+
+  test(
+    "a flow that saves keeps the data, reports the receipt exactly and never a captured value",
+    async () => {
+      // An empty browser (what the last test saved is forgotten); the history stays.
+      const fresh = await call("POST", "/browser", { restore_site_data: false }, SAVES);
+      expect(fresh.body.site_data).toEqual({ forgotten: 2 });
+      await putYaml(
+        "jar-save",
+        `steps:\n  - tool: navigate\n    args: {url: "${JAR_SITE}/jar"}\n  - tool: save_site_data\n    return: true\n`,
+        SAVES,
+      );
+      const run = await call("POST", "/flows/jar-save/run", {}, SAVES);
+      expect(run.status).toBe(200);
+      const report = run.body;
+      expect(report.status).toBe("ok");
+      // No cookie or storage value anywhere in the run's report.
+      const text = JSON.stringify(report);
+      for (const value of Object.values(JAR)) expect(text).not.toContain(value);
+      // The other sites the workspace has been to are empty in this browser: read, and left out.
+      expect(report.steps[1].result).toEqual({
+        url: `${JAR_SITE}/jar`,
+        title: "Jar",
+        saved: { cookies: 2, sites: [JAR_SITE], skipped: [] },
+        uri: "workspace://site-data",
+      });
+
+      const data = (await server.app.services.store.get(SAVES))!.site_data;
+      expect(data.cookies!.map((c) => [c.name, c.value, c.http_only, c.domain]).sort()).toEqual([
+        ["jar_pref", JAR.pref, false, "jar.example.test"],
+        ["jar_sid", JAR.sid, true, "jar.example.test"],
+      ]);
+      expect(data.origins).toEqual({ [JAR_SITE]: { local: { jar_local: JAR.local } } });
+      expect(data.session).toEqual({ origin: JAR_SITE, items: { jar_session: JAR.session } });
     },
     SLOW,
   );

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { SiteDataShape, SiteList } from "../../src/site-data/schemas.ts";
 import { emptyRecord, type WorkspaceRecord } from "../../src/store/record.ts";
 import { cookie } from "../support/cookies.ts";
+import { all, type El, one, parseHtml, text } from "../support/html.ts";
 import { type McpClient, mcpClient } from "../support/mcp.ts";
 import { startServer, type TestServer, TOKEN } from "../support/server.ts";
 
@@ -196,6 +197,20 @@ describe("admin Site data", () => {
     });
     expect(app.own_cookies).toEqual(["sid", "theme"]);
     expect(app.kept_shared).toEqual([{ name: "shared", domain: ".example.com", path: "/" }]);
+  });
+
+  test("details mask httpOnly values and show both storages", async () => {
+    await server.app.services.store.set("desktop", desktop());
+    const { body, text } = await admin("GET", "/admin/workspaces/desktop/site-data");
+    const app = body.details["app.example.com"];
+    expect(app.storage).toEqual([{ origin: APP, local_storage: { a: "1" }, session_storage: { s: "1" } }]);
+    expect(app.cookies.map((c: any) => [c.name, c.value, c.http_only])).toEqual([
+      ["sid", "•••", true],
+      ["theme", "dark", false],
+      ["shared", "s", false],
+    ]);
+    expect(body.details["ads.example.net"].storage).toEqual([]);
+    expect(text).not.toContain(RAW);
   });
 
   test("a workspace that does not exist is 404 on every route", async () => {
@@ -394,6 +409,60 @@ describe("admin History", () => {
     expect((await row("desktop")).history_count).toBe(1);
   });
 
+  test("the rev is every entry's origin and URL in order; another site or a row below the top moves it", async () => {
+    await server.app.services.store.set("desktop", desktop());
+    const first = await row("desktop");
+    expect(first.history_count).toBe(2);
+    expect(JSON.parse(first.history_rev)).toEqual([
+      [APP, `${APP}/x`],
+      ["http://app.example.com:8080", "http://app.example.com:8080/dev"],
+      ["https://mail.example.org", "https://mail.example.org/inbox"],
+    ]);
+    expect(first.history_rev).toBe(JSON.stringify(JSON.parse(first.history_rev)));
+    const store = server.app.services.store;
+    // Another site is visited: it goes on top.
+    await store.update("desktop", (r) =>
+      r
+        ? {
+            ...r,
+            history: [
+              { origin: "https://mail.example.org", url: "https://mail.example.org/sent", at: NOW },
+              ...r.history.filter((v) => v.origin !== "https://mail.example.org"),
+            ],
+          }
+        : r,
+    );
+    const visited = await row("desktop");
+    expect(visited.history_count).toBe(2);
+    expect(JSON.parse(visited.history_rev)).toEqual([
+      ["https://mail.example.org", "https://mail.example.org/sent"],
+      [APP, `${APP}/x`],
+      ["http://app.example.com:8080", "http://app.example.com:8080/dev"],
+    ]);
+    // A row below the top changes its page while the top stays.
+    await store.update("desktop", (r) =>
+      r
+        ? {
+            ...r,
+            history: r.history.map((v) => (v.origin === APP ? { ...v, url: `${APP}/elsewhere` } : v)),
+          }
+        : r,
+    );
+    const below = await row("desktop");
+    expect(below.history_rev).not.toBe(visited.history_rev);
+    expect(JSON.parse(below.history_rev)[0]).toEqual([
+      "https://mail.example.org",
+      "https://mail.example.org/sent",
+    ]);
+    expect(below.history_count).toBe(2);
+    await admin("DELETE", "/admin/workspaces/desktop/history");
+    const cleared = await row("desktop");
+    expect(cleared.history_count).toBe(1);
+    expect(JSON.parse(cleared.history_rev)).toEqual([
+      ["https://mail.example.org", "https://mail.example.org/sent"],
+    ]);
+  });
+
   test("the row's secrets_rev moves when the catalogue changes, and History then shows the new secret", async () => {
     await server.app.services.store.set("desktop", desktop());
     const before = await row("desktop");
@@ -408,5 +477,59 @@ describe("admin History", () => {
     const history = await admin("GET", "/admin/workspaces/desktop/history");
     expect(history.body.sites[1].secrets.map((s: any) => s.name)).toEqual(["ads", "mail"]);
     expect(history.text).not.toContain("ads-9c1e");
+  });
+});
+
+describe("the admin UI's routes", () => {
+  const page = async (path: string) => {
+    const res = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    const text = await res.text();
+    bodies.push(text);
+    return { status: res.status, type: res.headers.get("content-type") ?? "", root: parseHtml(text) };
+  };
+  const loaderOf = (root: El, pane: string) => one(root, `#${pane} [data-rev]`).attrs["hx-get"] as string;
+  const LOOPBACK = "http://[::1]:3000";
+
+  test("a Site data host rides in the URL: an encoded host round-trips to its open row; a files path opens none", async () => {
+    await server.app.services.store.set("ports", {
+      ...emptyRecord(),
+      history: [
+        { origin: APP, url: `${APP}/x`, at: NOW - 60 },
+        { origin: LOOPBACK, url: `${LOOPBACK}/dev`, at: NOW - 120 },
+      ],
+      site_data: {
+        cookies: [cookie("theme", "app.example.com", { value: "dark" })],
+        origins: { [LOOPBACK]: { local: { k: "v" } } },
+        saved_at: 10,
+      },
+    });
+    // History's saved pill links the host, encoded.
+    const history = await page("/ui/workspaces/ports/panes/history");
+    const link = all(history.root, ".pill.link")[1]?.attrs.href as string;
+    expect(link).toBe("/ui/workspaces/ports/site-data/%5B%3A%3A1%5D");
+    // The page at that URL shows Site data and asks its pane to open the host.
+    const linked = await page(link);
+    expect(linked.status).toBe(200);
+    expect(one(linked.root, "#tabSiteData").attrs["aria-selected"]).toBe("true");
+    const loader = loaderOf(linked.root, "paneSiteData");
+    expect(loader).toBe("/ui/workspaces/ports/panes/site-data?open=%5B%3A%3A1%5D");
+    // The pane it loads has that row open and marked, the host decoded once.
+    const pane = await page(loader);
+    const open = all(pane.root, "section.section[data-linked]");
+    expect(open.map((s) => s.attrs.id)).toEqual(["site-ports:[::1]Section"]);
+    expect(one(open[0] as El, "button[aria-expanded]").attrs["aria-expanded"]).toBe("true");
+    expect(text(one(open[0] as El, ".title"))).toBe(LOOPBACK);
+    // Site data without a host, and the Files tab, ask no pane to open anything.
+    for (const path of ["/ui/workspaces/ports/site-data", "/ui/workspaces/ports/files"]) {
+      const plain = await page(path);
+      expect(plain.status).toBe(200);
+      for (const pane of ["paneFiles", "paneFlows", "paneSiteData", "paneHistory"])
+        expect(loaderOf(plain.root, pane)).not.toContain("?");
+    }
+    // A path under Files names no site: it is no page at all, so no row opens.
+    const files = await page("/ui/workspaces/ports/files/x");
+    expect(files.status).toBe(404);
+    expect(files.type).toContain("application/json");
+    expect(all(files.root, "section.section")).toHaveLength(0);
   });
 });

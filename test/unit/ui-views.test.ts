@@ -179,6 +179,35 @@ describe("Site data pane", () => {
     expect(all(first, "p.none").map(text)).toEqual(["none"]);
   });
 
+  test("the shared pill follows the payload: a site's own dotted cookie has none", () => {
+    const base = siteData();
+    const login = base.details["login.app.example.test"] as (typeof base.details)[string];
+    const own = {
+      name: "own-dotted",
+      value: "o1",
+      domain: ".login.app.example.test",
+      path: "/",
+      expiry: null,
+      http_only: false,
+      secure: false,
+      same_site: null,
+      shared: false,
+    };
+    const data = siteData({
+      details: { ...base.details, "login.app.example.test": { ...login, cookies: [...login.cookies, own] } },
+    });
+    const cookies = all(sectionsOf(sitePane(data))[0] as El, ".line.cookie");
+    const pills = Object.fromEntries(
+      cookies.map((c) => [text(one(c, "code.key")), all(c, ".pill").map(text)]),
+    );
+    expect(pills).toEqual({
+      "rack.session": ["httpOnly", "secure"],
+      optimizelyEndUserId: ["shared"],
+      "own-dotted": [],
+    });
+    expect(text(one(cookies[2] as El, ".muted"))).toBe(".login.app.example.test · session");
+  });
+
   test("a cookie-only host still shows both storage groups as none", () => {
     const sso = sectionsOf(sitePane())[2] as El;
     expect(all(sso, "h3").map(text)).toEqual(["Cookies", "Local storage", "Session storage"]);
@@ -386,6 +415,30 @@ describe("History pane", () => {
     expect(all(bare, ".line.secret")).toHaveLength(0);
     foldsControlTheirBodies(root);
     uniqueIds(root);
+  });
+
+  test("rows fold like Site data: the top one opens to its secrets, the rest stay shut over their own", () => {
+    const rows = sectionsOf(historyPane());
+    const bodies = rows.map((r) => {
+      const id = headButton(r)?.attrs["aria-controls"];
+      return id === undefined ? null : one(r, `[id=${id}]`);
+    });
+    expect(bodies.map((b) => (b ? "hidden" in b.attrs : null))).toEqual([false, true, null]);
+    const lines = bodies.map((b) =>
+      b
+        ? all(b, ".line.secret").map((l) => [
+            text(one(l, ".key")),
+            text(one(l, ".muted")),
+            all(l, ".pill").map(text),
+          ])
+        : null,
+    );
+    expect(lines).toEqual([
+      [["🔑 app-login", "Sign-in for the app", ["username", "password"]]],
+      [["🔑 shop", "The shop's admin", ["token"]]],
+      null,
+    ]);
+    expect(all(rows[2] as El, ".line.secret")).toHaveLength(0);
   });
 
   test("Clear is offered only while the history holds more than the current origin", () => {
@@ -679,22 +732,25 @@ describe("Workspaces", () => {
     );
   });
 
+  const pushedRow = {
+    key: "w1",
+    history_rev: "h1",
+    site_data_rev: "s1",
+    secrets_rev: "c1",
+    files_rev: "f1",
+    flows_rev: "",
+  };
+  /** Each pane's reload selector in the message for a pushed row. */
+  const targets = (r: Record<string, unknown>): Record<string, string> =>
+    Object.fromEntries(
+      all(parseHtml(liveMessage({ key: "w1", ...r })), "hx-partial")
+        .map((p) => p.attrs["hx-target"] as string)
+        .filter((t) => t.includes("data-rev"))
+        .map((t) => [/pane\w+/.exec(t)?.[0], t]),
+    );
+
   test("a pushed row reloads only the panes whose revision moved", () => {
-    const row = {
-      key: "w1",
-      history_rev: "h1",
-      site_data_rev: "s1",
-      secrets_rev: "c1",
-      files_rev: "f1",
-      flows_rev: "",
-    };
-    const targets = (r: Record<string, unknown>) =>
-      Object.fromEntries(
-        all(parseHtml(liveMessage({ key: "w1", ...r })), "hx-partial")
-          .map((p) => p.attrs["hx-target"] as string)
-          .filter((t) => t.includes("data-rev"))
-          .map((t) => [/pane\w+/.exec(t)?.[0], t]),
-      );
+    const row = pushedRow;
     const before = targets(row);
     // The pane draws the revision the push compares with: same rev, its marker is left alone.
     const historyRev = paneRev(row, "history");
@@ -728,6 +784,21 @@ describe("Workspaces", () => {
       "load",
       "#paneHistory",
     ]);
+  });
+
+  test("a pushed files_rev or flows_rev change reloads only the Files or Flows pane", () => {
+    const before = targets(pushedRow);
+    const moved = (r: Record<string, unknown>) => {
+      const after = targets(r);
+      return Object.keys(before).filter((p) => after[p] !== before[p]);
+    };
+    expect(Object.keys(before).sort()).toEqual(["paneFiles", "paneFlows", "paneHistory", "paneSiteData"]);
+    expect(moved({ ...pushedRow, files_rev: "f2" })).toEqual(["paneFiles"]);
+    expect(moved({ ...pushedRow, flows_rev: "w2" })).toEqual(["paneFlows"]);
+    expect(moved(pushedRow)).toEqual([]);
+    expect(before.paneFlows).toBe(
+      `[id="paneFlows"] > [data-rev]:not([data-rev="${paneRev(pushedRow, "flows")}"])`,
+    );
   });
 });
 

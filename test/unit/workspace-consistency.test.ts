@@ -353,6 +353,23 @@ describe("opens that race another writer", () => {
     expect(fake.last().bidi.log).toEqual([]);
   });
 
+  test("a clean open erases nothing that was saved after it looked, even within the same second", async () => {
+    await savedWorld();
+    const seen = ((await store.get(W)) as WorkspaceRecord).site_data;
+    const realOpen = fake.open.bind(fake);
+    fake.open = async (options: OpenOptions) => {
+      fake.open = realOpen;
+      // Another save lands in the very second of the one this open saw.
+      await store.update(W, (r) =>
+        r ? { ...r, site_data: { ...lateSnapshot(), saved_at: seen.saved_at } } : r,
+      );
+      return realOpen(options);
+    };
+    await call(openSession, { restore_site_data: false });
+    const after = (await store.get(W)) as WorkspaceRecord;
+    expect(after.site_data).toEqual({ ...lateSnapshot(), saved_at: seen.saved_at });
+  });
+
   test("a reopen that loses the bind race ends its own browser and leaves the winner's browser and snapshot alone", async () => {
     await savedWorld();
     const reaped = fake.last().id;

@@ -104,20 +104,6 @@ export async function openSpareTab(bidi: SpareBidi, opts: { context?: string } =
   }
 }
 
-/** Opens a spare tab, runs `fn` with its `run`, and always tears down (see `openSpareTab`). */
-export async function withSpareTab<T>(
-  bidi: SpareBidi,
-  fn: (run: SpareRun) => Promise<T>,
-  opts: { context?: string } = {},
-): Promise<T> {
-  const tab = await openSpareTab(bidi, opts);
-  try {
-    return await fn(tab.run);
-  } finally {
-    await tab.close();
-  }
-}
-
 // Runs on the socket's event path: a refused answer shows up later as a page without the marker.
 function answer(bidi: SpareBidi, event: NetworkEvent, intercept: string): void {
   if (typeof event !== "object" || event === null || event.isBlocked !== true) return;
@@ -189,25 +175,6 @@ export function whyFailed(err: unknown): string {
 
 const TIMED_OUT = Symbol("timed out");
 
-/**
- * Runs each job in one spare tab, in order, and says for every job what happened; never throws.
- * One origin failing does not stop the rest; a tab that cannot open fails every job not done; the
- * whole loop stops at the budget, and each job not reached says so.
- */
-export async function spareLoop(
-  bidi: SpareBidi,
-  jobs: readonly SpareJob[],
-  opts: { context?: string; budgetMs?: number; clock?: () => number } = {},
-): Promise<SpareOutcome[]> {
-  if (jobs.length === 0) return [];
-  const tab = openSpareTab(bidi, { context: opts.context });
-  try {
-    return await runJobs(tab, jobs, opts);
-  } finally {
-    await closeTab(tab);
-  }
-}
-
 /** Closes a tab that may still be opening, or may never have opened; never throws. */
 export async function closeTab(tab: Promise<SpareTab>): Promise<void> {
   await tab.then(
@@ -216,7 +183,12 @@ export async function closeTab(tab: Promise<SpareTab>): Promise<void> {
   );
 }
 
-/** `spareLoop` on a tab opened (or opening) beforehand, which stays open for the caller to close. */
+/**
+ * Runs each job in one spare tab (opened, or still opening, beforehand; the caller closes it), in
+ * order, and says for every job what happened; never throws. One origin failing does not stop the
+ * rest; a tab that cannot open fails every job; the whole loop stops at the budget, and each job
+ * not reached says so.
+ */
 export async function runJobs(
   opening: Promise<SpareTab>,
   jobs: readonly SpareJob[],

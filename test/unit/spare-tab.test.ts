@@ -9,10 +9,9 @@ import {
   SPARE_PAGE,
   SPARE_PATH,
   SW_REASON,
-  spareLoop,
-  withSpareTab,
 } from "../../src/grid/spare-tab.ts";
 import { FakeBidi } from "../support/fake-bidi.ts";
+import { spareLoop, withSpareTab } from "../support/spare-tab.ts";
 
 const APP = "https://app.example.test";
 const SSO = "https://sso.example.test";
@@ -219,11 +218,5 @@ describe("the spare-tab loop", () => {
     expect(bidi.log.filter((l) => l.startsWith("navigate"))).toHaveLength(2);
     expectTornDown(bidi);
     expect(OUT_OF_TIME).toBe("not reached: the spare tab ran out of time");
-  });
-
-  test("no jobs, no tab", async () => {
-    const bidi = new FakeBidi();
-    expect(await spareLoop(bidi.socket, [])).toEqual([]);
-    expect(bidi.log).toEqual([]);
   });
 });

@@ -12,6 +12,7 @@ import { badInput } from "../../src/errors.ts";
 import { pageState } from "../../src/grid/page.ts";
 import { openStore } from "../../src/store/index.ts";
 import type { RecordStore, UpdateFn } from "../../src/store/types.ts";
+import { goAnd } from "../support/actions.ts";
 import { testGridUrl } from "../support/env.ts";
 import { html, serveFixture } from "../support/fixtures.ts";
 import { mcpClient } from "../support/mcp.ts";
@@ -117,19 +118,8 @@ class CountingStore implements RecordStore {
 }
 
 // Test-only step tools: one that moves the page and then fails, one that reaps the browser.
-const goThenFail = defineAction({
-  name: "test_go_then_fail",
-  http: { method: "POST", path: "/test/go-then-fail" },
-  title: "",
-  description: "",
-  input: z.strictObject({ url: z.string() }),
-  output: PageResult,
-  annotations: { readOnly: false, destructive: false, idempotent: false },
-  browser: "page",
-  handler: async (ctx, input) => {
-    await ctx.browser.driver.get(input.url);
-    throw badInput("the test tool failed on purpose");
-  },
+const goThenFail = goAnd("test_go_then_fail", async () => {
+  throw badInput("the test tool failed on purpose");
 });
 const reap = defineAction({
   name: "test_reap",

@@ -7,7 +7,6 @@ import { z } from "zod";
 import { type AnyAction, defineAction, PageResult } from "../../src/actions/define.ts";
 import { endBrowser, openSession } from "../../src/actions/session.ts";
 import { validate } from "../../src/actions/validate.ts";
-import { pageState } from "../../src/grid/page.ts";
 import type { OpenOptions } from "../../src/grid/webdriver.ts";
 import type { Services } from "../../src/services.ts";
 import { saveSiteData } from "../../src/site-data/action.ts";
@@ -24,7 +23,7 @@ import {
   type WorkspaceRecord,
 } from "../../src/store/record.ts";
 import { WorkspaceManager } from "../../src/workspaces/manager.ts";
-import { goAction as navigate } from "../support/actions.ts";
+import { goAnd, goAction as navigate } from "../support/actions.ts";
 import { bidiCookie } from "../support/fake-bidi.ts";
 import { FakeGrid } from "../support/fake-grid.ts";
 
@@ -67,38 +66,11 @@ function call(action: AnyAction, input: unknown = {}, workspace = W): Promise<Re
 }
 
 /** A page action that goes to `url`, runs `meanwhile` (another writer), then reports the page. */
-function goThen(meanwhile: () => Promise<unknown>): AnyAction {
-  return defineAction({
-    name: "go_then",
-    http: { method: "POST", path: "/go-then" },
-    title: "Go, then let another writer in",
-    description: "Test only.",
-    input: z.strictObject({ url: z.string() }),
-    output: PageResult,
-    annotations: { readOnly: false, destructive: false, idempotent: false },
-    browser: "page",
-    handler: async (ctx, input) => {
-      await ctx.browser.driver.get(input.url);
-      await meanwhile();
-      return pageState(ctx.browser.driver);
-    },
-  });
-}
+const goThen = (meanwhile: () => Promise<unknown>) => goAnd("go_then", meanwhile);
 
 /** Fails after its page loads, so the call never settles (a reopen report it caused waits). */
-const goThenBreak = defineAction({
-  name: "go_then_break",
-  http: { method: "POST", path: "/go-then-break" },
-  title: "Go, then break",
-  description: "Test only.",
-  input: z.strictObject({ url: z.string() }),
-  output: PageResult,
-  annotations: { readOnly: false, destructive: false, idempotent: false },
-  browser: "page",
-  handler: async (ctx, input) => {
-    await ctx.browser.driver.get(input.url);
-    throw new Error("the page broke");
-  },
+const goThenBreak = goAnd("go_then_break", async () => {
+  throw new Error("the page broke");
 });
 
 /** Another browser took the workspace and landed on NEWER. */

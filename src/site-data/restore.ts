@@ -171,7 +171,6 @@ export async function restore(
   const inMain = sessionOrigin ? opts.main().then((context) => openSpareTab(bidi, { context })) : null;
   spare?.catch(() => undefined);
   inMain?.catch(() => undefined);
-  let closing: Promise<void> | null = null;
   try {
     kept = await restoreCookies(bidi, data.cookies, now, skipped);
     if (spare) {
@@ -185,7 +184,7 @@ export async function restore(
     skipped.push({ reason: messageOf(err) });
   }
   // The spare tab closes while the main tab takes its sessionStorage.
-  if (spare) closing = closeTab(spare);
+  const closing = spare ? closeTab(spare) : null;
   if (sessionOrigin && inMain) {
     try {
       const tab = await inMain;

@@ -130,6 +130,13 @@ const bodies: string[] = [];
 const fullViews: string[] = [];
 const HTTP_ONLY = [V.appSid, V.crmSid, V.idpSid];
 
+/** The url of every tab the workspace's browser has open. */
+async function tabsOpen(): Promise<string[]> {
+  const listed = await call("POST", "/browser/switch", { tab: "list" });
+  expect(listed.status).toBe(200);
+  return listed.body.tabs.map((t: { url: string }) => t.url);
+}
+
 async function call(method: string, path: string, body?: unknown) {
   const res = await server.call(method, path, body, W);
   (/^\/site-data\/./.test(path) ? fullViews : bodies).push(JSON.stringify(res.body));
@@ -219,6 +226,8 @@ describe("site data on the real Grid", () => {
     ).toEqual([[APP, ["app_pref"], []]]);
     const details = await admin(`/admin/workspaces/${W}/site-data`);
     expect(details.details["crm.example.test"].storage[0].session_storage).toHaveProperty("crm_token");
+    // The hidden tab is gone after both saves: the browser has the agent's tab only.
+    expect(await tabsOpen()).toEqual([`${CRM}/home`]);
   }, 120_000);
 
   test("a real end and reopen comes back signed in everywhere, before the first page", async () => {
@@ -232,6 +241,8 @@ describe("site data on the real Grid", () => {
       skipped: [],
       uri: "workspace://site-data",
     });
+    // The hidden tab is gone and the main tab is where the open said.
+    expect(await tabsOpen()).toEqual([`${CRM}/home`]);
     const app = await call("POST", "/browser/navigate", { url: `${APP}/home` });
     // sessionStorage is the saved page's only: the app's own token stays behind by design.
     expect(app.body.title).toBe("app: in=yes; local=yes; session=no; shared=yes");

@@ -190,6 +190,21 @@ export function withSiteData(record: WorkspaceRecord, data: SiteData | null | un
   return { ...record, site_data: data ? { ...data } : {} };
 }
 
+/**
+ * Whether `current` is the snapshot `seen`, or what is left of it after a Forget: the same save,
+ * nothing added. A save that landed since (even within the same second) adds or changes something.
+ */
+export function siteDataWithin(current: SiteData, seen: SiteData): boolean {
+  if (current.saved_at !== seen.saved_at) return false;
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  const seenCookies = new Set((seen.cookies ?? []).map((c) => JSON.stringify(c)));
+  if (!(current.cookies ?? []).every((c) => seenCookies.has(JSON.stringify(c)))) return false;
+  const seenOrigins = seen.origins ?? {};
+  if (!Object.entries(current.origins ?? {}).every(([o, e]) => o in seenOrigins && same(e, seenOrigins[o])))
+    return false;
+  return Object.keys(current.session?.items ?? {}).length === 0 || same(current.session, seen.session);
+}
+
 /** Clear keeps the top entry: it is the current page, where a reopen goes. */
 export function historyCleared(record: WorkspaceRecord): WorkspaceRecord {
   return { ...record, history: record.history.slice(0, 1) };

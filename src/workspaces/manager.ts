@@ -26,6 +26,7 @@ import {
   reshaped,
   type SiteData,
   type SiteDataReport,
+  siteDataWithin,
   type WorkspaceRecord,
   withSiteData,
 } from "../store/record.ts";
@@ -445,8 +446,6 @@ export class WorkspaceManager {
     if (previous?.session_id) await this.endGridBrowser(previous.session_id);
     const restore = req.restore_site_data !== false;
     const saved = previous?.site_data ?? {};
-    // What this open saw, to forget only that: a save in the same second differs in content.
-    const seen = restore ? "" : JSON.stringify(saved);
     const url = req.url ?? (req.fresh ? undefined : recordUrl(previous ?? emptyRecord()) || undefined);
     const opened = await this.launch(workspace, settings, url, restore ? saved : null);
     const now = this.now();
@@ -461,8 +460,9 @@ export class WorkspaceManager {
         reopened: {},
       };
       forgotten = 0;
-      // Forget only the snapshot this open saw: a save that landed meanwhile is not ours to erase.
-      if (!restore && JSON.stringify(base.site_data) === seen) {
+      // Forget only the snapshot this open saw (or what a Forget left of it): a save that landed
+      // meanwhile is not ours to erase.
+      if (!restore && siteDataWithin(base.site_data, saved)) {
         forgotten = this.hooks.siteDataSummary?.(base.site_data)?.sites ?? 0;
         next = withSiteData(next, {});
       }

@@ -342,6 +342,31 @@ describe("opens that race another writer", () => {
     expect(after.site_data).toEqual({ ...lateSnapshot(), saved_at: seen.saved_at });
   });
 
+  test("a clean open still forgets what a Forget left of the snapshot it saw", async () => {
+    await savedWorld();
+    const realOpen = fake.open.bind(fake);
+    fake.open = async (options: OpenOptions) => {
+      fake.open = realOpen;
+      // An admin forgets sso while this open is under way: less of the same save is left.
+      await store.update(W, (r) =>
+        r
+          ? {
+              ...r,
+              site_data: {
+                ...r.site_data,
+                cookies: (r.site_data.cookies ?? []).filter((c) => c.domain !== "sso.example.com"),
+                origins: { [APP]: r.site_data.origins?.[APP] ?? { local: {} } },
+              },
+            }
+          : r,
+      );
+      return realOpen(options);
+    };
+    const out = await call(openSession, { restore_site_data: false });
+    expect(out.site_data).toEqual({ forgotten: 1 });
+    expect(((await store.get(W)) as WorkspaceRecord).site_data).toEqual({});
+  });
+
   test("a reopen that loses the bind race ends its own browser and leaves the winner's browser and snapshot alone", async () => {
     await savedWorld();
     const reaped = fake.last().id;

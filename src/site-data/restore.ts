@@ -6,6 +6,7 @@ import { messageOf } from "../errors.ts";
 import type { PartialCookie, SameSite } from "../grid/bidi.ts";
 import {
   closeTab,
+  OUT_OF_TIME,
   openSpareTab,
   runJobs,
   type SpareBidi,
@@ -171,6 +172,7 @@ export async function restore(
   const inMain = sessionOrigin ? opts.main().then((context) => openSpareTab(bidi, { context })) : null;
   spare?.catch(() => undefined);
   inMain?.catch(() => undefined);
+  let late = false;
   try {
     kept = await restoreCookies(bidi, data.cookies, now, skipped);
     if (spare) {
@@ -178,13 +180,16 @@ export async function restore(
         if (o.ok) filled.push(o.origin);
         else
           skipped.push({ site: o.origin, reason: hiding(o.reason, Object.values(locals[o.origin] ?? {})) });
+        if (!o.ok && o.reason === OUT_OF_TIME) late = true;
       }
     }
   } catch (err) {
     skipped.push({ reason: messageOf(err) });
   }
-  // The spare tab closes while the main tab takes its sessionStorage.
+  // The spare tab closes while the main tab takes its sessionStorage; after the budget ran out, a
+  // write may still be under way there, so it closes first and nothing lands after sessionStorage.
   const closing = spare ? closeTab(spare) : null;
+  if (late) await closing;
   if (sessionOrigin && inMain) {
     try {
       const tab = await inMain;

@@ -66,6 +66,8 @@ export interface FakeOptions {
   drop?: string[];
   /** ms each navigate takes. */
   navigateMs?: number;
+  /** ms a tab takes to close; the log then says `closed <tab>`. */
+  closeMs?: number;
 }
 
 export class FakeBidi {
@@ -158,6 +160,10 @@ export class FakeBidi {
         return { context };
       }
       case "browsingContext.close":
+        if (this.opts.closeMs) {
+          await Bun.sleep(this.opts.closeMs);
+          this.log.push(`closed ${params.context}`);
+        }
         this.tabs.delete(params.context);
         return {};
       case "network.addIntercept": {

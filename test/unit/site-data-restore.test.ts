@@ -324,4 +324,25 @@ describe("restore", () => {
     expect(report.restored).toEqual(["a.example.com"]);
     expect(report.skipped).toEqual([{ site: "https://b.example.com", reason: OUT_OF_TIME }]);
   });
+
+  test("after the budget ran out, the spare tab is closed before the main tab takes its sessionStorage", async () => {
+    const bidi = new FakeBidi({ navigateMs: 40, closeMs: 100 });
+    const report = await restore(
+      bidi.socket,
+      {
+        origins: {
+          "https://a.example.com": { local: { k: "1" } },
+          "https://b.example.com": { local: { k: "1" } },
+        },
+        session: { origin: APP, items: { t: "1" } },
+      },
+      NOW,
+      { main, budgetMs: 60 },
+    );
+    expect(report.skipped).toEqual([{ site: "https://b.example.com", reason: OUT_OF_TIME }]);
+    // b's write may still have been under way in the spare tab: it is gone before main is written.
+    expect(bidi.log.indexOf("closed spare-1")).toBeGreaterThan(-1);
+    expect(bidi.log.indexOf("closed spare-1")).toBeLessThan(bidi.log.indexOf("evaluate main await"));
+    expect(bidi.sessionOf("main", APP).items()).toEqual({ t: "1" });
+  });
 });

@@ -169,6 +169,7 @@ export class WorkspaceManager {
       if (!isNoSuchSession(err)) throw err;
       // The Grid reaped it between calls: reopen silently and do the call on the new browser.
       log.info(`workspace ${workspace}: its browser was gone; reopening it`);
+      ctx.close();
       browser = await this.reopen(workspace, browser.id);
       ctx = this.context(workspace, browser, opts);
       call = this.track(ctx, browser);

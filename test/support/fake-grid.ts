@@ -95,11 +95,23 @@ export class FakeGrid {
     };
   }
 
+  /** BiDi sockets opened and not closed yet (every call closes what it opened). */
+  openSockets = 0;
+
   async bidi(id: string) {
     const b = this.browsers.get(id);
     if (!b?.alive) throw new Error("the browser's BiDi channel could not be opened: gone");
     this.log.push(`bidi ${id}`);
-    return Object.assign(b.bidi.socket, { close: () => undefined });
+    this.openSockets++;
+    let closed = false;
+    const close = () => {
+      if (!closed) this.openSockets--;
+      closed = true;
+    };
+    // Each open is a socket of its own over the browser's one fake BiDi state.
+    return new Proxy(b.bidi.socket, {
+      get: (target, key) => (key === "close" ? close : Reflect.get(target, key)),
+    });
   }
 
   async end(id: string): Promise<void> {

@@ -404,3 +404,23 @@ describe("opens that race another writer", () => {
     expect(recordUrl(after)).toBe(`${APP}/z`);
   });
 });
+
+describe("sockets", () => {
+  test("a call that finds its browser reaped closes the BiDi socket it opened on it, and the new one's", async () => {
+    await call(navigate, { url: `${APP}/x` });
+    let attempts = 0;
+    const withSocket = goAnd("go_with_socket", async (ctx) => {
+      await ctx.browser.bidi();
+      attempts++;
+      // The Grid reaps the browser after this socket opened: the call goes on in a new one.
+      if (attempts === 1) {
+        fake.reap(ctx.browser.id);
+        await ctx.browser.driver.get(`${APP}/y`);
+      }
+    });
+    const out = await call(withSocket, { url: `${APP}/y` });
+    expect(out.url).toBe(`${APP}/y`);
+    expect(attempts).toBe(2);
+    expect(fake.openSockets).toBe(0);
+  });
+});

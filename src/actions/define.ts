@@ -53,6 +53,8 @@ export interface HttpRoute {
   method: "GET" | "POST" | "PUT" | "DELETE";
   /** Path with `{param}` segments; each param is a field of the input. */
   path: string;
+  /** The OpenAPI summary, when it is not the title. */
+  summary?: string;
   /** Reads a body that is not plain JSON (a multipart upload) into the input's fields; it enforces its own cap. */
   readBody?: (request: Request) => Promise<Record<string, unknown>>;
   /** With readBody: the body types it takes besides JSON, for OpenAPI (content type → schema); default a multipart upload. */

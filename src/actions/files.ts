@@ -18,7 +18,11 @@ const MIB = 1024 * 1024;
 
 export const keepFile = defineAction({
   name: KEEP_TOOL,
-  http: { method: "POST", path: "/files/keep" },
+  http: {
+    method: "POST",
+    path: "/files/keep",
+    summary: "Moves a screenshot or a recording into Files, or copies a download there.",
+  },
   title: "Keep a file",
   description: [
     `Keep a screenshot, a recording or a download into Files (${ROOT_URI}), where it stays until the admin deletes it.`,

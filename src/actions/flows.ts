@@ -93,7 +93,7 @@ export const runFlowAction = defineAction({
     "Use it for a sequence you have worked out and will repeat (a sign-in, an export): read workspace://flows for what is saved and what parameters each takes.",
     "Returns status (ok, failed or timeout), steps (each with n, tool, ok, ms; url when it moved the page; result when the step says return: true; error when it failed), and the url and title the run ended on.",
     "A failed step's error is what its tool said; fix the flow with save_flow, or finish the job with single calls from where it stopped.",
-    "An unknown flow, a parameter it does not take or one without a default left out is a 400 before anything runs.",
+    "Before anything runs, an unknown flow is a 404, and a parameter it does not take or one without a default left out is a 400.",
   ].join(" "),
   input: z.strictObject({
     name: FlowName,

@@ -10,8 +10,10 @@ import { LINK_KEY_FILE } from "./layout.ts";
 
 export type LinkFolder = "files" | "screenshots" | "recordings" | "downloads";
 export const LINK_FOLDERS: readonly LinkFolder[] = ["files", "screenshots", "recordings", "downloads"];
-/** Where signed links are served. */
+/** Where signed links are served: `/file/<workspace>/<folder>/<name>`, */
 export const LINK_PREFIX = "/file";
+/** and a recording's as the reference has it: `/recordings/<workspace>/<name>`. */
+export const RECORDING_PREFIX = "/recordings";
 
 export type Verdict = "ok" | "expired" | "bad";
 
@@ -50,11 +52,15 @@ export class LinkSigner {
     private readonly now: () => number,
   ) {}
 
-  /** The signed path for one file: `/file/<workspace>/<folder>/<name>?expires=…&sig=…`. */
+  /** The signed path for one file: `/file/<workspace>/<folder>/<name>?expires=…&sig=…` (a recording's: `/recordings/<workspace>/<name>?…`). */
   sign(workspace: string, folder: LinkFolder, name: string): string {
     const expires = Math.floor(this.now()) + this.ttl;
     const sig = this.mac(workspace, folder, name, expires);
-    return `${LINK_PREFIX}/${encodeURIComponent(workspace)}/${folder}/${encodeURIComponent(name)}?expires=${expires}&sig=${sig}`;
+    const ws = encodeURIComponent(workspace);
+    const file = encodeURIComponent(name);
+    const path =
+      folder === "recordings" ? `${RECORDING_PREFIX}/${ws}/${file}` : `${LINK_PREFIX}/${ws}/${folder}/${file}`;
+    return `${path}?expires=${expires}&sig=${sig}`;
   }
 
   verify(

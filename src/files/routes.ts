@@ -1,12 +1,13 @@
-// The signed file route: `GET /file/<workspace>/<folder>/<name>?expires=…&sig=…`. The signature in
-// its own URL authorises it, so it needs no bearer token (a person opens it from the admin page, a
+// The signed file routes: `GET /file/<workspace>/<folder>/<name>?expires=…&sig=…`, and a recording's
+// `GET /recordings/<workspace>/<name>?…`. The signature in its own URL authorises it, so it needs no bearer token (a person opens it from the admin page, a
 // player seeks in it). Disk files stream with Range; downloads come from the Grid whole.
 import { Elysia } from "elysia";
 import { FlowError, forbidden, notFound } from "../errors.ts";
+import { log } from "../log.ts";
 import { fileNameProblem, workspaceNameProblem } from "../names.ts";
 import type { Services } from "../services.ts";
 import { failure } from "../surfaces/http.ts";
-import { LINK_FOLDERS, LINK_PREFIX, type LinkFolder } from "./links.ts";
+import { LINK_FOLDERS, LINK_PREFIX, type LinkFolder, RECORDING_PREFIX } from "./links.ts";
 import { FILES_OFF } from "./service.ts";
 
 export const LINK_REFUSED =
@@ -17,7 +18,10 @@ export const LINK_EXPIRED = "this link has expired: read the file's listing agai
 export function parseLinkPath(
   pathname: string,
 ): { workspace: string; folder: LinkFolder; name: string } | null {
-  const parts = pathname.slice(LINK_PREFIX.length + 1).split("/");
+  // `/recordings/<workspace>/<name>` names the same file as `/file/<workspace>/recordings/<name>`.
+  const [, top, ...rest] = pathname.split("/");
+  const parts = `/${top}` === RECORDING_PREFIX ? [rest[0], "recordings", ...rest.slice(1)] : rest;
+  if (`/${top}` !== RECORDING_PREFIX && `/${top}` !== LINK_PREFIX) return null;
   if (parts.length !== 3) return null;
   let workspace: string;
   let name: string;
@@ -51,20 +55,20 @@ export async function serveSigned(services: Services, request: Request): Promise
   if (verdict === "bad") throw forbidden(LINK_REFUSED);
   if (verdict === "expired") throw new FlowError("forbidden", LINK_EXPIRED);
   if (folder !== "downloads" && !files.store) throw notFound(FILES_OFF);
+  if (folder === "recordings") log.info(`reading recording ${name} for ${workspace}`);
   const maxAge = files.links.freshFor(url.searchParams.get("expires")!);
   return files.serve(request, workspace, folder, name, maxAge);
 }
 
 export function fileRoutes(services: Services) {
-  return new Elysia({ name: "signed-files" }).get(
-    `${LINK_PREFIX}/*`,
-    async ({ request }) => {
-      try {
-        return await serveSigned(services, request);
-      } catch (err) {
-        return failure(err);
-      }
-    },
-    { parse: "none" },
-  );
+  const serve = async ({ request }: { request: Request }) => {
+    try {
+      return await serveSigned(services, request);
+    } catch (err) {
+      return failure(err);
+    }
+  };
+  return new Elysia({ name: "signed-files" })
+    .get(`${LINK_PREFIX}/*`, serve, { parse: "none" })
+    .get(`${RECORDING_PREFIX}/*`, serve, { parse: "none" });
 }

@@ -37,7 +37,7 @@ export function setupFiles(
   if (dataDir) checkLayout(dataDir);
   if (config.recording.enabled && !dataDir) throw new ConfigError(RECORDING_NEEDS_DATA);
   const store = dataDir ? new FileStore(dataDir) : null;
-  log.info(store ? `files: local, under ${store.sessionsDir}` : "files: off (set data.dir to enable them)");
+  log.info(store ? `flows: local, under ${store.sessionsDir}` : "flows: off (set data.dir to enable them)");
   const files = new Files({
     store,
     links: new LinkSigner(linkKey(dataDir), config.files.link_ttl, deps.now),

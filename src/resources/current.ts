@@ -9,7 +9,7 @@ export const Current = z.object({
     .describe("The last page, where a new browser goes; null when it has been nowhere."),
   title: z.string().optional().describe("The page's title (only when live)."),
   settings: z.record(z.string(), z.unknown()).describe("What the browser was opened with."),
-  recording: z.boolean().describe("Whether the Grid records the live browser."),
+  recording: z.boolean().describe("Whether the browser this workspace holds is being recorded."),
   site_data: z
     .object({ sites: z.number().int(), uri: z.string() })
     .optional()

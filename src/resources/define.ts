@@ -11,6 +11,8 @@ export interface ResourceDef {
   description: string;
   /** The REST twin, relative to the server root, with the same `{param}` segments. */
   http: string;
+  /** The REST twin's OpenAPI operation, where it is not derived from the name, title and description. */
+  openapi?: { operationId?: string; summary?: string; description?: string };
   mimeType?: string;
   /** The JSON shape it answers with (for OpenAPI); absent for text resources. */
   output?: z.ZodType;

@@ -15,7 +15,7 @@ const root = defineResource({
     "This workspace's files. `files` is Files itself: what was kept (keep_file) and every print_page. `folders` lists Files and its three folders with counts:",
     "workspace://files/screenshots (what screenshot took), workspace://files/recordings (videos of browsers opened with record=true) and workspace://files/downloads (what the browser downloaded, while it lives).",
     `Screenshots and recordings are cleared by the admin; ${KEEP_TOOL}(uri) keeps one for good. Every entry's url is a signed link a person can open.`,
-    "Reading workspace://files/<name> answers that file's bytes; workspace://files/screenshots/<name> and workspace://files/downloads/<name> likewise.",
+    "Reading workspace://files/<name> answers that file's bytes; workspace://files/screenshots/<name> and workspace://files/downloads/<name> likewise, workspace://files/recordings/<name> for a recording (its entry).",
   ].join(" "),
   http: "/files",
   output: FilesRootSchema,
@@ -37,13 +37,22 @@ const FOLDERS: Record<Subfolder, { title: string; description: string }> = {
   },
 };
 
+// The REST listing of recordings as the reference publishes it.
+const LIST_RECORDINGS = {
+  operationId: "listRecordings",
+  summary: "This workspace's recordings, not yet kept.",
+  description:
+    "Newest first. One video per browser opened with record=true, filed shortly after it ended. Works after the browser is gone.",
+};
+
 function folder(name: Subfolder): ResourceDef {
   return defineResource({
     uri: folderUri(name),
-    name,
+    name: name === "recordings" ? "Recordings" : name,
     title: FOLDERS[name].title,
     description: FOLDERS[name].description,
     http: `/files/${name}`,
+    openapi: name === "recordings" ? LIST_RECORDINGS : undefined,
     output: FolderListSchema,
     read: async (services, workspace) => ({
       uri: folderUri(name),
@@ -64,7 +73,7 @@ const screenshot = defineResource({
 
 const recording = defineResource({
   uri: `${folderUri("recordings")}/{name}`,
-  name: "recording",
+  name: "Recording",
   title: "Recording",
   description: `One recording from ${folderUri("recordings")}, described: its url plays it. Not the video's bytes — a model cannot watch one, and a resource would carry it as base64.`,
   http: "/files/recordings/{name}",

@@ -68,7 +68,7 @@ function operation(action: AnyAction) {
   if (body.required) body.required = body.required.filter((r) => !params.includes(r));
   const op: Record<string, unknown> = {
     operationId: action.name,
-    summary: action.title,
+    summary: action.http.summary ?? action.title,
     description: action.description,
     parameters: [...pathParams(action.http.path), ...workspaceParams],
     responses: {
@@ -112,9 +112,9 @@ export function openApiDocument(): Record<string, unknown> {
       ? { "application/json": { schema: jsonSchema(r.output, "output") } }
       : { [r.mimeType ?? "text/plain"]: { schema: { type: "string" } } };
     at.get = {
-      operationId: `read_${r.name.replace(/[^a-z0-9]+/gi, "_")}`,
-      summary: r.title,
-      description: r.description,
+      operationId: r.openapi?.operationId ?? `read_${r.name.replace(/[^a-z0-9]+/gi, "_")}`,
+      summary: r.openapi?.summary ?? r.title,
+      description: r.openapi?.description ?? r.description,
       parameters: [...pathParams(r.http), ...(r.perWorkspace === false ? [] : workspaceParams)],
       responses: { "200": { description: "The resource.", content }, ...errors() },
       "x-mcp-resource": r.uri,

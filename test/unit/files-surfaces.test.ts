@@ -12,8 +12,9 @@ import { cspFor, MEDIA_ONLY, NO_SCRIPT, parseRange } from "../../src/files/serve
 import { FILES_OFF, parseUri, uriOf } from "../../src/files/service.ts";
 import { RESERVED_IN_FILES } from "../../src/files/store.ts";
 import { unzipOne, zipOne } from "../../src/files/zip.ts";
+import { addLogSink } from "../../src/log.ts";
 import { type McpClient, mcpClient } from "../support/mcp.ts";
-import { endAll, startServer, type TestServer, TOKEN } from "../support/server.ts";
+import { endAll, logLines, startServer, type TestServer, TOKEN } from "../support/server.ts";
 
 const W = "desktop";
 const REC = "rec-20261008-1403.mp4";
@@ -69,7 +70,7 @@ describe("listings", () => {
     expect(entry.image).toBe(false);
     expect(entry.size).toBe(64);
     expect(entry.keep_with).toBe(`keep_file("workspace://files/recordings/${REC}")`);
-    expect(entry.url.startsWith(`/file/${W}/recordings/${REC}?expires=`)).toBe(true);
+    expect(entry.url.startsWith(`/recordings/${W}/${REC}?expires=`)).toBe(true);
   });
 
   test("Range on the signed link: 206, Content-Range, the media CSP without sandbox, nosniff", async () => {
@@ -84,6 +85,13 @@ describe("listings", () => {
     expect(res.headers.get("cache-control")).toMatch(/^private, max-age=\d+$/);
     expect(res.headers.get("content-disposition")).toBe(`inline; filename="${REC}"; filename*=UTF-8''${REC}`);
     expect(new Uint8Array(await res.arrayBuffer())).toEqual(bytes(10));
+    // Read for the workspace, and said so in the log (the name only).
+    expect(logLines.some((l) => l.endsWith(`INFO  reading recording ${REC} for ${W}`))).toBe(true);
+    // The same signature under the general route names the same file.
+    const general = entry.url.replace(`/recordings/${W}/`, `/file/${W}/recordings/`);
+    const same = await fetch(`${server.url}${general}`, { headers: { range: "bytes=0-9" } });
+    expect(same.status).toBe(206);
+    expect(new Uint8Array(await same.arrayBuffer())).toEqual(bytes(10));
   });
 
   test("Range bytes=10-19 on 2560 bytes, a suffix range, and one past the end", async () => {
@@ -111,10 +119,11 @@ describe("listings", () => {
     expect((await fetch(`${server.url}${tampered}`)).status).toBe(403);
     const otherFile = entry.url.replace(REC, "rec-20261008-1404.mp4");
     expect((await fetch(`${server.url}${otherFile}`)).status).toBe(403);
-    const otherWorkspace = entry.url.replace(`/file/${W}/`, "/file/laptop/");
+    const otherWorkspace = entry.url.replace(`/recordings/${W}/`, "/recordings/laptop/");
     expect((await fetch(`${server.url}${otherWorkspace}`)).status).toBe(403);
     const later = entry.url.replace(/expires=(\d+)/, (_: string, e: string) => `expires=${Number(e) + 1}`);
     expect((await fetch(`${server.url}${later}`)).status).toBe(403);
+    expect((await fetch(`${server.url}/recordings/${W}/${REC}`)).status).toBe(403);
     expect((await fetch(`${server.url}/file/${W}/recordings/${REC}`)).status).toBe(403);
     const old = new LinkSigner(linkKey(server.dataDir), 60, () => Date.now() / 1000 - 3600).sign(
       W,
@@ -351,6 +360,22 @@ describe("the boot", () => {
     c.data.dir = dir;
     return c;
   };
+
+  test("the boot log says whether the data store is on, and where", async () => {
+    const lines: string[] = [];
+    const stop = addLogSink((line) => lines.push(line));
+    const dir = fresh();
+    try {
+      for (const c of [config(null), config(dir)]) {
+        const services = await buildServices(c);
+        await services.store.close();
+      }
+    } finally {
+      stop();
+    }
+    expect(lines.some((l) => l.endsWith("INFO  flows: off (set data.dir to enable them)"))).toBe(true);
+    expect(lines.some((l) => l.endsWith(`INFO  flows: local, under ${join(dir, "sessions")}`))).toBe(true);
+  });
 
   test("an old layout refuses to build, naming what to move", async () => {
     const dir = fresh();

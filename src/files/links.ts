@@ -59,7 +59,9 @@ export class LinkSigner {
     const ws = encodeURIComponent(workspace);
     const file = encodeURIComponent(name);
     const path =
-      folder === "recordings" ? `${RECORDING_PREFIX}/${ws}/${file}` : `${LINK_PREFIX}/${ws}/${folder}/${file}`;
+      folder === "recordings"
+        ? `${RECORDING_PREFIX}/${ws}/${file}`
+        : `${LINK_PREFIX}/${ws}/${folder}/${file}`;
     return `${path}?expires=${expires}&sig=${sig}`;
   }
 

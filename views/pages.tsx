@@ -124,8 +124,8 @@ export function ActivityPage(props: { calls: Call[]; error?: string | null; sign
               {props.calls.map((c) => (
                 <tr class={c.status >= 400 ? "failed" : ""}>
                   <td>
-                    <time datetime={new Date(c.at * 1000).toISOString()} safe>
-                      {new Date(c.at * 1000).toISOString().slice(11, 19)}
+                    <time datetime={new Date(c.time * 1000).toISOString()} safe>
+                      {new Date(c.time * 1000).toISOString().slice(11, 19)}
                     </time>
                   </td>
                   <td>

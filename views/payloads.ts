@@ -108,7 +108,7 @@ export interface Setting {
 }
 
 export interface Call {
-  at: number;
+  time: number;
   workspace: string;
   tool: string;
   surface?: string;
@@ -283,7 +283,7 @@ export function callsOf(body: unknown): Call[] {
   return list(b.calls)
     .filter(isObject)
     .map((c) => ({
-      at: count(c.at),
+      time: count(c.time),
       workspace: str(c.workspace),
       tool: str(c.tool),
       surface: str(c.surface),

@@ -1,6 +1,7 @@
 // The last calls across workspaces, for GET /admin/activity: never an argument's value.
 export interface Call {
-  at: number;
+  /** Epoch seconds. */
+  time: number;
   workspace: string;
   tool: string;
   surface: "rest" | "mcp" | "flow";
@@ -21,7 +22,7 @@ export class Activity {
   start(now: number, workspace: string, tool: string, surface: Call["surface"]): (status: number) => void {
     const started = performance.now();
     return (status) =>
-      this.add({ at: now, workspace, tool, surface, status, ms: Math.round(performance.now() - started) });
+      this.add({ time: now, workspace, tool, surface, status, ms: Math.round(performance.now() - started) });
   }
 
   /** Newest first. */

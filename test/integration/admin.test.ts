@@ -91,8 +91,10 @@ describe("admin JSON", () => {
   test("activity lists calls with tool, status and time, never an argument", async () => {
     const { body } = await admin("GET", "/admin/activity");
     const call = body.calls.find((c: any) => c.workspace === W && c.tool === "navigate");
+    expect(Object.keys(call).sort()).toEqual(["ms", "status", "surface", "time", "tool", "workspace"]);
     expect(call).toMatchObject({ surface: "rest", status: 200 });
     expect(typeof call.ms).toBe("number");
+    expect(Math.abs(call.time - Date.now() / 1000)).toBeLessThan(600);
     expect(JSON.stringify(body)).not.toContain(site.url("/other"));
   });
 

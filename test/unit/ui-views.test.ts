@@ -5,8 +5,9 @@ import { FilesPane } from "../../views/files.tsx";
 import { FlowsPane } from "../../views/flows.tsx";
 import { ago, countsText } from "../../views/format.ts";
 import { HistoryPane } from "../../views/history.tsx";
+import { ActivityPage } from "../../views/pages.tsx";
 import { Failed, render } from "../../views/parts.tsx";
-import { filesOf, flowsOf, historyOf, siteDataOf } from "../../views/payloads.ts";
+import { callsOf, filesOf, flowsOf, historyOf, siteDataOf } from "../../views/payloads.ts";
 import { SignInPage } from "../../views/sign-in.tsx";
 import { SiteDataPane } from "../../views/site-data.tsx";
 import { liveMessage, paneRev, WorkspacePage } from "../../views/workspace.tsx";
@@ -824,5 +825,21 @@ describe("format", () => {
     expect(one(form, "input[name=next]").attrs.value).toBe("/ui/activity");
     expect(text(one(form, ".error"))).toBe("wrong token");
     expect(all(root, "nav")).toHaveLength(0);
+  });
+
+  test("Activity: each call's time, workspace, tool, status and ms, as the admin API gives them", () => {
+    const calls = callsOf({
+      calls: [{ time: NOW, workspace: "k", tool: "navigate", surface: "rest", status: 400, ms: 12 }],
+    });
+    const row = one(parseHtml(ActivityPage({ calls, signOut: true })), "tbody tr");
+    expect(one(row, "time").attrs.datetime).toBe(new Date(NOW * 1000).toISOString());
+    expect(all(row, "td").map(text)).toEqual([
+      new Date(NOW * 1000).toISOString().slice(11, 19),
+      "k",
+      "navigate",
+      "400",
+      "12",
+    ]);
+    expect(classes(row)).toContain("failed");
   });
 });

@@ -6,6 +6,7 @@ import flowsGuide from "../../docs/skill/references/FLOWS.md" with { type: "text
 import recordingsGuide from "../../docs/skill/references/RECORDINGS.md" with { type: "text" };
 import secretsGuide from "../../docs/skill/references/SECRETS.md" with { type: "text" };
 import siteDataGuide from "../../docs/skill/references/SITE_DATA.md" with { type: "text" };
+import troubleshootingGuide from "../../docs/skill/references/TROUBLESHOOTING.md" with { type: "text" };
 import skill from "../../docs/skill/SKILL.md" with { type: "text" };
 import { defineResource, type ResourceDef } from "./define.ts";
 
@@ -59,6 +60,13 @@ export const GUIDE: GuidePage[] = [
     description:
       "A video of the browser for a person to watch: open_session(record=true), where and when the video appears, keeping it, and what to do when it does not.",
     text: recordingsGuide,
+  },
+  {
+    path: "references/TROUBLESHOOTING.md",
+    title: "Troubleshooting",
+    description:
+      "What a refusal means and what to do: an element that does not match or is covered, a dialog, a slow page, a busy Grid, secrets refused, signed in yesterday and signed out today, flows, files and recordings.",
+    text: troubleshootingGuide,
   },
 ];
 

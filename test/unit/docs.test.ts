@@ -32,3 +32,21 @@ test("the agent guide's tool table names every tool, and every guide page it lin
     expect(GUIDE.map((p) => p.path)).toContain(link[1] as string);
   }
 });
+
+test("the troubleshooting page quotes the messages as the code says them", async () => {
+  const { GUIDE } = await import("../../src/resources/skill.ts");
+  const { DIALOG_OPEN } = await import("../../src/actions/failures.ts");
+  const { BIDI_DOWN } = await import("../../src/errors.ts");
+  const { NO_FREE_SLOT } = await import("../../src/grid/webdriver.ts");
+  const { SW_REASON } = await import("../../src/grid/spare-tab.ts");
+  const { NOT_KEPT } = await import("../../src/site-data/restore.ts");
+  const page = GUIDE.find((p) => p.path === "references/TROUBLESHOOTING.md")!.text.replace(/\s+/g, " ");
+  for (const message of [
+    DIALOG_OPEN,
+    BIDI_DOWN,
+    SW_REASON,
+    NOT_KEPT,
+    NO_FREE_SLOT.split(" …")[0]!.split(". ")[0]!,
+  ])
+    expect(page).toContain(message);
+});

@@ -50,3 +50,28 @@ test("the troubleshooting page quotes the messages as the code says them", async
   ])
     expect(page).toContain(message);
 });
+
+test("the retired FLOW_DATA_DIR lives on only in its refusal", async () => {
+  const { readdirSync, readFileSync, statSync } = await import("node:fs");
+  const { join } = await import("node:path");
+  const root = join(import.meta.dir, "..", "..");
+  const files = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => {
+      const path = join(dir, name);
+      return statSync(path).isDirectory() ? files(path) : [path];
+    });
+  const found: string[] = [];
+  for (const path of [
+    ...["src", "views", "static", "docs", "scripts"].flatMap((d) => files(join(root, d))),
+    join(root, "README.md"),
+  ]) {
+    readFileSync(path, "utf8")
+      .split("\n")
+      .forEach((line, i) => {
+        if (/FLOW_DATA_DIR|flow\.data_dir|flow-data-dir|flow_data_dir/i.test(line))
+          found.push(`${path.slice(root.length + 1)}:${i + 1}`);
+      });
+  }
+  // The refusal's message and its check, and the README line that says it is refused.
+  expect(found.map((f) => f.split(":")[0]).sort()).toEqual(["README.md", "src/config.ts", "src/config.ts"]);
+});

@@ -303,6 +303,10 @@ describe("over MCP", () => {
     expect(await mcp.resource("workspace://files/notes.txt")).toBe("hello");
     const png = await mcp.request("resources/read", { uri: "workspace://files/screenshots/nothing.png" });
     expect(png.data.error.message).toContain("no screenshot called 'nothing.png'");
+    const absent = await mcp.request("resources/read", { uri: "workspace://files/recordings/absent.mp4" });
+    expect(absent.data.error.message).toBe(
+      "no recording called 'absent.mp4'. workspace://files/recordings lists them",
+    );
     const folder = await mcp.resource("workspace://files/screenshots");
     expect(folder.uri).toBe("workspace://files/screenshots");
   });

@@ -28,6 +28,15 @@ test("tools over stdio act in the --workspace workspace", async () => {
   try {
     const tools = await client.listTools();
     expect(tools.tools.map((t) => t.name)).toContain("navigate");
+    // The files folders, recordings included, and their item templates are there over stdio too.
+    const resources = (await client.listResources()).resources.map((r) => r.uri);
+    expect(resources).toEqual(
+      expect.arrayContaining(["workspace://files", "workspace://files/recordings", "workspace://current"]),
+    );
+    const templates = (await client.listResourceTemplates()).resourceTemplates;
+    expect(templates.find((t) => t.uriTemplate === "workspace://files/recordings/{name}")?.name).toBe(
+      "Recording",
+    );
     const res = (await client.callTool({ name: "navigate", arguments: { url: site.url("/") } })) as any;
     expect(res.isError).toBeFalsy();
     expect(res.structuredContent.title).toBe("Stdio");

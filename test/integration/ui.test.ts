@@ -258,6 +258,34 @@ describe("panes over the admin API", () => {
     expect(all(gone, "#files p").map(text)).toEqual(["No files yet."]);
   });
 
+  test("Files: a recording is kept with its 📌, the rest cleared after the confirm, through the admin API", async () => {
+    const recs = join(server.dataDir as string, "sessions", W, "recordings");
+    mkdirSync(recs, { recursive: true });
+    for (const name of ["rec-20261008-1403.mp4", "rec-20261008-1404.mp4"])
+      writeFileSync(join(recs, name), PNG);
+    const before = parseHtml(await (await get(`/ui/workspaces/${W}/panes/files`)).text());
+    expect(all(before, "#recordings figure.tile")).toHaveLength(2);
+    const keep = all(before, "#recordings figure.tile button.keep").find((b) =>
+      (b.attrs["hx-post"] ?? "").includes("1403"),
+    );
+    expect(keep?.attrs["hx-post"]).toBe(
+      `/ui/workspaces/${W}/panes/files/recordings/rec-20261008-1403.mp4/keep`,
+    );
+    const kept = parseHtml(await (await send("POST", keep?.attrs["hx-post"] as string)).text());
+    expect(all(kept, "#recordings figure.tile .name").map(text)).toEqual(["rec-20261008-1404.mp4"]);
+    expect(all(kept, "#files figure.tile .name").map(text)).toContain("rec-20261008-1403.mp4");
+
+    const confirm = one(kept, "dialog[id=clearRecordingsConfirm]");
+    const clear = all(confirm, "button").find((b) => b.attrs["hx-delete"]);
+    expect(text(clear!)).toBe("Delete 1 recording");
+    expect(clear?.attrs["hx-delete"]).toBe(`/ui/workspaces/${W}/panes/files/recordings`);
+    const cleared = parseHtml(await (await send("DELETE", clear?.attrs["hx-delete"] as string)).text());
+    expect(all(cleared, "#recordings p").map(text)).toEqual(["No recordings yet."]);
+    expect(one(cleared, "#clearRecordings").attrs.disabled).toBeDefined();
+    // The kept one stays in Files.
+    expect(all(cleared, "#files figure.tile .name").map(text)).toContain("rec-20261008-1403.mp4");
+  });
+
   test("Flows: each of the workspace's flows with its YAML, read through the admin API", async () => {
     const flows = join(server.dataDir as string, "sessions", W, "flows");
     mkdirSync(flows, { recursive: true });

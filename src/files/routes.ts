@@ -1,6 +1,7 @@
 // The signed file routes: `GET /file/<workspace>/<folder>/<name>?expires=…&sig=…`, and a recording's
-// `GET /recordings/<workspace>/<name>?…`. The signature in its own URL authorises it, so it needs no bearer token (a person opens it from the admin page, a
-// player seeks in it). Disk files stream with Range; downloads come from the Grid whole.
+// `GET /recordings/<workspace>/<name>?…`. The signature in its own URL authorises it, so it needs no
+// bearer token (a person opens it from the admin page, a player seeks in it). Disk files stream
+// with Range; downloads come from the Grid whole.
 import { Elysia } from "elysia";
 import { FlowError, forbidden, notFound } from "../errors.ts";
 import { log } from "../log.ts";

@@ -6,13 +6,11 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { z } from "zod";
-import { defineAction, PageResult } from "../../src/actions/define.ts";
 import { badInput } from "../../src/errors.ts";
 import { pageState } from "../../src/grid/page.ts";
 import { openStore } from "../../src/store/index.ts";
 import type { RecordStore, UpdateFn } from "../../src/store/types.ts";
-import { goAnd } from "../support/actions.ts";
+import { goAnd, testAction } from "../support/actions.ts";
 import { testGridUrl } from "../support/env.ts";
 import { html, serveFixture } from "../support/fixtures.ts";
 import { mcpClient } from "../support/mcp.ts";
@@ -121,32 +119,18 @@ class CountingStore implements RecordStore {
 const goThenFail = goAnd("test_go_then_fail", async () => {
   throw badInput("the test tool failed on purpose");
 });
-const reap = defineAction({
-  name: "test_reap",
-  http: { method: "POST", path: "/test/reap" },
-  title: "",
-  description: "",
-  input: z.strictObject({}),
-  output: PageResult,
-  annotations: { readOnly: false, destructive: false, idempotent: false },
-  browser: "page",
-  handler: async (ctx) => {
-    const here = await pageState(ctx.browser.driver);
-    reaped.push(ctx.browser.id);
-    const res = await fetch(`${testGridUrl}/session/${ctx.browser.id}`, { method: "DELETE" });
-    if (res.status !== 200) throw new Error(`the Grid did not delete the browser: ${res.status}`);
-    return here;
-  },
+const reap = testAction("test_reap", async (ctx) => {
+  const here = await pageState(ctx.browser.driver);
+  reaped.push(ctx.browser.id);
+  const res = await fetch(`${testGridUrl}/session/${ctx.browser.id}`, { method: "DELETE" });
+  if (res.status !== 200) throw new Error(`the Grid did not delete the browser: ${res.status}`);
+  return here;
 });
-const submit = defineAction({
-  ...reap,
-  name: "test_submit",
-  handler: async (ctx) => {
-    const driver = ctx.browser.driver;
-    await driver.executeScript("document.forms[0].submit()");
-    await driver.wait(async () => (await driver.getCurrentUrl()).includes("/results"), 10_000);
-    return pageState(driver);
-  },
+const submit = testAction("test_submit", async (ctx) => {
+  const driver = ctx.browser.driver;
+  await driver.executeScript("document.forms[0].submit()");
+  await driver.wait(async () => (await driver.getCurrentUrl()).includes("/results"), 10_000);
+  return pageState(driver);
 });
 const reaped: string[] = [];
 

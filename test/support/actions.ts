@@ -1,7 +1,28 @@
 // Test-only actions for tests of the manager and of flows.
 import { z } from "zod";
-import { type ActionContext, type AnyAction, defineAction, PageResult } from "../../src/actions/define.ts";
+import { type ActionContext, type AnyAction, defineAction } from "../../src/actions/define.ts";
 import { pageState } from "../../src/grid/page.ts";
+
+type Result = object;
+
+/** A page action that takes `input` and does `handler`, and nothing else (test only). */
+export function testAction<I extends z.ZodObject>(
+  name: string,
+  handler: (ctx: ActionContext, input: z.infer<I>) => Promise<Result>,
+  input: I = z.strictObject({}) as unknown as I,
+): AnyAction {
+  return defineAction({
+    name,
+    http: { method: "POST", path: `/${name.replaceAll("_", "-")}` },
+    title: name,
+    description: "Test only.",
+    input,
+    output: z.record(z.string(), z.unknown()),
+    annotations: { readOnly: false, destructive: false, idempotent: false },
+    browser: "page",
+    handler: async (ctx, i) => (await handler(ctx, i)) as Record<string, unknown>,
+  });
+}
 
 /**
  * A page action of the simplest kind: go to a url, then run `then` (another writer, or a throw),
@@ -11,21 +32,15 @@ export function goAnd(
   name: string,
   then: (ctx: ActionContext) => Promise<unknown> = async () => {},
 ): AnyAction {
-  return defineAction({
+  return testAction(
     name,
-    http: { method: "POST", path: `/${name.replaceAll("_", "-")}` },
-    title: name,
-    description: "Go to a url (test only).",
-    input: z.strictObject({ url: z.string() }),
-    output: PageResult,
-    annotations: { readOnly: false, destructive: false, idempotent: false },
-    browser: "page",
-    handler: async (ctx, input) => {
+    async (ctx, input) => {
       await ctx.browser.driver.get(input.url);
       await then(ctx);
       return pageState(ctx.browser.driver);
     },
-  });
+    z.strictObject({ url: z.string() }),
+  );
 }
 
 export const goAction = goAnd("go");

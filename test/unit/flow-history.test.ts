@@ -5,8 +5,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { z } from "zod";
-import { type AnyAction, defineAction } from "../../src/actions/define.ts";
+import type { AnyAction } from "../../src/actions/define.ts";
 import { runFlowAction } from "../../src/actions/flows.ts";
 import { validate } from "../../src/actions/validate.ts";
 import type { Config } from "../../src/config.ts";
@@ -15,7 +14,7 @@ import type { Services } from "../../src/services.ts";
 import { SqliteStore } from "../../src/store/sqlite.ts";
 import type { RecordStore } from "../../src/store/types.ts";
 import { WorkspaceManager } from "../../src/workspaces/manager.ts";
-import { goAction as go } from "../support/actions.ts";
+import { goAction as go, testAction } from "../support/actions.ts";
 import { FakeGrid } from "../support/fake-grid.ts";
 
 const T0 = 1_790_800_000;
@@ -27,17 +26,7 @@ const AUTH = "https://sso.example.com/auth";
 const HOME = "https://app.example.com/home";
 
 /** A page step that lands on no new page and returns no url (as assert and extract do). */
-const check = defineAction({
-  name: "test_check",
-  http: { method: "POST", path: "/test/check" },
-  title: "",
-  description: "",
-  input: z.strictObject({}),
-  output: z.object({ ok: z.boolean() }),
-  annotations: { readOnly: true, destructive: false, idempotent: true },
-  browser: "page",
-  handler: async () => ({ ok: true }),
-});
+const check = testAction("test_check", async () => ({ ok: true }));
 
 let clock = T0;
 let inner: SqliteStore;

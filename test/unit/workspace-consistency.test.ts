@@ -3,8 +3,7 @@
 // browser it came back in, an end keeps a save that landed while it quit, an open with nothing to
 // restore touches no BiDi, and neither a clean open nor a lost bind race erases the winner's data.
 import { beforeEach, describe, expect, test } from "bun:test";
-import { z } from "zod";
-import { type AnyAction, defineAction, PageResult } from "../../src/actions/define.ts";
+import type { AnyAction } from "../../src/actions/define.ts";
 import { endBrowser, openSession } from "../../src/actions/session.ts";
 import { validate } from "../../src/actions/validate.ts";
 import type { OpenOptions } from "../../src/grid/webdriver.ts";
@@ -23,7 +22,7 @@ import {
   type WorkspaceRecord,
 } from "../../src/store/record.ts";
 import { WorkspaceManager } from "../../src/workspaces/manager.ts";
-import { goAnd, goAction as navigate } from "../support/actions.ts";
+import { goAnd, goAction as navigate, testAction } from "../support/actions.ts";
 import { bidiCookie } from "../support/fake-bidi.ts";
 import { FakeGrid } from "../support/fake-grid.ts";
 
@@ -122,28 +121,19 @@ describe("a result from a browser the record no longer names", () => {
   test("a touch from a browser the record no longer names records nothing and collects no report", async () => {
     await call(navigate, { url: `${APP}/x` });
     let told: SiteDataReport | null | undefined;
-    const touching = defineAction({
-      name: "touch_late",
-      http: { method: "POST", path: "/touch-late" },
-      title: "Touch after another browser took over",
-      description: "Test only.",
-      input: z.strictObject({}),
-      output: z.object({}),
-      annotations: { readOnly: false, destructive: false, idempotent: false },
-      browser: "page",
-      handler: async (ctx) => {
-        await store.update(W, (r) =>
-          r
-            ? {
-                ...at(r, [`${NEWER}/home`], NOW, store.ttl),
-                session_id: "newer",
-                reopened: { browser: "newer", report: REPORT },
-              }
-            : r,
-        );
-        told = await manager.steps(ctx).touch([`${SSO}/touched`]);
-        return {};
-      },
+    // Touches after another browser took over.
+    const touching = testAction("touch_late", async (ctx) => {
+      await store.update(W, (r) =>
+        r
+          ? {
+              ...at(r, [`${NEWER}/home`], NOW, store.ttl),
+              session_id: "newer",
+              reopened: { browser: "newer", report: REPORT },
+            }
+          : r,
+      );
+      told = await manager.steps(ctx).touch([`${SSO}/touched`]);
+      return {};
     });
     await call(touching);
     expect(told).toBeNull();
@@ -175,24 +165,15 @@ describe("a reopen report", () => {
     // Another server: its call finds the browser reaped, reopens with a restore, then fails, so the
     // report waits on the record for the browser it reopened.
     const other = managerOn(store);
-    const stale = defineAction({
-      name: "stale_result",
-      http: { method: "POST", path: "/stale-result" },
-      title: "Outlive this call's browser",
-      description: "Test only.",
-      input: z.strictObject({}),
-      output: PageResult,
-      annotations: { readOnly: false, destructive: false, idempotent: false },
-      browser: "page",
-      handler: async () => {
-        fake.reap(first);
-        const err = await other
-          .run(W, goThenBreak, { url: `${APP}/y` })
-          .catch((e: unknown) => (e as Error).message);
-        expect(err).toBe("the page broke");
-        // This call's browser is gone: it reports the page it last saw.
-        return { url: `${SSO}/stale`, title: "" };
-      },
+    // Outlives this call's browser.
+    const stale = testAction("stale_result", async () => {
+      fake.reap(first);
+      const err = await other
+        .run(W, goThenBreak, { url: `${APP}/y` })
+        .catch((e: unknown) => (e as Error).message);
+      expect(err).toBe("the page broke");
+      // This call's browser is gone: it reports the page it last saw.
+      return { url: `${SSO}/stale`, title: "" };
     });
     const out = await call(stale);
     const reopened = fake.last().id;

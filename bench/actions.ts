@@ -3,7 +3,6 @@
 // and read_page's time and size on three fixture pages beside the page's own HTML (its size, and the
 // time to fetch it with getPageSource). `bun bench/actions.ts`; BENCH_ROUNDS sets the rounds.
 import { By } from "selenium-webdriver";
-import { pageState } from "../src/grid/page.ts";
 import { Grid } from "../src/grid/webdriver.ts";
 import { setLogLevel } from "../src/log.ts";
 import { testGridUrl } from "../test/support/env.ts";
@@ -11,6 +10,11 @@ import { html, serveFixture } from "../test/support/fixtures.ts";
 import { actionPages, pageHtml } from "../test/support/pages.ts";
 import { median, printTable, type Row, timed } from "./report.ts";
 import { benchServer, TOKEN } from "./server.ts";
+
+// The raw classic reference: the page's url and title, as a WebDriver client reads them.
+async function pageState(driver: import("selenium-webdriver").WebDriver) {
+  return { url: await driver.getCurrentUrl(), title: await driver.getTitle() };
+}
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 40);
 const W = "bench-actions";

@@ -6,13 +6,17 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { buildBinary } from "../scripts/build.ts";
-import { pageState } from "../src/grid/page.ts";
 import { Grid } from "../src/grid/webdriver.ts";
 import { setLogLevel } from "../src/log.ts";
 import { testGridUrl } from "../test/support/env.ts";
 import { html, serveFixture } from "../test/support/fixtures.ts";
 import { median, printTable, type Row, timed } from "./report.ts";
 import { benchServer, TOKEN } from "./server.ts";
+
+// The raw classic reference: the page's url and title, as a WebDriver client reads them.
+async function pageState(driver: import("selenium-webdriver").WebDriver) {
+  return { url: await driver.getCurrentUrl(), title: await driver.getTitle() };
+}
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 40);
 

@@ -3,9 +3,10 @@
 // of the same origins on the same Chromium, in the same run. At most two browsers at a time: one
 // on the Grid, one Playwright.
 import { type Browser, chromium } from "playwright-core";
+import { SANDBOX } from "../src/grid/bidi.ts";
 import { Grid } from "../src/grid/webdriver.ts";
 import { setLogLevel } from "../src/log.ts";
-import { READ_STORAGE } from "../src/site-data/scripts.ts";
+import { readStorages } from "../src/site-data/scripts.ts";
 import { testGridUrl } from "../test/support/env.ts";
 import { median, printTable, type Row, timed } from "./report.ts";
 import { benchServer, TOKEN } from "./server.ts";
@@ -99,9 +100,8 @@ export async function main(): Promise<void> {
       await context.close();
       await call(w, "DELETE", "/browser");
       if (n === 1) {
-        // The floor for one origin under the same design: the same reads done by hand through the
-        // Grid, each as soon as it can be (a BiDi socket opened for the call and then the jar,
-        // beside the page's script).
+        // The floor for one origin under the same design: the same reads done by hand over one
+        // held BiDi socket, all at once (the jar, the page's storages in the sandbox, the tree).
         const grid = new Grid(testGridUrl);
         const raw = await grid.open({ browser: "chrome" });
         const floor: number[] = [];
@@ -109,18 +109,26 @@ export async function main(): Promise<void> {
         try {
           await call(w, "POST", "/browser", { url: sites.url(0) });
           await raw.driver.get(sites.url(0));
-          const driver = grid.attach(raw.id);
+          const socket = await grid.bidi(raw.id);
+          const tab = await raw.driver.getWindowHandle();
+          const read = `() => (${readStorages.toString()})()`;
           for (let r = 0; r < ROUNDS; r++) {
             mine.push(await timed(() => call(w, "POST", "/browser/save-site-data", {})));
             floor.push(
               await timed(async () => {
-                const socket = grid.bidi(raw.id);
-                const jar = socket.then((s) => s.send("storage.getCookies", {}));
-                await Promise.all([jar, driver.executeScript(READ_STORAGE)]);
-                (await socket).close();
+                await Promise.all([
+                  socket.send("storage.getCookies", {}),
+                  socket.send("script.callFunction", {
+                    functionDeclaration: read,
+                    target: { context: tab, sandbox: SANDBOX },
+                    awaitPromise: false,
+                  }),
+                  socket.send("browsingContext.getTree", { root: tab }),
+                ]);
               }),
             );
           }
+          socket.close();
         } finally {
           await grid.end(raw.id);
           await call(w, "DELETE", "/browser");

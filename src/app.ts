@@ -132,6 +132,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     fetch: (request) => http.handle(request),
     close: async () => {
       if (mcp) await (await mcp).close();
+      services.workspaces.connections.closeAll();
       await services.recordings?.stop();
       await services.store.close();
       log.debug("app closed");

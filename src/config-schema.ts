@@ -17,7 +17,7 @@ export interface Config {
   data: { dir: string | null };
   store: { url: string | null };
   session: { ttl: number };
-  secrets: { dirs: string[]; entries: Record<string, SecretEntry> };
+  secrets: { dirs: string[]; entries: Record<string, SecretEntry>; scripts_after_write: "refuse" | "allow" };
   flows: { dir: string | null };
   files: { link_ttl: number };
   recording: { enabled: boolean; dir: string | null; wait: number; watch: WatchMode; poll: number };
@@ -32,7 +32,7 @@ export function defaultConfig(): Config {
     data: { dir: null },
     store: { url: null },
     session: { ttl: 86400 },
-    secrets: { dirs: [], entries: {} },
+    secrets: { dirs: [], entries: {}, scripts_after_write: "refuse" },
     flows: { dir: null },
     files: { link_ttl: 3600 },
     recording: { enabled: false, dir: null, wait: 600, watch: "auto", poll: 1000 },
@@ -138,6 +138,11 @@ export const SETTINGS: readonly Setting[] = [
     { type: "entries" },
     "Secrets written in the config file: name: {description, allowed_urls, keys: {key: {value}}}.",
     { env: null, flags: [], secret: true },
+  ),
+  setting(
+    "secrets.scripts_after_write",
+    { type: "choice", choices: ["refuse", "allow"] },
+    "refuse or allow: whether execute_script may run on a page that holds a secret write typed.",
   ),
   setting("flows.dir", { type: "text" }, "A folder of flows every workspace sees."),
   setting("files.link_ttl", seconds(60, 604800), "Seconds a signed file link lives."),

@@ -1,24 +1,24 @@
 // assert: wait until a selector is visible, present or absent — or a script returns truthy — and,
 // with stable_for, stays so; a 400 that says what was seen when it does not hold.
-import type { WebDriver } from "selenium-webdriver";
 import { z } from "zod";
 import { badInput } from "../errors.ts";
+import type { Page } from "../grid/page.ts";
+import type { PageLib, PageSelector } from "../page/index.ts";
 import { hideSecrets } from "../secrets/bound.ts";
 import { defineAction, pageFields } from "./define.ts";
 import { acting, quoteSelector } from "./failures.ts";
-import type { PageLib, PageSelector } from "./page/lib.ts";
-import { pageScript, runPage } from "./page/run.ts";
-import { landed } from "./page/state.ts";
-import { userScript } from "./page/user-script.ts";
+import { here } from "./page/state.ts";
+import { jsonOf, truthy, userFunction } from "./page/user-script.ts";
+import { refuseAfterWrite } from "./script.ts";
 import { pageSelector, Selector, whatIsThere } from "./selectors.ts";
 
 const STATES = ["visible", "present", "absent"] as const;
 type State = (typeof STATES)[number];
 
-const COUNT = pageScript((L: PageLib, sel: PageSelector) => {
+const COUNT = (L: PageLib, sel: PageSelector) => {
   const f = L.find(sel);
   return { total: f.els.length, visible: f.visible, invalid: f.invalid };
-});
+};
 
 interface Seen {
   holds: boolean;
@@ -86,13 +86,14 @@ const Input = z
 
 type In = z.infer<typeof Input>;
 
-async function look(driver: WebDriver, input: In, state: State, script: string | null): Promise<Seen> {
+async function look(page: Page, input: In, state: State, script: string | null): Promise<Seen> {
   if (script !== null) {
-    const got = (await driver.executeScript(script)) as { ok: boolean; value: unknown };
-    return { holds: got.ok, seen: `the script returned ${JSON.stringify(got.value)}`, value: got.value };
+    const context = page.context;
+    const raw = await page.userCall(context, script, []);
+    const value = await jsonOf(page, context, raw);
+    return { holds: truthy(raw), seen: `the script returned ${JSON.stringify(value)}`, value };
   }
-  const got = await runPage<{ total: number; visible: number; invalid?: { kind: string; reason: string } }>(
-    driver,
+  const got = await page.call<{ total: number; visible: number; invalid?: { kind: string; reason: string } }>(
     COUNT,
     pageSelector(input.selector as Selector),
   );
@@ -125,9 +126,10 @@ export const assertAction = defineAction({
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: true },
   browser: "page",
   handler: async (ctx, input) => {
-    const { driver } = ctx.browser;
+    const page = await ctx.browser.page();
     const state: State = input.state ?? "visible";
-    const script = input.script === undefined ? null : userScript(input.script, true);
+    const script = input.script === undefined ? null : userFunction(input.script);
+    if (script !== null) await refuseAfterWrite(ctx.services, page);
     const start = Date.now();
     const deadline = start + input.timeout * 1000;
     const stable = input.stable_for * 1000;
@@ -135,7 +137,7 @@ export const assertAction = defineAction({
     let longest = 0;
     let last: Seen = { holds: false, seen: "nothing yet" };
     for (;;) {
-      last = await acting({ selector: input.selector }, () => look(driver, input, state, script));
+      last = await acting({ selector: input.selector }, () => look(page, input, state, script));
       const now = Date.now();
       if (last.holds) {
         since ??= now;
@@ -160,7 +162,7 @@ export const assertAction = defineAction({
         detail = `it held for at most ${(longest / 1000).toFixed(1)} s at a time, not the ${input.stable_for} s of stable_for; last seen: ${last.seen}`;
       } else detail = `seen: ${last.seen}`;
       if (input.selector && last.none && state !== "absent") {
-        const instead = await whatIsThere(driver, input.selector);
+        const instead = await whatIsThere(page, input.selector);
         if (instead) detail += `. ${instead}`;
       }
       throw badInput(
@@ -168,6 +170,6 @@ export const assertAction = defineAction({
         input.selector ? "selector" : "script",
       );
     }
-    return { ...(await landed(ctx, driver)), seen: last.seen };
+    return { ...(await here(ctx, page)), seen: last.seen };
   },
 });

@@ -4,6 +4,7 @@
 import type { WebDriver } from "selenium-webdriver";
 import { z } from "zod";
 import type { BidiSocket } from "../grid/bidi.ts";
+import type { Page } from "../grid/page.ts";
 import type { Services } from "../services.ts";
 import type { BrowserSettings, WorkspaceRecord } from "../store/record.ts";
 
@@ -28,8 +29,10 @@ export interface LiveBrowser {
   readonly id: string;
   readonly driver: WebDriver;
   readonly settings: BrowserSettings;
-  /** A BiDi socket for this call; closed by the manager when the call ends. */
+  /** The browser's held BiDi socket (shared by every call: never close it). */
   bidi(): Promise<BidiSocket>;
+  /** The page the call acts on: where the agent is, the sandbox, input. One per call. */
+  page(): Promise<Page>;
 }
 
 /** A pure change to the record, applied inside the settle write (may run more than once). */

@@ -1,12 +1,14 @@
-// Alerts, confirms and prompts: read what the page asks, accept (with an answer) or dismiss.
-// Classic WebDriver only: it gives the message but not the kind, so `type` is given when the call
-// itself learns it (a prompt took the text).
+// Alerts, confirms and prompts: read what the page asks, accept (with an answer) or dismiss. The
+// held BiDi connection sees each dialog open (its message and kind); one that opened before this
+// server held a connection is read through classic WebDriver.
 import { type Alert, error as wd } from "selenium-webdriver";
 import { z } from "zod";
 import { badInput } from "../errors.ts";
-import { pageState } from "../grid/page.ts";
+import type { UserPrompt } from "../grid/bidi.ts";
+import type { Page } from "../grid/page.ts";
 import { hideSecrets } from "../secrets/bound.ts";
 import { defineAction, pageFields } from "./define.ts";
+import { here } from "./page/state.ts";
 
 const POLL_MS = 100;
 export const NO_DIALOG =
@@ -14,22 +16,57 @@ export const NO_DIALOG =
 export const NOT_A_PROMPT =
   "this dialog has no text box (it is an alert or a confirm): accept it without text, or dismiss it. It is still open";
 
+type Open = { prompt: UserPrompt } | { alert: Alert };
+
 async function openDialog(
+  page: Page,
   driver: import("selenium-webdriver").WebDriver,
   waitSeconds: number,
-): Promise<Alert> {
+): Promise<Open> {
   const deadline = performance.now() + waitSeconds * 1000;
-  for (;;) {
-    try {
-      return await driver.switchTo().alert();
-    } catch (err) {
-      if (!(err instanceof wd.NoSuchAlertError)) throw err;
-      if (performance.now() >= deadline) {
-        throw badInput(waitSeconds > 0 ? `${NO_DIALOG} (waited ${waitSeconds} s)` : NO_DIALOG, "action");
+  for (let first = true; ; first = false) {
+    const prompt = page.prompt;
+    if (prompt) return { prompt };
+    // One the connection did not see open (it opened before this server held it).
+    if (first) {
+      try {
+        return { alert: await driver.switchTo().alert() };
+      } catch (err) {
+        if (!(err instanceof wd.NoSuchAlertError)) throw err;
       }
-      await Bun.sleep(POLL_MS);
     }
+    if (performance.now() >= deadline) {
+      throw badInput(waitSeconds > 0 ? `${NO_DIALOG} (waited ${waitSeconds} s)` : NO_DIALOG, "action");
+    }
+    await Bun.sleep(Math.min(POLL_MS, Math.max(0, deadline - performance.now())));
   }
+}
+
+async function answer(page: Page, open: Open, accept: boolean, text: string | undefined): Promise<void> {
+  if ("alert" in open) {
+    if (text !== undefined) {
+      try {
+        await open.alert.sendKeys(text);
+      } catch (err) {
+        if (err instanceof wd.ElementNotInteractableError) throw badInput(NOT_A_PROMPT, "text");
+        throw err;
+      }
+    }
+    await (accept ? open.alert.accept() : open.alert.dismiss());
+    return;
+  }
+  if (text !== undefined && open.prompt.type !== "prompt") throw badInput(NOT_A_PROMPT, "text");
+  // A prompt accepted without text keeps its default, as a person pressing OK would.
+  const userText =
+    text ?? (accept && open.prompt.type === "prompt" ? (open.prompt.defaultValue ?? "") : undefined);
+  await page.send("browsingContext.handleUserPrompt", {
+    context: open.prompt.context,
+    accept,
+    ...(userText !== undefined ? { userText } : {}),
+  });
+  // The connection hears it close a moment later; this call knows already.
+  if (page.held.prompts.get(open.prompt.context) === open.prompt)
+    page.held.prompts.delete(open.prompt.context);
 }
 
 export const dialog = defineAction({
@@ -39,7 +76,7 @@ export const dialog = defineAction({
   description: [
     "Handle the alert, confirm or prompt the page has open. While one is open, the other actions fail and say so: handle it here first.",
     "action=read returns its message and leaves it open; accept presses OK (for a prompt, text is the answer typed into it; without text the prompt's default is kept); dismiss presses Cancel.",
-    'Returns message, type ("prompt" when text was typed; alert and confirm cannot be told apart), and the page\'s url and title after it closed (both empty while a dialog is still open).',
+    "Returns message, type (alert, confirm or prompt), and the page's url and title after it closed (both empty while a dialog is still open).",
     "wait (seconds) waits for a dialog the last action will open, e.g. one raised by a timer. Without a dialog open it is a 400, and text on an alert or confirm is a 400 that leaves the dialog open.",
   ].join(" "),
   input: z
@@ -72,41 +109,29 @@ export const dialog = defineAction({
   browser: "page",
   handler: async (ctx, input) => {
     const { driver } = ctx.browser;
+    const page = await ctx.browser.page();
     const clean = (text: string) => hideSecrets(ctx.services.secrets, text);
-    const alert = await openDialog(driver, input.wait ?? 0);
-    const message = clean(await alert.getText());
-    let type: "prompt" | undefined;
-    if (input.action === "accept") {
-      if (input.text !== undefined) {
-        try {
-          await alert.sendKeys(input.text);
-        } catch (err) {
-          if (err instanceof wd.ElementNotInteractableError) throw badInput(NOT_A_PROMPT, "text");
-          throw err;
-        }
-        type = "prompt";
-      }
-      await alert.accept();
-    } else if (input.action === "dismiss") {
-      await alert.dismiss();
+    const open = await openDialog(page, driver, input.wait ?? 0);
+    const message = clean("alert" in open ? await open.alert.getText() : open.prompt.message);
+    let type: "alert" | "confirm" | "prompt" | undefined;
+    if ("prompt" in open && open.prompt.type !== "beforeunload") type = open.prompt.type;
+    if (input.action !== "read") {
+      await answer(page, open, input.action === "accept", input.action === "accept" ? input.text : undefined);
+      if (input.text !== undefined) type = "prompt";
     }
-    const state = await pageState(driver);
-    const out: { message: string; type?: "prompt"; next_dialog?: string; url: string; title: string } = {
+    // A dialog still open (this one, read; or the next the page opened) leaves url and title empty.
+    const state = input.action === "read" ? { url: "", title: "" } : await here(ctx, page);
+    const out: { message: string; type?: typeof type; next_dialog?: string; url: string; title: string } = {
       message,
-      ...state,
+      url: state.url,
+      title: state.title,
     };
     if (type) out.type = type;
     if (!state.url) {
       // The page cannot answer while a dialog is open: record nothing, and say which dialog it is.
       ctx.land(null);
-      if (input.action !== "read") {
-        const next = await driver
-          .switchTo()
-          .alert()
-          .then((a) => a.getText())
-          .catch(() => null);
-        if (next !== null) out.next_dialog = clean(next);
-      }
+      const next = page.prompt;
+      if (input.action !== "read" && next) out.next_dialog = clean(next.message);
     }
     return out;
   },

@@ -1,12 +1,11 @@
-// extract: read text, HTML, an attribute or the value of what a selector matches — locating, reading
-// and the page's url and title in one script.
+// extract: read text, HTML, an attribute or the value of what a selector matches — locating and
+// reading in one sandbox call; the url comes from the browser.
 import { z } from "zod";
 import { badInput } from "../errors.ts";
+import type { PageLib, PageSelector } from "../page/index.ts";
 import { defineAction, flag, pageFields, webUrl } from "./define.ts";
 import { acting, quoteSelector } from "./failures.ts";
-import type { PageLib, PageSelector } from "./page/lib.ts";
-import { pageScript } from "./page/run.ts";
-import { landedFrom } from "./page/state.ts";
+import { here } from "./page/state.ts";
 import { type PageMatch, type SeekArgs, Selector, seek, timeoutField } from "./selectors.ts";
 
 const GETS = ["text", "html", "value", "attribute"] as const;
@@ -21,7 +20,6 @@ interface Read extends PageMatch {
   results?: (string | null)[];
   truncated?: boolean;
   password?: boolean;
-  here?: { url: string; title: string; top: boolean };
 }
 
 interface ReadArgs extends SeekArgs {
@@ -32,11 +30,10 @@ interface ReadArgs extends SeekArgs {
   maxTotal: number;
 }
 
-const READ = pageScript((L: PageLib, sel: PageSelector, o: ReadArgs): unknown => {
+const READ = (L: PageLib, sel: PageSelector, o: ReadArgs): unknown => {
   const found = L.find(sel);
   if (found.invalid) return { total: 0, visible: 0, invalid: found.invalid };
-  const here = { url: String(location.href), title: String(document.title), top: window.top === window };
-  const base = { total: found.els.length, visible: found.visible, here };
+  const base = { total: found.els.length, visible: found.visible };
   if (!found.els.length) return base;
   // Every match in page order; one: the first visible match, else the first.
   const els = o.all
@@ -98,7 +95,7 @@ const READ = pageScript((L: PageLib, sel: PageSelector, o: ReadArgs): unknown =>
     results.push(v);
   }
   return { ...base, results, truncated: truncated || (o.all && found.els.length > o.max) };
-});
+};
 
 const Input = z
   .strictObject({
@@ -165,9 +162,9 @@ export const extract = defineAction({
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: true },
   browser: "page",
   handler: async (ctx, input) => {
-    const { driver } = ctx.browser;
+    const page = await ctx.browser.page();
     const about = { selector: input.selector };
-    if (input.url !== undefined) await acting(about, () => driver.get(input.url as string));
+    if (input.url !== undefined) await acting(about, () => page.goto(input.url as string));
     const get: Get = input.get ?? (input.attribute !== undefined ? "attribute" : "text");
     const args = {
       get,
@@ -178,7 +175,7 @@ export const extract = defineAction({
       maxTotal: MAX_TOTAL,
     };
     const got = await acting(about, () =>
-      seek<Read>(driver, input.selector, { timeout: input.timeout, allowNone: input.all }, READ, args),
+      seek<Read>(page, input.selector, { timeout: input.timeout, allowNone: input.all }, READ, args),
     );
     if (got.password) {
       throw badInput(
@@ -186,8 +183,8 @@ export const extract = defineAction({
         "selector",
       );
     }
-    const page = got.here ? landedFrom(ctx, got.here) : { url: "", title: "" };
-    const out: z.infer<typeof Output> = { ...page, count: got.total };
+    const { url, title } = await here(ctx, page);
+    const out: z.infer<typeof Output> = { url, title, count: got.total };
     const results = got.results ?? [];
     if (input.all) out.results = results;
     else out.result = results[0] ?? null;

@@ -1,17 +1,15 @@
 // keep_file and upload_file: keeping what the workspace made or downloaded into Files, and putting a
 // file into a page's file input through the Grid (so it works on a remote Grid too).
-import type { WebElement } from "selenium-webdriver";
 import { z } from "zod";
 import { badInput, tooLarge } from "../errors.ts";
 import { FileEntrySchema } from "../files/schema.ts";
 import { KEEP_TOOL, ROOT_URI, UPLOAD_CAP } from "../files/service.ts";
-import { pageState } from "../grid/page.ts";
+import type { NodeRef } from "../grid/page.ts";
 import { fileNameProblem } from "../names.ts";
+import type { PageLib, PageSelector } from "../page/index.ts";
 import { readCapped, readJson } from "../surfaces/http.ts";
 import { defineAction, pageFields } from "./define.ts";
 import { quoteSelector } from "./failures.ts";
-import type { PageLib, PageSelector } from "./page/lib.ts";
-import { pageScript, runPage } from "./page/run.ts";
 import { type PageMatch, type SeekArgs, Selector, seek, timeoutField } from "./selectors.ts";
 
 const MIB = 1024 * 1024;
@@ -46,13 +44,13 @@ export const keepFile = defineAction({
 });
 
 interface FileInput extends PageMatch {
-  input?: WebElement;
+  input?: NodeRef;
   problem?: string;
   disabled?: boolean;
 }
 
 // The file input itself, the one a label controls, or the only one inside what the selector names.
-const FILE_INPUT = pageScript((L: PageLib, sel: PageSelector, _opts: SeekArgs): unknown => {
+const FILE_INPUT = (L: PageLib, sel: PageSelector, _opts: SeekArgs): unknown => {
   const found = L.find(sel);
   if (found.invalid) return { total: 0, visible: 0, invalid: found.invalid };
   const base = { total: found.els.length, visible: found.visible };
@@ -73,9 +71,9 @@ const FILE_INPUT = pageScript((L: PageLib, sel: PageSelector, _opts: SeekArgs): 
     return { ...base, problem: `${el.tagName.toLowerCase()}${type}` };
   }
   return { ...base, input, disabled: (input as HTMLInputElement).disabled };
-});
+};
 
-const CHOSEN = "return Array.from(arguments[0].files || []).map(function (f) { return f.name; })";
+const CHOSEN = (_L: PageLib, el: HTMLInputElement) => Array.from(el.files ?? []).map((f) => f.name);
 
 /** A multipart upload (`file` and `selector` as JSON text), or the JSON body. */
 async function readUpload(request: Request): Promise<Record<string, unknown>> {
@@ -160,7 +158,8 @@ export const uploadFile = defineAction({
   annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
   browser: "page",
   handler: async (ctx, input) => {
-    const { driver, id } = ctx.browser;
+    const { id } = ctx.browser;
+    const page = await ctx.browser.page();
     let name: string;
     let data: Uint8Array;
     if (input.uri !== undefined) {
@@ -175,7 +174,7 @@ export const uploadFile = defineAction({
       data = new Uint8Array(Buffer.from(given.data, "base64"));
     }
     const got = await seek<FileInput>(
-      driver,
+      page,
       input.selector,
       { timeout: input.timeout, visible: false },
       FILE_INPUT,
@@ -189,9 +188,11 @@ export const uploadFile = defineAction({
     if (got.disabled)
       throw badInput(`the file input ${quoteSelector(input.selector)} matched is disabled`, "selector");
     const remote = await ctx.services.grid.upload(id, name, data);
-    await got.input.sendKeys(remote);
-    const files = (await runPage<string[]>(driver, CHOSEN, got.input).catch(() => [])) as string[];
-    const state = await pageState(driver);
+    await page.setFiles(got.input, [remote]);
+    const files = (await page
+      .callIn<string[]>(got.input.context, CHOSEN, got.input)
+      .catch(() => [])) as string[];
+    const state = await page.state(page.context);
     return { ...state, uploaded: { name, size: data.length }, files: Array.isArray(files) ? files : [] };
   },
 });

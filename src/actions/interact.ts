@@ -1,16 +1,16 @@
 // interact: one element-level gesture per call (click, hover, select an option, check, press keys,
-// drag...). Pointer gestures go through W3C actions; HTML5 drag and drop, which WebDriver's pointer
-// cannot complete in Chromium, is dispatched as drag events in the page.
-import { Button, type WebDriver, type WebElement, error as wd } from "selenium-webdriver";
+// drag...). Pointer and key gestures go through BiDi input with the element as origin; what the
+// page would not get from a pointer (choosing a <select>'s option, HTML5 drag and drop, which
+// WebDriver's pointer cannot complete in Chromium) is done in the sandbox with the page's own events.
 import { z } from "zod";
 import { badInput } from "../errors.ts";
+import type { NodeRef, Page } from "../grid/page.ts";
+import type { PageLib, PageSelector } from "../page/index.ts";
 import { defineAction, pageFields } from "./define.ts";
 import { acting, coveredError } from "./failures.ts";
-import { type Combo, parseKeys, sendKeysText } from "./keys.ts";
-import type { PageLib } from "./page/lib.ts";
-import { pageScript, runPage } from "./page/run.ts";
-import { armNavigation, dialogField, landed } from "./page/state.ts";
-import { locate, Selector, timeoutField } from "./selectors.ts";
+import { type Combo, parseKeys } from "./keys.ts";
+import { armNavigation, dialogField, gesture, landed } from "./page/state.ts";
+import { locate, type PageMatch, type SeekArgs, Selector, seek, timeoutField } from "./selectors.ts";
 
 export const INTERACTIONS = [
   "click",
@@ -98,7 +98,6 @@ type Out = z.infer<typeof Output>;
 
 interface OptionPick {
   problem?: string;
-  option?: WebElement;
   label?: string;
   value?: string;
   selected?: boolean;
@@ -106,7 +105,9 @@ interface OptionPick {
   options?: string[];
 }
 
-const PICK_OPTION = pageScript((L: PageLib, el: Element, want: string): unknown => {
+// Chooses the option as a person would (the pick, then input and change); WebDriver's own option
+// click does the same. `dry` only finds it.
+const PICK_OPTION = (L: PageLib, el: Element, want: string, dry: boolean): unknown => {
   let select: Element | null = el;
   if (el.tagName !== "SELECT") {
     const inner = el.tagName === "LABEL" ? (el as HTMLLabelElement).control : null;
@@ -124,26 +125,29 @@ const PICK_OPTION = pageScript((L: PageLib, el: Element, want: string): unknown 
     opts.find((o) => label(o).toLowerCase() === lw) ??
     opts.find((o) => label(o).toLowerCase().includes(lw));
   if (!pick) return { problem: "no-option", options: opts.slice(0, 15).map(label) };
-  return {
-    option: pick,
-    label: label(pick),
-    value: pick.value,
-    selected: pick.selected,
-    disabled: pick.disabled,
-  };
-});
+  const out = { label: label(pick), value: pick.value, selected: pick.selected, disabled: pick.disabled };
+  if (dry || pick.selected || pick.disabled) return out;
+  const s = select as HTMLSelectElement;
+  if (!s.multiple) for (const o of opts) o.selected = o === pick;
+  else pick.selected = true;
+  s.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
+  s.dispatchEvent(new Event("change", { bubbles: true }));
+  return out;
+};
 
 interface Checkable {
   problem?: string;
   checked?: boolean;
   radio?: boolean;
-  click?: WebElement;
-  label?: WebElement | null;
+  click?: NodeRef;
+  label?: NodeRef | null;
+  /** What covers `click`'s middle, when something does (the label then takes the click). */
+  covered?: boolean;
 }
 
 // Finds what to check: the element, the control of a label, or the one checkbox/radio inside it; and
 // what to click for it: the control when it shows, else its label (custom-styled checkboxes).
-const CHECKABLE = pageScript((L: PageLib, el: Element): unknown => {
+const CHECKABLE = (L: PageLib, el: Element): unknown => {
   const isBox = (e: Element) =>
     (e.tagName === "INPUT" && ["checkbox", "radio"].includes((e as HTMLInputElement).type)) ||
     ["checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"].includes(L.roleOf(e) ?? "");
@@ -167,10 +171,24 @@ const CHECKABLE = pageScript((L: PageLib, el: Element): unknown => {
   const labels = input?.labels ? Array.from(input.labels).filter(L.isVisible) : [];
   const label = labels[0] ?? (el !== box && L.isVisible(el) ? el : null);
   const click = L.isVisible(box) ? box : label;
-  return { checked, radio, click, label };
-});
+  if (click) click.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+  const covered =
+    !!click &&
+    (() => {
+      const r = click.getClientRects()[0];
+      if (!r) return false;
+      const top = (click.getRootNode() as Document | ShadowRoot).elementFromPoint(
+        r.left + r.width / 2,
+        r.top + r.height / 2,
+      );
+      return (
+        !!top && top !== click && !click.contains(top) && !(label && (top === label || label.contains(top)))
+      );
+    })();
+  return { checked, radio, click, label, covered };
+};
 
-const READ_CHECKED = pageScript((_L: PageLib, el: Element): boolean => {
+const READ_CHECKED = (_L: PageLib, el: Element): boolean => {
   const box =
     el.tagName === "LABEL" && (el as HTMLLabelElement).control
       ? ((el as HTMLLabelElement).control as Element)
@@ -184,24 +202,44 @@ const READ_CHECKED = pageScript((_L: PageLib, el: Element): boolean => {
   return box.tagName === "INPUT"
     ? (box as HTMLInputElement).checked
     : box.getAttribute("aria-checked") === "true";
-});
+};
 
-// What sits on top of el's middle: the element a click there would reach instead.
-const COVER = pageScript((L: PageLib, el: Element): string | null => {
-  const r = el.getBoundingClientRect();
-  const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-  if (!top || top === el || el.contains(top)) return null;
-  const css = L.cssFor(top);
-  return css ? `${L.describe(top)} (${JSON.stringify({ css })})` : L.describe(top);
-});
+interface Target extends PageMatch {
+  els: NodeRef[];
+  /** What sits on top of the element's middle, where the pointer goes (a click would reach it). */
+  cover?: string | null;
+}
 
-const FOCUS = pageScript((_L: PageLib, el: HTMLElement) => {
+// Locates for a pointer gesture: scrolled to the middle of the window, and what covers it, checked
+// where WebDriver's element click checks it (the middle of its first box).
+const TARGET = (L: PageLib, sel: PageSelector, opts: SeekArgs): unknown => {
+  const found = L.find(sel);
+  if (found.invalid) return { els: [], visible: 0, total: 0, invalid: found.invalid };
+  const base = { visible: found.visible, total: found.els.length };
+  const el = found.els[0];
+  if (!el || (opts.visible && !found.visible)) return { ...base, els: [] };
+  el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+  const r = el.getClientRects()[0];
+  let cover: string | null = null;
+  if (r) {
+    // Asked of the element's own root, so an element in a shadow tree is not its host's cover.
+    const root = el.getRootNode() as Document | ShadowRoot;
+    const top = root.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (top && top !== el && !el.contains(top) && !el.shadowRoot?.contains(top)) {
+      const css = L.cssFor(top);
+      cover = css ? `${L.describe(top)} (${JSON.stringify({ css })})` : L.describe(top);
+    }
+  }
+  return { ...base, els: [el], cover };
+};
+
+const FOCUS = (_L: PageLib, el: HTMLElement) => {
   el.focus();
-  return document.activeElement === el;
-});
+  return el.ownerDocument.activeElement === el;
+};
 
 // HTML5 drag and drop as the browser would fire it, with one DataTransfer shared by every event.
-const HTML5_DRAG = pageScript((_L: PageLib, src: Element, dst: Element): boolean => {
+const HTML5_DRAG = (_L: PageLib, src: Element, dst: Element): boolean => {
   const draggable = src.closest("[draggable=true]");
   if (!draggable) return false;
   const data = new DataTransfer();
@@ -222,33 +260,19 @@ const HTML5_DRAG = pageScript((_L: PageLib, src: Element, dst: Element): boolean
   else fire(dst, "dragleave", to);
   fire(draggable, "dragend", to);
   return true;
-});
+};
 
 // ---- the gestures ---------------------------------------------------------------------------
 
-async function pressKeys(driver: WebDriver, el: WebElement | null, combos: Combo[]): Promise<void> {
-  if (el) {
-    try {
-      await el.sendKeys(sendKeysText(combos));
-      return;
-    } catch (err) {
-      if (!(err instanceof wd.ElementNotInteractableError)) throw err;
-      // Not a field: focus it and press on the page instead.
-      await runPage(driver, FOCUS, el);
-    }
-  }
-  const a = driver.actions();
-  for (const c of combos) {
-    for (const m of c.modifiers) a.keyDown(m);
-    a.keyDown(c.key).keyUp(c.key);
-    for (const m of [...c.modifiers].reverse()) a.keyUp(m);
-  }
-  await a.perform();
+async function pressKeys(page: Page, el: NodeRef | null, combos: Combo[]): Promise<void> {
+  // On an element: it takes the focus first, as WebDriver's typing does.
+  if (el) await page.callIn(el.context, FOCUS, el);
+  await page.keys(el?.context ?? page.context, combos);
 }
 
-async function selectOption(driver: WebDriver, el: WebElement, input: In): Promise<Out["selected"]> {
-  const pick = await runPage<OptionPick>(driver, PICK_OPTION, el, input.value);
+async function selectOption(page: Page, el: NodeRef, input: In): Promise<Out["selected"]> {
   const q = JSON.stringify(input.selector);
+  const pick = await page.callIn<OptionPick>(el.context, PICK_OPTION, el, input.value, true);
   if (pick.problem?.startsWith("not-select")) {
     const [, tag, role] = pick.problem.split(":");
     throw badInput(
@@ -264,13 +288,13 @@ async function selectOption(driver: WebDriver, el: WebElement, input: In): Promi
     );
   }
   if (pick.disabled) throw badInput(`the option ${JSON.stringify(pick.label)} of ${q} is disabled`, "value");
-  if (!pick.selected) await (pick.option as WebElement).click();
+  if (!pick.selected) await page.callIn(el.context, PICK_OPTION, el, input.value, false);
   return { label: pick.label as string, value: pick.value as string };
 }
 
-async function setChecked(driver: WebDriver, el: WebElement, input: In, want: boolean): Promise<boolean> {
+async function setChecked(page: Page, el: NodeRef, input: In, want: boolean): Promise<boolean> {
   const q = JSON.stringify(input.selector);
-  const c = await runPage<Checkable>(driver, CHECKABLE, el);
+  const c = await page.callIn<Checkable>(el.context, CHECKABLE, el);
   if (c.problem) {
     const [tag, role] = c.problem.split(":");
     throw badInput(
@@ -286,14 +310,9 @@ async function setChecked(driver: WebDriver, el: WebElement, input: In, want: bo
     );
   }
   if (!c.click) throw badInput(`${q} is hidden and has no visible label to click`, "selector");
-  try {
-    await c.click.click();
-  } catch (err) {
-    // A styled checkbox often sits under its own label's decoration: the label takes the click.
-    if (!(err instanceof wd.ElementClickInterceptedError) || !c.label) throw err;
-    await c.label.click();
-  }
-  const now = await runPage<boolean>(driver, READ_CHECKED, el);
+  // A styled checkbox often sits under its own label's decoration: the label takes the click.
+  await page.click(c.covered && c.label ? c.label : c.click);
+  const now = await page.callIn<boolean>(el.context, READ_CHECKED, el);
   if (now !== want) {
     throw badInput(
       `clicking ${q} did not ${want ? "check" : "uncheck"} it: the page kept it ${now ? "checked" : "unchecked"}`,
@@ -303,75 +322,79 @@ async function setChecked(driver: WebDriver, el: WebElement, input: In, want: bo
   return now;
 }
 
-async function perform(driver: WebDriver, input: In): Promise<Partial<Out>> {
+/** The element a pointer gesture goes to, in view; a 400 when something else would get the pointer. */
+async function target(page: Page, selector: Selector, timeout: number, field?: string): Promise<NodeRef> {
+  const got = await seek<Target>(page, selector, { timeout, visible: true, field }, TARGET);
+  if (got.cover) throw coveredError({ selector, field }, got.cover);
+  return got.els[0] as NodeRef;
+}
+
+async function perform(page: Page, input: In): Promise<{ extra: Partial<Out>; before: number }> {
   const { action, timeout } = input;
   const sel = input.selector;
+  let extra: Partial<Out> = {};
+  let before = page.held.navigationCount;
+  const act = async (fn: () => Promise<unknown>) => {
+    before = await gesture(page, fn);
+  };
   switch (action) {
     case "click": {
-      const el = await locate(driver, sel!, { timeout, visible: true });
-      try {
-        await el.click();
-      } catch (err) {
-        if (!(err instanceof wd.ElementClickInterceptedError)) throw err;
-        throw coveredError(
-          { selector: sel },
-          await runPage<string | null>(driver, COVER, el).catch(() => null),
-        );
-      }
-      return {};
+      const el = await target(page, sel!, timeout);
+      await act(() => page.click(el));
+      break;
     }
     case "double_click":
     case "right_click": {
-      const el = await locate(driver, sel!, { timeout, visible: true, scroll: true });
-      const a = driver.actions().move({ origin: el, duration: 0 });
-      if (action === "double_click") a.press().release().press().release();
-      else a.press(Button.RIGHT).release(Button.RIGHT);
-      await a.perform();
-      return {};
+      const el = await target(page, sel!, timeout);
+      await act(() =>
+        action === "double_click" ? page.click(el, { count: 2 }) : page.click(el, { button: 2 }),
+      );
+      break;
     }
     case "hover": {
-      const el = await locate(driver, sel!, { timeout, visible: true, scroll: true });
-      await driver.actions().move({ origin: el, duration: 0 }).perform();
-      return {};
+      const el = await target(page, sel!, timeout);
+      await act(() => page.hover(el));
+      break;
     }
-    case "focus":
-      await runPage(driver, FOCUS, await locate(driver, sel!, { timeout, visible: true }));
-      return {};
+    case "focus": {
+      const el = await locate(page, sel!, { timeout, visible: true });
+      await act(() => page.callIn(el.context, FOCUS, el));
+      break;
+    }
     case "scroll":
-      await locate(driver, sel!, { timeout, visible: true, scroll: true });
-      return {};
-    case "select":
-      return {
-        selected: await selectOption(driver, await locate(driver, sel!, { timeout, visible: true }), input),
-      };
+      await locate(page, sel!, { timeout, visible: true, scroll: true });
+      break;
+    case "select": {
+      const el = await locate(page, sel!, { timeout, visible: true });
+      await act(async () => {
+        extra = { selected: await selectOption(page, el, input) };
+      });
+      break;
+    }
     case "check":
-    case "uncheck":
-      return {
-        checked: await setChecked(driver, await locate(driver, sel!, { timeout }), input, action === "check"),
-      };
+    case "uncheck": {
+      const el = await locate(page, sel!, { timeout });
+      await act(async () => {
+        extra = { checked: await setChecked(page, el, input, action === "check") };
+      });
+      break;
+    }
     case "press": {
       const parsed = parseKeys(input.keys as string);
       if ("problem" in parsed) throw badInput(`field "keys" must be valid: it ${parsed.problem}`, "keys");
-      const el = sel ? await locate(driver, sel, { timeout, visible: true }) : null;
-      await pressKeys(driver, el, parsed.combos);
-      return {};
+      const el = sel ? await locate(page, sel, { timeout, visible: true }) : null;
+      await act(() => pressKeys(page, el, parsed.combos));
+      break;
     }
     case "drag": {
-      const from = await locate(driver, sel!, { timeout, visible: true, scroll: true });
-      const to = await locate(driver, input.target!, { timeout, visible: true, field: "target" });
-      if (await runPage<boolean>(driver, HTML5_DRAG, from, to)) return {};
-      // A pointer drag: press, nudge past drag thresholds, travel, release.
-      await driver
-        .actions()
-        .move({ origin: from, duration: 0 })
-        .press()
-        .move({ origin: from, x: 5, y: 5, duration: 50 })
-        .move({ origin: to, duration: 150 })
-        .release()
-        .perform();
-      return {};
+      const from = await locate(page, sel!, { timeout, visible: true, scroll: true });
+      const to = await locate(page, input.target!, { timeout, visible: true, field: "target" });
+      if (await page.callIn<boolean>(from.context, HTML5_DRAG, from, to)) break;
+      await act(() => page.drag(from, to));
+      break;
     }
   }
+  return { extra, before };
 }
 
 export const interact = defineAction({
@@ -390,10 +413,10 @@ export const interact = defineAction({
   annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
   browser: "page",
   handler: async (ctx, input) => {
-    const { driver } = ctx.browser;
+    const page = await ctx.browser.page();
     // Locating an element marks the page; a key press on the page locates nothing.
-    if (!input.selector) await armNavigation(driver);
-    const extra = await acting({ selector: input.selector }, () => perform(driver, input));
-    return { ...(await landed(ctx, driver)), ...extra };
+    if (!input.selector) await armNavigation(page);
+    const { extra, before } = await acting({ selector: input.selector }, () => perform(page, input));
+    return { ...(await landed(ctx, page, before)), ...extra };
   },
 });

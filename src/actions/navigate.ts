@@ -1,6 +1,5 @@
 // Moving the page: to a URL, back, forward, or a reload.
 import { z } from "zod";
-import { pageState } from "../grid/page.ts";
 import { defineAction, flag, PageResult, webUrl } from "./define.ts";
 
 export const navigate = defineAction({
@@ -27,12 +26,11 @@ export const navigate = defineAction({
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
   browser: "page",
   handler: async (ctx, input) => {
-    const { driver } = ctx.browser;
-    const nav = driver.navigate();
-    if (input.url !== undefined) await driver.get(input.url);
-    else if (input.back) await nav.back();
-    else if (input.forward) await nav.forward();
-    else await nav.refresh();
-    return pageState(driver);
+    const page = await ctx.browser.page();
+    if (input.url !== undefined) await page.goto(input.url);
+    else if (input.back) await page.history(-1);
+    else if (input.forward) await page.history(1);
+    else await page.reload();
+    return page.state();
   },
 });

@@ -1,16 +1,16 @@
 // read_page: the page as a model needs it to act, in one script.
-import type { WebElement } from "selenium-webdriver";
 import { z } from "zod";
+import type { NodeRef } from "../grid/page.ts";
+import type { PageLib } from "../page/index.ts";
+import type { ReadResult } from "../page/outline.ts";
 import { defineAction, pageFields, webUrl } from "./define.ts";
 import { acting } from "./failures.ts";
-import { type ReadResult, readPage } from "./page/read.ts";
-import { pageScript, runPage } from "./page/run.ts";
-import { landedFrom } from "./page/state.ts";
+import { here } from "./page/state.ts";
 import { locate, Selector, timeoutField } from "./selectors.ts";
 
 export const DEFAULT_MAX_LENGTH = 20_000;
 
-const READ = pageScript(readPage);
+const READ = (L: PageLib, root: Element | null, max: number) => L.readPage(root, max);
 
 const SelectorOut = z
   .record(z.string(), z.string())
@@ -100,20 +100,20 @@ export const readPageAction = defineAction({
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: true },
   browser: "page",
   handler: async (ctx, input) => {
-    const { driver } = ctx.browser;
+    const tab = await ctx.browser.page();
     const about = { selector: input.selector };
-    if (input.url !== undefined) await acting(about, () => driver.get(input.url as string));
-    const got = await acting(about, async () => {
-      const root: WebElement | null = input.selector
-        ? await locate(driver, input.selector, { timeout: input.timeout })
+    if (input.url !== undefined) await acting(about, () => tab.goto(input.url as string));
+    const page = await acting(about, async () => {
+      const root: NodeRef | null = input.selector
+        ? await locate(tab, input.selector, { timeout: input.timeout })
         : null;
-      return runPage<ReadResult>(driver, READ, root, input.max_length);
+      return tab.call<ReadResult>(READ, root, input.max_length);
     });
-    const here = landedFrom(ctx, got);
-    const page = got;
+    const { url, title } = await here(ctx, tab);
     // Keys in reading order (the Grid hands objects back with their keys sorted).
     return {
-      ...here,
+      url,
+      title,
       headings: page.headings,
       landmarks: page.landmarks.map((l) => ordered(l, ["role", "name", "selector"])),
       text: page.text,

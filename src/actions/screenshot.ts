@@ -1,19 +1,18 @@
 // screenshot and print_page: the page as a picture (the viewport, the whole page, or one element)
 // and as a PDF. A screenshot is filed under the workspace's screenshots when there is a data dir, and
 // returned either way: over MCP as an image, over REST as the file entry with a signed link.
-import type { WebDriver } from "selenium-webdriver";
 import { z } from "zod";
+import { badInput } from "../errors.ts";
 import { FileEntrySchema } from "../files/schema.ts";
-import { pageState } from "../grid/page.ts";
+import type { NodeRef, Page } from "../grid/page.ts";
 import { log } from "../log.ts";
+import type { PageLib } from "../page/index.ts";
 import { errorKind } from "../recordings/collector.ts";
 import { defineAction, flag, type McpContent, pageFields } from "./define.ts";
 import { locate, Selector, timeoutField } from "./selectors.ts";
 
 /** The PNG (base64) rides along on the result for the MCP image block; JSON never sees a symbol key. */
 export const PNG = Symbol("png");
-// Chromium draws nothing taller than this in one capture.
-const MAX_FULL_PAGE = 16_384;
 
 const ScreenshotResult = z.object({
   ...pageFields,
@@ -34,32 +33,58 @@ function pngSize(png: Uint8Array): { width: number; height: number } {
   return png.length >= 24 ? { width: v.getUint32(16), height: v.getUint32(20) } : { width: 0, height: 0 };
 }
 
-const MEASURE =
-  "var d = document.documentElement, b = document.body; return [Math.max(d.scrollHeight, b ? b.scrollHeight : 0), window.innerHeight, window.scrollX, window.scrollY];";
-
-/**
- * The whole page in classic WebDriver: grow the window to the page's height, capture, put it back.
- * (WebDriver has no full-page capture of its own, and this build speaks no CDP.)
- */
-async function fullPage(driver: WebDriver): Promise<string> {
-  const [height, inner, x, y] = (await driver.executeScript(MEASURE)) as number[];
-  if (!(height! > inner!)) return driver.takeScreenshot();
-  const win = driver.manage().window();
-  const rect = await win.getRect();
-  try {
-    await driver.executeScript("window.scrollTo(0, 0)");
-    const chrome = rect.height - inner!;
-    await win.setRect({ width: rect.width, height: Math.min(height! + chrome, MAX_FULL_PAGE) });
-    // A page that grew with the window (or lazily loaded more) gets one more look.
-    const [after, innerAfter] = (await driver.executeScript(MEASURE)) as number[];
-    if (after! > innerAfter! && innerAfter! + chrome < MAX_FULL_PAGE) {
-      await win.setRect({ width: rect.width, height: Math.min(after! + chrome, MAX_FULL_PAGE) });
-    }
-    return await driver.takeScreenshot();
-  } finally {
-    await win.setRect(rect).catch(() => undefined);
-    await driver.executeScript("window.scrollTo(arguments[0], arguments[1])", x, y).catch(() => undefined);
+// Where an element inside a frame shows in its tab's viewport: its box plus each same-origin frame's
+// offset on the way up; null past a cross-origin frame, whose place the sandbox cannot see.
+const BOX = (_L: PageLib, el: Element) => {
+  const r = el.getBoundingClientRect();
+  let x = r.left;
+  let y = r.top;
+  let w: Window = el.ownerDocument.defaultView ?? window;
+  while (w !== w.top) {
+    const host = w.frameElement;
+    if (!host) return null;
+    const f = host.getBoundingClientRect();
+    const style = getComputedStyle(host);
+    x +=
+      f.left + (Number.parseFloat(style.borderLeftWidth) || 0) + (Number.parseFloat(style.paddingLeft) || 0);
+    y += f.top + (Number.parseFloat(style.borderTopWidth) || 0) + (Number.parseFloat(style.paddingTop) || 0);
+    w = w.parent;
   }
+  return { x, y, width: r.width, height: r.height };
+};
+
+/** One element, the viewport or the whole document, as the browser draws it (BiDi). */
+async function capture(page: Page, opts: { el?: NodeRef; full?: boolean }): Promise<string> {
+  const tab = page.where.tab;
+  if (opts.el && opts.el.context !== tab) {
+    const box = await page.callIn<{ x: number; y: number; width: number; height: number } | null>(
+      opts.el.context,
+      BOX,
+      opts.el,
+    );
+    if (!box)
+      throw badInput(
+        "this element is inside a frame from another site, which cannot be cut out: take the viewport instead",
+      );
+    return (
+      await page.send("browsingContext.captureScreenshot", { context: tab, clip: { type: "box", ...box } })
+    ).data;
+  }
+  if (opts.el) {
+    const element = { sharedId: opts.el.sharedId };
+    return (
+      await page.send("browsingContext.captureScreenshot", {
+        context: tab,
+        clip: { type: "element", element },
+      })
+    ).data;
+  }
+  return (
+    await page.send("browsingContext.captureScreenshot", {
+      context: tab,
+      origin: opts.full ? "document" : "viewport",
+    })
+  ).data;
 }
 
 export const screenshot = defineAction({
@@ -82,22 +107,13 @@ export const screenshot = defineAction({
   annotations: { readOnly: true, destructive: false, idempotent: false },
   browser: "page",
   handler: async (ctx, input) => {
-    const { driver } = ctx.browser;
-    let base64: string;
-    if (input.selector) {
-      const el = await locate(driver, input.selector, {
-        timeout: input.timeout,
-        visible: true,
-        scroll: true,
-      });
-      base64 = await el.takeScreenshot();
-    } else if (input.full_page) {
-      base64 = await fullPage(driver);
-    } else {
-      base64 = await driver.takeScreenshot();
-    }
+    const page = await ctx.browser.page();
+    const el = input.selector
+      ? await locate(page, input.selector, { timeout: input.timeout, visible: true, scroll: true })
+      : undefined;
+    const base64 = await capture(page, { el, full: input.full_page === true });
     const png = new Uint8Array(Buffer.from(base64, "base64"));
-    const state = await pageState(driver);
+    const state = await page.state();
     const out: Shot = { ...state, content_type: "image/png", ...pngSize(png) };
     const files = ctx.services.files;
     if (files.store) {
@@ -148,15 +164,21 @@ export const printPage = defineAction({
     services.files.disk();
   },
   handler: async (ctx, input) => {
-    const { driver } = ctx.browser;
-    const options: Record<string, unknown> = {
-      orientation: input.landscape ? "landscape" : "portrait",
-      background: input.background,
-    };
-    if (input.scale !== undefined) options.scale = input.scale;
-    if (input.page_ranges) options.pageRanges = input.page_ranges;
-    const base64 = (await driver.printPage(options as never)) as unknown as string;
-    const state = await pageState(driver);
+    const page = await ctx.browser.page();
+    const base64 = (
+      await page.send(
+        "browsingContext.print",
+        {
+          context: page.where.tab,
+          orientation: input.landscape ? "landscape" : "portrait",
+          background: input.background,
+          ...(input.scale !== undefined ? { scale: input.scale } : {}),
+          ...(input.page_ranges ? { pageRanges: input.page_ranges } : {}),
+        },
+        { timeoutMs: 120_000 },
+      )
+    ).data;
+    const state = await page.state();
     const file = await ctx.services.files.filePrint(
       ctx.workspace,
       new Uint8Array(Buffer.from(base64, "base64")),

@@ -1,10 +1,22 @@
-// execute_script: run the caller's JavaScript in the page and return a JSON-safe result.
+// execute_script: run the caller's JavaScript in the page's own world and return a JSON-safe result.
+// A page that holds a typed secret is refused (a script could read it back in any encoding).
 import { z } from "zod";
 import { badInput } from "../errors.ts";
+import type { Page } from "../grid/page.ts";
+import type { Services } from "../services.ts";
 import { defineAction, pageFields } from "./define.ts";
 import { acting } from "./failures.ts";
-import { dialogField, landed } from "./page/state.ts";
-import { userScript } from "./page/user-script.ts";
+import { dialogField, gesture, landed } from "./page/state.ts";
+import { jsonOf, toLocal, userFunction } from "./page/user-script.ts";
+
+export const SCRIPT_AFTER_WRITE =
+  "this page holds a secret typed by write, and a script could read it back: scripts are refused on it until the page goes to another document (navigate, or submit the form). The operator can allow them with secrets.scripts_after_write: allow";
+
+/** Refuses a script on a page that holds a typed secret, unless the operator allows it. */
+export async function refuseAfterWrite(services: Services, page: Page): Promise<void> {
+  if (services.config.secrets.scripts_after_write === "allow") return;
+  if (await page.holdsTypedSecret()) throw badInput(SCRIPT_AFTER_WRITE, "script");
+}
 
 /** Bytes of JSON a script's result may take. */
 export const MAX_RESULT = 1024 * 1024;
@@ -35,8 +47,16 @@ export const executeScript = defineAction({
   annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
   browser: "page",
   handler: async (ctx, input) => {
-    const { driver } = ctx.browser;
-    const result = await acting({}, () => driver.executeScript(userScript(input.script), ...input.args));
+    const page = await ctx.browser.page();
+    await refuseAfterWrite(ctx.services, page);
+    const context = page.context;
+    let value: Awaited<ReturnType<Page["userCall"]>> | null = null;
+    const before = await gesture(page, () =>
+      acting({}, async () => {
+        value = await page.userCall(context, userFunction(input.script), input.args.map(toLocal));
+      }),
+    );
+    const result = value ? await jsonOf(page, context, value) : null;
     const size = Buffer.byteLength(JSON.stringify(result ?? null));
     if (size > MAX_RESULT) {
       throw badInput(
@@ -44,6 +64,6 @@ export const executeScript = defineAction({
         "script",
       );
     }
-    return { ...(await landed(ctx, driver)), result: result ?? null };
+    return { ...(await landed(ctx, page, before)), result: result ?? null };
   },
 });

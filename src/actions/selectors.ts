@@ -1,13 +1,12 @@
 // Selectors: one schema for every action that names an element, and locating with a wait. Locating
-// is one executeScript per poll (the page-side library finds, orders visible matches first, and says
-// what is there instead when nothing matched).
-import type { WebDriver, WebElement } from "selenium-webdriver";
+// is one sandbox call per poll (the page library finds, orders visible matches first, and says what
+// is there instead when nothing matched); elements come back as BiDi node references.
 import { z } from "zod";
 import { badInput } from "../errors.ts";
+import type { NodeRef, Page, PageFn } from "../grid/page.ts";
+import type { PageLib, PageSelector } from "../page/index.ts";
+import type { Found } from "../page/selectors.ts";
 import { quoteSelector } from "./failures.ts";
-import type { Found, PageLib, PageSelector } from "./page/lib.ts";
-import { pageScript, runPage } from "./page/run.ts";
-import { ARM } from "./page/state.ts";
 
 const KINDS = ["css", "xpath", "text", "label", "role"] as const;
 const EXAMPLE = `e.g. {"css": "#email"}, {"text": "Sign in"}, {"label": "Email"} or {"role": "button", "name": "Sign in"}`;
@@ -84,7 +83,7 @@ export interface PageMatch {
 }
 
 interface Matched extends PageMatch {
-  els: WebElement[];
+  els: NodeRef[];
 }
 
 /** Arguments every locating script gets (scripts may take more). */
@@ -94,21 +93,18 @@ export interface SeekArgs {
   visible: boolean;
 }
 
-// Locating also marks the page, for the gesture that follows (see page/state.ts).
-const FIND =
-  ARM +
-  pageScript((L: PageLib, sel: PageSelector, opts: SeekArgs) => {
-    const found = L.find(sel);
-    if (found.invalid) return { els: [], visible: 0, total: 0, invalid: found.invalid };
-    const els = found.els.slice(0, opts.max);
-    const first = els[0];
-    if (opts.scroll && first && (found.visible > 0 || !opts.visible)) {
-      first.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
-    }
-    return { els, visible: found.visible, total: found.els.length };
-  });
+const FIND = (L: PageLib, sel: PageSelector, opts: SeekArgs) => {
+  const found = L.find(sel);
+  if (found.invalid) return { els: [], visible: 0, total: 0, invalid: found.invalid };
+  const els = found.els.slice(0, opts.max);
+  const first = els[0];
+  if (opts.scroll && first && (found.visible > 0 || !opts.visible)) {
+    first.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+  }
+  return { els, visible: found.visible, total: found.els.length };
+};
 
-const HINTS = pageScript((L: PageLib, sel: PageSelector) => L.hints(sel));
+const HINTS = (L: PageLib, sel: PageSelector) => L.hints(sel);
 
 const POLL_MS = [0, 50, 100, 200, 250];
 
@@ -117,18 +113,17 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ready = (got: PageMatch, visible: boolean | undefined) => (visible ? got.visible > 0 : got.total > 0);
 
 async function poll<T extends PageMatch>(
-  driver: WebDriver,
+  page: Page,
   sel: PageSelector,
   opts: LocateOptions,
-  script: string,
+  script: PageFn,
   args: Record<string, unknown>,
 ): Promise<T> {
   const deadline = Date.now() + opts.timeout * 1000;
   const all = { max: 1, scroll: opts.scroll === true, visible: opts.visible === true, ...args };
-  // Locating also marks the page for the gesture that follows (see page/state.ts).
-  const armed = ARM + script;
   for (let i = 0; ; i++) {
-    const got = await runPage<T>(driver, armed, sel, all);
+    // Locating also marks the page for the gesture that follows (see page/leaving.ts).
+    const got = await page.arming<T>(script, sel, all);
     if (got.invalid) {
       const kind = got.invalid.kind;
       const field = `${opts.field ?? "selector"}.${kind}`;
@@ -147,7 +142,7 @@ const seconds = (t: number) => `${t} s`;
 
 /** The 400 for a selector that matched nothing (or nothing visible) when the wait ran out. */
 async function notMatched(
-  driver: WebDriver,
+  page: Page,
   selector: Selector,
   got: PageMatch,
   opts: LocateOptions,
@@ -160,7 +155,7 @@ async function notMatched(
       field,
     );
   }
-  const instead = await whatIsThere(driver, selector);
+  const instead = await whatIsThere(page, selector);
   return badInput(
     `nothing matched ${q} within ${seconds(opts.timeout)}.${instead ? ` ${instead}` : ""} Call read_page to see the page and its selectors`,
     field,
@@ -168,10 +163,10 @@ async function notMatched(
 }
 
 /** A sentence or two on what the page holds nearest to what `selector` asked for ("" if it cannot tell). */
-export async function whatIsThere(driver: WebDriver, selector: Selector): Promise<string> {
+export async function whatIsThere(page: Page, selector: Selector): Promise<string> {
   const sel = pageSelector(selector);
   try {
-    const h = await runPage<{ what: string; items: string[]; roles?: string[] }>(driver, HINTS, sel);
+    const h = await page.call<{ what: string; items: string[]; roles?: string[] }>(HINTS, sel);
     const raw = "css" in sel || "xpath" in sel;
     const items = raw ? h.items : h.items.map((i) => JSON.stringify(i));
     const out: string[] = [];
@@ -186,28 +181,24 @@ export async function whatIsThere(driver: WebDriver, selector: Selector): Promis
 }
 
 /**
- * Runs a locating `script` (made with pageScript, called as `(L, selector, args)`) until it reports
- * a match (a visible one with opts.visible) or `timeout` runs out; then the "nothing matched" 400,
- * unless `allowNone`. Without a script: the default finder, which returns `els` (WebElements).
+ * Runs a locating `script` (a page function called as `(L, selector, args)`) until it reports a
+ * match (a visible one with opts.visible) or `timeout` runs out; then the "nothing matched" 400,
+ * unless `allowNone`. Without a script: the default finder, which returns `els` (node refs).
  */
 export async function seek<T extends PageMatch = Matched>(
-  driver: WebDriver,
+  page: Page,
   selector: Selector,
   opts: LocateOptions & { allowNone?: boolean },
-  script: string = FIND,
+  script: PageFn = FIND,
   args: Record<string, unknown> = {},
 ): Promise<T> {
-  const got = await poll<T>(driver, pageSelector(selector), opts, script, args);
-  if (!ready(got, opts.visible) && !opts.allowNone) throw await notMatched(driver, selector, got, opts);
+  const got = await poll<T>(page, pageSelector(selector), opts, script, args);
+  if (!ready(got, opts.visible) && !opts.allowNone) throw await notMatched(page, selector, got, opts);
   return got;
 }
 
 /** The element `selector` names (the first visible match, else the first), waiting up to `timeout`. */
-export async function locate(
-  driver: WebDriver,
-  selector: Selector,
-  opts: LocateOptions,
-): Promise<WebElement> {
-  const got = await seek<Matched>(driver, selector, opts);
-  return got.els[0] as WebElement;
+export async function locate(page: Page, selector: Selector, opts: LocateOptions): Promise<NodeRef> {
+  const got = await seek<Matched>(page, selector, opts);
+  return got.els[0] as NodeRef;
 }

@@ -1,8 +1,10 @@
 // Tabs and frames. Tabs are named by their index in the browser's own order (the order they were
-// opened); window handles never leave the server.
-import { type WebDriver, error as wd } from "selenium-webdriver";
+// opened, as its context tree lists them); context ids never leave the server. Where the agent is
+// (its tab, and the frame in it) is the call's page's `where`, which the manager keeps in the record.
 import { z } from "zod";
 import { badInput } from "../errors.ts";
+import type { NodeRef, Page, WindowRef } from "../grid/page.ts";
+import type { PageLib } from "../page/index.ts";
 import { defineAction, pageFields, webUrl } from "./define.ts";
 import { failureOf, quoteSelector } from "./failures.ts";
 import { locate, Selector, timeoutField } from "./selectors.ts";
@@ -15,54 +17,21 @@ const Tab = z.object({
 });
 type TabInfo = z.infer<typeof Tab>;
 
-const READ = "return [String(location.href), String(document.title), window.top === window]";
-
-interface Here {
-  url: string;
-  title: string;
-  inFrame: boolean;
-}
-
-/** The current document's url and title, and whether it is a frame. Empty while a dialog is open. */
-async function here(driver: WebDriver): Promise<Here> {
-  try {
-    const got = (await driver.executeScript(READ)) as unknown;
-    if (Array.isArray(got) && typeof got[0] === "string" && typeof got[1] === "string") {
-      return { url: got[0], title: got[1], inFrame: got[2] === false };
-    }
-  } catch (err) {
-    if (!(err instanceof wd.UnexpectedAlertOpenError)) throw err;
-  }
-  return { url: "", title: "", inFrame: false };
-}
-
-/** The current tab's handle, or null when the page closed it itself. */
-async function currentHandle(driver: WebDriver): Promise<string | null> {
-  try {
-    return await driver.getWindowHandle();
-  } catch (err) {
-    if (err instanceof wd.NoSuchWindowError) return null;
-    throw err;
-  }
-}
-
 const noTab = (index: number, count: number) =>
   badInput(
     `there is no tab ${index}: this browser has ${count} tab${count === 1 ? "" : "s"} (0 to ${count - 1}); switch with tab "list" shows them`,
     "tab",
   );
 
-// Reading another tab means switching to it; this returns to the current one afterwards (at its top
-// document: a frame that was entered is left).
-async function listTabs(driver: WebDriver, handles: string[], current: string | null): Promise<TabInfo[]> {
-  const tabs: TabInfo[] = [];
-  for (const [index, handle] of handles.entries()) {
-    if (handles.length > 1 || handle !== current) await driver.switchTo().window(handle);
-    const { url, title } = await here(driver);
-    tabs.push({ index, url, title, current: handle === current });
-  }
-  if (current && handles.length > 1) await driver.switchTo().window(current);
-  return tabs;
+async function listTabs(page: Page, handles: string[]): Promise<TabInfo[]> {
+  const tree = await page.tabs();
+  const urls = new Map(tree.map((t) => [t.context, t.url]));
+  return Promise.all(
+    handles.map(async (handle, index) => {
+      const title = await page.callIn<string>(handle, () => String(document.title)).catch(() => "");
+      return { index, url: urls.get(handle) ?? "", title, current: handle === page.where.tab };
+    }),
+  );
 }
 
 const tabArg = z.preprocess(
@@ -80,7 +49,7 @@ export const switchTo = defineAction({
     "A link that opens a new tab does not switch to it: list the tabs, then switch by index.",
     "frame: a selector of an iframe in the document you are in enters it, and the other actions then act inside it (frames nest: enter the outer one first); null leaves to the top document. Changing tab leaves any frame.",
     "Returns the url and title of the document you are now in, tab (its index), in_frame, and tabs when listing.",
-    "Indexes are the order the tabs were opened and shift when one closes; listing other tabs leaves any frame you were in. The only tab cannot be closed: use end_browser.",
+    "Indexes are the order the tabs were opened and shift when one closes. The only tab cannot be closed: use end_browser.",
   ].join(" "),
   input: z
     .strictObject({
@@ -111,7 +80,7 @@ export const switchTo = defineAction({
   browser: "page",
   handler: async (ctx, input) => {
     try {
-      return await switching(ctx.browser.driver, input, ctx.land);
+      return await switching(await ctx.browser.page(), input, ctx.land);
     } catch (err) {
       throw failureOf(err, input.frame ? { selector: input.frame, field: "frame" } : {});
     }
@@ -125,29 +94,45 @@ interface SwitchInput {
   timeout: number;
 }
 
-async function enterFrame(driver: WebDriver, frame: Selector, timeout: number): Promise<void> {
-  const el = await locate(driver, frame, { timeout, field: "frame" });
-  const tag = (await el.getTagName()).toLowerCase();
-  if (tag !== "iframe" && tag !== "frame") {
+// The iframe's own window, whose context the agent then acts in.
+const FRAME = (_L: PageLib, el: Element) => {
+  const tag = el.tagName.toLowerCase();
+  if (tag !== "iframe" && tag !== "frame") return { tag };
+  return { tag, window: (el as HTMLIFrameElement).contentWindow };
+};
+
+async function enterFrame(page: Page, frame: Selector, timeout: number): Promise<void> {
+  const el: NodeRef = await locate(page, frame, { timeout, field: "frame" });
+  const got = await page.callIn<{ tag: string; window?: WindowRef | null }>(el.context, FRAME, el);
+  if (got.tag !== "iframe" && got.tag !== "frame") {
     throw badInput(
-      `${quoteSelector(frame)} is a <${tag}>, not a frame: name the <iframe> itself (read_page shows the page's frames)`,
+      `${quoteSelector(frame)} is a <${got.tag}>, not a frame: name the <iframe> itself (read_page shows the page's frames)`,
       "frame",
     );
   }
-  await driver.switchTo().frame(el);
+  if (!got.window?.window)
+    throw badInput(`${quoteSelector(frame)} holds no document yet: retry in a moment`, "frame");
+  page.where.frame = got.window.window;
 }
 
-async function switching(driver: WebDriver, input: SwitchInput, land: (url: string | null) => void) {
+async function switching(page: Page, input: SwitchInput, land: (url: string | null) => void) {
   const tab = input.tab;
   let tabs: TabInfo[] | undefined;
+  // A tab the page closed itself leaves the agent in the first tab.
+  const open = (await page.tabs()).map((t) => t.context);
+  if (!open.includes(page.where.tab) && open[0]) {
+    page.where.tab = open[0];
+    page.where.frame = null;
+  }
   if (tab !== undefined) {
-    const handles = await driver.getAllWindowHandles();
-    const current = await currentHandle(driver);
+    const handles = open;
     if (tab === "list") {
-      tabs = await listTabs(driver, handles, current);
+      tabs = await listTabs(page, handles);
     } else if (tab === "new") {
-      await driver.switchTo().newWindow("tab");
-      if (input.url) await driver.get(input.url);
+      const made = await page.send("browsingContext.create", { type: "tab" });
+      page.where.tab = made.context;
+      page.where.frame = null;
+      if (input.url) await page.goto(input.url);
     } else if (tab === "close") {
       if (handles.length <= 1) {
         throw badInput(
@@ -155,31 +140,37 @@ async function switching(driver: WebDriver, input: SwitchInput, land: (url: stri
           "tab",
         );
       }
-      const at = current ? handles.indexOf(current) : handles.length;
-      if (current) await driver.close();
+      const current = page.where.tab;
+      const at = handles.includes(current) ? handles.indexOf(current) : handles.length;
+      if (handles.includes(current)) await page.send("browsingContext.close", { context: current });
       const rest = handles.filter((h) => h !== current);
-      await driver.switchTo().window(rest[Math.max(0, Math.min(at - 1, rest.length - 1))]!);
+      page.where.tab = rest[Math.max(0, Math.min(at - 1, rest.length - 1))] as string;
+      page.where.frame = null;
+      await page.send("browsingContext.activate", { context: page.where.tab }).catch(() => undefined);
     } else {
       const target = handles[tab];
       if (!target) throw noTab(tab, handles.length);
-      await driver.switchTo().window(target);
+      if (target !== page.where.tab) {
+        page.where.tab = target;
+        page.where.frame = null;
+        await page.send("browsingContext.activate", { context: target }).catch(() => undefined);
+      }
     }
   }
-  if (input.frame === null) await driver.switchTo().defaultContent();
-  else if (input.frame) await enterFrame(driver, input.frame, input.timeout);
-  const handles = await driver.getAllWindowHandles();
-  const current = await currentHandle(driver);
-  // A tab the page closed itself leaves the driver nowhere until it switches; listing moved it.
-  for (const t of tabs ?? []) t.current = handles[t.index] === current;
-  const state = await here(driver);
+  if (input.frame === null) page.where.frame = null;
+  else if (input.frame) await enterFrame(page, input.frame, input.timeout);
+  const handles = (await page.tabs()).map((t) => t.context);
+  const inFrame = page.where.frame !== null;
+  let state = { url: "", title: "" };
+  if (!page.prompt) state = await page.state(page.context);
   // A frame's url is not a page to come back to; nothing is recorded while inside one.
-  if (state.inFrame || !state.url) land(null);
-  const index = current ? handles.indexOf(current) : -1;
+  if (inFrame || !state.url) land(null);
+  const index = handles.indexOf(page.where.tab);
   return {
     url: state.url,
     title: state.title,
     tab: index >= 0 ? index : null,
-    in_frame: state.inFrame,
+    in_frame: inFrame,
     ...(tabs ? { tabs } : {}),
   };
 }

@@ -1,26 +1,28 @@
 // write: type into a field — text the agent gives, or a secret's value it never sees (a bound write).
-import { Key, type WebDriver, type WebElement } from "selenium-webdriver";
+// A bound write checks the host of the document that holds the field, as the browser tells it (its
+// context tree), before anything is typed; keys go through BiDi input, never through page script.
+import { Key } from "selenium-webdriver";
 import { z } from "zod";
 import { badInput } from "../errors.ts";
+import type { NodeRef, Page } from "../grid/page.ts";
+import type { PageLib, PageSelector } from "../page/index.ts";
 import { secretValue } from "../secrets/bound.ts";
 import { defineAction, flag, pageFields, webUrl } from "./define.ts";
 import { type About, acting, quoteSelector } from "./failures.ts";
-import type { PageLib, PageSelector } from "./page/lib.ts";
-import { pageScript, runPage } from "./page/run.ts";
-import { dialogField, landed } from "./page/state.ts";
+import { dialogField, gesture, landed } from "./page/state.ts";
 import { type PageMatch, type SeekArgs, Selector, seek, timeoutField } from "./selectors.ts";
 
 interface Field extends PageMatch {
-  field?: WebElement;
+  field?: NodeRef;
   kind?: "input" | "textarea" | "editable";
   problem?: string;
   locked?: "disabled" | "read-only";
-  /** The URL of the document holding the field (a frame's own). */
-  at?: string;
+  /** Whether it holds something now (clearing it takes keys). */
+  filled?: boolean;
 }
 
 // Finds the field: the element itself, the control of a label, or the one field inside a wrapper.
-const FIELD = pageScript((L: PageLib, sel: PageSelector, opts: SeekArgs): unknown => {
+const FIELD = (L: PageLib, sel: PageSelector, opts: SeekArgs): unknown => {
   const found = L.find(sel);
   if (found.invalid) return { total: 0, visible: 0, invalid: found.invalid };
   const base = { total: found.els.length, visible: found.visible };
@@ -60,16 +62,47 @@ const FIELD = pageScript((L: PageLib, sel: PageSelector, opts: SeekArgs): unknow
   const f = field as HTMLInputElement;
   const kind = f.tagName === "INPUT" ? "input" : f.tagName === "TEXTAREA" ? "textarea" : "editable";
   const locked = f.disabled ? "disabled" : f.readOnly ? "read-only" : undefined;
-  return { ...base, field, kind, locked, at: String(location.href) };
-});
+  const filled = kind === "editable" ? (f.textContent ?? "") !== "" : f.value !== "";
+  return { ...base, field, kind, locked, filled };
+};
+
+// Focus goes to the field, with the caret at its end (as WebDriver's typing puts it); false when
+// the page would not let the field have it (the keys would land elsewhere).
+const FOCUS_FIELD = (_L: PageLib, el: HTMLInputElement): boolean => {
+  el.focus();
+  const doc = el.ownerDocument;
+  let active: Element | null = doc.activeElement;
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+  if (active !== el && !(el.isContentEditable && el.contains(active))) return false;
+  try {
+    if (el.isContentEditable) {
+      const range = doc.createRange();
+      range.selectNodeContents(el);
+      range.collapse(false);
+      const sel = doc.getSelection();
+      sel?.removeAllRanges();
+      sel?.addRange(range);
+    } else el.setSelectionRange(el.value.length, el.value.length);
+  } catch {
+    // an input type without a caret (email, number): the browser keeps it at the end
+  }
+  return true;
+};
 
 // A textarea or a rich editor takes Enter as a new line: submit its form the way its button would.
-const SUBMIT_FORM = pageScript((_L: PageLib, el: Element): boolean => {
+const SUBMIT_FORM = (_L: PageLib, el: Element): boolean => {
   const form = (el as HTMLInputElement).form ?? el.closest("form");
   if (!form) return false;
   form.requestSubmit();
   return true;
-});
+};
+
+// The document now holds a typed secret: scripts are refused on it until the page moves on
+// (execute_script). The mark lives in the sandbox, where the page cannot clear it.
+const MARK_TYPED = () => {
+  (globalThis as { __sfTyped?: boolean }).__sfTyped = true;
+  return true;
+};
 
 const Input = z
   .strictObject({
@@ -101,12 +134,25 @@ const Input = z
 
 type In = z.infer<typeof Input>;
 
-async function typeInto(driver: WebDriver, field: Field, input: In, typed: string): Promise<void> {
-  const el = field.field as WebElement;
-  if (input.clear) await el.clear();
+async function typeInto(page: Page, field: Field, input: In, typed: string): Promise<void> {
+  const el = field.field as NodeRef;
+  const q = quoteSelector(input.selector);
+  if (!(await page.callIn<boolean>(el.context, FOCUS_FIELD, el))) {
+    throw badInput(
+      `${q} would not take the focus (the page moved it elsewhere), so nothing was typed: click the field first, or name another one`,
+      "selector",
+    );
+  }
+  const keys: { modifiers: string[]; key: string }[] = [];
+  if (input.clear && field.filled)
+    keys.push({ modifiers: [Key.CONTROL], key: "a" }, { modifiers: [], key: Key.BACK_SPACE });
+  for (const ch of typed.replace(/\r\n?/g, "\n")) {
+    keys.push({ modifiers: [], key: ch === "\n" ? Key.ENTER : ch === "\t" ? Key.TAB : ch });
+  }
   const enter = input.submit && field.kind === "input";
-  if (typed || enter) await el.sendKeys(enter ? typed + Key.ENTER : typed);
-  if (input.submit && field.kind !== "input" && !(await runPage<boolean>(driver, SUBMIT_FORM, el))) {
+  if (enter) keys.push({ modifiers: [], key: Key.ENTER });
+  if (keys.length) await page.keys(el.context, keys);
+  if (input.submit && field.kind !== "input" && !(await page.callIn<boolean>(el.context, SUBMIT_FORM, el))) {
     throw badInput(
       `${quoteSelector(input.selector)} is a ${field.kind === "textarea" ? "textarea" : "rich text field"} outside any form, so submit has nothing to send: click the page's send button with interact instead`,
       "submit",
@@ -130,18 +176,14 @@ export const write = defineAction({
   annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
   browser: "page",
   handler: async (ctx, input) => {
-    const { driver } = ctx.browser;
+    const page = await ctx.browser.page();
     let typed = input.text ?? "";
     // Mutable: once a secret's value is known, messages leave it out too.
     const about: About = { selector: input.selector, typed };
-    if (input.url !== undefined) await acting(about, () => driver.get(input.url as string));
+    if (input.url !== undefined) await acting(about, () => page.goto(input.url as string));
+    let before = page.held.navigationCount;
     await acting(about, async () => {
-      const field = await seek<Field>(
-        driver,
-        input.selector,
-        { timeout: input.timeout, visible: true },
-        FIELD,
-      );
+      const field = await seek<Field>(page, input.selector, { timeout: input.timeout, visible: true }, FIELD);
       const q = quoteSelector(input.selector);
       if (field.problem) {
         throw badInput(
@@ -150,14 +192,17 @@ export const write = defineAction({
         );
       }
       if (field.locked) throw badInput(`${q} is ${field.locked}: it cannot be typed into`, "selector");
-      // Checked against the document that holds the field (a frame's own host), before anything is typed.
+      const el = field.field as NodeRef;
+      // Checked against the document that holds the field (a frame's own host, as the browser
+      // knows it), before anything is typed.
       if (input.secret) {
-        typed = secretValue(ctx.services, input.secret, field.at ?? "");
+        typed = secretValue(ctx.services, input.secret, await page.documentUrl(el.context));
         about.typed = typed;
+        await page.callIn(el.context, MARK_TYPED);
       }
-      await typeInto(driver, field, input, typed);
+      before = await gesture(page, () => typeInto(page, field, input, typed));
     });
     // A landing that carries the typed secret is shown [hidden] and not recorded by the settle.
-    return landed(ctx, driver);
+    return landed(ctx, page, before);
   },
 });

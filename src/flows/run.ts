@@ -3,8 +3,8 @@
 // call's one settle write; before a save_site_data step (and before an open or end step, or a
 // reopen) the pages reached so far are written first, so what comes next reads them.
 import type { ActionContext, RecordChange } from "../actions/define.ts";
+import { browserState } from "../actions/page/state.ts";
 import { messageOf, scrub } from "../errors.ts";
-import { pageState } from "../grid/page.ts";
 import { redact, type SecretRef, taints } from "../secrets/bound.ts";
 import type { Services } from "../services.ts";
 import { originOf, type SiteDataReport } from "../store/record.ts";
@@ -101,7 +101,7 @@ export async function runFlow(ctx: ActionContext, flow: Flow, bound: BoundStep[]
     told = (await steps.touch(urls, changes)) ?? told;
   };
 
-  const start = steps.browser ? await pageState(steps.browser.driver) : { url: "", title: "" };
+  const start = steps.browser ? await browserState(steps.browser) : { url: "", title: "" };
   let here: Here = { ...start, withheld: false };
   const reports: StepReport[] = [];
   let status: RunReport["status"] = "ok";
@@ -149,7 +149,7 @@ export async function runFlow(ctx: ActionContext, flow: Flow, bound: BoundStep[]
           ? hide(messageOf(ran.error))
           : `the flow ran out of time during this step: its timeout is ${flow.timeout} s`;
       if (ran.kind === "failed" || ran.finished) {
-        const at = steps.browser ? await pageState(steps.browser.driver) : null;
+        const at = steps.browser ? await browserState(steps.browser) : null;
         if (at?.url) page = { ...at, withheld: typed.some((v) => taints(at.url, v)), record: at.url };
       }
     }
@@ -213,7 +213,7 @@ async function pageAfter(
     return { url: result.url, title };
   }
   if (step.action.browser !== "page" || !steps.browser) return null;
-  const at = await pageState(steps.browser.driver);
+  const at = await browserState(steps.browser);
   return at.url ? at : null;
 }
 

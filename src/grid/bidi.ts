@@ -1,7 +1,8 @@
-// A small typed WebDriver BiDi client on Bun's own WebSocket, opened per call to the Grid's proxy
-// (`/session/<id>/se/bidi`). Used only for site data and page capture; everything else is classic.
+// A small typed WebDriver BiDi client on Bun's own WebSocket, to the Grid's proxy
+// (`/session/<id>/se/bidi`). The server holds one per live browser (see held.ts): all page work
+// goes over it; classic WebDriver keeps only the session's lifecycle.
 
-import { messageOf, unavailable } from "../errors.ts";
+import { FlowError, messageOf, unavailable } from "../errors.ts";
 import { log } from "../log.ts";
 
 // --- the BiDi types this project uses (W3C WebDriver BiDi, trimmed to the fields we read or send)
@@ -54,14 +55,54 @@ export type UrlPattern =
       search?: string;
     };
 export type InterceptPhase = "beforeRequestSent" | "responseStarted" | "authRequired";
+/** The sandbox realm the server's own scripts run in: its own globals, the page's DOM. */
+export const SANDBOX = "selenium-flow";
 export type Target = { context: string; sandbox?: string } | { realm: string };
+/** A node (or window) as BiDi hands it over; `sharedId` names it in any realm of its document. */
+export interface SharedReference {
+  sharedId: string;
+}
+export interface SerializationOptions {
+  maxDomDepth?: number | null;
+  maxObjectDepth?: number | null;
+  includeShadowTree?: "none" | "open" | "all";
+}
+export type Origin = "viewport" | "pointer" | { type: "element"; element: SharedReference };
+export type PointerAction =
+  | { type: "pause"; duration?: number }
+  | { type: "pointerMove"; x: number; y: number; duration?: number; origin?: Origin }
+  | { type: "pointerDown"; button: number }
+  | { type: "pointerUp"; button: number };
+export type KeyAction =
+  | { type: "pause"; duration?: number }
+  | { type: "keyDown"; value: string }
+  | { type: "keyUp"; value: string };
+export type WheelAction =
+  | { type: "pause"; duration?: number }
+  | { type: "scroll"; x: number; y: number; deltaX: number; deltaY: number; origin?: Origin };
+export type SourceActions =
+  | {
+      type: "pointer";
+      id: string;
+      parameters?: { pointerType: "mouse" | "pen" | "touch" };
+      actions: PointerAction[];
+    }
+  | { type: "key"; id: string; actions: KeyAction[] }
+  | { type: "wheel"; id: string; actions: WheelAction[] }
+  | { type: "none"; id: string; actions: { type: "pause"; duration?: number }[] };
+export interface UserPrompt {
+  context: string;
+  type: "alert" | "confirm" | "prompt" | "beforeunload";
+  message: string;
+  defaultValue?: string;
+}
 /** A remote value as BiDi serialises it; `value` holds primitives, arrays and objects in their wire shape. */
 export interface RemoteValue {
   type: string;
   value?: unknown;
   handle?: string;
 }
-export type LocalValue = RemoteValue | { type: "undefined" | "null" } | { handle: string };
+export type LocalValue = RemoteValue | { type: "undefined" | "null" } | { handle: string } | SharedReference;
 export type EvaluateResult =
   | { type: "success"; result: RemoteValue; realm: string }
   | {
@@ -98,6 +139,39 @@ export interface Commands {
     result: { contexts: BrowsingContextInfo[] };
   };
   "browsingContext.activate": { params: { context: string }; result: Empty };
+  "browsingContext.traverseHistory": { params: { context: string; delta: number }; result: Empty };
+  "browsingContext.reload": {
+    params: { context: string; ignoreCache?: boolean; wait?: ReadinessState };
+    result: { navigation: string | null; url: string };
+  };
+  "browsingContext.handleUserPrompt": {
+    params: { context: string; accept?: boolean; userText?: string };
+    result: Empty;
+  };
+  "browsingContext.captureScreenshot": {
+    params: {
+      context: string;
+      origin?: "viewport" | "document";
+      format?: { type: string; quality?: number };
+      clip?:
+        | { type: "element"; element: SharedReference }
+        | { type: "box"; x: number; y: number; width: number; height: number };
+    };
+    result: { data: string };
+  };
+  "browsingContext.print": {
+    params: {
+      context: string;
+      background?: boolean;
+      orientation?: "portrait" | "landscape";
+      scale?: number;
+      pageRanges?: (string | number)[];
+    };
+    result: { data: string };
+  };
+  "input.performActions": { params: { context: string; actions: SourceActions[] }; result: Empty };
+  "input.releaseActions": { params: { context: string }; result: Empty };
+  "input.setFiles": { params: { context: string; element: SharedReference; files: string[] }; result: Empty };
   "network.addIntercept": {
     params: { phases: InterceptPhase[]; contexts?: string[]; urlPatterns?: UrlPattern[] };
     result: { intercept: string };
@@ -130,9 +204,15 @@ export interface Commands {
       arguments?: LocalValue[];
       this?: LocalValue;
       resultOwnership?: "root" | "none";
+      serializationOptions?: SerializationOptions;
     };
     result: EvaluateResult;
   };
+  "script.addPreloadScript": {
+    params: { functionDeclaration: string; sandbox?: string; contexts?: string[] };
+    result: { script: string };
+  };
+  "script.removePreloadScript": { params: { script: string }; result: Empty };
   "storage.getCookies": {
     params: { filter?: CookieFilter; partition?: PartitionDescriptor };
     result: { cookies: Cookie[]; partitionKey: PartitionKey };
@@ -182,6 +262,13 @@ export interface Events {
   "browsingContext.navigationStarted": NavigationInfo;
   "browsingContext.contextCreated": BrowsingContextInfo;
   "browsingContext.contextDestroyed": BrowsingContextInfo;
+  "browsingContext.navigationAborted": NavigationInfo;
+  "browsingContext.navigationFailed": NavigationInfo;
+  "browsingContext.navigationCommitted": NavigationInfo;
+  "browsingContext.fragmentNavigated": NavigationInfo;
+  "browsingContext.downloadWillBegin": NavigationInfo;
+  "browsingContext.userPromptOpened": UserPrompt;
+  "browsingContext.userPromptClosed": { context: string; accepted: boolean; type: string; userText?: string };
   "network.beforeRequestSent": NetworkEvent;
   "network.responseStarted": NetworkEvent & { response: ResponseData };
   "network.responseCompleted": NetworkEvent & { response: ResponseData };
@@ -208,6 +295,17 @@ export class BidiError extends Error {
 }
 
 const DOWN = "the browser's BiDi channel";
+
+/** A command past its deadline (a 503: the browser did not answer in time). */
+export class BidiTimeout extends FlowError {
+  constructor(
+    readonly method: string,
+    readonly ms: number,
+  ) {
+    super("unavailable", `${DOWN} did not answer ${method} within ${Math.round(ms / 100) / 10} s`);
+    this.name = "BidiTimeout";
+  }
+}
 
 // lib.dom's WebSocket type hides the options argument Bun's constructor takes (headers).
 const BunWebSocket = WebSocket as unknown as new (url: string, options?: Bun.WebSocketOptions) => WebSocket;
@@ -239,6 +337,7 @@ export class BidiSocket {
   private readonly pending = new Map<number, Pending>();
   private listeners: Listener[] = [];
   private closedWhy: string | null = null;
+  private readonly closeHandlers: Array<() => void> = [];
 
   private constructor(
     private readonly ws: WebSocket,
@@ -287,15 +386,26 @@ export class BidiSocket {
     return this.closedWhy !== null;
   }
 
+  /** Calls `handler` once the socket is closed, by either side. */
+  onClose(handler: () => void): void {
+    if (this.closedWhy) handler();
+    else this.closeHandlers.push(handler);
+  }
+
   /** One command; rejects with `unavailable` on a timeout or a closed socket, `BidiError` on an error reply. */
-  send<M extends Method>(method: M, params: Commands[M]["params"]): Promise<Commands[M]["result"]> {
+  send<M extends Method>(
+    method: M,
+    params: Commands[M]["params"],
+    opts: { timeoutMs?: number } = {},
+  ): Promise<Commands[M]["result"]> {
     if (this.closedWhy) return Promise.reject(unavailable(this.closedWhy));
     const id = this.nextId++;
+    const timeoutMs = opts.timeoutMs ?? this.commandTimeoutMs;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        reject(unavailable(`${DOWN} did not answer ${method} within ${this.commandTimeoutMs / 1000} s`));
-      }, this.commandTimeoutMs);
+        reject(new BidiTimeout(method, timeoutMs));
+      }, timeoutMs);
       this.pending.set(id, { method, resolve: resolve as (v: unknown) => void, reject, timer });
       try {
         this.ws.send(JSON.stringify({ id, method, params }));
@@ -347,6 +457,13 @@ export class BidiSocket {
     }
     this.pending.clear();
     this.listeners = [];
+    for (const h of this.closeHandlers.splice(0)) {
+      try {
+        h();
+      } catch {
+        // a close handler never stops the others
+      }
+    }
   }
 
   private receive(data: unknown): void {

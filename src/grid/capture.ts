@@ -80,19 +80,25 @@ function sourceOf(params: { stackTrace?: { callFrames?: Frame[] } }): string | u
 
 // The browser replays the log entries it buffered before a subscription, ahead of the subscribe
 // reply; those belong to earlier calls, so entries count only once the reply is in.
-function listen(bidi: BidiSocket, into: Collector, live: () => boolean): void {
-  bidi.on("log.entryAdded", null, (p) => {
-    if (p.level !== "error" || !live()) return;
-    into.consoleError(p.text ?? "", sourceOf(p as Parameters<typeof sourceOf>[0]));
-  });
-  bidi.on("network.responseCompleted", null, (p) => {
-    if (p.response.status >= 400) into.failedRequest(p.request.url, { status: p.response.status });
-  });
-  bidi.on("network.fetchError", null, (p) => {
-    // A request cut short because the page moved on is not a failure of the page.
-    if (p.errorText === "net::ERR_ABORTED") return;
-    into.failedRequest(p.request.url, { error: p.errorText });
-  });
+function listen(bidi: BidiSocket, into: Collector, live: () => boolean): () => void {
+  const offs = [
+    bidi.on("log.entryAdded", null, (p) => {
+      if (p.level !== "error" || !live()) return;
+      into.consoleError(p.text ?? "", sourceOf(p as Parameters<typeof sourceOf>[0]));
+    }),
+    bidi.on("network.responseCompleted", null, (p) => {
+      if (live() && p.response.status >= 400)
+        into.failedRequest(p.request.url, { status: p.response.status });
+    }),
+    bidi.on("network.fetchError", null, (p) => {
+      // A request cut short because the page moved on is not a failure of the page.
+      if (!live() || p.errorText === "net::ERR_ABORTED") return;
+      into.failedRequest(p.request.url, { error: p.errorText });
+    }),
+  ];
+  return () => {
+    for (const off of offs) off();
+  };
 }
 
 /**
@@ -104,24 +110,23 @@ export function captureHook(clean: (text: string) => string) {
     const collector = new Collector(clean);
     let bidi: BidiSocket | null = null;
     let subscription: string | null = null;
+    let off: (() => void) | null = null;
     try {
       bidi = await browser.bidi();
-      listen(bidi, collector, () => subscription !== null);
+      off = listen(bidi, collector, () => subscription !== null);
       subscription = await bidi.subscribe(EVENTS);
     } catch (err) {
       log.warn(`capture is off for this call: ${messageOf(err)}`);
-      bidi?.close();
+      off?.();
       bidi = null;
     }
     try {
       await call();
       if (bidi) await Bun.sleep(GRACE_MS);
     } finally {
-      if (bidi) {
-        const socket = bidi;
-        if (subscription) await socket.unsubscribe(subscription).catch(() => undefined);
-        socket.close();
-      }
+      // The socket is the browser's held one: only this call's subscription and listeners go.
+      off?.();
+      if (bidi && subscription) await bidi.unsubscribe(subscription).catch(() => undefined);
     }
     return collector.report() as Record<string, unknown> | null;
   };

@@ -3,7 +3,7 @@
 // storage (Playwright's way for storageState). Over BiDi only; no CDP.
 import { messageOf } from "../errors.ts";
 import { log } from "../log.ts";
-import type { BidiSocket, NetworkEvent } from "./bidi.ts";
+import { type BidiSocket, type NetworkEvent, SANDBOX } from "./bidi.ts";
 
 export const SPARE_MARKER = "selenium-flow-spare";
 export const SPARE_PAGE = `<!doctype html><meta name="${SPARE_MARKER}">`;
@@ -82,7 +82,7 @@ export async function openSpareTab(bidi: SpareBidi, opts: { context?: string } =
       await bidi.send("browsingContext.navigate", { context, url: origin + SPARE_PATH, wait: "interactive" });
       const reply = await bidi.send("script.evaluate", {
         expression: onSpare(expression, origin),
-        target: { context },
+        target: { context, sandbox: SANDBOX },
         awaitPromise: true,
       });
       if (reply.type !== "success") throw new Error(reply.exceptionDetails?.text || "the script failed");

@@ -4,11 +4,11 @@ import { z } from "zod";
 import { type ActionContext, defineAction, pageFields, SITE_DATA_URI, webUrl } from "../actions/define.ts";
 import { BIDI_DOWN, badInput, unavailable } from "../errors.ts";
 import type { BidiSocket } from "../grid/bidi.ts";
-import { pageState } from "../grid/page.ts";
-import { withSiteData } from "../store/record.ts";
+import { originOf, withSiteData } from "../store/record.ts";
 import { orIfStale } from "../workspaces/manager.ts";
 import { capture, channelDown } from "./capture.ts";
 import { Saved } from "./schemas.ts";
+import { readStorages } from "./scripts.ts";
 import { JAR_OVER, jarFits, type SaveReceipt, snapshot } from "./snapshot.ts";
 
 export const REPLACED_BEFORE_SAVE =
@@ -50,14 +50,22 @@ export const saveSiteData = defineAction({
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
   browser: "page",
   handler: async (ctx, input) => {
-    const { driver } = ctx.browser;
-    if (input.url !== undefined) await driver.get(input.url);
+    const page = await ctx.browser.page();
+    if (input.url !== undefined) await page.goto(input.url);
     const record = await ctx.services.store.get(ctx.workspace);
     const origins = (record?.history ?? []).map((v) => v.origin);
-    const { page, ...captured } = await capture(() => socket(ctx), driver, origins);
+    // The top document's origin is the browser's word (its context tree), the storages the sandbox's.
+    const readPage = async () => {
+      const [state, stores] = await Promise.all([
+        page.state(),
+        page.callIn<ReturnType<typeof readStorages>>(page.where.tab, readStorages),
+      ]);
+      return { origin: originOf(state.url), ...stores, url: state.url, title: state.title };
+    };
+    const { page: seen, ...captured } = await capture(() => socket(ctx), readPage, origins);
     const now = ctx.services.now();
     if (!jarFits(captured.cookies, now)) throw badInput(JAR_OVER);
-    const out = { ...(page ?? (await pageState(driver))), saved: replaced(), uri: SITE_DATA_URI };
+    const out = { ...(seen ?? (await page.state())), saved: replaced(), uri: SITE_DATA_URI };
     // The snapshot is taken inside the settle write, against the record as it is then.
     ctx.change(
       orIfStale(

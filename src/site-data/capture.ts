@@ -1,15 +1,19 @@
-// A save's read of the browser: the page's own two storages (classic), the whole cookie jar
+// A save's read of the browser: the page's own two storages (in the sandbox), the whole cookie jar
 // (BiDi sees httpOnly ones), and the localStorage of every other history origin in one spare tab.
 import { BIDI_DOWN, FlowError, unavailable } from "../errors.ts";
 import { BidiError, type Cookie } from "../grid/bidi.ts";
 import { closeTab, openSpareTab, runJobs, type SpareBidi } from "../grid/spare-tab.ts";
 import type { StoredCookie } from "../store/record.ts";
-import { READ_LOCAL, READ_STORAGE } from "./scripts.ts";
+import { READ_LOCAL } from "./scripts.ts";
 import type { Captured, Items } from "./snapshot.ts";
 
-/** What capture needs of the page: classic executeScript. */
-export interface ScriptRunner {
-  executeScript(script: string): Promise<unknown>;
+/** The page's top document: its origin ("" when opaque), both its storages, its url and title. */
+export interface PageStorage {
+  origin: string;
+  local: unknown;
+  session: unknown;
+  url: string | null;
+  title: string | null;
 }
 
 export interface LoopOptions {
@@ -66,21 +70,20 @@ export async function readJar(bidi: SpareBidi): Promise<StoredCookie[]> {
  */
 export async function capture(
   connect: () => Promise<SpareBidi>,
-  page: ScriptRunner,
+  readPage: () => Promise<PageStorage>,
   origins: readonly string[],
   opts: LoopOptions = {},
 ): Promise<Captured & { page: { url: string; title: string } | null }> {
   const web = [...new Set(origins)].filter((o) => /^https?:\/\//.test(o));
   // While the page is read, the socket opens, the jar is read and, when the history holds a site
-  // other than its newest (the page's, as a rule), the spare tab gets ready. The page's classic call
-  // is still what notices a reaped browser (and has it silently reopened).
+  // other than its newest (the page's, as a rule), the spare tab gets ready.
   const socket = connect();
   const jar = socket.then(readJar);
   let tab = web.some((o) => o !== origins[0]) ? socket.then((b) => openSpareTab(b)) : null;
   for (const p of [socket, jar, tab]) p?.catch(() => undefined);
   try {
-    const found = await page.executeScript(READ_STORAGE);
-    const pageData = isObject(found) ? found : {};
+    const found = await readPage();
+    const pageData: Record<string, unknown> = isObject(found) ? { ...found } : {};
     const here = typeof pageData.origin === "string" ? pageData.origin : "";
     const bidi = await socket;
     const cookies = await jar;

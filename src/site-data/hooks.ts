@@ -20,11 +20,7 @@ export function siteDataHooks(
       } catch (err) {
         return { restored: [], skipped: [{ reason: messageOf(err) }], uri: SITE_DATA_URI };
       }
-      try {
-        return await restore(bidi, data, now(), { main: () => browser.driver.getWindowHandle() });
-      } finally {
-        bidi.close();
-      }
+      return await restore(bidi, data, now(), { main: async () => (await browser.page()).where.tab });
     },
   };
 }

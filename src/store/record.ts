@@ -57,6 +57,13 @@ export interface Reopened {
   report: SiteDataReport;
 }
 
+/** Which tab, and which frame in it, the agent acts in: BiDi context ids of `browser`. */
+export interface Focus {
+  browser: string;
+  tab: string;
+  frame: string | null;
+}
+
 export interface WorkspaceRecord {
   session_id: string;
   opened_at: number;
@@ -64,6 +71,8 @@ export interface WorkspaceRecord {
   history: Visit[];
   site_data: SiteData;
   reopened: Reopened | Record<string, never>;
+  /** Absent until a call of this build learnt where its browser is (the Python build has none). */
+  focus?: Focus;
 }
 
 export function emptyRecord(): WorkspaceRecord {
@@ -95,7 +104,30 @@ export function fromJson(raw: unknown): WorkspaceRecord {
     history: visits(r.history),
     site_data: isObject(r.site_data) ? (r.site_data as SiteData) : {},
     reopened,
+    ...focusOf(r.focus),
   };
+}
+
+function focusOf(raw: unknown): { focus?: Focus } {
+  if (!isObject(raw)) return {};
+  const { browser, tab, frame } = raw;
+  if (typeof browser !== "string" || !browser || typeof tab !== "string" || !tab) return {};
+  return { focus: { browser, tab, frame: typeof frame === "string" && frame ? frame : null } };
+}
+
+/** Where the agent acts in `browser`, when the record knows it. */
+export function focusFor(record: WorkspaceRecord | null, browser: string): Omit<Focus, "browser"> | null {
+  const f = record?.focus;
+  return f && f.browser === browser ? { tab: f.tab, frame: f.frame } : null;
+}
+
+/** The same record, focused on `where` of `browser`. */
+export function focused(
+  record: WorkspaceRecord,
+  browser: string,
+  where: Omit<Focus, "browser">,
+): WorkspaceRecord {
+  return { ...record, focus: { browser, tab: where.tab, frame: where.frame } };
 }
 
 function visits(raw: unknown): Visit[] {
@@ -212,7 +244,8 @@ export function historyCleared(record: WorkspaceRecord): WorkspaceRecord {
 
 /** No browser any more; history, settings and site data stay. */
 export function detached(record: WorkspaceRecord): WorkspaceRecord {
-  return { ...record, session_id: "", reopened: {} };
+  const { focus: _gone, ...rest } = record;
+  return { ...rest, session_id: "", reopened: {} };
 }
 
 export function reshaped(

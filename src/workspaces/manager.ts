@@ -1,6 +1,8 @@
 // The workspace manager: maps a workspace name to its browser, reopening a reaped one silently,
 // runs each call under the workspace's lock, and settles every result in one record write
 // (history, TTL, reopen report, window size, and any change the action asked for).
+
+import { error as wd } from "selenium-webdriver";
 import {
   type ActionContext,
   type AnyAction,
@@ -9,8 +11,8 @@ import {
   SITE_DATA_URI,
 } from "../actions/define.ts";
 import { badInput } from "../errors.ts";
-import type { BidiSocket } from "../grid/bidi.ts";
-import { pageState } from "../grid/page.ts";
+import { type HeldConnection, HeldConnections } from "../grid/held.ts";
+import { Page, type Where } from "../grid/page.ts";
 import { type Grid, isNoSuchSession } from "../grid/webdriver.ts";
 import { log } from "../log.ts";
 import { hideValuesDeep, secretValuesOf, taints } from "../secrets/bound.ts";
@@ -21,6 +23,8 @@ import {
   delivered,
   detached,
   emptyRecord,
+  focused,
+  focusFor,
   recordUrl,
   reportFor,
   reshaped,
@@ -100,10 +104,19 @@ interface CallState {
   pages?: Array<string | null>;
 }
 
+/** A browser as one call holds it: its page port is made on first use and given back at the end. */
+interface Held extends LiveBrowser {
+  /** Where the page is now (null: the call never looked). */
+  where(): Where | null;
+  release(): void;
+}
+
 interface Call {
-  browser: LiveBrowser | null;
+  browser: Held | null;
   reopened: boolean;
   state: CallState;
+  /** Keeps a browser the call came to hold, so it is given back when the call ends. */
+  hold: (b: Held) => Held;
 }
 
 const ON_STALE = Symbol("onStale");
@@ -119,17 +132,25 @@ export function orIfStale(change: RecordChange, stale: () => void): RecordChange
   return wrapped;
 }
 
+/** Classic WebDriver's default page load timeout, which the browser keeps when none is set. */
+const PAGE_LOAD_MS = 300_000;
+const SCRIPT_MS = 30_000;
+
 export class WorkspaceManager {
   private readonly lock = new KeyedLock();
   private services!: Services;
   private readonly calls = new WeakMap<ActionContext, Call>();
+  /** One BiDi connection per live browser this server has touched. */
+  readonly connections: HeldConnections;
 
   constructor(
     private readonly store: RecordStore,
     private readonly grid: Grid,
     private readonly now: () => number,
     readonly hooks: ManagerHooks = {},
-  ) {}
+  ) {
+    this.connections = new HeldConnections((id) => this.grid.bidi(id));
+  }
 
   /** Called once by the composition root, so actions get the whole service set. */
   bind(services: Services): void {
@@ -159,29 +180,43 @@ export class WorkspaceManager {
       if (action.browser !== "none") this.hooks.changed?.(workspace);
       return out;
     }
-    let browser = await this.resolve(workspace);
+    const touched: Held[] = [];
+    const hold = (b: Held) => {
+      touched.push(b);
+      return b;
+    };
+    let browser = hold(await this.resolve(workspace));
     let ctx = this.context(workspace, browser, opts);
-    let call = this.track(ctx, browser);
+    let call = this.track(ctx, browser, hold);
     let result: AnyRecord;
     try {
-      result = await this.attempt(browser, action, input, ctx);
-    } catch (err) {
-      if (!isNoSuchSession(err)) throw err;
-      // The Grid reaped it between calls: reopen silently and do the call on the new browser.
-      log.info(`workspace ${workspace}: its browser was gone; reopening it`);
-      ctx.close();
-      browser = await this.reopen(workspace, browser.id);
-      ctx = this.context(workspace, browser, opts);
-      call = this.track(ctx, browser);
-      result = await this.attempt(browser, action, input, ctx);
+      try {
+        result = await this.attempt(browser, action, input, ctx);
+      } catch (err) {
+        if (!isNoSuchSession(err)) throw err;
+        // The Grid reaped it between calls: reopen silently and do the call on the new browser.
+        log.info(`workspace ${workspace}: its browser was gone; reopening it`);
+        browser = hold(await this.reopen(workspace, browser.id));
+        ctx = this.context(workspace, browser, opts);
+        call = this.track(ctx, browser, hold);
+        result = await this.attempt(browser, action, input, ctx);
+      }
+      // A runner's steps may have replaced the browser (reopen, open or end step): settle for the one it has now.
+      const now = call.browser;
+      const where = now?.where();
+      if (now && where) ctx.state.changes.push((r, b) => (b === now.id ? focused(r, b, where) : r));
+      const settled = await this.settle(
+        workspace,
+        result,
+        now?.id ?? "",
+        action.reshapes === true,
+        ctx.state,
+      );
+      this.hooks.changed?.(workspace);
+      return settled;
     } finally {
-      ctx.close();
+      for (const b of touched) b.release();
     }
-    // A runner's steps may have replaced the browser (reopen, open or end step): settle for the one it has now.
-    const id = call.browser?.id ?? "";
-    const settled = await this.settle(workspace, result, id, action.reshapes === true, ctx.state);
-    this.hooks.changed?.(workspace);
-    return settled;
   }
 
   private async attempt(
@@ -199,8 +234,8 @@ export class WorkspaceManager {
     return page ? { ...result, page } : result;
   }
 
-  private track(ctx: ReturnType<WorkspaceManager["context"]>, browser: LiveBrowser): Call {
-    const call: Call = { browser, reopened: false, state: ctx.state };
+  private track(ctx: ReturnType<WorkspaceManager["context"]>, browser: Held, hold: (b: Held) => Held): Call {
+    const call: Call = { browser, reopened: false, state: ctx.state, hold };
     this.calls.set(ctx.ctx, call);
     return call;
   }
@@ -237,7 +272,7 @@ export class WorkspaceManager {
     opts: { signal: AbortSignal; beforeReopen?: () => Promise<void> },
   ): Promise<StepOutcome> {
     const once = async (): Promise<StepOutcome> => {
-      if (action.browser === "page" && !call.browser) call.browser = await this.resolve(workspace);
+      if (action.browser === "page" && !call.browser) call.browser = call.hold(await this.resolve(workspace));
       const c = this.context(workspace, action.browser === "page" ? call.browser : null, {
         signal: opts.signal,
       });
@@ -245,9 +280,11 @@ export class WorkspaceManager {
         const result = (await action.handler(c.ctx, input)) as AnyRecord;
         return { result, landed: c.state.landed, changes: c.state.changes };
       } finally {
-        c.close();
         // An open or end step replaced the record's browser: the rest of the call uses what it holds.
-        if (action.browser === "open" || action.browser === "end") call.browser = await this.held(workspace);
+        if (action.browser === "open" || action.browser === "end") {
+          const now = await this.held(workspace);
+          call.browser = now && call.hold(now);
+        }
       }
     };
     try {
@@ -257,29 +294,19 @@ export class WorkspaceManager {
       call.reopened = true;
       log.info(`workspace ${workspace}: its browser was gone mid-call; reopening it`);
       await opts.beforeReopen?.();
-      call.browser = await this.reopen(workspace, call.browser.id);
+      call.browser = call.hold(await this.reopen(workspace, call.browser.id));
       return await once();
     }
   }
 
-  private async held(workspace: string): Promise<LiveBrowser | null> {
+  private async held(workspace: string): Promise<Held | null> {
     const record = await this.store.get(workspace);
-    return record?.session_id ? this.live(record.session_id, record.settings) : null;
+    return record?.session_id ? this.live(record.session_id, record.settings, record) : null;
   }
 
   private context(workspace: string, browser: LiveBrowser | null, opts: CallOptions) {
     const state: CallState = { landed: undefined, changes: [] };
-    const sockets: BidiSocket[] = [];
-    const live: LiveBrowser | null = browser && {
-      id: browser.id,
-      driver: browser.driver,
-      settings: browser.settings,
-      bidi: async () => {
-        const s = await this.grid.bidi(browser.id);
-        sockets.push(s);
-        return s;
-      },
-    };
+    const live = browser;
     const ctx: ActionContext = {
       workspace,
       services: this.services,
@@ -296,24 +323,76 @@ export class WorkspaceManager {
       progress: (p, total, message) => opts.progress?.(p, total, message),
       signal: opts.signal ?? new AbortController().signal,
     };
+    return { ctx, state };
+  }
+
+  /**
+   * The browser's held connection. One that cannot be had may mean the Grid reaped the browser:
+   * then it says so the way WebDriver does, and the call reopens it.
+   */
+  async connection(id: string): Promise<HeldConnection> {
+    try {
+      return await this.connections.get(id);
+    } catch (err) {
+      if (!(await this.grid.alive(id).catch(() => true))) {
+        this.connections.drop(id);
+        throw new wd.NoSuchSessionError("the browser is gone");
+      }
+      throw err;
+    }
+  }
+
+  private live(id: string, settings: BrowserSettings, record: WorkspaceRecord | null = null): Held {
+    const driver = this.grid.attach(id);
+    let page: Promise<Page> | null = null;
+    let made: Page | null = null;
+    let release: (() => void) | null = null;
+    const known = focusFor(record, id);
+    const pageLoadMs =
+      typeof settings.page_load_timeout === "number" ? settings.page_load_timeout * 1000 : PAGE_LOAD_MS;
+    const scriptMs = typeof settings.script_timeout === "number" ? settings.script_timeout * 1000 : SCRIPT_MS;
+    const open = async (): Promise<Page> => {
+      const conn = await this.connection(id);
+      release?.();
+      release = conn.use();
+      const page = new Page(conn, known ?? { tab: "", frame: null }, {
+        pageLoadMs,
+        scriptMs,
+        gone: async () => !(await this.grid.alive(id)),
+      });
+      if (!known) {
+        // The browser's first tab, until the agent picks another.
+        const first = (await page.tabs())[0];
+        if (!first) throw new wd.NoSuchWindowError("the browser has no tab");
+        page.where.tab = first.context;
+      }
+      made = page;
+      return page;
+    };
     return {
-      ctx,
-      state,
-      close: () => {
-        for (const s of sockets) s.close();
+      id,
+      driver,
+      settings,
+      bidi: async () => (await this.connection(id)).socket,
+      page: () => {
+        page ??= open().catch((err) => {
+          page = null;
+          throw err;
+        });
+        return page;
+      },
+      where: () => (made ? { ...made.where } : null),
+      release: () => {
+        release?.();
+        release = null;
       },
     };
   }
 
-  private live(id: string, settings: BrowserSettings): LiveBrowser {
-    const driver = this.grid.attach(id);
-    return { id, driver, settings, bidi: () => this.grid.bidi(id) };
-  }
-
   /** The workspace's browser, opening one (with its settings, site data and last page) when there is none. */
-  private async resolve(workspace: string): Promise<LiveBrowser> {
+  private async resolve(workspace: string): Promise<Held> {
     const record = await this.store.get(workspace);
-    if (record?.session_id) return this.live(record.session_id, record.settings);
+    if (record?.session_id) return this.live(record.session_id, record.settings, record);
     return this.reopen(workspace, "", record);
   }
 
@@ -321,11 +400,8 @@ export class WorkspaceManager {
    * Opens a replacement for `replacing` (or a first browser) the way the last one was opened, with
    * its site data, on its last page. Another server may bind first: then act on its browser.
    */
-  private async reopen(
-    workspace: string,
-    replacing: string,
-    known?: WorkspaceRecord | null,
-  ): Promise<LiveBrowser> {
+  private async reopen(workspace: string, replacing: string, known?: WorkspaceRecord | null): Promise<Held> {
+    if (replacing) this.connections.drop(replacing);
     const record = known !== undefined ? known : await this.store.get(workspace);
     const settings = { ...(record?.settings ?? {}) };
     // Recording turned off since: nobody would file that video, so the replacement is not filmed.
@@ -354,9 +430,10 @@ export class WorkspaceManager {
       };
     });
     if (bound !== opened.id) {
+      this.connections.drop(opened.id);
       await this.grid.end(opened.id);
       const winner = await this.store.get(workspace);
-      return this.live(bound, winner?.settings ?? settings);
+      return this.live(bound, winner?.settings ?? settings, winner);
     }
     this.expectRecording(workspace, opened.id, settings);
     return this.live(opened.id, settings);
@@ -369,30 +446,35 @@ export class WorkspaceManager {
     url: string | undefined,
     siteData: SiteData | null | undefined,
   ): Promise<Launched> {
-    const { id, driver } = await this.grid.open(openOptions(workspace, settings));
+    const { id } = await this.grid.open(openOptions(workspace, settings));
+    const browser = this.live(id, settings);
     try {
       let report: SiteDataReport | null = null;
       if (siteData && this.hooks.restorable?.(siteData)) {
         if (settings.insecure) {
           report = { restored: [], skipped: [{ reason: INSECURE_SKIP }], uri: SITE_DATA_URI };
         } else if (this.hooks.restore) {
-          report = await this.hooks.restore(this.live(id, settings), siteData);
+          report = await this.hooks.restore(browser, siteData);
           if (!report.restored?.length && !report.skipped?.length) report = null;
         }
       }
       if (!url) return { id, url: "about:blank", title: "", report };
+      const page = await browser.page();
       try {
-        await driver.get(url);
+        await page.goto(url);
       } catch (err) {
         if (isNoSuchSession(err)) throw err;
         // A slow or broken first page does not undo the open; the result says where it is.
         log.warn(`workspace ${workspace}: the first page did not load cleanly`);
       }
-      const state = await pageState(driver);
+      const state = await page.state();
       return { id, url: state.url, title: state.title, report };
     } catch (err) {
+      this.connections.drop(id);
       await this.grid.end(id).catch(() => undefined);
       throw err;
+    } finally {
+      browser.release();
     }
   }
 
@@ -496,12 +578,25 @@ export class WorkspaceManager {
   }
 
   private async endGridBrowser(id: string): Promise<void> {
+    this.connections.drop(id);
     try {
       await this.grid.end(id);
     } catch (err) {
       log.warn(`ending a browser failed: ${err instanceof Error ? err.message : String(err)}`);
     } finally {
       this.hooks.recordings?.ended(id);
+    }
+  }
+
+  // The title the page shows now ("" when it cannot tell, or a dialog is open).
+  private async title(record: WorkspaceRecord): Promise<string> {
+    const browser = this.live(record.session_id, record.settings, record);
+    try {
+      return (await (await browser.page()).state()).title;
+    } catch {
+      return "";
+    } finally {
+      browser.release();
     }
   }
 
@@ -516,7 +611,12 @@ export class WorkspaceManager {
       settings,
       recording: live && settings.record === true,
     };
-    if (live && record) out.title = (await pageState(this.grid.attach(record.session_id))).title;
+    if (live && record) {
+      // Shown, not trusted: a title that carries a typed secret reads [hidden], as in results.
+      const catalogue = this.services?.secrets as Services["secrets"] | undefined;
+      const title = await this.title(record);
+      out.title = catalogue ? (hideValuesDeep(secretValuesOf(catalogue), { title }) as { title: string }).title : title;
+    }
     const summary = record ? this.hooks.siteDataSummary?.(record.site_data) : null;
     if (summary) out.site_data = summary;
     return out;

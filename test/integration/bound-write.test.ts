@@ -2,6 +2,7 @@
 // only on the hosts the secret allows; a landing URL that carries it is shown as [hidden] and kept out
 // of the history while the TTL still slides; and no value reaches a response body or a log line.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { SCRIPT_AFTER_WRITE } from "../../src/actions/script.ts";
 import { testGridUrl } from "../support/env.ts";
 import { serveFixture } from "../support/fixtures.ts";
 import { type McpClient, mcpClient } from "../support/mcp.ts";
@@ -74,9 +75,14 @@ describe("write with a secret", () => {
     expect(pw.isError).toBeFalsy();
     expect(pw.structuredContent).toEqual({ url: site.url("/signin"), title: "Sign in" });
 
-    // The page holds the values; what the agent reads does not.
+    // A script could read the typed values back in any encoding: scripts are refused on this page.
     const typed = await call("/browser/script", { script: "[user.value.length, pw.value.length]" });
-    expect(typed.body.result).toEqual([USER.length, PASSWORD.length]);
+    expect(typed.status).toBe(400);
+    expect(typed.body.error).toBe(SCRIPT_AFTER_WRITE);
+    const polled = await call("/browser/assert", { script: "user.value.length > 0", timeout: 0 });
+    expect(polled.status).toBe(400);
+    expect(polled.body.error).toBe(SCRIPT_AFTER_WRITE);
+    // The page holds the values; what the agent reads does not.
     const read = await call("/browser/read");
     const fields = new Map<string, any>(read.body.elements.map((e: any) => [e.name, e]));
     expect(fields.get("Username").value).toBe("[hidden]");
@@ -85,7 +91,6 @@ describe("write with a secret", () => {
     expect(
       (await call("/browser/extract", { selector: { label: "Username" }, get: "value" })).body.result,
     ).toBe("[hidden]");
-    expect((await call("/browser/script", { script: "user.value" })).body.result).toBe("[hidden]");
 
     const sent = await call("/browser/interact/click", { selector: { role: "button", name: "Sign in" } });
     expect(sent.body).toEqual({ url: site.url("/welcome"), title: "Welcome" });
@@ -201,12 +206,17 @@ describe("write with a secret", () => {
     expect(record.session_id).not.toBe(id);
     expect(record.reopened).toEqual({});
 
-    // It really came back, and the value was typed into the reopened browser.
+    // The value was typed into the reopened browser (and no script may look at it there)...
+    const filled = await call("/browser/read");
+    expect(filled.body.elements.find((e: any) => e.name === "Password").filled).toBe(true);
+    expect("site_data" in filled.body).toBe(false);
+    expect((await call("/browser/script", { script: "1" })).body.error).toBe(SCRIPT_AFTER_WRITE);
+    // ...and the site data really came back: on a new document, scripts run again.
+    await call("/browser/navigate", { url: site.url("/signin") });
     const back = await call("/browser/script", {
-      script: `document.cookie.split("; ").includes("bw_pref=${COOKIE}") && localStorage.getItem("bw_local") === "${LOCAL}" && pw.value.length`,
+      script: `document.cookie.split("; ").includes("bw_pref=${COOKIE}") && localStorage.getItem("bw_local") === "${LOCAL}"`,
     });
-    expect(back.body.result).toBe(PASSWORD.length);
-    expect("site_data" in back.body).toBe(false);
+    expect(back.body.result).toBe(true);
     const again = await mcp.tool("write", {
       selector: { label: "Password" },
       secret: { name: "signin", key: "password" },

@@ -1,7 +1,6 @@
 // dialog and switch on the real Grid: alerts, confirms and prompts read, accepted and dismissed
 // (proven by what the page saw), tabs listed, opened, selected and closed, frames entered and left.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { WebDriver } from "selenium-webdriver";
 import { NO_DIALOG, NOT_A_PROMPT } from "../../src/actions/dialog.ts";
 import { html, serveFixture } from "../support/fixtures.ts";
 import { type McpClient, mcpClient } from "../support/mcp.ts";
@@ -40,20 +39,20 @@ async function call(method: string, path: string, body?: unknown) {
   return res;
 }
 
-/** The workspace's browser, driven directly (to click without the other actions). */
-async function driver(): Promise<WebDriver> {
-  const record = await server.app.services.store.get(W);
-  return server.app.services.grid.attach(record!.session_id!);
+/** Runs a script in the document the workspace acts in now (its tab, or the frame it entered). */
+async function inPage(script: string): Promise<unknown> {
+  const res = await call("POST", "/browser/script", { script });
+  if (res.status !== 200) throw new Error(`the script failed: ${JSON.stringify(res.body)}`);
+  return res.body.result;
 }
 
 /** Runs a page function on a timer, so a dialog it opens does not block the script call. */
 async function soon(fn: string, ms = 0): Promise<void> {
-  await (await driver()).executeScript(`setTimeout(() => ${fn}(), ${ms})`);
+  await inPage(`setTimeout(() => ${fn}(), ${ms})`);
   if (ms === 0) await Bun.sleep(100);
 }
 
-const pageSays = async () =>
-  (await driver()).executeScript("return document.getElementById('out').textContent");
+const pageSays = async () => inPage("return document.getElementById('out').textContent");
 
 beforeAll(async () => {
   server = await startServer({ dataDir: false });
@@ -81,18 +80,23 @@ describe("dialog", () => {
     await soon("doAlert");
     const read = await call("POST", "/browser/dialog", { action: "read" });
     expect(read.status).toBe(200);
-    expect(read.body).toMatchObject({ message: "Saved!", url: "", title: "" });
+    expect(read.body).toMatchObject({ message: "Saved!", type: "alert", url: "", title: "" });
     const again = await call("POST", "/browser/dialog", { action: "read" });
     expect(again.body.message).toBe("Saved!");
     const accepted = await call("POST", "/browser/dialog", { action: "accept" });
-    expect(accepted.body).toEqual({ message: "Saved!", url: site.url("/dialogs"), title: "Dialogs" });
+    expect(accepted.body).toEqual({
+      message: "Saved!",
+      type: "alert",
+      url: site.url("/dialogs"),
+      title: "Dialogs",
+    });
     expect(await pageSays()).toBe("alerted");
   }, 60_000);
 
   test("a confirm accepted and dismissed: the page sees OK and Cancel", async () => {
     await soon("doConfirm");
     const ok = await call("POST", "/browser/dialog", { action: "accept" });
-    expect(ok.body.message).toBe("Delete it?");
+    expect(ok.body).toMatchObject({ message: "Delete it?", type: "confirm" });
     expect(await pageSays()).toBe("confirmed");
     await soon("doConfirm");
     const no = await call("POST", "/browser/dialog", { action: "dismiss" });
@@ -171,7 +175,7 @@ describe("switch: tabs", () => {
   }, 60_000);
 
   test("a link's new tab is listed but not entered; switching by index enters it and records it", async () => {
-    await (await driver()).findElement({ css: "#pop" }).click();
+    await call("POST", "/browser/interact/click", { selector: { css: "#pop" } });
     await Bun.sleep(300);
     const list = await call("POST", "/browser/switch", { tab: "list" });
     expect(list.body.tab).toBe(0);
@@ -219,10 +223,10 @@ describe("switch: tabs", () => {
 
   test("a tab the page closed itself: list still answers and the next switch recovers", async () => {
     await call("POST", "/browser/navigate", { url: site.url("/tabs") });
-    await (await driver()).executeScript("window.open('/c')");
+    await inPage("window.open('/c')");
     const popup = await call("POST", "/browser/switch", { tab: 1 });
     expect(popup.body.title).toBe("Page C");
-    await (await driver()).executeScript("setTimeout(() => window.close(), 0)");
+    await inPage("setTimeout(() => window.close(), 0)");
     await Bun.sleep(300);
     const list = await call("POST", "/browser/switch", { tab: "list" });
     expect(list.status).toBe(200);
@@ -232,8 +236,7 @@ describe("switch: tabs", () => {
 });
 
 describe("switch: frames", () => {
-  const where = async () =>
-    (await driver()).executeScript("return document.getElementById('where').textContent");
+  const where = async () => inPage("return document.getElementById('where').textContent");
 
   test("enter a frame by selector, then a frame inside it; actions act inside; null leaves", async () => {
     await call("POST", "/browser/navigate", { url: site.url("/frames") });

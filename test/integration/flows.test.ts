@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { browserState } from "../../src/actions/page/state.ts";
 import { badInput } from "../../src/errors.ts";
-import { pageState } from "../../src/grid/page.ts";
 import { openStore } from "../../src/store/index.ts";
 import type { RecordStore, UpdateFn } from "../../src/store/types.ts";
 import { goAnd, testAction } from "../support/actions.ts";
@@ -120,17 +120,18 @@ const goThenFail = goAnd("test_go_then_fail", async () => {
   throw badInput("the test tool failed on purpose");
 });
 const reap = testAction("test_reap", async (ctx) => {
-  const here = await pageState(ctx.browser.driver);
+  const here = await browserState(ctx.browser);
   reaped.push(ctx.browser.id);
   const res = await fetch(`${testGridUrl}/session/${ctx.browser.id}`, { method: "DELETE" });
   if (res.status !== 200) throw new Error(`the Grid did not delete the browser: ${res.status}`);
   return here;
 });
 const submit = testAction("test_submit", async (ctx) => {
-  const driver = ctx.browser.driver;
-  await driver.executeScript("document.forms[0].submit()");
-  await driver.wait(async () => (await driver.getCurrentUrl()).includes("/results"), 10_000);
-  return pageState(driver);
+  const page = await ctx.browser.page();
+  await page.call(() => (document.forms[0] as HTMLFormElement).submit());
+  const until = Date.now() + 10_000;
+  while (!(await page.url()).includes("/results") && Date.now() < until) await Bun.sleep(50);
+  return page.state();
 });
 const reaped: string[] = [];
 

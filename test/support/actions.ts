@@ -1,7 +1,6 @@
 // Test-only actions for tests of the manager and of flows.
 import { z } from "zod";
 import { type ActionContext, type AnyAction, defineAction } from "../../src/actions/define.ts";
-import { pageState } from "../../src/grid/page.ts";
 
 type Result = object;
 
@@ -35,9 +34,10 @@ export function goAnd(
   return testAction(
     name,
     async (ctx, input) => {
-      await ctx.browser.driver.get(input.url);
+      const page = await ctx.browser.page();
+      await page.goto(input.url);
       await then(ctx);
-      return pageState(ctx.browser.driver);
+      return page.state();
     },
     z.strictObject({ url: z.string() }),
   );

@@ -80,10 +80,13 @@ export class FakeBidi {
   /** Contexts whose handler went while their intercept was still in place (never, in teardown). */
   readonly handlerGoneFirst: string[] = [];
   readonly tabs = new Map<string, Tab>([["main", { url: "about:blank", marked: false }]]);
+  /** Titles pages show, by url. */
+  readonly titles = new Map<string, string>();
   private readonly listeners: Array<{ event: string; context: string | null; fn: (e: any) => unknown }> = [];
   private intercepts = new Map<string, { contexts: string[]; pathname?: string }>();
   private subscriptions = new Map<string, string[]>();
   private n = 0;
+  private tabsMade = 0;
 
   constructor(private readonly opts: FakeOptions = {}) {
     this.jar = [...(opts.cookies ?? [])];
@@ -155,7 +158,7 @@ export class FakeBidi {
     if (err) throw err;
     switch (method) {
       case "browsingContext.create": {
-        const context = `spare-${++this.n}`;
+        const context = `spare-${++this.tabsMade}`;
         this.tabs.set(context, { url: "about:blank", marked: false });
         return { context };
       }
@@ -192,6 +195,17 @@ export class FakeBidi {
         return this.navigate(params.context, params.url);
       case "script.evaluate":
         return this.evaluate(params.target.context, params.expression);
+      case "script.callFunction":
+        return this.callFunction(params.target.context, params.functionDeclaration);
+      case "browsingContext.getTree": {
+        const all = [...this.tabs.entries()].map(([context, t]) => ({
+          context,
+          url: t.url,
+          parent: null,
+          children: [],
+        }));
+        return { contexts: params.root ? all.filter((c) => c.context === params.root) : all };
+      }
       case "storage.getCookies":
         return { cookies: this.jar.map((c) => ({ ...c })), partitionKey: {} };
       case "storage.setCookie": {
@@ -235,6 +249,8 @@ export class FakeBidi {
         return `navigate ${p.context} ${p.url}${p.wait ? ` ${p.wait}` : ""}`;
       case "script.evaluate":
         return `evaluate ${p.target.context}${p.awaitPromise ? " await" : ""}`;
+      case "script.callFunction":
+        return `call ${p.target.context}`;
       case "storage.setCookie":
         return `setCookie ${p.cookie.name} ${p.cookie.sameSite ?? "-"}`;
       default:
@@ -283,6 +299,33 @@ export class FakeBidi {
       tab.marked = typeof body.value === "string" && body.value.includes("selenium-flow-spare");
     }
     return { navigation: "n", url };
+  }
+
+  // The sandbox calls the server makes on these pages, answered in the page library's wire shape.
+  private callFunction(context: string, declaration: string): unknown {
+    const tab = this.tabs.get(context);
+    if (!tab) throw new Error("no such frame");
+    const origin = tab.url.startsWith("http") ? new URL(tab.url).origin : "";
+    let value: unknown = null;
+    if (declaration.includes("__sfTyped === true")) {
+      return { type: "success", result: { type: "boolean", value: false }, realm: "r" };
+    }
+    if (declaration.includes("sessionStorage")) {
+      value = origin
+        ? { local: this.localOf(origin).items(), session: this.sessionOf(context, origin).items() }
+        : { local: {}, session: {} };
+    } else if (declaration.includes("document.title")) {
+      value = this.titles.get(tab.url) ?? "";
+    } else if (declaration.includes("leaving()")) {
+      value = null;
+    } else {
+      throw new Error(`the fake cannot run: ${declaration.slice(-120)}`);
+    }
+    return {
+      type: "success",
+      result: { type: "array", value: [{ type: "string", value: JSON.stringify(value) }] },
+      realm: "r",
+    };
   }
 
   private evaluate(context: string, expression: string): unknown {

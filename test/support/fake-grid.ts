@@ -1,7 +1,6 @@
 // A fake Grid for unit tests of the workspace manager's ordering and failure paths: browsers with a
-// main tab, a classic driver that answers the page reads this project makes, and a FakeBidi each.
+// main tab and a FakeBidi each, whose connections the server holds.
 import type { Grid, OpenOptions } from "../../src/grid/webdriver.ts";
-import { READ_STORAGE } from "../../src/site-data/scripts.ts";
 import { FakeBidi, type FakeOptions } from "./fake-bidi.ts";
 
 export const goneError = () => Object.assign(new Error("invalid session id"), { name: "NoSuchSessionError" });
@@ -11,14 +10,15 @@ export interface FakeBrowser {
   options: OpenOptions;
   bidi: FakeBidi;
   alive: boolean;
+  /** Titles pages show, by url (the browser's FakeBidi answers with them). */
   titles: Map<string, string>;
 }
 
 export class FakeGrid {
   readonly browsers = new Map<string, FakeBrowser>();
-  /** Every call, in order: `open b1`, `get b1 <url>`, `bidi b1`, `end b1`. */
+  /** Every call, in order: `open b1`, `get b1 <url>` (the main tab navigated), `bidi b1`, `end b1`. */
   readonly log: string[] = [];
-  /** Runs before each classic executeScript (to change the world mid-call). */
+  /** Runs before each script the server runs in a page (to change the world mid-call). */
   onScript: ((id: string, script: string) => Promise<void> | void) | null = null;
   openError: Error | null = null;
   private n = 0;
@@ -42,13 +42,8 @@ export class FakeGrid {
   async open(options: OpenOptions) {
     if (this.openError) throw this.openError;
     const id = `b${++this.n}`;
-    this.browsers.set(id, {
-      id,
-      options,
-      bidi: new FakeBidi(this.bidiOptions()),
-      alive: true,
-      titles: new Map(),
-    });
+    const bidi = new FakeBidi(this.bidiOptions());
+    this.browsers.set(id, { id, options, bidi, alive: true, titles: bidi.titles });
     this.log.push(`open ${id}`);
     return { id, driver: this.attach(id), capabilities: {} };
   }
@@ -59,35 +54,7 @@ export class FakeGrid {
       if (!b?.alive) throw goneError();
       return b;
     };
-    const main = () => browser().bidi.tabs.get("main") as { url: string; marked: boolean };
-    const origin = () => (main().url.startsWith("http") ? new URL(main().url).origin : "");
     return {
-      get: async (url: string) => {
-        browser();
-        this.log.push(`get ${id} ${url}`);
-        main().url = url;
-        main().marked = false;
-      },
-      executeScript: async (script: string) => {
-        browser();
-        await this.onScript?.(id, script);
-        browser();
-        if (script === READ_STORAGE) {
-          const o = origin();
-          const b = browser();
-          return {
-            origin: o,
-            local: o ? b.bidi.localOf(o).items() : {},
-            session: o ? b.bidi.sessionOf("main", o).items() : {},
-            url: main().url,
-            title: b.titles.get(main().url) ?? "",
-          };
-        }
-        if (script.includes("location.href")) return [main().url, browser().titles.get(main().url) ?? ""];
-        throw new Error(`the fake driver cannot run: ${script.slice(0, 40)}`);
-      },
-      getCurrentUrl: async () => main().url,
-      getTitle: async () => "",
       getWindowHandle: async () => {
         browser();
         return "main";
@@ -95,7 +62,7 @@ export class FakeGrid {
     };
   }
 
-  /** BiDi sockets opened and not closed yet (every call closes what it opened). */
+  /** BiDi sockets opened and not closed yet (the server holds one per live browser it touched). */
   openSockets = 0;
 
   async bidi(id: string) {
@@ -104,13 +71,39 @@ export class FakeGrid {
     this.log.push(`bidi ${id}`);
     this.openSockets++;
     let closed = false;
+    const closers: Array<() => void> = [];
     const close = () => {
       if (!closed) this.openSockets--;
       closed = true;
+      for (const h of closers.splice(0)) h();
+    };
+    const send = async (method: string, params: any) => {
+      if (closed) throw new Error("the browser's BiDi channel was closed");
+      // A browser the Grid removed: its socket drops.
+      if (!b.alive) {
+        close();
+        throw new Error("the browser's BiDi channel closed");
+      }
+      if (method === "script.callFunction") {
+        await this.onScript?.(id, String(params.functionDeclaration));
+        if (!b.alive) {
+          close();
+          throw new Error("the browser's BiDi channel closed");
+        }
+      }
+      if (method === "browsingContext.navigate" && params.context === "main")
+        this.log.push(`get ${id} ${params.url}`);
+      return b.bidi.send(method, params);
     };
     // Each open is a socket of its own over the browser's one fake BiDi state.
     return new Proxy(b.bidi.socket, {
-      get: (target, key) => (key === "close" ? close : Reflect.get(target, key)),
+      get: (target, key) => {
+        if (key === "close") return close;
+        if (key === "closed") return closed;
+        if (key === "send") return send;
+        if (key === "onClose") return (h: () => void) => (closed ? h() : closers.push(h));
+        return Reflect.get(target, key);
+      },
     });
   }
 

@@ -50,7 +50,7 @@ describe("the layers", () => {
       data: { dir: null },
       store: { url: null },
       session: { ttl: 86400 },
-      secrets: { dirs: [], entries: {} },
+      secrets: { dirs: [], entries: {}, scripts_after_write: "refuse" },
       flows: { dir: null },
       files: { link_ttl: 3600 },
       recording: { enabled: false, dir: null, wait: 600, watch: "auto", poll: 1000 },
@@ -239,6 +239,14 @@ describe("bad values name the key and say what is allowed", () => {
     },
     "recording.dir": { bad: [], rule: "", good: [["/in", "/in"]] },
     "recording.wait": { bad: ["29", "-30", "ten"], rule: "30 or more", good: [["30", 30]] },
+    "secrets.scripts_after_write": {
+      bad: ["sometimes", "ALLOW"],
+      rule: "refuse, allow",
+      good: [
+        ["refuse", "refuse"],
+        ["allow", "allow"],
+      ],
+    },
     "recording.watch": {
       bad: ["sometimes", "POLL"],
       rule: "auto, events, poll",

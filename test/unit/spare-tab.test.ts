@@ -43,7 +43,7 @@ describe("the spare tab", () => {
       "on network.beforeRequestSent spare-1",
       "subscribe network.beforeRequestSent [spare-1]",
       `navigate spare-1 ${APP}${SPARE_PATH} interactive`,
-      "respond request-4",
+      "respond request-3",
       "evaluate spare-1 await",
       "unintercept",
       "close spare-1",
@@ -71,7 +71,7 @@ describe("the spare tab", () => {
     };
     await withSpareTab(bidi.socket, async () => {
       const h = handler as unknown as (e: unknown) => unknown;
-      h({ isBlocked: true, request: { request: "r1" }, intercepts: ["intercept-2"] });
+      h({ isBlocked: true, request: { request: "r1" }, intercepts: ["intercept-1"] });
       h({ isBlocked: false, request: { request: "r2" } });
       h("not an object");
       h(null);

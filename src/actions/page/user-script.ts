@@ -1,8 +1,10 @@
-// A caller's JavaScript, wrapped so that it may be an expression ("document.title"), a function
-// ("() => x", "async () => ..."), or a function body with return; and so that its result comes back
-// JSON-safe: elements as short descriptions, cycles and functions marked, sizes bounded.
-import type { PageLib } from "./lib.ts";
-import { LIB } from "./run.ts";
+// A caller's JavaScript, run in the page's own world (execute_script and assert's script): it may
+// be an expression ("document.title"), a function ("() => x", "async () => ..."), or a function body
+// with return. The browser serialises its value (BiDi), and the server turns that into JSON here:
+// elements as short descriptions (read in the sandbox), cycles and functions marked, sizes bounded.
+import type { LocalValue, RemoteValue } from "../../grid/bidi.ts";
+import type { NodeRef, Page } from "../../grid/page.ts";
+import type { PageLib } from "../../page/index.ts";
 
 /** Whether `source` parses as one expression (compiled only, never run, on the server). */
 export function isExpression(source: string): boolean {
@@ -14,65 +16,152 @@ export function isExpression(source: string): boolean {
   }
 }
 
-/** Turns any value into JSON: elements described, cycles, functions and odd numbers spelled out. */
-function jsonSafe(L: PageLib, value: unknown): unknown {
-  const seen = new Set<object>();
-  let budget = 20_000;
-  const walk = (v: unknown, depth: number): unknown => {
-    if (--budget < 0) return "[…]";
-    if (v === undefined || v === null) return null;
-    const t = typeof v;
-    if (t === "string" || t === "boolean") return v;
-    if (t === "number") return Number.isFinite(v) ? v : String(v);
-    if (t === "bigint") return String(v);
-    if (t === "function") return "[function]";
-    if (t === "symbol") return String(v);
-    if (v instanceof Element) return L.describe(v);
-    if (v instanceof Node) return `[${v.nodeName.toLowerCase()}]`;
-    if (v === window) return "[window]";
-    if (v instanceof Date) return Number.isNaN(v.getTime()) ? null : v.toISOString();
-    if (v instanceof RegExp || v instanceof Error) return String(v);
-    const o = v as object;
-    if (seen.has(o)) return "[circular]";
-    if (depth > 20) return "[…]";
-    seen.add(o);
-    try {
-      if (Array.isArray(o) || o instanceof NodeList || o instanceof HTMLCollection || o instanceof Set) {
-        return Array.from(o as Iterable<unknown>).map((x) => walk(x, depth + 1));
-      }
-      if (o instanceof Map) {
-        const out: Record<string, unknown> = {};
-        for (const [k, x] of o) out[String(k)] = walk(x, depth + 1);
-        return out;
-      }
-      const json = (o as { toJSON?: () => unknown }).toJSON;
-      if (typeof json === "function") return walk(json.call(o), depth + 1);
-      const out: Record<string, unknown> = {};
-      for (const k of Object.keys(o)) out[k] = walk((o as Record<string, unknown>)[k], depth + 1);
-      return out;
-    } finally {
-      seen.delete(o);
-    }
-  };
-  return walk(value, 0);
-}
-
-/**
- * The script to send for `source`: runs it with the caller's `arguments`, awaits a promise, and
- * returns its value through jsonSafe. With `truthy`, returns `{ok, value}` instead.
- */
-export function userScript(source: string, truthy = false): string {
+/** The function declaration that runs `source` with the caller's arguments and returns its value. */
+export function userFunction(source: string): string {
   const run = isExpression(source)
     ? `var __v = (${source}\n);\nif (typeof __v === "function") __v = __v.apply(null, arguments);`
     : `var __v = (function () {\n${source}\n}).apply(null, arguments);`;
-  const finish = truthy
-    ? "function (v) { return { ok: !!v, value: __safe(__lib, v) }; }"
-    : "function (v) { return __safe(__lib, v); }";
-  return [
-    run,
-    `var __lib = ${LIB}; `,
-    `var __safe = ${jsonSafe.toString()};`,
-    `var __done = ${finish};`,
-    `return __v && typeof __v.then === "function" ? __v.then(__done) : __done(__v);`,
-  ].join("\n");
+  return `function () {\n${run}\nreturn __v;\n}`;
+}
+
+/** A JSON value as a BiDi argument. */
+export function toLocal(v: unknown): LocalValue {
+  if (v === null || v === undefined) return { type: "null" };
+  if (typeof v === "string") return { type: "string", value: v };
+  if (typeof v === "boolean") return { type: "boolean", value: v };
+  if (typeof v === "number") return { type: "number", value: Number.isFinite(v) ? v : String(v) };
+  if (Array.isArray(v)) return { type: "array", value: v.map(toLocal) };
+  if (typeof v === "object")
+    return { type: "object", value: Object.entries(v).map(([k, x]) => [k, toLocal(x)]) };
+  return { type: "null" };
+}
+
+/** What the value's truthiness was in the page. */
+export function truthy(v: RemoteValue): boolean {
+  switch (v.type) {
+    case "undefined":
+    case "null":
+      return false;
+    case "boolean":
+      return v.value === true;
+    case "number":
+      return v.value !== 0 && v.value !== "NaN" && v.value !== "-0";
+    case "string":
+      return v.value !== "";
+    case "bigint":
+      return v.value !== "0";
+    default:
+      return true;
+  }
+}
+
+type Remote = RemoteValue & { sharedId?: string; internalId?: string };
+
+const NODE_NAMES: Record<number, string> = {
+  3: "#text",
+  4: "#cdata-section",
+  8: "#comment",
+  9: "#document",
+  10: "#doctype",
+  11: "#document-fragment",
+};
+
+const DESCRIBE = (L: PageLib, els: Element[]) => els.map((e) => L.describe(e));
+
+/**
+ * The value as JSON: elements described as `<button#send> "Send"` (in the sandbox of `context`),
+ * other nodes as `[#text]`, cycles as "[circular]", functions "[function]", odd numbers spelled out.
+ */
+export async function jsonOf(page: Page, context: string, value: RemoteValue): Promise<unknown> {
+  const elements: Remote[] = [];
+  const seenIds = new Map<string, Remote>();
+  // First pass: find the elements to describe (one sandbox call for all of them).
+  const scan = (v: Remote) => {
+    if (v.internalId && v.value !== undefined) seenIds.set(v.internalId, v);
+    if (v.type === "node") {
+      const n = v.value as { nodeType?: number } | undefined;
+      if (n?.nodeType === 1 && v.sharedId) elements.push(v);
+      return;
+    }
+    if (Array.isArray(v.value)) {
+      for (const x of v.value as unknown[]) {
+        if (Array.isArray(x)) for (const y of x) if (y && typeof y === "object") scan(y as Remote);
+        if (x && typeof x === "object" && !Array.isArray(x)) scan(x as Remote);
+      }
+    }
+  };
+  scan(value as Remote);
+  const described = new Map<string, string>();
+  if (elements.length) {
+    const refs: NodeRef[] = elements.slice(0, 500).map((e) => ({ sharedId: e.sharedId as string, context }));
+    const texts = await page.callIn<string[]>(context, DESCRIBE, refs).catch(() => [] as string[]);
+    refs.forEach((r, i) => {
+      if (typeof texts[i] === "string") described.set(r.sharedId, texts[i] as string);
+    });
+  }
+  let budget = 20_000;
+  const walking = new Set<string>();
+  const walk = (raw: Remote): unknown => {
+    if (--budget < 0) return "[…]";
+    let v = raw;
+    if (v.internalId && v.value === undefined) {
+      if (walking.has(v.internalId)) return "[circular]";
+      v = seenIds.get(v.internalId) ?? v;
+    }
+    switch (v.type) {
+      case "undefined":
+      case "null":
+        return null;
+      case "string":
+      case "boolean":
+        return v.value;
+      case "number":
+        return typeof v.value === "number" ? v.value : v.value === "-0" ? 0 : String(v.value);
+      case "bigint":
+        return String(v.value);
+      case "function":
+        return "[function]";
+      case "symbol":
+        return "[symbol]";
+      case "window":
+        return "[window]";
+      case "date": {
+        const d = new Date(String(v.value));
+        return Number.isNaN(d.getTime()) ? null : d.toISOString();
+      }
+      case "regexp": {
+        const r = v.value as { pattern?: string; flags?: string } | undefined;
+        return `/${r?.pattern ?? ""}/${r?.flags ?? ""}`;
+      }
+      case "error":
+        return "[error]";
+      case "node": {
+        const n = v.value as { nodeType?: number; localName?: string } | undefined;
+        if (n?.nodeType === 1)
+          return (v.sharedId && described.get(v.sharedId)) || `<${n.localName ?? "element"}>`;
+        return `[${NODE_NAMES[n?.nodeType ?? 0] ?? "node"}]`;
+      }
+    }
+    if (v.value === undefined) return "[…]";
+    const id = v.internalId;
+    if (id) walking.add(id);
+    try {
+      if (v.type === "array" || v.type === "set" || v.type === "nodelist" || v.type === "htmlcollection") {
+        return (v.value as Remote[]).map(walk);
+      }
+      if (v.type === "object" || v.type === "map") {
+        const out: Record<string, unknown> = {};
+        for (const pair of v.value as [string | Remote, Remote][]) {
+          const [k, x] = pair;
+          const key = typeof k === "string" ? k : String(walk(k));
+          out[key] = walk(x);
+        }
+        return out;
+      }
+      return `[${v.type}]`;
+    } finally {
+      if (id) walking.delete(id);
+    }
+  };
+  return walk(value as Remote);
 }

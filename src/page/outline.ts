@@ -1,7 +1,11 @@
-// read_page's page side: one walk that returns what a model needs to act without a screenshot —
+// Page side of read_page: one walk that returns what a model needs to act without a screenshot —
 // headings, landmarks, the visible text in reading order, and every interactive element with a
 // selector that matches exactly it. Same-origin frames and open shadow roots are read too.
-import type { PageLib } from "./lib.ts";
+import { allElements, BUTTON_INPUTS, cut, isVisible, norm, textOf } from "./dom.ts";
+import { INTERACTIVE } from "./hints.ts";
+import { accessibleName } from "./names.ts";
+import { roleOf } from "./roles.ts";
+import { cssFor, find } from "./selectors.ts";
 
 export type Css = { css: string } | { role: string; name: string } | { text: string };
 
@@ -27,9 +31,6 @@ export interface ReadElement {
 }
 
 export interface ReadResult {
-  url: string;
-  title: string;
-  top: boolean;
   headings: { level: number; text: string }[];
   landmarks: { role: string; name?: string; selector?: Css }[];
   text: string;
@@ -38,16 +39,11 @@ export interface ReadResult {
   truncated?: string;
 }
 
-export function readPage(L: PageLib, root: Element | null, maxLength: number): ReadResult {
-  const cut = L.cut;
-  const norm = L.norm;
+export function readPage(root: Element | null, maxLength: number): ReadResult {
   const scope: Element = root ?? document.body ?? document.documentElement;
   const styleOf = (el: Element) => (el.ownerDocument.defaultView ?? window).getComputedStyle(el);
 
   const out: ReadResult = {
-    url: String(location.href),
-    title: String(document.title),
-    top: window.top === window,
     headings: [],
     landmarks: [],
     text: "",
@@ -57,18 +53,18 @@ export function readPage(L: PageLib, root: Element | null, maxLength: number): R
 
   /** A selector that finds exactly el: a unique CSS selector, else role and name, else its text. */
   const selectorFor = (el: Element, inFrame: boolean): Css | undefined => {
-    const css = L.cssFor(el);
+    const css = cssFor(el);
     if (css) return { css };
     if (inFrame) return undefined;
-    const role = L.roleOf(el);
-    const name = L.accessibleName(el);
+    const role = roleOf(el);
+    const name = accessibleName(el);
     if (role && name) {
-      const f = L.find({ role, name });
+      const f = find({ role, name });
       if (f.els.length === 1 && f.els[0] === el) return { role, name };
     }
-    const text = L.textOf(el);
+    const text = textOf(el);
     if (text && text.length <= 80) {
-      const f = L.find({ text });
+      const f = find({ text });
       if (f.els.length === 1 && f.els[0] === el) return { text };
     }
     return undefined;
@@ -91,14 +87,14 @@ export function readPage(L: PageLib, root: Element | null, maxLength: number): R
     if (tag === "OPTION" && el.closest("select")) return null;
     if (tag === "INPUT" && (el as HTMLInputElement).type === "hidden") return null;
     const role =
-      L.roleOf(el) ??
+      roleOf(el) ??
       ((el as HTMLElement).isContentEditable
         ? "textbox"
         : tag === "INPUT"
           ? (el as HTMLInputElement).type
           : "button");
     const e: ReadElement = { role };
-    const name = cut(L.accessibleName(el), 80);
+    const name = cut(accessibleName(el), 80);
     if (name) e.name = name;
     const sel = selectorFor(el, frame.length > 0);
     if (sel) e.selector = sel;
@@ -113,7 +109,7 @@ export function readPage(L: PageLib, root: Element | null, maxLength: number): R
       if (type !== "text" && type !== "submit" && type !== "button") e.type = type;
       if (type === "checkbox" || type === "radio") e.checked = input.checked;
       else if (type === "password") e.filled = input.value.length > 0;
-      else if (!L.BUTTON_INPUTS.includes(type) && type !== "file" && input.value)
+      else if (!BUTTON_INPUTS.includes(type) && type !== "file" && input.value)
         e.value = cut(input.value, 200);
       const ph = norm(input.getAttribute("placeholder"));
       if (ph && ph !== name) e.placeholder = cut(ph, 80);
@@ -145,11 +141,11 @@ export function readPage(L: PageLib, root: Element | null, maxLength: number): R
   // Elements are described (the costly part: names, unique selectors) only while they can still fit.
   const found: { el: Element; frame: { css: string }[] }[] = [];
   const collect = (start: Element, frame: { css: string }[]) => {
-    const els = [start, ...L.allElements(start)];
+    const els = [start, ...allElements(start)];
     for (const el of els) {
       if (el.tagName === "IFRAME" || el.tagName === "FRAME") {
-        if (!L.isVisible(el)) continue;
-        const css = L.cssFor(el);
+        if (!isVisible(el)) continue;
+        const css = cssFor(el);
         let doc: Document | null = null;
         try {
           doc = (el as HTMLIFrameElement).contentDocument;
@@ -162,23 +158,23 @@ export function readPage(L: PageLib, root: Element | null, maxLength: number): R
         if (doc?.body && css) collect(doc.body, [...frame, { css }]);
         continue;
       }
-      const role = L.roleOf(el);
-      if (el.matches(L.INTERACTIVE)) {
+      const role = roleOf(el);
+      if (el.matches(INTERACTIVE)) {
         // A styled checkbox hides its input behind its label: list it, check acts through the label.
         const boxed =
           el.tagName === "INPUT" &&
           ["checkbox", "radio"].includes((el as HTMLInputElement).type) &&
           !!(el as HTMLInputElement).labels?.length;
-        if (L.isVisible(el) || boxed) found.push({ el, frame });
+        if (isVisible(el) || boxed) found.push({ el, frame });
         continue;
       }
       if (frame.length) continue;
-      if (role === "heading" && L.isVisible(el)) {
+      if (role === "heading" && isVisible(el)) {
         const level = Number(el.tagName.slice(1)) || Number(el.getAttribute("aria-level")) || 2;
-        const text = cut(L.textOf(el), 120);
+        const text = cut(textOf(el), 120);
         if (text) out.headings.push({ level, text });
-      } else if (role && LANDMARKS.has(role) && L.isVisible(el)) {
-        const name = cut(L.accessibleName(el), 60);
+      } else if (role && LANDMARKS.has(role) && isVisible(el)) {
+        const name = cut(accessibleName(el), 60);
         if (role === "form" && !name && !el.id) continue;
         const lm: ReadResult["landmarks"][number] = { role };
         if (name) lm.name = name;

@@ -1,0 +1,249 @@
+// One BiDi connection per live browser, held by the server (spec §1.6): opened on first use,
+// opened again when it dropped, closed when the browser ends, is replaced or reaped, and after an
+// idle time. Each held connection follows the browser's dialogs and navigations, which page work
+// needs to know about (a gesture that opens an alert never answers until the alert is handled).
+import { log } from "../log.ts";
+import type { BidiSocket, EventName, NavigationInfo, UserPrompt } from "./bidi.ts";
+
+/** Closed after this long without a call (a live call keeps its connection). */
+export const IDLE_MS = 5 * 60_000;
+
+// What every held connection follows, for the whole browser.
+const FOLLOWED: EventName[] = [
+  "browsingContext.userPromptOpened",
+  "browsingContext.userPromptClosed",
+  "browsingContext.navigationStarted",
+  "browsingContext.navigationAborted",
+  "browsingContext.navigationFailed",
+  "browsingContext.downloadWillBegin",
+  "browsingContext.navigationCommitted",
+  "browsingContext.fragmentNavigated",
+  "browsingContext.load",
+];
+
+/** A navigation of one context, as its events tell it. */
+interface Navigation {
+  id: string | null;
+  url: string;
+  /** Set once it loaded, failed, was aborted or turned into a download. */
+  done: boolean;
+  /** Calls waiting for it to be done. */
+  waiters: Array<() => void>;
+}
+
+export class HeldConnection {
+  /** Open dialogs, by top-level context. */
+  readonly prompts = new Map<string, UserPrompt>();
+  /** Tabs known to take scripts (see Page.usable). */
+  readonly usable = new Set<string>();
+  private readonly navigations = new Map<string, Navigation>();
+  private readonly promptWaiters = new Set<(p: UserPrompt) => void>();
+  /** Counts navigations started, so a caller can tell whether one began since it looked. */
+  private started = 0;
+  private users = 0;
+  private idle: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(
+    readonly socket: BidiSocket,
+    private readonly onIdle: () => void,
+    private readonly idleMs: number,
+  ) {
+    socket.on("browsingContext.userPromptOpened", null, (p) => {
+      this.prompts.set(p.context, p);
+      for (const w of [...this.promptWaiters]) w(p);
+    });
+    socket.on("browsingContext.userPromptClosed", null, (p) => {
+      this.prompts.delete(p.context);
+    });
+    socket.on("browsingContext.navigationStarted", null, (p) => this.navStarted(p));
+    // A page restored from the back-forward cache commits under its first navigation's id and never
+    // loads again; a same-document step never loads either.
+    socket.on("browsingContext.navigationCommitted", null, (p) => {
+      const n = this.navigations.get(p.context);
+      if (n && p.navigation && n.id && p.navigation !== n.id) this.navDone({ ...p, navigation: n.id });
+    });
+    socket.on("browsingContext.fragmentNavigated", null, (p) => this.navDone({ ...p, navigation: null }));
+    for (const done of [
+      "browsingContext.load",
+      "browsingContext.navigationAborted",
+      "browsingContext.navigationFailed",
+      "browsingContext.downloadWillBegin",
+    ] as const) {
+      socket.on(done, null, (p) => this.navDone(p));
+    }
+  }
+
+  /** Subscribes to what the connection follows; a fresh connection does this before any use. */
+  async follow(): Promise<void> {
+    await this.socket.subscribe(FOLLOWED);
+  }
+
+  get closed(): boolean {
+    return this.socket.closed;
+  }
+
+  /** How many navigations began so far (compare two readings). */
+  get navigationCount(): number {
+    return this.started;
+  }
+
+  /** Whether `context` has a navigation under way. */
+  navigating(context: string): boolean {
+    const n = this.navigations.get(context);
+    return !!n && !n.done;
+  }
+
+  /** Resolves once `context` has no navigation under way, or after `ms`; true when it settled. */
+  settled(context: string, ms: number): Promise<boolean> {
+    const n = this.navigations.get(context);
+    if (!n || n.done) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        n.waiters = n.waiters.filter((w) => w !== done);
+        resolve(false);
+      }, ms);
+      const done = () => {
+        clearTimeout(timer);
+        // A redirect or a script may start the next one at once: wait for that too.
+        resolve(this.settled(context, ms));
+      };
+      n.waiters.push(done);
+    });
+  }
+
+  /** Resolves with the first dialog that opens in one of `contexts` while `work` runs (or null). */
+  async racePrompt<T>(
+    contexts: (c: string) => boolean,
+    work: Promise<T>,
+  ): Promise<{ done: T } | { prompt: UserPrompt }> {
+    for (const [c, p] of this.prompts) if (contexts(c)) return { prompt: p };
+    let off = () => {};
+    const opened = new Promise<{ prompt: UserPrompt }>((resolve) => {
+      const w = (p: UserPrompt) => {
+        if (contexts(p.context)) resolve({ prompt: p });
+      };
+      this.promptWaiters.add(w);
+      off = () => this.promptWaiters.delete(w);
+    });
+    try {
+      return await Promise.race([work.then((done) => ({ done })), opened]);
+    } finally {
+      off();
+    }
+  }
+
+  /** Marks the connection in use; the returned function gives it back. */
+  use(): () => void {
+    this.users++;
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = null;
+    let given = false;
+    return () => {
+      if (given) return;
+      given = true;
+      if (--this.users === 0 && !this.socket.closed) {
+        this.idle = setTimeout(this.onIdle, this.idleMs);
+        this.idle.unref?.();
+      }
+    };
+  }
+
+  close(): void {
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = null;
+    this.socket.close();
+    for (const n of this.navigations.values()) for (const w of n.waiters.splice(0)) w();
+  }
+
+  private navStarted(p: NavigationInfo): void {
+    this.started++;
+    const prev = this.navigations.get(p.context);
+    const waiters = prev && !prev.done ? prev.waiters : [];
+    this.navigations.set(p.context, { id: p.navigation, url: p.url, done: false, waiters });
+  }
+
+  private navDone(p: NavigationInfo): void {
+    const n = this.navigations.get(p.context);
+    // A late event of an earlier navigation does not end the current one.
+    if (!n || n.done || (p.navigation && n.id && p.navigation !== n.id)) return;
+    n.done = true;
+    for (const w of n.waiters.splice(0)) w();
+  }
+}
+
+/** The held connections of this server, by Grid session id (which never leaves the server). */
+export class HeldConnections {
+  private readonly held = new Map<string, HeldConnection>();
+  private readonly opening = new Map<string, Promise<HeldConnection>>();
+
+  constructor(
+    private readonly connect: (id: string) => Promise<BidiSocket>,
+    private readonly idleMs = IDLE_MS,
+  ) {}
+
+  /** The browser's connection, opened (or opened again) when it has none. */
+  get(id: string): Promise<HeldConnection> {
+    const known = this.held.get(id);
+    if (known && !known.closed) return Promise.resolve(known);
+    if (known) this.held.delete(id);
+    const pending = this.opening.get(id);
+    if (pending) return pending;
+    const opening = this.open(id).finally(() => this.opening.delete(id));
+    this.opening.set(id, opening);
+    return opening;
+  }
+
+  /** Closes and forgets the browser's connection (it ended, was replaced or reaped). */
+  drop(id: string): void {
+    const known = this.held.get(id);
+    this.held.delete(id);
+    known?.close();
+    // One still opening is closed as soon as it opens.
+    const pending = this.opening.get(id);
+    if (pending) {
+      pending.then(
+        (c) => {
+          if (this.held.get(id) === c) this.held.delete(id);
+          c.close();
+        },
+        () => undefined,
+      );
+    }
+  }
+
+  /** How many connections are open now (the leak tests count them). */
+  get size(): number {
+    let n = 0;
+    for (const c of this.held.values()) if (!c.closed) n++;
+    return n;
+  }
+
+  closeAll(): void {
+    for (const id of [...this.held.keys()]) this.drop(id);
+  }
+
+  private async open(id: string): Promise<HeldConnection> {
+    const socket = await this.connect(id);
+    const conn = new HeldConnection(
+      socket,
+      () => {
+        if (this.held.get(id) === conn) this.held.delete(id);
+        conn.close();
+        log.debug("a browser's BiDi connection closed after its idle time");
+      },
+      this.idleMs,
+    );
+    try {
+      await conn.follow();
+    } catch (err) {
+      conn.close();
+      throw err;
+    }
+    socket.onClose(() => {
+      if (this.held.get(id) === conn) this.held.delete(id);
+    });
+    this.held.set(id, conn);
+    log.debug(`holding a BiDi connection (${this.size} open)`);
+    return conn;
+  }
+}

@@ -1,0 +1,39 @@
+// The page library: what the server's own scripts use in the page, bundled at build time into one
+// string (bundle.ts) and installed once per document in the server's sandbox realm. The page's
+// scripts cannot see it, and nothing the page does to its own globals changes what it computes.
+import { allElements, BUTTON_INPUTS, cut, fresh, isVisible, norm, textOf } from "./dom.ts";
+import { describe, hints, INTERACTIVE } from "./hints.ts";
+import { arm, leaving } from "./leaving.ts";
+import { accessibleName, labelsOf } from "./names.ts";
+import { readPage } from "./outline.ts";
+import { roleOf } from "./roles.ts";
+import { cssFor, find } from "./selectors.ts";
+import { pack, unpack } from "./wire.ts";
+
+const lib = {
+  norm,
+  cut,
+  isVisible,
+  allElements,
+  find,
+  roleOf,
+  accessibleName,
+  labelsOf,
+  textOf,
+  cssFor,
+  hints,
+  describe,
+  readPage,
+  arm,
+  leaving,
+  fresh,
+  pack,
+  unpack,
+  INTERACTIVE,
+  BUTTON_INPUTS,
+};
+
+export type PageLib = typeof lib;
+export type { PageSelector } from "./selectors.ts";
+
+(globalThis as { __sfLib?: PageLib }).__sfLib = lib;

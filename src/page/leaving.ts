@@ -1,0 +1,30 @@
+// Page side: whether the page is on its way out after a gesture. A link followed or a form
+// submitted starts its navigation a moment after the gesture; the server waits for it only when
+// the page says one may come ("maybe"). The listeners live in the sandbox, out of the page's reach.
+
+let armed = false;
+let state: "maybe" | null = null;
+
+/** Starts watching (once per document) and forgets what an earlier gesture left. */
+export function arm(): void {
+  state = null;
+  if (armed) return;
+  armed = true;
+  const maybe = (e: Event) => {
+    if (!e.defaultPrevented) state = "maybe";
+  };
+  window.addEventListener("submit", (e) => {
+    const form = e.target as HTMLFormElement | null;
+    if (!form?.target || form.target === "_self") maybe(e);
+  });
+  window.addEventListener("click", (e) => {
+    const a = e.target instanceof Element ? e.target.closest("a[href]") : null;
+    if (a && (!a.getAttribute("target") || a.getAttribute("target") === "_self")) {
+      if (!(a.getAttribute("href") ?? "").startsWith("#")) maybe(e);
+    }
+  });
+}
+
+export function leaving(): "maybe" | null {
+  return state;
+}

@@ -1,0 +1,55 @@
+// A fake BiDi socket for unit tests of what a held connection follows: events are emitted by the
+// test, commands answer with what `answer` says (or never, to stand for a browser the Grid removed).
+import type { BidiSocket } from "../../src/grid/bidi.ts";
+
+type Handler = (params: unknown) => unknown;
+
+export class FakeSocket {
+  readonly sent: Array<{ method: string; params: unknown }> = [];
+  private handlers: Array<{ event: string; context: string | null; handler: Handler }> = [];
+  private closers: Array<() => void> = [];
+  closed = false;
+
+  constructor(
+    private readonly answer: (method: string, params: unknown) => unknown | Promise<unknown> = () => ({}),
+  ) {}
+
+  get socket(): BidiSocket {
+    return this as unknown as BidiSocket;
+  }
+
+  on(event: string, context: string | null, handler: Handler): () => void {
+    const h = { event, context, handler };
+    this.handlers.push(h);
+    return () => {
+      this.handlers = this.handlers.filter((x) => x !== h);
+    };
+  }
+
+  emit(event: string, params: { context?: string } & Record<string, unknown>): void {
+    for (const h of [...this.handlers]) {
+      if (h.event === event && (h.context === null || h.context === params.context)) h.handler(params);
+    }
+  }
+
+  async subscribe(): Promise<string> {
+    return "sub";
+  }
+
+  async send(method: string, params: unknown): Promise<unknown> {
+    if (this.closed) throw new Error("closed");
+    this.sent.push({ method, params });
+    return await this.answer(method, params);
+  }
+
+  onClose(h: () => void): void {
+    if (this.closed) h();
+    else this.closers.push(h);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const h of this.closers.splice(0)) h();
+  }
+}

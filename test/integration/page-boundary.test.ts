@@ -101,8 +101,8 @@ let server: TestServer;
 let mcp: McpClient;
 const bodies: string[] = [];
 
-async function call(path: string, body: unknown = {}, method = "POST") {
-  const res = await server.call(method as "POST", path, body, W);
+async function call(path: string, body?: unknown, method = "POST") {
+  const res = await server.call(method as "POST", path, method === "GET" ? undefined : (body ?? {}), W);
   bodies.push(JSON.stringify(res.body));
   return res;
 }

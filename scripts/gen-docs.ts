@@ -121,6 +121,8 @@ export function page(action: AnyAction): string {
     "",
     action.description,
     "",
+    action.docs ?? "",
+    "",
     "## Parameters",
     "",
     parameters(action),

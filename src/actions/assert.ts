@@ -43,33 +43,39 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const Input = z
   .strictObject({
-    selector: Selector.optional().describe("The element to check. Give selector or script, not both."),
+    selector: Selector.optional().describe("Give selector or script, not both.").meta({
+      docs: "The element to check. Give selector or script, not both.",
+    }),
     state: z
       .enum(STATES)
       .optional()
-      .describe(
-        "With selector: visible (default; a match is shown), present (a match is in the page, shown or not), absent (no match is shown: removed or hidden).",
-      ),
+      .describe("visible (default): shown; present: in the page; absent: none shown.")
+      .meta({
+        docs: "With selector: visible (default; a match is shown), present (a match is in the page, shown or not), absent (no match is shown: removed or hidden).",
+      }),
     script: z
       .string()
       .min(1)
       .max(100_000)
       .optional()
-      .describe(
-        "JavaScript that returns truthy when the condition holds, e.g. document.querySelectorAll('li').length >= 3.",
-      ),
+      .describe("JavaScript, truthy when the condition holds.")
+      .meta({
+        docs: "JavaScript that returns truthy when the condition holds, e.g. document.querySelectorAll('li').length >= 3.",
+      }),
     stable_for: z
       .number()
       .min(0)
       .max(60)
       .default(0)
-      .describe("Seconds the condition must keep holding once it holds (default 0)."),
+      .describe("Seconds it must keep holding.")
+      .meta({ docs: "Seconds the condition must keep holding once it holds (default 0)." }),
     timeout: z
       .number()
       .min(0)
       .max(120)
       .default(5)
-      .describe("Seconds to wait for the condition to start holding (default 5, at most 120)."),
+      .describe("Seconds.")
+      .meta({ docs: "Seconds to wait for the condition to start holding (default 5, at most 120)." }),
   })
   .superRefine((i, ctx) => {
     if ((i.selector === undefined) === (i.script === undefined)) {
@@ -113,10 +119,13 @@ export const assertAction = defineAction({
   http: { method: "POST", path: "/browser/assert" },
   title: "Wait for a condition",
   description: [
-    "Wait until the page is in a state, then go on: a selector visible (default), present or absent (no match shown), or a script returning truthy; with stable_for, it must also keep holding that many seconds (use it for spinners and live updates).",
-    "Use it after an action whose effect comes later (a submit, a search, a modal opening) instead of guessing with sleeps, and to check a result before you report it.",
-    "It waits up to timeout seconds (default 5). Returns seen (what held) with the url and title; when the condition does not hold it is an error that says what was seen instead.",
-    "The script is polled, so make it a pure check without side effects.",
+    "Wait until a selector is visible, present or absent, or a script returns truthy; stable_for: it must keep holding (spinners, live updates).",
+    "Use it after an action whose effect comes later, instead of sleeping, and to check a result before you report it.",
+    "When it does not hold, the error says what was seen instead. The script is polled: no side effects.",
+  ].join(" "),
+  docs: [
+    "Use it after a submit, a search or a modal opening. It waits up to timeout seconds.",
+    "Returns seen (what held) with the url and title.",
   ].join(" "),
   input: Input,
   output: z.object({

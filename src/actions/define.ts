@@ -71,8 +71,10 @@ export interface ActionDef<I extends z.ZodObject, O extends z.ZodType> {
   name: string;
   http: HttpRoute;
   title: string;
-  /** A prompt for the agent: when to use it, what it returns, the mistakes to avoid. */
+  /** A prompt for the agent, paid on every turn: when to use it and the mistakes to avoid, said once. */
   description: string;
+  /** More for readers (the docs and OpenAPI add it after the description); agents are not sent it. */
+  docs?: string;
   input: I;
   output: O;
   annotations: Annotations;
@@ -124,7 +126,8 @@ export const SiteDataHint = z
       .describe("Items that could not be restored, each with a reason."),
     uri: z.string().optional().describe("Where to read what is saved."),
   })
-  .describe("Present only when site data was restored, skipped or forgotten in this call.");
+  .describe("Present only when site data was restored, skipped or forgotten in this call.")
+  .meta({ shared: true });
 
 export const PageReport = z
   .object({
@@ -153,7 +156,8 @@ export const PageReport = z
   })
   .describe(
     "Present only when this browser was opened with capture=true and the page reported a failure while the call ran: what it caused, and where to read it.",
-  );
+  )
+  .meta({ shared: true });
 
 /** Every page action answers with at least these. */
 export const pageFields = {

@@ -74,23 +74,31 @@ export const dialog = defineAction({
   http: { method: "POST", path: "/browser/dialog" },
   title: "Handle a dialog",
   description: [
-    "Handle the alert, confirm or prompt the page has open. While one is open, the other actions fail and say so: handle it here first.",
-    "action=read returns its message and leaves it open; accept presses OK (for a prompt, text is the answer typed into it; without text the prompt's default is kept); dismiss presses Cancel.",
+    "Handle the alert, confirm or prompt the page has open; while one is open, other actions fail and say so.",
+    "read shows its message and leaves it open; accept presses OK (text: a prompt's answer); dismiss presses Cancel.",
+    "wait: seconds to wait for one the last action will open. No dialog open is a 400.",
+  ].join(" "),
+  docs: [
+    "Handle it here first. For a prompt accepted without text, the prompt's default is kept.",
     "Returns message, type (alert, confirm or prompt), and the page's url and title after it closed (both empty while a dialog is still open).",
-    "wait (seconds) waits for a dialog the last action will open, e.g. one raised by a timer. Without a dialog open it is a 400, and text on an alert or confirm is a 400 that leaves the dialog open.",
+    "wait is for a dialog raised later, e.g. by a timer. text on an alert or confirm is a 400 that leaves the dialog open.",
   ].join(" "),
   input: z
     .strictObject({
       action: z
         .enum(["read", "accept", "dismiss"])
-        .describe("read: see the message, leave it open. accept: OK. dismiss: Cancel."),
-      text: z.string().max(10_000).optional().describe("accept only: the answer to type into a prompt."),
+        .meta({ docs: "read: see the message, leave it open. accept: OK. dismiss: Cancel." }),
+      text: z
+        .string()
+        .max(10_000)
+        .optional()
+        .meta({ docs: "accept only: the answer to type into a prompt." }),
       wait: z
         .number()
         .min(0)
         .max(60)
         .optional()
-        .describe("Seconds to wait for a dialog to appear (default 0: it must be open now)."),
+        .meta({ docs: "Seconds to wait for a dialog to appear (default 0: it must be open now)." }),
     })
     .refine((i) => i.text === undefined || i.action === "accept", {
       message: "text goes with action accept only (it is the answer to a prompt)",

@@ -103,19 +103,21 @@ const Input = z
     get: z
       .enum(GETS)
       .optional()
-      .describe(
-        "What to read: text (default; a field's value, a select's chosen option, a checkbox's checked/unchecked), html (outer HTML), value (a field's value), or attribute (with attribute).",
-      ),
+      .describe("text (default) also reads a field's value, a select's choice, a box's state.")
+      .meta({
+        docs: "What to read: text (default; a field's value, a select's chosen option, a checkbox's checked/unchecked), html (outer HTML), value (a field's value), or attribute (with attribute).",
+      }),
     attribute: z
       .string()
       .min(1)
       .max(200)
       .optional()
-      .describe("The attribute to read, e.g. href (implies get: attribute)."),
-    all: flag(false).describe(
-      `Read every match, in page order (at most ${MAX_MATCHES}), instead of the first.`,
-    ),
-    url: webUrl().optional().describe("Go to this page first."),
+      .describe("e.g. href (implies get: attribute).")
+      .meta({ docs: "The attribute to read, e.g. href (implies get: attribute)." }),
+    all: flag(false)
+      .describe(`Every match (at most ${MAX_MATCHES}), not the first.`)
+      .meta({ docs: `Read every match, in page order (at most ${MAX_MATCHES}), instead of the first.` }),
+    url: webUrl().optional().describe("Go here first.").meta({ docs: "Go to this page first." }),
     timeout: timeoutField(),
   })
   .superRefine((i, ctx) => {
@@ -151,11 +153,13 @@ export const extract = defineAction({
   http: { method: "POST", path: "/browser/extract" },
   title: "Read from elements",
   description: [
-    "Read what one element holds — its visible text (default), its html, its value or one attribute — or, with all=true, every matching element's, in page order.",
-    "Use it to check a result, read a table column (all=true), or get a link's href (attribute: href); for an overview of the page use read_page instead.",
-    "It waits up to timeout seconds (default 5) for a match; without all, no match is an error that lists what is on the page instead; with all, it returns count 0.",
+    "Read what one element holds, or with all=true every match's.",
+    "Use it to check a result, read a table column or get an href; for an overview, read_page.",
+    "No match is an error that lists what the page has instead (with all: count 0). A password's value is never read.",
+  ].join(" "),
+  docs: [
+    "Matches come in page order. It waits up to timeout seconds for a match.",
     "Returns result (or results with all), count, and the page's url and title. url goes to that page first.",
-    "A password field's value is never read.",
   ].join(" "),
   input: Input,
   output: Output,

@@ -23,19 +23,22 @@ export const keepFile = defineAction({
   },
   title: "Keep a file",
   description: [
-    `Keep a screenshot, a recording or a download into Files (${ROOT_URI}), where it stays until the admin deletes it.`,
-    "A screenshot or a recording moves out of its folder; a download is copied (downloads go when the browser ends).",
-    "A name Files already has lands as `name (1).ext`: nothing is overwritten.",
-    "Pass the uri exactly as a listing gives it (each entry's keep_with is this call, ready to use). Returns the kept file's entry: its new uri and a url a person can open.",
+    `Keep a screenshot, recording or download in Files (${ROOT_URI}) until the admin deletes it; a download is copied, the others move.`,
+    "Pass the uri as its listing gives it (an entry's keep_with is this call). Nothing is overwritten.",
+  ].join(" "),
+  docs: [
+    "Downloads go when the browser ends. A name Files already has lands as `name (1).ext`.",
+    "Returns the kept file's entry: its new uri and a url a person can open.",
   ].join(" "),
   input: z.strictObject({
     uri: z
       .string()
       .min(1)
       .max(2048)
-      .describe(
-        "workspace://files/screenshots/<name>, workspace://files/recordings/<name> or workspace://files/downloads/<name>.",
-      ),
+      .describe("workspace://files/{screenshots,recordings,downloads}/<name>")
+      .meta({
+        docs: "workspace://files/screenshots/<name>, workspace://files/recordings/<name> or workspace://files/downloads/<name>.",
+      }),
   }),
   output: FileEntrySchema,
   annotations: { readOnly: false, destructive: false, idempotent: false },
@@ -127,26 +130,33 @@ export const uploadFile = defineAction({
   http: { method: "POST", path: "/browser/upload", readBody: readUpload },
   title: "Upload a file",
   description: [
-    `Put a file into a page's file input (<input type="file">), as a person choosing it would. Give uri: a workspace file as a listing gives it (${ROOT_URI}/<name>, or a screenshot, recording or download).`,
-    'selector names the file input, its label, or an element holding exactly one; hidden inputs behind a styled button work. Over REST the file can also be sent as multipart/form-data ("file", with "selector" as JSON text), at most 64 MiB.',
-    "The file is put into the input only: submit the form yourself afterwards. Returns the page's url and title, the file put in, and every name the input now holds.",
+    "Put a workspace file (uri, as a listing gives it) into a file input, as a person choosing it would. Submit the form yourself afterwards.",
+  ].join(" "),
+  docs: [
+    `The uri is ${ROOT_URI}/<name>, or a screenshot, recording or download. Hidden inputs behind a styled button work.`,
+    'Over REST the file can also be sent as multipart/form-data ("file", with "selector" as JSON text), at most 64 MiB.',
+    "Returns the page's url and title, the file put in, and every name the input now holds.",
   ].join(" "),
   input: z
     .strictObject({
-      selector: Selector,
+      selector: Selector.describe(
+        "The file input, its label, or an element holding one (hidden inputs work).",
+      ),
       uri: z
         .string()
         .min(1)
         .max(2048)
         .optional()
-        .describe(`A workspace file: ${ROOT_URI}/<name> or ${ROOT_URI}/<folder>/<name>.`),
+        .describe(`${ROOT_URI}/<name> or ${ROOT_URI}/<folder>/<name>`)
+        .meta({ docs: `A workspace file: ${ROOT_URI}/<name> or ${ROOT_URI}/<folder>/<name>.` }),
       file: z
         .strictObject({
-          name: z.string().min(1).max(255).describe("The name the page sees."),
-          data: z.string().describe("The bytes, base64."),
+          name: z.string().min(1).max(255).meta({ docs: "The name the page sees." }),
+          data: z.string().meta({ docs: "The bytes, base64." }),
         })
         .optional()
-        .describe("The file itself: what a multipart upload fills in over REST. Prefer uri."),
+        .describe("Instead of uri: the name and base64 data.")
+        .meta({ docs: "The file itself: what a multipart upload fills in over REST. Prefer uri." }),
       timeout: timeoutField(),
     })
     .refine((i) => (i.uri === undefined) !== (i.file === undefined), "give exactly one of uri or file"),

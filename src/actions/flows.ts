@@ -19,11 +19,12 @@ import { defineAction, PageReport, SiteDataHint } from "./define.ts";
 
 const FlowName = z
   .string()
-  .describe("The flow's name: letters, digits, '.', '_' or '-' (login, export-report).");
+  .meta({ docs: "The flow's name: letters, digits, '.', '_' or '-' (login, export-report)." });
 
 const ParamValues = z
   .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
-  .describe("Values for the flow's parameters, by name; a parameter left out takes its default.");
+  .describe("By name; one left out takes its default.")
+  .meta({ docs: "Values for the flow's parameters, by name; a parameter left out takes its default." });
 
 export const StepResult = z.object({
   n: z.number().int().describe("The step's number, from 1."),
@@ -89,10 +90,11 @@ export const runFlowAction = defineAction({
   http: { method: "POST", path: "/flows/{name}/run" },
   title: "Run a flow",
   description: [
-    "Run a saved flow: its steps run on this workspace's browser, server-side, in this one call, and you get one report back.",
-    "Use it for a sequence you have worked out and will repeat (a sign-in, an export): read workspace://flows for what is saved and what parameters each takes.",
-    "Returns status (ok, failed or timeout), steps (each with n, tool, ok, ms; url when it moved the page; result when the step says return: true; error when it failed), and the url and title the run ended on.",
-    "A failed step's error is what its tool said; fix the flow with save_flow, or finish the job with single calls from where it stopped.",
+    "Run a saved flow (workspace://flows lists them and their params) server-side on this browser, in one call.",
+    "Returns status and each step; a failed step's error is its tool's: fix the flow with save_flow, or go on by hand from there.",
+  ].join(" "),
+  docs: [
+    "Use it for a sequence you have worked out and will repeat (a sign-in, an export). status is ok, failed or timeout; each step in the report has n, tool, ok, ms; url when it moved the page; result when the step says return: true; error when it failed. The url and title are where the run ended.",
     "Before anything runs, an unknown flow is a 404, and a parameter it does not take or one without a default left out is a 400.",
   ].join(" "),
   input: z.strictObject({
@@ -123,18 +125,21 @@ export const saveFlowAction = defineAction({
   },
   title: "Save a flow",
   description: [
-    "Save a flow in this workspace under a name, replacing one of that name: a list of steps, each a tool call ({tool, args, return?}), that run_flow then runs server-side in one call.",
-    `Give the flow as yaml (its YAML text) or as its fields: steps, and optionally description, params (names with defaults; ${PLACEHOLDER} in any string argument), onError (stop or continue) and timeout (seconds).`,
-    `It is checked before it is kept: invalid YAML, an unknown tool, an argument the tool does not take or a missing one, and an undeclared ${PLACEHOLDER} are a 400 naming the step and the line.`,
+    "Save (or replace) this workspace's flow of that name: steps, each a tool call {tool, args, return?}, for run_flow.",
+    `Give yaml or the fields; ${PLACEHOLDER} in an argument takes a param. A 400 names a bad step and its line.`,
+    `Never write a password into a flow: use write with secret. Example: ${GUIDE_URI}.`,
+  ].join(" "),
+  docs: [
+    "run_flow runs the steps server-side in one call. The fields are steps, and optionally description, params (names with defaults), onError (stop or continue) and timeout (seconds).",
+    `Invalid YAML, an unknown tool, an argument the tool does not take or a missing one, and an undeclared ${PLACEHOLDER} are refused.`,
     "Over REST, PUT /flows/{name} takes the YAML itself as the body (Content-Type: application/yaml) or the fields as JSON.",
-    `Never write a password into a flow: type it with write and secret. ${GUIDE_URI} shows a whole sign-in flow.`,
+    `${GUIDE_URI} shows a whole sign-in flow.`,
   ].join(" "),
   input: z.strictObject({
     name: FlowName,
-    yaml: z
-      .string()
-      .optional()
-      .describe("The whole flow as YAML text (at most 1 MiB). Give this or the flow's fields, not both."),
+    yaml: z.string().optional().describe("The whole flow as YAML; or give its fields.").meta({
+      docs: "The whole flow as YAML text (at most 1 MiB). Give this or the flow's fields, not both.",
+    }),
     ...flowFields,
     steps: flowFields.steps.optional(),
   }),
@@ -184,7 +189,8 @@ export const deleteFlowAction = defineAction({
   http: { method: "DELETE", path: "/flows/{name}" },
   title: "Delete a flow",
   description:
-    "Delete this workspace's flow of that name. Global flows (shared by every workspace) cannot be deleted here; when one has the same name, the name runs it again afterwards (global: true). An unknown name is a 404.",
+    "Delete this workspace's flow of that name. A global flow of the same name (shared by every workspace) stays and runs again under the name.",
+  docs: "Global flows cannot be deleted here; global: true says one now answers to the name. An unknown name is a 404.",
   input: z.strictObject({ name: FlowName }),
   output: z.object({
     name: z.string(),

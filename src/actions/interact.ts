@@ -37,19 +37,27 @@ const EXTRAS = ["value", "keys", "target"] as const;
 
 const Input = z
   .strictObject({
-    action: z.enum(INTERACTIONS).describe("The gesture (REST: the last path segment)."),
-    selector: Selector.optional().describe(
-      "The element to act on (required, except for press, which without it goes to the focused element).",
-    ),
-    target: Selector.optional().describe("drag only: the element to drop onto."),
-    value: z.string().max(2000).optional().describe("select only: the option's visible label or its value."),
+    action: z.enum(INTERACTIONS).meta({ docs: "The gesture (REST: the last path segment)." }),
+    selector: Selector.optional().describe("The element (press without it: the focused one).").meta({
+      docs: "The element to act on (required, except for press, which without it goes to the focused element).",
+    }),
+    target: Selector.optional()
+      .describe("drag: the element to drop onto.")
+      .meta({ docs: "drag only: the element to drop onto." }),
+    value: z
+      .string()
+      .max(2000)
+      .optional()
+      .describe("select: the option's label or value.")
+      .meta({ docs: "select only: the option's visible label or its value." }),
     keys: z
       .string()
       .max(1000)
       .optional()
-      .describe(
-        'press only: keys separated by spaces, each a character or a name, with held modifiers joined by "+": "Enter", "Control+a", "Shift+Tab", "Tab Tab Enter".',
-      ),
+      .describe('press: e.g. "Enter", "Control+a", "Tab Tab Enter".')
+      .meta({
+        docs: 'press only: keys separated by spaces, each a character or a name, with held modifiers joined by "+": "Enter", "Control+a", "Shift+Tab", "Tab Tab Enter".',
+      }),
     timeout: timeoutField(),
   })
   .superRefine((i, ctx) => {
@@ -402,11 +410,15 @@ export const interact = defineAction({
   http: { method: "POST", path: "/browser/interact/{action}" },
   title: "Interact with an element",
   description: [
-    'Do one gesture on one element. action: click, double_click, right_click, hover, focus, scroll (into view), select (an option of a <select>, by its label or value), check or uncheck (a checkbox, radio button or switch; a styled one through its label), press (keys such as "Enter", "Control+a" or "Tab Tab Enter", on the element, or without a selector on whatever has focus), drag (onto target).',
+    "One gesture on one element, named by a selector from read_page. select picks a <select> option; check and uncheck take a styled box's label too.",
+    "Waits for a visible match; a failure says what the page has instead, or what covers it.",
+    "Returns the url and title after (a click that navigates: the new page). Type text with write; for a custom dropdown, click it open, then the option.",
+  ].join(" "),
+  docs: [
+    'action: click, double_click, right_click, hover, focus, scroll (into view), select (an option of a <select>, by its label or value), check or uncheck (a checkbox, radio button or switch; a styled one through its label), press (keys such as "Enter", "Control+a" or "Tab Tab Enter", on the element, or without a selector on whatever has focus), drag (onto target).',
     "Name elements with the selectors read_page returns: call it first, and again after the page changes; do not guess selectors.",
-    "It waits up to timeout seconds (default 5) for a visible match; when nothing matches, the error lists what the page has instead, and when something covers the element, what covers it.",
-    "Returns the url and title after the gesture (a click that navigates returns the new page), plus selected for select and checked for check and uncheck.",
-    "Type text with write, not press; read with extract or read_page; for a custom dropdown (not a <select>), click it open, then click the option.",
+    "It waits up to timeout seconds for a visible match. The result carries selected for select and checked for check and uncheck.",
+    "Type text with write, not press; read with extract or read_page.",
   ].join(" "),
   input: Input,
   output: Output,

@@ -6,17 +6,15 @@ export const navigate = defineAction({
   name: "navigate",
   http: { method: "POST", path: "/browser/navigate" },
   title: "Navigate",
-  description: [
-    "Go to a url, or go back, forward or reload — exactly one of the four.",
-    "It waits for the page to load and returns its final url and title (after redirects).",
-    "Use read_page next to see what is on the page; do not guess selectors.",
-  ].join(" "),
+  description:
+    "Go to a url, or back, forward or reload (exactly one). Waits for the page to load; returns its final url and title. Then read_page to see it; do not guess selectors.",
+  docs: "The url returned is where the page ended, after redirects.",
   input: z
     .strictObject({
-      url: webUrl().optional().describe("An absolute URL to go to."),
-      back: flag().optional().describe("Go back one page."),
-      forward: flag().optional().describe("Go forward one page."),
-      reload: flag().optional().describe("Reload the page."),
+      url: webUrl().optional().meta({ docs: "An absolute URL to go to." }),
+      back: flag().optional().meta({ docs: "Go back one page." }),
+      forward: flag().optional().meta({ docs: "Go forward one page." }),
+      reload: flag().optional().meta({ docs: "Reload the page." }),
     })
     .refine(
       (i) => [i.url !== undefined, i.back, i.forward, i.reload].filter(Boolean).length === 1,

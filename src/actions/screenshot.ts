@@ -92,13 +92,16 @@ export const screenshot = defineAction({
   http: { method: "POST", path: "/browser/screenshot" },
   title: "Take a screenshot",
   description: [
-    "Capture the page as a PNG: the viewport (default), the whole page (full_page=true), or one element (selector).",
-    "Use it to show a person what the page looks like, or to check a visual detail; to read or act on a page, read_page is cheaper and gives selectors.",
-    "It is filed under workspace://files/screenshots (keep_file keeps one for good) and returned: over MCP as an image, over REST as the file entry whose url shows it.",
+    "A PNG of the viewport, the whole page (full_page) or one element (selector), filed under workspace://files/screenshots and returned as an image.",
+    "To show a person or check a visual detail; to read or act, read_page is cheaper.",
+  ].join(" "),
+  docs: [
+    "read_page gives selectors to act on; a screenshot does not. keep_file keeps a screenshot for good.",
+    "Over REST it returns the file entry, whose url shows it.",
   ].join(" "),
   input: z
     .strictObject({
-      full_page: flag().optional().describe("The whole page, not just what the window shows."),
+      full_page: flag().optional().meta({ docs: "The whole page, not just what the window shows." }),
       selector: Selector.optional().describe("One element instead of the page."),
       timeout: timeoutField(),
     })
@@ -142,14 +145,19 @@ export const printPage = defineAction({
   name: "print_page",
   http: { method: "POST", path: "/browser/print" },
   title: "Print the page as PDF",
-  description: [
-    "Print the page to a PDF, as the browser's own print does, and file it into Files (workspace://files).",
-    "Returns the file entry: its url opens the PDF, its uri can go to upload_file. Needs a server with a data dir.",
-  ].join(" "),
+  description:
+    "Print the page to a PDF into Files (workspace://files); returns the file entry (its url opens it). Needs a data dir.",
+  docs: "The PDF is what the browser's own print makes. Its uri can go to upload_file.",
   input: z.strictObject({
-    landscape: flag().optional().describe("Landscape pages (default portrait)."),
-    background: flag(true).describe("Print background colours and images (default true)."),
-    scale: z.number().min(0.1).max(2).optional().describe("Zoom, 0.1 to 2 (default 1)."),
+    landscape: flag().optional().meta({ docs: "Landscape pages (default portrait)." }),
+    background: flag(true).meta({ docs: "Print background colours and images (default true)." }),
+    scale: z
+      .number()
+      .min(0.1)
+      .max(2)
+      .optional()
+      .describe("Zoom (default 1).")
+      .meta({ docs: "Zoom, 0.1 to 2 (default 1)." }),
     page_ranges: z
       .array(z.string().regex(/^\d+(-\d+)?$/, "must be a page or a range such as 2-4"))
       .max(100)

@@ -26,13 +26,19 @@ export const executeScript = defineAction({
   http: { method: "POST", path: "/browser/script" },
   title: "Run JavaScript in the page",
   description: [
-    "Run JavaScript in the current page (or frame) and get its result: an expression (document.title), a function (() => ..., async () => ...), or a function body that uses return.",
-    "args are passed as arguments[0], arguments[1]... (or as the function's parameters); a promise is awaited.",
-    'Returns result as JSON: elements come back as short descriptions such as <button#send> "Send", functions and cycles are marked, undefined is null; plus the url and title after the script.',
-    "A script that throws is an error carrying the page's message. Prefer read_page, extract, interact and write: they wait for elements and explain failures; use a script for what they cannot do, and keep results small.",
+    "Run JavaScript in the page (or frame): an expression, a function (async too) or a body that uses return; a promise is awaited.",
+    "Returns result as JSON.",
+    "Prefer read_page, extract, interact and write: they wait and explain failures. Keep results small.",
+  ].join(" "),
+  docs: [
+    "An expression such as document.title, a function such as () => ... or async () => ..., or a function body.",
+    "args are passed as arguments[0], arguments[1]... (or as the function's parameters).",
+    'In the result, an element reads as a short description such as <button#send> "Send", functions and cycles are marked and undefined is null; the url and title after the script come with it.',
+    "A script that throws is an error carrying the page's message.",
+    "Use a script for what the other actions cannot do.",
   ].join(" "),
   input: z.strictObject({
-    script: z.string().min(1).max(100_000).describe("The JavaScript to run."),
+    script: z.string().min(1).max(100_000).meta({ docs: "The JavaScript to run." }),
     args: z
       .array(z.unknown())
       .max(50)

@@ -41,7 +41,11 @@ export const Selector = z
       ctx.addIssue({ code: "custom", path: ["name"], message: "must only come with role" });
     }
   })
-  .describe(`Which element: exactly one of css, xpath, text, label or role (${EXAMPLE}).`);
+  // Shared: tools/list shows this line, not the whole shape, wherever a selector is taken.
+  .describe(
+    'Which element: one of css, xpath, text, label or role, e.g. {"css": "#q"} or {"role": "button", "name": "OK"}.',
+  )
+  .meta({ shared: true });
 
 export type Selector = z.infer<typeof Selector>;
 
@@ -52,7 +56,8 @@ export const timeoutField = () =>
     .min(0)
     .max(120)
     .default(DEFAULT_TIMEOUT)
-    .describe("Seconds to wait for the element to appear (default 5, at most 120).");
+    .describe("Seconds.")
+    .meta({ docs: "Seconds to wait for the element to appear (default 5, at most 120)." });
 
 /** The selector in the page library's shape (exactly one kind). */
 export function pageSelector(s: Selector): PageSelector {

@@ -21,43 +21,68 @@ export const openSession = defineAction({
   http: { method: "POST", path: "/browser" },
   title: "Open a browser",
   description: [
-    "Open this workspace's browser, replacing the one it has. You rarely need to: every other action opens a browser by itself when there is none, and a browser the Grid reaped comes back silently on the next call.",
-    "Call it to start over, to change the browser, window size or timeouts, or to start as a new user.",
+    "Open (or replace) this workspace's browser. Rarely needed: any action opens one, and one the Grid reaped comes back by itself on the last page.",
+    "Use it to start over or to change its settings. Saved site data is restored first, so you arrive signed in.",
+  ].join(" "),
+  docs: [
     "With no url it goes back to the workspace's last page (fresh=true stays on about:blank instead).",
-    "Saved site data (see save_site_data) is restored before the first page loads, so you arrive signed in; restore_site_data=false opens without it and deletes it, which is how you start as a new user.",
+    "Saved site data (see save_site_data) is restored before the first page loads; restore_site_data=false opens without it and deletes it, which is how you start as a new user.",
     "insecure=true accepts any certificate and gets no saved site data. capture=true reports the page's console errors and failed requests in each result as `page`.",
     "record=true films this browser's whole life as a video, from now until it ends; it appears under workspace://files/recordings shortly after. A person watches it, so only when one will — it costs the Grid. Not inherited: ask again for the next browser.",
     "Returns url, title, browser, width, height, settings, recording, and site_data when something was restored, skipped or forgotten.",
   ].join(" "),
   input: z.strictObject({
-    url: webUrl().optional().describe("The first page. Default: the workspace's last page."),
+    url: webUrl()
+      .optional()
+      .describe("The first page (default: the last one).")
+      .meta({ docs: "The first page. Default: the workspace's last page." }),
     browser: z
       .enum(["chrome", "firefox"])
       .optional()
-      .describe("Default chrome, or what this workspace last used."),
+      .meta({ docs: "Default chrome, or what this workspace last used." }),
     width: z
       .number()
       .int()
       .min(320)
       .max(7680)
       .optional()
-      .describe(`Window width in pixels (default ${DEFAULT_WIDTH}).`),
+      .meta({ docs: `Window width in pixels (default ${DEFAULT_WIDTH}).` }),
     height: z
       .number()
       .int()
       .min(240)
       .max(4320)
       .optional()
-      .describe(`Window height in pixels (default ${DEFAULT_HEIGHT}).`),
-    fresh: flag().optional().describe("Stay on about:blank rather than go back to the last page."),
+      .meta({ docs: `Window height in pixels (default ${DEFAULT_HEIGHT}).` }),
+    fresh: flag()
+      .optional()
+      .describe("Stay on about:blank, not the last page.")
+      .meta({ docs: "Stay on about:blank rather than go back to the last page." }),
     insecure: flag().optional().describe("Accept any TLS certificate. Gets no saved site data."),
-    record: flag().optional().describe("Ask the Grid to record a video of this browser's whole life."),
+    record: flag()
+      .optional()
+      .describe("Film the browser's whole life for a person to watch (costs the Grid).")
+      .meta({
+        docs: "Ask the Grid to record a video of this browser's whole life. Not inherited by the next browser; the video appears under workspace://files/recordings shortly after the browser ends.",
+      }),
     capture: flag().optional().describe("Report console errors and failed requests in each result's `page`."),
-    restore_site_data: flag(true).describe(
-      "Restore what save_site_data kept (default true). false opens empty and deletes it.",
-    ),
-    page_load_timeout: z.number().min(1).max(600).optional().describe("Seconds a page may take to load."),
-    script_timeout: z.number().min(1).max(600).optional().describe("Seconds a script may run."),
+    restore_site_data: flag(true)
+      .describe("false: start as a new user (deletes the saved site data).")
+      .meta({ docs: "Restore what save_site_data kept (default true). false opens empty and deletes it." }),
+    page_load_timeout: z
+      .number()
+      .min(1)
+      .max(600)
+      .optional()
+      .describe("Seconds.")
+      .meta({ docs: "Seconds a page may take to load." }),
+    script_timeout: z
+      .number()
+      .min(1)
+      .max(600)
+      .optional()
+      .describe("Seconds.")
+      .meta({ docs: "Seconds a script may run." }),
   }),
   output: z.object({
     url: z.string().describe("The page the browser is on."),
@@ -80,7 +105,8 @@ export const endBrowser = defineAction({
   http: { method: "DELETE", path: "/browser" },
   title: "End the browser",
   description:
-    "Quit this workspace's browser to free its Grid slot. Where the workspace has been and its saved site data stay; the next action opens a new browser on the last page. Returns ended: false when there was no browser.",
+    "Quit this workspace's browser to free its Grid slot. History and saved site data stay; the next action opens a new browser on the last page.",
+  docs: "Returns ended: false when there was no browser.",
   input: z.strictObject({}),
   output: z.object({ ended: z.boolean().describe("Whether a browser was quit.") }),
   annotations: { readOnly: false, destructive: false, idempotent: true },

@@ -44,10 +44,13 @@ export const switchTo = defineAction({
   http: { method: "POST", path: "/browser/switch" },
   title: "Switch tab or frame",
   description: [
-    "Choose which tab, and which frame inside it, the other actions work on.",
-    'tab: "list" returns every tab (index, url, title, current); "new" opens a tab (at url, if given) and switches to it; a number switches to that tab; "close" closes the current tab and switches to the one before it.',
-    "A link that opens a new tab does not switch to it: list the tabs, then switch by index.",
-    "frame: a selector of an iframe in the document you are in enters it, and the other actions then act inside it (frames nest: enter the outer one first); null leaves to the top document. Changing tab leaves any frame.",
+    "Choose the tab, and the frame in it, that other actions work on.",
+    'tab: "list" every tab; "new" opens one (at url) and switches; an index switches; "close" closes the current one.',
+    "A link that opens a tab does not switch to it: list, then switch by index.",
+    "frame: an iframe's selector enters it (outer ones first); null leaves. Changing tab leaves any frame.",
+  ].join(" "),
+  docs: [
+    'tab "list" returns every tab (index, url, title, current); "close" switches to the tab before the closed one. Once in a frame, the other actions act inside it; null leaves to the top document.',
     "Returns the url and title of the document you are now in, tab (its index), in_frame, and tabs when listing.",
     "Indexes are the order the tabs were opened and shift when one closes. The only tab cannot be closed: use end_browser.",
   ].join(" "),
@@ -55,11 +58,17 @@ export const switchTo = defineAction({
     .strictObject({
       tab: tabArg
         .optional()
-        .describe('"list", "new", "close", or the index of a tab to switch to (see "list").'),
-      url: webUrl().optional().describe('With tab "new": the page to open in it.'),
+        .meta({ docs: '"list", "new", "close", or the index of a tab to switch to (see "list").' }),
+      url: webUrl()
+        .optional()
+        .describe('With tab "new": its page.')
+        .meta({ docs: 'With tab "new": the page to open in it.' }),
       frame: Selector.nullable()
         .optional()
-        .describe("An iframe to enter (inside the current document), or null to leave to the top document."),
+        .describe("An iframe to enter, or null for the top document.")
+        .meta({
+          docs: "An iframe to enter (inside the current document), or null to leave to the top document.",
+        }),
       timeout: timeoutField(),
     })
     .refine((i) => i.tab !== undefined || i.frame !== undefined, {

@@ -106,20 +106,39 @@ const MARK_TYPED = () => {
 
 const Input = z
   .strictObject({
-    selector: Selector.describe(
-      'The field: e.g. {"label": "Email"} or a selector read_page gave. A label or a wrapper with one field inside works too.',
-    ),
-    text: z.string().max(100_000).optional().describe("The text to type. Give text or secret, not both."),
+    selector: Selector.describe('The field, e.g. {"label": "Email"}.').meta({
+      docs: 'The field: e.g. {"label": "Email"} or a selector read_page gave. A label or a wrapper with one field inside works too.',
+    }),
+    text: z
+      .string()
+      .max(100_000)
+      .optional()
+      .describe("Give text or secret, not both.")
+      .meta({ docs: "The text to type. Give text or secret, not both." }),
     secret: z
       .strictObject({
-        name: z.string().min(1).max(200).describe("The secret's name (GET /secrets, workspace://secrets)."),
-        key: z.string().min(1).max(200).describe("Which of its keys to type, e.g. password."),
+        name: z
+          .string()
+          .min(1)
+          .max(200)
+          .meta({ docs: "The secret's name (GET /secrets, workspace://secrets)." }),
+        key: z
+          .string()
+          .min(1)
+          .max(200)
+          .describe("e.g. password")
+          .meta({ docs: "Which of its keys to type, e.g. password." }),
       })
       .optional()
-      .describe("Type a stored secret's value instead of text; you never see the value."),
-    clear: flag(true).describe("Empty the field first (default true); false appends."),
-    submit: flag(false).describe("Press Enter after typing (a textarea's form is submitted instead)."),
-    url: webUrl().optional().describe("Go to this page first."),
+      .describe("A stored secret to type (workspace://secrets); you never see its value.")
+      .meta({ docs: "Type a stored secret's value instead of text; you never see the value." }),
+    clear: flag(true)
+      .describe("false appends.")
+      .meta({ docs: "Empty the field first (default true); false appends." }),
+    submit: flag(false)
+      .describe("Press Enter after.")
+      .meta({ docs: "Press Enter after typing (a textarea's form is submitted instead)." }),
+    url: webUrl().optional().describe("Go here first.").meta({ docs: "Go to this page first." }),
     timeout: timeoutField(),
   })
   .superRefine((i, ctx) => {
@@ -165,11 +184,15 @@ export const write = defineAction({
   http: { method: "POST", path: "/browser/write" },
   title: "Type into a field",
   description: [
-    "Type text into a form field (input, textarea or rich text editor), emptying it first unless clear is false; submit=true presses Enter after, which sends most forms.",
-    "For a password or any credential, give secret {name, key} instead of text: the server types the stored value, refuses a page whose host the secret is not allowed on, and never shows the value to you (GET /secrets or workspace://secrets lists what exists).",
-    "url goes to that page first. It waits up to timeout seconds (default 5) for the field to be visible.",
-    "Returns the url and title after typing (after the submit, if any); a landing url that would reveal a typed secret is shown with [hidden] and not recorded.",
-    "Use interact select for a <select>, check for a checkbox, and press for keys such as Tab or Escape; do not type credentials as text.",
+    "Type text into a field (input, textarea, rich editor), emptying it first; submit=true presses Enter after.",
+    "For a password or any credential give secret {name, key}, never text: the server types the stored value on the hosts it is allowed on and never shows it to you.",
+    "Returns the url and title after. Use interact for a <select>, a checkbox or keys.",
+  ].join(" "),
+  docs: [
+    "Enter sends most forms. A secret is refused on a page whose host it is not allowed on; GET /secrets or workspace://secrets lists what exists.",
+    "url goes to that page first. It waits up to timeout seconds for the field to be visible.",
+    "The url and title returned are after the submit, if any; a landing url that would reveal a typed secret is shown with [hidden] and not recorded.",
+    "Use interact select for a <select>, check for a checkbox, and press for keys such as Tab or Escape.",
   ].join(" "),
   input: Input,
   output: z.object({ ...pageFields, ...dialogField }),

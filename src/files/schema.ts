@@ -21,7 +21,8 @@ export const FileEntrySchema = z
       ),
     modified: z.string().nullable().describe("When it was last written (ISO 8601, UTC), when known."),
   })
-  .describe("One stored file.");
+  .describe("One stored file.")
+  .meta({ shared: true });
 
 export const FolderListSchema = z.object({
   uri: z.string().describe("This folder's uri."),

@@ -50,33 +50,38 @@ export const ParamSpec = z
       description: z.string().max(500).optional(),
     }),
   ])
-  .describe("The parameter's default; null when the run must pass it; or {default, description}.");
+  .describe("The parameter's default; null when the run must pass it; or {default, description}.")
+  // Shared: tools/list shows this line, not the union in full.
+  .meta({ shared: true });
 
 export const StepSpec = z.strictObject({
-  tool: z.string().describe("The tool to call: any tool but run_flow, save_flow and delete_flow."),
+  tool: z.string().meta({ docs: "The tool to call: any tool but run_flow, save_flow and delete_flow." }),
   args: z
     .record(z.string(), z.unknown())
     .nullable()
     .optional()
-    .describe(
-      `Its arguments, exactly as the tool takes them (interact takes its action here). ${PLACEHOLDER} in any string is replaced by that parameter; $\${ writes a literal \${.`,
-    ),
+    .describe("As the tool takes them.")
+    .meta({
+      docs: `Its arguments, exactly as the tool takes them (interact takes its action here). ${PLACEHOLDER} in any string is replaced by that parameter; $\${ writes a literal \${.`,
+    }),
   return: z.boolean().optional().describe("Put the step's result in the run report."),
 });
 
 /** The flow's fields: the YAML document's keys, and save_flow's JSON form. */
 export const flowFields = {
-  description: z.string().max(2000).optional().describe("What the flow does, for whoever lists flows."),
+  description: z.string().max(2000).optional().meta({ docs: "What the flow does, for whoever lists flows." }),
   params: z
     .record(z.string(), ParamSpec)
     .nullable()
     .optional()
-    .describe("Parameter names (letters, digits, _) and their defaults."),
+    .describe("Names and defaults.")
+    .meta({ docs: "Parameter names (letters, digits, _) and their defaults." }),
   steps: z.array(StepSpec).min(1).max(MAX_STEPS).describe("The calls to make, in order."),
   onError: z
     .enum(["stop", "continue"])
     .optional()
-    .describe("stop (the default): a failed step ends the run; continue: go on to the next step."),
+    .describe("After a failed step; default stop.")
+    .meta({ docs: "stop (the default): a failed step ends the run; continue: go on to the next step." }),
   timeout: z
     .number()
     .positive()

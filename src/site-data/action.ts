@@ -31,13 +31,16 @@ export const saveSiteData = defineAction({
   http: { method: "POST", path: "/browser/save-site-data" },
   title: "Save site data",
   description: [
-    "Save this workspace's site data, so a new browser comes back signed in: every cookie the browser holds, the localStorage of the sites it has been to, and the sessionStorage of the page it is on.",
-    "Call it right after a sign-in is confirmed, and after changing a setting you want kept; never before checking you landed, or you keep a failed sign-in.",
+    "Save the browser's cookies and storage so every later browser of this workspace comes back signed in.",
+    "Call it right after a sign-in is confirmed (never before checking you landed) and after changing a setting you want kept; each save replaces the last.",
+    `${SITE_DATA_URI} lists what is saved. Guide: ${GUIDE_URI}.`,
+  ].join(" "),
+  docs: [
+    "What is saved: every cookie the browser holds, the localStorage of the sites it has been to, and the sessionStorage of the page it is on. Saving before you have checked the landing keeps a failed sign-in.",
     "One save covers every site a call ended on while the workspace keeps its history (a day, 100 sites): one passed through inside a call (a redirect) is not read, its cookies are.",
-    "Each save replaces the last, so a save after signing out saves you signed out.",
+    "A save after signing out saves you signed out.",
     "Every browser opened for this workspace has it back before open_session returns, the one that replaces a reaped browser included.",
-    `Returns saved {cookies, sites, skipped} and never a value; ${SITE_DATA_URI} lists what is saved. A skipped site keeps its last saved storage: on "a service worker answered", navigate there and save again.`,
-    `Guide: ${GUIDE_URI}.`,
+    'Returns saved {cookies, sites, skipped} and never a value. A skipped site keeps its last saved storage: on "a service worker answered", navigate there and save again.',
   ].join(" "),
   input: z.strictObject({
     url: webUrl().optional().describe("Go here first, then save."),

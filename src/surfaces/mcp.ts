@@ -21,7 +21,7 @@ import { isTemplate, matchUri } from "../resources/define.ts";
 import { RESOURCES } from "../resources/index.ts";
 import type { Services } from "../services.ts";
 import { VERSION } from "../version.ts";
-import { jsonSchema } from "./json-schema.ts";
+import { toolSchema } from "./json-schema.ts";
 
 export const INSTRUCTIONS = [
   "selenium-flow drives a real browser for you on a Selenium Grid. Your browser belongs to this workspace and outlives the conversation: it is reopened silently if the Grid reaps it, on the page you were on.",
@@ -34,10 +34,10 @@ export function toolOf(action: AnyAction): Tool {
     name: action.name,
     title: action.title,
     description: action.description,
-    inputSchema: jsonSchema(action.input, "input") as Tool["inputSchema"],
-    outputSchema: jsonSchema(action.output, "output") as Tool["outputSchema"],
+    inputSchema: toolSchema(action.input, "input") as Tool["inputSchema"],
+    outputSchema: toolSchema(action.output, "output") as Tool["outputSchema"],
+    // The title is the tool's own (annotations.title is its older place: said once).
     annotations: {
-      title: action.title,
       readOnlyHint: action.annotations.readOnly,
       destructiveHint: action.annotations.destructive,
       idempotentHint: action.annotations.idempotent,

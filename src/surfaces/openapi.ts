@@ -69,7 +69,7 @@ function operation(action: AnyAction) {
   const op: Record<string, unknown> = {
     operationId: action.name,
     summary: action.http.summary ?? action.title,
-    description: action.description,
+    description: [action.description, action.docs].filter(Boolean).join("\n\n"),
     parameters: [...pathParams(action.http.path), ...workspaceParams],
     responses: {
       "200": {

@@ -35,6 +35,10 @@ export class SqliteStore implements RecordStore {
   private readonly purge: Statement<unknown, [number]>;
   private readonly live: Statement<{ key: string }, [number]>;
   private readonly atomic: (key: string, fn: UpdateFn) => WorkspaceRecord | null;
+  private readonly putSessionRow: Statement<unknown, [string, number]>;
+  private readonly sessionRow: Statement<{ expires_at: number }, [string]>;
+  private readonly dropSessionRow: Statement<unknown, [string]>;
+  private readonly purgeSessions: Statement<unknown, [number]>;
 
   constructor(options: SqliteStoreOptions = {}) {
     this.path = options.path ?? ":memory:";
@@ -49,7 +53,16 @@ export class SqliteStore implements RecordStore {
       this.db.run(
         "CREATE TABLE IF NOT EXISTS records (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires_at REAL NOT NULL)",
       );
+      this.db.run(
+        "CREATE TABLE IF NOT EXISTS admin_sessions (id TEXT PRIMARY KEY, expires_at REAL NOT NULL)",
+      );
     });
+    this.putSessionRow = this.db.query(
+      "INSERT INTO admin_sessions (id, expires_at) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET expires_at = excluded.expires_at",
+    );
+    this.sessionRow = this.db.query("SELECT expires_at FROM admin_sessions WHERE id = ?");
+    this.dropSessionRow = this.db.query("DELETE FROM admin_sessions WHERE id = ?");
+    this.purgeSessions = this.db.query("DELETE FROM admin_sessions WHERE expires_at <= ?");
     this.select = this.db.query("SELECT value, expires_at FROM records WHERE key = ?");
     // An upsert rewrites the row in place; INSERT OR REPLACE deletes and reinserts it, which
     // touches several b-tree pages per write once a few 2 KB records exist (half the speed).
@@ -112,6 +125,25 @@ export class SqliteStore implements RecordStore {
       const left = row ? row.expires_at - this.now() : 0;
       return left > 0 ? left : null;
     });
+  }
+
+  async putSession(id: string, seconds: number): Promise<void> {
+    this.guard(() => {
+      const now = this.now();
+      this.purgeSessions.run(now);
+      this.putSessionRow.run(id, now + seconds);
+    });
+  }
+
+  async hasSession(id: string): Promise<boolean> {
+    return this.guard(() => {
+      const row = this.sessionRow.get(id);
+      return row !== null && row.expires_at > this.now();
+    });
+  }
+
+  async dropSession(id: string): Promise<void> {
+    this.guard(() => this.dropSessionRow.run(id));
   }
 
   async ping(): Promise<boolean> {

@@ -2,6 +2,7 @@
 // bun:sqlite is synchronous, so `update` runs read, fn and write inside one BEGIN IMMEDIATE
 // transaction without yielding; other processes on the same file wait on the busy timeout.
 import { Database, type Statement } from "bun:sqlite";
+import { chmodSync, closeSync, openSync } from "node:fs";
 import { FlowError, unavailable } from "../errors.ts";
 import { DEFAULT_TTL_SECONDS, fromJson, toJson, type WorkspaceRecord } from "./record.ts";
 import type { RecordStore, UpdateFn } from "./types.ts";
@@ -44,6 +45,9 @@ export class SqliteStore implements RecordStore {
     this.path = options.path ?? ":memory:";
     this.ttl = options.ttl ?? DEFAULT_TTL_SECONDS;
     this.now = options.now ?? (() => Date.now() / 1000);
+    // The file holds cookie values: made owner-only before SQLite opens it, so its WAL and SHM
+    // (which SQLite creates with the database's mode) are too; an older file is tightened.
+    if (this.path !== ":memory:") ownerOnly(this.path);
     this.db = this.guard(() => new Database(this.path, { create: true, readwrite: true }));
     this.guard(() => {
       // The busy timeout first: the pragmas and the schema below may meet another process's lock.
@@ -73,6 +77,7 @@ export class SqliteStore implements RecordStore {
     this.removeExpired = this.db.query("DELETE FROM records WHERE key = ? AND expires_at <= ?");
     this.purge = this.db.query("DELETE FROM records WHERE expires_at <= ?");
     this.live = this.db.query("SELECT key FROM records WHERE expires_at > ? ORDER BY key");
+    if (this.path !== ":memory:") for (const end of ["-wal", "-shm"]) ownerOnly(this.path + end, false);
     this.atomic = this.db.transaction((key: string, fn: UpdateFn) => {
       const now = this.now();
       const current = this.read(key, now);
@@ -174,6 +179,16 @@ export class SqliteStore implements RecordStore {
       if (err instanceof FlowError || !isSqliteError(err)) throw err;
       throw unavailable(`the record store at ${this.path} did not answer: ${err.message}`);
     }
+  }
+}
+
+/** Makes `path` (created when `create`) readable and writable by this user alone; never throws for it. */
+function ownerOnly(path: string, create = true): void {
+  try {
+    if (create) closeSync(openSync(path, "a", 0o600));
+    chmodSync(path, 0o600);
+  } catch {
+    // Not ours to change (another user's file, a read-only mount): SQLite says what it can do.
   }
 }
 

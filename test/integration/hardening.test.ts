@@ -1,8 +1,9 @@
 // Issue 11 against the server as operators run it (`bun src/main.ts`, its own process): no web page
 // drives it (Host, Origin, content types, the admin's sign-in), no request takes it down (bodies,
 // MCP sessions, flows), malformed input is a 400 or a 404, and what it keeps on disk is its own.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+
 import { Database } from "bun:sqlite";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -119,7 +120,12 @@ describe("hosts and origins", () => {
   test("a change from a page on another origin is refused on every surface; a read is not", async () => {
     for (const origin of ["https://evil.example.test", `http://127.0.0.1:${srv.port + 1}`, "null"]) {
       for (const [method, path, headers, body] of [
-        ["POST", `/browser/navigate?workspace=${W}`, { ...AUTH, ...JSON_TYPE }, '{"url":"http://x.example.test/"}'],
+        [
+          "POST",
+          `/browser/navigate?workspace=${W}`,
+          { ...AUTH, ...JSON_TYPE },
+          '{"url":"http://x.example.test/"}',
+        ],
         ["DELETE", `/browser?workspace=${W}`, AUTH, undefined],
         ["PUT", `/flows/x?workspace=${W}`, { ...AUTH, ...YAML_TYPE }, "steps:\n  - tool: end_browser\n"],
         ["POST", `/mcp?workspace=${W}`, { ...AUTH, ...JSON_TYPE, ...MCP_ACCEPT }, INIT],
@@ -203,7 +209,7 @@ describe("the admin's sign-in", () => {
         {},
         { "sec-fetch-site": "cross-site" },
         { "sec-fetch-site": "same-site" },
-      ]) {
+      ] as Record<string, string>[]) {
         const res = await send("POST", path, { cookie, ...headers });
         expect(res.status, `${path} ${JSON.stringify(headers)}`).toBe(403);
       }
@@ -241,7 +247,9 @@ describe("bodies", () => {
       figures.push(`${method} ${path.split("?")[0]}: ${status} in ≤${slowest.toFixed(1)} ms`);
     }
     const grew = srv.rss() - before;
-    console.log(`20 MB bodies ×25: ${figures.join("; ")}; RSS ${before.toFixed(0)} → +${grew.toFixed(1)} MiB`);
+    console.log(
+      `20 MB bodies ×25: ${figures.join("; ")}; RSS ${before.toFixed(0)} → +${grew.toFixed(1)} MiB`,
+    );
     expect(grew).toBeLessThan(40);
   }, 60_000);
 
@@ -260,8 +268,7 @@ describe("bodies", () => {
 
 describe("MCP sessions", () => {
   test("300 initializes keep the server's RSS bounded", async () => {
-    const init = () =>
-      send("POST", `/mcp?workspace=${W}`, { ...AUTH, ...JSON_TYPE, ...MCP_ACCEPT }, INIT);
+    const init = () => send("POST", `/mcp?workspace=${W}`, { ...AUTH, ...JSON_TYPE, ...MCP_ACCEPT }, INIT);
     await (await init()).text();
     const before = srv.rss();
     for (let i = 0; i < 300; i++) {
@@ -270,7 +277,9 @@ describe("MCP sessions", () => {
       await res.text();
     }
     const grew = srv.rss() - before;
-    console.log(`300 MCP initializes: RSS +${grew.toFixed(1)} MiB (${((grew * 1024) / 300).toFixed(0)} KiB each)`);
+    console.log(
+      `300 MCP initializes: RSS +${grew.toFixed(1)} MiB (${((grew * 1024) / 300).toFixed(0)} KiB each)`,
+    );
     expect(grew).toBeLessThan(100);
   }, 60_000);
 
@@ -350,7 +359,9 @@ describe("flows", () => {
     expect(res.status).toBe(400);
     expect(await errorOf(res)).toBe("line 1: a flow takes at most 100 parameters; this one declares 30000");
     expect([200, 503]).toContain(health.status);
-    console.log(`30,000-param flow: 400 in ${ms.toFixed(0)} ms; /healthz meanwhile ${healthMs.toFixed(0)} ms`);
+    console.log(
+      `30,000-param flow: 400 in ${ms.toFixed(0)} ms; /healthz meanwhile ${healthMs.toFixed(0)} ms`,
+    );
     let dup = "params:\n";
     for (let i = 0; i < 30_000; i++) dup += "  p: 1\n";
     dup += "steps:\n  - tool: end_browser\n";
@@ -570,7 +581,8 @@ describe("a Grid that takes connections and never answers", () => {
     });
     const dir = join(root, "hung");
     // The workspace had a browser: its id is in the record the server finds.
-    const store = new SqliteStore({ path: join((mkdirSync(dir, { recursive: true }), dir), "records.sqlite") });
+    mkdirSync(dir, { recursive: true });
+    const store = new SqliteStore({ path: join(dir, "records.sqlite") });
     await store.set("stuck", { ...emptyRecord(), session_id: "0123456789abcdef0123456789abcdef" });
     await store.close();
     const hung = await startProcess({

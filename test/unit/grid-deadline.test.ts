@@ -35,7 +35,10 @@ const slow = Bun.serve({
     const value = (v: unknown, status = 200) => Response.json({ value: v }, { status });
     if (path === "/session" && req.method === "POST") {
       const caps = ((await req.json()) as any).capabilities.alwaysMatch;
-      return value({ sessionId: "s1", capabilities: { ...caps, timeouts: { pageLoad: 4000, script: 4000 } } });
+      return value({
+        sessionId: "s1",
+        capabilities: { ...caps, timeouts: { pageLoad: 4000, script: 4000 } },
+      });
     }
     if (command === "timeouts") return value({ implicit: 0, pageLoad: 4000, script: 4000 });
     if (path.startsWith("/session/removed/")) {

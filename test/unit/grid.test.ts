@@ -87,7 +87,9 @@ describe("isNoSuchSession", () => {
     // The Grid's router for a browser removed while a command ran, as a 500 "unknown error".
     expect(
       isNoSuchSession(
-        new wdError.WebDriverError("Unable to find session with ID: 0123. Session was removed\nBuild info: x"),
+        new wdError.WebDriverError(
+          "Unable to find session with ID: 0123. Session was removed\nBuild info: x",
+        ),
       ),
     ).toBe(true);
     expect(isNoSuchSession(new wdError.WebDriverError("Session was closed due to timeout"))).toBe(true);

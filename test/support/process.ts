@@ -57,10 +57,7 @@ export async function startProcess(env: Record<string, string>): Promise<ServerP
 }
 
 /** One HTTP/1.1 request written as given (the path is not normalised on the way); status and body. */
-export async function rawRequest(
-  port: number,
-  head: string,
-): Promise<{ status: number; text: string }> {
+export async function rawRequest(port: number, head: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     let got = "";
     Bun.connect({

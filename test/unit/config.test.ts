@@ -164,6 +164,21 @@ describe("the layers", () => {
     expect(loaded.config).toEqual(defaultConfig());
   });
 
+  test("http.allowed_hosts: ','-separated in the environment, a YAML list in the file; a URL is refused", () => {
+    expect(
+      load([], { HTTP_ALLOWED_HOSTS: "a.example.test, b.example.test:8443" }).config.http.allowed_hosts,
+    ).toEqual(["a.example.test", "b.example.test:8443"]);
+    const file = yamlFile("http:\n  allowed_hosts: [A.example.test, 'b.example.test:8443']\n");
+    expect(load(["--config-file", file]).config.http.allowed_hosts).toEqual([
+      "a.example.test",
+      "b.example.test:8443",
+    ]);
+    const bad = yamlFile("http:\n  allowed_hosts: [https://a.example.test/]\n");
+    expect(refusal(() => load(["--config-file", bad]))).toStartWith(
+      "http.allowed_hosts must be a list of host names",
+    );
+  });
+
   test("SECRETS_DIRS is a list separated by ':' or ','", () => {
     const loaded = load([], { SECRETS_DIRS: "/a:/b, /c,,:" });
     expect(loaded.config.secrets.dirs).toEqual(["/a", "/b", "/c"]);

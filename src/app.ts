@@ -16,7 +16,9 @@ import { openStore } from "./store/index.ts";
 import type { RecordStore } from "./store/types.ts";
 import { Activity } from "./surfaces/activity.ts";
 import { adminRoutes } from "./surfaces/admin-api.ts";
+import { AdminAuth } from "./surfaces/admin-auth.ts";
 import { Events } from "./surfaces/events.ts";
+import { checkRequest, HostRules, peers } from "./surfaces/guard.ts";
 import { failure, json, requireToken } from "./surfaces/http.ts";
 import type { McpHttp } from "./surfaces/mcp-http.ts";
 import { openApiDocument } from "./surfaces/openapi.ts";
@@ -33,10 +35,15 @@ export interface AppOptions {
   sources?: Record<string, Source>;
 }
 
+/** What Bun.serve hands `fetch` besides the request: it knows the client's address. */
+export interface Peer {
+  requestIP(request: Request): { address: string } | null;
+}
+
 export interface App {
   services: Services;
-  /** Answers one HTTP request (what Bun.serve calls). */
-  fetch(request: Request): Promise<Response>;
+  /** Answers one HTTP request (what Bun.serve calls, with its server as the second argument). */
+  fetch(request: Request, server?: Peer): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -47,7 +54,10 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
   const store =
     opts.store ??
     (await openStore({ dataDir: config.data.dir, storeUrl: config.store.url, ttl: config.session.ttl }));
-  const grid = new Grid(config.grid.url, { openTimeout: config.grid.open_timeout });
+  const grid = new Grid(config.grid.url, {
+    openTimeout: config.grid.open_timeout,
+    commandTimeout: config.grid.command_timeout,
+  });
   const secrets = new SecretCatalogue(config.secrets);
   const events = new Events();
   const { files, recordings } = setupFiles(config, {
@@ -64,6 +74,7 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     changed: (w) => events.changed(w),
   };
   const workspaces = new WorkspaceManager(store, grid, now, hooks);
+  const hosts = new HostRules(config);
   const services: Services = {
     config,
     sources: opts.sources ?? {},
@@ -77,6 +88,8 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     recordings,
     secrets,
     flows: new Flows(config),
+    hosts,
+    admin: new AdminAuth(store, config.auth.token, hosts),
   };
   workspaces.bind(services);
   await recordings?.start();
@@ -92,6 +105,9 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     return mcp;
   };
   const http = new Elysia()
+    // No route gets a body Elysia read for it: each reads its own, after its token is checked.
+    .onParse({ as: "global" }, () => null)
+    .get("/", () => new Response(null, { status: 302, headers: { location: "/ui/" } }))
     .get("/healthz", async () => {
       const [grid, store] = await Promise.all([
         services.grid.status(),
@@ -129,7 +145,16 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     });
   return {
     services,
-    fetch: (request) => http.handle(request),
+    fetch: async (request, server) => {
+      const peer = server?.requestIP?.(request)?.address;
+      if (peer) peers.set(request, peer);
+      try {
+        checkRequest(services.hosts, request);
+      } catch (err) {
+        return failure(err);
+      }
+      return http.handle(request);
+    },
     close: async () => {
       if (mcp) await (await mcp).close();
       services.workspaces.connections.closeAll();

@@ -11,9 +11,9 @@ export type LogLevel = "debug" | "info" | "warn" | "error";
 export type WatchMode = "auto" | "events" | "poll";
 
 export interface Config {
-  grid: { url: string; open_timeout: number };
+  grid: { url: string; open_timeout: number; command_timeout: number };
   auth: { token: string | null };
-  http: { host: string; port: number };
+  http: { host: string; port: number; allowed_hosts: string[] };
   data: { dir: string | null };
   store: { url: string | null };
   session: { ttl: number };
@@ -21,14 +21,15 @@ export interface Config {
   flows: { dir: string | null };
   files: { link_ttl: number };
   recording: { enabled: boolean; dir: string | null; wait: number; watch: WatchMode; poll: number };
+  mcp: { max_sessions: number; session_idle: number };
   log: { level: LogLevel };
 }
 
 export function defaultConfig(): Config {
   return {
-    grid: { url: "http://127.0.0.1:4444", open_timeout: 60 },
+    grid: { url: "http://127.0.0.1:4444", open_timeout: 60, command_timeout: 60 },
     auth: { token: null },
-    http: { host: "127.0.0.1", port: 8766 },
+    http: { host: "127.0.0.1", port: 8766, allowed_hosts: [] },
     data: { dir: null },
     store: { url: null },
     session: { ttl: 86400 },
@@ -36,6 +37,7 @@ export function defaultConfig(): Config {
     flows: { dir: null },
     files: { link_ttl: 3600 },
     recording: { enabled: false, dir: null, wait: 600, watch: "auto", poll: 1000 },
+    mcp: { max_sessions: 500, session_idle: 900 },
     log: { level: "info" },
   };
 }
@@ -47,6 +49,7 @@ export type Kind =
   | { type: "bool" }
   | { type: "choice"; choices: readonly string[] }
   | { type: "list" }
+  | { type: "hosts" }
   | { type: "entries" };
 
 export interface Setting {
@@ -73,6 +76,7 @@ export const SECTIONS: Record<keyof Config, string> = {
   flows: "Flows every workspace sees.",
   files: "Signed links to stored files.",
   recording: "Video of a browser's whole life, from the Grid's recorder.",
+  mcp: "MCP sessions over HTTP at /mcp.",
   log: "What the server writes to stderr.",
 };
 
@@ -105,6 +109,11 @@ export const SETTINGS: readonly Setting[] = [
   ),
   setting("grid.open_timeout", seconds(5, 600), "Seconds a new browser may wait for a Grid slot."),
   setting(
+    "grid.command_timeout",
+    seconds(1, 3600),
+    "Seconds one WebDriver command may take before the Grid counts as not answering (a page load may take its page_load_timeout).",
+  ),
+  setting(
     "auth.token",
     { type: "text" },
     "The bearer token every call must send. Required to serve on a non-loopback address.",
@@ -116,6 +125,11 @@ export const SETTINGS: readonly Setting[] = [
     { type: "int", min: 0, max: 65535, unit: "a port" },
     "The port HTTP is served on; 0 picks a free one.",
     { env: "PORT", flags: ["http-port", "port"] },
+  ),
+  setting(
+    "http.allowed_hosts",
+    { type: "hosts" },
+    "Host names (each with an optional :port) this server answers to besides http.host and loopback: the names a reverse proxy forwards. HTTP_ALLOWED_HOSTS separates them with ','.",
   ),
   setting(
     "data.dir",
@@ -164,6 +178,16 @@ export const SETTINGS: readonly Setting[] = [
     "Milliseconds between looks, when polling.",
   ),
   setting(
+    "mcp.max_sessions",
+    { type: "int", min: 1, max: 100000, unit: "sessions" },
+    "MCP sessions held at once; an initialize beyond them is refused with a 503.",
+  ),
+  setting(
+    "mcp.session_idle",
+    seconds(1, 86400),
+    "Seconds an unused MCP session is kept before it is closed.",
+  ),
+  setting(
     "log.level",
     { type: "choice", choices: ["debug", "info", "warn", "error"] },
     "debug, info, warn or error: the least severe line written.",
@@ -191,6 +215,8 @@ export function ruleOf(kind: Kind): string {
       return `must be one of ${kind.choices.join(", ")}`;
     case "list":
       return "must be a list of folders (in the environment or a flag: separated by ':' or ',')";
+    case "hosts":
+      return "must be a list of host names, each with an optional :port, like proxy.example.test or proxy.example.test:8443 (in the environment or a flag: separated by ',')";
     case "entries":
       return "must map each secret's name to {description, allowed_urls, keys: {key: {value}}}";
   }
@@ -234,9 +260,33 @@ export function parseText(s: Setting, raw: string): Parsed {
         .filter(Boolean);
       return items.length ? { value: items } : undefined;
     }
+    case "hosts":
+      return hostList(text.split(/[,\s]+/), bad);
     case "entries":
       return bad;
   }
+}
+
+/** `name` or `name:port` (IPv6 in brackets) as a Host header carries it, lower case; null when it is not one. */
+export function hostEntry(raw: string): string | null {
+  const h = raw.trim().toLowerCase();
+  if (!h || /[/@?#\\\s]/.test(h) || !URL.canParse(`http://${h}/`)) return null;
+  const { hostname } = new URL(`http://${h}/`);
+  const port = /(?:^|[^:]|\]):(\d{1,5})$/.test(h) ? (/:(\d{1,5})$/.exec(h) as RegExpExecArray)[1] : "";
+  if (port && Number(port) > 65535) return null;
+  return port ? `${hostname}:${Number(port)}` : hostname;
+}
+
+function hostList(items: readonly (string | null)[], bad: Parsed): Parsed {
+  const out: string[] = [];
+  for (const item of items) {
+    const text = (item ?? "").trim();
+    if (!text) continue;
+    const host = hostEntry(text);
+    if (!host) return bad;
+    out.push(host);
+  }
+  return out.length ? { value: out } : undefined;
 }
 
 /** A value from the YAML config file: text goes through `parseText`, other types must fit exactly. */
@@ -249,6 +299,9 @@ export function parseYaml(s: Setting, raw: unknown): Parsed {
   if (k.type === "int" && typeof raw === "number")
     return Number.isInteger(raw) ? parseText(s, String(raw)) : bad;
   if (k.type === "bool" && typeof raw === "boolean") return { value: raw };
+  if (k.type === "hosts" && Array.isArray(raw)) {
+    return raw.every((p) => typeof p === "string" || p === null) ? hostList(raw, bad) : bad;
+  }
   if (k.type === "list" && Array.isArray(raw)) {
     if (!raw.every((p) => typeof p === "string" || p === null)) return bad;
     const items = raw.map((p) => (p ?? "").trim()).filter(Boolean);

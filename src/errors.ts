@@ -8,6 +8,8 @@ export type ErrorKind =
   | "forbidden"
   | "not_found"
   | "too_large"
+  | "unsupported_type"
+  | "too_many"
   | "unavailable"
   | "internal";
 
@@ -17,6 +19,8 @@ const STATUS: Record<ErrorKind, number> = {
   forbidden: 403,
   not_found: 404,
   too_large: 413,
+  unsupported_type: 415,
+  too_many: 429,
   unavailable: 503,
   internal: 500,
 };
@@ -43,6 +47,18 @@ export const unauthorized = (message = "missing or wrong bearer token: send Auth
 export const forbidden = (message: string) => new FlowError("forbidden", message);
 export const notFound = (message: string) => new FlowError("not_found", message);
 export const tooLarge = (message: string) => new FlowError("too_large", message);
+/** 415: a body of a type the route does not take. */
+export const unsupportedType = (message: string) => new FlowError("unsupported_type", message);
+/** 429: too many tries; `retryAfter` is the seconds to wait. */
+export class TooMany extends FlowError {
+  constructor(
+    message: string,
+    readonly retryAfter: number,
+  ) {
+    super("too_many", message);
+    this.name = "TooMany";
+  }
+}
 /** 503: the Grid, its BiDi channel or the store could not serve this; worth retrying after a wait. */
 export const unavailable = (message: string) => new FlowError("unavailable", message);
 

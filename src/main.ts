@@ -11,8 +11,11 @@ import {
   settingsView,
 } from "./config.ts";
 import { messageOf } from "./errors.ts";
+import { UPLOAD_CAP } from "./files/service.ts";
 import { log, setLogLevel } from "./log.ts";
 import { VERSION } from "./version.ts";
+
+const MAX_REQUEST_BODY = UPLOAD_CAP + 2 * 1024 * 1024;
 
 function fail(message: string, code: number): never {
   process.stderr.write(`selenium-flow: ${message}\n`);
@@ -60,7 +63,14 @@ async function serveStdio(loaded: Loaded): Promise<void> {
 async function serveHttp(loaded: Loaded): Promise<void> {
   const { host, port } = loaded.config.http;
   const app = await buildApp(loaded.config, { sources: loaded.sources });
-  const server = Bun.serve({ hostname: host, port, fetch: app.fetch, idleTimeout: 255 });
+  const server = Bun.serve({
+    hostname: host,
+    port,
+    fetch: app.fetch,
+    idleTimeout: 255,
+    // Just above the largest body any route takes (a 64 MiB upload and its form): Bun refuses more.
+    maxRequestBodySize: MAX_REQUEST_BODY,
+  });
   const base = `http://${host.includes(":") ? `[${host}]` : host}:${server.port}`;
   log.info(`serving on ${base}: MCP ${base}/mcp, REST ${base}/openapi.json, admin ${base}/ui/`);
   let stopping = false;

@@ -7,7 +7,9 @@ import type { Collector } from "./recordings/collector.ts";
 import type { SecretCatalogue } from "./secrets/catalogue.ts";
 import type { RecordStore } from "./store/types.ts";
 import type { Activity } from "./surfaces/activity.ts";
+import type { AdminAuth } from "./surfaces/admin-auth.ts";
 import type { Events } from "./surfaces/events.ts";
+import type { HostRules } from "./surfaces/guard.ts";
 import type { WorkspaceManager } from "./workspaces/manager.ts";
 
 export interface Services {
@@ -31,4 +33,8 @@ export interface Services {
   readonly files: Files;
   /** Files the Grid's recordings as they arrive; null when recording is off. */
   readonly recordings: Collector | null;
+  /** The Host names this server answers to, and which origins are its own. */
+  readonly hosts: HostRules;
+  /** The admin's credentials: the token, or a signed-in cookie. */
+  readonly admin: AdminAuth;
 }

@@ -14,6 +14,7 @@ import {
 import { checkSecrets, runFlow } from "../flows/run.ts";
 import { checkFlowName, flowUri, SAVING_OFF } from "../flows/store.ts";
 import type { Services } from "../services.ts";
+import { mediaType } from "../surfaces/guard.ts";
 import { readCapped, readJson } from "../surfaces/http.ts";
 import { defineAction, PageReport, SiteDataHint } from "./define.ts";
 
@@ -58,10 +59,9 @@ export const FlowRun = z.object({
   page: PageReport.optional(),
 });
 
-/** PUT /flows/{name}: a JSON body is the flow's fields; a body of any other type is its YAML text. */
+/** PUT /flows/{name}: a JSON body is the flow's fields; a YAML one (the route refuses other types) is its text. */
 async function flowBody(request: Request): Promise<Record<string, unknown>> {
-  const type = (request.headers.get("content-type") ?? "").toLowerCase();
-  if (/^application\/(?:[\w.-]+\+)?json\b/.test(type)) {
+  if (mediaType(request) === "application/json") {
     const body = await readJson(request);
     if (typeof body !== "object" || body === null || Array.isArray(body)) {
       throw badInput(

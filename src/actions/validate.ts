@@ -13,9 +13,11 @@ function describe(issue: Issue, known: string[]): string {
   const field = fieldOf(issue);
   switch (issue.code) {
     case "unrecognized_keys": {
-      const keys = issue.keys.map((k) => (field ? `${field}.${k}` : k));
+      // A body of thousands of unknown keys names the first few, not all of them.
+      const keys = issue.keys.slice(0, 5).map((k) => (field ? `${field}.${k}` : k));
+      const more = issue.keys.length > 5 ? ` and ${issue.keys.length - 5} more` : "";
       const takes = known.length ? ` (it takes ${known.join(", ")})` : "";
-      return `unknown field ${keys.map((k) => `"${k}"`).join(", ")}: remove it${takes}`;
+      return `unknown field ${keys.map((k) => `"${k}"`).join(", ")}${more}: remove it${takes}`;
     }
     case "invalid_type":
       if (!field) return `the body must be a JSON object`;

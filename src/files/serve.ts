@@ -1,5 +1,7 @@
 // Serving a stored file: the headers every one gets, and disk files streamed with HTTP Range so a
-// player can seek a recording.
+// player can seek a recording. A disk file is opened without following a symlink.
+import type { FileHandle } from "node:fs/promises";
+import { openNoFollow } from "./store.ts";
 import { contentType, RASTER_TYPES } from "./types.ts";
 
 /** A raster image drawn as a page runs nothing; it is not sandboxed, so the browser shows it. */
@@ -42,7 +44,10 @@ export function headersFor(name: string, maxAge: number): Record<string, string>
   return headers;
 }
 
-/** The one range a `Range` header asks for, "none" when it asks for none we serve, "bad" when unsatisfiable. */
+/**
+ * The one range a `Range` header asks for; "none" when it asks for none we serve (RFC 9110: an
+ * invalid range, like bytes=5-1, is ignored and the whole file sent); "bad" when unsatisfiable.
+ */
 export function parseRange(
   header: string | null,
   size: number,
@@ -62,25 +67,58 @@ export function parseRange(
     end = size - 1;
   } else {
     start = Number(a);
+    if (b !== "" && Number(b) < start) return "none";
     end = b === "" ? size - 1 : Math.min(Number(b), size - 1);
   }
   if (start >= size || start > end) return "bad";
   return { start, end };
 }
 
-/** A file on disk, whole or the range asked for. */
-export function serveDisk(request: Request, path: string, name: string, maxAge: number): Response {
-  const file = Bun.file(path);
-  const size = file.size;
+const CHUNK = 256 * 1024;
+
+/** Bytes `start`..`end` (inclusive) of an open file; the file is closed at the end or on cancel. */
+function fileStream(fh: FileHandle, start: number, end: number): ReadableStream<Uint8Array> {
+  let at = start;
+  const done = () => fh.close().catch(() => undefined);
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const want = Math.min(CHUNK, end + 1 - at);
+      const buf = new Uint8Array(Math.max(want, 0));
+      const { bytesRead } = want > 0 ? await fh.read(buf, 0, want, at) : { bytesRead: 0 };
+      if (bytesRead === 0) {
+        await done();
+        controller.close();
+        return;
+      }
+      at += bytesRead;
+      controller.enqueue(buf.subarray(0, bytesRead));
+    },
+    cancel: done,
+  });
+}
+
+/** A file on disk, whole or the range asked for; null when it is not a regular file (a symlink). */
+export async function serveDisk(
+  request: Request,
+  path: string,
+  name: string,
+  maxAge: number,
+): Promise<Response | null> {
+  const fh = await openNoFollow(path);
+  if (!fh) return null;
+  const size = (await fh.stat()).size;
   const headers = { ...headersFor(name, maxAge), "accept-ranges": "bytes" };
   const range = parseRange(request.headers.get("range"), size);
   if (range === "bad") {
+    await fh.close();
     return new Response(null, { status: 416, headers: { ...headers, "content-range": `bytes */${size}` } });
   }
   if (range === "none") {
-    return new Response(file, { headers: { ...headers, "content-length": String(size) } });
+    return new Response(fileStream(fh, 0, size - 1), {
+      headers: { ...headers, "content-length": String(size) },
+    });
   }
-  return new Response(file.slice(range.start, range.end + 1), {
+  return new Response(fileStream(fh, range.start, range.end), {
     status: 206,
     headers: {
       ...headers,

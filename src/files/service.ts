@@ -10,7 +10,7 @@ import type { RecordStore } from "../store/types.ts";
 import type { DiskFolder } from "./layout.ts";
 import type { LinkSigner } from "./links.ts";
 import { serveDisk, serveStream } from "./serve.ts";
-import { codeOf, type FileStore, RESERVED_IN_FILES, type StoredFile } from "./store.ts";
+import { codeOf, type FileStore, openNoFollow, RESERVED_IN_FILES, type StoredFile } from "./store.ts";
 import { contentType, isImage } from "./types.ts";
 
 export const ROOT_URI = "workspace://files";
@@ -84,6 +84,17 @@ export function parseUri(uri: string): { folder: Folder; name: string } {
   const problem = fileNameProblem(name);
   if (problem) throw badInput(`not a file's uri: ${problem}`, "uri");
   return { folder, name };
+}
+
+/** A name no file of `folder` can have ('.', '..', a '/') is a 400, not a miss. */
+function checkName(folder: Folder, name: string): void {
+  const problem =
+    folder === "downloads"
+      ? name === "." || name === ".." || name.includes("/")
+        ? "a file name is not '.' or '..' and has no '/'"
+        : null
+      : fileNameProblem(name);
+  if (problem) throw badInput(`${repr(name)} is not a file name: ${problem}`, "name");
 }
 
 export function stamp(ms: number): string {
@@ -194,6 +205,7 @@ export class Files {
 
   /** One entry, or 404. */
   async item(workspace: string, folder: Folder, name: string): Promise<FileEntry> {
+    checkName(folder, name);
     const found = await this.find(workspace, folder, name);
     if (!found) throw notFound(`no ${KIND[folder]} called ${repr(name)}. ${folderUri(folder)} lists them`);
     return this.entry(workspace, folder, found);
@@ -209,6 +221,7 @@ export class Files {
   ): Promise<Response> {
     const missing = () =>
       notFound(`no ${KIND[folder]} called ${repr(name)}. ${folderUri(folder)} lists them`);
+    checkName(folder, name);
     if (folder === "downloads") {
       const id = await this.browserOf(workspace);
       const got = id ? await this.deps.grid.download(id, name) : null;
@@ -217,7 +230,9 @@ export class Files {
     }
     const found = await this.disk().find(workspace, folder, name);
     if (!found) throw missing();
-    return serveDisk(request, found.path, name, maxAge);
+    const res = await serveDisk(request, found.path, name, maxAge);
+    if (!res) throw missing();
+    return res;
   }
 
   /**
@@ -266,6 +281,7 @@ export class Files {
 
   /** Deletes one kept file (admin only); 404 when it is not there. */
   async deleteKept(workspace: string, name: string): Promise<void> {
+    checkName("files", name);
     if (!(await this.disk().remove(workspace, "files", name))) {
       throw notFound(`no file called ${repr(name)}. ${ROOT_URI} lists them`);
     }
@@ -315,7 +331,13 @@ export class Files {
     const found = await this.disk().find(workspace, folder, name);
     if (!found) throw missing();
     if (found.size > UPLOAD_CAP) throw over();
-    return { name, data: new Uint8Array(await Bun.file(found.path).arrayBuffer()) };
+    const fh = await openNoFollow(found.path);
+    if (!fh) throw missing();
+    try {
+      return { name, data: new Uint8Array(await fh.readFile()) };
+    } finally {
+      await fh.close();
+    }
   }
 
   private async find(

@@ -2,7 +2,9 @@
 // recording notes. Nothing here overwrites: a name that is taken lands as `name (1)`, claimed with
 // an exclusive create or a hard link, so two writers racing for one name cannot both win it.
 import {
+  constants,
   type Dirent,
+  lstatSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -10,7 +12,7 @@ import {
   unlinkSync,
   writeFileSync,
 } from "node:fs";
-import { link, mkdir, open, readdir, stat, unlink } from "node:fs/promises";
+import { chmod, type FileHandle, link, lstat, mkdir, open, readdir, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { log } from "../log.ts";
 import { candidates, InvalidName, isWorkspaceName, validFileName, validGridId } from "../names.ts";
@@ -58,6 +60,39 @@ const MAX_CANDIDATES = 10_000;
 
 export const codeOf = (err: unknown): string | undefined => (err as NodeJS.ErrnoException)?.code;
 
+/** Everything this server makes under data.dir is its own alone. */
+export const DIR_MODE = 0o700;
+export const FILE_MODE = 0o600;
+
+/**
+ * A regular file opened for reading without following a symlink (O_NOFOLLOW), or null when it is
+ * not there or not a regular file: a link planted in a folder is never read through.
+ */
+export async function openNoFollow(path: string): Promise<FileHandle | null> {
+  let fh: FileHandle;
+  try {
+    fh = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (err) {
+    if (["ENOENT", "ENOTDIR", "ELOOP", "EMLINK"].includes(codeOf(err) ?? "")) return null;
+    throw err;
+  }
+  if (!(await fh.stat()).isFile()) {
+    await fh.close();
+    return null;
+  }
+  return fh;
+}
+
+/** Whether `path` is a real folder, not a symlink to one. */
+function isRealDir(path: string): boolean {
+  try {
+    const st = lstatSync(path);
+    return st.isDirectory() && !st.isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
 /** What the store does to the disk that tests may replace (a link that fails like EXDEV). */
 export interface DiskOps {
   link(source: string, target: string): Promise<void>;
@@ -83,9 +118,15 @@ export class FileStore {
     return join(workspaceDir(this.dataDir, workspace), folder);
   }
 
-  /** The regular files of a folder (never its notes or dot files), newest first. */
+  /** Whether a workspace's folder is a real one: a symlink in its place is not followed. */
+  private realFolder(workspace: string, folder: DiskFolder): boolean {
+    return isRealDir(workspaceDir(this.dataDir, workspace)) && isRealDir(this.folderPath(workspace, folder));
+  }
+
+  /** The regular files of a folder (never its notes, dot files or symlinks), newest first. */
   async list(workspace: string, folder: DiskFolder): Promise<StoredFile[]> {
     const dir = this.folderPath(workspace, folder);
+    if (!this.realFolder(workspace, folder)) return [];
     let entries: Dirent[];
     try {
       entries = await readdir(dir, { withFileTypes: true });
@@ -98,7 +139,8 @@ export class FileStore {
       if (!e.isFile() || e.name.startsWith(".")) continue;
       const path = join(dir, e.name);
       try {
-        const st = await stat(path);
+        const st = await lstat(path);
+        if (!st.isFile()) continue;
         out.push({ name: e.name, path, size: st.size, modified: Math.round(st.mtimeMs) });
       } catch {
         // gone between the listing and the look: not there
@@ -116,8 +158,10 @@ export class FileStore {
       if (err instanceof InvalidName) return null;
       throw err;
     }
+    if (!this.realFolder(workspace, folder)) return null;
     try {
-      const st = await stat(path);
+      // lstat: a symlink is not a file of this folder, whatever it points at.
+      const st = await lstat(path);
       if (!st.isFile()) return null;
       return { name, path, size: st.size, modified: Math.round(st.mtimeMs) };
     } catch (err) {
@@ -156,7 +200,7 @@ export class FileStore {
    * a copy; a copy that fails half-way leaves nothing behind.
    */
   async moveIn(workspace: string, source: string, name: string, folder: DiskFolder): Promise<StoredFile> {
-    await mkdir(this.folderPath(workspace, folder), { recursive: true });
+    await mkdir(this.folderPath(workspace, folder), { recursive: true, mode: DIR_MODE });
     for (const target of this.targets(workspace, folder, name)) {
       try {
         await this.ops.link(source, target);
@@ -177,6 +221,8 @@ export class FileStore {
         await unlink(target).catch(() => undefined);
         throw err;
       }
+      // A recording arrives as the recorder made it (often 0644): here it is the server's alone.
+      await chmod(target, FILE_MODE).catch(() => undefined);
       const st = await stat(target);
       return { name: nameOf(target), path: target, size: st.size, modified: Math.round(st.mtimeMs) };
     }
@@ -232,9 +278,9 @@ export class FileStore {
   /** Writes a note whole: a temp file beside it, then a rename over it. */
   writeNote(workspace: string, gridId: string, note: Note): void {
     const path = this.notePath(workspace, gridId);
-    mkdirSync(join(path, ".."), { recursive: true });
+    mkdirSync(join(path, ".."), { recursive: true, mode: DIR_MODE });
     const tmp = `${path.slice(0, -".json".length)}.tmp`;
-    writeFileSync(tmp, JSON.stringify(note));
+    writeFileSync(tmp, JSON.stringify(note), { mode: FILE_MODE });
     renameSync(tmp, path);
   }
 
@@ -304,13 +350,13 @@ export class FileStore {
     workspace: string,
     folder: DiskFolder,
     name: string,
-    fill: (fd: import("node:fs/promises").FileHandle) => Promise<void>,
+    fill: (fd: FileHandle) => Promise<void>,
   ): Promise<StoredFile> {
-    await mkdir(this.folderPath(workspace, folder), { recursive: true });
+    await mkdir(this.folderPath(workspace, folder), { recursive: true, mode: DIR_MODE });
     for (const target of this.targets(workspace, folder, name)) {
-      let fd: import("node:fs/promises").FileHandle;
+      let fd: FileHandle;
       try {
-        fd = await open(target, "wx");
+        fd = await open(target, "wx", FILE_MODE);
       } catch (err) {
         if (codeOf(err) === "EEXIST") continue;
         throw err;
@@ -334,7 +380,7 @@ const nameOf = (path: string) => path.slice(path.lastIndexOf("/") + 1);
 
 /** Claims `target` with an exclusive create and copies `source` into it in 1 MiB chunks. */
 async function copyExclusive(source: string, target: string): Promise<void> {
-  const out = await open(target, "wx");
+  const out = await open(target, "wx", FILE_MODE);
   try {
     const input = await open(source, "r");
     try {

@@ -1,7 +1,17 @@
 // The flow format: YAML with description, params, steps, onError and timeout. A flow is checked
 // when it is saved and again, with the run's parameters, before it runs; every refusal is a 400
 // that names the step and the line it is written on.
-import { type Document, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, stringify } from "yaml";
+import {
+  type Document,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseDocument,
+  stringify,
+  visit,
+} from "yaml";
 import { z } from "zod";
 import type { AnyAction } from "../actions/define.ts";
 import { issueError } from "../actions/validate.ts";
@@ -9,7 +19,8 @@ import { badInput, type FlowError } from "../errors.ts";
 import { NOT_STEPS, type ToolTable } from "./tools.ts";
 
 export const FLOW_CAP = 1024 * 1024;
-export const MAX_STEPS = 200;
+export const MAX_STEPS = 1000;
+export const MAX_PARAMS = 100;
 export const DEFAULT_TIMEOUT = 300;
 export const MAX_TIMEOUT = 3600;
 export const GUIDE_URI = "skill://selenium-flow/references/FLOWS.md";
@@ -155,13 +166,20 @@ export function parseFlow(text: string, tools: ToolTable): ParsedFlow {
     throw badInput(`the flow is over its cap of ${FLOW_CAP} bytes of YAML: make it shorter`);
   }
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  // yaml's own uniqueKeys compares each key with every other (30,000 keys took 19 s): checked below.
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: false });
   const broken = doc.errors[0];
   if (broken) {
     const { line, col } = lines.linePos(broken.pos[0]);
     throw badInput(`invalid YAML at line ${line}, column ${col}: ${broken.message}`);
   }
-  const raw = doc.toJS({ maxAliasCount: 100 }) as unknown;
+  checkNodes(doc, lines);
+  let raw: unknown;
+  try {
+    raw = doc.toJS({ maxAliasCount: 0 }) as unknown;
+  } catch {
+    throw badInput(`line 1: the flow cannot be read as data: see ${GUIDE_URI}`);
+  }
   const steps: Array<{ tool?: unknown }> =
     isObject(raw) && Array.isArray(raw.steps) ? raw.steps.map((s) => (isObject(s) ? s : {})) : [];
   const refuse = (path: Path, what: string) =>
@@ -179,12 +197,13 @@ export function parseFlow(text: string, tools: ToolTable): ParsedFlow {
     throw refuse(issuePath([], issue), issueError(FlowSpec, issue).message);
   }
   const spec = parsed.data;
-  const params: Record<string, FlowParam> = {};
-  for (const [name, value] of Object.entries(spec.params ?? {})) {
-    if (value === null) params[name] = {};
-    else if (typeof value === "object") params[name] = { ...value };
-    else params[name] = { default: value };
-  }
+  // fromEntries defines each name as an own key (a parameter called __proto__ stays one).
+  const params: Record<string, FlowParam> = Object.fromEntries(
+    Object.entries(spec.params ?? {}).map(([name, value]): [string, FlowParam] => [
+      name,
+      value === null ? {} : typeof value === "object" ? { ...value } : { default: value },
+    ]),
+  );
   const flow: Flow = {
     description: spec.description ?? "",
     params,
@@ -221,9 +240,47 @@ export function parseFlow(text: string, tools: ToolTable): ParsedFlow {
   return out;
 }
 
+/**
+ * One pass over the document: a key written twice in a mapping, a `__proto__` key, or an alias
+ * (`*name`: an alias bomb grows a few lines into gigabytes), is refused at its line.
+ */
+function checkNodes(doc: Document, lines: LineCounter): void {
+  const pos = (node: unknown) => {
+    const range = (node as { range?: [number, number, number] } | null)?.range;
+    return range ? lines.linePos(range[0]) : { line: 1, col: 1 };
+  };
+  visit(doc, {
+    Alias(_, node) {
+      throw badInput(
+        `line ${pos(node).line}: aliases (*${node.source}) are not allowed in a flow: write the value out`,
+      );
+    },
+    Map(_, map) {
+      const seen = new Set<string>();
+      for (const pair of map.items) {
+        const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+        // Parsed into an object, this key would set its prototype rather than name a field.
+        if (key === "__proto__") {
+          throw badInput(`line ${pos(pair.key).line}: "__proto__" cannot be a key in a flow`);
+        }
+        if (seen.has(key)) {
+          // yaml's own words for it, as uniqueKeys said them.
+          const { line, col } = pos(pair.key ?? map);
+          throw badInput(`invalid YAML at line ${line}, column ${col}: Map keys must be unique`);
+        }
+        seen.add(key);
+      }
+    },
+  });
+}
+
 function checkParams(raw: unknown, refuse: (path: Path, what: string) => FlowError): void {
   if (raw === undefined || raw === null) return;
   if (!isObject(raw)) throw refuse(["params"], "params is a mapping of parameter names to their defaults");
+  const count = Object.keys(raw).length;
+  if (count > MAX_PARAMS) {
+    throw refuse(["params"], `a flow takes at most ${MAX_PARAMS} parameters; this one declares ${count}`);
+  }
   for (const [name, value] of Object.entries(raw)) {
     const at = ["params", name];
     if (!PARAM_NAME.test(name)) {
@@ -311,10 +368,9 @@ export function fill(
     return value.map((v, i) => fill(v, values, [...path, i], onPlaceholder, onUnknown));
   }
   if (isObject(value)) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value))
-      out[k] = fill(v, values, [...path, k], onPlaceholder, onUnknown);
-    return out;
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, fill(v, values, [...path, k], onPlaceholder, onUnknown)]),
+    );
   }
   return value;
 }
@@ -338,7 +394,7 @@ export function bindFlow(
   const { params, steps } = parsed.flow;
   const declared = Object.keys(params);
   for (const name of Object.keys(given)) {
-    if (!(name in params)) {
+    if (!Object.hasOwn(params, name)) {
       throw badInput(
         `unknown parameter "${name}": this flow takes ${declared.length ? declared.join(", ") : "no parameters"}`,
         "params",
@@ -347,7 +403,7 @@ export function bindFlow(
   }
   const values = new Map<string, ParamValue>();
   for (const [name, p] of Object.entries(params)) {
-    const value = given[name] ?? p.default;
+    const value = (Object.hasOwn(given, name) ? given[name] : undefined) ?? p.default;
     if (value === undefined) {
       throw badInput(`parameter "${name}" has no default: pass it in params`, "params");
     }

@@ -3,13 +3,17 @@
 // clash. Files are read on every call, so a flow copied into either folder is seen at once.
 import { createHash } from "node:crypto";
 import {
+  closeSync,
+  constants,
   existsSync,
+  fstatSync,
+  lstatSync,
   mkdirSync,
+  openSync,
   readdirSync,
   readFileSync,
   renameSync,
   rmSync,
-  statSync,
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
@@ -96,7 +100,8 @@ export class FlowStore {
       if (source === "workspace" && !file.endsWith(".yaml")) continue;
       const path = join(dir, file);
       try {
-        const st = statSync(path);
+        // lstat: a symlink in a flows folder is not a flow, whatever it points at.
+        const st = lstatSync(path);
         if (!st.isFile()) continue;
         out.set(name, { name, source, path, size: st.size, modified: st.mtimeMs / 1000 });
       } catch {
@@ -125,9 +130,16 @@ export class FlowStore {
       for (const ext of source === "workspace" ? [".yaml"] : [".yaml", ".yml"]) {
         const path = join(dir, `${name}${ext}`);
         try {
-          const text = readFileSync(path, "utf8");
-          const st = statSync(path);
-          return { name, source, path, size: st.size, modified: st.mtimeMs / 1000, text };
+          // O_NOFOLLOW: a symlink in a flows folder is not read through.
+          const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+          try {
+            const st = fstatSync(fd);
+            if (!st.isFile()) continue;
+            const text = readFileSync(fd, "utf8");
+            return { name, source, path, size: st.size, modified: st.mtimeMs / 1000, text };
+          } finally {
+            closeSync(fd);
+          }
         } catch {
           // not here
         }
@@ -141,11 +153,11 @@ export class FlowStore {
     checkFlowName(name);
     const dir = this.ownDir(workspace);
     if (!dir) throw badInput(SAVING_OFF, "data.dir");
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
     const path = join(dir, `${name}.yaml`);
     const replaced = existsSync(path);
     const tmp = join(dir, `.${name}.yaml.${process.pid}.${Date.now()}.tmp`);
-    writeFileSync(tmp, text, "utf8");
+    writeFileSync(tmp, text, { encoding: "utf8", mode: 0o600 });
     renameSync(tmp, path);
     return { replaced };
   }

@@ -40,6 +40,31 @@ export const NO_FREE_SLOT =
 const QUICK_MS = 10_000;
 // Moving a file through the Grid (up to 64 MiB as base64) takes longer.
 const FILE_MS = 120_000;
+// A page load or a script may take the browser's own timeout; the driver's answer gets this long
+// after it to arrive, so the caller reads the driver's reason rather than ours.
+const DRIVER_MARGIN_MS = 5_000;
+// WebDriver's defaults, for a browser whose timeouts this server never learnt.
+const W3C_TIMEOUTS: Timeouts = { pageLoad: 300_000, script: 30_000 };
+// Browsers whose timeouts are remembered; past this many the oldest are forgotten (and asked again).
+const KNOWN_BROWSERS = 10_000;
+
+/** A browser's page load and script timeouts, ms. */
+interface Timeouts {
+  pageLoad: number;
+  script: number;
+}
+
+/** A command past its deadline: the Grid counts as not answering (503). */
+export function gridTimedOut(base: string, seconds: number, what = "grid.command_timeout"): FlowError {
+  return unavailable(
+    `the Grid at ${base} did not answer a WebDriver command within ${seconds} s (${what}): it may be overloaded or stuck; retry after a wait`,
+  );
+}
+
+// POST commands that may take the browser's page load timeout, or its script timeout.
+const PAGE_LOADS = /^\/session\/([^/]+)\/(?:url|back|forward|refresh)$/;
+const SCRIPTS = /^\/session\/([^/]+)\/execute\/(?:sync|async)$/;
+const SET_TIMEOUTS = /^\/session\/([^/]+)\/timeouts$/;
 
 /** The Grid URL split into a credential-free base and its Basic auth header, if it had credentials. */
 function parseGridUrl(url: string): { base: string; auth: string | null } {
@@ -77,16 +102,18 @@ function gridReason(message: unknown): string {
   return scrub(text);
 }
 
+// How the driver and the Grid say a browser is gone. The Grid's router: "Unable to find session with
+// ID: <id>. Session was removed" (or "…was closed"), whatever the status and error code it sends it
+// with (a 500 "unknown error" when the browser went mid-command); its node: "Cannot find session
+// with id: <id>".
+const GONE =
+  /invalid session id|(?:unable to|cannot) find session with id|no such session|session deleted|session timed out or not found|session was (?:removed|closed|deleted|terminated)/i;
+
 /** The Grid or the driver says the browser is gone (reaped, quit, crashed). */
 export function isNoSuchSession(err: unknown): boolean {
   if (err instanceof wdError.NoSuchSessionError) return true;
   if (!(err instanceof Error) || err instanceof FlowError) return false;
-  return (
-    err.name === "NoSuchSessionError" ||
-    /invalid session id|unable to find session with id|no such session|session deleted|session timed out or not found/i.test(
-      err.message,
-    )
-  );
+  return err.name === "NoSuchSessionError" || GONE.test(err.message);
 }
 
 /** What selenium-webdriver's executor hands its HTTP client (its typings leave the fields out). */
@@ -97,11 +124,18 @@ interface WireRequest {
   headers: Map<string, string>;
 }
 
-/** selenium-webdriver's HTTP client contract, on Bun's fetch: pooled keep-alive connections, Basic auth. */
+/**
+ * selenium-webdriver's HTTP client contract, on Bun's fetch: pooled keep-alive connections, Basic
+ * auth, and a deadline on every command (grid.command_timeout; a page load or a script gets the
+ * browser's own timeout when that is longer).
+ */
 class GridHttpClient {
+  private readonly timeouts = new Map<string, Timeouts>();
+
   constructor(
     private readonly base: string,
     private readonly auth: string | null,
+    readonly commandMs: number,
   ) {}
 
   headers(extra?: Record<string, string>): Record<string, string> {
@@ -120,6 +154,22 @@ class GridHttpClient {
     }
   }
 
+  /** A browser's timeouts, as it was opened with them (or set them since). */
+  remember(id: string, t: Partial<Timeouts>): void {
+    const known = this.timeouts.get(id) ?? W3C_TIMEOUTS;
+    this.timeouts.delete(id);
+    this.timeouts.set(id, {
+      pageLoad: typeof t.pageLoad === "number" ? t.pageLoad : known.pageLoad,
+      script: typeof t.script === "number" ? t.script : known.script,
+    });
+    if (this.timeouts.size > KNOWN_BROWSERS)
+      this.timeouts.delete(this.timeouts.keys().next().value as string);
+  }
+
+  forget(id: string): void {
+    this.timeouts.delete(id);
+  }
+
   async send(req: WireRequest): Promise<WdResponse> {
     const extra: Record<string, string> = {};
     for (const [name, value] of req.headers) extra[name.toLowerCase()] = value;
@@ -129,13 +179,64 @@ class GridHttpClient {
       extra["content-type"] = "application/json; charset=utf-8";
     }
     const path = req.path.startsWith("/") ? req.path : `/${req.path}`;
-    const res = await this.fetch(path, { method: req.method, headers: this.headers(extra), body });
-    if (res.status === 401 || res.status === 407) throw this.refusedCredentials(res.status);
-    const headers: Record<string, string> = {};
-    res.headers.forEach((value, name) => {
-      headers[name] = value;
-    });
-    return new WdResponse(res.status, headers, (await res.text()).replace(/\0/g, ""));
+    const { ms, what } = await this.deadline(req.method, path);
+    try {
+      const res = await this.fetch(path, {
+        method: req.method,
+        headers: this.headers(extra),
+        body,
+        signal: AbortSignal.timeout(ms),
+      });
+      if (res.status === 401 || res.status === 407) throw this.refusedCredentials(res.status);
+      const headers: Record<string, string> = {};
+      res.headers.forEach((value, name) => {
+        headers[name] = value;
+      });
+      const text = (await res.text()).replace(/\0/g, "");
+      const set = req.method === "POST" ? SET_TIMEOUTS.exec(path) : null;
+      if (set && res.ok) this.remember(decodeURIComponent(set[1] as string), req.data as Partial<Timeouts>);
+      return new WdResponse(res.status, headers, text);
+    } catch (err) {
+      if (err instanceof DOMException && (err.name === "TimeoutError" || err.name === "AbortError")) {
+        throw gridTimedOut(this.base, Math.round(ms / 1000), what);
+      }
+      throw err;
+    }
+  }
+
+  /** How long a command may take: the command deadline, or the browser's own wait plus a margin. */
+  private async deadline(method: string, path: string): Promise<{ ms: number; what: string }> {
+    const plain = { ms: this.commandMs, what: "grid.command_timeout" };
+    if (method !== "POST") return plain;
+    const page = PAGE_LOADS.exec(path);
+    const script = page ? null : SCRIPTS.exec(path);
+    const m = page ?? script;
+    if (!m) return plain;
+    const t = await this.timeoutsOf(decodeURIComponent(m[1] as string));
+    const own = (page ? t.pageLoad : t.script) + DRIVER_MARGIN_MS;
+    if (own <= this.commandMs) return plain;
+    return { ms: own, what: page ? "the browser's page_load_timeout" : "the browser's script_timeout" };
+  }
+
+  /** A browser's timeouts: remembered, or asked once (a browser another server or run opened). */
+  private async timeoutsOf(id: string): Promise<Timeouts> {
+    const known = this.timeouts.get(id);
+    if (known) return known;
+    let res: Response;
+    try {
+      res = await this.fetch(`/session/${encodeURIComponent(id)}/timeouts`, {
+        headers: this.headers(),
+        signal: AbortSignal.timeout(this.commandMs),
+      });
+    } catch (err) {
+      if (err instanceof DOMException) throw gridTimedOut(this.base, Math.round(this.commandMs / 1000));
+      throw err;
+    }
+    const body = (await res.json().catch(() => null)) as { value?: Partial<Timeouts> } | null;
+    // A gone browser says so on the command itself; until then, WebDriver's defaults.
+    if (!res.ok || typeof body?.value !== "object" || body.value === null) return W3C_TIMEOUTS;
+    this.remember(id, body.value);
+    return this.timeouts.get(id) as Timeouts;
   }
 
   refusedCredentials(status: number): FlowError {
@@ -151,12 +252,20 @@ export class Grid {
   private readonly http: GridHttpClient;
   private readonly executor: Executor;
   private readonly openTimeoutMs: number;
+  /** Bookkeeping calls (status, alive, end): quick, and never past the command deadline. */
+  private readonly quickMs: number;
+  /** A file through the Grid: at least the command deadline. */
+  private readonly fileMs: number;
 
-  constructor(url: string, opts: { openTimeout?: number } = {}) {
+  /** `openTimeout`: seconds a new browser may wait for a slot; `commandTimeout`: seconds per command. */
+  constructor(url: string, opts: { openTimeout?: number; commandTimeout?: number } = {}) {
     this.url = url;
     const { base, auth } = parseGridUrl(url);
     this.base = base;
-    this.http = new GridHttpClient(base, auth);
+    const commandMs = (opts.commandTimeout ?? 60) * 1000;
+    this.http = new GridHttpClient(base, auth, commandMs);
+    this.quickMs = Math.min(QUICK_MS, commandMs);
+    this.fileMs = Math.max(FILE_MS, commandMs);
     // One executor (and so one pooled HTTP client) serves every reattached driver of this Grid.
     this.executor = new Executor(this.http as never);
     this.openTimeoutMs = (opts.openTimeout ?? 60) * 1000;
@@ -219,6 +328,11 @@ export class Grid {
     const value = body?.value;
     if (res.ok && typeof value?.sessionId === "string") {
       const capabilities = value.capabilities ?? {};
+      const told = capabilities.timeouts as Partial<Timeouts> | undefined;
+      this.http.remember(value.sessionId, {
+        pageLoad: told?.pageLoad ?? (o.pageLoadTimeout === undefined ? undefined : o.pageLoadTimeout * 1000),
+        script: told?.script ?? (o.scriptTimeout === undefined ? undefined : o.scriptTimeout * 1000),
+      });
       const driver = new WebDriver(new Session(value.sessionId, capabilities), this.executor);
       return { id: value.sessionId, driver, capabilities };
     }
@@ -248,11 +362,12 @@ export class Grid {
 
   /** Ends browser `id`; a browser that is already gone is fine. */
   async end(id: string): Promise<void> {
+    this.http.forget(id);
     try {
       const res = await this.http.fetch(`/session/${encodeURIComponent(id)}`, {
         method: "DELETE",
         headers: this.http.headers(),
-        signal: AbortSignal.timeout(QUICK_MS),
+        signal: AbortSignal.timeout(this.quickMs),
       });
       await res.arrayBuffer();
     } catch (err) {
@@ -268,7 +383,7 @@ export class Grid {
       // Get Window Handle leaves an open dialog alone (reading the URL would dismiss it).
       res = await this.http.fetch(`/session/${encodeURIComponent(id)}/window`, {
         headers: this.http.headers(),
-        signal: AbortSignal.timeout(QUICK_MS),
+        signal: AbortSignal.timeout(this.quickMs),
       });
     } catch (err) {
       if (err instanceof DOMException) throw unavailable(`the Grid at ${this.base} did not answer in time`);
@@ -292,7 +407,7 @@ export class Grid {
     try {
       const res = await this.http.fetch("/status", {
         headers: this.http.headers(),
-        signal: AbortSignal.timeout(QUICK_MS),
+        signal: AbortSignal.timeout(this.quickMs),
       });
       if (res.status === 401 || res.status === 407)
         return { ready: false, message: this.http.refusedCredentials(res.status).message };
@@ -319,7 +434,7 @@ export class Grid {
     try {
       const res = await this.http.fetch("/status", {
         headers: this.http.headers(),
-        signal: AbortSignal.timeout(QUICK_MS),
+        signal: AbortSignal.timeout(this.quickMs),
       });
       const body = (await res.json().catch(() => null)) as {
         value?: { nodes?: Array<{ slots?: Array<{ session?: { sessionId?: unknown } | null }> }> };
@@ -429,7 +544,7 @@ export class Grid {
       res = await this.http.fetch(path, {
         ...init,
         headers: this.http.headers(init.headers as Record<string, string> | undefined),
-        signal: AbortSignal.timeout(FILE_MS),
+        signal: AbortSignal.timeout(this.fileMs),
       });
     } catch (err) {
       if (err instanceof DOMException) throw unavailable(`the Grid at ${this.base} did not answer in time`);
@@ -475,7 +590,7 @@ export class Grid {
     try {
       const res = await this.http.fetch("/status", {
         headers: this.http.headers(),
-        signal: AbortSignal.timeout(QUICK_MS),
+        signal: AbortSignal.timeout(this.quickMs),
       });
       const body = (await res.json()) as {
         value?: { nodes?: { slots?: { stereotype?: { browserName?: string } }[] }[] };

@@ -1,5 +1,6 @@
 // Read-only views of a workspace: each is an MCP resource and a REST GET from one declaration.
 import type { z } from "zod";
+import { badInput } from "../errors.ts";
 import type { Services } from "../services.ts";
 
 export interface ResourceDef {
@@ -45,7 +46,11 @@ export function matchUri(template: string, uri: string): Record<string, string> 
   if (!found) return null;
   const params: Record<string, string> = {};
   names.forEach((n, i) => {
-    params[n] = decodeURIComponent(found[i + 1] as string);
+    try {
+      params[n] = decodeURIComponent(found[i + 1] as string);
+    } catch {
+      throw badInput(`the ${n} in ${uri} is not valid percent-encoding: escape '%' as %25`, n);
+    }
   });
   return params;
 }

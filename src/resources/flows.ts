@@ -1,7 +1,7 @@
 // The saved flows as resources: the list, and one flow with its YAML.
 import { z } from "zod";
 import { messageOf, notFound } from "../errors.ts";
-import { GUIDE_URI, parseFlow } from "../flows/format.ts";
+import { GUIDE_URI } from "../flows/format.ts";
 import { checkFlowName, listedAt } from "../flows/store.ts";
 import { defineResource } from "./define.ts";
 
@@ -79,7 +79,7 @@ export const flowOne = defineResource({
     const file = services.flows.store.read(workspace, name);
     if (!file) throw notFound(`no flow ${name}: ${listedAt}`);
     try {
-      const { flow } = parseFlow(file.text, services.flows.tools);
+      const { flow } = services.flows.check(file);
       return { name, source: file.source, ...flow, yaml: file.text };
     } catch (err) {
       return {

@@ -1,7 +1,7 @@
 // workspace://site-data and workspace://site-data/{site}: what the last save holds. They read the
 // record only; reading never opens a browser.
 import { SITE_DATA_URI } from "../actions/define.ts";
-import { badInput } from "../errors.ts";
+import { notFound } from "../errors.ts";
 import { defineResource } from "../resources/define.ts";
 import { SiteDataShape, SiteList } from "./schemas.ts";
 import { siteView, view } from "./views.ts";
@@ -35,7 +35,8 @@ export const siteDataOne = defineResource({
     const site = params.site ?? "";
     const record = await services.store.get(workspace);
     const found = siteView(record?.site_data, site);
-    if (!found) throw badInput(`no saved data for '${site}': ${SITE_DATA_URI} lists them`, "site");
+    // An unknown site is an unknown thing (404), `__proto__` and `constructor` included.
+    if (!found) throw notFound(`no saved data for '${site}': ${SITE_DATA_URI} lists them`);
     return found;
   },
 });

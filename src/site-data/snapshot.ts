@@ -40,7 +40,7 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 function storedLocal(data: SiteData | null | undefined, origin: string): Items | null {
   const origins = data?.origins;
   if (!isObject(origins)) return null;
-  const entry = origins[origin];
+  const entry = Object.hasOwn(origins, origin) ? origins[origin] : undefined;
   return isObject(entry) && isObject(entry.local) ? (entry.local as Items) : null;
 }
 

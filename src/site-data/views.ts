@@ -230,7 +230,10 @@ export function view(data: SiteData | null | undefined, history: readonly Visit[
 
 /** workspace://site-data/{site}: one host in full (httpOnly values masked), or null. */
 export function siteView(data: SiteData | null | undefined, site: string): SiteDetail | null {
-  return views(data).details[site.toLowerCase()] ?? null;
+  const { details } = views(data);
+  const host = site.toLowerCase();
+  // Own keys only: `__proto__` or `constructor` is a site nobody saved, not Object's.
+  return Object.hasOwn(details, host) ? (details[host] as SiteDetail) : null;
 }
 
 /** `{sites, uri}` for workspace://current, or null when nothing is saved. */

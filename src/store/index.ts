@@ -32,7 +32,7 @@ export async function openStore(settings: StoreSettings): Promise<RecordStore> {
     return new RedisStore({ url: storeUrl, ttl, prefix });
   }
   if (dataDir) {
-    mkdirSync(dataDir, { recursive: true });
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     return new SqliteStore({ path: join(dataDir, "records.sqlite"), ttl });
   }
   return new SqliteStore({ path: ":memory:", ttl });

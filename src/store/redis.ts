@@ -7,6 +7,8 @@ import { DEFAULT_TTL_SECONDS, fromJson, toJson, type WorkspaceRecord } from "./r
 import type { RecordStore, UpdateFn } from "./types.ts";
 
 export const UPDATE_RETRIES = 10;
+// Admin sign-ins live under the prefix too, behind a mark no workspace name can start with.
+const SESSION_MARK = "!admin-session:";
 
 export interface RedisStoreOptions {
   /** `redis://` or `rediss://`, with an optional `/db`. */
@@ -147,7 +149,10 @@ export class RedisStore implements RecordStore {
         string[],
       ];
       cursor = String(reply[0]);
-      for (const k of reply[1]) found.add(k.slice(this.prefix.length));
+      for (const k of reply[1]) {
+        const key = k.slice(this.prefix.length);
+        if (!key.startsWith(SESSION_MARK)) found.add(key);
+      }
     } while (cursor !== "0");
     return [...found].sort();
   }
@@ -157,6 +162,23 @@ export class RedisStore implements RecordStore {
     if (ms === -2) return null;
     // -1: someone stored the key without a TTL; it never expires.
     return ms === -1 ? Number.POSITIVE_INFINITY : ms / 1000;
+  }
+
+  async putSession(id: string, seconds: number): Promise<void> {
+    await this.command("SET", [
+      this.prefix + SESSION_MARK + id,
+      "1",
+      "EX",
+      String(Math.max(1, Math.ceil(seconds))),
+    ]);
+  }
+
+  async hasSession(id: string): Promise<boolean> {
+    return Number(await this.command("EXISTS", [this.prefix + SESSION_MARK + id])) > 0;
+  }
+
+  async dropSession(id: string): Promise<void> {
+    await this.command("DEL", [this.prefix + SESSION_MARK + id]);
   }
 
   async ping(): Promise<boolean> {

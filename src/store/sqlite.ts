@@ -2,6 +2,7 @@
 // bun:sqlite is synchronous, so `update` runs read, fn and write inside one BEGIN IMMEDIATE
 // transaction without yielding; other processes on the same file wait on the busy timeout.
 import { Database, type Statement } from "bun:sqlite";
+import { chmodSync, closeSync, openSync } from "node:fs";
 import { FlowError, unavailable } from "../errors.ts";
 import { DEFAULT_TTL_SECONDS, fromJson, toJson, type WorkspaceRecord } from "./record.ts";
 import type { RecordStore, UpdateFn } from "./types.ts";
@@ -35,11 +36,18 @@ export class SqliteStore implements RecordStore {
   private readonly purge: Statement<unknown, [number]>;
   private readonly live: Statement<{ key: string }, [number]>;
   private readonly atomic: (key: string, fn: UpdateFn) => WorkspaceRecord | null;
+  private readonly putSessionRow: Statement<unknown, [string, number]>;
+  private readonly sessionRow: Statement<{ expires_at: number }, [string]>;
+  private readonly dropSessionRow: Statement<unknown, [string]>;
+  private readonly purgeSessions: Statement<unknown, [number]>;
 
   constructor(options: SqliteStoreOptions = {}) {
     this.path = options.path ?? ":memory:";
     this.ttl = options.ttl ?? DEFAULT_TTL_SECONDS;
     this.now = options.now ?? (() => Date.now() / 1000);
+    // The file holds cookie values: made owner-only before SQLite opens it, so its WAL and SHM
+    // (which SQLite creates with the database's mode) are too; an older file is tightened.
+    if (this.path !== ":memory:") ownerOnly(this.path);
     this.db = this.guard(() => new Database(this.path, { create: true, readwrite: true }));
     this.guard(() => {
       // The busy timeout first: the pragmas and the schema below may meet another process's lock.
@@ -49,7 +57,16 @@ export class SqliteStore implements RecordStore {
       this.db.run(
         "CREATE TABLE IF NOT EXISTS records (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires_at REAL NOT NULL)",
       );
+      this.db.run(
+        "CREATE TABLE IF NOT EXISTS admin_sessions (id TEXT PRIMARY KEY, expires_at REAL NOT NULL)",
+      );
     });
+    this.putSessionRow = this.db.query(
+      "INSERT INTO admin_sessions (id, expires_at) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET expires_at = excluded.expires_at",
+    );
+    this.sessionRow = this.db.query("SELECT expires_at FROM admin_sessions WHERE id = ?");
+    this.dropSessionRow = this.db.query("DELETE FROM admin_sessions WHERE id = ?");
+    this.purgeSessions = this.db.query("DELETE FROM admin_sessions WHERE expires_at <= ?");
     this.select = this.db.query("SELECT value, expires_at FROM records WHERE key = ?");
     // An upsert rewrites the row in place; INSERT OR REPLACE deletes and reinserts it, which
     // touches several b-tree pages per write once a few 2 KB records exist (half the speed).
@@ -60,6 +77,7 @@ export class SqliteStore implements RecordStore {
     this.removeExpired = this.db.query("DELETE FROM records WHERE key = ? AND expires_at <= ?");
     this.purge = this.db.query("DELETE FROM records WHERE expires_at <= ?");
     this.live = this.db.query("SELECT key FROM records WHERE expires_at > ? ORDER BY key");
+    if (this.path !== ":memory:") for (const end of ["-wal", "-shm"]) ownerOnly(this.path + end, false);
     this.atomic = this.db.transaction((key: string, fn: UpdateFn) => {
       const now = this.now();
       const current = this.read(key, now);
@@ -114,6 +132,25 @@ export class SqliteStore implements RecordStore {
     });
   }
 
+  async putSession(id: string, seconds: number): Promise<void> {
+    this.guard(() => {
+      const now = this.now();
+      this.purgeSessions.run(now);
+      this.putSessionRow.run(id, now + seconds);
+    });
+  }
+
+  async hasSession(id: string): Promise<boolean> {
+    return this.guard(() => {
+      const row = this.sessionRow.get(id);
+      return row !== null && row.expires_at > this.now();
+    });
+  }
+
+  async dropSession(id: string): Promise<void> {
+    this.guard(() => this.dropSessionRow.run(id));
+  }
+
   async ping(): Promise<boolean> {
     try {
       this.db.query("SELECT 1").get();
@@ -142,6 +179,16 @@ export class SqliteStore implements RecordStore {
       if (err instanceof FlowError || !isSqliteError(err)) throw err;
       throw unavailable(`the record store at ${this.path} did not answer: ${err.message}`);
     }
+  }
+}
+
+/** Makes `path` (created when `create`) readable and writable by this user alone; never throws for it. */
+function ownerOnly(path: string, create = true): void {
+  try {
+    if (create) closeSync(openSync(path, "a", 0o600));
+    chmodSync(path, 0o600);
+  } catch {
+    // Not ours to change (another user's file, a read-only mount): SQLite says what it can do.
   }
 }
 

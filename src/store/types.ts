@@ -20,6 +20,14 @@ export interface RecordStore {
   keys(): Promise<string[]>;
   /** Seconds until the key expires, or null when it does not exist. */
   expiresIn(key: string): Promise<number | null>;
+  /**
+   * Admin sign-ins, kept beside the records (never among their keys) so every server of a group
+   * honours them: `id` is a digest of the cookie's session id, and it lives `seconds`.
+   */
+  putSession(id: string, seconds: number): Promise<void>;
+  /** Whether the sign-in `id` is there and unexpired. */
+  hasSession(id: string): Promise<boolean>;
+  dropSession(id: string): Promise<void>;
   /** True when the store answers. */
   ping(): Promise<boolean>;
   close(): Promise<void>;

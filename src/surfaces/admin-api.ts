@@ -9,19 +9,23 @@ import { filesRoutes } from "./admin/files.ts";
 import { flowsRoutes } from "./admin/flows.ts";
 import { workspaceExists, workspaceRow, workspaceRows } from "./admin/rows.ts";
 import { siteDataRoutes } from "./admin/site-data.ts";
-import { failure, json, requireToken } from "./http.ts";
+import { requireJson } from "./guard.ts";
+import { failure, json } from "./http.ts";
 
-export const ADMIN_COOKIE = "sf_admin";
+export { ADMIN_COOKIE } from "./admin-auth.ts";
+
 const HEARTBEAT_MS = 15_000;
 
-/** Guards an admin handler: the token, then the answer or the failure. */
+/** Guards an admin handler: the token or a signed-in cookie (from our own pages when it changes something), then the answer or the failure. */
 export function guarded<T extends { request: Request }>(
   services: Services,
   fn: (ctx: T) => Promise<Response> | Response,
 ): (ctx: T) => Promise<Response> {
   return async (ctx) => {
     try {
-      requireToken(ctx.request, services.config.auth.token, ADMIN_COOKIE);
+      await services.admin.require(ctx.request);
+      // The admin routes read no body; one that is not JSON is refused like on every JSON route.
+      requireJson(ctx.request);
       return await fn(ctx);
     } catch (err) {
       return failure(err);

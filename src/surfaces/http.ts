@@ -1,9 +1,9 @@
 // What every HTTP route shares: bearer auth, naming the workspace, reading a capped JSON body,
 // and turning a failure into `{"error": ...}` with its status.
-import { timingSafeEqual } from "node:crypto";
-import { badInput, errorBody, statusOf, tooLarge, unauthorized } from "../errors.ts";
+import { badInput, errorBody, statusOf, TooMany, tooLarge, unauthorized } from "../errors.ts";
 import { log } from "../log.ts";
 import { workspaceNameProblem } from "../names.ts";
+import { bearerOf, sameToken } from "./admin-auth.ts";
 
 export const JSON_CAP = 1024 * 1024;
 
@@ -17,28 +17,16 @@ export function json(body: unknown, status = 200, headers: Record<string, string
 export function failure(err: unknown): Response {
   const status = statusOf(err);
   if (status >= 500) log.error(`request failed: ${errorBody(err).error}`);
-  return json(errorBody(err), status);
+  const headers: Record<string, string> =
+    err instanceof TooMany ? { "retry-after": String(err.retryAfter) } : {};
+  return json(errorBody(err), status, headers);
 }
 
-function sameToken(given: string, token: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(token);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-/** Throws 401 unless the request carries the token (no token configured: loopback only, open). */
-export function requireToken(request: Request, token: string | null, cookieName?: string): void {
+/** Throws 401 unless the request carries the bearer token (no token configured: loopback only, open). */
+export function requireToken(request: Request, token: string | null): void {
   if (!token) return;
-  const header = request.headers.get("authorization") ?? "";
-  const m = /^Bearer\s+(.+)$/i.exec(header);
-  if (m && sameToken((m[1] as string).trim(), token)) return;
-  if (cookieName) {
-    const cookie = request.headers.get("cookie") ?? "";
-    for (const part of cookie.split(";")) {
-      const [k, ...v] = part.trim().split("=");
-      if (k === cookieName && sameToken(decodeURIComponent(v.join("=")), token)) return;
-    }
-  }
+  const given = bearerOf(request);
+  if (given !== null && sameToken(given, token)) return;
   throw unauthorized();
 }
 

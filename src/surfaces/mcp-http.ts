@@ -1,15 +1,14 @@
 // MCP over Streamable HTTP at /mcp: a transport and a server per MCP session, bound to the
-// workspace the initialize request named (X-Workspace or ?workspace=, as on REST).
+// workspace the initialize request named (X-Workspace or ?workspace=, as on REST). Sessions are
+// capped (mcp.max_sessions) and closed after mcp.session_idle unused.
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
-import { badInput, forbidden, notFound } from "../errors.ts";
+import { badInput, forbidden, notFound, unavailable } from "../errors.ts";
 import { log } from "../log.ts";
 import type { Services } from "../services.ts";
+import { hostOf, requireJson } from "./guard.ts";
 import { failure, readJson, requireToken, workspaceOf } from "./http.ts";
 import { mcpServer } from "./mcp.ts";
-
-/** An MCP session nobody has used for this long is closed. */
-const IDLE_MS = 60 * 60 * 1000;
 
 interface Live {
   transport: WebStandardStreamableHTTPServerTransport;
@@ -17,12 +16,21 @@ interface Live {
   seen: number;
 }
 
+export const sessionsFull = (max: number) =>
+  `this server holds its most MCP sessions (${max}, mcp.max_sessions): close one you no longer use (DELETE /mcp with its mcp-session-id) or retry once idle ones close`;
+
 export class McpHttp {
   private readonly sessions = new Map<string, Live>();
+  /** Initializes under way: they count against the cap before their session exists. */
+  private opening = 0;
   private readonly sweeper: ReturnType<typeof setInterval>;
+  private readonly idleMs: number;
+  private readonly max: number;
 
   constructor(private readonly services: Services) {
-    this.sweeper = setInterval(() => this.sweep(), 60_000);
+    this.idleMs = services.config.mcp.session_idle * 1000;
+    this.max = services.config.mcp.max_sessions;
+    this.sweeper = setInterval(() => this.sweep(), Math.min(60_000, Math.max(1000, this.idleMs / 4)));
     this.sweeper.unref?.();
   }
 
@@ -33,12 +41,15 @@ export class McpHttp {
   async handle(request: Request): Promise<Response> {
     try {
       requireToken(request, this.services.config.auth.token);
-      checkOrigin(request);
+      this.checkOrigin(request);
+      if (request.method === "POST") requireJson(request);
       const id = request.headers.get("mcp-session-id");
       if (id) {
         const live = this.sessions.get(id);
-        if (!live)
+        if (!live || this.idle(live, Date.now())) {
+          if (live) this.drop(id, live);
           throw notFound("no such MCP session: it ended or the server restarted; initialize a new one");
+        }
         live.seen = Date.now();
         if (request.method === "POST") {
           const body = await readJson(request);
@@ -47,38 +58,63 @@ export class McpHttp {
         return await live.transport.handleRequest(request);
       }
       if (request.method !== "POST") throw badInput("start an MCP session with an initialize POST");
-      const body = await readJson(request);
-      const messages = Array.isArray(body) ? body : [body];
-      if (!messages.some((m) => isInitializeRequest(m))) {
-        throw badInput("no mcp-session-id header: start an MCP session with an initialize request");
-      }
       const workspace = workspaceOf(request);
-      const transport: WebStandardStreamableHTTPServerTransport =
-        new WebStandardStreamableHTTPServerTransport({
-          sessionIdGenerator: () => crypto.randomUUID(),
-          onsessioninitialized: (sid) => {
-            this.sessions.set(sid, { transport, workspace, seen: Date.now() });
-          },
-          onsessionclosed: (sid) => {
-            this.sessions.delete(sid);
-          },
-        });
-      const server = mcpServer(this.services, workspace);
-      await server.connect(transport);
-      return await transport.handleRequest(request, { parsedBody: body });
+      if (this.sessions.size + this.opening >= this.max) this.sweep();
+      if (this.sessions.size + this.opening >= this.max) throw unavailable(sessionsFull(this.max));
+      this.opening++;
+      let opened = false;
+      try {
+        const body = await readJson(request);
+        const messages = Array.isArray(body) ? body : [body];
+        if (!messages.some((m) => isInitializeRequest(m))) {
+          throw badInput("no mcp-session-id header: start an MCP session with an initialize request");
+        }
+        const transport: WebStandardStreamableHTTPServerTransport =
+          new WebStandardStreamableHTTPServerTransport({
+            sessionIdGenerator: () => crypto.randomUUID(),
+            onsessioninitialized: (sid) => {
+              opened = true;
+              this.opening--;
+              this.sessions.set(sid, { transport, workspace, seen: Date.now() });
+            },
+            onsessionclosed: (sid) => {
+              this.sessions.delete(sid);
+            },
+          });
+        const server = mcpServer(this.services, workspace);
+        await server.connect(transport);
+        return await transport.handleRequest(request, { parsedBody: body });
+      } finally {
+        if (!opened) this.opening--;
+      }
     } catch (err) {
       return failure(err);
     }
   }
 
+  private idle(live: Live, now: number): boolean {
+    return now - live.seen > this.idleMs;
+  }
+
+  private drop(id: string, live: Live): void {
+    this.sessions.delete(id);
+    void live.transport.close().catch(() => undefined);
+  }
+
   private sweep(): void {
-    const cutoff = Date.now() - IDLE_MS;
+    const now = Date.now();
     for (const [id, live] of this.sessions) {
-      if (live.seen >= cutoff) continue;
-      this.sessions.delete(id);
-      void live.transport.close().catch(() => undefined);
+      if (!this.idle(live, now)) continue;
+      this.drop(id, live);
       log.debug(`closed an idle MCP session of workspace ${live.workspace}`);
     }
+  }
+
+  /** A page on another origin must not drive /mcp by any method (the app refuses its changes too). */
+  private checkOrigin(request: Request): void {
+    const origin = request.headers.get("origin");
+    if (origin === null || this.services.hosts.ownOrigin(origin, hostOf(request))) return;
+    throw forbidden("requests to /mcp from a web page on another origin are refused");
   }
 
   async close(): Promise<void> {
@@ -86,18 +122,4 @@ export class McpHttp {
     for (const live of this.sessions.values()) await live.transport.close().catch(() => undefined);
     this.sessions.clear();
   }
-}
-
-/** A browser page on another site must not drive this server (DNS rebinding): its Origin must be ours. */
-function checkOrigin(request: Request): void {
-  const origin = request.headers.get("origin");
-  if (!origin) return;
-  let host = "";
-  try {
-    host = new URL(origin).host;
-  } catch {
-    // fall through to the refusal
-  }
-  if (host && host === request.headers.get("host")) return;
-  throw forbidden("requests to /mcp from a web page on another origin are refused");
 }

@@ -5,6 +5,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
   type CallToolResult,
+  ErrorCode,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
@@ -50,13 +51,20 @@ export function toolError(err: unknown): CallToolResult {
   return { content: [{ type: "text", text: errorBody(err).error }], isError: true };
 }
 
+// The tool list is the same for every session: built once, not per initialize (it is most of a
+// session's memory otherwise).
+let tableCache: { tools: Tool[]; byName: Map<string, AnyAction> } | null = null;
+function toolTable() {
+  tableCache ??= { tools: ACTIONS.map(toolOf), byName: new Map(ACTIONS.map((a) => [a.name, a])) };
+  return tableCache;
+}
+
 export function mcpServer(services: Services, workspace: string): Server {
   const server = new Server(
     { name: "selenium-flow", title: "selenium-flow", version: VERSION },
     { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
   );
-  const tools = ACTIONS.map(toolOf);
-  const byName = new Map(ACTIONS.map((a) => [a.name, a]));
+  const { tools, byName } = toolTable();
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
 
@@ -118,23 +126,38 @@ export function mcpServer(services: Services, workspace: string): Server {
 
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const uri = request.params.uri;
-    for (const r of RESOURCES) {
-      const params = matchUri(r.uri, uri);
-      if (!params) continue;
-      try {
+    try {
+      for (const r of RESOURCES) {
+        const params = matchUri(r.uri, uri);
+        if (!params) continue;
         const out = await r.read(services, workspace, params);
         if (out instanceof Response) return { contents: [await resourceBytes(uri, out)] };
         const text = typeof out === "string" ? out : JSON.stringify(out);
         return { contents: [{ uri, mimeType: r.mimeType ?? "application/json", text }] };
-      } catch (err) {
-        throw new Error(errorBody(err).error);
       }
+      throw notFound(`no resource ${uri}: resources/list and resources/templates/list name them`);
+    } catch (err) {
+      throw resourceError(err);
     }
-    throw new Error(`no resource ${uri}: resources/list and resources/templates/list name them`);
   });
 
   return server;
 }
+
+/**
+ * A resource's failure as MCP says it: bad input is invalid params (the 400), an unknown resource
+ * its "resource not found" (the 404), the rest an internal error; the text is REST's.
+ */
+export function resourceError(err: unknown): Error & { code: number } {
+  const status = statusOf(err);
+  const code =
+    status === 400 ? ErrorCode.InvalidParams : status === 404 ? RESOURCE_NOT_FOUND : ErrorCode.InternalError;
+  // A plain Error with a code: the SDK sends its message as it is (McpError's would carry a prefix).
+  return Object.assign(new Error(errorBody(err).error), { code });
+}
+
+/** MCP's code for a resource that is not there. */
+const RESOURCE_NOT_FOUND = -32002;
 
 // Bytes over MCP: text a model can read as text, anything else as a base64 blob, within a cap.
 const RESOURCE_BYTES_CAP = 16 * 1024 * 1024;

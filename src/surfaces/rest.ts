@@ -7,6 +7,7 @@ import { badInput, statusOf } from "../errors.ts";
 import type { ResourceDef } from "../resources/define.ts";
 import { RESOURCES } from "../resources/index.ts";
 import type { Services } from "../services.ts";
+import { requireJson, YAML_TYPES } from "./guard.ts";
 import { failure, json, readJson, requireToken, workspaceOf } from "./http.ts";
 
 /** `/browser/interact/{action}` → `/browser/interact/:action`. */
@@ -14,17 +15,22 @@ export function elysiaPath(path: string): string {
   return path.replace(/\{([a-z_]+)\}/g, ":$1");
 }
 
-function decodeParams(params: Record<string, string | undefined>): Record<string, string> {
+/** Elysia's path params, decoded once already; one it could not decode (null) is a 400. */
+function pathParams(params: Record<string, string | null | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(params)) {
     if (v === undefined) continue;
-    try {
-      out[k] = decodeURIComponent(v);
-    } catch {
-      throw badInput(`the path segment for ${k} is not valid percent-encoding`, k);
-    }
+    if (v === null) throw badInput(`the path segment for ${k} is not valid percent-encoding`, k);
+    out[k] = v;
   }
   return out;
+}
+
+/** The body types an action takes besides JSON. */
+function bodyTypes(action: AnyAction): string[] {
+  const { bodies, readBody } = action.http;
+  if (bodies) return Object.keys(bodies).flatMap((t) => (t === "application/yaml" ? YAML_TYPES : [t]));
+  return readBody ? ["multipart/form-data"] : [];
 }
 
 async function runAction(
@@ -34,6 +40,7 @@ async function runAction(
   params: Record<string, string>,
 ): Promise<Response> {
   requireToken(request, services.config.auth.token);
+  requireJson(request, bodyTypes(action));
   const workspace = workspaceOf(request);
   const body = action.http.readBody ? await action.http.readBody(request) : await readJson(request);
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
@@ -41,7 +48,7 @@ async function runAction(
   }
   const merged: Record<string, unknown> = { ...(body as Record<string, unknown>) };
   for (const [k, v] of Object.entries(params)) {
-    if (k in merged && merged[k] !== v)
+    if (Object.hasOwn(merged, k) && merged[k] !== v)
       throw badInput(`field "${k}" is given by the path: leave it out of the body`, k);
     merged[k] = v;
   }
@@ -87,7 +94,7 @@ export function restRoutes(services: Services) {
             services,
             action,
             request,
-            decodeParams((params ?? {}) as Record<string, string>),
+            pathParams((params ?? {}) as Record<string, string | null>),
           );
         } catch (err) {
           return failure(err);
@@ -105,7 +112,7 @@ export function restRoutes(services: Services) {
             services,
             resource,
             request,
-            decodeParams((params ?? {}) as Record<string, string>),
+            pathParams((params ?? {}) as Record<string, string | null>),
           );
         } catch (err) {
           return failure(err);

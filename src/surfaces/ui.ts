@@ -24,11 +24,19 @@ import { SiteDataPane } from "../../views/site-data.tsx";
 import { TABS, type Tab } from "../../views/urls.ts";
 import { liveMessage, paneRev, totalId, WorkspaceHead, WorkspacePage } from "../../views/workspace.tsx";
 import { cardMessage, WorkspacesPage } from "../../views/workspaces.tsx";
-import { badInput, notFound, unauthorized } from "../errors.ts";
+import { badInput, FlowError, notFound, TooMany, unsupportedType } from "../errors.ts";
 import { isWorkspaceName } from "../names.ts";
 import type { Services } from "../services.ts";
-import { ADMIN_COOKIE } from "./admin-api.ts";
-import { failure, requireToken } from "./http.ts";
+import {
+  ADMIN_COOKIE,
+  type AdminCredential,
+  bearerOf,
+  SIGN_IN_SECONDS,
+  SignInLimiter,
+  sameToken,
+} from "./admin-auth.ts";
+import { hasBody, mediaType, peerOf } from "./guard.ts";
+import { failure, readCapped } from "./http.ts";
 
 /** Answers a request as the whole app would (the admin API included). */
 export type Dispatch = (request: Request) => Promise<Response>;
@@ -57,36 +65,27 @@ function page(body: string, status = 200, headers: Record<string, string> = {}):
   });
 }
 
-function cookieToken(request: Request): string | null {
-  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
-    const [k, ...v] = part.trim().split("=");
-    if (k === ADMIN_COOKIE) {
-      try {
-        return decodeURIComponent(v.join("="));
-      } catch {
-        return null;
-      }
-    }
-  }
-  return null;
-}
-
 const SIGN_IN_FAILED = "wrong token: type the server's auth token (auth.token, AUTH_TOKEN)";
 
-/** The admin API, called in-process with the caller's token or cookie. */
+/** The sign-in form's largest body: a token and a page to go to. */
+export const SIGN_IN_CAP = 4096;
+
+/**
+ * The admin API, called in-process for a caller already checked: with the caller's own bearer, or
+ * for a signed-in cookie with the server's token (it never leaves the process).
+ */
 class Api {
   constructor(
     private readonly dispatch: Dispatch,
     private readonly request: Request,
+    private readonly token: string | null,
   ) {}
 
   raw(method: string, path: string, signal?: AbortSignal): Promise<Response> {
     const headers = new Headers();
-    // The cookie holds the token: routes outside /admin (GET /secrets) take it only as a bearer.
-    const auth = this.request.headers.get("authorization");
-    const fromCookie = cookieToken(this.request);
-    if (auth) headers.set("authorization", auth);
-    else if (fromCookie) headers.set("authorization", `Bearer ${fromCookie}`);
+    const given = bearerOf(this.request);
+    if (given !== null) headers.set("authorization", `Bearer ${given}`);
+    else if (this.token) headers.set("authorization", `Bearer ${this.token}`);
     const origin = new URL(this.request.url).origin;
     return this.dispatch(new Request(`${origin}${path}`, { method, headers, signal }));
   }
@@ -260,12 +259,14 @@ type Ctx = { request: Request; params: Record<string, string>; query: Record<str
 export function uiRoutes(services: Services, dispatch: Dispatch) {
   const token = services.config.auth.token;
   const signOut = token !== null;
-  const signedIn = (request: Request) => {
+  const limiter = new SignInLimiter();
+  /** The caller's credential, or null without one (a malformed cookie is a 400). */
+  const signedIn = async (request: Request): Promise<AdminCredential | null> => {
     try {
-      requireToken(request, token, ADMIN_COOKIE);
-      return true;
-    } catch {
-      return false;
+      return await services.admin.credential(request);
+    } catch (err) {
+      if (err instanceof FlowError && err.kind === "unauthorized") return null;
+      throw err;
     }
   };
   const signInHere = (request: Request) => {
@@ -277,8 +278,12 @@ export function uiRoutes(services: Services, dispatch: Dispatch) {
   const pageRoute =
     (fn: (ctx: Ctx, api: Api) => Promise<Response> | Response) =>
     async (ctx: Ctx): Promise<Response> => {
-      if (!signedIn(ctx.request)) return signInHere(ctx.request);
-      return fn(ctx, new Api(dispatch, ctx.request));
+      try {
+        if (!(await signedIn(ctx.request))) return signInHere(ctx.request);
+      } catch (err) {
+        return failure(err);
+      }
+      return fn(ctx, new Api(dispatch, ctx.request, token));
     };
 
   /** A fragment for htmx: 401 (JSON) without credentials, like the API. */
@@ -286,10 +291,10 @@ export function uiRoutes(services: Services, dispatch: Dispatch) {
     (fn: (ctx: Ctx, api: Api) => Promise<Response> | Response) =>
     async (ctx: Ctx): Promise<Response> => {
       try {
-        requireToken(ctx.request, token, ADMIN_COOKIE);
+        await services.admin.require(ctx.request);
         const key = ctx.params?.key;
         if (key !== undefined && !isWorkspaceName(key)) throw notFound(`no workspace ${key}`);
-        return await fn(ctx, new Api(dispatch, ctx.request));
+        return await fn(ctx, new Api(dispatch, ctx.request, token));
       } catch (err) {
         return failure(err);
       }
@@ -343,6 +348,30 @@ export function uiRoutes(services: Services, dispatch: Dispatch) {
       return paneAfter(ctx, api, tab, outcome);
     });
 
+  /** The sign-in form: at most SIGN_IN_CAP bytes, and five wrong tokens a minute per address. */
+  const signIn = async (request: Request): Promise<Response> => {
+    const address = peerOf(request);
+    limiter.check(address);
+    if (hasBody(request) && mediaType(request) !== "application/x-www-form-urlencoded") {
+      throw unsupportedType("send the sign-in form as application/x-www-form-urlencoded");
+    }
+    const form = new URLSearchParams(
+      new TextDecoder().decode(await readCapped(request, SIGN_IN_CAP, "sign-in form")),
+    );
+    const given = (form.get("token") ?? "").trim();
+    const next = nextPage(form.get("next"));
+    if (token === null) return new Response(null, { status: 303, headers: { location: next } });
+    if (!given || !sameToken(given, token)) {
+      limiter.failed(address);
+      return page(SignInPage({ error: SIGN_IN_FAILED, next }), 401);
+    }
+    const id = await services.admin.signIn();
+    return new Response(null, {
+      status: 303,
+      headers: { location: next, "set-cookie": cookie(request, id, SIGN_IN_SECONDS) },
+    });
+  };
+
   return new Elysia({ name: "ui" })
     .get("/ui/static/:name", ({ params }) => {
       const asset = ASSETS.get(params.name);
@@ -355,30 +384,27 @@ export function uiRoutes(services: Services, dispatch: Dispatch) {
         },
       });
     })
-    .post("/ui/sign-in", ({ request, body }) => {
-      const form = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
-      const given = typeof form.token === "string" ? form.token.trim() : "";
-      const next = nextPage(form.next);
-      if (token !== null) {
-        try {
-          if (!given) throw unauthorized(SIGN_IN_FAILED);
-          requireToken(new Request(request.url, { headers: { authorization: `Bearer ${given}` } }), token);
-        } catch {
-          return page(SignInPage({ error: SIGN_IN_FAILED, next }), 401);
+    .post("/ui/sign-in", async ({ request }) => {
+      try {
+        return await signIn(request);
+      } catch (err) {
+        if (err instanceof TooMany) {
+          return page(SignInPage({ error: err.message }), 429, { "retry-after": String(err.retryAfter) });
         }
+        return failure(err);
       }
-      const headers: Record<string, string> = { location: next };
-      if (token !== null) headers["set-cookie"] = cookie(request, given);
-      return new Response(null, { status: 303, headers });
     })
-    .post(
-      "/ui/sign-out",
-      ({ request }) =>
-        new Response(null, {
-          status: 303,
-          headers: { location: "/ui/", "set-cookie": cookie(request, "", 0) },
-        }),
-    )
+    .post("/ui/sign-out", async ({ request }) => {
+      try {
+        await services.admin.signOut(request);
+      } catch (err) {
+        return failure(err);
+      }
+      return new Response(null, {
+        status: 303,
+        headers: { location: "/ui/", "set-cookie": cookie(request, "", 0) },
+      });
+    })
     .get(
       "/ui/",
       pageRoute(async ({ request }, api) => {

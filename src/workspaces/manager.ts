@@ -615,7 +615,9 @@ export class WorkspaceManager {
       // Shown, not trusted: a title that carries a typed secret reads [hidden], as in results.
       const catalogue = this.services?.secrets as Services["secrets"] | undefined;
       const title = await this.title(record);
-      out.title = catalogue ? (hideValuesDeep(secretValuesOf(catalogue), { title }) as { title: string }).title : title;
+      out.title = catalogue
+        ? (hideValuesDeep(secretValuesOf(catalogue), { title }) as { title: string }).title
+        : title;
     }
     const summary = record ? this.hooks.siteDataSummary?.(record.site_data) : null;
     if (summary) out.site_data = summary;

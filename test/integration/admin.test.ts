@@ -56,9 +56,18 @@ describe("admin JSON", () => {
     }
   });
 
-  test("the admin cookie works like the token", async () => {
-    const res = await fetch(`${server.url}/admin/workspaces`, { headers: { cookie: `sf_admin=${TOKEN}` } });
+  test("the admin cookie from a sign-in works like the token; the token itself as a cookie does not", async () => {
+    const signIn = await fetch(`${server.url}/ui/sign-in`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url },
+      body: new URLSearchParams({ token: TOKEN }).toString(),
+      redirect: "manual",
+    });
+    const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0] as string;
+    const res = await fetch(`${server.url}/admin/workspaces`, { headers: { cookie } });
     expect(res.status).toBe(200);
+    const token = await fetch(`${server.url}/admin/workspaces`, { headers: { cookie: `sf_admin=${TOKEN}` } });
+    expect(token.status).toBe(401);
   });
 
   test("a row says live, the last page, and history counts and revision; never the Grid id", async () => {

@@ -108,6 +108,9 @@ class CountingStore implements RecordStore {
   delete = (k: string) => this.inner.delete(k);
   keys = () => this.inner.keys();
   expiresIn = (k: string) => this.inner.expiresIn(k);
+  putSession = (id: string, seconds: number) => this.inner.putSession(id, seconds);
+  hasSession = (id: string) => this.inner.hasSession(id);
+  dropSession = (id: string) => this.inner.dropSession(id);
   ping = () => this.inner.ping();
   close = () => this.inner.close();
   count(k: string) {

@@ -14,7 +14,11 @@ const EVIL_SECRET = "evil-tok-55ab-e013";
 
 // Every key a page's listener received, by the host of the page that heard it.
 const heard: Array<{ host: string; key: string }> = [];
-const keysOn = (host: string) => heard.filter((h) => h.host === host).map((h) => h.key).join("");
+const keysOn = (host: string) =>
+  heard
+    .filter((h) => h.host === host)
+    .map((h) => h.key)
+    .join("");
 
 // A field that reports each key it receives, the way a hostile page would exfiltrate them.
 const LOGGER = `<input id="secret" aria-label="Secret" autocomplete="off">
@@ -84,13 +88,16 @@ const site = serveFixture({
   },
   "/fake": () => html(FAKE_URL(site.url("/signin", "app.example.test"))),
   "/tampered": () => html(TAMPERED),
-  "/echo": (req) => html(`<title>Echo</title><h1 id="got">${new URL(req.url).searchParams.get("name") ?? ""}</h1>`),
+  "/echo": (req) =>
+    html(`<title>Echo</title><h1 id="got">${new URL(req.url).searchParams.get("name") ?? ""}</h1>`),
   "/landed": () => html("<title>Landed</title><h1>Landed</h1>"),
   "/login": () => html(`<title>Login</title>${LOGGER}`),
   // A page of one host holding a frame of the other.
   "/framed": (req) => {
     const other = new URL(req.url).hostname === "app.example.test" ? "evil.example.test" : "app.example.test";
-    return html(`<title>Framed</title><h1>Outer</h1>${LOGGER}<iframe id="f" src="${site.url("/login", other)}"></iframe>`);
+    return html(
+      `<title>Framed</title><h1>Outer</h1>${LOGGER}<iframe id="f" src="${site.url("/login", other)}"></iframe>`,
+    );
   },
   // Its title becomes whatever is typed into it.
   "/echo-title": () =>
@@ -146,8 +153,14 @@ describe("a page that fakes where it is", () => {
     expect(went.status).toBe(200);
     expect(went.body).toEqual({ url: evil, title: "Totally the app" });
     // The page's own world does believe the lie: that is what the server no longer asks.
-    const lie = await call("/browser/script", { script: "[String(location.href), document.URL, window.origin]" });
-    expect(lie.body.result).toEqual([site.url("/signin"), site.url("/signin"), `http://app.example.test:${site.port}`]);
+    const lie = await call("/browser/script", {
+      script: "[String(location.href), document.URL, window.origin]",
+    });
+    expect(lie.body.result).toEqual([
+      site.url("/signin"),
+      site.url("/signin"),
+      `http://app.example.test:${site.port}`,
+    ]);
     const record = await server.app.services.store.get(W);
     expect(record!.history[0]!.url).toBe(evil);
     expect((await call("/browser", undefined, "GET")).body.url).toBe(evil);
@@ -178,7 +191,11 @@ describe("a page that replaced the builtins", () => {
 
     const text = await call("/browser/extract", { selector: { css: "#p" } });
     expect(text.body).toMatchObject({ result: "Real text here", count: 1 });
-    const byRole = await call("/browser/extract", { selector: { role: "link", name: "Go on" }, get: "attribute", attribute: "href" });
+    const byRole = await call("/browser/extract", {
+      selector: { role: "link", name: "Go on" },
+      get: "attribute",
+      attribute: "href",
+    });
     expect(byRole.body.result).toBe("/landed");
 
     const checked = await call("/browser/interact/check", { selector: { label: "I agree" } });
@@ -224,7 +241,10 @@ describe("cross-origin frames", () => {
     heard.length = 0;
     await call("/browser/navigate", { url: site.url("/framed", "evil.example.test") });
     // The top page is not the app's: refused there.
-    const top = await call("/browser/write", { selector: { label: "Secret" }, secret: { name: "app", key: "password" } });
+    const top = await call("/browser/write", {
+      selector: { label: "Secret" },
+      secret: { name: "app", key: "password" },
+    });
     expect(top.body.error).toContain("may not be typed on evil.example.test");
     await call("/browser/switch", { frame: { css: "#f" } });
     const inFrame = await call("/browser/write", {
@@ -242,7 +262,10 @@ describe("cross-origin frames", () => {
 describe("a typed secret does not come back", () => {
   test("scripts are refused on the page holding it until it goes to another document", async () => {
     await call("/browser/navigate", { url: site.url("/login") });
-    const typed = await call("/browser/write", { selector: { label: "Secret" }, secret: { name: "app", key: "password" } });
+    const typed = await call("/browser/write", {
+      selector: { label: "Secret" },
+      secret: { name: "app", key: "password" },
+    });
     expect(typed.status).toBe(200);
     // Any encoding would do to read it back: no script runs on this page.
     const back = await call("/browser/script", { script: "btoa(document.getElementById('secret').value)" });
@@ -260,7 +283,10 @@ describe("a typed secret does not come back", () => {
 
   test("a title that carries a typed value reads [hidden] on every read-only surface", async () => {
     await call("/browser/navigate", { url: site.url("/echo-title") });
-    const typed = await call("/browser/write", { selector: { label: "T" }, secret: { name: "app", key: "password" } });
+    const typed = await call("/browser/write", {
+      selector: { label: "T" },
+      secret: { name: "app", key: "password" },
+    });
     expect(typed.status).toBe(200);
     expect(typed.body.title).toBe("[hidden]");
     const current = await call("/browser", undefined, "GET");

@@ -122,7 +122,7 @@ describe("the agent's resources", () => {
     expect(body.storage).toEqual([{ origin: APP, local_storage: { a: "1" }, session_storage: { s: "1" } }]);
     expect(SiteDataShape.strict().safeParse(body).success).toBe(true);
     const missing = await rest("/site-data/nowhere.example.com", "desktop");
-    expect(missing.status).toBe(400);
+    expect(missing.status).toBe(404);
     expect(missing.body.error).toBe(
       "no saved data for 'nowhere.example.com': workspace://site-data lists them",
     );

@@ -272,6 +272,29 @@ for (const h of [sqliteHarness("sqlite-file", true), sqliteHarness("sqlite-memor
       expect(recordUrl(out!)).toBe("https://app.example.test/");
       expect(await s.get("junk")).toEqual(out);
     });
+
+    test("admin sign-ins live beside the records, never among their keys, and expire", async () => {
+      const s = await fresh(h, 600);
+      await s.set("ws", emptyRecord());
+      expect(await s.hasSession("d1")).toBe(false);
+      await s.putSession("d1", 30);
+      await s.putSession("d2", 30);
+      expect(await s.hasSession("d1")).toBe(true);
+      expect(await s.keys()).toEqual(["ws"]);
+      await s.dropSession("d1");
+      expect(await s.hasSession("d1")).toBe(false);
+      expect(await s.hasSession("d2")).toBe(true);
+      if (s instanceof RedisStore) {
+        const full = `${s.prefix}!admin-session:d2`;
+        expect(Number(await raw.send("TTL", [full]))).toBeGreaterThan(25);
+        await raw.send("PEXPIRE", [full, "1"]);
+        await Bun.sleep(20);
+      } else {
+        clock += 31;
+      }
+      expect(await s.hasSession("d2")).toBe(false);
+      expect(await s.get("ws")).not.toBeNull();
+    });
   });
 }
 

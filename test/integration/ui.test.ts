@@ -11,7 +11,8 @@ import { startServer, type TestServer, TOKEN } from "../support/server.ts";
 
 let server: TestServer;
 const W = "ui-routes";
-const COOKIE = `sf_admin=${TOKEN}`;
+/** The cookie of a sign-in made in beforeAll: a random id, never the token. */
+let COOKIE = "";
 const NOW = Date.now() / 1000;
 // A 1×1 PNG.
 const PNG = Buffer.from(
@@ -59,19 +60,33 @@ function record(): WorkspaceRecord {
 
 const get = (path: string, headers: Record<string, string> = { cookie: COOKIE }) =>
   fetch(`${server.url}${path}`, { headers, redirect: "manual" });
+// As the admin's browser sends it from the server's own page: with its Origin.
 const send = (method: string, path: string, body?: BodyInit, headers: Record<string, string> = {}) =>
   fetch(`${server.url}${path}`, {
     method,
     body,
-    headers: { cookie: COOKIE, ...headers },
+    headers: { cookie: COOKIE, origin: server.url, ...headers },
     redirect: "manual",
   });
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 const FORM = { "content-type": "application/x-www-form-urlencoded" };
 
+/** Signs in with the token; the cookie pair the server set. */
+async function signIn(): Promise<string> {
+  const res = await fetch(`${server.url}/ui/sign-in`, {
+    method: "POST",
+    body: form({ token: TOKEN }),
+    headers: { ...FORM, origin: server.url },
+    redirect: "manual",
+  });
+  expect(res.status).toBe(303);
+  return (res.headers.get("set-cookie") ?? "").split(";")[0] as string;
+}
+
 beforeAll(async () => {
   server = await startServer({ configure: (c) => (c.secrets.entries = {}) });
   await server.app.services.store.update(W, () => record());
+  COOKIE = await signIn();
 });
 
 afterAll(async () => {
@@ -104,7 +119,12 @@ describe("signing in", () => {
     const right = await send("POST", "/ui/sign-in", form({ token: TOKEN, next: "/ui/activity" }), FORM);
     expect(right.status).toBe(303);
     expect(right.headers.get("location")).toBe("/ui/activity");
-    expect(right.headers.get("set-cookie")).toBe(`sf_admin=${TOKEN}; HttpOnly; SameSite=Strict; Path=/`);
+    const set = right.headers.get("set-cookie") ?? "";
+    // A random sign-in id, never the token itself.
+    expect(set).toMatch(/^sf_admin=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=\/; Max-Age=43200$/);
+    expect(set).not.toContain(TOKEN);
+    const signedIn = await get("/ui/activity", { cookie: set.split(";")[0] as string });
+    expect(signedIn.status).toBe(200);
 
     const https = await send("POST", "/ui/sign-in", form({ token: TOKEN }), {
       ...FORM,
@@ -126,10 +146,15 @@ describe("signing in", () => {
     }
   });
 
-  test("sign out clears the cookie; the bearer token opens pages too", async () => {
-    const out = await send("POST", "/ui/sign-out");
+  test("sign out clears the cookie and ends that sign-in; the bearer token opens pages too", async () => {
+    const mine = await signIn();
+    expect((await get("/ui/", { cookie: mine })).status).toBe(200);
+    const out = await send("POST", "/ui/sign-out", undefined, { cookie: mine });
     expect(out.status).toBe(303);
     expect(out.headers.get("set-cookie")).toBe("sf_admin=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0");
+    // The old cookie, kept by whoever copied it, signs in nobody now.
+    expect((await get("/ui/", { cookie: mine })).status).toBe(401);
+    expect((await get("/ui/", { cookie: COOKIE })).status).toBe(200);
     const bearer = await get("/ui/", { authorization: `Bearer ${TOKEN}` });
     expect(bearer.status).toBe(200);
     expect(bearer.headers.get("content-security-policy")).toContain("script-src 'self'");

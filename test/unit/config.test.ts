@@ -44,9 +44,9 @@ describe("the layers", () => {
     const { config, sources, cli } = load();
     expect(config).toEqual(defaultConfig());
     expect(config).toEqual({
-      grid: { url: "http://127.0.0.1:4444", open_timeout: 60 },
+      grid: { url: "http://127.0.0.1:4444", open_timeout: 60, command_timeout: 60 },
       auth: { token: null },
-      http: { host: "127.0.0.1", port: 8766 },
+      http: { host: "127.0.0.1", port: 8766, allowed_hosts: [] },
       data: { dir: null },
       store: { url: null },
       session: { ttl: 86400 },
@@ -54,6 +54,7 @@ describe("the layers", () => {
       flows: { dir: null },
       files: { link_ttl: 3600 },
       recording: { enabled: false, dir: null, wait: 600, watch: "auto", poll: 1000 },
+      mcp: { max_sessions: 500, session_idle: 900 },
       log: { level: "info" },
     });
     expect(Object.keys(sources).sort()).toEqual(SETTINGS.map((s) => s.key).sort());
@@ -122,6 +123,7 @@ describe("the layers", () => {
       {
         port: 9005,
         host: "localhost",
+        allowed_hosts: [],
       },
     );
   });
@@ -162,6 +164,21 @@ describe("the layers", () => {
     expect(loaded.config).toEqual(defaultConfig());
   });
 
+  test("http.allowed_hosts: ','-separated in the environment, a YAML list in the file; a URL is refused", () => {
+    expect(
+      load([], { HTTP_ALLOWED_HOSTS: "a.example.test, b.example.test:8443" }).config.http.allowed_hosts,
+    ).toEqual(["a.example.test", "b.example.test:8443"]);
+    const file = yamlFile("http:\n  allowed_hosts: [A.example.test, 'b.example.test:8443']\n");
+    expect(load(["--config-file", file]).config.http.allowed_hosts).toEqual([
+      "a.example.test",
+      "b.example.test:8443",
+    ]);
+    const bad = yamlFile("http:\n  allowed_hosts: [https://a.example.test/]\n");
+    expect(refusal(() => load(["--config-file", bad]))).toStartWith(
+      "http.allowed_hosts must be a list of host names",
+    );
+  });
+
   test("SECRETS_DIRS is a list separated by ':' or ','", () => {
     const loaded = load([], { SECRETS_DIRS: "/a:/b, /c,,:" });
     expect(loaded.config.secrets.dirs).toEqual(["/a", "/b", "/c"]);
@@ -195,6 +212,36 @@ describe("bad values name the key and say what is allowed", () => {
         ["5", 5],
         ["600", 600],
       ],
+    },
+    "grid.command_timeout": {
+      bad: ["0", "3601", "soon"],
+      rule: "from 1 to 3600",
+      good: [
+        ["1", 1],
+        ["3600", 3600],
+      ],
+    },
+    "http.allowed_hosts": {
+      bad: ["https://proxy.example.test", "proxy.example.test/path", "user@proxy.example.test", "a:99999"],
+      rule: "list of host names",
+      good: [
+        ["Proxy.Example.Test", ["proxy.example.test"]],
+        ["proxy.example.test:8443, flow.example.test", ["proxy.example.test:8443", "flow.example.test"]],
+        ["[::1]:9000,10.0.0.5", ["[::1]:9000", "10.0.0.5"]],
+      ],
+    },
+    "mcp.max_sessions": {
+      bad: ["0", "100001", "many"],
+      rule: "from 1 to 100000",
+      good: [
+        ["1", 1],
+        ["500", 500],
+      ],
+    },
+    "mcp.session_idle": {
+      bad: ["0", "86401"],
+      rule: "from 1 to 86400",
+      good: [["900", 900]],
     },
     "auth.token": { bad: [], rule: "", good: [["abc", "abc"]] },
     "http.host": { bad: [], rule: "", good: [["localhost", "localhost"]] },

@@ -84,6 +84,17 @@ describe("isNoSuchSession", () => {
   test("recognises the driver's and the Grid's ways of saying the browser is gone", () => {
     expect(isNoSuchSession(new wdError.NoSuchSessionError("x"))).toBe(true);
     expect(isNoSuchSession(new Error("Unable to find session with ID: 0123"))).toBe(true);
+    // The Grid's router for a browser removed while a command ran, as a 500 "unknown error".
+    expect(
+      isNoSuchSession(
+        new wdError.WebDriverError(
+          "Unable to find session with ID: 0123. Session was removed\nBuild info: x",
+        ),
+      ),
+    ).toBe(true);
+    expect(isNoSuchSession(new wdError.WebDriverError("Session was closed due to timeout"))).toBe(true);
+    // Its node's words.
+    expect(isNoSuchSession(new Error("Cannot find session with id: 0123"))).toBe(true);
     expect(
       isNoSuchSession(
         new Error("invalid session id: session deleted as the browser has closed the connection"),

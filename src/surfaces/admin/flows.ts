@@ -34,7 +34,7 @@ export function flowsRoutes(services: Services) {
       "/admin/workspaces/:key/flows/:name",
       guarded(services, async ({ params }: Ctx) => {
         const key = await requireWorkspace(services, params.key);
-        return json(await flowOne.read(services, key, { name: decodeURIComponent(params.name ?? "") }));
+        return json(await flowOne.read(services, key, { name: params.name ?? "" }));
       }),
     );
 }

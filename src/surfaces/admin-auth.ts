@@ -1,0 +1,132 @@
+// Who may use the admin API and pages: the bearer token, or the UI's cookie. The cookie carries a
+// random sign-in id, never the token; the store keeps a digest of it (so every server of a group
+// honours it, and a copy of the store cannot sign anyone in) until it expires. A cookie-signed
+// request that changes something must come from this server's own pages (Origin, or
+// Sec-Fetch-Site: same-origin): SameSite ignores ports, so any page on 127.0.0.1:* is "same site".
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { badInput, forbidden, TooMany, unauthorized } from "../errors.ts";
+import type { RecordStore } from "../store/types.ts";
+import { changes, type HostRules, hostOf } from "./guard.ts";
+
+export const ADMIN_COOKIE = "sf_admin";
+/** Seconds a sign-in lasts. */
+export const SIGN_IN_SECONDS = 12 * 60 * 60;
+
+/** Wrong tokens a client address may send in a window before it must wait. */
+export const SIGN_IN_TRIES = 5;
+const WINDOW_MS = 60_000;
+// The limiter forgets the oldest addresses beyond this many, so a spray of addresses stays small.
+const MAX_ADDRESSES = 10_000;
+
+/** Compares digests, so neither the time taken nor an early exit says how long the token is. */
+export function sameToken(given: string, token: string): boolean {
+  const a = createHash("sha256").update(given).digest();
+  const b = createHash("sha256").update(token).digest();
+  return timingSafeEqual(a, b);
+}
+
+export function bearerOf(request: Request): string | null {
+  const m = /^Bearer\s+(.+)$/i.exec(request.headers.get("authorization") ?? "");
+  return m ? (m[1] as string).trim() : null;
+}
+
+/** The admin cookie's value, or null; a value that is not valid percent-encoding is a 400. */
+export function adminCookie(request: Request): string | null {
+  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
+    const eq = part.indexOf("=");
+    if (eq < 0 || part.slice(0, eq).trim() !== ADMIN_COOKIE) continue;
+    try {
+      return decodeURIComponent(part.slice(eq + 1).trim());
+    } catch {
+      throw badInput(`the ${ADMIN_COOKIE} cookie is not valid percent-encoding: sign in again`);
+    }
+  }
+  return null;
+}
+
+const digest = (id: string) => createHash("sha256").update(`sf-admin-session:${id}`).digest("hex");
+const SIGN_IN_ID = /^[A-Za-z0-9_-]{43}$/;
+
+export type AdminCredential = "open" | "bearer" | "cookie";
+
+export class AdminAuth {
+  constructor(
+    private readonly store: RecordStore,
+    private readonly token: string | null,
+    private readonly hosts: HostRules,
+  ) {}
+
+  /** A new sign-in: the id for the cookie (its digest is what the store keeps). */
+  async signIn(): Promise<string> {
+    const id = randomBytes(32).toString("base64url");
+    await this.store.putSession(digest(id), SIGN_IN_SECONDS);
+    return id;
+  }
+
+  async signOut(request: Request): Promise<void> {
+    const id = adminCookie(request);
+    if (id && SIGN_IN_ID.test(id)) await this.store.dropSession(digest(id));
+  }
+
+  /** How the request is signed in; 401 when it is not. No token configured: open (loopback only). */
+  async credential(request: Request): Promise<AdminCredential> {
+    if (!this.token) return "open";
+    const bearer = bearerOf(request);
+    if (bearer !== null && sameToken(bearer, this.token)) return "bearer";
+    const id = adminCookie(request);
+    if (id && SIGN_IN_ID.test(id) && (await this.store.hasSession(digest(id)))) return "cookie";
+    throw unauthorized();
+  }
+
+  /** 401 without credentials; 403 for a cookie-signed change that did not come from our own pages. */
+  async require(request: Request): Promise<AdminCredential> {
+    const how = await this.credential(request);
+    if (how === "cookie" && changes(request) && !this.fromOwnPage(request)) {
+      throw forbidden(
+        "a signed-in change must come from this server's own pages: the request's Origin is not this server",
+      );
+    }
+    return how;
+  }
+
+  private fromOwnPage(request: Request): boolean {
+    const origin = request.headers.get("origin");
+    if (origin !== null) return this.hosts.ownOrigin(origin, hostOf(request));
+    return request.headers.get("sec-fetch-site") === "same-origin";
+  }
+}
+
+/** Wrong sign-ins per client address: after SIGN_IN_TRIES in a minute, 429 until the oldest ages out. */
+export class SignInLimiter {
+  private readonly failures = new Map<string, number[]>();
+
+  constructor(private readonly clock: () => number = Date.now) {}
+
+  /** Throws TooMany while `address` must wait. */
+  check(address: string): void {
+    const recent = this.recent(address);
+    if (recent.length < SIGN_IN_TRIES) return;
+    const wait = Math.max(1, Math.ceil((recent[0]! + WINDOW_MS - this.clock()) / 1000));
+    throw new TooMany(
+      `too many wrong tokens from this address: wait ${wait} s before signing in again`,
+      wait,
+    );
+  }
+
+  failed(address: string): void {
+    const recent = this.recent(address);
+    recent.push(this.clock());
+    this.failures.delete(address);
+    this.failures.set(address, recent);
+    if (this.failures.size > MAX_ADDRESSES) {
+      this.failures.delete(this.failures.keys().next().value as string);
+    }
+  }
+
+  private recent(address: string): number[] {
+    const cutoff = this.clock() - WINDOW_MS;
+    const kept = (this.failures.get(address) ?? []).filter((t) => t > cutoff);
+    if (kept.length === 0) this.failures.delete(address);
+    return kept;
+  }
+}

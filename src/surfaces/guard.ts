@@ -1,0 +1,142 @@
+// What every request passes before a route sees it (spec §1.14): a Host this server answers to (a
+// DNS-rebinding page names its own), no state-changing request from another origin's page, and a
+// path that decodes and names each of its parts. /healthz answers any Host: probes use the pod's IP.
+import type { Config } from "../config.ts";
+import { hostEntry } from "../config-schema.ts";
+import { badInput, forbidden, unsupportedType } from "../errors.ts";
+
+const LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];
+const SAFE_METHODS = new Set(["GET", "HEAD"]);
+
+/** `name` and `port` of a `hostEntry` form (`[::1]:80`, `app.example.test`). */
+function split(entry: string): { name: string; port: string } {
+  const at = entry.startsWith("[") ? entry.indexOf("]") + 1 : entry.lastIndexOf(":");
+  if (at <= 0 || entry[at] !== ":") return { name: entry, port: "" };
+  return { name: entry.slice(0, at), port: entry.slice(at + 1) };
+}
+
+export class HostRules {
+  /** Names served on any port: the bind address, loopback, and allowed_hosts entries without a port. */
+  private readonly anyPort = new Set<string>(LOOPBACK);
+  /** allowed_hosts entries with a port: that port only. */
+  private readonly exact = new Set<string>();
+  /** The allowed_hosts entries: names a proxy forwards, so their origins are this server's too. */
+  private readonly declared: string[] = [];
+
+  constructor(config: Pick<Config, "http">) {
+    const raw = config.http.host.trim();
+    const bind = hostEntry(raw.includes(":") && !raw.startsWith("[") ? `[${raw}]` : raw);
+    if (bind) this.anyPort.add(split(bind).name);
+    for (const entry of config.http.allowed_hosts) {
+      const host = hostEntry(entry);
+      if (!host) continue;
+      this.declared.push(host);
+      if (split(host).port) this.exact.add(host);
+      else this.anyPort.add(host);
+    }
+  }
+
+  /** Whether a `Host` header names this server. */
+  allows(header: string): boolean {
+    const host = hostEntry(header);
+    if (!host) return false;
+    return this.anyPort.has(split(host).name) || this.exact.has(host);
+  }
+
+  /** Whether `origin` is this server's own: the request's Host (same port), or a declared name. */
+  ownOrigin(origin: string, hostHeader: string): boolean {
+    if (!URL.canParse(origin)) return false;
+    const u = new URL(origin);
+    if (u.protocol !== "http:" && u.protocol !== "https:") return false;
+    const port = u.port || (u.protocol === "https:" ? "443" : "80");
+    const name = split(hostEntry(u.host) ?? "").name;
+    const host = hostEntry(hostHeader);
+    if (host) {
+      const h = split(host);
+      if (h.name === name && (h.port || (u.protocol === "https:" ? "443" : "80")) === port) return true;
+    }
+    return this.declared.some((d) => {
+      const e = split(d);
+      return e.name === name && (!e.port || e.port === port);
+    });
+  }
+}
+
+/** The client address of each request Bun.serve handed over (the sign-in limiter counts by it). */
+export const peers = new WeakMap<Request, string>();
+
+export function peerOf(request: Request): string {
+  return peers.get(request) ?? "unknown";
+}
+
+/** The Host a request was sent to (HTTP/1.0 may leave the header out: the URL then carries it). */
+export function hostOf(request: Request): string {
+  return request.headers.get("host") ?? new URL(request.url).host;
+}
+
+/** Whether a request may change something (anything but GET and HEAD). */
+export function changes(request: Request): boolean {
+  return !SAFE_METHODS.has(request.method.toUpperCase());
+}
+
+const EMPTY_SEGMENT =
+  "the path has an empty part: a '.' or '..' in it, or a doubled or trailing '/', names nothing here";
+
+/** Why a path is refused (it does not decode, or it has an empty part), or null. */
+export function pathProblem(pathname: string): string | null {
+  if (pathname !== "/" && pathname !== "/ui/" && (pathname.endsWith("/") || pathname.includes("//"))) {
+    return EMPTY_SEGMENT;
+  }
+  for (const part of pathname.split("/")) {
+    if (!part.includes("%")) continue;
+    try {
+      decodeURIComponent(part);
+    } catch {
+      return "the path is not valid percent-encoding: escape '%' as %25";
+    }
+  }
+  return null;
+}
+
+/** Throws the refusal for a request this server must not answer; nothing otherwise. */
+export function checkRequest(rules: HostRules, request: Request): void {
+  const { pathname } = new URL(request.url);
+  const host = hostOf(request);
+  if (pathname !== "/healthz" && !rules.allows(host)) {
+    throw forbidden(
+      "this server does not answer to that Host: call it by its own address, or add the name to http.allowed_hosts (HTTP_ALLOWED_HOSTS)",
+    );
+  }
+  const origin = request.headers.get("origin");
+  if (origin !== null && changes(request) && !rules.ownOrigin(origin, host)) {
+    throw forbidden("a request from a page on another origin may not change anything here");
+  }
+  const problem = pathProblem(pathname);
+  if (problem) throw badInput(problem);
+}
+
+/** Whether the request carries a body (a length above zero, or one sent in chunks). */
+export function hasBody(request: Request): boolean {
+  const length = request.headers.get("content-length");
+  if (length !== null) return Number(length) > 0;
+  return request.headers.has("transfer-encoding");
+}
+
+/** The body's media type, lower case, without parameters ("" when there is none). */
+export function mediaType(request: Request): string {
+  return (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+}
+
+/** The names a YAML body goes by. */
+export const YAML_TYPES = ["application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml"];
+
+/** 415 unless a body, if there is one, is JSON (or one of `also`). */
+export function requireJson(request: Request, also: readonly string[] = []): void {
+  if (!hasBody(request)) return;
+  const type = mediaType(request);
+  if (type === "application/json" || also.includes(type)) return;
+  const takes = ["application/json", ...also].join(" or ");
+  throw unsupportedType(
+    `the body is ${type ? `of type ${type}` : "of no declared type"}: send it as ${takes} (Content-Type)`,
+  );
+}

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { RedisClient } from "bun";
 import { messageOf } from "../src/errors.ts";
 import { at, emptyRecord, toJson, type WorkspaceRecord } from "../src/store/record.ts";
-import { RedisStore } from "../src/store/redis.ts";
+import { CAS_SCRIPT, RedisStore } from "../src/store/redis.ts";
 import { SqliteStore } from "../src/store/sqlite.ts";
 import type { RecordStore } from "../src/store/types.ts";
 
@@ -82,7 +82,7 @@ interface Measure {
   name: string;
   ours: number;
   ref: number;
-  kind: "update-one" | "update-many" | "update-cold" | "read";
+  kind: "update-one" | "update-many" | "update-cold" | "script-one" | "script-many" | "read";
 }
 
 /** The measures for one store, each with its reference. */
@@ -179,6 +179,44 @@ async function sqliteRows(n: number): Promise<Row[]> {
   }
 }
 
+/**
+ * The floor under an update: the compare-and-set script by itself (its two 2 KB arguments, its GET
+ * and SET in Lua), no JSON and no store, beside raw SET in the same turns.
+ */
+async function scriptAlone(raw: RedisClient, prefix: string, n: number): Promise<Measure[]> {
+  const sha = String(await raw.send("SCRIPT", ["LOAD", CAS_SCRIPT]));
+  const a = toJson(twoKbRecord());
+  const b = a.replace("0123", "3210");
+  const held: string[] = [];
+  for (let w = 0; w < IN_FLIGHT; w++) {
+    await raw.send("SET", [`${prefix}cas:${w}`, a, "EX", "600"]);
+    held[w] = a;
+  }
+  const cas = async (w: number) => {
+    const next = held[w] === a ? b : a;
+    if ((await raw.send("EVALSHA", [sha, "1", `${prefix}cas:${w}`, next, "600", held[w]!])) !== 1)
+      throw new Error("the bare compare-and-set lost a race it cannot have");
+    held[w] = next;
+  };
+  const set = (w: number) => raw.send("SET", [`${prefix}ref:cas${w}`, a, "EX", "600"]);
+  const [one, oneRef] = await paired(
+    n,
+    1,
+    () => cas(0),
+    () => set(0),
+  );
+  const [many, manyRef] = await paired(n * 4, IN_FLIGHT, cas, set);
+  return [
+    { name: "the compare-and-set script alone, one at a time", ours: one, ref: oneRef, kind: "script-one" },
+    {
+      name: `the compare-and-set script alone, ${IN_FLIGHT} in flight`,
+      ours: many,
+      ref: manyRef,
+      kind: "script-many",
+    },
+  ];
+}
+
 async function redisRows(url: string, n: number): Promise<Row[]> {
   const prefix = `sf-bench-${process.pid}:`;
   const store = new RedisStore({ url, prefix, ttl: 600, timeoutMs: 2000 });
@@ -197,6 +235,7 @@ async function redisRows(url: string, n: number): Promise<Row[]> {
       },
       cold,
     );
+    figures.splice(2, 0, ...(await scriptAlone(raw, prefix, n)));
     const targets: Partial<Record<Measure["kind"], Row["target"]>> = {
       "update-one": { ratio: TARGETS.redisOneRatio },
       "update-many": { ratio: TARGETS.redisManyRatio },
@@ -208,7 +247,7 @@ async function redisRows(url: string, n: number): Promise<Row[]> {
       reference:
         f.kind === "read"
           ? "raw GET"
-          : f.kind === "update-many"
+          : f.kind === "update-many" || f.kind === "script-many"
             ? `raw SET, ${IN_FLIGHT} in flight`
             : "raw SET",
       referenceOpsPerSecond: f.ref,

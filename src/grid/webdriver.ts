@@ -294,10 +294,10 @@ export class Grid {
         caps["goog:chromeOptions"] = { args: [`--window-size=${o.width},${o.height}`] };
       }
     }
-    if (o.record) {
-      caps["se:recordVideo"] = true;
-      if (o.videoName) caps["se:videoName"] = o.videoName;
-    }
+    // docker-selenium's recorders film every session not told otherwise: an unfilmed browser says so,
+    // or its video lands in the inbox with no workspace to file it in.
+    caps["se:recordVideo"] = o.record === true;
+    if (o.record && o.videoName) caps["se:videoName"] = o.videoName;
     return caps;
   }
 

@@ -1,6 +1,6 @@
-// The shared record store: Redis through Bun's RedisClient. Plain reads and writes share one
-// pipelined connection. WATCH is per connection, so each `update` borrows a connection of its own
-// from a small pool for its WATCH, GET, MULTI/SET/EXEC.
+// The shared record store: Redis through Bun's RedisClient, every command on one auto-pipelined
+// connection. `update` reads the record (or takes the value this process last saw), applies `fn`,
+// and writes with a compare-and-set script: one round trip when nothing else wrote the key.
 import { RedisClient } from "bun";
 import { FlowError, StoreConflict, unavailable } from "../errors.ts";
 import { DEFAULT_TTL_SECONDS, fromJson, toJson, type WorkspaceRecord } from "./record.ts";
@@ -16,13 +16,28 @@ export interface RedisStoreOptions {
   ttl?: number;
   /** Prepended to every key (default `sf:`). */
   prefix?: string;
-  /** Connections kept for updates (default 16). */
-  poolSize?: number;
   /** How long a command may take before the store counts as not answering (default 5000 ms). */
   timeoutMs?: number;
+  /** Characters of stored values kept as update hints (default 4 Mi; 0 reads before every update). */
+  cacheChars?: number;
 }
 
 const CLIENT_OPTIONS = { connectionTimeout: 3000, maxRetries: 3, autoReconnect: true };
+
+/**
+ * Compare-and-set: KEYS[1] gets ARGV[1] with a TTL of ARGV[2] s only while it still holds
+ * ARGV[3] (no ARGV[3]: only while it is absent; with ARGV[4]: ARGV[3] is the SHA-1 of what it
+ * holds). Replies 1 when written, else what the key holds now (0 for nothing), so a retry needs
+ * no read of its own.
+ */
+export const CAS_SCRIPT = `local current = redis.call('GET', KEYS[1])
+local seen = current
+if ARGV[4] and current then seen = redis.sha1hex(current) end
+if seen ~= (ARGV[3] or false) then return current or 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+return 1`;
+const MAX_HINTS = 4096;
+const CAS_SHA = new Bun.CryptoHasher("sha1").update(CAS_SCRIPT).digest("hex");
 
 /** The URL with no user or password, for messages. */
 export function redactedUrl(url: string): string {
@@ -40,18 +55,53 @@ class Timeout extends Error {
   }
 }
 
+/**
+ * The raw value this process last saw stored under each key (null: absent), newest last, within
+ * a character budget. Only a hint: the compare-and-set proves it before anything is written.
+ */
+class Hints {
+  private readonly values = new Map<string, string | null>();
+  private chars = 0;
+  constructor(private readonly budget: number) {}
+
+  get(key: string): string | null | undefined {
+    return this.values.get(key);
+  }
+
+  set(key: string, raw: string | null): void {
+    this.delete(key);
+    const size = raw?.length ?? 0;
+    if (this.budget === 0 || size > this.budget / 8) return;
+    this.values.set(key, raw);
+    this.chars += size;
+    // A Map iterates in insertion order, so the first keys are the least recently seen.
+    for (const old of this.values.keys()) {
+      if (this.chars <= this.budget && this.values.size <= MAX_HINTS) break;
+      this.delete(old);
+    }
+  }
+
+  delete(key: string): void {
+    if (!this.values.has(key)) return;
+    this.chars -= this.values.get(key)?.length ?? 0;
+    this.values.delete(key);
+  }
+
+  clear(): void {
+    this.values.clear();
+    this.chars = 0;
+  }
+}
+
 export class RedisStore implements RecordStore {
   readonly kind = "redis" as const;
   readonly ttl: number;
   readonly prefix: string;
   private readonly url: string;
   private readonly where: string;
-  private readonly poolSize: number;
   private readonly timeoutMs: number;
+  private readonly hints: Hints;
   private shared: RedisClient | null = null;
-  private readonly idle: RedisClient[] = [];
-  private readonly waiting: Array<{ resolve: (c: RedisClient) => void; reject: (e: Error) => void }> = [];
-  private lent = 0;
   private readonly queues = new Map<string, Promise<void>>();
   private closed = false;
 
@@ -60,26 +110,34 @@ export class RedisStore implements RecordStore {
     this.where = redactedUrl(options.url);
     this.ttl = Math.max(1, Math.ceil(options.ttl ?? DEFAULT_TTL_SECONDS));
     this.prefix = options.prefix ?? "sf:";
-    this.poolSize = Math.max(1, options.poolSize ?? 16);
     this.timeoutMs = options.timeoutMs ?? 5000;
+    this.hints = new Hints(Math.max(0, options.cacheChars ?? 4 * 1024 * 1024));
   }
 
   async get(key: string): Promise<WorkspaceRecord | null> {
-    const raw = await this.command("GET", [this.prefix + key]);
-    return raw === null || raw === undefined ? null : fromJson(raw);
+    const raw = await this.read(this.prefix + key);
+    return raw === null ? null : fromJson(raw);
   }
 
   async set(key: string, record: WorkspaceRecord): Promise<void> {
-    await this.command("SET", [this.prefix + key, toJson(record), "EX", String(this.ttl)]);
+    const full = this.prefix + key;
+    const json = toJson(record);
+    try {
+      await this.command("SET", [full, json, "EX", String(this.ttl)]);
+      this.hints.set(full, json);
+    } catch (err) {
+      this.hints.delete(full);
+      throw err;
+    }
   }
 
   /**
    * Updates of one key from this process queue behind each other: they would only knock each
-   * other's WATCH over. WATCH then settles races with other processes.
+   * other's compare-and-set over. The compare-and-set settles races with other processes.
    */
   async update(key: string, fn: UpdateFn): Promise<WorkspaceRecord | null> {
     const before = this.queues.get(key);
-    const mine = (before ?? Promise.resolve()).then(() => this.transaction(key, fn));
+    const mine = (before ?? Promise.resolve()).then(() => this.apply(key, fn));
     const tail = mine.then(
       () => {},
       () => {},
@@ -92,51 +150,115 @@ export class RedisStore implements RecordStore {
     }
   }
 
-  private async transaction(key: string, fn: UpdateFn): Promise<WorkspaceRecord | null> {
+  private async apply(key: string, fn: UpdateFn): Promise<WorkspaceRecord | null> {
     const full = this.prefix + key;
-    const conn = await this.borrow();
-    let healthy = false;
     try {
-      for (let attempt = 0; ; attempt++) {
-        // Pipelined: the shorter the time between WATCH and EXEC, the fewer retries.
-        const [, raw] = await Promise.all([this.on(conn, "WATCH", [full]), this.on(conn, "GET", [full])]);
-        const current = raw === null || raw === undefined ? null : fromJson(raw);
+      let raw = this.hints.get(full);
+      // A hint may be stale. A write proves it; a decision to write nothing (null, or a throw)
+      // stands only on a value read during this update.
+      let fresh = raw === undefined;
+      if (raw === undefined) raw = await this.read(full);
+      // Set while the stored bytes are not UTF-8 text: the text read back cannot match them, so the
+      // compare-and-set compares their SHA-1 instead.
+      let digest: string | undefined;
+      for (let conflicts = 0; ; ) {
+        const current = raw === null ? null : fromJson(raw);
         let next: WorkspaceRecord | null;
         try {
           next = fn(current);
         } catch (err) {
-          await this.on(conn, "UNWATCH", []);
-          healthy = true;
-          throw err;
+          if (fresh) throw err;
+          const now = await this.read(full);
+          if (now === raw) throw err;
+          [raw, fresh] = [now, true];
+          continue;
         }
         if (next === null) {
-          await this.on(conn, "UNWATCH", []);
-          healthy = true;
-          return current;
+          // No write, so no TTL slide: as before, null leaves the record exactly as it is.
+          if (fresh) return current;
+          const now = await this.read(full);
+          if (now === raw) return current;
+          [raw, fresh] = [now, true];
+          continue;
         }
-        // One connection keeps order, so the three go out together.
-        const [, , done] = await Promise.all([
-          this.on(conn, "MULTI", []),
-          this.on(conn, "SET", [full, toJson(next), "EX", String(this.ttl)]),
-          this.on(conn, "EXEC", []),
-        ]);
-        if (done !== null) {
-          healthy = true;
+        const json = toJson(next);
+        const reply = await this.compareAndSet(full, digest ?? raw, json, digest !== undefined);
+        if (reply === 1) {
+          this.hints.set(full, json);
           return next;
         }
-        if (attempt + 1 >= UPDATE_RETRIES) {
-          healthy = true;
-          throw new StoreConflict(key);
+        fresh = true;
+        const now = typeof reply === "string" ? reply : null;
+        if (now !== null && now === raw) {
+          // Unequal as bytes yet equal as text: compare the bytes' digest from now on.
+          ({ raw, digest } = await this.readBytes(full));
+        } else {
+          [raw, digest] = [now, undefined];
+          this.hints.set(full, raw);
         }
-        await Bun.sleep(backoff(attempt));
+        if (++conflicts >= UPDATE_RETRIES) throw new StoreConflict(key);
+        if (digest === undefined) await Bun.sleep(backoff(conflicts - 1));
       }
-    } finally {
-      this.giveBack(conn, healthy);
+    } catch (err) {
+      this.hints.delete(full);
+      throw err;
+    }
+  }
+
+  /** 1 when written; otherwise what the key holds (a string) or 0 when it holds nothing. */
+  private async compareAndSet(
+    full: string,
+    expected: string | null,
+    json: string,
+    byDigest: boolean,
+  ): Promise<1 | 0 | string> {
+    const args = ["1", full, json, String(this.ttl)];
+    if (expected !== null) args.push(expected);
+    if (byDigest) args.push("sha1");
+    let reply: unknown;
+    try {
+      reply = await this.command("EVALSHA", [CAS_SHA, ...args]);
+    } catch (err) {
+      // A restarted or flushed Redis has lost the script; EVAL runs it and caches it again.
+      if (!(err instanceof StoreRefused && err.reply.startsWith("NOSCRIPT"))) throw err;
+      reply = await this.command("EVAL", [CAS_SCRIPT, ...args]);
+    }
+    if (reply === 1 || reply === 0 || typeof reply === "string") return reply;
+    throw unavailable(
+      `the record store at ${this.where} gave an unexpected reply to an update: retry the call`,
+    );
+  }
+
+  /** The value's bytes as text (undecodable bytes replaced) and their SHA-1; not kept as a hint. */
+  private async readBytes(full: string): Promise<{ raw: string | null; digest: string | undefined }> {
+    this.hints.delete(full);
+    const bytes = await this.call((c) => c.getBuffer(full));
+    if (bytes === null || bytes === undefined) return { raw: null, digest: undefined };
+    return {
+      raw: new TextDecoder().decode(bytes),
+      digest: new Bun.CryptoHasher("sha1").update(bytes).digest("hex"),
+    };
+  }
+
+  /** The raw value under a full key (null when absent), remembered as a hint. */
+  private async read(full: string): Promise<string | null> {
+    try {
+      const value = await this.command("GET", [full]);
+      const raw = value === null || value === undefined ? null : String(value);
+      this.hints.set(full, raw);
+      return raw;
+    } catch (err) {
+      this.hints.delete(full);
+      throw err;
     }
   }
 
   async delete(key: string): Promise<boolean> {
-    return Number(await this.command("DEL", [this.prefix + key])) > 0;
+    const full = this.prefix + key;
+    this.hints.delete(full);
+    const removed = Number(await this.command("DEL", [full])) > 0;
+    this.hints.set(full, null);
+    return removed;
   }
 
   async keys(): Promise<string[]> {
@@ -193,37 +315,33 @@ export class RedisStore implements RecordStore {
     this.closed = true;
     this.shared?.close();
     this.shared = null;
-    for (const c of this.idle.splice(0)) c.close();
-    for (const w of this.waiting.splice(0)) w.reject(closedError());
+    this.hints.clear();
   }
 
   /** A command on the shared connection; a failed connection is replaced on the next call. */
-  private async command(name: string, args: string[]): Promise<unknown> {
+  private command(name: string, args: string[]): Promise<unknown> {
+    return this.call((c) => c.send(name, args));
+  }
+
+  private async call<T>(run: (client: RedisClient) => Promise<T>): Promise<T> {
     if (this.closed) throw closedError();
     this.shared ??= new RedisClient(this.url, CLIENT_OPTIONS);
     const client = this.shared;
-    try {
-      return await this.on(client, name, args);
-    } catch (err) {
-      if (err instanceof StoreDown && this.shared === client) {
-        this.shared = null;
-        client.close();
-      }
-      throw err;
-    }
-  }
-
-  private async on(client: RedisClient, name: string, args: string[]): Promise<unknown> {
     let timer: Timer | undefined;
     try {
       return await Promise.race([
-        client.send(name, args),
+        run(client),
         new Promise<never>((_, reject) => {
           timer = setTimeout(() => reject(new Timeout(this.timeoutMs)), this.timeoutMs);
         }),
       ]);
     } catch (err) {
-      throw this.failure(err);
+      const failure = this.failure(err);
+      if (failure instanceof StoreDown && this.shared === client) {
+        this.shared = null;
+        client.close();
+      }
+      throw failure;
     } finally {
       clearTimeout(timer);
     }
@@ -234,49 +352,25 @@ export class RedisStore implements RecordStore {
     const message = err instanceof Error ? err.message : String(err);
     const code = (err as { code?: unknown } | null)?.code;
     if (code === "ERR_REDIS_SERVER_ERROR") {
-      return unavailable(`the record store at ${this.where} refused a command: ${message}`);
+      return new StoreRefused(`the record store at ${this.where} refused a command: ${message}`, message);
     }
     return new StoreDown(`the record store at ${this.where} did not answer: ${message}`);
-  }
-
-  private async borrow(): Promise<RedisClient> {
-    if (this.closed) throw closedError();
-    const ready = this.idle.pop();
-    if (ready) {
-      this.lent++;
-      return ready;
-    }
-    if (this.lent < this.poolSize) {
-      this.lent++;
-      return new RedisClient(this.url, CLIENT_OPTIONS);
-    }
-    return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
-  }
-
-  /** A connection whose transaction state is unknown (an error mid-way) is closed, not reused. */
-  private giveBack(conn: RedisClient, healthy: boolean): void {
-    if (!healthy || this.closed) {
-      conn.close();
-      this.lent--;
-      const next = this.waiting.shift();
-      if (next) {
-        this.lent++;
-        next.resolve(new RedisClient(this.url, CLIENT_OPTIONS));
-      }
-      return;
-    }
-    const next = this.waiting.shift();
-    if (next) next.resolve(conn);
-    else {
-      this.lent--;
-      this.idle.push(conn);
-    }
   }
 }
 
 /** A connection-level failure (as opposed to a command Redis refused). */
 class StoreDown extends FlowError {
   constructor(message: string) {
+    super("unavailable", message);
+  }
+}
+
+/** A command Redis answered with an error; `reply` is Redis's own text (`NOSCRIPT …`). */
+class StoreRefused extends FlowError {
+  constructor(
+    message: string,
+    readonly reply: string,
+  ) {
     super("unavailable", message);
   }
 }

@@ -6,20 +6,22 @@ import { Grid, isNoSuchSession } from "../../src/grid/webdriver.ts";
 const grid = new Grid("http://127.0.0.1:4444");
 
 describe("Grid.capabilities", () => {
-  test("chrome: BiDi, managed downloads, dialogs left open, window size as a Chromium switch, nothing else by default", () => {
+  test("chrome: BiDi, managed downloads, dialogs left open, not filmed, window size as a Chromium switch, nothing else by default", () => {
     expect(grid.capabilities({ browser: "chrome", width: 1280, height: 900 })).toEqual({
       browserName: "chrome",
       webSocketUrl: true,
       "se:downloadsEnabled": true,
+      "se:recordVideo": false,
       unhandledPromptBehavior: "ignore",
       "goog:chromeOptions": { args: ["--window-size=1280,900"] },
     });
   });
 
-  test("firefox: BiDi, managed downloads, dialogs left open, window size as Firefox's -width/-height", () => {
+  test("firefox: BiDi, managed downloads, dialogs left open, not filmed, window size as Firefox's -width/-height", () => {
     expect(grid.capabilities({ browser: "firefox", width: 1024, height: 768 })).toEqual({
       browserName: "firefox",
       webSocketUrl: true,
+      "se:recordVideo": false,
       "se:downloadsEnabled": true,
       unhandledPromptBehavior: "ignore",
       "moz:firefoxOptions": { args: ["-width", "1024", "-height", "768"] },
@@ -43,10 +45,10 @@ describe("Grid.capabilities", () => {
     expect(grid.capabilities({ browser: "chrome" }).timeouts).toBeUndefined();
   });
 
-  test("recording only when asked, with the video name", () => {
+  test("recording only when asked, with the video name; otherwise the Grid is told not to film", () => {
     for (const browser of ["chrome", "firefox"] as const) {
       const plain = grid.capabilities({ browser, videoName: "bot" });
-      expect(plain["se:recordVideo"]).toBeUndefined();
+      expect(plain["se:recordVideo"]).toBe(false);
       expect(plain["se:videoName"]).toBeUndefined();
       const rec = grid.capabilities({ browser, record: true, videoName: "bot" });
       expect(rec["se:recordVideo"]).toBe(true);

@@ -210,7 +210,10 @@ export class Page {
     params: { context?: string; target?: { context?: string } },
   ): Promise<unknown> {
     if (err instanceof BidiTimeout) {
-      if (await this.isGone().catch(() => false)) return new wd.NoSuchSessionError("the browser is gone");
+      // A Grid that does not answer either is named as such (its 503).
+      if (await this.isGone()) {
+        return new wd.NoSuchSessionError("the browser is gone");
+      }
       return err;
     }
     if (err instanceof BidiError) {

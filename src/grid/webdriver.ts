@@ -38,6 +38,8 @@ export const NO_FREE_SLOT =
 
 // Cheap bookkeeping calls (status, alive, end) must not hang a request on a stuck Grid.
 const QUICK_MS = 10_000;
+// A BiDi command's deadline, and its socket's to open, unless a longer one applies (spec §1.6).
+const BIDI_OPEN_MS = 5_000;
 // Moving a file through the Grid (up to 64 MiB as base64) takes longer.
 const FILE_MS = 120_000;
 // A page load or a script may take the browser's own timeout; the driver's answer gets this long
@@ -256,6 +258,7 @@ export class Grid {
   private readonly quickMs: number;
   /** A file through the Grid: at least the command deadline. */
   private readonly fileMs: number;
+  private readonly bidiOpenMs: number;
 
   /** `openTimeout`: seconds a new browser may wait for a slot; `commandTimeout`: seconds per command. */
   constructor(url: string, opts: { openTimeout?: number; commandTimeout?: number } = {}) {
@@ -263,6 +266,7 @@ export class Grid {
     const { base, auth } = parseGridUrl(url);
     this.base = base;
     const commandMs = (opts.commandTimeout ?? 60) * 1000;
+    this.bidiOpenMs = Math.min(BIDI_OPEN_MS, commandMs);
     this.http = new GridHttpClient(base, auth, commandMs);
     this.quickMs = Math.min(QUICK_MS, commandMs);
     this.fileMs = Math.max(FILE_MS, commandMs);
@@ -581,7 +585,10 @@ export class Grid {
 
   bidi(id: string): Promise<BidiSocket> {
     const auth = this.http.headers().authorization;
-    return BidiSocket.connect(this.bidiUrl(id), auth ? { headers: { authorization: auth } } : {});
+    return BidiSocket.connect(this.bidiUrl(id), {
+      commandTimeoutMs: this.bidiOpenMs,
+      ...(auth ? { headers: { authorization: auth } } : {}),
+    });
   }
 
   // Our wait ran out, or the Grid's queue gave up. If the Grid has nodes but none of this browser,

@@ -10,7 +10,7 @@ import {
   type RecordChange,
   SITE_DATA_URI,
 } from "../actions/define.ts";
-import { badInput } from "../errors.ts";
+import { badInput, unavailable } from "../errors.ts";
 import { type HeldConnection, HeldConnections } from "../grid/held.ts";
 import { Page, type Where } from "../grid/page.ts";
 import { type Grid, isNoSuchSession } from "../grid/webdriver.ts";
@@ -135,11 +135,15 @@ export function orIfStale(change: RecordChange, stale: () => void): RecordChange
 /** Classic WebDriver's default page load timeout, which the browser keeps when none is set. */
 const PAGE_LOAD_MS = 300_000;
 const SCRIPT_MS = 30_000;
+/** How long an admin's End waits for the Grid to quit the browser before answering (it goes on). */
+const INTERRUPT_WAIT_MS = 2_000;
 
 export class WorkspaceManager {
   private readonly lock = new KeyedLock();
   private services!: Services;
   private readonly calls = new WeakMap<ActionContext, Call>();
+  /** Each workspace's call in flight on this server, to stop it (interrupt). */
+  private readonly running = new Map<string, AbortController>();
   /** One BiDi connection per live browser this server has touched. */
   readonly connections: HeldConnections;
 
@@ -159,12 +163,32 @@ export class WorkspaceManager {
 
   /** Runs one action for a workspace: one call at a time per workspace. */
   run(workspace: string, action: AnyAction, input: unknown, opts: CallOptions = {}): Promise<AnyRecord> {
-    return this.lock.run(workspace, () => this.runLocked(workspace, action, input, opts));
+    return this.lock.run(workspace, async () => {
+      const stop = new AbortController();
+      const outer = opts.signal;
+      const relay = () => stop.abort(outer?.reason);
+      if (outer?.aborted) relay();
+      else outer?.addEventListener("abort", relay, { once: true });
+      this.running.set(workspace, stop);
+      try {
+        return await this.runLocked(workspace, action, input, { ...opts, signal: stop.signal });
+      } finally {
+        outer?.removeEventListener("abort", relay);
+        if (this.running.get(workspace) === stop) this.running.delete(workspace);
+      }
+    });
   }
 
-  /** Runs `fn` under the workspace's lock (admin actions that must not interleave with calls). */
-  exclusive<T>(workspace: string, fn: () => Promise<T>): Promise<T> {
-    return this.lock.run(workspace, fn);
+  /**
+   * Admin End (and Forget): stops the workspace's call in flight, whatever it waits on (its browser's
+   * connection closes under it), and ends the browser without waiting for that call's turn. The
+   * stopped call settles nothing: the record no longer names its browser.
+   */
+  async interrupt(workspace: string): Promise<{ ended: boolean }> {
+    this.running.get(workspace)?.abort(new Error("an admin ended this workspace's browser"));
+    const record = await this.store.get(workspace);
+    if (record?.session_id) this.connections.drop(record.session_id);
+    return this.endBrowser(workspace, { waitMs: INTERRUPT_WAIT_MS });
   }
 
   private async runLocked(
@@ -334,7 +358,8 @@ export class WorkspaceManager {
     try {
       return await this.connections.get(id);
     } catch (err) {
-      if (!(await this.grid.alive(id).catch(() => true))) {
+      // A Grid that does not answer is named as such (its own 503), rather than the socket.
+      if (!(await this.grid.alive(id))) {
         this.connections.drop(id);
         throw new wd.NoSuchSessionError("the browser is gone");
       }
@@ -412,6 +437,12 @@ export class WorkspaceManager {
       recordUrl(record ?? emptyRecord()) || undefined,
       record?.site_data,
     );
+    // An admin ended the workspace while this browser opened: it is not the workspace's.
+    if (this.running.get(workspace)?.signal.aborted) {
+      this.connections.drop(opened.id);
+      await this.grid.end(opened.id).catch(() => undefined);
+      throw unavailable("an admin ended this workspace's browser while the call ran: retry the call");
+    }
     const now = this.now();
     let bound = opened.id;
     await this.store.update(workspace, (cur) => {
@@ -568,11 +599,13 @@ export class WorkspaceManager {
   }
 
   /** end_browser: quits the browser; history and site data stay. Call inside `run`. */
-  async endBrowser(workspace: string): Promise<{ ended: boolean }> {
+  async endBrowser(workspace: string, opts: { waitMs?: number } = {}): Promise<{ ended: boolean }> {
     const record = await this.store.get(workspace);
     const id = record?.session_id;
     if (!id) return { ended: false };
-    await this.endGridBrowser(id);
+    const ending = this.endGridBrowser(id);
+    if (opts.waitMs === undefined) await ending;
+    else await Promise.race([ending, Bun.sleep(opts.waitMs)]);
     await this.store.update(workspace, (cur) => (cur && cur.session_id === id ? detached(cur) : cur));
     return { ended: true };
   }

@@ -4,9 +4,15 @@ import { html, serveFixture } from "../support/fixtures.ts";
 import { endAll, startServer, type TestServer, TOKEN } from "../support/server.ts";
 
 let server: TestServer;
+// A page that never finishes loading: a call going there is stuck until an admin stops it.
+let hang: () => void = () => {};
 const site = serveFixture({
   "/": () => html("<title>Admin fixture</title><p>x"),
   "/other": () => html("<title>Other</title><p>y"),
+  "/never": () =>
+    new Promise<Response>((resolve) => {
+      hang = () => resolve(html("<title>Late</title>"));
+    }),
 });
 const W = "admin-ws";
 
@@ -34,7 +40,8 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await endAll(server, [W]);
+  hang();
+  await endAll(server, [W, "stuck-ws"]);
   await server.close();
   site.stop();
 });
@@ -163,5 +170,86 @@ describe("admin JSON", () => {
     const gone = await admin("DELETE", `/admin/workspaces/${W}`);
     expect(gone.body).toEqual({ forgotten: W });
     expect(await server.app.services.store.get(W)).toBeNull();
+  }, 60_000);
+});
+
+describe("a stuck call", () => {
+  test("admin End stops it and returns at once; the stopped call answers, and settles nothing", async () => {
+    await server.call("POST", "/browser/navigate", { url: site.url("/") }, "stuck-ws");
+    const before = (await server.app.services.store.get("stuck-ws"))!.session_id;
+    const stuck = server.call("POST", "/browser/navigate", { url: site.url("/never") }, "stuck-ws");
+    await Bun.sleep(800);
+    const t = performance.now();
+    const ended = await admin("POST", "/admin/workspaces/stuck-ws/end");
+    const ms = performance.now() - t;
+    expect(ended.body).toEqual({ ended: true });
+    // The End did not wait for the stuck call's turn (which would be the page load timeout: minutes).
+    expect(ms).toBeLessThan(5_000);
+    const answered = await stuck;
+    expect(answered.status).toBe(503);
+    const after = await server.app.services.store.get("stuck-ws");
+    expect(after?.session_id).toBe("");
+    expect(after?.history.map((v) => v.url)).toEqual([site.url("/")]);
+    expect((await server.app.services.grid.sessions())?.has(before)).toBe(false);
+  }, 120_000);
+});
+
+describe("a call stuck on a Grid that stops answering", () => {
+  test("admin End stops it at once: its browser's connection closes under it", async () => {
+    // A Grid that opens browsers and answers classic calls, whose BiDi answers the set-up and then
+    // never answers a navigation.
+    const id = "0123456789abcdef0123456789abcdef";
+    const grid = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch(req, srv) {
+        const path = new URL(req.url).pathname;
+        if (path.endsWith("/se/bidi") && srv.upgrade(req)) return undefined;
+        const value =
+          req.method === "POST" && path === "/session"
+            ? { sessionId: id, capabilities: { browserName: "chrome" } }
+            : path.endsWith("/window")
+              ? "TAB"
+              : null;
+        return Response.json({ value });
+      },
+      websocket: {
+        message(ws, data) {
+          const msg = JSON.parse(String(data)) as { id: number; method: string };
+          if (msg.method === "browsingContext.navigate") return;
+          const result =
+            msg.method === "browsingContext.getTree"
+              ? { contexts: [{ context: "TAB", url: "about:blank", children: [], parent: null }] }
+              : msg.method === "session.subscribe"
+                ? { subscription: "s" }
+                : {};
+          ws.send(JSON.stringify({ id: msg.id, type: "success", result }));
+        },
+      },
+    });
+    const hung = await startServer({
+      dataDir: false,
+      configure: (c) => {
+        c.grid.url = `http://127.0.0.1:${grid.port}`;
+      },
+    });
+    try {
+      const stuck = hung.call("POST", "/browser/navigate", { url: "http://app.example.test/" }, "hung-ws");
+      await Bun.sleep(1000);
+      const t = performance.now();
+      const res = await fetch(`${hung.url}/admin/workspaces/hung-ws/end`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${TOKEN}` },
+      });
+      expect(await res.json()).toEqual({ ended: true });
+      const answered = await stuck;
+      // Without the stop, the navigation would wait for the page load timeout (five minutes).
+      expect(performance.now() - t).toBeLessThan(5_000);
+      expect(answered.status).toBe(503);
+      expect((await hung.app.services.store.get("hung-ws"))?.session_id).toBe("");
+    } finally {
+      await hung.close();
+      grid.stop(true);
+    }
   }, 60_000);
 });

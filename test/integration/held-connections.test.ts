@@ -1,0 +1,80 @@
+// One held BiDi connection per live browser, counted where it crosses the wire: a relay in front
+// of the real Grid sees every WebSocket upgrade to /se/bidi. After many open/end cycles and reaps,
+// none is left open; while a browser lives, its calls share one.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { testGridUrl } from "../support/env.ts";
+import { html, serveFixture } from "../support/fixtures.ts";
+import { startServer, type TestServer } from "../support/server.ts";
+import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy.ts";
+
+const W = "held";
+const CYCLES = 200;
+const REAPS = 20;
+const site = serveFixture({ "/": () => html("<title>Held</title><p id=p>here") });
+let proxy: TcpProxy;
+let server: TestServer;
+
+const call = async (method: "POST" | "DELETE", path: string, body?: unknown) => {
+  const res = await server.call(method, path, body, W);
+  if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body as Record<string, unknown>;
+};
+
+// The relay sees a socket close a moment after the server closes it.
+async function settled(want: number): Promise<number> {
+  const until = Date.now() + 5_000;
+  while (proxy.bidiOpen !== want && Date.now() < until) await Bun.sleep(20);
+  return proxy.bidiOpen;
+}
+
+beforeAll(async () => {
+  const grid = new URL(testGridUrl);
+  proxy = await startTcpProxy(grid.hostname, Number(grid.port));
+  server = await startServer({ dataDir: false, configure: (c) => void (c.grid.url = proxy.url) });
+});
+
+afterAll(async () => {
+  await server.call("DELETE", "/browser", undefined, W);
+  await server.close();
+  proxy.stop();
+  site.stop();
+});
+
+describe("held BiDi connections", () => {
+  test("a browser's calls share one connection", async () => {
+    await call("POST", "/browser", { url: site.url("/") });
+    const opened = proxy.bidiOpened;
+    for (let i = 0; i < 5; i++) {
+      await call("POST", "/browser/extract", { selector: { css: "#p" } });
+      await call("POST", "/browser/navigate", { reload: true });
+    }
+    expect(proxy.bidiOpened).toBe(opened);
+    expect(await settled(1)).toBe(1);
+    expect(server.app.services.workspaces.connections.size).toBe(1);
+    await call("DELETE", "/browser");
+    expect(await settled(0)).toBe(0);
+  }, 120_000);
+
+  test(`after ${CYCLES} open/end cycles and ${REAPS} reaps, no socket is left open`, async () => {
+    const before = proxy.bidiOpened;
+    for (let i = 0; i < CYCLES; i++) {
+      await call("POST", "/browser", { url: site.url("/") });
+      await call("DELETE", "/browser");
+    }
+    expect(await settled(0)).toBe(0);
+    // Every cycle held exactly one (the first page's), and closed it at the end.
+    expect(proxy.bidiOpened - before).toBe(CYCLES);
+    for (let i = 0; i < REAPS; i++) {
+      await call("POST", "/browser", { url: site.url("/") });
+      const id = (await server.app.services.store.get(W))!.session_id;
+      // Reaped behind the server's back: the Grid does not close that browser's socket itself.
+      expect((await fetch(`${testGridUrl}/session/${id}`, { method: "DELETE" })).status).toBe(200);
+      const after = await call("POST", "/browser/extract", { selector: { css: "#p" } });
+      expect(after.result).toBe("here");
+      expect(await settled(1)).toBe(1);
+      await call("DELETE", "/browser");
+    }
+    expect(await settled(0)).toBe(0);
+    expect(server.app.services.workspaces.connections.size).toBe(0);
+  }, 900_000);
+});

@@ -186,10 +186,13 @@ export const write = defineAction({
   description: [
     "Type text into a field (input, textarea, rich editor), emptying it first; submit=true presses Enter after.",
     "For a password or any credential give secret {name, key}, never text: the server types the stored value on the hosts it is allowed on and never shows it to you.",
+    "The host checked is the browser's own for the document holding the field (a frame's).",
     "Returns the url and title after. Use interact for a <select>, a checkbox or keys.",
   ].join(" "),
   docs: [
     "Enter sends most forms. A secret is refused on a page whose host it is not allowed on; GET /secrets or workspace://secrets lists what exists.",
+    "The host is what the browser reports (BiDi's context tree) for the document that holds the field: the top page, or the frame entered with switch; page script cannot fake it. The page still controls what it shows, so check the url before typing a secret into what looks like a sign-in form.",
+    "After a secret is typed, scripts (execute_script, assert's script) are refused on that page until it goes to another document.",
     "url goes to that page first. It waits up to timeout seconds for the field to be visible.",
     "The url and title returned are after the submit, if any; a landing url that would reveal a typed secret is shown with [hidden] and not recorded.",
     "Use interact select for a <select>, check for a checkbox, and press for keys such as Tab or Escape.",

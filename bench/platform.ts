@@ -13,9 +13,10 @@ import { html, serveFixture } from "../test/support/fixtures.ts";
 import { median, printTable, type Row, timed } from "./report.ts";
 import { benchServer, TOKEN } from "./server.ts";
 
-// The raw classic reference: the page's url and title, as a WebDriver client reads them.
+// The raw classic reference: the page's url and title in one round trip, as this server read them
+// before it held a BiDi connection.
 async function pageState(driver: import("selenium-webdriver").WebDriver) {
-  return { url: await driver.getCurrentUrl(), title: await driver.getTitle() };
+  return driver.executeScript("return [location.href, document.title]");
 }
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 40);

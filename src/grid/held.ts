@@ -73,9 +73,17 @@ export class HeldConnection {
     }
   }
 
-  /** Subscribes to what the connection follows; a fresh connection does this before any use. */
-  async follow(): Promise<void> {
-    await this.socket.subscribe(FOLLOWED);
+  /**
+   * Subscribes to what the connection follows and installs `preload` (the page library) in the
+   * sandbox of every new document; a fresh connection does this before any use. Returns the
+   * preload script's id.
+   */
+  async follow(preload: { functionDeclaration: string; sandbox: string } | null): Promise<string | null> {
+    const [, script] = await Promise.all([
+      this.socket.subscribe(FOLLOWED),
+      preload ? this.socket.send("script.addPreloadScript", preload) : null,
+    ]);
+    return script?.script ?? null;
   }
 
   get closed(): boolean {
@@ -176,9 +184,13 @@ export class HeldConnections {
   private readonly held = new Map<string, HeldConnection>();
   private readonly opening = new Map<string, Promise<HeldConnection>>();
 
+  /** Each browser's preload script, kept across its connections so a new one replaces it. */
+  private readonly preloads = new Map<string, string>();
+
   constructor(
     private readonly connect: (id: string) => Promise<BidiSocket>,
     private readonly idleMs = IDLE_MS,
+    private readonly preload: { functionDeclaration: string; sandbox: string } | null = null,
   ) {}
 
   /** The browser's connection, opened (or opened again) when it has none. */
@@ -197,6 +209,7 @@ export class HeldConnections {
   drop(id: string): void {
     const known = this.held.get(id);
     this.held.delete(id);
+    this.preloads.delete(id);
     known?.close();
     // One still opening is closed as soon as it opens.
     const pending = this.opening.get(id);
@@ -234,7 +247,11 @@ export class HeldConnections {
       this.idleMs,
     );
     try {
-      await conn.follow();
+      // A preload script outlives the connection that added it: the last one goes first.
+      const old = this.preloads.get(id);
+      if (old) await socket.send("script.removePreloadScript", { script: old }).catch(() => undefined);
+      const script = await conn.follow(this.preload);
+      if (script) this.preloads.set(id, script);
     } catch (err) {
       conn.close();
       throw err;

@@ -68,19 +68,29 @@ export function dialogOpenError(prompt: UserPrompt | null): Error {
   );
 }
 
-const declarations = new WeakMap<PageFn, string>();
+/** The library for every new document's sandbox, installed by each held connection. */
+export const LIBRARY_PRELOAD = `() => { if (!globalThis.__sfLib) { ${LIBRARY} } }`;
+const NO_LIBRARY = "__sf:no-library";
 
-// The library is installed once per document (the sandbox keeps it); the call unpacks its
-// arguments, runs `fn` with the library and packs what it returns, all in the sandbox.
-function declaration(fn: PageFn): string {
-  let d = declarations.get(fn);
+const lean = new WeakMap<PageFn, string>();
+const whole = new WeakMap<PageFn, string>();
+
+// The call unpacks its arguments, runs `fn` with the library and packs what it returns, all in the
+// sandbox. The library is there already in any document loaded since the connection was held (its
+// preload script put it there); the lean form says when it is not, and the whole form brings it.
+function declaration(fn: PageFn, withLibrary: boolean): string {
+  const cache = withLibrary ? whole : lean;
+  let d = cache.get(fn);
   if (!d) {
+    const install = withLibrary
+      ? `if (!globalThis.__sfLib) { ${LIBRARY} }`
+      : `if (!globalThis.__sfLib) return "${NO_LIBRARY}";`;
     d = `async function (__args, __arm, ...__refs) {
-if (!globalThis.__sfLib) { ${LIBRARY} }
+${install}
 const L = globalThis.__sfLib; L.fresh(); if (__arm) L.arm();
 return L.pack(await (${fn.toString()})(L, ...L.unpack(__args, __refs)));
 }`;
-    declarations.set(fn, d);
+    cache.set(fn, d);
   }
   return d;
 }
@@ -257,16 +267,21 @@ export class Page {
     const prompt = this.prompt;
     if (prompt) throw dialogOpenError(prompt);
     await this.usable();
-    const reply = await this.whilePrompt(
-      this.send("script.callFunction", {
-        functionDeclaration: declaration(fn),
-        target: { context, sandbox: SANDBOX },
-        arguments: packArgs(args, arm),
-        awaitPromise: true,
-        resultOwnership: "none",
-        serializationOptions: { maxDomDepth: 0, maxObjectDepth: 1 },
-      }),
-    );
+    const send = (withLibrary: boolean) =>
+      this.whilePrompt(
+        this.send("script.callFunction", {
+          functionDeclaration: declaration(fn, withLibrary),
+          target: { context, sandbox: SANDBOX },
+          arguments: packArgs(args, arm),
+          awaitPromise: true,
+          resultOwnership: "none",
+          serializationOptions: { maxDomDepth: 0, maxObjectDepth: 1 },
+        }),
+      );
+    let reply = await send(false);
+    if (reply.type === "success" && reply.result.type === "string" && reply.result.value === NO_LIBRARY) {
+      reply = await send(true);
+    }
     if (reply.type === "exception") {
       throw new Error(`the page library failed: ${reply.exceptionDetails.text}`);
     }
@@ -440,12 +455,28 @@ export class Page {
     if (this.prompt) return { url: urlIn(await this.tree()), title: "" };
     const [tree, title] = await Promise.all([
       this.tree(),
-      this.callIn<string>(context, () => String(document.title)).catch((err: unknown) => {
+      this.title(context).catch((err: unknown) => {
         if (err instanceof DialogOpened) return "";
         throw err;
       }),
     ]);
     return { url: urlIn(tree), title };
+  }
+
+  /** What `context`'s document calls itself (shown, not trusted), read in the sandbox. */
+  async title(context: string = this.where.tab): Promise<string> {
+    const prompt = this.prompt;
+    if (prompt) throw dialogOpenError(prompt);
+    await this.usable();
+    const reply = await this.whilePrompt(
+      this.send("script.callFunction", {
+        functionDeclaration: "() => String(document.title)",
+        target: { context, sandbox: SANDBOX },
+        awaitPromise: false,
+        resultOwnership: "none",
+      }),
+    );
+    return reply.type === "success" && typeof reply.result.value === "string" ? reply.result.value : "";
   }
 
   // ---- moving the page ------------------------------------------------------------------------

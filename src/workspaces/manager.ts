@@ -11,8 +11,9 @@ import {
   SITE_DATA_URI,
 } from "../actions/define.ts";
 import { badInput, unavailable } from "../errors.ts";
-import { type HeldConnection, HeldConnections } from "../grid/held.ts";
-import { Page, type Where } from "../grid/page.ts";
+import { SANDBOX } from "../grid/bidi.ts";
+import { type HeldConnection, HeldConnections, IDLE_MS } from "../grid/held.ts";
+import { LIBRARY_PRELOAD, Page, type Where } from "../grid/page.ts";
 import { type Grid, isNoSuchSession } from "../grid/webdriver.ts";
 import { log } from "../log.ts";
 import { hideValuesDeep, secretValuesOf, taints } from "../secrets/bound.ts";
@@ -153,7 +154,10 @@ export class WorkspaceManager {
     private readonly now: () => number,
     readonly hooks: ManagerHooks = {},
   ) {
-    this.connections = new HeldConnections((id) => this.grid.bidi(id));
+    this.connections = new HeldConnections((id) => this.grid.bidi(id), IDLE_MS, {
+      functionDeclaration: LIBRARY_PRELOAD,
+      sandbox: SANDBOX,
+    });
   }
 
   /** Called once by the composition root, so actions get the whole service set. */

@@ -195,6 +195,10 @@ export class FakeBidi {
         return this.navigate(params.context, params.url);
       case "script.evaluate":
         return this.evaluate(params.target.context, params.expression);
+      case "script.addPreloadScript":
+        return { script: `preload-${++this.n}` };
+      case "script.removePreloadScript":
+        return {};
       case "script.callFunction":
         return this.callFunction(params.target.context, params.functionDeclaration);
       case "browsingContext.getTree": {
@@ -251,6 +255,8 @@ export class FakeBidi {
         return `evaluate ${p.target.context}${p.awaitPromise ? " await" : ""}`;
       case "script.callFunction":
         return `call ${p.target.context}`;
+      case "script.addPreloadScript":
+        return "preload";
       case "storage.setCookie":
         return `setCookie ${p.cookie.name} ${p.cookie.sameSite ?? "-"}`;
       default:

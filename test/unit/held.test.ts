@@ -175,3 +175,30 @@ test("a browser the Grid removed: a command that never answers fails at once as 
   // The connection is closed, so the next call opens a new one (and finds the browser gone).
   expect(s.closed).toBe(true);
 });
+
+test("a document loaded before the connection held has no library yet: the call brings it once", async () => {
+  const declarations: string[] = [];
+  const s = new FakeSocket((method, params) => {
+    if (method !== "script.callFunction") return {};
+    const d = (params as { functionDeclaration: string }).functionDeclaration;
+    declarations.push(d);
+    // The sandbox has no library until a call brings it (the bundle assigns it).
+    const missing = !d.includes("globalThis.__sfLib=lib");
+    const value = missing ? "__sf:no-library" : null;
+    return missing
+      ? { type: "success", result: { type: "string", value } }
+      : { type: "success", result: { type: "array", value: [{ type: "string", value: "42" }] } };
+  });
+  const held = new HeldConnection(s.socket, () => {}, 60_000);
+  held.usable.add(TAB);
+  const page = new Page(
+    held,
+    { tab: TAB, frame: null },
+    { pageLoadMs: 1000, scriptMs: 1000, gone: async () => false },
+  );
+  expect(await page.call(() => 42)).toBe(42);
+  expect(declarations).toHaveLength(2);
+  // The lean form is small; the one that brings the library carries it whole.
+  expect(declarations[0]!.length).toBeLessThan(1_000);
+  expect(declarations[1]!.length).toBeGreaterThan(10_000);
+});

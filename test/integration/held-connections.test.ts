@@ -30,7 +30,12 @@ async function settled(want: number): Promise<number> {
 beforeAll(async () => {
   const grid = new URL(testGridUrl);
   proxy = await startTcpProxy(grid.hostname, Number(grid.port));
-  server = await startServer({ dataDir: false, configure: (c) => void (c.grid.url = proxy.url) });
+  server = await startServer({
+    dataDir: false,
+    configure: (c) => {
+      c.grid.url = proxy.url;
+    },
+  });
 });
 
 afterAll(async () => {

@@ -298,6 +298,8 @@ describe("a typed secret does not come back", () => {
   }, 120_000);
 
   test("with secrets.scripts_after_write: allow, the operator lets scripts run (values still hidden)", async () => {
+    // One browser at a time: this test's server opens its own.
+    await endAll(server, [W]);
     const allowing = await startServer({
       dataDir: false,
       configure: (c) => {

@@ -224,6 +224,8 @@ export class Page {
       if (await this.isGone()) {
         return new wd.NoSuchSessionError("the browser is gone");
       }
+      // A command past its deadline is not waited on again: the next call opens a fresh connection.
+      this.held.close();
       return err;
     }
     if (err instanceof BidiError) {
@@ -267,16 +269,21 @@ export class Page {
     const prompt = this.prompt;
     if (prompt) throw dialogOpenError(prompt);
     await this.usable();
+    // The library's own work (an outline of a huge page) gets the time a script would.
     const send = (withLibrary: boolean) =>
       this.whilePrompt(
-        this.send("script.callFunction", {
-          functionDeclaration: declaration(fn, withLibrary),
-          target: { context, sandbox: SANDBOX },
-          arguments: packArgs(args, arm),
-          awaitPromise: true,
-          resultOwnership: "none",
-          serializationOptions: { maxDomDepth: 0, maxObjectDepth: 1 },
-        }),
+        this.send(
+          "script.callFunction",
+          {
+            functionDeclaration: declaration(fn, withLibrary),
+            target: { context, sandbox: SANDBOX },
+            arguments: packArgs(args, arm),
+            awaitPromise: true,
+            resultOwnership: "none",
+            serializationOptions: { maxDomDepth: 0, maxObjectDepth: 1 },
+          },
+          { timeoutMs: this.opts.scriptMs },
+        ),
       );
     let reply = await send(false);
     if (reply.type === "success" && reply.result.type === "string" && reply.result.value === NO_LIBRARY) {

@@ -1,6 +1,7 @@
 // The held connection: one per browser, reused, opened again after a drop, closed on drop and
 // after its idle time; and what it follows (dialogs, navigations) for the page work that needs it.
 import { expect, test } from "bun:test";
+import { BidiTimeout } from "../../src/grid/bidi.ts";
 import { HeldConnection, HeldConnections } from "../../src/grid/held.ts";
 import { DialogOpened, Page } from "../../src/grid/page.ts";
 import { FakeSocket } from "../support/fake-socket.ts";
@@ -201,4 +202,21 @@ test("a document loaded before the connection held has no library yet: the call 
   // The lean form is small; the one that brings the library carries it whole.
   expect(declarations[0]!.length).toBeLessThan(1_000);
   expect(declarations[1]!.length).toBeGreaterThan(10_000);
+});
+
+test("a command past its deadline is a 503 and the connection is not used again", async () => {
+  const s = new FakeSocket((method) => {
+    if (method === "browsingContext.getTree") throw new BidiTimeout(method, 100);
+    return {};
+  });
+  const held = new HeldConnection(s.socket, () => {}, 60_000);
+  const page = new Page(
+    held,
+    { tab: TAB, frame: null },
+    { pageLoadMs: 1000, scriptMs: 1000, gone: async () => false },
+  );
+  const err = await page.tree().catch((e) => e);
+  expect(err).toBeInstanceOf(BidiTimeout);
+  expect(err.status).toBe(503);
+  expect(s.closed).toBe(true);
 });

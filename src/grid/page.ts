@@ -285,9 +285,9 @@ export class Page {
           { timeoutMs: this.opts.scriptMs },
         ),
       );
-    let reply = await send(false);
+    let reply = await settling(() => send(false));
     if (reply.type === "success" && reply.result.type === "string" && reply.result.value === NO_LIBRARY) {
-      reply = await send(true);
+      reply = await settling(() => send(true));
     }
     if (reply.type === "exception") {
       throw new Error(`the page library failed: ${reply.exceptionDetails.text}`);
@@ -475,13 +475,15 @@ export class Page {
     const prompt = this.prompt;
     if (prompt) throw dialogOpenError(prompt);
     await this.usable();
-    const reply = await this.whilePrompt(
-      this.send("script.callFunction", {
-        functionDeclaration: "() => String(document.title)",
-        target: { context, sandbox: SANDBOX },
-        awaitPromise: false,
-        resultOwnership: "none",
-      }),
+    const reply = await settling(() =>
+      this.whilePrompt(
+        this.send("script.callFunction", {
+          functionDeclaration: "() => String(document.title)",
+          target: { context, sandbox: SANDBOX },
+          awaitPromise: false,
+          resultOwnership: "none",
+        }),
+      ),
     );
     return reply.type === "success" && typeof reply.result.value === "string" ? reply.result.value : "";
   }
@@ -617,6 +619,22 @@ export class Page {
 
   async setFiles(el: NodeRef, files: string[]): Promise<void> {
     await this.send("input.setFiles", { context: el.context, element: { sharedId: el.sharedId }, files });
+  }
+}
+
+// A document on its way out answers "Cannot find context" for a moment, until the next is in.
+const TRANSIENT =
+  /cannot find context with specified id|execution context was destroyed|inspected target navigated/i;
+
+/** Runs a read again, a moment later, while the document it went to is being replaced. */
+async function settling<T>(read: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await read();
+    } catch (err) {
+      if (attempt >= 4 || !(err instanceof BidiError) || !TRANSIENT.test(err.bidiMessage)) throw err;
+      await Bun.sleep(25 * attempt);
+    }
   }
 }
 

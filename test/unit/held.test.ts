@@ -1,7 +1,7 @@
 // The held connection: one per browser, reused, opened again after a drop, closed on drop and
 // after its idle time; and what it follows (dialogs, navigations) for the page work that needs it.
 import { expect, test } from "bun:test";
-import { BidiTimeout } from "../../src/grid/bidi.ts";
+import { BidiError, BidiTimeout } from "../../src/grid/bidi.ts";
 import { HeldConnection, HeldConnections } from "../../src/grid/held.ts";
 import { DialogOpened, Page } from "../../src/grid/page.ts";
 import { FakeSocket } from "../support/fake-socket.ts";
@@ -219,4 +219,22 @@ test("a command past its deadline is a 503 and the connection is not used again"
   expect(err).toBeInstanceOf(BidiTimeout);
   expect(err.status).toBe(503);
   expect(s.closed).toBe(true);
+});
+
+test("a read sent while the document is being replaced is sent again once the next is in", async () => {
+  let calls = 0;
+  const s = new FakeSocket((method) => {
+    if (method !== "script.callFunction") return {};
+    if (++calls < 3) throw new BidiError("unknown error", "Cannot find context with specified id");
+    return { type: "success", result: { type: "string", value: "Next page" } };
+  });
+  const held = new HeldConnection(s.socket, () => {}, 60_000);
+  held.usable.add(TAB);
+  const page = new Page(
+    held,
+    { tab: TAB, frame: null },
+    { pageLoadMs: 1000, scriptMs: 1000, gone: async () => false },
+  );
+  expect(await page.title()).toBe("Next page");
+  expect(calls).toBe(3);
 });

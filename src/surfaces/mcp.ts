@@ -92,8 +92,9 @@ export function mcpServer(services: Services, workspace: string): Server {
       note(200);
       const more = action.mcpContent?.(result);
       const structured = more?.structured ?? result;
+      const json = more?.json === false ? [] : [{ type: "text" as const, text: JSON.stringify(structured) }];
       return {
-        content: [...(more?.blocks ?? []), { type: "text", text: JSON.stringify(structured) }],
+        content: [...(more?.blocks ?? []), ...json],
         structuredContent: structured,
       };
     } catch (err) {

@@ -190,7 +190,7 @@ function walkPage(scope: Element): Walked {
       doc = null;
     }
     const css = cssFor(el);
-    const url = cut((el as HTMLIFrameElement).src || "about:blank", 200);
+    const url = cut(urlWord((el as HTMLIFrameElement).src || "about:blank"), 200);
     const readable = !!doc?.body && !!css;
     raws.push({ k: "frame", d: at.d, el, url, readable, css });
     if (!readable || !doc?.body || !css) return;
@@ -285,6 +285,14 @@ function selectorFor(el: Element, inFrame: boolean): Css | undefined {
   return undefined;
 }
 
+/** A URL as one word: what the browser makes of its white space, and brackets that would read as a ref. */
+function urlWord(url: string): string {
+  return url
+    .trim()
+    .replace(/[\t\n\r]/g, "")
+    .replace(/[ [\]]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
 /** A link to the page's own origin, written whole, as the path it comes to. */
 function ownPath(href: string, doc: Document): string {
   const origin = doc.location?.origin;
@@ -303,7 +311,8 @@ function describe(el: Element, frame: Frame): ReadElement | null {
       : tag === "INPUT"
         ? (el as HTMLInputElement).type
         : "button");
-  const e: ReadElement = { ref: refFor(el), role };
+  // A role is a word: the page's own attribute must not write marks of the outline.
+  const e: ReadElement = { ref: refFor(el), role: /^[a-z-]*/.exec(role)?.[0] || "generic" };
   const name = cut(accessibleName(el), 80);
   if (name) e.name = name;
   const sel = selectorFor(el, frame.length > 0);
@@ -311,7 +320,7 @@ function describe(el: Element, frame: Frame): ReadElement | null {
   if (frame.length) e.frame = frame;
   if (tag === "A" || tag === "AREA") {
     const href = el.getAttribute("href");
-    if (href) e.href = cut(ownPath(href, el.ownerDocument), 100);
+    if (href) e.href = cut(urlWord(ownPath(href, el.ownerDocument)), 100);
   }
   if (tag === "INPUT" || tag === "TEXTAREA") {
     const input = el as HTMLInputElement;

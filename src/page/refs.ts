@@ -58,7 +58,8 @@ export function registry(doc: Document): Registry {
   };
   holder[KEY] = reg;
   // A document kept in the back/forward cache comes back without its refs and cursors.
-  doc.defaultView?.addEventListener("pagehide", () => {
+  doc.defaultView?.addEventListener("pagehide", (e) => {
+    if (!e.isTrusted) return;
     reg.els.clear();
     reg.refs = new WeakMap();
     reg.reads.clear();

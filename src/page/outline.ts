@@ -124,7 +124,7 @@ function walkPage(scope: Element): Walked {
         ["checkbox", "radio"].includes((el as HTMLInputElement).type) &&
         !!(el as HTMLInputElement).labels?.length;
       if ((!none && isVisible(el)) || boxed) {
-        if (block) flush();
+        if (block && !none) flush();
         else if (boxy) segs.push(" ");
         segs.push(el);
         if (SKIP.has(tag) || none) return;
@@ -163,7 +163,9 @@ function walkPage(scope: Element): Walked {
     if (role === "heading" && isVisible(el)) {
       flush();
       mark = { h: Number(tag.slice(1)) || Number(el.getAttribute("aria-level")) || 2 };
-      children(el, depth, quiet, vis);
+      // A heading inside a link (a card's title) is still a heading of the page.
+      if (quiet) segs.push(cut(textOf(el), 120));
+      else children(el, depth, quiet, vis);
       flush();
       return;
     }

@@ -23,6 +23,11 @@ const site = serveFixture({
   document.getElementById('swap').outerHTML = '<button id=swap>Swap me</button>';
   document.getElementById('note').remove();
 ">Re-render</button>`),
+  "/cards": () =>
+    html(`<title>Cards</title><h1>Posts</h1>
+<a href="/p/1"><h3>First post</h3></a>
+<a href="/p/2"><h3>Second post</h3><p>A description long enough that the card reads as text of its own, not just a name.</p></a>
+<label><input type="checkbox" style="display:none" name="c"> Hidden box</label>`),
   "/hostile": () =>
     html(`<title>Hostile</title>
 <p>Read the <a href="/x
@@ -194,6 +199,24 @@ describe("refs", () => {
       `ref "${page.frames[0].ref}" is outside this frame: leave it with switch (frame: null) first`,
     ]);
     await call("/browser/switch", { frame: null });
+  }, 120_000);
+});
+
+describe("what the outline holds", () => {
+  test("a card link's heading is a heading of the page; a long card's text is read as text too", async () => {
+    const page = await read({ url: site.url("/cards") });
+    expect(page.headings).toEqual([
+      { level: 1, text: "Posts" },
+      { level: 3, text: "First post" },
+      { level: 3, text: "Second post" },
+    ]);
+    expect(page.elements.map((e: any) => [e.role, e.href ?? null])).toEqual([
+      ["link", "/p/1"],
+      ["link", "/p/2"],
+      ["checkbox", null],
+    ]);
+    expect(page.text).toContain("A description long enough that the card reads as text of its own");
+    expect(page.text.split("\n").filter((l: string) => l === "Hidden box")).toHaveLength(1);
   }, 120_000);
 });
 

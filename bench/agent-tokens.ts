@@ -1,7 +1,9 @@
 // What an agent pays, in o200k tokens (gpt-tokenizer), beside Playwright MCP in the same run: the
 // tools/list (what a model is shown: name, description, input schema; and the whole list), one
 // navigate result, and the first look at a real-world page (Playwright's browser_snapshot, our
-// read_page, and every page of it when read_page pages), on the saved pages in ../shared/pages
+// read_page, and every page of it when read_page pages), how much of the page the parts cover (the
+// page's visible links, buttons and fields, counted in the browser by a plain query of its own,
+// against the elements the parts listed), on the saved pages in ../shared/pages
 // (BENCH_PAGES to point elsewhere) served from 127.0.0.1. Playwright MCP runs from node_modules on
 // Debian's Chromium; ours is a real server on the Grid (TEST_GRID_URL or GRID_URL). The two sides
 // run one after the other, so no more than one browser of this bench is open at a time.
@@ -34,6 +36,11 @@ interface Side {
   navigate: number[];
   first: number[];
   all: number[];
+  /** Ours: the page's visible links, buttons and fields, and how many of them the parts listed. */
+  shown: number[];
+  seen: number[];
+  /** Ours: the same parts as compact JSON (structuredContent without the selectors for scripts). */
+  json: number[];
 }
 
 type ToolResult = Awaited<ReturnType<Client["callTool"]>>;
@@ -115,6 +122,9 @@ async function playwright(pages: string[], url: (name: string) => string): Promi
       navigate: [],
       first: [],
       all: [],
+      shown: [],
+      seen: [],
+      json: [],
     };
     for (const page of pages) {
       side.navigate.push(
@@ -155,23 +165,39 @@ async function ours(pages: string[], url: (name: string) => string): Promise<Sid
       navigate: [],
       first: [],
       all: [],
+      shown: [],
+      seen: [],
+      json: [],
     };
+    const script = async (script: string, args: unknown[] = []) =>
+      (
+        ok(await client.callTool({ name: "execute_script", arguments: { script, args } }), "script")
+          .structuredContent as { result: unknown }
+      ).result;
     for (const page of pages) {
       side.navigate.push(
         textTokens(ok(await client.callTool({ name: "navigate", arguments: { url: url(page) } }), page)),
       );
+      const visible = (await script(MARK_VISIBLE)) as number;
       let result = ok(await client.callTool({ name: "read_page", arguments: {} }), page);
       const first = textTokens(result);
       let all = first;
+      let json = jsonTokens(result);
+      const listed: Listed[] = [...listedOf(result)];
       // When read_page pages (next_cursor), read on to the end: what seeing all of the page costs.
-      for (let i = 0; i < 200; i++) {
+      for (let i = 0; i < 500; i++) {
         const cursor = (result.structuredContent as { next_cursor?: string } | undefined)?.next_cursor;
         if (!cursor) break;
         result = ok(await client.callTool({ name: "read_page", arguments: { cursor } }), `${page} (more)`);
         all += textTokens(result);
+        json += jsonTokens(result);
+        listed.push(...listedOf(result));
       }
       side.first.push(first);
       side.all.push(all);
+      side.shown.push(visible);
+      side.json.push(json);
+      side.seen.push(await seenOf(listed, script, client));
     }
     await client.callTool({ name: "end_browser", arguments: {} });
     return side;
@@ -179,6 +205,61 @@ async function ours(pages: string[], url: (name: string) => string): Promise<Sid
     await client.close().catch(() => undefined);
     await close();
   }
+}
+
+// The page's own count of what an agent acts on, independent of read_page's walk: every visible
+// link, button and field, each marked with its number (an attribute read_page never looks at).
+const MARK_VISIBLE = `() => {
+  const q = "a[href],area[href],button,input:not([type=hidden]),select,textarea,summary,[contenteditable=''],[contenteditable=true],[role=button],[role=link],[role=checkbox],[role=radio],[role=switch],[role=tab],[role=menuitem],[role=option],[role=combobox],[role=textbox],[role=searchbox]";
+  let n = 0;
+  for (const el of document.querySelectorAll(q)) {
+    const r = el.getBoundingClientRect();
+    const shown = (!el.checkVisibility || el.checkVisibility({ visibilityProperty: true })) && r.width > 0 && r.height > 0;
+    if (shown) el.setAttribute("data-bench-visible", String(n++));
+  }
+  return n;
+}`;
+
+/** The part as compact JSON with what the outline says: no selector (the outline has refs instead). */
+function jsonTokens(result: ToolResult): number {
+  return countTokens(
+    JSON.stringify(result.structuredContent, (k, v) => (k === "selector" || k === "frame" ? undefined : v)),
+  );
+}
+
+interface Listed {
+  ref: string;
+  selector?: Record<string, string>;
+  frame?: unknown[];
+}
+
+function listedOf(result: ToolResult): Listed[] {
+  return ((result.structuredContent as { elements?: Listed[] } | undefined)?.elements ?? []).filter(
+    (e) => !e.frame,
+  );
+}
+
+/** How many of the marked elements the parts listed: by their CSS selector, else by their ref. */
+async function seenOf(
+  listed: Listed[],
+  script: (s: string, a?: unknown[]) => Promise<unknown>,
+  client: Client,
+): Promise<number> {
+  const css = listed.filter((e) => e.selector?.css).map((e) => e.selector?.css as string);
+  const marks = (await script(
+    `(all) => all.map((q) => { try { return document.querySelector(q)?.getAttribute("data-bench-visible") ?? null; } catch { return null; } })`,
+    [css],
+  )) as (string | null)[];
+  const seen = new Set(marks.filter((m): m is string => m !== null));
+  for (const e of listed.filter((x) => !x.selector?.css)) {
+    const got = await client.callTool({
+      name: "extract",
+      arguments: { selector: { ref: e.ref }, get: "attribute", attribute: "data-bench-visible", timeout: 0 },
+    });
+    const mark = (got.structuredContent as { result?: unknown } | undefined)?.result;
+    if (!got.isError && typeof mark === "string") seen.add(mark);
+  }
+  return seen.size;
 }
 
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
@@ -245,6 +326,21 @@ export async function main(): Promise<void> {
             },
           ]
         : []),
+      {
+        what: `every part of read_page as the model reads it (the outline), ${pages.length} pages in all`,
+        value: sum(we.all),
+        unit: "tokens",
+        ref: sum(we.json),
+        refName: "the same parts as compact JSON",
+      },
+      ...pages.map((page, i) => ({
+        what: `visible links, buttons and fields that every part of read_page listed, ${page}`,
+        value: we.seen[i] as number,
+        unit: "elements",
+        ref: we.shown[i] as number,
+        refName: "the page's own count",
+        target: "≥ 0.95×",
+      })),
       ...pages.map((page, i) => ({
         what: `one navigate result, ${page}`,
         value: we.navigate[i] as number,

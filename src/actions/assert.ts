@@ -99,10 +99,16 @@ async function look(page: Page, input: In, state: State, script: string | null):
     const value = await jsonOf(page, context, raw);
     return { holds: truthy(raw), seen: `the script returned ${JSON.stringify(value)}`, value };
   }
-  const got = await page.call<{ total: number; visible: number; invalid?: { kind: string; reason: string } }>(
-    COUNT,
-    pageSelector(input.selector as Selector),
-  );
+  const got = await page.call<{
+    total: number;
+    visible: number;
+    invalid?: { kind: string; reason: string; gone?: true };
+  }>(COUNT, pageSelector(input.selector as Selector));
+  if (got.invalid?.kind === "ref") {
+    // A ref whose element is gone is absent; one from another page is a mistake to say.
+    if (state === "absent" && got.invalid.gone) return holdsFor(state, 0, 0);
+    throw badInput(got.invalid.reason, "selector.ref");
+  }
   if (got.invalid) {
     const field = `selector.${got.invalid.kind}`;
     throw badInput(`field "${field}" is not a valid selector: ${got.invalid.reason}`, field);

@@ -84,7 +84,7 @@ export interface ActionDef<I extends z.ZodObject, O extends z.ZodType> {
   /** Runs before the browser is resolved, so a call that cannot succeed opens no browser; throws to refuse it. */
   precheck?: (ctx: { workspace: string; services: Services }, input: z.infer<I>) => Promise<void>;
   handler: (ctx: ActionContext, input: z.infer<I>) => Promise<z.infer<O>>;
-  /** Over MCP: content blocks to send before the result's JSON (an image), and the structured result beside them. */
+  /** Over MCP: content blocks to send before the result's JSON (an image), or instead of it, and the structured result beside them. */
   mcpContent?: (result: z.infer<O>) => McpContent;
 }
 
@@ -92,6 +92,8 @@ export interface McpContent {
   blocks: Array<{ type: "image"; data: string; mimeType: string } | { type: "text"; text: string }>;
   /** What structuredContent and the JSON text carry instead of the result (valid against `output`). */
   structured?: Record<string, unknown>;
+  /** false: the blocks already say all the result says (read_page's outline), so no JSON text block. */
+  json?: false;
 }
 
 export function defineAction<I extends z.ZodObject, O extends z.ZodType>(

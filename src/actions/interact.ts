@@ -416,7 +416,7 @@ export const interact = defineAction({
   ].join(" "),
   docs: [
     'action: click, double_click, right_click, hover, focus, scroll (into view), select (an option of a <select>, by its label or value), check or uncheck (a checkbox, radio button or switch; a styled one through its label), press (keys such as "Enter", "Control+a" or "Tab Tab Enter", on the element, or without a selector on whatever has focus), drag (onto target).',
-    "Name elements with the selectors read_page returns: call it first, and again after the page changes; do not guess selectors.",
+    'Name elements by the refs read_page gives ({"ref": "e12"}): call it first, and again after the page changes; do not guess selectors.',
     "It waits up to timeout seconds for a visible match. The result carries selected for select and checked for check and uncheck.",
     "Type text with write, not press; read with extract or read_page.",
   ].join(" "),

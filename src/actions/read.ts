@@ -1,29 +1,44 @@
-// read_page: the page as a model needs it to act, in one script.
+// read_page: the page as a model needs it to act, in parts. The page library walks the page once
+// and keeps the walk in the document; each call describes one part (refs, names, state). The model
+// reads the part as an indented outline (the MCP text block); programs get the same part as JSON.
 import { z } from "zod";
+import { badInput } from "../errors.ts";
+import type { HeldConnection } from "../grid/held.ts";
 import type { NodeRef } from "../grid/page.ts";
 import type { PageLib } from "../page/index.ts";
-import type { ReadResult } from "../page/outline.ts";
-import { defineAction, pageFields, webUrl } from "./define.ts";
+import type { ReadArgs, ReadOutcome } from "../page/outline.ts";
+import { type Entry, type ReadElement, renderEntries } from "../page/render.ts";
+import { defineAction, type McpContent, pageFields, webUrl } from "./define.ts";
 import { acting } from "./failures.ts";
 import { here } from "./page/state.ts";
 import { locate, Selector, timeoutField } from "./selectors.ts";
 
-export const DEFAULT_MAX_LENGTH = 20_000;
+export const DEFAULT_MAX_LENGTH = 6_000;
 
-const READ = (L: PageLib, root: Element | null, max: number) => L.readPage(root, max);
+const READ = (L: PageLib, root: Element | null, args: ReadArgs) => L.readPage(root, args);
+
+/** The outline rides along on the result for the MCP text block; JSON never sees a symbol key. */
+export const OUTLINE = Symbol("outline");
+
+// How many documents of each browser have had refs: each new one gets the next letter (e12, f12 …),
+// so a ref kept from before a navigation names nothing on the next page.
+const refFloors = new WeakMap<HeldConnection, number>();
 
 const SelectorOut = z
   .record(z.string(), z.string())
-  .describe('Use as is as the selector of the next call: {"css": ...}, or {"role", "name"} or {"text"}.');
+  .describe(
+    'A selector for scripts and flows (a ref is better for the next call): {"css": ...}, {"role", "name"} or {"text"}.',
+  );
 
 const Element = z.object({
+  ref: z.string().describe('Pass {"ref": ...} as the selector of the next call.'),
   role: z.string().describe("What it is: link, button, textbox, checkbox, radio, combobox, ..."),
   name: z.string().optional().describe("Its label or text."),
   selector: SelectorOut.optional(),
   frame: z
     .array(z.object({ css: z.string() }))
     .optional()
-    .describe("The frames it is in: enter each with switch (frame), outermost first, before using selector."),
+    .describe("The frames it is in: enter each with switch (frame), outermost first, before using it."),
   href: z.string().optional(),
   type: z.string().optional().describe("An input's type, when not plain text."),
   value: z.string().optional().describe("What the field holds."),
@@ -52,74 +67,168 @@ function ordered<T extends object>(o: T, keys: readonly string[]): T {
   return out as T;
 }
 
+const Output = z.object({
+  ...pageFields,
+  headings: z.array(z.object({ level: z.number().int(), text: z.string() })),
+  landmarks: z
+    .array(
+      z.object({
+        role: z.string(),
+        name: z.string().optional(),
+        ref: z.string(),
+        selector: SelectorOut.optional(),
+      }),
+    )
+    .describe(
+      "The page's regions (banner, navigation, main, form...): pass one's ref as selector to read only it.",
+    ),
+  text: z
+    .string()
+    .describe("The part's visible text in reading order; # marks headings, - list items, | table cells."),
+  elements: z.array(Element),
+  frames: z
+    .array(
+      z.object({ ref: z.string(), selector: SelectorOut.optional(), url: z.string(), readable: z.boolean() }),
+    )
+    .optional()
+    .describe(
+      "The page's frames; readable ones are read into elements, the others need switch (frame) first.",
+    ),
+  next_cursor: z
+    .string()
+    .optional()
+    .describe("Present when more of the page remains: pass it as cursor to read the next part."),
+});
+type Output = z.infer<typeof Output>;
+
+// Fields whose element says their text through their name; a field's name is its label, already in the text.
+const FIELDS = new Set(["textbox", "searchbox", "combobox", "listbox", "spinbutton", "slider"]);
+const shown = (e: ReadElement) => (FIELDS.has(e.role) || e.type !== undefined ? "" : (e.name ?? ""));
+
+/** The part as programs take it: headings, landmarks, text, elements and frames, each in page order. */
+export function structured(entries: Entry[]): Omit<Output, "url" | "title"> {
+  const out: Omit<Output, "url" | "title"> = { headings: [], landmarks: [], text: "", elements: [] };
+  const lines: string[] = [];
+  const frames: NonNullable<Output["frames"]> = [];
+  for (const e of entries) {
+    if (e.k === "landmark") {
+      out.landmarks.push(ordered({ role: e.role, name: e.name, ref: e.ref, selector: e.selector }, LM_KEYS));
+      continue;
+    }
+    if (e.k === "frame") {
+      frames.push(
+        ordered({ ref: e.ref, selector: e.selector, url: e.url, readable: e.readable }, FRAME_KEYS),
+      );
+      continue;
+    }
+    let text = "";
+    for (const s of e.segs) {
+      if (typeof s === "string") text += s;
+      else {
+        text += shown(s);
+        out.elements.push(ordered(s, ELEMENT_KEYS));
+      }
+    }
+    text = text.replace(/\s+/g, " ").trim();
+    if (e.h && text) out.headings.push({ level: e.h, text });
+    if (text) lines.push(`${e.h ? `${"#".repeat(e.h)} ` : e.li ? "- " : ""}${text}`);
+  }
+  out.text = lines.join("\n");
+  if (frames.length) out.frames = frames;
+  return out;
+}
+const LM_KEYS = ["role", "name", "ref", "selector"];
+const FRAME_KEYS = ["ref", "selector", "url", "readable"];
+
+interface Carried {
+  entries: Entry[];
+  more?: { lines: number; elements: number };
+}
+
+/** What the model reads: where it is, the part as an outline, and how to go on. */
+export function outline(result: Output, { entries, more }: Carried): string {
+  const head = [`url: ${result.url}`, `title: ${result.title}`];
+  if (result.site_data) head.push(`site_data: ${JSON.stringify(result.site_data)}`);
+  if (result.page) head.push(`page: ${JSON.stringify(result.page)}`);
+  const body = renderEntries(entries);
+  const left = more ? `${more.lines} more lines, ${more.elements} more elements` : "more of the page";
+  const tail = result.next_cursor
+    ? `\n(${left}: read_page {"cursor": ${JSON.stringify(result.next_cursor)}})`
+    : "";
+  return `${head.join("\n")}\n${body}${tail}`;
+}
+
+const CURSOR_FORMAT = /^[a-z0-9]{6}\.\d{1,9}\.\d{1,9}$/;
+
 export const readPageAction = defineAction({
   name: "read_page",
   http: { method: "POST", path: "/browser/read" },
   title: "Read the page",
   description: [
-    "See the current page the way you need it to act, without a screenshot: its headings, landmarks, visible text in reading order, and every interactive element (links with href, buttons, fields with their label, type and value, selects with options and the chosen one, checkboxes and radios with their state), each with a selector to pass as is to interact, write, extract or assert.",
-    "Call it after navigate and after anything that changes the page, before acting; do not guess selectors.",
-    "selector reads only part of the page (a form, a dialog, a landmark's selector); max_length caps the answer (default 20000 characters) and truncated says what was left out.",
-    "Elements inside a frame carry frame: enter it with switch first. A password field's value is never returned, only whether it is filled.",
+    'See the page without a screenshot: an outline in reading order of its headings, landmarks, text and every link, button and field with a ref (e12) and its state. Act with {"ref": "e12"} as the selector of interact, write, extract, assert or switch.',
+    "Call it after navigate and after anything that changes the page; refs last until the page navigates, then read it again.",
+    "A long page comes in parts: pass next_cursor as cursor. selector reads one part (a landmark's ref).",
+    "Elements in a frame sit under its frame line: switch into it first. A password's value is never returned.",
   ].join(" "),
-  input: z.strictObject({
-    selector: Selector.optional().describe("Read only this part of the page."),
-    url: webUrl().optional().describe("Go to this page first."),
-    max_length: z
-      .number()
-      .int()
-      .min(2000)
-      .max(500_000)
-      .default(DEFAULT_MAX_LENGTH)
-      .describe(`The most characters the answer may take (default ${DEFAULT_MAX_LENGTH}).`),
-    timeout: timeoutField(),
-  }),
-  output: z.object({
-    ...pageFields,
-    headings: z.array(z.object({ level: z.number().int(), text: z.string() })),
-    landmarks: z
-      .array(z.object({ role: z.string(), name: z.string().optional(), selector: SelectorOut.optional() }))
-      .describe(
-        "The page's regions (banner, navigation, main, form...): pass one's selector to read only it.",
-      ),
-    text: z
-      .string()
-      .describe("The visible text in reading order; # marks headings, - list items, | table cells."),
-    elements: z.array(Element),
-    frames: z
-      .array(z.object({ selector: SelectorOut, url: z.string(), readable: z.boolean() }))
-      .optional()
-      .describe(
-        "The page's frames; readable ones are read into elements, the others need switch (frame) first.",
-      ),
-    truncated: z
-      .string()
-      .optional()
-      .describe("Present when the page did not fit max_length: what was left out."),
-  }),
+  docs: 'The MCP text block is the outline (`- link "Sign in" [e12] /login`, `## Heading`, text lines, indented under their landmark or frame); structuredContent, and REST, carry the same part as JSON, each element with a CSS (or role and name) selector too, for scripts and flows, which cannot hold a ref. A ref resolves to the very element read_page saw, without a new search, for as long as the element stays on the page; the same element keeps its ref across reads of the same document. After a navigation or reload, or once the element is gone, a ref is a 400 that says to call read_page again. Refs are per document: an element in a same-origin frame is listed under its frame, and its ref works once you are in that frame (switch with the frame\'s ref). max_length is the most characters of outline in one part; a cursor from before a navigation is a 400.',
+  input: z
+    .strictObject({
+      selector: Selector.optional().describe("Read only this part of the page."),
+      url: webUrl().optional().describe("Go to this page first."),
+      cursor: z.string().max(64).optional().describe("next_cursor of the last read: the next part."),
+      max_length: z
+        .number()
+        .int()
+        .min(2000)
+        .max(500_000)
+        .default(DEFAULT_MAX_LENGTH)
+        .describe(`Characters per part (default ${DEFAULT_MAX_LENGTH}).`),
+      timeout: timeoutField(),
+    })
+    .superRefine((i, ctx) => {
+      if (i.cursor === undefined) return;
+      if (!CURSOR_FORMAT.test(i.cursor))
+        ctx.addIssue({
+          code: "custom",
+          path: ["cursor"],
+          message: "must be a next_cursor read_page gave, as is",
+        });
+      for (const f of ["selector", "url"] as const)
+        if (i[f] !== undefined)
+          ctx.addIssue({
+            code: "custom",
+            path: [f],
+            message: "must not come with cursor: a cursor goes on with the read it came from",
+          });
+    }),
+  output: Output,
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: true },
   browser: "page",
   handler: async (ctx, input) => {
     const tab = await ctx.browser.page();
     const about = { selector: input.selector };
     if (input.url !== undefined) await acting(about, () => tab.goto(input.url as string));
-    const page = await acting(about, async () => {
+    const floor = refFloors.get(tab.held) ?? 0;
+    const got = await acting(about, async () => {
       const root: NodeRef | null = input.selector
         ? await locate(tab, input.selector, { timeout: input.timeout })
         : null;
-      return tab.call<ReadResult>(READ, root, input.max_length);
+      const args: ReadArgs = { max: input.max_length, floor };
+      if (input.cursor !== undefined) args.cursor = input.cursor;
+      return tab.call<ReadOutcome>(READ, root, args);
     });
+    if ("stale" in got) throw badInput(got.stale, "cursor");
+    refFloors.set(tab.held, Math.max(floor, got.high));
     const { url, title } = await here(ctx, tab);
-    // Keys in reading order (the Grid hands objects back with their keys sorted).
-    return {
-      url,
-      title,
-      headings: page.headings,
-      landmarks: page.landmarks.map((l) => ordered(l, ["role", "name", "selector"])),
-      text: page.text,
-      elements: page.elements.map((e) => ordered(e, ELEMENT_KEYS)),
-      ...(page.frames ? { frames: page.frames.map((f) => ordered(f, ["selector", "url", "readable"])) } : {}),
-      ...(page.truncated ? { truncated: page.truncated } : {}),
-    };
+    const result: Output = { url, title, ...structured(got.entries) };
+    if (got.next) result.next_cursor = got.next;
+    const carried: Carried = { entries: got.entries };
+    if (got.more) carried.more = got.more;
+    return Object.assign(result, { [OUTLINE]: carried });
+  },
+  mcpContent: (result): McpContent => {
+    const { [OUTLINE]: carried, ...rest } = result as Output & { [OUTLINE]?: Carried };
+    if (!carried) return { blocks: [], structured: rest };
+    return { blocks: [{ type: "text", text: outline(rest, carried) }], structured: rest, json: false };
   },
 });

@@ -8,13 +8,18 @@ import type { PageLib, PageSelector } from "../page/index.ts";
 import type { Found } from "../page/selectors.ts";
 import { quoteSelector } from "./failures.ts";
 
-const KINDS = ["css", "xpath", "text", "label", "role"] as const;
-const EXAMPLE = `e.g. {"css": "#email"}, {"text": "Sign in"}, {"label": "Email"} or {"role": "button", "name": "Sign in"}`;
+const KINDS = ["ref", "css", "xpath", "text", "label", "role"] as const;
+const EXAMPLE = `e.g. {"ref": "e12"} from read_page, {"css": "#email"}, {"text": "Sign in"}, {"label": "Email"} or {"role": "button", "name": "Sign in"}`;
 
 const part = (what: string) => z.string().min(1).max(2000).optional().describe(what);
 
 export const Selector = z
   .strictObject({
+    ref: z
+      .string()
+      .regex(/^[a-z]{1,2}[0-9]{1,7}$/, "must be a ref read_page gave, such as e12")
+      .optional()
+      .describe("A ref read_page gave (e12): that very element, on the page read_page read."),
     css: part('A CSS selector, as read_page gives them: #id, input[name="q"], form > button.'),
     xpath: part("An XPath expression."),
     text: part("The visible text of the element (a button, a link, a heading...)."),
@@ -33,7 +38,7 @@ export const Selector = z
     if (given.length !== 1) {
       ctx.addIssue({
         code: "custom",
-        message: `must name exactly one of css, xpath, text, label or role (${EXAMPLE})`,
+        message: `must name exactly one of ref, css, xpath, text, label or role (${EXAMPLE})`,
       });
     } else if (s.exact !== undefined && given[0] !== "text") {
       ctx.addIssue({ code: "custom", path: ["exact"], message: "must only come with text" });
@@ -43,7 +48,7 @@ export const Selector = z
   })
   // Shared: tools/list shows this line, not the whole shape, wherever a selector is taken.
   .describe(
-    'Which element: one of css, xpath, text, label or role, e.g. {"css": "#q"} or {"role": "button", "name": "OK"}.',
+    'Which element: {"ref": "e12"} from read_page, or one of css, xpath, text, label, role (+name), e.g. {"css": "#q"}.',
   )
   .meta({ shared: true });
 
@@ -61,6 +66,7 @@ export const timeoutField = () =>
 
 /** The selector in the page library's shape (exactly one kind). */
 export function pageSelector(s: Selector): PageSelector {
+  if (s.ref !== undefined) return { ref: s.ref };
   if (s.css !== undefined) return { css: s.css };
   if (s.xpath !== undefined) return { xpath: s.xpath };
   if (s.text !== undefined)
@@ -129,6 +135,7 @@ async function poll<T extends PageMatch>(
   for (let i = 0; ; i++) {
     // Locating also marks the page for the gesture that follows (see page/leaving.ts).
     const got = await page.arming<T>(script, sel, all);
+    if (got.invalid?.kind === "ref") throw badInput(got.invalid.reason, `${opts.field ?? "selector"}.ref`);
     if (got.invalid) {
       const kind = got.invalid.kind;
       const field = `${opts.field ?? "selector"}.${kind}`;

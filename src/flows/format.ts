@@ -109,6 +109,11 @@ const WHOLE = /^\$\{\s*([^}]*?)\s*\}$/;
 
 type Path = ReadonlyArray<string | number>;
 
+/** The step fields that take a selector. */
+const SELECTOR_FIELDS = ["selector", "target", "frame"];
+export const REF_IN_FLOW =
+  'a flow cannot hold a ref: a ref names an element of one page as one read_page saw it. Use css, text, label or role and name (read_page\'s line `- button "Sign in" [e7]` is {"role": "button", "name": "Sign in"})';
+
 /** A flow read and checked, with where each of its parts is written. */
 export class ParsedFlow {
   constructor(
@@ -217,6 +222,11 @@ export function parseFlow(text: string, tools: ToolTable): ParsedFlow {
   const values = new Map(Object.entries(params).map(([k, p]) => [k, p.default]));
   flow.steps.forEach((step, i) => {
     const action = stepTool(out, tools, i);
+    for (const field of SELECTOR_FIELDS) {
+      const sel = step.args[field];
+      if (sel !== null && typeof sel === "object" && Object.hasOwn(sel, "ref"))
+        throw out.refuse(["steps", i, "args", field, "ref"], REF_IN_FLOW);
+    }
     const placeholders: Path[] = [];
     const filled = fill(
       step.args,

@@ -89,6 +89,7 @@ export function hints(sel: PageSelector): { what: string; items: string[]; roles
       roles,
     };
   }
+  if ("ref" in sel) return { what: "refs", items: [] };
   // A CSS or XPath query: rank elements by how well the query's words match their attributes and name.
   const query = "css" in sel ? sel.css : sel.xpath;
   const words = (t: string) =>

@@ -6,6 +6,7 @@ import { describe, hints, INTERACTIVE } from "./hints.ts";
 import { arm, leaving } from "./leaving.ts";
 import { accessibleName, labelsOf } from "./names.ts";
 import { readPage } from "./outline.ts";
+import { resolveRef } from "./refs.ts";
 import { roleOf } from "./roles.ts";
 import { cssFor, find } from "./selectors.ts";
 import { pack, unpack } from "./wire.ts";
@@ -24,6 +25,7 @@ const lib = {
   hints,
   describe,
   readPage,
+  resolveRef,
   arm,
   leaving,
   fresh,

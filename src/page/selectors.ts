@@ -13,6 +13,7 @@ import {
   xpath,
 } from "./dom.ts";
 import { accessibleName, fieldsOf, labelsOf, trimLabel } from "./names.ts";
+import { resolveRef } from "./refs.ts";
 import { ROLE_TAGS, roleOf } from "./roles.ts";
 
 export type PageSelector =
@@ -20,14 +21,15 @@ export type PageSelector =
   | { xpath: string }
   | { text: string; exact?: boolean }
   | { label: string }
-  | { role: string; name?: string };
+  | { role: string; name?: string }
+  | { ref: string };
 
 export interface Found {
   /** Matches, visible ones first, each group in document order. */
   els: Element[];
   visible: number;
-  /** Set when the selector itself is broken: which kind and the browser's reason. */
-  invalid?: { kind: "css" | "xpath"; reason: string };
+  /** Set when the selector itself is broken (or a ref names nothing here): which kind and why. */
+  invalid?: { kind: "css" | "xpath" | "ref"; reason: string; gone?: true };
 }
 
 export function byText(text: string, exact: boolean): Element[] {
@@ -86,6 +88,15 @@ export function find(sel: PageSelector): Found {
     } catch (e) {
       return { els: [], visible: 0, invalid: { kind: "xpath", reason: String((e as Error).message || e) } };
     }
+  } else if ("ref" in sel) {
+    // A ref is the element read_page saw: no search, and no wait when it is gone.
+    const got = resolveRef(sel.ref);
+    if ("why" in got) {
+      const invalid: Found["invalid"] = { kind: "ref", reason: got.why };
+      if (got.gone) invalid.gone = true;
+      return { els: [], visible: 0, invalid };
+    }
+    els = [got.el];
   } else if ("text" in sel) els = byText(sel.text, sel.exact !== false);
   else if ("label" in sel) els = byLabel(sel.label);
   else if ("role" in sel) els = byRole(sel.role, sel.name);

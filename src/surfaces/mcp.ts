@@ -26,7 +26,7 @@ import { toolSchema } from "./json-schema.ts";
 
 export const INSTRUCTIONS = [
   "selenium-flow drives a real browser for you on a Selenium Grid. Your browser belongs to this workspace and outlives the conversation: it is reopened silently if the Grid reaps it, on the page you were on.",
-  "Start with navigate (a browser opens by itself), then read_page to see the page and act with the selectors it gives you.",
+  'Start with navigate (a browser opens by itself), then read_page to see the page and act on its elements by their refs ({"ref": "e12"}); read it again after the page navigates.',
   "Read workspace://current to see where you are without touching the browser.",
 ].join(" ");
 
@@ -92,8 +92,9 @@ export function mcpServer(services: Services, workspace: string): Server {
       note(200);
       const more = action.mcpContent?.(result);
       const structured = more?.structured ?? result;
+      const json = more?.json === false ? [] : [{ type: "text" as const, text: JSON.stringify(structured) }];
       return {
-        content: [...(more?.blocks ?? []), { type: "text", text: JSON.stringify(structured) }],
+        content: [...(more?.blocks ?? []), ...json],
         structuredContent: structured,
       };
     } catch (err) {

@@ -198,7 +198,7 @@ describe("interact", () => {
       [
         "click",
         { selector: { css: "#x", text: "y" } },
-        'field "selector" must name exactly one of css, xpath, text, label or role',
+        'field "selector" must name exactly one of ref, css, xpath, text, label or role',
       ],
       ["click", { selector: { css: "#x", exact: false } }, 'field "selector.exact" must only come with text'],
       ["click", { selector: { css: "#x" }, timeout: 500 }, "at most 120"],

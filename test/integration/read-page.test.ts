@@ -1,6 +1,6 @@
 // read_page on the real Grid: what it returns for forms, links, selects, checkboxes and a password
-// field; that every selector it gives matches exactly its element; narrowing; the size cap; frames and
-// shadow roots.
+// field; that every selector it gives matches exactly its element; narrowing; parts within
+// max_length; frames and shadow roots. Refs and paging in depth: refs.test.ts.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { serveFixture } from "../support/fixtures.ts";
 import { actionPages } from "../support/pages.ts";
@@ -17,6 +17,8 @@ async function read(path: string, extra: Record<string, unknown> = {}) {
   expect(res.status).toBe(200);
   return res.body;
 }
+
+const REF = expect.stringMatching(/^[a-z]{1,2}\d+$/);
 
 /** Every element's selector finds exactly one element, and that element has the name read_page gave. */
 async function expectSelectorsExact(elements: any[]) {
@@ -59,19 +61,21 @@ describe("read_page", () => {
     expect(page.title).toBe("Sign up");
     expect(page.headings).toEqual([{ level: 1, text: "Create an account" }]);
     expect(page.landmarks).toEqual([
-      { role: "banner", selector: { css: "header" } },
-      { role: "main", selector: { css: "main" } },
-      { role: "form", selector: { css: "#signup" } },
-      { role: "contentinfo", selector: { css: "footer" } },
+      { role: "banner", ref: REF, selector: { css: "header" } },
+      { role: "main", ref: REF, selector: { css: "main" } },
+      { role: "form", ref: REF, selector: { css: "#signup" } },
+      { role: "contentinfo", ref: REF, selector: { css: "footer" } },
     ]);
     const byName = new Map<string, any>(page.elements.map((e: any) => [e.name, e]));
     expect(byName.get("Home")).toEqual({
+      ref: REF,
       role: "link",
       name: "Home",
       selector: { css: 'a[href="/"]' },
       href: "/",
     });
     expect(byName.get("Email")).toEqual({
+      ref: REF,
       role: "textbox",
       name: "Email",
       selector: { css: "#email" },
@@ -79,6 +83,7 @@ describe("read_page", () => {
       required: true,
     });
     expect(byName.get("Country")).toEqual({
+      ref: REF,
       role: "combobox",
       name: "Country",
       selector: { css: "#country" },
@@ -94,12 +99,13 @@ describe("read_page", () => {
     });
     expect(byName.get("Locked")).toMatchObject({ value: "fixed", readonly: true });
     expect(byName.get("Create account")).toEqual({
+      ref: REF,
       role: "button",
       name: "Create account",
       selector: { css: "#go" },
     });
     expect(page.text).toStartWith("Home Help\n# Create an account\nEmail");
-    expect(page.truncated).toBeUndefined();
+    expect(page.next_cursor).toBeUndefined();
     await expectSelectorsExact(page.elements);
 
     // The state it reports follows the page.
@@ -120,6 +126,7 @@ describe("read_page", () => {
   test("a password field says whether it is filled, never its value", async () => {
     const before = await read("/signin");
     expect(before.elements.find((e: any) => e.name === "Password")).toEqual({
+      ref: REF,
       role: "textbox",
       name: "Password",
       selector: { css: "#pw" },
@@ -140,20 +147,24 @@ describe("read_page", () => {
     expect(part.body.elements.map((e: any) => e.name)).toContain("Create account");
     expect(part.body.text).not.toContain("Home");
     expect(part.body.text).not.toContain("© Example");
+    // A landmark's ref reads just that landmark.
+    const form = (await call("/browser/read")).body.landmarks.find((l: any) => l.role === "form");
+    const byRef = await call("/browser/read", { selector: { ref: form.ref } });
+    expect(byRef.status).toBe(200);
+    expect(byRef.body.elements.map((e: any) => e.name)).toEqual(part.body.elements.map((e: any) => e.name));
     const none = await call("/browser/read", { selector: { css: "#sign-up" }, timeout: 0.2 });
     expect(none.status).toBe(400);
     expect(none.body.error).toContain('nothing matched {"css":"#sign-up"}');
     expect(none.body.error).toContain("#signup");
   }, 120_000);
 
-  test("a large page is cut to max_length, and says what was left out", async () => {
+  test("a large page comes in parts of max_length, with a cursor to the next", async () => {
     const page = await read("/big", { max_length: 6000 });
-    expect(JSON.stringify(page).length).toBeLessThanOrEqual(6300);
-    expect(page.truncated).toMatch(
-      /^the page is larger than max_length \(6000\): \d+ interactive elements and \d+ characters of text were left out/,
-    );
+    expect(page.next_cursor).toMatch(/^[a-z0-9]{6}\.\d+\.\d+$/);
     expect(page.elements.length).toBeGreaterThan(20);
+    expect(page.elements.length).toBeLessThan(300);
     expect(page.elements[0]).toEqual({
+      ref: REF,
       role: "textbox",
       name: "Quantity 0",
       selector: { css: 'input[name="qty0"]' },
@@ -161,7 +172,7 @@ describe("read_page", () => {
     });
     await expectSelectorsExact(page.elements.slice(0, 12));
     const whole = await read("/big", { max_length: 500_000 });
-    expect(whole.truncated).toBeUndefined();
+    expect(whole.next_cursor).toBeUndefined();
     expect(whole.elements).toHaveLength(1800);
     expect(whole.text.endsWith("Row 599 | | Add 599 | Item 599")).toBe(true);
   }, 120_000);
@@ -173,6 +184,7 @@ describe("read_page", () => {
     expect(page.landmarks).toContainEqual({
       role: "navigation",
       name: "Chapters",
+      ref: REF,
       selector: { css: 'nav[aria-label="Chapters"]' },
     });
     expect(page.headings.map((h: any) => h.text)).toEqual(["A long article", "Part one", "Part two"]);
@@ -180,9 +192,12 @@ describe("read_page", () => {
 
   test("a same-origin frame is read, its elements marked with the frame to enter first", async () => {
     const page = await read("/framed");
-    expect(page.frames).toEqual([{ selector: { css: "#inner" }, url: site.url("/inner"), readable: true }]);
+    expect(page.frames).toEqual([
+      { ref: REF, selector: { css: "#inner" }, url: site.url("/inner"), readable: true },
+    ]);
     const code = page.elements.find((e: any) => e.name === "Code");
     expect(code).toEqual({
+      ref: REF,
       role: "textbox",
       name: "Code",
       selector: { css: "#code" },
@@ -201,10 +216,16 @@ describe("read_page", () => {
   test("an open shadow root is read, and its selector works as is", async () => {
     const page = await read("/shadow");
     const button = page.elements.find((e: any) => e.name === "Shadow button");
-    expect(button).toEqual({ role: "button", name: "Shadow button", selector: { css: "#shadow-btn" } });
+    expect(button).toEqual({
+      ref: REF,
+      role: "button",
+      name: "Shadow button",
+      selector: { css: "#shadow-btn" },
+    });
     expect(page.text).toContain("Inside the shadow");
     const clicked = await call("/browser/interact/click", { selector: button.selector });
     expect(clicked.status).toBe(200);
+    expect((await call("/browser/interact/click", { selector: { ref: button.ref } })).status).toBe(200);
     expect((await call("/browser/extract", { selector: { text: "Shadow button" } })).body.count).toBe(1);
   }, 120_000);
 });

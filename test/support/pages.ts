@@ -130,6 +130,46 @@ function big(): string {
   return `<title>Big</title><h1>Inventory</h1><table>${rows.join("")}</table>`;
 }
 
+/** CONTROLS interactive elements, each named uniquely, in every layout the outline handles. */
+export const CONTROLS = 2000;
+function controls(): string {
+  const out: string[] = [];
+  for (let i = 0; i < CONTROLS; i++) {
+    if (i % 200 === 0)
+      out.push(`<h2>Section ${i / 200}</h2><p>Section ${i / 200} opens with a sentence of its own.</p>`);
+    switch (i % 8) {
+      case 0:
+        out.push(
+          `<p><label for="f${i}">Field ${i}</label> <input id="f${i}" name="f${i}" value="v${i}"></p>`,
+        );
+        break;
+      case 1:
+        out.push(`<div><button type="button" class="b">Button ${i}</button></div>`);
+        break;
+      case 2:
+        out.push(
+          `<p>Prose before <a href="/c/${i}">Link ${i}</a> and more prose after it, long enough to read as prose.</p>`,
+        );
+        break;
+      case 3:
+        out.push(`<p><select aria-label="Choice ${i}"><option>one</option><option>two</option></select></p>`);
+        break;
+      case 4:
+        out.push(`<p><label><input type="checkbox" name="x${i}"> Box ${i}</label></p>`);
+        break;
+      case 5:
+        out.push(`<ul><li><a href="/c/${i}">Item ${i}</a></li></ul>`);
+        break;
+      case 6:
+        out.push(`<table><tr><td>Row ${i}</td><td><input aria-label="Cell ${i}"></td></tr></table>`);
+        break;
+      default:
+        out.push(`<div role="button" tabindex="0">Custom ${i}</div>`);
+    }
+  }
+  return `<title>Controls</title><header><nav aria-label="Top"><a href="/">Home</a></nav></header><main><h1>Controls</h1>${out.join("")}</main><footer>The end of the controls</footer>`;
+}
+
 const page = (body: string) => () => html(body);
 
 async function echo(req: Request, title: string): Promise<Response> {
@@ -165,6 +205,7 @@ export const actionPages: Routes = {
   ),
   "/article": page(article()),
   "/big": page(big()),
+  "/controls": page(controls()),
 };
 
 /** The HTML each page serves, for comparing read_page's size with the page's own. */

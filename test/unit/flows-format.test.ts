@@ -6,7 +6,7 @@ import { z } from "zod";
 import { defineAction, PageResult, webUrl } from "../../src/actions/define.ts";
 import { ACTIONS } from "../../src/actions/index.ts";
 import { FlowError } from "../../src/errors.ts";
-import { bindFlow, parseFlow } from "../../src/flows/format.ts";
+import { bindFlow, parseFlow, REF_IN_FLOW } from "../../src/flows/format.ts";
 import { StepTools } from "../../src/flows/tools.ts";
 
 const page = async () => ({ url: "", title: "" });
@@ -243,4 +243,36 @@ test("docs/flows/sign-in.yaml is a valid flow for the action table", () => {
   expect(steps.map((s) => s.tool)).toEqual(["navigate", "write", "write", "assert", "save_site_data"]);
   expect(steps[0]!.input.url).toBe("https://app.example.test/login");
   expect(steps[2]!.input.secret).toEqual({ name: "app-login", key: "password" });
+});
+
+test("a flow cannot hold a ref: refused at its line, whichever selector field holds it", () => {
+  const table = new StepTools(() => ACTIONS);
+  const refused = (text: string) => {
+    try {
+      parseFlow(text, table);
+    } catch (err) {
+      return (err as Error).message;
+    }
+    throw new Error("the flow was accepted");
+  };
+  const why = REF_IN_FLOW;
+  expect(why).toStartWith("a flow cannot hold a ref: ");
+  expect(
+    refused(
+      "steps:\n  - tool: interact\n    args:\n      action: click\n      selector:\n        ref: e12\n",
+    ),
+  ).toBe(`step 1 (interact) at line 6: ${why}`);
+  expect(
+    refused(
+      "steps:\n  - tool: interact\n    args:\n      action: drag\n      selector: {css: '#a'}\n      target: {ref: e3}\n",
+    ),
+  ).toBe(`step 1 (interact) at line 6: ${why}`);
+  expect(refused("steps:\n  - tool: switch\n    args: {frame: {ref: e9}}\n")).toBe(
+    `step 1 (switch) at line 3: ${why}`,
+  );
+  // The same steps with a role and name are a flow.
+  parseFlow(
+    "steps:\n  - tool: interact\n    args:\n      action: click\n      selector: {role: button, name: Sign in}\n",
+    table,
+  );
 });

@@ -20,6 +20,8 @@ const refused = (selector: unknown) => {
 describe("Selector", () => {
   test("each kind alone is accepted, with its own options", () => {
     for (const s of [
+      { ref: "e12" },
+      { ref: "ab3" },
       { css: "#email" },
       { xpath: "//a" },
       { text: "Sign in" },
@@ -33,7 +35,7 @@ describe("Selector", () => {
   });
 
   test("none, two kinds, options of another kind, unknown keys, empty strings are refused", () => {
-    const one = 'field "selector" must name exactly one of css, xpath, text, label or role';
+    const one = 'field "selector" must name exactly one of ref, css, xpath, text, label or role';
     expect(refused({})).toStartWith(one);
     expect(refused({ css: "#a", text: "b" })).toStartWith(one);
     expect(refused({ css: "#a", exact: true })).toBe('field "selector.exact" must only come with text');
@@ -41,6 +43,10 @@ describe("Selector", () => {
     expect(refused({ id: "x" })).toContain('unknown field "selector.id"');
     expect(refused({ css: "" })).toContain('field "selector.css" is too short');
     expect(refused("#email")).toBe('field "selector" must be an object');
+    expect(refused({ ref: "e12", css: "#a" })).toStartWith(one);
+    expect(refused({ ref: "e12", name: "x" })).toBe('field "selector.name" must only come with role');
+    for (const bad of ["12", "e", "E12", "e12 ", "#e12", "e1.2"])
+      expect(refused({ ref: bad })).toBe('field "selector.ref" must be a ref read_page gave, such as e12');
   });
 
   test("timeout: seconds, default 5, at most 120", () => {
@@ -55,6 +61,7 @@ describe("Selector", () => {
     expect(pageSelector({ text: "a", exact: false })).toEqual({ text: "a", exact: false });
     expect(pageSelector({ role: "link", name: "Home" })).toEqual({ role: "link", name: "Home" });
     expect(pageSelector({ role: "link" })).toEqual({ role: "link" });
+    expect(pageSelector({ ref: "e7" })).toEqual({ ref: "e7" });
   });
 });
 

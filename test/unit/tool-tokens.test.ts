@@ -100,7 +100,9 @@ describe("the token budget of tools/list", () => {
     // A selector is one line, and says its kinds where no field of its own describes it.
     expect(tool("extract").inputSchema.properties.selector).toEqual({
       type: "object",
-      description: expect.stringContaining("css, xpath, text, label or role"),
+      description: expect.stringContaining(
+        '{"ref": "e12"} from read_page, or one of css, xpath, text, label, role',
+      ),
     });
     expect(tool("interact").inputSchema.properties.target).toEqual({
       type: "object",
@@ -128,6 +130,7 @@ describe("the token budget of tools/list", () => {
     expect(out.additionalProperties).toBe(false);
     const input = doc.paths["/browser/interact/{action}"].post.requestBody.content["application/json"].schema;
     expect(Object.keys(input.properties.selector.properties)).toEqual([
+      "ref",
       "css",
       "xpath",
       "text",

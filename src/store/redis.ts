@@ -17,6 +17,7 @@ const LEASE_SEQ = "!lease-seq";
 const MCP_SESSION = "!mcp-session:";
 const MCP_SESSIONS = "!mcp-sessions";
 const MARK = "!mark:";
+const LEASE_FREE = "!lease-free";
 
 export interface RedisStoreOptions {
   /** `redis://` or `rediss://`, with an optional `/db`. */
@@ -92,7 +93,11 @@ return token`;
 const RENEW_LEASE = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1`;
-const RELEASE_LEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+/** Gives the lease back while ARGV[1] holds it, and says so on the channel ARGV[2] (with its name, ARGV[3]). */
+const RELEASE_LEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('DEL', KEYS[1])
+  redis.call('PUBLISH', ARGV[2], ARGV[3])
+end
 return 1`;
 const LEAVE_QUEUE = `redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('HDEL', KEYS[2], ARGV[1])
@@ -198,6 +203,9 @@ export class RedisStore implements RecordStore {
   private readonly timeoutMs: number;
   private readonly hints: Hints;
   private shared: RedisClient | null = null;
+  /** A connection in subscribe mode, opened for the first lease watcher. */
+  private listening: RedisClient | null = null;
+  private readonly watchers = new Set<(name: string) => void>();
   private readonly queues = new Map<string, Promise<void>>();
   private closed = false;
 
@@ -418,11 +426,36 @@ export class RedisStore implements RecordStore {
   }
 
   async releaseLease(name: string, token: number): Promise<void> {
-    await this.run(SCRIPTS.release, [this.prefix + LEASE + name], [String(token)]);
+    await this.run(
+      SCRIPTS.release,
+      [this.prefix + LEASE + name],
+      [String(token), this.prefix + LEASE_FREE, name],
+    );
   }
 
   async breakLease(name: string): Promise<void> {
     await this.command("DEL", [this.prefix + LEASE + name]);
+    await this.command("PUBLISH", [this.prefix + LEASE_FREE, name]).catch(() => undefined);
+  }
+
+  watchLeases(listener: (name: string) => void): () => void {
+    this.watchers.add(listener);
+    if (!this.listening && !this.closed) {
+      const client = new RedisClient(this.url, CLIENT_OPTIONS);
+      this.listening = client;
+      client
+        .subscribe(this.prefix + LEASE_FREE, (name) => {
+          for (const w of this.watchers) w(name);
+        })
+        .catch(() => {
+          // Waiters still look on their own; the next watcher tries again.
+          if (this.listening === client) this.listening = null;
+          client.close();
+        });
+    }
+    return () => {
+      this.watchers.delete(listener);
+    };
   }
 
   async leaveLeaseQueue(name: string, ticket: string): Promise<void> {
@@ -499,6 +532,9 @@ export class RedisStore implements RecordStore {
     this.closed = true;
     this.shared?.close();
     this.shared = null;
+    this.listening?.close();
+    this.listening = null;
+    this.watchers.clear();
     this.hints.clear();
   }
 

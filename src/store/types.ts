@@ -51,6 +51,13 @@ export interface RecordStore {
   breakLease(name: string): Promise<void>;
   /** Leaves the queue without the lease (a taker that gave up). */
   leaveLeaseQueue(name: string, ticket: string): Promise<void>;
+  /**
+   * Calls `listener` with a lease's name whenever any server gives it back or breaks it, so a
+   * waiter on another server goes at once rather than at its next look (Redis: a published
+   * message). Stores without a way to say so leave it out: waiters look again on their own.
+   * Returns the way to stop listening.
+   */
+  watchLeases?(listener: (name: string) => void): () => void;
 
   /**
    * MCP sessions over HTTP, kept here so any server of a group serves any of them: opens `id` for

@@ -12,6 +12,8 @@ export interface Holding {
   readonly fence: LeaseFence;
   /** Aborted (with LeaseLost) once the lease is known lost: not renewed in time, or broken. */
   readonly lost: AbortSignal;
+  /** How long it waited in line for the lease (0: it was free). */
+  readonly waitedMs: number;
   /** Gives it back (never throws: a lease that cannot be given back runs out). */
   release(): Promise<void>;
 }
@@ -25,13 +27,18 @@ export interface WaitOptions {
   busy: () => FlowError;
 }
 
-/** The first pause between looks, and the longest; a release on this server wakes its waiters at once. */
+/**
+ * The first pause between looks, and the longest. A release on this server wakes its waiters at
+ * once, and so does one on another server where the store says so (Redis).
+ */
 const FIRST_PAUSE_MS = 5;
 const MAX_PAUSE_MS = 50;
 
 export class Leases {
   /** Waiters of this server per name, woken when this server gives the name back. */
   private readonly sleepers = new Map<string, Set<() => void>>();
+  /** Listening for other servers' releases (from the first wait on). */
+  private watching = false;
   /** Calls that waited for a lease, and the ms they waited in all (for the bench). */
   readonly waits = { count: 0, ms: 0 };
 
@@ -63,11 +70,12 @@ export class Leases {
         opts.signal?.throwIfAborted();
         const token = await this.store.takeLease(name, ticket, this.ms);
         if (token !== null) {
+          const waitedMs = waited ? Date.now() - started : 0;
           if (waited) {
             this.waits.count++;
-            this.waits.ms += Date.now() - started;
+            this.waits.ms += waitedMs;
           }
-          return this.hold(name, token);
+          return this.hold(name, token, waitedMs);
         }
         waited = true;
         const left = deadline - Date.now();
@@ -90,7 +98,7 @@ export class Leases {
     return null;
   }
 
-  private hold(name: string, token: number): Holding {
+  private hold(name: string, token: number, waitedMs = 0): Holding {
     const lost = new AbortController();
     // Until when this server knows the lease is its own: from when its last renewal was sent.
     let until = Date.now() + this.ms;
@@ -124,6 +132,7 @@ export class Leases {
     return {
       fence: { name, token },
       lost: lost.signal,
+      waitedMs,
       release: async () => {
         if (released) return;
         released = true;
@@ -135,6 +144,10 @@ export class Leases {
   }
 
   private nap(name: string, ms: number, signal?: AbortSignal): Promise<void> {
+    if (!this.watching) {
+      this.watching = true;
+      this.store.watchLeases?.((freed) => this.wake(freed));
+    }
     return new Promise((resolve) => {
       const set = this.sleepers.get(name) ?? new Set<() => void>();
       this.sleepers.set(name, set);

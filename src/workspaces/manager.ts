@@ -196,6 +196,8 @@ export class WorkspaceManager {
       busy: () => unavailable(busyMessage(workspace, this.waitSeconds)),
     };
     return this.leases.run(workspace, wait, async (held) => {
+      if (held.waitedMs > 0)
+        log.debug(`workspace ${workspace}: ${action.name} waited ${held.waitedMs} ms for its turn`);
       const stop = new AbortController();
       const outer = opts.signal;
       const relay = () => stop.abort(outer?.reason);

@@ -286,6 +286,23 @@ for (const h of harnesses) {
       await held.release();
     });
 
+    if (h.name === "redis") {
+      test("a release or a break on one server is told to every server watching", async () => {
+        const { a, b } = pair(h);
+        const heard: string[] = [];
+        const stop = b.watchLeases!((name) => heard.push(name));
+        await Bun.sleep(100); // subscribed
+        const token = (await a.takeLease("w", "x", 5000))!;
+        await a.releaseLease("w", 999); // not the holder: nothing given back, nothing said
+        await a.releaseLease("w", token);
+        await a.takeLease("v", "y", 5000);
+        await a.breakLease("v");
+        for (let i = 0; i < 50 && heard.length < 2; i++) await Bun.sleep(20);
+        expect(heard).toEqual(["w", "v"]);
+        stop();
+      });
+    }
+
     if (h.name !== "sqlite-memory") {
       test("three processes × 30 increments under one lease (a plain get, a pause and a set) lose none", async () => {
         const { a, target, prefix: p } = pair(h);

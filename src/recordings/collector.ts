@@ -228,7 +228,7 @@ export class Collector {
   private rescan(): number {
     const notes = this.store.notes();
     const noted = new Set(notes.map((n) => n.gridId));
-    for (const [gridId, owed] of this.owed) {
+    for (const gridId of this.owed.keys()) {
       // Filed or given up by another server: nothing to say.
       if (!noted.has(gridId)) this.owed.delete(gridId);
     }

@@ -88,7 +88,7 @@ end
 redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('HDEL', KEYS[3], ARGV[1])
 local token = redis.call('INCR', KEYS[4])
-redis.call('SET', KEYS[1], token, 'PX', ms)
+if not redis.call('SET', KEYS[1], token, 'NX', 'PX', ms) then return 0 end
 return token`;
 const RENEW_LEASE = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])

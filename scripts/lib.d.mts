@@ -22,6 +22,13 @@ export function startGrid(opts: {
   /** seconds a new-session request may wait in the Grid's queue */
   sessionRequestTimeout?: number;
 }): Promise<Started>;
+export function startHub(opts: {
+  port: number;
+  nodePort: number;
+  hostRules?: boolean;
+  name?: string;
+  maxSessions?: number;
+}): Promise<Started>;
 export function startRedis(opts: { port: number }): Promise<Started>;
 export function kill(child: ChildProcess | null | undefined): void;
 export function sleep(ms: number): Promise<void>;

@@ -65,6 +65,52 @@ export function gridJar() {
   return join(dir, `selenium-server-${pkg.version}.jar`);
 }
 
+/** The node part of a Grid's TOML: Debian's Chromium, `maxSessions` slots, managed downloads. */
+function nodeToml({ hostRules, maxSessions }) {
+  const args = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+  ];
+  if (hostRules) args.push("--host-resolver-rules=MAP *.example.test 127.0.0.1");
+  const stereotype = {
+    browserName: "chrome",
+    platformName: "linux",
+    "goog:chromeOptions": { binary: "/usr/bin/chromium", args },
+  };
+  return `[node]
+detect-drivers = false
+selenium-manager = false
+max-sessions = ${maxSessions}
+override-max-sessions = true
+session-timeout = 300
+enable-managed-downloads = true
+[[node.driver-configuration]]
+display-name = "Chromium (Debian)"
+webdriver-executable = "/usr/bin/chromedriver"
+max-sessions = ${maxSessions}
+stereotype = '${JSON.stringify(stereotype)}'
+`;
+}
+
+/** Runs the jar as `role` with `toml`; its output goes to .run/<name>.log. */
+function runJar(role, name, toml) {
+  mkdirSync(runDir, { recursive: true });
+  const config = join(runDir, `${name}.toml`);
+  writeFileSync(config, toml);
+  const out = openSync(join(runDir, `${name}.log`), "w");
+  return spawn("java", ["-jar", gridJar(), role, "--config", config], {
+    stdio: ["ignore", out, out],
+    detached: true,
+  });
+}
+
 /**
  * Starts a standalone Grid on Debian's Chromium. `hostRules` maps test hosts
  * (`*.example.test`) to loopback inside every browser it opens. `maxSessions` caps its browser
@@ -87,50 +133,63 @@ export async function startGrid({
       .catch(() => false);
     if (ready) return { url, child: null, stop: () => {} };
   }
-  mkdirSync(runDir, { recursive: true });
-  const args = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-  ];
-  if (hostRules) args.push("--host-resolver-rules=MAP *.example.test 127.0.0.1");
-  const stereotype = {
-    browserName: "chrome",
-    platformName: "linux",
-    "goog:chromeOptions": { binary: "/usr/bin/chromium", args },
-  };
   const toml = `[server]
 host = "127.0.0.1"
 port = ${port}
-[node]
-detect-drivers = false
-selenium-manager = false
-max-sessions = ${maxSessions}
-override-max-sessions = true
-session-timeout = 300
-enable-managed-downloads = true
-[[node.driver-configuration]]
-display-name = "Chromium (Debian)"
-webdriver-executable = "/usr/bin/chromedriver"
-max-sessions = ${maxSessions}
-stereotype = '${JSON.stringify(stereotype)}'
-${sessionRequestTimeout ? `[sessionqueue]\nsession-request-timeout = ${sessionRequestTimeout}\nsession-retry-interval = 1\n` : ""}`;
-  const config = join(runDir, `${name}.toml`);
-  writeFileSync(config, toml);
-  const out = openSync(join(runDir, `${name}.log`), "w");
-  const child = spawn("java", ["-jar", gridJar(), "standalone", "--config", config], {
-    stdio: ["ignore", out, out],
-    detached: true,
-  });
+${nodeToml({ hostRules, maxSessions })}${sessionRequestTimeout ? `[sessionqueue]\nsession-request-timeout = ${sessionRequestTimeout}\nsession-retry-interval = 1\n` : ""}`;
+  const child = runJar("standalone", name, toml);
   const url = `http://127.0.0.1:${port}`;
   await waitFor(`${url}/status`, (body) => body?.value?.ready === true, 60_000, `the Grid on port ${port}`);
   return { url, child, stop: () => kill(child) };
+}
+
+/**
+ * Starts a distributed Grid from the same jar: a hub on `port` (its event bus on the two ports
+ * after it) and one node on `nodePort` with `maxSessions` slots, registered with it. WebDriver,
+ * BiDi and managed downloads then go through the hub's router to the node.
+ */
+export async function startHub({ port, nodePort, hostRules = false, name = "hub", maxSessions = 1 }) {
+  const [publish, subscribe] = [port + 1, port + 2];
+  const hub = runJar(
+    "hub",
+    name,
+    `[server]
+host = "127.0.0.1"
+port = ${port}
+[events]
+publish = "tcp://127.0.0.1:${publish}"
+subscribe = "tcp://127.0.0.1:${subscribe}"
+`,
+  );
+  const node = runJar(
+    "node",
+    `${name}-node`,
+    `[server]
+host = "127.0.0.1"
+port = ${nodePort}
+[events]
+publish = "tcp://127.0.0.1:${publish}"
+subscribe = "tcp://127.0.0.1:${subscribe}"
+${nodeToml({ hostRules, maxSessions })}`,
+  );
+  const stop = () => {
+    kill(node);
+    kill(hub);
+  };
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    // Ready once its node has registered and has a slot.
+    await waitFor(
+      `${url}/status`,
+      (body) => body?.value?.ready === true && (body.value.nodes ?? []).length > 0,
+      90_000,
+      `the hub on port ${port} with its node on ${nodePort}`,
+    );
+  } catch (err) {
+    stop();
+    throw err;
+  }
+  return { url, child: hub, stop };
 }
 
 export async function startRedis({ port }) {

@@ -73,7 +73,10 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     ...opts.hooks,
     changed: (w) => events.changed(w),
   };
-  const workspaces = new WorkspaceManager(store, grid, now, hooks);
+  const workspaces = new WorkspaceManager(store, grid, now, hooks, {
+    lease: config.session.lease,
+    wait: config.grid.command_timeout,
+  });
   const hosts = new HostRules(config);
   const services: Services = {
     config,

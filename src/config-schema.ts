@@ -16,7 +16,7 @@ export interface Config {
   http: { host: string; port: number; allowed_hosts: string[] };
   data: { dir: string | null };
   store: { url: string | null };
-  session: { ttl: number };
+  session: { ttl: number; lease: number };
   secrets: { dirs: string[]; entries: Record<string, SecretEntry>; scripts_after_write: "refuse" | "allow" };
   flows: { dir: string | null };
   files: { link_ttl: number };
@@ -32,7 +32,7 @@ export function defaultConfig(): Config {
     http: { host: "127.0.0.1", port: 8766, allowed_hosts: [] },
     data: { dir: null },
     store: { url: null },
-    session: { ttl: 86400 },
+    session: { ttl: 86400, lease: 15 },
     secrets: { dirs: [], entries: {}, scripts_after_write: "refuse" },
     flows: { dir: null },
     files: { link_ttl: 3600 },
@@ -71,7 +71,7 @@ export const SECTIONS: Record<keyof Config, string> = {
   http: "Where REST, MCP over HTTP and the admin pages are served.",
   data: "Where sessions, their flows and files, and recordings live.",
   store: "Where workspace records are kept.",
-  session: "How long a workspace is remembered.",
+  session: "How long a workspace is remembered, and held by a call.",
   secrets: "Values agents can type without seeing them.",
   flows: "Flows every workspace sees.",
   files: "Signed links to stored files.",
@@ -142,6 +142,11 @@ export const SETTINGS: readonly Setting[] = [
     "A Redis URL to keep workspace records in, so several servers share them. Unset keeps them in SQLite under data.dir, or in memory without one.",
   ),
   setting("session.ttl", seconds(60), "Seconds a workspace is remembered after its last use."),
+  setting(
+    "session.lease",
+    seconds(2, 600),
+    "Seconds a call's hold on its workspace lasts unless renewed (it is, while the call runs): a server that dies mid-call frees its workspaces this long after.",
+  ),
   setting(
     "secrets.dirs",
     { type: "list" },

@@ -70,6 +70,17 @@ export class StoreConflict extends FlowError {
   }
 }
 
+/** Raised by a fenced write whose lease another holder has taken (or an admin broke) since. */
+export class LeaseLost extends FlowError {
+  constructor(key: string) {
+    super(
+      "unavailable",
+      `this call no longer holds workspace ${key} (its lease ran out or an admin ended the workspace's browser): nothing more was written; retry the call`,
+    );
+    this.name = "LeaseLost";
+  }
+}
+
 export const BIDI_DOWN = "the browser's BiDi channel did not answer: nothing was saved";
 
 export function statusOf(err: unknown): number {

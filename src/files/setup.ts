@@ -8,6 +8,7 @@ import { log } from "../log.ts";
 import { Collector } from "../recordings/collector.ts";
 import { polling } from "../recordings/mounts.ts";
 import type { RecordStore } from "../store/types.ts";
+import { Leases } from "../workspaces/lock.ts";
 import { checkLayout, dataDirOf } from "./layout.ts";
 import { LinkSigner, linkKey } from "./links.ts";
 import { Files } from "./service.ts";
@@ -61,6 +62,8 @@ export function setupFiles(
     polling: polling(config.recording.watch, inbox),
     pollMs: config.recording.poll,
     onFiled: deps.changed,
+    // Each recording is filed once across a group: by whichever server claims it in the store.
+    claims: new Leases(deps.records, config.session.lease * 1000),
   });
   log.info(`recordings: on, inbox ${inbox}, ${recordings.polling ? "polling" : "events"}`);
   return { files, recordings };

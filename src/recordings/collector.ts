@@ -11,7 +11,13 @@
 // (a live recording writes a keyframe at least every ~17 s, so this never files one early); a
 // browser not yet known to have ended is looked up, so a file that never comes has a deadline.
 //
-// It owns no browser, takes no workspace lock, and never logs an inbox file's name: it holds the
+// In a group, every server watches the one inbox: each looks at the notes on the shared data volume
+// every tick and owes what any server noted. Filing or giving up on a recording takes its claim
+// in the record store first (a lease on `recording:<gridId>`, tried once), so each is filed
+// exactly once; the move itself is staged so that a server stopping mid-move leaves nothing
+// half-filed (FileStore.fileRecording), and whoever claims it next finishes it.
+//
+// It owns no browser, takes no workspace lease, and never logs an inbox file's name: it holds the
 // Grid id. Nothing here talks to the Grid's recorder or imports protocol code.
 import { type Dirent, stat } from "node:fs";
 import { readdir } from "node:fs/promises";
@@ -31,15 +37,33 @@ export interface Note {
   opened: number;
   ended: number | null;
   browser: string;
+  /** The name a server began filing it under. */
+  filing?: string;
 }
 
 /** What the collector needs of the workspace folders (FileStore has it). */
 export interface CollectorStore {
   writeNote(workspace: string, gridId: string, note: Note): void;
+  readNote(workspace: string, gridId: string): Note | null;
   deleteNote(workspace: string, gridId: string): boolean;
   notes(): Array<{ workspace: string; gridId: string; note: Note }>;
-  moveIn(workspace: string, source: string, name: string, folder: "recordings"): Promise<{ name: string }>;
+  /** Files the recording from `source` (or goes on with a filing a stopped server began); null when it was filed. */
+  fileRecording(
+    workspace: string,
+    gridId: string,
+    source: string,
+    name: string,
+  ): Promise<{ name: string } | null>;
 }
+
+/** A recording's claim: only its holder files it or gives up on it. */
+export interface Claims {
+  /** The claim now, or null when another server holds it. */
+  tryTake(name: string): Promise<{ release(): Promise<void> } | null>;
+}
+
+/** One server alone: every claim is its own. */
+const SOLO: Claims = { tryTake: async () => ({ release: async () => undefined }) };
 
 export interface CollectorOptions {
   store: CollectorStore;
@@ -62,6 +86,8 @@ export interface CollectorOptions {
   tick?: number;
   /** Seconds a file with no trailer must stay unchanged, its browser gone, before it is filed. */
   idleAfter?: number;
+  /** Claims in the record store, shared by the servers of a group (default: this server alone). */
+  claims?: Claims;
 }
 
 export interface Owed {
@@ -74,6 +100,8 @@ export interface Owed {
   ended: number | null;
   /** Epoch seconds of the last liveness look. */
   checked: number;
+  /** A server began filing it under this name (and may have stopped mid-way). */
+  filing?: string;
 }
 
 /** `rec-YYYYMMDD-HHMM.mp4`, in UTC, from when the browser opened. */
@@ -117,6 +145,8 @@ export class Collector {
   private readonly clock: () => number;
   private readonly tick: number;
   private readonly idleAfter: number;
+  private readonly claims: Claims;
+  private rescanner: ReturnType<typeof setInterval> | null = null;
   private readonly quiet = new Map<string, { size: number; mtime: number; since: number }>();
   private loop: Promise<void> | null = null;
   private closed = true;
@@ -132,6 +162,7 @@ export class Collector {
     this.clock = opts.clock ?? (() => Date.now() / 1000);
     this.tick = opts.tick ?? TICK_S;
     this.idleAfter = opts.idleAfter ?? IDLE_AFTER_S;
+    this.claims = opts.claims ?? SOLO;
   }
 
   /** Whether the loop runs now (only while something is owed). */
@@ -173,11 +204,36 @@ export class Collector {
     this.markEnded(owed, this.clock());
   }
 
-  /** Resumes what the notes say is owed (from before a restart), and runs while anything is. */
+  /**
+   * Resumes what the notes say is owed (from before a restart, or noted by another server of the
+   * group), runs while anything is, and looks at the notes again every tick.
+   */
   async start(): Promise<void> {
     this.closed = false;
-    let resumed = 0;
-    for (const { workspace, gridId, note } of this.store.notes()) {
+    const resumed = this.rescan();
+    if (resumed) log.info(`recordings: ${resumed} owed from before the restart`);
+    this.rescanner ??= setInterval(() => {
+      try {
+        const more = this.rescan();
+        if (more) log.debug(`recordings: ${more} owed noted by another server`);
+      } catch {
+        // the next tick looks again
+      }
+    }, this.tick * 1000);
+    this.rescanner.unref?.();
+    this.ensure();
+  }
+
+  /** Owes what the notes say and this server does not yet; forgets what another server filed. Returns how many it took on. */
+  private rescan(): number {
+    const notes = this.store.notes();
+    const noted = new Set(notes.map((n) => n.gridId));
+    for (const gridId of this.owed.keys()) {
+      // Filed or given up by another server: nothing to say.
+      if (!noted.has(gridId)) this.owed.delete(gridId);
+    }
+    let taken = 0;
+    for (const { workspace, gridId, note } of notes) {
       if (this.owed.has(gridId)) continue;
       this.owed.set(gridId, {
         workspace,
@@ -186,15 +242,18 @@ export class Collector {
         browser: note.browser,
         ended: note.ended,
         checked: 0,
+        ...(note.filing ? { filing: note.filing } : {}),
       });
-      resumed++;
+      taken++;
     }
-    if (resumed) log.info(`recordings: ${resumed} owed from before the restart`);
-    this.ensure();
+    if (taken) this.ensure();
+    return taken;
   }
 
   /** Stops the loop and its watcher; the notes keep the queue. */
   async stop(): Promise<void> {
+    if (this.rescanner) clearInterval(this.rescanner);
+    this.rescanner = null;
     this.closed = true;
     this.wake?.();
     await this.loop;
@@ -290,6 +349,11 @@ export class Collector {
     for (const owed of [...this.owed.values()]) {
       if (!this.owed.has(owed.gridId)) continue;
       const match = files.find((f) => basename(f).includes(owed.gridId));
+      if (!match && owed.filing) {
+        // A server stopped while filing it, after the inbox file went: finish what it began.
+        await this.file(owed, "");
+        continue;
+      }
       if (match) {
         // While a matching file exists no deadline applies, and a live browser is never early.
         if (await isComplete(match)) {
@@ -307,26 +371,53 @@ export class Collector {
         if (!(await alive(owed.gridId))) this.markEnded(owed, now);
       }
       if (owed.ended !== null && now * 1000 - owed.ended >= this.opts.wait * 1000) {
-        this.forget(owed);
-        log.warn(
-          `recording for session ${owed.workspace} (opened ${hhmm(owed.opened)} UTC) never reached RECORDING_DIR; see the README's Recording section`,
-        );
+        await this.claimed(owed, async () => {
+          this.forget(owed);
+          log.warn(
+            `recording for session ${owed.workspace} (opened ${hhmm(owed.opened)} UTC) never reached RECORDING_DIR; see the README's Recording section`,
+          );
+        });
       }
     }
   }
 
-  private async file(owed: Owed, path: string): Promise<void> {
-    let landed: { name: string };
+  /**
+   * Runs `work` under the recording's claim, once its note is known to be there still; a recording
+   * another server holds (or filed) is left to it. A store that does not answer: the next sweep.
+   */
+  private async claimed(owed: Owed, work: () => Promise<void>): Promise<void> {
+    const claim = await this.claims.tryTake(`recording:${owed.gridId}`).catch(() => null);
+    if (!claim) return;
     try {
-      landed = await this.store.moveIn(owed.workspace, path, nameFor(owed.opened), RECORDINGS_FOLDER);
-    } catch (err) {
-      // Still owed: the next sweep tries again. Never the file's name: it holds the Grid id.
-      log.warn(`recordings: could not file a recording for ${owed.workspace}: ${errorKind(err)}`);
-      return;
+      if (!this.store.readNote(owed.workspace, owed.gridId)) {
+        this.owed.delete(owed.gridId);
+        return;
+      }
+      await work();
+    } finally {
+      await claim.release();
     }
-    this.forget(owed);
-    this.quiet.delete(path);
-    log.info(`recordings: filed ${owed.workspace}/${landed.name}`);
+  }
+
+  private async file(owed: Owed, path: string): Promise<void> {
+    await this.claimed(owed, async () => {
+      let landed: { name: string } | null;
+      try {
+        landed = await this.store.fileRecording(owed.workspace, owed.gridId, path, nameFor(owed.opened));
+      } catch (err) {
+        // Still owed: the next sweep tries again. Never the file's name: it holds the Grid id.
+        log.warn(`recordings: could not file a recording for ${owed.workspace}: ${errorKind(err)}`);
+        return;
+      }
+      this.owed.delete(owed.gridId);
+      this.quiet.delete(path);
+      if (!landed) return;
+      this.filed(owed, landed.name);
+    });
+  }
+
+  private filed(owed: Owed, name: string): void {
+    log.info(`recordings: filed ${owed.workspace}/${name}`);
     try {
       this.opts.onFiled?.(owed.workspace);
     } catch {
@@ -346,7 +437,9 @@ export class Collector {
   private markEnded(owed: Owed, nowSeconds: number): void {
     owed.ended = Math.floor(nowSeconds * 1000);
     try {
-      this.store.writeNote(owed.workspace, owed.gridId, noteOf(owed));
+      // Over what the note says now (another server may be filing it); a note gone is not written again.
+      const note = this.store.readNote(owed.workspace, owed.gridId);
+      if (note) this.store.writeNote(owed.workspace, owed.gridId, { ...note, ended: owed.ended });
     } catch (err) {
       log.warn(`recordings: could not update a note for ${owed.workspace}: ${errorKind(err)}`);
     }

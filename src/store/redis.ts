@@ -2,13 +2,22 @@
 // connection. `update` reads the record (or takes the value this process last saw), applies `fn`,
 // and writes with a compare-and-set script: one round trip when nothing else wrote the key.
 import { RedisClient } from "bun";
-import { FlowError, StoreConflict, unavailable } from "../errors.ts";
+import { FlowError, LeaseLost, StoreConflict, unavailable } from "../errors.ts";
 import { DEFAULT_TTL_SECONDS, fromJson, toJson, type WorkspaceRecord } from "./record.ts";
-import type { RecordStore, UpdateFn } from "./types.ts";
+import type { LeaseFence, RecordStore, UpdateFn, UpdateOptions } from "./types.ts";
 
 export const UPDATE_RETRIES = 10;
-// Admin sign-ins live under the prefix too, behind a mark no workspace name can start with.
+// Everything that is not a record lives under the prefix too, behind a `!` no workspace name can
+// start with: admin sign-ins, leases and their queues, MCP sessions, marks.
 const SESSION_MARK = "!admin-session:";
+const LEASE = "!lease:";
+const LEASE_QUEUE = "!lease-queue:";
+const LEASE_ALIVE = "!lease-alive:";
+const LEASE_SEQ = "!lease-seq";
+const MCP_SESSION = "!mcp-session:";
+const MCP_SESSIONS = "!mcp-sessions";
+const MARK = "!mark:";
+const LEASE_FREE = "!lease-free";
 
 export interface RedisStoreOptions {
   /** `redis://` or `rediss://`, with an optional `/db`. */
@@ -36,8 +45,100 @@ if ARGV[4] and current then seen = redis.sha1hex(current) end
 if seen ~= (ARGV[3] or false) then return current or 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
 return 1`;
+/**
+ * The same, only while the lease KEYS[2] still holds the token ARGV[1] (else -1); the record's
+ * arguments follow it: ARGV[2] the value, ARGV[3] the TTL, ARGV[4] what it must hold, ARGV[5] sha1.
+ */
+export const FENCED_CAS_SCRIPT = `if redis.call('GET', KEYS[2]) ~= ARGV[1] then return -1 end
+local current = redis.call('GET', KEYS[1])
+local seen = current
+if ARGV[5] and current then seen = redis.sha1hex(current) end
+if seen ~= (ARGV[4] or false) then return current or 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
+return 1`;
+
+// Redis's own clock, in ms, so every server of a group measures a lease alike.
+const NOW_MS = `local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
+
+/**
+ * Takes the lease KEYS[1] for ARGV[2] ms for the ticket ARGV[1] when it is free and the ticket is
+ * first in the queue (KEYS[2]: tickets by arrival; KEYS[3]: each ticket's deadline; KEYS[4]: the
+ * token counter). Otherwise keeps the ticket in line and replies 0; tickets not renewed go.
+ */
+const TAKE_LEASE = `${NOW_MS}
+local ms = tonumber(ARGV[2])
+local deadlines = redis.call('HGETALL', KEYS[3])
+for i = 1, #deadlines, 2 do
+  if tonumber(deadlines[i + 1]) <= now and deadlines[i] ~= ARGV[1] then
+    redis.call('HDEL', KEYS[3], deadlines[i])
+    redis.call('ZREM', KEYS[2], deadlines[i])
+  end
+end
+local head = redis.call('ZRANGE', KEYS[2], 0, 0)[1]
+if redis.call('EXISTS', KEYS[1]) == 1 or (head and head ~= ARGV[1]) then
+  if not redis.call('ZSCORE', KEYS[2], ARGV[1]) then
+    redis.call('ZADD', KEYS[2], redis.call('INCR', KEYS[4]), ARGV[1])
+  end
+  redis.call('HSET', KEYS[3], ARGV[1], now + ms)
+  redis.call('PEXPIRE', KEYS[2], ms)
+  redis.call('PEXPIRE', KEYS[3], ms)
+  return 0
+end
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('HDEL', KEYS[3], ARGV[1])
+local token = redis.call('INCR', KEYS[4])
+if not redis.call('SET', KEYS[1], token, 'NX', 'PX', ms) then return 0 end
+return token`;
+const RENEW_LEASE = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1`;
+/** Gives the lease back while ARGV[1] holds it, and says so on the channel ARGV[2] (with its name, ARGV[3]). */
+const RELEASE_LEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('DEL', KEYS[1])
+  redis.call('PUBLISH', ARGV[2], ARGV[3])
+end
+return 1`;
+const LEAVE_QUEUE = `redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('HDEL', KEYS[2], ARGV[1])
+return 1`;
+/** Opens the session KEYS[1] (workspace ARGV[1], ARGV[2] ms idle) unless ARGV[3] are open (0). */
+const OPEN_MCP = `${NOW_MS}
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[3]) then return 0 end
+redis.call('ZADD', KEYS[2], now + tonumber(ARGV[2]), ARGV[4])
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1`;
+/** The session's workspace, its idle time restarted; false when it is gone. */
+const TOUCH_MCP = `${NOW_MS}
+local workspace = redis.call('GET', KEYS[1])
+if not workspace then
+  redis.call('ZREM', KEYS[2], ARGV[2])
+  return false
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+redis.call('ZADD', KEYS[2], now + tonumber(ARGV[1]), ARGV[2])
+return workspace`;
+
+interface Script {
+  text: string;
+  sha: string;
+}
+const script = (text: string): Script => ({
+  text,
+  sha: new Bun.CryptoHasher("sha1").update(text).digest("hex"),
+});
+const SCRIPTS = {
+  cas: script(CAS_SCRIPT),
+  fencedCas: script(FENCED_CAS_SCRIPT),
+  take: script(TAKE_LEASE),
+  renew: script(RENEW_LEASE),
+  release: script(RELEASE_LEASE),
+  leave: script(LEAVE_QUEUE),
+  openMcp: script(OPEN_MCP),
+  touchMcp: script(TOUCH_MCP),
+};
 const MAX_HINTS = 4096;
-const CAS_SHA = new Bun.CryptoHasher("sha1").update(CAS_SCRIPT).digest("hex");
 
 /** The URL with no user or password, for messages. */
 export function redactedUrl(url: string): string {
@@ -102,6 +203,9 @@ export class RedisStore implements RecordStore {
   private readonly timeoutMs: number;
   private readonly hints: Hints;
   private shared: RedisClient | null = null;
+  /** A connection in subscribe mode, opened for the first lease watcher. */
+  private listening: RedisClient | null = null;
+  private readonly watchers = new Set<(name: string) => void>();
   private readonly queues = new Map<string, Promise<void>>();
   private closed = false;
 
@@ -135,9 +239,9 @@ export class RedisStore implements RecordStore {
    * Updates of one key from this process queue behind each other: they would only knock each
    * other's compare-and-set over. The compare-and-set settles races with other processes.
    */
-  async update(key: string, fn: UpdateFn): Promise<WorkspaceRecord | null> {
+  async update(key: string, fn: UpdateFn, opts: UpdateOptions = {}): Promise<WorkspaceRecord | null> {
     const before = this.queues.get(key);
-    const mine = (before ?? Promise.resolve()).then(() => this.apply(key, fn));
+    const mine = (before ?? Promise.resolve()).then(() => this.apply(key, fn, opts.fence));
     const tail = mine.then(
       () => {},
       () => {},
@@ -150,7 +254,7 @@ export class RedisStore implements RecordStore {
     }
   }
 
-  private async apply(key: string, fn: UpdateFn): Promise<WorkspaceRecord | null> {
+  private async apply(key: string, fn: UpdateFn, fence?: LeaseFence): Promise<WorkspaceRecord | null> {
     const full = this.prefix + key;
     try {
       let raw = this.hints.get(full);
@@ -182,7 +286,8 @@ export class RedisStore implements RecordStore {
           continue;
         }
         const json = toJson(next);
-        const reply = await this.compareAndSet(full, digest ?? raw, json, digest !== undefined);
+        const reply = await this.compareAndSet(full, digest ?? raw, json, digest !== undefined, fence);
+        if (reply === -1) throw new LeaseLost(key);
         if (reply === 1) {
           this.hints.set(full, json);
           return next;
@@ -205,28 +310,42 @@ export class RedisStore implements RecordStore {
     }
   }
 
-  /** 1 when written; otherwise what the key holds (a string) or 0 when it holds nothing. */
+  /**
+   * 1 when written; otherwise what the key holds (a string) or 0 when it holds nothing; -1 when
+   * the fence's lease is no longer its token's.
+   */
   private async compareAndSet(
     full: string,
     expected: string | null,
     json: string,
     byDigest: boolean,
-  ): Promise<1 | 0 | string> {
-    const args = ["1", full, json, String(this.ttl)];
+    fence?: LeaseFence,
+  ): Promise<1 | 0 | -1 | string> {
+    const args = [json, String(this.ttl)];
     if (expected !== null) args.push(expected);
     if (byDigest) args.push("sha1");
-    let reply: unknown;
-    try {
-      reply = await this.command("EVALSHA", [CAS_SHA, ...args]);
-    } catch (err) {
-      // A restarted or flushed Redis has lost the script; EVAL runs it and caches it again.
-      if (!(err instanceof StoreRefused && err.reply.startsWith("NOSCRIPT"))) throw err;
-      reply = await this.command("EVAL", [CAS_SCRIPT, ...args]);
-    }
-    if (reply === 1 || reply === 0 || typeof reply === "string") return reply;
+    const reply = fence
+      ? await this.run(
+          SCRIPTS.fencedCas,
+          [full, this.prefix + LEASE + fence.name],
+          [String(fence.token), ...args],
+        )
+      : await this.run(SCRIPTS.cas, [full], args);
+    if (reply === 1 || reply === 0 || reply === -1 || typeof reply === "string") return reply;
     throw unavailable(
       `the record store at ${this.where} gave an unexpected reply to an update: retry the call`,
     );
+  }
+
+  /** Runs a script by its digest; a restarted or flushed Redis has lost it, and EVAL caches it again. */
+  private async run(s: Script, keys: string[], args: string[]): Promise<unknown> {
+    const tail = [String(keys.length), ...keys, ...args];
+    try {
+      return await this.command("EVALSHA", [s.sha, ...tail]);
+    } catch (err) {
+      if (!(err instanceof StoreRefused && err.reply.startsWith("NOSCRIPT"))) throw err;
+      return await this.command("EVAL", [s.text, ...tail]);
+    }
   }
 
   /** The value's bytes as text (undecodable bytes replaced) and their SHA-1; not kept as a hint. */
@@ -273,7 +392,7 @@ export class RedisStore implements RecordStore {
       cursor = String(reply[0]);
       for (const k of reply[1]) {
         const key = k.slice(this.prefix.length);
-        if (!key.startsWith(SESSION_MARK)) found.add(key);
+        if (!key.startsWith("!")) found.add(key);
       }
     } while (cursor !== "0");
     return [...found].sort();
@@ -284,6 +403,104 @@ export class RedisStore implements RecordStore {
     if (ms === -2) return null;
     // -1: someone stored the key without a TTL; it never expires.
     return ms === -1 ? Number.POSITIVE_INFINITY : ms / 1000;
+  }
+
+  async takeLease(name: string, ticket: string, ms: number): Promise<number | null> {
+    const p = this.prefix;
+    const reply = await this.run(
+      SCRIPTS.take,
+      [p + LEASE + name, p + LEASE_QUEUE + name, p + LEASE_ALIVE + name, p + LEASE_SEQ],
+      [ticket, String(Math.max(1, Math.ceil(ms)))],
+    );
+    const token = Number(reply);
+    return token > 0 ? token : null;
+  }
+
+  async renewLease(name: string, token: number, ms: number): Promise<boolean> {
+    const reply = await this.run(
+      SCRIPTS.renew,
+      [this.prefix + LEASE + name],
+      [String(token), String(Math.max(1, Math.ceil(ms)))],
+    );
+    return Number(reply) === 1;
+  }
+
+  async releaseLease(name: string, token: number): Promise<void> {
+    await this.run(
+      SCRIPTS.release,
+      [this.prefix + LEASE + name],
+      [String(token), this.prefix + LEASE_FREE, name],
+    );
+  }
+
+  async breakLease(name: string): Promise<void> {
+    await this.command("DEL", [this.prefix + LEASE + name]);
+    await this.command("PUBLISH", [this.prefix + LEASE_FREE, name]).catch(() => undefined);
+  }
+
+  watchLeases(listener: (name: string) => void): () => void {
+    this.watchers.add(listener);
+    if (!this.listening && !this.closed) {
+      const client = new RedisClient(this.url, CLIENT_OPTIONS);
+      this.listening = client;
+      client
+        .subscribe(this.prefix + LEASE_FREE, (name) => {
+          for (const w of this.watchers) w(name);
+        })
+        .catch(() => {
+          // Waiters still look on their own; the next watcher tries again.
+          if (this.listening === client) this.listening = null;
+          client.close();
+        });
+    }
+    return () => {
+      this.watchers.delete(listener);
+    };
+  }
+
+  async leaveLeaseQueue(name: string, ticket: string): Promise<void> {
+    const p = this.prefix;
+    await this.run(SCRIPTS.leave, [p + LEASE_QUEUE + name, p + LEASE_ALIVE + name], [ticket]);
+  }
+
+  async openMcpSession(id: string, workspace: string, seconds: number, max: number): Promise<boolean> {
+    const p = this.prefix;
+    const reply = await this.run(
+      SCRIPTS.openMcp,
+      [p + MCP_SESSION + id, p + MCP_SESSIONS],
+      [workspace, String(Math.max(1, Math.round(seconds * 1000))), String(max), id],
+    );
+    return Number(reply) === 1;
+  }
+
+  async mcpSession(id: string, seconds: number): Promise<string | null> {
+    const p = this.prefix;
+    const reply = await this.run(
+      SCRIPTS.touchMcp,
+      [p + MCP_SESSION + id, p + MCP_SESSIONS],
+      [String(Math.max(1, Math.round(seconds * 1000))), id],
+    );
+    return typeof reply === "string" ? reply : null;
+  }
+
+  async closeMcpSession(id: string): Promise<boolean> {
+    const p = this.prefix;
+    const removed = Number(await this.command("DEL", [p + MCP_SESSION + id])) > 0;
+    await this.command("ZREM", [p + MCP_SESSIONS, id]);
+    return removed;
+  }
+
+  async putMark(name: string, seconds: number): Promise<void> {
+    await this.command("SET", [
+      this.prefix + MARK + name,
+      "1",
+      "PX",
+      String(Math.max(1, Math.round(seconds * 1000))),
+    ]);
+  }
+
+  async hasMark(name: string): Promise<boolean> {
+    return Number(await this.command("EXISTS", [this.prefix + MARK + name])) > 0;
   }
 
   async putSession(id: string, seconds: number): Promise<void> {
@@ -315,6 +532,9 @@ export class RedisStore implements RecordStore {
     this.closed = true;
     this.shared?.close();
     this.shared = null;
+    this.listening?.close();
+    this.listening = null;
+    this.watchers.clear();
     this.hints.clear();
   }
 

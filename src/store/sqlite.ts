@@ -3,9 +3,9 @@
 // transaction without yielding; other processes on the same file wait on the busy timeout.
 import { Database, type Statement } from "bun:sqlite";
 import { chmodSync, closeSync, openSync } from "node:fs";
-import { FlowError, unavailable } from "../errors.ts";
+import { FlowError, LeaseLost, unavailable } from "../errors.ts";
 import { DEFAULT_TTL_SECONDS, fromJson, toJson, type WorkspaceRecord } from "./record.ts";
-import type { RecordStore, UpdateFn } from "./types.ts";
+import type { LeaseFence, RecordStore, UpdateFn, UpdateOptions } from "./types.ts";
 
 export interface SqliteStoreOptions {
   /** A file path, or ":memory:" (the default). */
@@ -35,7 +35,11 @@ export class SqliteStore implements RecordStore {
   private readonly removeExpired: Statement<unknown, [string, number]>;
   private readonly purge: Statement<unknown, [number]>;
   private readonly live: Statement<{ key: string }, [number]>;
-  private readonly atomic: (key: string, fn: UpdateFn) => WorkspaceRecord | null;
+  private readonly atomic: (key: string, fn: UpdateFn, fence?: LeaseFence) => WorkspaceRecord | null;
+  private readonly leaseOps: ReturnType<typeof leaseStatements>;
+  private readonly takeAtomic: (name: string, ticket: string, ms: number) => number | null;
+  private readonly openMcpAtomic: (id: string, workspace: string, seconds: number, max: number) => boolean;
+  private readonly touchMcpAtomic: (id: string, seconds: number) => string | null;
   private readonly putSessionRow: Statement<unknown, [string, number]>;
   private readonly sessionRow: Statement<{ expires_at: number }, [string]>;
   private readonly dropSessionRow: Statement<unknown, [string]>;
@@ -60,6 +64,17 @@ export class SqliteStore implements RecordStore {
       this.db.run(
         "CREATE TABLE IF NOT EXISTS admin_sessions (id TEXT PRIMARY KEY, expires_at REAL NOT NULL)",
       );
+      this.db.run(
+        "CREATE TABLE IF NOT EXISTS leases (name TEXT PRIMARY KEY, token INTEGER NOT NULL, expires_at REAL NOT NULL)",
+      );
+      this.db.run(
+        "CREATE TABLE IF NOT EXISTS lease_queue (name TEXT NOT NULL, ticket TEXT NOT NULL, seq INTEGER NOT NULL, expires_at REAL NOT NULL, PRIMARY KEY (name, ticket))",
+      );
+      this.db.run("CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, n INTEGER NOT NULL)");
+      this.db.run(
+        "CREATE TABLE IF NOT EXISTS mcp_sessions (id TEXT PRIMARY KEY, workspace TEXT NOT NULL, expires_at REAL NOT NULL)",
+      );
+      this.db.run("CREATE TABLE IF NOT EXISTS marks (name TEXT PRIMARY KEY, expires_at REAL NOT NULL)");
     });
     this.putSessionRow = this.db.query(
       "INSERT INTO admin_sessions (id, expires_at) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET expires_at = excluded.expires_at",
@@ -78,8 +93,15 @@ export class SqliteStore implements RecordStore {
     this.purge = this.db.query("DELETE FROM records WHERE expires_at <= ?");
     this.live = this.db.query("SELECT key FROM records WHERE expires_at > ? ORDER BY key");
     if (this.path !== ":memory:") for (const end of ["-wal", "-shm"]) ownerOnly(this.path + end, false);
-    this.atomic = this.db.transaction((key: string, fn: UpdateFn) => {
+    const ops = leaseStatements(this.db);
+    this.leaseOps = ops;
+    const held = (fence: LeaseFence, now: number) => {
+      const row = ops.lease.get(fence.name);
+      return row !== null && row.token === fence.token && row.expires_at > now;
+    };
+    this.atomic = this.db.transaction((key: string, fn: UpdateFn, fence?: LeaseFence) => {
       const now = this.now();
+      if (fence && !held(fence, now)) throw new LeaseLost(key);
       const current = this.read(key, now);
       const next = fn(current);
       if (next === null) {
@@ -88,6 +110,40 @@ export class SqliteStore implements RecordStore {
       }
       this.write.run(key, toJson(next), now + this.ttl);
       return next;
+    }).immediate;
+    this.takeAtomic = this.db.transaction((name: string, ticket: string, ms: number) => {
+      const now = this.now();
+      ops.dropStale.run(name, now, ticket);
+      const lease = ops.lease.get(name);
+      const head = ops.head.get(name);
+      if ((lease && lease.expires_at > now) || (head && head.ticket !== ticket)) {
+        if (ops.inLine.get(name, ticket)) ops.stayInLine.run(now + ms / 1000, name, ticket);
+        else ops.joinLine.run(name, ticket, ops.next.get()!.n, now + ms / 1000);
+        return null;
+      }
+      ops.leaveLine.run(name, ticket);
+      const token = ops.next.get()!.n;
+      ops.grant.run(name, token, now + ms / 1000);
+      return token;
+    }).immediate;
+    this.openMcpAtomic = this.db.transaction(
+      (id: string, workspace: string, seconds: number, max: number) => {
+        const now = this.now();
+        ops.purgeMcp.run(now);
+        if (ops.countMcp.get()!.n >= max) return false;
+        ops.putMcp.run(id, workspace, now + seconds);
+        return true;
+      },
+    ).immediate;
+    this.touchMcpAtomic = this.db.transaction((id: string, seconds: number) => {
+      const now = this.now();
+      const row = ops.mcp.get(id);
+      if (!row || !(row.expires_at > now)) {
+        if (row) ops.dropMcp.run(id);
+        return null;
+      }
+      ops.slideMcp.run(now + seconds, id);
+      return row.workspace;
     }).immediate;
   }
 
@@ -104,8 +160,8 @@ export class SqliteStore implements RecordStore {
     this.guard(() => this.write.run(key, toJson(record), this.now() + this.ttl));
   }
 
-  async update(key: string, fn: UpdateFn): Promise<WorkspaceRecord | null> {
-    return this.guard(() => this.atomic(key, fn));
+  async update(key: string, fn: UpdateFn, opts: UpdateOptions = {}): Promise<WorkspaceRecord | null> {
+    return this.guard(() => this.atomic(key, fn, opts.fence));
   }
 
   async delete(key: string): Promise<boolean> {
@@ -129,6 +185,56 @@ export class SqliteStore implements RecordStore {
       const row = this.select.get(key);
       const left = row ? row.expires_at - this.now() : 0;
       return left > 0 ? left : null;
+    });
+  }
+
+  async takeLease(name: string, ticket: string, ms: number): Promise<number | null> {
+    return this.guard(() => this.takeAtomic(name, ticket, ms));
+  }
+
+  async renewLease(name: string, token: number, ms: number): Promise<boolean> {
+    return this.guard(() => {
+      const now = this.now();
+      return this.leaseOps.renew.run(now + ms / 1000, name, token, now).changes > 0;
+    });
+  }
+
+  async releaseLease(name: string, token: number): Promise<void> {
+    this.guard(() => this.leaseOps.release.run(name, token));
+  }
+
+  async breakLease(name: string): Promise<void> {
+    this.guard(() => this.leaseOps.breakOne.run(name));
+  }
+
+  async leaveLeaseQueue(name: string, ticket: string): Promise<void> {
+    this.guard(() => this.leaseOps.leaveLine.run(name, ticket));
+  }
+
+  async openMcpSession(id: string, workspace: string, seconds: number, max: number): Promise<boolean> {
+    return this.guard(() => this.openMcpAtomic(id, workspace, seconds, max));
+  }
+
+  async mcpSession(id: string, seconds: number): Promise<string | null> {
+    return this.guard(() => this.touchMcpAtomic(id, seconds));
+  }
+
+  async closeMcpSession(id: string): Promise<boolean> {
+    return this.guard(() => this.leaseOps.dropMcp.run(id).changes > 0);
+  }
+
+  async putMark(name: string, seconds: number): Promise<void> {
+    this.guard(() => {
+      const now = this.now();
+      this.leaseOps.purgeMarks.run(now);
+      this.leaseOps.putMark.run(name, now + seconds);
+    });
+  }
+
+  async hasMark(name: string): Promise<boolean> {
+    return this.guard(() => {
+      const row = this.leaseOps.mark.get(name);
+      return row !== null && row.expires_at > this.now();
     });
   }
 
@@ -180,6 +286,57 @@ export class SqliteStore implements RecordStore {
       throw unavailable(`the record store at ${this.path} did not answer: ${err.message}`);
     }
   }
+}
+
+/** The statements behind leases, MCP sessions and marks. */
+function leaseStatements(db: Database) {
+  return {
+    lease: db.query<{ token: number; expires_at: number }, [string]>(
+      "SELECT token, expires_at FROM leases WHERE name = ?",
+    ),
+    grant: db.query<unknown, [string, number, number]>(
+      "INSERT INTO leases (name, token, expires_at) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET token = excluded.token, expires_at = excluded.expires_at",
+    ),
+    renew: db.query<unknown, [number, string, number, number]>(
+      "UPDATE leases SET expires_at = ? WHERE name = ? AND token = ? AND expires_at > ?",
+    ),
+    release: db.query<unknown, [string, number]>("DELETE FROM leases WHERE name = ? AND token = ?"),
+    breakOne: db.query<unknown, [string]>("DELETE FROM leases WHERE name = ?"),
+    next: db.query<{ n: number }, []>(
+      "INSERT INTO counters (name, n) VALUES ('lease', 1) ON CONFLICT (name) DO UPDATE SET n = n + 1 RETURNING n",
+    ),
+    dropStale: db.query<unknown, [string, number, string]>(
+      "DELETE FROM lease_queue WHERE name = ? AND expires_at <= ? AND ticket != ?",
+    ),
+    head: db.query<{ ticket: string }, [string]>(
+      "SELECT ticket FROM lease_queue WHERE name = ? ORDER BY seq LIMIT 1",
+    ),
+    inLine: db.query<{ seq: number }, [string, string]>(
+      "SELECT seq FROM lease_queue WHERE name = ? AND ticket = ?",
+    ),
+    joinLine: db.query<unknown, [string, string, number, number]>(
+      "INSERT INTO lease_queue (name, ticket, seq, expires_at) VALUES (?, ?, ?, ?)",
+    ),
+    stayInLine: db.query<unknown, [number, string, string]>(
+      "UPDATE lease_queue SET expires_at = ? WHERE name = ? AND ticket = ?",
+    ),
+    leaveLine: db.query<unknown, [string, string]>("DELETE FROM lease_queue WHERE name = ? AND ticket = ?"),
+    mcp: db.query<{ workspace: string; expires_at: number }, [string]>(
+      "SELECT workspace, expires_at FROM mcp_sessions WHERE id = ?",
+    ),
+    putMcp: db.query<unknown, [string, string, number]>(
+      "INSERT INTO mcp_sessions (id, workspace, expires_at) VALUES (?, ?, ?)",
+    ),
+    slideMcp: db.query<unknown, [number, string]>("UPDATE mcp_sessions SET expires_at = ? WHERE id = ?"),
+    dropMcp: db.query<unknown, [string]>("DELETE FROM mcp_sessions WHERE id = ?"),
+    purgeMcp: db.query<unknown, [number]>("DELETE FROM mcp_sessions WHERE expires_at <= ?"),
+    countMcp: db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM mcp_sessions"),
+    mark: db.query<{ expires_at: number }, [string]>("SELECT expires_at FROM marks WHERE name = ?"),
+    putMark: db.query<unknown, [string, number]>(
+      "INSERT INTO marks (name, expires_at) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET expires_at = excluded.expires_at",
+    ),
+    purgeMarks: db.query<unknown, [number]>("DELETE FROM marks WHERE expires_at <= ?"),
+  };
 }
 
 /** Makes `path` (created when `create`) readable and writable by this user alone; never throws for it. */

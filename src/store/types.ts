@@ -7,6 +7,20 @@ import type { WorkspaceRecord } from "./record.ts";
  */
 export type UpdateFn = (current: WorkspaceRecord | null) => WorkspaceRecord | null;
 
+/** A lease as its holder knows it: the name and the fencing token the store gave it. */
+export interface LeaseFence {
+  name: string;
+  token: number;
+}
+
+export interface UpdateOptions {
+  /**
+   * Writes only while this lease is still held with this token, checked in the same atomic step
+   * as the write; otherwise nothing is written and the update throws LeaseLost.
+   */
+  fence?: LeaseFence;
+}
+
 export interface RecordStore {
   readonly kind: "sqlite" | "redis";
   /** Seconds a record lives after its last write. */
@@ -14,12 +28,51 @@ export interface RecordStore {
   get(key: string): Promise<WorkspaceRecord | null>;
   set(key: string, record: WorkspaceRecord): Promise<void>;
   /** Atomic per key. Resolves to the record as stored afterwards (null when there is none). */
-  update(key: string, fn: UpdateFn): Promise<WorkspaceRecord | null>;
+  update(key: string, fn: UpdateFn, opts?: UpdateOptions): Promise<WorkspaceRecord | null>;
   delete(key: string): Promise<boolean>;
   /** Every live key. */
   keys(): Promise<string[]>;
   /** Seconds until the key expires, or null when it does not exist. */
   expiresIn(key: string): Promise<number | null>;
+
+  /**
+   * Leases: one holder at a time per name, across every server of the store, for `ms` unless
+   * renewed. A taker joins the name's queue under `ticket` (kept while it keeps asking, at least
+   * every `ms`) and gets the lease only when it is free and the ticket is first in line, so takers
+   * are served in the order they came. Resolves to the fencing token (greater than every token
+   * given before it), or null while another holds the lease or is ahead in line.
+   */
+  takeLease(name: string, ticket: string, ms: number): Promise<number | null>;
+  /** Extends the lease to `ms` from now while `token` holds it; false when it no longer does. */
+  renewLease(name: string, token: number, ms: number): Promise<boolean>;
+  /** Gives the lease back, if `token` still holds it. */
+  releaseLease(name: string, token: number): Promise<void>;
+  /** Ends whoever holds the lease now (an admin's End): their fenced writes fail from here on. */
+  breakLease(name: string): Promise<void>;
+  /** Leaves the queue without the lease (a taker that gave up). */
+  leaveLeaseQueue(name: string, ticket: string): Promise<void>;
+  /**
+   * Calls `listener` with a lease's name whenever any server gives it back or breaks it, so a
+   * waiter on another server goes at once rather than at its next look (Redis: a published
+   * message). Stores without a way to say so leave it out: waiters look again on their own.
+   * Returns the way to stop listening.
+   */
+  watchLeases?(listener: (name: string) => void): () => void;
+
+  /**
+   * MCP sessions over HTTP, kept here so any server of a group serves any of them: opens `id` for
+   * `workspace`, unused for at most `seconds`, unless `max` sessions are open (then false).
+   */
+  openMcpSession(id: string, workspace: string, seconds: number, max: number): Promise<boolean>;
+  /** The session's workspace, its idle time restarted; null when it is closed or idle too long. */
+  mcpSession(id: string, seconds: number): Promise<string | null>;
+  /** True when the session was open. */
+  closeMcpSession(id: string): Promise<boolean>;
+
+  /** A flag any server can raise and see for `seconds` (an MCP cancel for a call on another server). */
+  putMark(name: string, seconds: number): Promise<void>;
+  hasMark(name: string): Promise<boolean>;
+
   /**
    * Admin sign-ins, kept beside the records (never among their keys) so every server of a group
    * honours them: `id` is a digest of the cookie's session id, and it lives `seconds`.

@@ -1,41 +1,39 @@
-// MCP over Streamable HTTP at /mcp: a transport and a server per MCP session, bound to the
-// workspace the initialize request named (X-Workspace or ?workspace=, as on REST). Sessions are
-// capped (mcp.max_sessions) and closed after mcp.session_idle unused.
+// MCP over Streamable HTTP at /mcp, served by any server of a group. An MCP session is a few bytes
+// in the record store (its workspace, and how long it has gone unused), not a transport in one
+// server's memory: initialize opens it (capped by mcp.max_sessions across the group, closed after
+// mcp.session_idle unused), and every later request, on whichever server the proxy picks, reads it
+// and is served by the SDK's stateless transport made for that request alone. A request's progress
+// notifications and its result travel on that request's own event stream, so they reach the
+// client that asked. A cancel may land on another server than its call: it finds the call here,
+// or leaves a mark in the store that the call's server looks for.
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { badInput, forbidden, notFound, unavailable } from "../errors.ts";
-import { log } from "../log.ts";
 import type { Services } from "../services.ts";
 import { hostOf, requireJson } from "./guard.ts";
 import { failure, readJson, requireToken, workspaceOf } from "./http.ts";
-import { mcpServer } from "./mcp.ts";
-
-interface Live {
-  transport: WebStandardStreamableHTTPServerTransport;
-  workspace: string;
-  seen: number;
-}
+import { type CallHooks, mcpServer } from "./mcp.ts";
 
 export const sessionsFull = (max: number) =>
   `this server holds its most MCP sessions (${max}, mcp.max_sessions): close one you no longer use (DELETE /mcp with its mcp-session-id) or retry once idle ones close`;
+export const NO_SESSION =
+  "no such MCP session: it was closed, or unused for longer than mcp.session_idle; initialize a new one";
+
+/** How often a call looks for a cancel sent to another server, and how long such a cancel is kept. */
+const CANCEL_POLL_MS = 1000;
+const CANCEL_KEEP_S = 600;
+/** A request id longer than this is not one a client sends: its cancel is ignored. */
+const MAX_ID_CHARS = 256;
 
 export class McpHttp {
-  private readonly sessions = new Map<string, Live>();
-  /** Initializes under way: they count against the cap before their session exists. */
-  private opening = 0;
-  private readonly sweeper: ReturnType<typeof setInterval>;
-  private readonly idleMs: number;
+  private readonly idle: number;
   private readonly max: number;
+  /** tools/call requests running on this server, by session and request id: how to stop each. */
+  private readonly inflight = new Map<string, () => void>();
 
   constructor(private readonly services: Services) {
-    this.idleMs = services.config.mcp.session_idle * 1000;
+    this.idle = services.config.mcp.session_idle;
     this.max = services.config.mcp.max_sessions;
-    this.sweeper = setInterval(() => this.sweep(), Math.min(60_000, Math.max(1000, this.idleMs / 4)));
-    this.sweeper.unref?.();
-  }
-
-  get count(): number {
-    return this.sessions.size;
   }
 
   async handle(request: Request): Promise<Response> {
@@ -44,70 +42,77 @@ export class McpHttp {
       this.checkOrigin(request);
       if (request.method === "POST") requireJson(request);
       const id = request.headers.get("mcp-session-id");
-      if (id) {
-        const live = this.sessions.get(id);
-        if (!live || this.idle(live, Date.now())) {
-          if (live) this.drop(id, live);
-          throw notFound("no such MCP session: it ended or the server restarted; initialize a new one");
-        }
-        live.seen = Date.now();
-        if (request.method === "POST") {
-          const body = await readJson(request);
-          return await live.transport.handleRequest(request, { parsedBody: body });
-        }
-        return await live.transport.handleRequest(request);
+      if (!id) return await this.initialize(request);
+      const workspace = await this.services.store.mcpSession(id, this.idle);
+      if (workspace === null) throw notFound(NO_SESSION);
+      if (request.method === "DELETE") {
+        await this.services.store.closeMcpSession(id);
+        return new Response(null, { status: 200 });
       }
-      if (request.method !== "POST") throw badInput("start an MCP session with an initialize POST");
-      const workspace = workspaceOf(request);
-      if (this.sessions.size + this.opening >= this.max) this.sweep();
-      if (this.sessions.size + this.opening >= this.max) throw unavailable(sessionsFull(this.max));
-      this.opening++;
-      let opened = false;
-      try {
-        const body = await readJson(request);
-        const messages = Array.isArray(body) ? body : [body];
-        if (!messages.some((m) => isInitializeRequest(m))) {
-          throw badInput("no mcp-session-id header: start an MCP session with an initialize request");
-        }
-        const transport: WebStandardStreamableHTTPServerTransport =
-          new WebStandardStreamableHTTPServerTransport({
-            sessionIdGenerator: () => crypto.randomUUID(),
-            onsessioninitialized: (sid) => {
-              opened = true;
-              this.opening--;
-              this.sessions.set(sid, { transport, workspace, seen: Date.now() });
-            },
-            onsessionclosed: (sid) => {
-              this.sessions.delete(sid);
-            },
-          });
-        const server = mcpServer(this.services, workspace);
-        await server.connect(transport);
-        return await transport.handleRequest(request, { parsedBody: body });
-      } finally {
-        if (!opened) this.opening--;
-      }
+      // Nothing here sends a message no request asked for, so there is no stream to listen on.
+      if (request.method !== "POST") return methodNotAllowed();
+      const body = await readJson(request);
+      for (const m of Array.isArray(body) ? body : [body]) await this.cancelled(id, m);
+      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      await mcpServer(this.services, workspace, this.hooks(id)).connect(transport);
+      return await transport.handleRequest(request, { parsedBody: body });
     } catch (err) {
       return failure(err);
     }
   }
 
-  private idle(live: Live, now: number): boolean {
-    return now - live.seen > this.idleMs;
-  }
-
-  private drop(id: string, live: Live): void {
-    this.sessions.delete(id);
-    void live.transport.close().catch(() => undefined);
-  }
-
-  private sweep(): void {
-    const now = Date.now();
-    for (const [id, live] of this.sessions) {
-      if (!this.idle(live, now)) continue;
-      this.drop(id, live);
-      log.debug(`closed an idle MCP session of workspace ${live.workspace}`);
+  private async initialize(request: Request): Promise<Response> {
+    if (request.method !== "POST") throw badInput("start an MCP session with an initialize POST");
+    const workspace = workspaceOf(request);
+    const body = await readJson(request);
+    const messages = Array.isArray(body) ? body : [body];
+    if (!messages.some((m) => isInitializeRequest(m))) {
+      throw badInput("no mcp-session-id header: start an MCP session with an initialize request");
     }
+    const id = crypto.randomUUID();
+    if (!(await this.services.store.openMcpSession(id, workspace, this.idle, this.max))) {
+      throw unavailable(sessionsFull(this.max));
+    }
+    // The SDK's session mode for this one request: it negotiates and hands the client the id.
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => id });
+    await mcpServer(this.services, workspace, this.hooks(id)).connect(transport);
+    const res = await transport.handleRequest(request, { parsedBody: body });
+    if (!res.ok) await this.services.store.closeMcpSession(id).catch(() => undefined);
+    return res;
+  }
+
+  /** Registers each tools/call of the session, so a cancel reaches it here or through the store. */
+  private hooks(session: string): CallHooks {
+    return {
+      started: (requestId, cancel) => {
+        const key = callKey(session, requestId);
+        if (key === null) return () => undefined;
+        this.inflight.set(key, cancel);
+        const timer = setInterval(() => {
+          this.services.store.hasMark(key).then(
+            (yes) => yes && cancel(),
+            () => undefined,
+          );
+        }, CANCEL_POLL_MS);
+        timer.unref?.();
+        return () => {
+          clearInterval(timer);
+          if (this.inflight.get(key) === cancel) this.inflight.delete(key);
+        };
+      },
+    };
+  }
+
+  private async cancelled(session: string, message: unknown): Promise<void> {
+    const m = message as { method?: unknown; params?: { requestId?: unknown } } | null;
+    if (m?.method !== "notifications/cancelled") return;
+    const requestId = m.params?.requestId;
+    if (typeof requestId !== "string" && typeof requestId !== "number") return;
+    const key = callKey(session, requestId);
+    if (key === null) return;
+    const here = this.inflight.get(key);
+    if (here) here();
+    else await this.services.store.putMark(key, CANCEL_KEEP_S);
   }
 
   /** A page on another origin must not drive /mcp by any method (the app refuses its changes too). */
@@ -118,8 +123,23 @@ export class McpHttp {
   }
 
   async close(): Promise<void> {
-    clearInterval(this.sweeper);
-    for (const live of this.sessions.values()) await live.transport.close().catch(() => undefined);
-    this.sessions.clear();
+    for (const cancel of this.inflight.values()) cancel();
+    this.inflight.clear();
   }
+}
+
+function callKey(session: string, requestId: string | number): string | null {
+  const id = JSON.stringify(requestId);
+  return id.length > MAX_ID_CHARS ? null : `mcp-cancel:${session}:${id}`;
+}
+
+function methodNotAllowed(): Response {
+  return new Response(
+    JSON.stringify({
+      jsonrpc: "2.0",
+      error: { code: -32000, message: "this server sends nothing unasked: POST requests, DELETE to close" },
+      id: null,
+    }),
+    { status: 405, headers: { allow: "POST, DELETE", "content-type": "application/json" } },
+  );
 }

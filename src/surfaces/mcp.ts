@@ -59,7 +59,13 @@ function toolTable() {
   return tableCache;
 }
 
-export function mcpServer(services: Services, workspace: string): Server {
+/** What MCP over HTTP learns of each tools/call: it may be cancelled from another request. */
+export interface CallHooks {
+  /** A tools/call began; `cancel` stops it. Returns what to call once it ends. */
+  started(requestId: string | number, cancel: () => void): () => void;
+}
+
+export function mcpServer(services: Services, workspace: string, hooks?: CallHooks): Server {
   const server = new Server(
     { name: "selenium-flow", title: "selenium-flow", version: VERSION },
     { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
@@ -75,10 +81,16 @@ export function mcpServer(services: Services, workspace: string): Server {
     }
     const token = request.params._meta?.progressToken;
     const note = services.activity.start(services.now(), workspace, action.name, "mcp");
+    const stop = new AbortController();
+    const relay = () => stop.abort(extra.signal.reason);
+    extra.signal.addEventListener("abort", relay, { once: true });
+    const ended = hooks?.started(extra.requestId, () =>
+      stop.abort(new Error("the client cancelled this call")),
+    );
     try {
       const input = validate(action.input, request.params.arguments ?? {});
       const result = await services.workspaces.run(workspace, action, input, {
-        signal: extra.signal,
+        signal: stop.signal,
         progress: (progress, total, message) => {
           if (token === undefined) return;
           void extra
@@ -102,6 +114,9 @@ export function mcpServer(services: Services, workspace: string): Server {
       if (errorBody(err).error.startsWith("something failed"))
         log.error(`tool ${action.name}: ${errorBody(err).error}`);
       return toolError(err);
+    } finally {
+      ended?.();
+      extra.signal.removeEventListener("abort", relay);
     }
   });
 

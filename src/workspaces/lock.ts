@@ -1,18 +1,170 @@
-// Calls on one workspace run one at a time within this server: a promise chain per key.
-export class KeyedLock {
-  private readonly tails = new Map<string, Promise<unknown>>();
+// Calls on one workspace run one at a time across every server of a group: each takes the
+// workspace's lease in the record store first (SQLite: a row; Redis: a key set only when absent,
+// holding a fencing token), renews it while the call runs, and gives it back after. A call that
+// finds it held waits in the store's queue, so calls are served in the order they came, whichever
+// server took them. A server that dies mid-call stops renewing: its lease runs out after `ms`.
+// The same lease, tried once, is the collector's claim on a recording.
+import { type FlowError, LeaseLost } from "../errors.ts";
+import type { LeaseFence, RecordStore } from "../store/types.ts";
 
-  run<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    const before = this.tails.get(key) ?? Promise.resolve();
-    const mine = before.then(fn, fn);
-    const tail = mine.then(
-      () => undefined,
-      () => undefined,
+/** A lease this server holds. */
+export interface Holding {
+  readonly fence: LeaseFence;
+  /** Aborted (with LeaseLost) once the lease is known lost: not renewed in time, or broken. */
+  readonly lost: AbortSignal;
+  /** How long it waited in line for the lease (0: it was free). */
+  readonly waitedMs: number;
+  /** Gives it back (never throws: a lease that cannot be given back runs out). */
+  release(): Promise<void>;
+}
+
+export interface WaitOptions {
+  /** The longest wait in line, ms. */
+  waitMs: number;
+  /** Stops the wait (the caller went away). */
+  signal?: AbortSignal;
+  /** The 503 when the wait runs out. */
+  busy: () => FlowError;
+}
+
+/**
+ * The first pause between looks, and the longest. A release on this server wakes its waiters at
+ * once, and so does one on another server where the store says so (Redis).
+ */
+const FIRST_PAUSE_MS = 5;
+const MAX_PAUSE_MS = 50;
+
+export class Leases {
+  /** Waiters of this server per name, woken when this server gives the name back. */
+  private readonly sleepers = new Map<string, Set<() => void>>();
+  /** Listening for other servers' releases (from the first wait on). */
+  private watching = false;
+  /** Calls that waited for a lease, and the ms they waited in all (for the bench). */
+  readonly waits = { count: 0, ms: 0 };
+
+  /** `ms`: how long a lease lives unless renewed (session.lease). */
+  constructor(
+    private readonly store: RecordStore,
+    readonly ms: number,
+  ) {}
+
+  /** Runs `fn` while holding `name`'s lease, waiting in line for it first. */
+  async run<T>(name: string, opts: WaitOptions, fn: (held: Holding) => Promise<T>): Promise<T> {
+    const held = await this.take(name, opts);
+    try {
+      return await fn(held);
+    } finally {
+      await held.release();
+    }
+  }
+
+  /** Waits in line for `name`'s lease, at most `opts.waitMs`. */
+  async take(name: string, opts: WaitOptions): Promise<Holding> {
+    const ticket = crypto.randomUUID();
+    const started = Date.now();
+    const deadline = started + opts.waitMs;
+    let pause = FIRST_PAUSE_MS;
+    let waited = false;
+    try {
+      for (;;) {
+        opts.signal?.throwIfAborted();
+        const token = await this.store.takeLease(name, ticket, this.ms);
+        if (token !== null) {
+          const waitedMs = waited ? Date.now() - started : 0;
+          if (waited) {
+            this.waits.count++;
+            this.waits.ms += waitedMs;
+          }
+          return this.hold(name, token, waitedMs);
+        }
+        waited = true;
+        const left = deadline - Date.now();
+        if (left <= 0) throw opts.busy();
+        await this.nap(name, Math.min(pause, left), opts.signal);
+        pause = Math.min(MAX_PAUSE_MS, pause * 2);
+      }
+    } catch (err) {
+      if (waited) await this.store.leaveLeaseQueue(name, ticket).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /** The lease now, or null when another holds it (or waits for it): no waiting in line. */
+  async tryTake(name: string): Promise<Holding | null> {
+    const ticket = crypto.randomUUID();
+    const token = await this.store.takeLease(name, ticket, this.ms);
+    if (token !== null) return this.hold(name, token);
+    await this.store.leaveLeaseQueue(name, ticket).catch(() => undefined);
+    return null;
+  }
+
+  private hold(name: string, token: number, waitedMs = 0): Holding {
+    const lost = new AbortController();
+    // Until when this server knows the lease is its own: from when its last renewal was sent.
+    let until = Date.now() + this.ms;
+    let renewing = false;
+    const loseIt = () => {
+      clearInterval(timer);
+      if (!lost.signal.aborted) lost.abort(new LeaseLost(name));
+    };
+    const timer = setInterval(
+      async () => {
+        if (renewing) {
+          if (Date.now() >= until) loseIt();
+          return;
+        }
+        renewing = true;
+        const sent = Date.now();
+        try {
+          if (await this.store.renewLease(name, token, this.ms)) until = sent + this.ms;
+          else loseIt();
+        } catch {
+          // The store did not answer: the lease may still be ours until `until`.
+          if (Date.now() >= until) loseIt();
+        } finally {
+          renewing = false;
+        }
+      },
+      Math.max(50, Math.floor(this.ms / 3)),
     );
-    this.tails.set(key, tail);
-    void tail.then(() => {
-      if (this.tails.get(key) === tail) this.tails.delete(key);
+    timer.unref?.();
+    let released = false;
+    return {
+      fence: { name, token },
+      lost: lost.signal,
+      waitedMs,
+      release: async () => {
+        if (released) return;
+        released = true;
+        clearInterval(timer);
+        await this.store.releaseLease(name, token).catch(() => undefined);
+        this.wake(name);
+      },
+    };
+  }
+
+  private nap(name: string, ms: number, signal?: AbortSignal): Promise<void> {
+    if (!this.watching) {
+      this.watching = true;
+      this.store.watchLeases?.((freed) => this.wake(freed));
+    }
+    return new Promise((resolve) => {
+      const set = this.sleepers.get(name) ?? new Set<() => void>();
+      this.sleepers.set(name, set);
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", done);
+        set.delete(done);
+        if (set.size === 0 && this.sleepers.get(name) === set) this.sleepers.delete(name);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal?.addEventListener("abort", done, { once: true });
+      set.add(done);
     });
-    return mine;
+  }
+
+  private wake(name: string): void {
+    for (const done of [...(this.sleepers.get(name) ?? [])]) done();
   }
 }

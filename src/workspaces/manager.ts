@@ -1,6 +1,8 @@
 // The workspace manager: maps a workspace name to its browser, reopening a reaped one silently,
-// runs each call under the workspace's lock, and settles every result in one record write
-// (history, TTL, reopen report, window size, and any change the action asked for).
+// runs each call under the workspace's lease (one call at a time across every server of a group),
+// and settles every result in one record write (history, TTL, reopen report, window size, and any
+// change the action asked for). The writes a call makes are fenced by its lease: a call that lost
+// it writes nothing more, and a browser it opened is quit.
 
 import { error as wd } from "selenium-webdriver";
 import {
@@ -10,7 +12,7 @@ import {
   type RecordChange,
   SITE_DATA_URI,
 } from "../actions/define.ts";
-import { badInput, unavailable } from "../errors.ts";
+import { badInput, LeaseLost, unavailable } from "../errors.ts";
 import { SANDBOX } from "../grid/bidi.ts";
 import { type HeldConnection, HeldConnections, IDLE_MS } from "../grid/held.ts";
 import { LIBRARY_PRELOAD, Page, type Where } from "../grid/page.ts";
@@ -35,8 +37,8 @@ import {
   type WorkspaceRecord,
   withSiteData,
 } from "../store/record.ts";
-import type { RecordStore } from "../store/types.ts";
-import { KeyedLock } from "./lock.ts";
+import type { LeaseFence, RecordStore, UpdateFn } from "../store/types.ts";
+import { Leases } from "./lock.ts";
 import { DEFAULT_HEIGHT, DEFAULT_WIDTH, type OpenRequest, openOptions, resolveSettings } from "./settings.ts";
 import type { StepOutcome, Steps } from "./steps.ts";
 
@@ -139,12 +141,26 @@ const SCRIPT_MS = 30_000;
 /** How long an admin's End waits for the Grid to quit the browser before answering (it goes on). */
 const INTERRUPT_WAIT_MS = 2_000;
 
+export interface LeaseSettings {
+  /** Seconds a lease lives unless renewed (session.lease). */
+  lease: number;
+  /** Seconds a call waits for its workspace's lease before a 503 (grid.command_timeout). */
+  wait: number;
+}
+
+export const busyMessage = (workspace: string, seconds: number) =>
+  `another call holds workspace ${workspace} and did not end within ${seconds} s: retry once it has ended`;
+
 export class WorkspaceManager {
-  private readonly lock = new KeyedLock();
+  /** One call at a time per workspace, across every server of the store. */
+  readonly leases: Leases;
+  private readonly waitSeconds: number;
   private services!: Services;
   private readonly calls = new WeakMap<ActionContext, Call>();
   /** Each workspace's call in flight on this server, to stop it (interrupt). */
   private readonly running = new Map<string, AbortController>();
+  /** The lease each of those calls holds: it fences their writes. */
+  private readonly fences = new Map<string, LeaseFence>();
   /** One BiDi connection per live browser this server has touched. */
   readonly connections: HeldConnections;
 
@@ -153,11 +169,14 @@ export class WorkspaceManager {
     private readonly grid: Grid,
     private readonly now: () => number,
     readonly hooks: ManagerHooks = {},
+    lease: LeaseSettings = { lease: 15, wait: 60 },
   ) {
     this.connections = new HeldConnections((id) => this.grid.bidi(id), IDLE_MS, {
       functionDeclaration: LIBRARY_PRELOAD,
       sandbox: SANDBOX,
     });
+    this.leases = new Leases(store, lease.lease * 1000);
+    this.waitSeconds = lease.wait;
   }
 
   /** Called once by the composition root, so actions get the whole service set. */
@@ -165,34 +184,62 @@ export class WorkspaceManager {
     this.services = services;
   }
 
-  /** Runs one action for a workspace: one call at a time per workspace. */
+  /**
+   * Runs one action for a workspace under the workspace's lease: one call at a time per workspace
+   * on every server of the group, in the order they came. A call that waits longer than
+   * grid.command_timeout for its turn is a 503.
+   */
   run(workspace: string, action: AnyAction, input: unknown, opts: CallOptions = {}): Promise<AnyRecord> {
-    return this.lock.run(workspace, async () => {
+    const wait = {
+      waitMs: this.waitSeconds * 1000,
+      signal: opts.signal,
+      busy: () => unavailable(busyMessage(workspace, this.waitSeconds)),
+    };
+    return this.leases.run(workspace, wait, async (held) => {
+      if (held.waitedMs > 0)
+        log.debug(`workspace ${workspace}: ${action.name} waited ${held.waitedMs} ms for its turn`);
       const stop = new AbortController();
       const outer = opts.signal;
       const relay = () => stop.abort(outer?.reason);
+      const lost = () => stop.abort(held.lost.reason);
       if (outer?.aborted) relay();
       else outer?.addEventListener("abort", relay, { once: true });
+      held.lost.addEventListener("abort", lost, { once: true });
       this.running.set(workspace, stop);
+      this.fences.set(workspace, held.fence);
       try {
         return await this.runLocked(workspace, action, input, { ...opts, signal: stop.signal });
+      } catch (err) {
+        // Whatever a call that lost its lease ran into, that is why it stopped.
+        if (held.lost.aborted && !(err instanceof LeaseLost)) throw held.lost.reason;
+        throw err;
       } finally {
         outer?.removeEventListener("abort", relay);
+        held.lost.removeEventListener("abort", lost);
         if (this.running.get(workspace) === stop) this.running.delete(workspace);
+        if (this.fences.get(workspace) === held.fence) this.fences.delete(workspace);
       }
     });
   }
 
   /**
    * Admin End (and Forget): stops the workspace's call in flight, whatever it waits on (its browser's
-   * connection closes under it), and ends the browser without waiting for that call's turn. The
-   * stopped call settles nothing: the record no longer names its browser.
+   * connection closes under it), and ends the browser without waiting for that call's turn. On any
+   * server: the call's lease is broken, so its writes from here on are refused and a browser it
+   * opens is quit. The stopped call settles nothing: the record no longer names its browser.
    */
   async interrupt(workspace: string): Promise<{ ended: boolean }> {
     this.running.get(workspace)?.abort(new Error("an admin ended this workspace's browser"));
+    await this.store.breakLease(workspace);
     const record = await this.store.get(workspace);
     if (record?.session_id) this.connections.drop(record.session_id);
-    return this.endBrowser(workspace, { waitMs: INTERRUPT_WAIT_MS });
+    return this.endNow(workspace, { waitMs: INTERRUPT_WAIT_MS });
+  }
+
+  /** The lease of the workspace's call in flight on this server: its writes go through it. */
+  private fenceOf(workspace: string): { fence?: LeaseFence } {
+    const fence = this.fences.get(workspace);
+    return fence ? { fence } : {};
   }
 
   private async runLocked(
@@ -449,7 +496,7 @@ export class WorkspaceManager {
     }
     const now = this.now();
     let bound = opened.id;
-    await this.store.update(workspace, (cur) => {
+    await this.bindOrQuit(workspace, opened.id, (cur) => {
       const base = cur ?? emptyRecord();
       if (base.session_id && base.session_id !== replacing) {
         bound = base.session_id;
@@ -472,6 +519,20 @@ export class WorkspaceManager {
     }
     this.expectRecording(workspace, opened.id, settings);
     return this.live(opened.id, settings);
+  }
+
+  /**
+   * The write that makes a browser this server opened the workspace's, fenced by the call's lease.
+   * When it fails (a stale lease, the store down) the browser belongs to nobody: it is quit.
+   */
+  private async bindOrQuit(workspace: string, id: string, fn: UpdateFn): Promise<void> {
+    try {
+      await this.store.update(workspace, fn, this.fenceOf(workspace));
+    } catch (err) {
+      this.connections.drop(id);
+      await this.grid.end(id).catch(() => undefined);
+      throw err;
+    }
   }
 
   /** Opens a browser, restores site data into it, then goes to its first page. */
@@ -538,25 +599,29 @@ export class WorkspaceManager {
     const pages = state.pages?.map(safe);
     const now = this.now();
     let told: SiteDataReport | null = null;
-    await this.store.update(workspace, (cur) => {
-      told = null;
-      // A result from a browser the record no longer names moves nothing; the write still slides the TTL.
-      if (!cur || cur.session_id !== browser) {
-        for (const change of state.changes) (change as StaleAware)[ON_STALE]?.();
-        return cur;
-      }
-      told = reportFor(cur, browser);
-      let next = delivered(at(cur, pages ?? [landed], now, this.store.ttl));
-      if (reshapes) next = reshaped(next, raw as { width?: number; height?: number });
-      for (const change of state.changes) next = change(next, browser) ?? next;
-      return next;
-    });
+    await this.store.update(
+      workspace,
+      (cur) => {
+        told = null;
+        // A result from a browser the record no longer names moves nothing; the write still slides the TTL.
+        if (!cur || cur.session_id !== browser) {
+          for (const change of state.changes) (change as StaleAware)[ON_STALE]?.();
+          return cur;
+        }
+        told = reportFor(cur, browser);
+        let next = delivered(at(cur, pages ?? [landed], now, this.store.ttl));
+        if (reshapes) next = reshaped(next, raw as { width?: number; height?: number });
+        for (const change of state.changes) next = change(next, browser) ?? next;
+        return next;
+      },
+      this.fenceOf(workspace),
+    );
     // Hidden after the write: a change may still fill the result in (save_site_data's receipt).
     const result = hideValuesDeep(values, raw);
     return told ? { ...result, site_data: told } : result;
   }
 
-  /** open_session: replaces the workspace's browser. Call inside `run` (it holds the lock). */
+  /** open_session: replaces the workspace's browser. Call inside `run` (it holds the lease). */
   async openBrowser(workspace: string, req: OpenRequest): Promise<OpenResult> {
     const previous = await this.store.get(workspace);
     const settings = resolveSettings(req, previous?.settings ?? {});
@@ -568,7 +633,7 @@ export class WorkspaceManager {
     const opened = await this.launch(workspace, settings, url, restore ? saved : null);
     const now = this.now();
     let forgotten = 0;
-    await this.store.update(workspace, (cur) => {
+    await this.bindOrQuit(workspace, opened.id, (cur) => {
       const base = cur ?? emptyRecord();
       let next: WorkspaceRecord = {
         ...at(base, [opened.url], now, this.store.ttl),
@@ -603,14 +668,23 @@ export class WorkspaceManager {
   }
 
   /** end_browser: quits the browser; history and site data stay. Call inside `run`. */
-  async endBrowser(workspace: string, opts: { waitMs?: number } = {}): Promise<{ ended: boolean }> {
+  endBrowser(workspace: string): Promise<{ ended: boolean }> {
+    return this.endNow(workspace, this.fenceOf(workspace));
+  }
+
+  private async endNow(
+    workspace: string,
+    opts: { waitMs?: number; fence?: LeaseFence },
+  ): Promise<{ ended: boolean }> {
     const record = await this.store.get(workspace);
     const id = record?.session_id;
     if (!id) return { ended: false };
     const ending = this.endGridBrowser(id);
     if (opts.waitMs === undefined) await ending;
     else await Promise.race([ending, Bun.sleep(opts.waitMs)]);
-    await this.store.update(workspace, (cur) => (cur && cur.session_id === id ? detached(cur) : cur));
+    await this.store.update(workspace, (cur) => (cur && cur.session_id === id ? detached(cur) : cur), {
+      fence: opts.fence,
+    });
     return { ended: true };
   }
 

@@ -66,7 +66,14 @@ describe("the admin UI", () => {
     // A fragment navigation: the page stays, the workspace's last page moves.
     await rest("POST", "/browser/navigate", { url: `${server.url}/ui/#later` });
     const page = await waitFor(async () => {
-      const text = await driver.findElement(By.css(`[id="ws-${W}"] .page`)).getText();
+      // A live update may swap the card between finding it and reading it: then read it again.
+      const text = await driver
+        .findElement(By.css(`[id="ws-${W}"] .page`))
+        .getText()
+        .catch((e: Error) => {
+          if (e.name === "StaleElementReferenceError") return "";
+          throw e;
+        });
       return text === `${server.url}/ui/#later` && text;
     }, "the card's last page to change");
     expect(page).toBe(`${server.url}/ui/#later`);

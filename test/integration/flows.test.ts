@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { browserState } from "../../src/actions/page/state.ts";
 import { badInput } from "../../src/errors.ts";
 import { openStore } from "../../src/store/index.ts";
-import type { RecordStore, UpdateFn } from "../../src/store/types.ts";
+import type { RecordStore, UpdateFn, UpdateOptions } from "../../src/store/types.ts";
 import { goAnd, testAction } from "../support/actions.ts";
 import { testGridUrl } from "../support/env.ts";
 import { html, serveFixture } from "../support/fixtures.ts";
@@ -101,13 +101,24 @@ class CountingStore implements RecordStore {
   }
   get = (k: string) => this.inner.get(k);
   set = (k: string, r: Parameters<RecordStore["set"]>[1]) => this.inner.set(k, r);
-  update = (k: string, fn: UpdateFn) => {
+  update = (k: string, fn: UpdateFn, opts?: UpdateOptions) => {
     this.updates.set(k, (this.updates.get(k) ?? 0) + 1);
-    return this.inner.update(k, fn);
+    return this.inner.update(k, fn, opts);
   };
   delete = (k: string) => this.inner.delete(k);
   keys = () => this.inner.keys();
   expiresIn = (k: string) => this.inner.expiresIn(k);
+  takeLease = (n: string, ticket: string, ms: number) => this.inner.takeLease(n, ticket, ms);
+  renewLease = (n: string, token: number, ms: number) => this.inner.renewLease(n, token, ms);
+  releaseLease = (n: string, token: number) => this.inner.releaseLease(n, token);
+  breakLease = (n: string) => this.inner.breakLease(n);
+  leaveLeaseQueue = (n: string, ticket: string) => this.inner.leaveLeaseQueue(n, ticket);
+  openMcpSession = (id: string, w: string, s: number, max: number) =>
+    this.inner.openMcpSession(id, w, s, max);
+  mcpSession = (id: string, s: number) => this.inner.mcpSession(id, s);
+  closeMcpSession = (id: string) => this.inner.closeMcpSession(id);
+  putMark = (n: string, s: number) => this.inner.putMark(n, s);
+  hasMark = (n: string) => this.inner.hasMark(n);
   putSession = (id: string, seconds: number) => this.inner.putSession(id, seconds);
   hasSession = (id: string) => this.inner.hasSession(id);
   dropSession = (id: string) => this.inner.dropSession(id);

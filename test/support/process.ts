@@ -14,6 +14,8 @@ export interface ServerProcess {
   /** Resident memory, MiB. */
   rss(): number;
   stop(): Promise<void>;
+  /** Kills it with `signal` (SIGKILL: no chance to give anything back) and waits for it to go. */
+  kill(signal: NodeJS.Signals): Promise<void>;
 }
 
 export async function startProcess(env: Record<string, string>): Promise<ServerProcess> {
@@ -51,6 +53,10 @@ export async function startProcess(env: Record<string, string>): Promise<ServerP
     },
     stop: async () => {
       proc.kill();
+      await proc.exited;
+    },
+    kill: async (signal) => {
+      proc.kill(signal);
       await proc.exited;
     },
   };

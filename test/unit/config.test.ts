@@ -49,7 +49,7 @@ describe("the layers", () => {
       http: { host: "127.0.0.1", port: 8766, allowed_hosts: [] },
       data: { dir: null },
       store: { url: null },
-      session: { ttl: 86400 },
+      session: { ttl: 86400, lease: 15 },
       secrets: { dirs: [], entries: {}, scripts_after_write: "refuse" },
       flows: { dir: null },
       files: { link_ttl: 3600 },
@@ -263,6 +263,14 @@ describe("bad values name the key and say what is allowed", () => {
       ],
     },
     "session.ttl": { bad: ["59", "1d"], rule: "60 or more", good: [["60", 60]] },
+    "session.lease": {
+      bad: ["1", "601", "15s"],
+      rule: "from 2 to 600",
+      good: [
+        ["2", 2],
+        ["600", 600],
+      ],
+    },
     "secrets.dirs": { bad: [], rule: "", good: [["/s", ["/s"]]] },
     "flows.dir": { bad: [], rule: "", good: [["/f", "/f"]] },
     "files.link_ttl": {

@@ -27,7 +27,6 @@ const SETTING_ENVS = new Set([
   "GRID_COMMAND_TIMEOUT",
   "MCP_MAX_SESSIONS",
   "MCP_SESSION_IDLE",
-  "SESSION_LEASE",
   "SECRETS_SCRIPTS_AFTER_WRITE",
   "SITE_DATA_TABS",
   "TIMELINE_KEEP",
@@ -209,13 +208,14 @@ describe("docs/deploy/compose.yaml", () => {
     }
   });
 
-  test("nginx forwards to the replicas' port with the public Host, keeping a workspace on one server", () => {
+  test("nginx forwards to the replicas' port with the public Host, round robin (no sticky sessions)", () => {
     const conf = read("nginx.conf");
     const flow = services["selenium-flow"] as Doc;
     const server = conf.match(/^\s*server\s+([\w.-]+):(\d+)\s+resolve;/m);
     expect(server?.[1]).toBe("selenium-flow");
     expect(server?.[2]).toBe(flow.environment.PORT);
-    expect(conf).toMatch(/^\s*hash \$http_x_workspace\$arg_workspace consistent;/m);
+    // Any server serves any request: no hash, no sticky cookie, no ip_hash in force.
+    expect(conf).not.toMatch(/^\s*(hash|ip_hash|sticky)\b/m);
     expect(conf).toMatch(/^\s*proxy_set_header Host \$host;/m);
     expect(conf).toMatch(/^\s*proxy_buffering off;/m);
     expect(conf).toMatch(/^\s*proxy_pass http:\/\/selenium_flow;/m);
@@ -319,9 +319,9 @@ describe("docs/deploy/kubernetes", () => {
     expect(backend).toEqual({ name: "selenium-flow", port: { name: svc.spec.ports[0].name } });
     const config = byKind(docs, "ConfigMap", "selenium-flow");
     expect(config.data.HTTP_ALLOWED_HOSTS.split(",")).toContain(rule.host);
-    expect(ing.metadata.annotations["nginx.ingress.kubernetes.io/upstream-hash-by"]).toBe(
-      "$http_x_workspace$arg_workspace",
-    );
+    for (const key of Object.keys(ing.metadata.annotations)) {
+      expect(key).not.toMatch(/upstream-hash-by|affinity|session-cookie/);
+    }
     const pdb = byKind(docs, "PodDisruptionBudget", "selenium-flow");
     expect(d.spec.template.metadata.labels).toMatchObject(pdb.spec.selector.matchLabels);
     const redis = byKind(docs, "StatefulSet", "redis");

@@ -1,7 +1,15 @@
 // The data directory: names before paths, the old-layout refusal, the folders, never overwriting,
 // moving in across filesystems, and the recording notes.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConfigError } from "../../src/config.ts";
@@ -197,5 +205,81 @@ describe("notes", () => {
     expect(() => store.writeNote("bot", "../../x", { opened: 1, ended: null, browser: "chrome" })).toThrow(
       InvalidName,
     );
+  });
+});
+
+describe("filing a recording so that a stop at any point leaves nothing half-filed", () => {
+  const NAME = "rec-20261008-1403.mp4";
+  const folder = () => join(root, "sessions", "bot", "recordings");
+  const pending = () => join(folder(), ".pending");
+  const visible = () => readdirSync(folder()).filter((f) => !f.startsWith("."));
+  const noLinks = () =>
+    new FileStore(root, {
+      link: async () => {
+        throw Object.assign(new Error("EPERM: operation not permitted"), { code: "EPERM" });
+      },
+    });
+  const owed = (s: FileStore, filing?: string) =>
+    s.writeNote("bot", GID, { opened: 1, ended: 2, browser: "chrome", ...(filing ? { filing } : {}) });
+  const inboxFile = (text = "video") => {
+    mkdirSync(join(root, "inbox"), { recursive: true });
+    const p = join(root, "inbox", `bot_${GID}.mp4`);
+    writeFileSync(p, text);
+    return p;
+  };
+
+  test("filed under its name, the inbox file, the stage and the note gone; a second run finds nothing owed", async () => {
+    owed(store);
+    const src = inboxFile();
+    const landed = await store.fileRecording("bot", GID, src, NAME);
+    expect(landed!.name).toBe(NAME);
+    expect(readFileSync(landed!.path, "utf8")).toBe("video");
+    expect(existsSync(src)).toBe(false);
+    expect(readdirSync(pending())).toEqual([]);
+    expect(await store.fileRecording("bot", GID, src, NAME)).toBeNull();
+  });
+
+  test("a name already taken is never written over: the recording lands as (1)", async () => {
+    owed(store);
+    mkdirSync(folder(), { recursive: true });
+    writeFileSync(join(folder(), NAME), "someone else's");
+    const landed = await store.fileRecording("bot", GID, inboxFile(), NAME);
+    expect(landed!.name).toBe("rec-20261008-1403 (1).mp4");
+    expect(readFileSync(join(folder(), NAME), "utf8")).toBe("someone else's");
+  });
+
+  test("without hard links: staged by a copy renamed into place, a stopped copy's .part replaced, the name claimed then filled at once", async () => {
+    const s = noLinks();
+    owed(s);
+    mkdirSync(pending(), { recursive: true });
+    writeFileSync(join(pending(), `${GID}.mp4.part`), "vid"); // a copy that stopped half-way
+    const src = inboxFile();
+    const landed = await s.fileRecording("bot", GID, src, NAME);
+    expect(readFileSync(landed!.path, "utf8")).toBe("video");
+    expect(visible()).toEqual([NAME]);
+    expect(readdirSync(pending())).toEqual([]);
+    expect(existsSync(src)).toBe(false);
+  });
+
+  test("stopped after the name was claimed (empty), before the stage went over it: the next run fills that name", async () => {
+    const s = noLinks();
+    mkdirSync(pending(), { recursive: true });
+    writeFileSync(join(pending(), `${GID}.mp4`), "video");
+    writeFileSync(join(folder(), NAME), "");
+    owed(s, NAME);
+    const landed = await s.fileRecording("bot", GID, inboxFile(), NAME);
+    expect(landed!.name).toBe(NAME);
+    expect(readFileSync(landed!.path, "utf8")).toBe("video");
+    expect(visible()).toEqual([NAME]);
+  });
+
+  test("stopped after everything but the note: the next run only deletes the note", async () => {
+    mkdirSync(folder(), { recursive: true });
+    writeFileSync(join(folder(), NAME), "video");
+    owed(store, NAME);
+    const landed = await store.fileRecording("bot", GID, join(root, "inbox", "gone.mp4"), NAME);
+    expect(landed!.name).toBe(NAME);
+    expect(visible()).toEqual([NAME]);
+    expect(store.notes()).toEqual([]);
   });
 });

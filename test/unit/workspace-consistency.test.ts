@@ -6,6 +6,7 @@ import { beforeEach, describe, expect, test } from "bun:test";
 import type { AnyAction } from "../../src/actions/define.ts";
 import { endBrowser, openSession } from "../../src/actions/session.ts";
 import { validate } from "../../src/actions/validate.ts";
+import { LeaseLost } from "../../src/errors.ts";
 import type { OpenOptions } from "../../src/grid/webdriver.ts";
 import type { Services } from "../../src/services.ts";
 import { saveSiteData } from "../../src/site-data/action.ts";
@@ -165,9 +166,10 @@ describe("a reopen report", () => {
     // Another server: its call finds the browser reaped, reopens with a restore, then fails, so the
     // report waits on the record for the browser it reopened.
     const other = managerOn(store);
-    // Outlives this call's browser.
+    // Outlives this call's browser, and its lease: only then can another call run.
     const stale = testAction("stale_result", async () => {
       fake.reap(first);
+      await store.breakLease(W);
       const err = await other
         .run(W, goThenBreak, { url: `${APP}/y` })
         .catch((e: unknown) => (e as Error).message);
@@ -175,10 +177,11 @@ describe("a reopen report", () => {
       // This call's browser is gone: it reports the page it last saw.
       return { url: `${SSO}/stale`, title: "" };
     });
-    const out = await call(stale);
+    // Its result is refused (the lease is another's now), so it carries no report either.
+    const out = await call(stale).catch((e: unknown) => e);
+    expect(out).toBeInstanceOf(LeaseLost);
     const reopened = fake.last().id;
     expect(reopened).not.toBe(first);
-    expect("site_data" in out).toBe(false);
     const waiting = (await store.get(W)) as WorkspaceRecord;
     expect(waiting.session_id).toBe(reopened);
     expect(waiting.reopened).toEqual({ browser: reopened, report: REPORT });

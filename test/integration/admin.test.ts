@@ -190,7 +190,14 @@ describe("a stuck call", () => {
     const after = await server.app.services.store.get("stuck-ws");
     expect(after?.session_id).toBe("");
     expect(after?.history.map((v) => v.url)).toEqual([site.url("/")]);
-    expect((await server.app.services.grid.sessions())?.has(before)).toBe(false);
+    // End answers without waiting on the Grid's quit (it may take seconds on a busy node); the quit
+    // still happens: the Grid lets the browser go.
+    let live = true;
+    for (let i = 0; i < 60 && live; i++) {
+      live = (await server.app.services.grid.sessions())?.has(before) ?? true;
+      if (live) await Bun.sleep(500);
+    }
+    expect(live).toBe(false);
   }, 120_000);
 });
 

@@ -6,7 +6,7 @@ import { type Browser, chromium } from "playwright-core";
 import { SANDBOX } from "../src/grid/bidi.ts";
 import { Grid } from "../src/grid/webdriver.ts";
 import { setLogLevel } from "../src/log.ts";
-import { readStorages } from "../src/site-data/scripts.ts";
+import { READ_PAGE } from "../src/site-data/scripts.ts";
 import { testGridUrl } from "../test/support/env.ts";
 import { median, printTable, type Row, timed } from "./report.ts";
 import { benchServer, TOKEN } from "./server.ts";
@@ -111,7 +111,7 @@ export async function main(): Promise<void> {
           await raw.driver.get(sites.url(0));
           const socket = await grid.bidi(raw.id);
           const tab = await raw.driver.getWindowHandle();
-          const read = `() => (${readStorages.toString()})()`;
+          const read = READ_PAGE;
           for (let r = 0; r < ROUNDS; r++) {
             mine.push(await timed(() => call(w, "POST", "/browser/save-site-data", {})));
             floor.push(

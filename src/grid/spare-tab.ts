@@ -6,7 +6,8 @@ import { log } from "../log.ts";
 import { type BidiSocket, type NetworkEvent, SANDBOX } from "./bidi.ts";
 
 export const SPARE_MARKER = "selenium-flow-spare";
-export const SPARE_PAGE = `<!doctype html><meta name="${SPARE_MARKER}">`;
+/** The smallest document that says it is ours: nothing to fetch, nothing to run. */
+export const SPARE_PAGE = `<meta name=${SPARE_MARKER}>`;
 /** Only this path is intercepted: a leftover intercept can never hold up a real page. */
 export const SPARE_PATH = "/__selenium-flow-spare__";
 export const SW_REASON = "a service worker answered: save while on this site";
@@ -22,20 +23,23 @@ export class ServiceWorkerAnswered extends Error {
   }
 }
 
-/** Stands on `origin` and returns what `expression` evaluates to there (JSON-safe). */
-export type SpareRun = (origin: string, expression: string) => Promise<unknown>;
+/**
+ * Stands on `origin` and returns what the function declaration `fn` returns there, given `arg`
+ * (JSON-safe). Values travel as the argument, never in the script's text.
+ */
+export type SpareRun = (origin: string, fn: string, arg?: string) => Promise<unknown>;
 
 /**
- * `expression`, run only on the marked page of `origin`, as a JSON string that says whose page it
- * was. Checking the origin in the page too means a tab that did not move never takes a write.
+ * One sandbox call per visit: the marker check, the origin check and `fn`, as a JSON string that
+ * says whose page it was. Checking the origin in the page too means a tab that did not move never
+ * takes a write. The text is the same for every origin, so the browser compiles it once.
  */
-export function onSpare(expression: string, origin: string): string {
+export function onSpare(fn: string): string {
   return (
-    `JSON.stringify(document.querySelector('meta[name="${SPARE_MARKER}"]')` +
-    ` ? (location.origin === ${JSON.stringify(origin)}` +
-    ` ? {spare: true, origin: location.origin, value: (${expression})}` +
-    " : {spare: true, origin: location.origin})" +
-    " : {spare: false, origin: location.origin})"
+    "(origin, arg) => { " +
+    `const spare = document.querySelector('meta[name="${SPARE_MARKER}"]') !== null; ` +
+    "if (!spare || location.origin !== origin) return JSON.stringify({ spare, origin: location.origin }); " +
+    `return Promise.resolve((${fn})(arg)).then((value) => JSON.stringify({ spare, origin, value })); }`
   );
 }
 
@@ -43,7 +47,7 @@ const HTML: { name: string; value: { type: "string"; value: string } }[] = [
   { name: "content-type", value: { type: "string", value: "text/html" } },
 ];
 
-/** A spare tab standing by; `close` tears down and never raises. */
+/** A spare tab standing by; `close` tears it down and never raises. */
 export interface SpareTab {
   readonly context: string;
   run: SpareRun;
@@ -51,16 +55,15 @@ export interface SpareTab {
 }
 
 /**
- * Opens a spare tab (a new background tab, or the existing `context`, which is left open). The
- * intercept and the subscription are asked for together; the handler is in place before either
- * answers, so before any navigation. A set-up that fails tears down what it made, then raises.
+ * Opens a spare tab: a new background tab, closed by `close`. The intercept and the subscription
+ * are asked for together; the handler is in place before either answers, so before any
+ * navigation. A set-up that fails tears down what it made, then raises.
  */
-export async function openSpareTab(bidi: SpareBidi, opts: { context?: string } = {}): Promise<SpareTab> {
+export async function openSpareTab(bidi: SpareBidi): Promise<SpareTab> {
   const parts: Parts = { intercept: null, subscription: null, off: null, tab: null };
   try {
-    const context =
-      opts.context ?? (await bidi.send("browsingContext.create", { type: "tab", background: true })).context;
-    if (!opts.context) parts.tab = context;
+    const context = (await bidi.send("browsingContext.create", { type: "tab", background: true })).context;
+    parts.tab = context;
     const adding = bidi.send("network.addIntercept", {
       phases: ["beforeRequestSent"],
       contexts: [context],
@@ -77,13 +80,18 @@ export async function openSpareTab(bidi: SpareBidi, opts: { context?: string } =
     if (subscribed.status === "fulfilled") parts.subscription = subscribed.value;
     if (added.status === "rejected") throw added.reason;
     if (subscribed.status === "rejected") throw subscribed.reason;
-    const run: SpareRun = async (origin, expression) => {
-      // The marked page has nothing to load: parsed is done.
+    const run: SpareRun = async (origin, fn, arg = "") => {
+      // The marked page has nothing to load: parsed is done, and its storage is reachable then.
       await bidi.send("browsingContext.navigate", { context, url: origin + SPARE_PATH, wait: "interactive" });
-      const reply = await bidi.send("script.evaluate", {
-        expression: onSpare(expression, origin),
+      const reply = await bidi.send("script.callFunction", {
+        functionDeclaration: onSpare(fn),
         target: { context, sandbox: SANDBOX },
+        arguments: [
+          { type: "string", value: origin },
+          { type: "string", value: arg },
+        ],
         awaitPromise: true,
+        resultOwnership: "none",
       });
       if (reply.type !== "success") throw new Error(reply.exceptionDetails?.text || "the script failed");
       const got = JSON.parse(String(reply.result.value)) as {
@@ -129,7 +137,7 @@ interface Parts {
   intercept: string | null;
   subscription: string | null;
   off: (() => void) | null;
-  /** Set only for a tab we created, which teardown closes. */
+  /** The tab, once created; teardown closes it. */
   tab: string | null;
 }
 
@@ -154,14 +162,18 @@ async function teardown(bidi: SpareBidi, parts: Parts): Promise<void> {
   await closed;
 }
 
-// ---- the loop: many origins in one tab, within a total budget -----------------------------
+// ---- the pool: many origins in a few tabs side by side, within one total budget ------------
 
 export const SPARE_BUDGET_MS = 20_000;
 export const OUT_OF_TIME = "not reached: the spare tab ran out of time";
+/** How many spare tabs a pool holds unless told (site_data.tabs). */
+export const SPARE_TABS = 4;
 
 export interface SpareJob {
   origin: string;
-  expression: string;
+  /** A function declaration run in the sandbox of the origin's marked page, given `arg`. */
+  fn: string;
+  arg?: string;
 }
 
 export type SpareOutcome =
@@ -173,8 +185,6 @@ export function whyFailed(err: unknown): string {
   return err instanceof ServiceWorkerAnswered ? SW_REASON : messageOf(err);
 }
 
-const TIMED_OUT = Symbol("timed out");
-
 /** Closes a tab that may still be opening, or may never have opened; never throws. */
 export async function closeTab(tab: Promise<SpareTab>): Promise<void> {
   await tab.then(
@@ -183,48 +193,102 @@ export async function closeTab(tab: Promise<SpareTab>): Promise<void> {
   );
 }
 
+const STOP = Symbol("stop");
+
 /**
- * Runs each job in one spare tab (opened, or still opening, beforehand; the caller closes it), in
- * order, and says for every job what happened; never throws. One origin failing does not stop the
- * rest; a tab that cannot open fails every job; the whole loop stops at the budget, and each job
- * not reached says so.
+ * A few spare tabs, each with its own intercept, that visit origins side by side. `warm` opens
+ * tabs ahead of the work; `run` uses them (opening more, up to `size`, when there is more to do);
+ * `close` closes every tab it opened, whatever state it is in, and never throws.
  */
-export async function runJobs(
-  opening: Promise<SpareTab>,
-  jobs: readonly SpareJob[],
-  opts: { budgetMs?: number; clock?: () => number } = {},
-): Promise<SpareOutcome[]> {
-  const clock = opts.clock ?? (() => performance.now());
-  const deadline = clock() + (opts.budgetMs ?? SPARE_BUDGET_MS);
-  const done = new Map<number, SpareOutcome>();
-  let tab: SpareTab;
-  try {
-    tab = await opening;
-  } catch (err) {
-    // The tab itself failed: every job fails with its reason.
-    const reason = messageOf(err);
-    return jobs.map((job) => ({ origin: job.origin, ok: false, reason }));
+export class SparePool {
+  private readonly tabs: Promise<SpareTab>[] = [];
+  private closing: Promise<void> | null = null;
+
+  constructor(
+    private readonly bidi: SpareBidi,
+    readonly size: number = SPARE_TABS,
+  ) {}
+
+  /** How many tabs the pool has opened (or is opening). */
+  get opened(): number {
+    return this.tabs.length;
   }
-  for (const [i, job] of jobs.entries()) {
-    const left = deadline - clock();
-    if (left <= 0) break;
+
+  /** Starts opening tabs (at most `size` in all) for `jobs` visits to come; returns at once. */
+  warm(jobs: number): void {
+    if (this.closing) return;
+    while (this.tabs.length < Math.min(Math.max(jobs, 0), Math.max(1, Math.floor(this.size)))) {
+      const tab = openSpareTab(this.bidi);
+      tab.catch(() => undefined);
+      this.tabs.push(tab);
+    }
+  }
+
+  /**
+   * Runs every job and says for each, in the order given, what happened; never throws. Each tab
+   * takes the next job as soon as it is free, so a slow origin holds only its own tab. One origin
+   * failing does not stop the rest; a tab that cannot open leaves its share to the others, and
+   * when none opens every job fails with the first one's reason; the whole run stops at the budget,
+   * and each job not finished by then says so.
+   */
+  async run(jobs: readonly SpareJob[], opts: { budgetMs?: number } = {}): Promise<SpareOutcome[]> {
+    if (jobs.length === 0) return [];
+    this.warm(jobs.length);
+    const done = new Map<number, SpareOutcome>();
+    let next = 0;
+    let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const work = tab.run(job.origin, job.expression);
-    work.catch(() => undefined); // may settle after the budget ended the loop
+    let stop: (v: typeof STOP) => void = () => undefined;
+    // The budget, and the end of the work, stop every tab still waiting for its turn or its tab.
+    const stopping = new Promise<typeof STOP>((resolve) => {
+      stop = (v) => {
+        stopped = true;
+        resolve(v);
+      };
+      timer = setTimeout(() => stop(STOP), opts.budgetMs ?? SPARE_BUDGET_MS);
+    });
+    // Why each tab that could not open did not (by tab), and how many did not.
+    const failures = new Map<number, unknown>();
+    const worker = async (opening: Promise<SpareTab>, n: number): Promise<void> => {
+      let tab: SpareTab | typeof STOP;
+      try {
+        tab = await Promise.race([opening, stopping]);
+      } catch (err) {
+        failures.set(n, err);
+        return;
+      }
+      while (tab !== STOP && !stopped && next < jobs.length) {
+        const i = next++;
+        const job = jobs[i] as SpareJob;
+        const work = tab.run(job.origin, job.fn, job.arg);
+        work.catch(() => undefined); // may settle after the budget stopped the run
+        try {
+          const value = await Promise.race([work, stopping]);
+          if (value === STOP) break;
+          done.set(i, { origin: job.origin, ok: true, value });
+        } catch (err) {
+          done.set(i, { origin: job.origin, ok: false, reason: whyFailed(err) });
+        }
+        if (done.size === jobs.length) stop(STOP);
+      }
+    };
     try {
-      const value = await Promise.race([
-        work,
-        new Promise<typeof TIMED_OUT>((resolve) => {
-          timer = setTimeout(() => resolve(TIMED_OUT), left);
-        }),
-      ]);
-      if (value === TIMED_OUT) break;
-      done.set(i, { origin: job.origin, ok: true, value });
-    } catch (err) {
-      done.set(i, { origin: job.origin, ok: false, reason: whyFailed(err) });
+      await Promise.all(this.tabs.map((t, n) => worker(t, n)));
     } finally {
       clearTimeout(timer);
     }
+    // No tab opened: every job fails with the first tab's reason.
+    const first = [...failures.keys()].sort((a, b) => a - b)[0];
+    const reason =
+      first !== undefined && failures.size === this.tabs.length
+        ? messageOf(failures.get(first))
+        : OUT_OF_TIME;
+    return jobs.map((job, i) => done.get(i) ?? { origin: job.origin, ok: false, reason });
   }
-  return jobs.map((job, i) => done.get(i) ?? { origin: job.origin, ok: false, reason: OUT_OF_TIME });
+
+  /** Closes every tab, the ones still opening too; never throws. */
+  close(): Promise<void> {
+    this.closing ??= Promise.all(this.tabs.map(closeTab)).then(() => undefined);
+    return this.closing;
+  }
 }

@@ -9,6 +9,7 @@ import { summary } from "./views.ts";
 
 export function siteDataHooks(
   now: () => number,
+  opts: { tabs?: number } = {},
 ): Pick<ManagerHooks, "restorable" | "restore" | "siteDataSummary"> {
   return {
     restorable,
@@ -20,7 +21,10 @@ export function siteDataHooks(
       } catch (err) {
         return { restored: [], skipped: [{ reason: messageOf(err) }], uri: SITE_DATA_URI };
       }
-      return await restore(bidi, data, now(), { main: async () => (await browser.page()).where.tab });
+      return await restore(bidi, data, now(), {
+        tabs: opts.tabs,
+        main: async () => (await browser.page()).where.tab,
+      });
     },
   };
 }

@@ -1,5 +1,6 @@
 // The spare tab over a fake BiDi socket: the order of its calls, the path-scoped intercept, the
-// marked page, the service-worker and wrong-origin refusals, teardown that always runs, the budget.
+// marked page, the service-worker and wrong-origin refusals, teardown that always runs, the budget;
+// and the pool: tabs side by side, results in the order asked whatever the order they finished.
 import { describe, expect, test } from "bun:test";
 import {
   OUT_OF_TIME,
@@ -8,9 +9,11 @@ import {
   SPARE_MARKER,
   SPARE_PAGE,
   SPARE_PATH,
+  type SpareOutcome,
+  SparePool,
   SW_REASON,
 } from "../../src/grid/spare-tab.ts";
-import { FakeBidi } from "../support/fake-bidi.ts";
+import { callOn, FakeBidi, FakeStorage } from "../support/fake-bidi.ts";
 import { spareLoop, withSpareTab } from "../support/spare-tab.ts";
 
 const APP = "https://app.example.test";
@@ -35,7 +38,7 @@ describe("the spare tab", () => {
   test("stands on an origin, runs there, and tears down: the intercept before its handler, its tab closing meanwhile", async () => {
     const bidi = new FakeBidi();
     bidi.localOf(APP).setItem("k", "v");
-    const value = await withSpareTab(bidi.socket, (run) => run(APP, "localStorage.getItem('k')"));
+    const value = await withSpareTab(bidi.socket, (run) => run(APP, "() => localStorage.getItem('k')"));
     expect(value).toBe("v");
     expect(bidi.log).toEqual([
       "create tab background",
@@ -44,7 +47,7 @@ describe("the spare tab", () => {
       "subscribe network.beforeRequestSent [spare-1]",
       `navigate spare-1 ${APP}${SPARE_PATH} interactive`,
       "respond request-3",
-      "evaluate spare-1 await",
+      "call spare-1",
       "unintercept",
       "close spare-1",
       "unsubscribe",
@@ -53,12 +56,19 @@ describe("the spare tab", () => {
     expectTornDown(bidi);
   });
 
-  test("the evaluated expression runs the caller's only on the marked page", () => {
-    const expr = onSpare("1 + 1", APP);
-    expect(expr).toContain(`meta[name="${SPARE_MARKER}"]`);
-    expect(expr).toContain("(1 + 1)");
-    expect(expr).toContain(`location.origin === "${APP}"`);
-    expect(SPARE_PAGE).toContain(SPARE_MARKER);
+  test("one call per visit runs the caller's function only on the marked page of the origin asked", async () => {
+    const fn = onSpare("(x) => x + 1");
+    expect(fn).toContain(`meta[name="${SPARE_MARKER}"]`);
+    expect(fn).toContain("((x) => x + 1)(arg)");
+    expect(fn).toContain("location.origin !== origin");
+    // The origin and the values are arguments: the text is the same for every visit.
+    expect(fn).not.toContain(APP);
+    expect(SPARE_PAGE).toBe(`<meta name=${SPARE_MARKER}>`);
+    const page = { local: new FakeStorage(), session: new FakeStorage() };
+    const on = (origin: string, marked: boolean) => callOn(fn, [APP, "a"], { ...page, origin, marked });
+    expect(JSON.parse((await on(APP, true)) as string)).toEqual({ spare: true, origin: APP, value: "a1" });
+    expect(JSON.parse((await on(APP, false)) as string)).toEqual({ spare: false, origin: APP });
+    expect(JSON.parse((await on(SSO, true)) as string)).toEqual({ spare: true, origin: SSO });
   });
 
   test("every blocked request is answered with the marked page; others are left alone", async () => {
@@ -92,14 +102,16 @@ describe("the spare tab", () => {
     const bidi = new FakeBidi({
       fail: (m) => (m === "network.provideResponse" ? new Error("no such request") : undefined),
     });
-    const err = await outcome(withSpareTab(bidi.socket, (run) => run(APP, "1")));
+    const err = await outcome(withSpareTab(bidi.socket, (run) => run(APP, "() => 1")));
     expect(err).toBeInstanceOf(ServiceWorkerAnswered);
     expectTornDown(bidi);
   });
 
   test("a service worker's page is refused before anything runs there, and the tab still closes", async () => {
     const bidi = new FakeBidi({ workers: [APP] });
-    const err = await outcome(withSpareTab(bidi.socket, (run) => run(APP, "localStorage.setItem('x', '1')")));
+    const err = await outcome(
+      withSpareTab(bidi.socket, (run) => run(APP, "() => localStorage.setItem('x', '1')")),
+    );
     expect(err).toBeInstanceOf(ServiceWorkerAnswered);
     expect((err as Error).message).toBe(APP);
     expect(bidi.localOf(APP).length).toBe(0);
@@ -110,8 +122,8 @@ describe("the spare tab", () => {
     const bidi = new FakeBidi({ stuck: [SSO] });
     const err = await outcome(
       withSpareTab(bidi.socket, async (run) => {
-        await run(APP, "1");
-        return run(SSO, "localStorage.setItem('sso', 'x')");
+        await run(APP, "() => 1");
+        return run(SSO, "() => localStorage.setItem('sso', 'x')");
       }),
     );
     expect((err as Error).message).toBe(`the spare tab is on ${APP}, not ${SSO}`);
@@ -122,19 +134,10 @@ describe("the spare tab", () => {
   test("a script that throws raises its text, and the tab still closes", async () => {
     const bidi = new FakeBidi();
     const err = await outcome(
-      withSpareTab(bidi.socket, (run) => run(APP, "(() => { throw new Error('boom') })()")),
+      withSpareTab(bidi.socket, (run) => run(APP, "() => { throw new Error('boom') }")),
     );
     expect((err as Error).message).toContain("boom");
     expectTornDown(bidi);
-  });
-
-  test("an existing tab is intercepted and left open", async () => {
-    const bidi = new FakeBidi();
-    await withSpareTab(bidi.socket, (run) => run(APP, "1"), { context: "main" });
-    expect(bidi.log.some((l) => l.startsWith("create"))).toBe(false);
-    expect(bidi.log.some((l) => l.startsWith("close"))).toBe(false);
-    expect(bidi.log[0]).toBe(`intercept beforeRequestSent [main] ${SPARE_PATH}`);
-    expect(bidi.tabs.has("main")).toBe(true);
   });
 
   test("a navigation that raises still tears down, and teardown never raises", async () => {
@@ -144,7 +147,7 @@ describe("the spare tab", () => {
           ? new Error(`${m} failed`)
           : undefined,
     });
-    const err = await outcome(withSpareTab(bidi.socket, (run) => run(APP, "1")));
+    const err = await outcome(withSpareTab(bidi.socket, (run) => run(APP, "() => 1")));
     expect((err as Error).message).toBe("browsingContext.navigate failed");
     expect(bidi.log.slice(-4)).toEqual([
       "unintercept",
@@ -159,7 +162,7 @@ describe("the spare tab", () => {
     const bidi = new FakeBidi({
       fail: (m) => (m === "browsingContext.create" ? new Error("socket is already closed") : undefined),
     });
-    const err = await outcome(withSpareTab(bidi.socket, (run) => run(APP, "1")));
+    const err = await outcome(withSpareTab(bidi.socket, (run) => run(APP, "() => 1")));
     expect((err as Error).message).toBe("socket is already closed");
     expect(bidi.log).toEqual(["create tab background"]);
   });
@@ -171,9 +174,9 @@ describe("the spare-tab loop", () => {
     bidi.localOf(APP).setItem("a", "1");
     bidi.localOf("https://old.example.test").setItem("o", "1");
     const out = await spareLoop(bidi.socket, [
-      { origin: APP, expression: "localStorage.getItem('a')" },
-      { origin: SSO, expression: "1" },
-      { origin: "https://old.example.test", expression: "localStorage.getItem('o')" },
+      { origin: APP, fn: "() => localStorage.getItem('a')" },
+      { origin: SSO, fn: "() => 1" },
+      { origin: "https://old.example.test", fn: "() => localStorage.getItem('o')" },
     ]);
     expect(out).toEqual([
       { origin: APP, ok: true, value: "1" },
@@ -188,8 +191,8 @@ describe("the spare-tab loop", () => {
       fail: (m) => (m === "network.addIntercept" ? new Error("socket is already closed") : undefined),
     });
     const out = await spareLoop(bidi.socket, [
-      { origin: APP, expression: "1" },
-      { origin: SSO, expression: "1" },
+      { origin: APP, fn: "() => 1" },
+      { origin: SSO, fn: "() => 1" },
     ]);
     expect(out).toEqual([
       { origin: APP, ok: false, reason: "socket is already closed" },
@@ -205,7 +208,7 @@ describe("the spare-tab loop", () => {
       bidi.socket,
       ["https://a.example.test", "https://b.example.test", "https://c.example.test"].map((origin) => ({
         origin,
-        expression: "1",
+        fn: "() => 1",
       })),
       { budgetMs: 60 },
     );
@@ -218,5 +221,118 @@ describe("the spare-tab loop", () => {
     expect(bidi.log.filter((l) => l.startsWith("navigate"))).toHaveLength(2);
     expectTornDown(bidi);
     expect(OUT_OF_TIME).toBe("not reached: the spare tab ran out of time");
+  });
+});
+
+describe("the spare-tab pool", () => {
+  const origins = Array.from({ length: 12 }, (_, i) => `https://s${i}.example.test`);
+  const reads = origins.map((origin) => ({ origin, fn: "() => localStorage.getItem('k')" }));
+  function world(opts: ConstructorParameters<typeof FakeBidi>[0] = {}) {
+    const bidi = new FakeBidi(opts);
+    for (const [i, o] of origins.entries()) bidi.localOf(o).setItem("k", `v${i}`);
+    return bidi;
+  }
+  const sequential: SpareOutcome[] = origins.map((origin, i) => ({ origin, ok: true, value: `v${i}` }));
+  /** Every tab the pool made is gone, and each lost its intercept before its handler. */
+  function allTornDown(bidi: FakeBidi): void {
+    expect([...bidi.tabs.keys()]).toEqual(["main"]);
+    expect(bidi.handlers).toBe(0);
+    expect(bidi.openIntercepts).toBe(0);
+    expect(bidi.handlerGoneFirst).toEqual([]);
+  }
+
+  test("12 origins in 4 tabs side by side: the same outcomes, in the order asked, as one tab in turn", async () => {
+    // The later origins answer faster, so they finish first.
+    const slow = (url: string) => 5 + (12 - Number(/s(\d+)\./.exec(url)?.[1] ?? 0)) * 3;
+    const one = world({ navigateMs: slow });
+    const inTurn = await spareLoop(one.socket, reads, { tabs: 1 });
+    const four = world({ navigateMs: slow });
+    const finished: string[] = [];
+    const realSend = four.send.bind(four);
+    four.send = async (method, params) => {
+      const out = await realSend(method, params);
+      if (method === "script.callFunction") finished.push(String(params.arguments?.[0]?.value));
+      return out;
+    };
+    const sideBySide = await spareLoop(four.socket, reads, { tabs: 4 });
+    expect(inTurn).toEqual(sequential);
+    expect(sideBySide).toEqual(inTurn);
+    expect(finished).not.toEqual(origins);
+    expect(four.log.filter((l) => l.startsWith("create"))).toHaveLength(4);
+    expect(four.mostNavigating).toBe(4);
+    expect(one.mostNavigating).toBe(1);
+    allTornDown(four);
+  });
+
+  test("never more tabs than jobs, nor than its size", async () => {
+    const bidi = world();
+    await spareLoop(bidi.socket, reads.slice(0, 2), { tabs: 4 });
+    expect(bidi.log.filter((l) => l.startsWith("create"))).toHaveLength(2);
+    const six = world();
+    await spareLoop(six.socket, reads, { tabs: 6 });
+    expect(six.log.filter((l) => l.startsWith("create"))).toHaveLength(6);
+    expect(await spareLoop(world().socket, [], { tabs: 4 })).toEqual([]);
+  });
+
+  test("a tab whose site never answers runs out of time alone; the others finish every other origin", async () => {
+    const stuck = origins[1] as string;
+    const bidi = world({ hang: [stuck], navigateMs: 5 });
+    const started = performance.now();
+    const out = await spareLoop(bidi.socket, reads, { tabs: 4, budgetMs: 400 });
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(out).toEqual(
+      sequential.map((o) => (o.origin === stuck ? { origin: stuck, ok: false, reason: OUT_OF_TIME } : o)),
+    );
+    allTornDown(bidi);
+  });
+
+  test("a tab that cannot open leaves its share to the others", async () => {
+    let creates = 0;
+    const bidi = world({
+      fail: (m) =>
+        m === "browsingContext.create" && ++creates === 2 ? new Error("no more tabs") : undefined,
+    });
+    const out = await spareLoop(bidi.socket, reads, { tabs: 3 });
+    expect(out).toEqual(sequential);
+    allTornDown(bidi);
+  });
+
+  test("when no tab opens, every origin fails with the first tab's reason", async () => {
+    const bidi = world({
+      fail: (m) => (m === "browsingContext.create" ? new Error("socket is already closed") : undefined),
+    });
+    const out = await spareLoop(bidi.socket, reads.slice(0, 5), { tabs: 3 });
+    expect(out).toEqual(
+      origins.slice(0, 5).map((origin) => ({ origin, ok: false, reason: "socket is already closed" })),
+    );
+  });
+
+  test("the budget stops every tab at once; each origin not finished says so, and every tab closes", async () => {
+    const bidi = world({ navigateMs: 50 });
+    const out = await spareLoop(bidi.socket, reads, { tabs: 4, budgetMs: 80 });
+    // Each tab finished its first visit (50 ms) and was cut off in its second.
+    expect(out.slice(0, 4)).toEqual(sequential.slice(0, 4));
+    expect(out.slice(4)).toEqual(
+      origins.slice(4).map((origin) => ({ origin, ok: false, reason: OUT_OF_TIME })),
+    );
+    expect(bidi.log.filter((l) => l.startsWith("navigate"))).toHaveLength(8);
+    allTornDown(bidi);
+  });
+
+  test("a tab still opening when the work is done does not hold the run, and is closed after", async () => {
+    let creates = 0;
+    const bidi = world();
+    const realSend = bidi.send.bind(bidi);
+    bidi.send = async (method, params) => {
+      if (method === "browsingContext.create" && ++creates === 2) await Bun.sleep(300);
+      return realSend(method, params);
+    };
+    const pool = new SparePool(bidi.socket, 2);
+    const started = performance.now();
+    const out = await pool.run(reads.slice(0, 3));
+    expect(performance.now() - started).toBeLessThan(200);
+    expect(out).toEqual(sequential.slice(0, 3));
+    await pool.close();
+    allTornDown(bidi);
   });
 });

@@ -39,7 +39,7 @@ export function onSpare(fn: string): string {
     "(origin, arg) => { " +
     `const spare = document.querySelector('meta[name="${SPARE_MARKER}"]') !== null; ` +
     "if (!spare || location.origin !== origin) return JSON.stringify({ spare, origin: location.origin }); " +
-    `return Promise.resolve((${fn})(arg)).then((value) => JSON.stringify({ spare, origin, value })); }`
+    `return JSON.stringify({ spare, origin, value: (${fn})(arg) }); }`
   );
 }
 
@@ -60,7 +60,7 @@ export interface SpareTab {
  * navigation. A set-up that fails tears down what it made, then raises.
  */
 export async function openSpareTab(bidi: SpareBidi): Promise<SpareTab> {
-  const parts: Parts = { intercept: null, subscription: null, off: null, tab: null };
+  const parts: Parts = { intercept: null, preload: null, subscription: null, off: null, tab: null };
   try {
     const context = (await bidi.send("browsingContext.create", { type: "tab", background: true })).context;
     parts.tab = context;
@@ -75,11 +75,18 @@ export async function openSpareTab(bidi: SpareBidi): Promise<SpareTab> {
       if (ours) answer(bidi, event, ours);
     });
     const subscribing = bidi.subscribe(["network.beforeRequestSent"], [context]);
-    const [added, subscribed] = await Promise.allSettled([adding, subscribing]);
+    // The sandbox is made with each document rather than by the first call into it, a round trip
+    // into the page saved on every visit.
+    const preloading = bidi.send("script.addPreloadScript", {
+      functionDeclaration: "() => {}",
+      sandbox: SANDBOX,
+      contexts: [context],
+    });
+    const [added, subscribed, preloaded] = await Promise.allSettled([adding, subscribing, preloading]);
     if (added.status === "fulfilled") parts.intercept = ours = added.value.intercept;
     if (subscribed.status === "fulfilled") parts.subscription = subscribed.value;
-    if (added.status === "rejected") throw added.reason;
-    if (subscribed.status === "rejected") throw subscribed.reason;
+    if (preloaded.status === "fulfilled") parts.preload = preloaded.value.script;
+    for (const got of [added, subscribed, preloaded]) if (got.status === "rejected") throw got.reason;
     const run: SpareRun = async (origin, fn, arg = "") => {
       // The marked page has nothing to load: parsed is done, and its storage is reachable then.
       await bidi.send("browsingContext.navigate", { context, url: origin + SPARE_PATH, wait: "interactive" });
@@ -90,7 +97,7 @@ export async function openSpareTab(bidi: SpareBidi): Promise<SpareTab> {
           { type: "string", value: origin },
           { type: "string", value: arg },
         ],
-        awaitPromise: true,
+        awaitPromise: false,
         resultOwnership: "none",
       });
       if (reply.type !== "success") throw new Error(reply.exceptionDetails?.text || "the script failed");
@@ -135,6 +142,7 @@ function answer(bidi: SpareBidi, event: NetworkEvent, intercept: string): void {
 
 interface Parts {
   intercept: string | null;
+  preload: string | null;
   subscription: string | null;
   off: (() => void) | null;
   /** The tab, once created; teardown closes it. */
@@ -142,7 +150,8 @@ interface Parts {
 }
 
 // The intercept goes first and its handler only once it is gone, so no request of ours is ever
-// left blocked with nobody to answer it. Closing our own tab meanwhile loses nothing.
+// left blocked with nobody to answer it. The tab closes and the subscription goes meanwhile: a
+// request the tab still makes dies with it.
 async function teardown(bidi: SpareBidi, parts: Parts): Promise<void> {
   const quietly = async (what: string, step: () => Promise<unknown> | unknown) => {
     try {
@@ -151,15 +160,18 @@ async function teardown(bidi: SpareBidi, parts: Parts): Promise<void> {
       log.debug(`the spare tab could not ${what}: ${messageOf(err)}`);
     }
   };
-  const { intercept, subscription, off, tab } = parts;
+  const { intercept, preload, subscription, off, tab } = parts;
   const unintercepted = intercept
     ? quietly("remove its intercept", () => bidi.send("network.removeIntercept", { intercept }))
     : null;
   const closed = tab ? quietly("close", () => bidi.send("browsingContext.close", { context: tab })) : null;
+  const unsubscribed = subscription ? quietly("unsubscribe", () => bidi.unsubscribe(subscription)) : null;
+  const unpreloaded = preload
+    ? quietly("remove its preload script", () => bidi.send("script.removePreloadScript", { script: preload }))
+    : null;
   await unintercepted;
-  if (subscription) await quietly("unsubscribe", () => bidi.unsubscribe(subscription));
   if (off) await quietly("remove its handler", off);
-  await closed;
+  await Promise.all([unsubscribed, unpreloaded, closed]);
 }
 
 // ---- the pool: many origins in a few tabs side by side, within one total budget ------------

@@ -7,9 +7,10 @@ import { restore } from "./restore.ts";
 import { restorable } from "./snapshot.ts";
 import { summary } from "./views.ts";
 
+/** `settings` is read at each restore (site_data: its `tabs`). */
 export function siteDataHooks(
   now: () => number,
-  opts: { tabs?: number } = {},
+  settings: { tabs?: number } = {},
 ): Pick<ManagerHooks, "restorable" | "restore" | "siteDataSummary"> {
   return {
     restorable,
@@ -22,7 +23,7 @@ export function siteDataHooks(
         return { restored: [], skipped: [{ reason: messageOf(err) }], uri: SITE_DATA_URI };
       }
       return await restore(bidi, data, now(), {
-        tabs: opts.tabs,
+        tabs: settings.tabs,
         main: async () => (await browser.page()).where.tab,
       });
     },

@@ -202,7 +202,7 @@ export class FakeBidi {
         this.intercepts.delete(params.intercept);
         return {};
       case "script.addPreloadScript": {
-        const script = `preload-${++this.n}`;
+        const script = `preload-${++this.n}-${params.contexts?.join(",") ?? "all"}`;
         this.preloads.set(script, {
           declaration: params.functionDeclaration,
           sandbox: params.sandbox,
@@ -289,7 +289,7 @@ export class FakeBidi {
       case "script.addPreloadScript":
         return `preload [${p.contexts ?? ""}] ${p.sandbox ?? "page"}`;
       case "script.removePreloadScript":
-        return "unpreload";
+        return `unpreload ${p.script}`;
       case "script.callFunction":
         return `call ${p.target.context}`;
       case "storage.setCookie":

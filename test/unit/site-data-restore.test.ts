@@ -66,7 +66,9 @@ describe("restore", () => {
     expect(bidi.sessionOf("main", APP).items()).toEqual({ token: "t" });
     await Bun.sleep(0);
     expect(bidi.preloads.size).toBe(0);
-    expect(bidi.log.indexOf("unpreload")).toBeGreaterThan(bidi.log.indexOf("preloaded main selenium-flow"));
+    expect(bidi.log.findLastIndex((l) => l.startsWith("unpreload") && l.endsWith("-main"))).toBeGreaterThan(
+      bidi.log.indexOf("preloaded main selenium-flow"),
+    );
     expect(bidi.handlers).toBe(0);
   });
 
@@ -79,7 +81,7 @@ describe("restore", () => {
     await Bun.sleep(0);
     await firstPage(bidi, `${APP}/y`);
     expect(bidi.sessionOf("main", APP).items()).toEqual({ token: "from-the-page" });
-    expect(bidi.log.filter((l) => l.startsWith("preloaded"))).toHaveLength(1);
+    expect(bidi.log.filter((l) => l.startsWith("preloaded main"))).toHaveLength(1);
   });
 
   test("a first page elsewhere leaves the preload waiting: the tab has it when it reaches the site", async () => {
@@ -179,7 +181,10 @@ describe("restore", () => {
 
   test("sessionStorage that fails is skipped, not fatal, and leaves nothing behind", async () => {
     const bidi = new FakeBidi({
-      fail: (m) => (m === "script.addPreloadScript" ? new Error("unsupported operation") : undefined),
+      fail: (m, p) =>
+        m === "script.addPreloadScript" && p.contexts?.[0] === "main"
+          ? new Error("unsupported operation")
+          : undefined,
     });
     const report = await restore(bidi.socket, { session: { origin: APP, items: { t: "1" } } }, NOW, { main });
     expect(report).toEqual({
@@ -331,7 +336,7 @@ describe("restore", () => {
           ? new Error(`invalid cookie value ${p.cookie.value.value}`)
           : m === "script.callFunction" && String(p.functionDeclaration).includes("localStorage.setItem")
             ? new Error(`quota exceeded for ${JSON.stringify(p.arguments).match(/LOCAL-VALUE-\d/)?.[0]}`)
-            : m === "script.addPreloadScript"
+            : m === "script.addPreloadScript" && p.contexts?.[0] === "main"
               ? new Error(`refused ${String(p.functionDeclaration).match(/SESSION-VALUE-\d/)?.[0]}`)
               : undefined,
     });

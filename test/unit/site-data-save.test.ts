@@ -310,8 +310,8 @@ describe("restore through the manager", () => {
     // Cookies, then each origin's storage in spare tabs, then the page, whose sessionStorage a
     // one-shot preload put in on the way.
     const order = b.bidi.log
-      .filter((l) => /^(setCookie|navigate|call spare|preloaded|unpreload)/.test(l))
-      .map((l) => l.split(" ").slice(0, 2).join(" "));
+      .filter((l) => /^(setCookie|navigate|call spare|preloaded main|unpreload .*-main$)/.test(l))
+      .map((l) => l.split(" ").slice(0, l.startsWith("unpreload") ? 1 : 2).join(" "));
     expect(order).toEqual([
       "setCookie sid",
       "setCookie kc",

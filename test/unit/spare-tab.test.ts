@@ -45,14 +45,18 @@ describe("the spare tab", () => {
       `intercept beforeRequestSent [spare-1] ${SPARE_PATH}`,
       "on network.beforeRequestSent spare-1",
       "subscribe network.beforeRequestSent [spare-1]",
+      "preload [spare-1] selenium-flow",
       `navigate spare-1 ${APP}${SPARE_PATH} interactive`,
-      "respond request-3",
+      "respond request-4",
+      "preloaded spare-1 selenium-flow",
       "call spare-1",
       "unintercept",
       "close spare-1",
       "unsubscribe",
+      "unpreload preload-3-spare-1",
       "off network.beforeRequestSent spare-1",
     ]);
+    expect(bidi.preloads.size).toBe(0);
     expectTornDown(bidi);
   });
 
@@ -149,10 +153,11 @@ describe("the spare tab", () => {
     });
     const err = await outcome(withSpareTab(bidi.socket, (run) => run(APP, "() => 1")));
     expect((err as Error).message).toBe("browsingContext.navigate failed");
-    expect(bidi.log.slice(-4)).toEqual([
+    expect(bidi.log.slice(-5)).toEqual([
       "unintercept",
       "close spare-1",
       "unsubscribe",
+      "unpreload preload-3-spare-1",
       "off network.beforeRequestSent spare-1",
     ]);
     expect(bidi.handlers).toBe(0);

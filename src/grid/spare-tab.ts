@@ -1,6 +1,7 @@
 // The spare tab: a tab whose requests for SPARE_PATH, on any origin, are answered with a marked
 // blank page, so it can stand on an origin without that site loading and read or write its
-// storage (Playwright's way for storageState). Over BiDi only; no CDP.
+// storage (Playwright's way for storageState); and a pool of them, visiting origins side by side.
+// Over BiDi only; no CDP.
 import { messageOf } from "../errors.ts";
 import { log } from "../log.ts";
 import { type BidiSocket, type NetworkEvent, SANDBOX } from "./bidi.ts";
@@ -221,11 +222,6 @@ export class SparePool {
     readonly size: number = SPARE_TABS,
   ) {}
 
-  /** How many tabs the pool has opened (or is opening). */
-  get opened(): number {
-    return this.tabs.length;
-  }
-
   /** Starts opening tabs (at most `size` in all) for `jobs` visits to come; returns at once. */
   warm(jobs: number): void {
     if (this.closing) return;
@@ -250,14 +246,14 @@ export class SparePool {
     let next = 0;
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    let stop: (v: typeof STOP) => void = () => undefined;
+    let stop: () => void = () => undefined;
     // The budget, and the end of the work, stop every tab still waiting for its turn or its tab.
     const stopping = new Promise<typeof STOP>((resolve) => {
-      stop = (v) => {
+      stop = () => {
         stopped = true;
-        resolve(v);
+        resolve(STOP);
       };
-      timer = setTimeout(() => stop(STOP), opts.budgetMs ?? SPARE_BUDGET_MS);
+      timer = setTimeout(stop, opts.budgetMs ?? SPARE_BUDGET_MS);
     });
     // Why each tab that could not open did not (by tab), and how many did not.
     const failures = new Map<number, unknown>();
@@ -281,7 +277,7 @@ export class SparePool {
         } catch (err) {
           done.set(i, { origin: job.origin, ok: false, reason: whyFailed(err) });
         }
-        if (done.size === jobs.length) stop(STOP);
+        if (done.size === jobs.length) stop();
       }
     };
     try {

@@ -140,7 +140,12 @@ const ARRIVED = ["browsingContext.navigationCommitted", "browsingContext.load"] 
  * site's first page runs, in the sandbox; it removes itself once the tab got there. A part that
  * fails undoes the rest, then raises.
  */
-export async function preloadSession(bidi: SpareBidi, context: string, origin: string, items: Items): Promise<void> {
+export async function preloadSession(
+  bidi: SpareBidi,
+  context: string,
+  origin: string,
+  items: Items,
+): Promise<void> {
   let script: string | null = null;
   let subscription: string | null = null;
   let arrived = false;

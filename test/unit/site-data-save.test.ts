@@ -311,7 +311,12 @@ describe("restore through the manager", () => {
     // one-shot preload put in on the way.
     const order = b.bidi.log
       .filter((l) => /^(setCookie|navigate|call spare|preloaded main|unpreload .*-main$)/.test(l))
-      .map((l) => l.split(" ").slice(0, l.startsWith("unpreload") ? 1 : 2).join(" "));
+      .map((l) =>
+        l
+          .split(" ")
+          .slice(0, l.startsWith("unpreload") ? 1 : 2)
+          .join(" "),
+      );
     expect(order).toEqual([
       "setCookie sid",
       "setCookie kc",

@@ -148,7 +148,7 @@ export const SETTINGS: readonly Setting[] = [
   setting(
     "site_data.tabs",
     { type: "int", min: 1, max: 16, unit: "tabs" },
-    "Hidden tabs a save or a restore reads and writes sites' storage in, side by side.",
+    "The most hidden tabs a save or a restore reads and writes sites' storage in side by side (a tab for every 4 sites).",
   ),
   setting(
     "secrets.dirs",

@@ -179,8 +179,13 @@ async function teardown(bidi: SpareBidi, parts: Parts): Promise<void> {
 
 export const SPARE_BUDGET_MS = 20_000;
 export const OUT_OF_TIME = "not reached: the spare tab ran out of time";
-/** How many spare tabs a pool holds unless told (site_data.tabs). */
+/** How many spare tabs a pool holds at most unless told (site_data.tabs). */
 export const SPARE_TABS = 4;
+/**
+ * A tab more for every this many visits: a new tab costs a renderer of its own and its set-up and
+ * teardown, about what a few visits cost, so a handful of sites is quicker in one.
+ */
+export const VISITS_PER_TAB = 4;
 
 export interface SpareJob {
   origin: string;
@@ -210,8 +215,8 @@ const STOP = Symbol("stop");
 
 /**
  * A few spare tabs, each with its own intercept, that visit origins side by side. `warm` opens
- * tabs ahead of the work; `run` uses them (opening more, up to `size`, when there is more to do);
- * `close` closes every tab it opened, whatever state it is in, and never throws.
+ * tabs ahead of the work; `run` uses them (opening more when there is more to do than they were
+ * opened for); `close` closes every tab it opened, whatever state it is in, and never throws.
  */
 export class SparePool {
   private readonly tabs: Promise<SpareTab>[] = [];
@@ -222,10 +227,16 @@ export class SparePool {
     readonly size: number = SPARE_TABS,
   ) {}
 
-  /** Starts opening tabs (at most `size` in all) for `jobs` visits to come; returns at once. */
+  /** How many tabs `jobs` visits get: one for every VISITS_PER_TAB, at most `size`. */
+  tabsFor(jobs: number): number {
+    if (jobs <= 0) return 0;
+    return Math.min(Math.max(1, Math.floor(this.size)), Math.ceil(jobs / VISITS_PER_TAB));
+  }
+
+  /** Starts opening the tabs `jobs` visits to come get; returns at once. */
   warm(jobs: number): void {
     if (this.closing) return;
-    while (this.tabs.length < Math.min(Math.max(jobs, 0), Math.max(1, Math.floor(this.size)))) {
+    while (this.tabs.length < this.tabsFor(jobs)) {
       const tab = openSpareTab(this.bidi);
       tab.catch(() => undefined);
       this.tabs.push(tab);

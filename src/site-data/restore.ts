@@ -130,9 +130,10 @@ export interface RestoreOptions extends LoopOptions {
 }
 
 // The preload goes once the tab has a document of the site: the browser's navigation events say
-// so (never the page). A preload in the sandbox cannot message back over a channel in Chromium, so
-// the events are the signal. Should the connection close first, the preload stays with the
-// browser, and only ever fills an empty sessionStorage.
+// so (never the page). A sandbox preload's channel never reaches the client in Chromium 156 (a
+// page-realm one does), so the events are the signal, and nothing runs in the page's world. Should
+// the connection close first, the preload stays with the browser, and only ever fills an empty
+// sessionStorage.
 const ARRIVED = ["browsingContext.navigationCommitted", "browsingContext.load"] as const;
 
 /**

@@ -68,7 +68,7 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
   });
   const hooks: ManagerHooks = {
     capture: captureHook((text) => hideSecrets(secrets, text)),
-    ...siteDataHooks(now),
+    ...siteDataHooks(now, config.site_data),
     ...(recordings ? { recordings } : {}),
     ...opts.hooks,
     changed: (w) => events.changed(w),

@@ -17,6 +17,7 @@ export interface Config {
   data: { dir: string | null };
   store: { url: string | null };
   session: { ttl: number; lease: number };
+  site_data: { tabs: number };
   secrets: { dirs: string[]; entries: Record<string, SecretEntry>; scripts_after_write: "refuse" | "allow" };
   flows: { dir: string | null };
   files: { link_ttl: number };
@@ -33,6 +34,7 @@ export function defaultConfig(): Config {
     data: { dir: null },
     store: { url: null },
     session: { ttl: 86400, lease: 15 },
+    site_data: { tabs: 4 },
     secrets: { dirs: [], entries: {}, scripts_after_write: "refuse" },
     flows: { dir: null },
     files: { link_ttl: 3600 },
@@ -72,6 +74,7 @@ export const SECTIONS: Record<keyof Config, string> = {
   data: "Where sessions, their flows and files, and recordings live.",
   store: "Where workspace records are kept.",
   session: "How long a workspace is remembered, and held by a call.",
+  site_data: "Saving and restoring a workspace's cookies and storage.",
   secrets: "Values agents can type without seeing them.",
   flows: "Flows every workspace sees.",
   files: "Signed links to stored files.",
@@ -146,6 +149,11 @@ export const SETTINGS: readonly Setting[] = [
     "session.lease",
     seconds(2, 600),
     "Seconds a call's hold on its workspace lasts unless renewed (it is, while the call runs): a server that dies mid-call frees its workspaces this long after.",
+  ),
+  setting(
+    "site_data.tabs",
+    { type: "int", min: 1, max: 16, unit: "tabs" },
+    "The most hidden tabs a save or a restore reads and writes sites' storage in side by side (a tab for every 4 sites).",
   ),
   setting(
     "secrets.dirs",

@@ -1,12 +1,14 @@
 // The spare tab: a tab whose requests for SPARE_PATH, on any origin, are answered with a marked
 // blank page, so it can stand on an origin without that site loading and read or write its
-// storage (Playwright's way for storageState). Over BiDi only; no CDP.
+// storage (Playwright's way for storageState); and a pool of them, visiting origins side by side.
+// Over BiDi only; no CDP.
 import { messageOf } from "../errors.ts";
 import { log } from "../log.ts";
 import { type BidiSocket, type NetworkEvent, SANDBOX } from "./bidi.ts";
 
 export const SPARE_MARKER = "selenium-flow-spare";
-export const SPARE_PAGE = `<!doctype html><meta name="${SPARE_MARKER}">`;
+/** The smallest document that says it is ours: nothing to fetch, nothing to run. */
+export const SPARE_PAGE = `<meta name=${SPARE_MARKER}>`;
 /** Only this path is intercepted: a leftover intercept can never hold up a real page. */
 export const SPARE_PATH = "/__selenium-flow-spare__";
 export const SW_REASON = "a service worker answered: save while on this site";
@@ -22,20 +24,23 @@ export class ServiceWorkerAnswered extends Error {
   }
 }
 
-/** Stands on `origin` and returns what `expression` evaluates to there (JSON-safe). */
-export type SpareRun = (origin: string, expression: string) => Promise<unknown>;
+/**
+ * Stands on `origin` and returns what the function declaration `fn` returns there, given `arg`
+ * (JSON-safe). Values travel as the argument, never in the script's text.
+ */
+export type SpareRun = (origin: string, fn: string, arg?: string) => Promise<unknown>;
 
 /**
- * `expression`, run only on the marked page of `origin`, as a JSON string that says whose page it
- * was. Checking the origin in the page too means a tab that did not move never takes a write.
+ * One sandbox call per visit: the marker check, the origin check and `fn`, as a JSON string that
+ * says whose page it was. Checking the origin in the page too means a tab that did not move never
+ * takes a write. The text is the same for every origin, so the browser compiles it once.
  */
-export function onSpare(expression: string, origin: string): string {
+export function onSpare(fn: string): string {
   return (
-    `JSON.stringify(document.querySelector('meta[name="${SPARE_MARKER}"]')` +
-    ` ? (location.origin === ${JSON.stringify(origin)}` +
-    ` ? {spare: true, origin: location.origin, value: (${expression})}` +
-    " : {spare: true, origin: location.origin})" +
-    " : {spare: false, origin: location.origin})"
+    "(origin, arg) => { " +
+    `const spare = document.querySelector('meta[name="${SPARE_MARKER}"]') !== null; ` +
+    "if (!spare || location.origin !== origin) return JSON.stringify({ spare, origin: location.origin }); " +
+    `return JSON.stringify({ spare, origin, value: (${fn})(arg) }); }`
   );
 }
 
@@ -43,7 +48,7 @@ const HTML: { name: string; value: { type: "string"; value: string } }[] = [
   { name: "content-type", value: { type: "string", value: "text/html" } },
 ];
 
-/** A spare tab standing by; `close` tears down and never raises. */
+/** A spare tab standing by; `close` tears it down and never raises. */
 export interface SpareTab {
   readonly context: string;
   run: SpareRun;
@@ -51,16 +56,15 @@ export interface SpareTab {
 }
 
 /**
- * Opens a spare tab (a new background tab, or the existing `context`, which is left open). The
- * intercept and the subscription are asked for together; the handler is in place before either
- * answers, so before any navigation. A set-up that fails tears down what it made, then raises.
+ * Opens a spare tab: a new background tab, closed by `close`. The intercept and the subscription
+ * are asked for together; the handler is in place before either answers, so before any
+ * navigation. A set-up that fails tears down what it made, then raises.
  */
-export async function openSpareTab(bidi: SpareBidi, opts: { context?: string } = {}): Promise<SpareTab> {
-  const parts: Parts = { intercept: null, subscription: null, off: null, tab: null };
+export async function openSpareTab(bidi: SpareBidi): Promise<SpareTab> {
+  const parts: Parts = { intercept: null, preload: null, subscription: null, off: null, tab: null };
   try {
-    const context =
-      opts.context ?? (await bidi.send("browsingContext.create", { type: "tab", background: true })).context;
-    if (!opts.context) parts.tab = context;
+    const context = (await bidi.send("browsingContext.create", { type: "tab", background: true })).context;
+    parts.tab = context;
     const adding = bidi.send("network.addIntercept", {
       phases: ["beforeRequestSent"],
       contexts: [context],
@@ -72,18 +76,30 @@ export async function openSpareTab(bidi: SpareBidi, opts: { context?: string } =
       if (ours) answer(bidi, event, ours);
     });
     const subscribing = bidi.subscribe(["network.beforeRequestSent"], [context]);
-    const [added, subscribed] = await Promise.allSettled([adding, subscribing]);
+    // The sandbox is made with each document rather than by the first call into it, a round trip
+    // into the page saved on every visit.
+    const preloading = bidi.send("script.addPreloadScript", {
+      functionDeclaration: "() => {}",
+      sandbox: SANDBOX,
+      contexts: [context],
+    });
+    const [added, subscribed, preloaded] = await Promise.allSettled([adding, subscribing, preloading]);
     if (added.status === "fulfilled") parts.intercept = ours = added.value.intercept;
     if (subscribed.status === "fulfilled") parts.subscription = subscribed.value;
-    if (added.status === "rejected") throw added.reason;
-    if (subscribed.status === "rejected") throw subscribed.reason;
-    const run: SpareRun = async (origin, expression) => {
-      // The marked page has nothing to load: parsed is done.
+    if (preloaded.status === "fulfilled") parts.preload = preloaded.value.script;
+    for (const got of [added, subscribed, preloaded]) if (got.status === "rejected") throw got.reason;
+    const run: SpareRun = async (origin, fn, arg = "") => {
+      // The marked page has nothing to load: parsed is done, and its storage is reachable then.
       await bidi.send("browsingContext.navigate", { context, url: origin + SPARE_PATH, wait: "interactive" });
-      const reply = await bidi.send("script.evaluate", {
-        expression: onSpare(expression, origin),
+      const reply = await bidi.send("script.callFunction", {
+        functionDeclaration: onSpare(fn),
         target: { context, sandbox: SANDBOX },
-        awaitPromise: true,
+        arguments: [
+          { type: "string", value: origin },
+          { type: "string", value: arg },
+        ],
+        awaitPromise: false,
+        resultOwnership: "none",
       });
       if (reply.type !== "success") throw new Error(reply.exceptionDetails?.text || "the script failed");
       const got = JSON.parse(String(reply.result.value)) as {
@@ -127,14 +143,16 @@ function answer(bidi: SpareBidi, event: NetworkEvent, intercept: string): void {
 
 interface Parts {
   intercept: string | null;
+  preload: string | null;
   subscription: string | null;
   off: (() => void) | null;
-  /** Set only for a tab we created, which teardown closes. */
+  /** The tab, once created; teardown closes it. */
   tab: string | null;
 }
 
 // The intercept goes first and its handler only once it is gone, so no request of ours is ever
-// left blocked with nobody to answer it. Closing our own tab meanwhile loses nothing.
+// left blocked with nobody to answer it. The tab closes and the subscription goes meanwhile: a
+// request the tab still makes dies with it.
 async function teardown(bidi: SpareBidi, parts: Parts): Promise<void> {
   const quietly = async (what: string, step: () => Promise<unknown> | unknown) => {
     try {
@@ -143,25 +161,37 @@ async function teardown(bidi: SpareBidi, parts: Parts): Promise<void> {
       log.debug(`the spare tab could not ${what}: ${messageOf(err)}`);
     }
   };
-  const { intercept, subscription, off, tab } = parts;
+  const { intercept, preload, subscription, off, tab } = parts;
   const unintercepted = intercept
     ? quietly("remove its intercept", () => bidi.send("network.removeIntercept", { intercept }))
     : null;
   const closed = tab ? quietly("close", () => bidi.send("browsingContext.close", { context: tab })) : null;
+  const unsubscribed = subscription ? quietly("unsubscribe", () => bidi.unsubscribe(subscription)) : null;
+  const unpreloaded = preload
+    ? quietly("remove its preload script", () => bidi.send("script.removePreloadScript", { script: preload }))
+    : null;
   await unintercepted;
-  if (subscription) await quietly("unsubscribe", () => bidi.unsubscribe(subscription));
   if (off) await quietly("remove its handler", off);
-  await closed;
+  await Promise.all([unsubscribed, unpreloaded, closed]);
 }
 
-// ---- the loop: many origins in one tab, within a total budget -----------------------------
+// ---- the pool: many origins in a few tabs side by side, within one total budget ------------
 
 export const SPARE_BUDGET_MS = 20_000;
 export const OUT_OF_TIME = "not reached: the spare tab ran out of time";
+/** How many spare tabs a pool holds at most unless told (site_data.tabs). */
+export const SPARE_TABS = 4;
+/**
+ * A tab more for every this many visits: a new tab costs a renderer of its own and its set-up and
+ * teardown, about what a few visits cost, so a handful of sites is quicker in one.
+ */
+export const VISITS_PER_TAB = 4;
 
 export interface SpareJob {
   origin: string;
-  expression: string;
+  /** A function declaration run in the sandbox of the origin's marked page, given `arg`. */
+  fn: string;
+  arg?: string;
 }
 
 export type SpareOutcome =
@@ -173,8 +203,6 @@ export function whyFailed(err: unknown): string {
   return err instanceof ServiceWorkerAnswered ? SW_REASON : messageOf(err);
 }
 
-const TIMED_OUT = Symbol("timed out");
-
 /** Closes a tab that may still be opening, or may never have opened; never throws. */
 export async function closeTab(tab: Promise<SpareTab>): Promise<void> {
   await tab.then(
@@ -183,48 +211,103 @@ export async function closeTab(tab: Promise<SpareTab>): Promise<void> {
   );
 }
 
+const STOP = Symbol("stop");
+
 /**
- * Runs each job in one spare tab (opened, or still opening, beforehand; the caller closes it), in
- * order, and says for every job what happened; never throws. One origin failing does not stop the
- * rest; a tab that cannot open fails every job; the whole loop stops at the budget, and each job
- * not reached says so.
+ * A few spare tabs, each with its own intercept, that visit origins side by side. `warm` opens
+ * tabs ahead of the work; `run` uses them (opening more when there is more to do than they were
+ * opened for); `close` closes every tab it opened, whatever state it is in, and never throws.
  */
-export async function runJobs(
-  opening: Promise<SpareTab>,
-  jobs: readonly SpareJob[],
-  opts: { budgetMs?: number; clock?: () => number } = {},
-): Promise<SpareOutcome[]> {
-  const clock = opts.clock ?? (() => performance.now());
-  const deadline = clock() + (opts.budgetMs ?? SPARE_BUDGET_MS);
-  const done = new Map<number, SpareOutcome>();
-  let tab: SpareTab;
-  try {
-    tab = await opening;
-  } catch (err) {
-    // The tab itself failed: every job fails with its reason.
-    const reason = messageOf(err);
-    return jobs.map((job) => ({ origin: job.origin, ok: false, reason }));
+export class SparePool {
+  private readonly tabs: Promise<SpareTab>[] = [];
+  private closing: Promise<void> | null = null;
+
+  constructor(
+    private readonly bidi: SpareBidi,
+    readonly size: number = SPARE_TABS,
+  ) {}
+
+  /** How many tabs `jobs` visits get: one for every VISITS_PER_TAB, at most `size`. */
+  tabsFor(jobs: number): number {
+    if (jobs <= 0) return 0;
+    return Math.min(Math.max(1, Math.floor(this.size)), Math.ceil(jobs / VISITS_PER_TAB));
   }
-  for (const [i, job] of jobs.entries()) {
-    const left = deadline - clock();
-    if (left <= 0) break;
+
+  /** Starts opening the tabs `jobs` visits to come get; returns at once. */
+  warm(jobs: number): void {
+    if (this.closing) return;
+    while (this.tabs.length < this.tabsFor(jobs)) {
+      const tab = openSpareTab(this.bidi);
+      tab.catch(() => undefined);
+      this.tabs.push(tab);
+    }
+  }
+
+  /**
+   * Runs every job and says for each, in the order given, what happened; never throws. Each tab
+   * takes the next job as soon as it is free, so a slow origin holds only its own tab. One origin
+   * failing does not stop the rest; a tab that cannot open leaves its share to the others, and
+   * when none opens every job fails with the first one's reason; the whole run stops at the budget,
+   * and each job not finished by then says so.
+   */
+  async run(jobs: readonly SpareJob[], opts: { budgetMs?: number } = {}): Promise<SpareOutcome[]> {
+    if (jobs.length === 0) return [];
+    this.warm(jobs.length);
+    const done = new Map<number, SpareOutcome>();
+    let next = 0;
+    let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const work = tab.run(job.origin, job.expression);
-    work.catch(() => undefined); // may settle after the budget ended the loop
+    let stop: () => void = () => undefined;
+    // The budget, and the end of the work, stop every tab still waiting for its turn or its tab.
+    const stopping = new Promise<typeof STOP>((resolve) => {
+      stop = () => {
+        stopped = true;
+        resolve(STOP);
+      };
+      timer = setTimeout(stop, opts.budgetMs ?? SPARE_BUDGET_MS);
+    });
+    // Why each tab that could not open did not (by tab), and how many did not.
+    const failures = new Map<number, unknown>();
+    const worker = async (opening: Promise<SpareTab>, n: number): Promise<void> => {
+      let tab: SpareTab | typeof STOP;
+      try {
+        tab = await Promise.race([opening, stopping]);
+      } catch (err) {
+        failures.set(n, err);
+        return;
+      }
+      while (tab !== STOP && !stopped && next < jobs.length) {
+        const i = next++;
+        const job = jobs[i] as SpareJob;
+        const work = tab.run(job.origin, job.fn, job.arg);
+        work.catch(() => undefined); // may settle after the budget stopped the run
+        try {
+          const value = await Promise.race([work, stopping]);
+          if (value === STOP) break;
+          done.set(i, { origin: job.origin, ok: true, value });
+        } catch (err) {
+          done.set(i, { origin: job.origin, ok: false, reason: whyFailed(err) });
+        }
+        if (done.size === jobs.length) stop();
+      }
+    };
     try {
-      const value = await Promise.race([
-        work,
-        new Promise<typeof TIMED_OUT>((resolve) => {
-          timer = setTimeout(() => resolve(TIMED_OUT), left);
-        }),
-      ]);
-      if (value === TIMED_OUT) break;
-      done.set(i, { origin: job.origin, ok: true, value });
-    } catch (err) {
-      done.set(i, { origin: job.origin, ok: false, reason: whyFailed(err) });
+      await Promise.all(this.tabs.map((t, n) => worker(t, n)));
     } finally {
       clearTimeout(timer);
     }
+    // No tab opened: every job fails with the first tab's reason.
+    const first = [...failures.keys()].sort((a, b) => a - b)[0];
+    const reason =
+      first !== undefined && failures.size === this.tabs.length
+        ? messageOf(failures.get(first))
+        : OUT_OF_TIME;
+    return jobs.map((job, i) => done.get(i) ?? { origin: job.origin, ok: false, reason });
   }
-  return jobs.map((job, i) => done.get(i) ?? { origin: job.origin, ok: false, reason: OUT_OF_TIME });
+
+  /** Closes every tab, the ones still opening too; never throws. */
+  close(): Promise<void> {
+    this.closing ??= Promise.all(this.tabs.map(closeTab)).then(() => undefined);
+    return this.closing;
+  }
 }

@@ -3,12 +3,13 @@
 import { z } from "zod";
 import { type ActionContext, defineAction, pageFields, SITE_DATA_URI, webUrl } from "../actions/define.ts";
 import { BIDI_DOWN, badInput, unavailable } from "../errors.ts";
-import type { BidiSocket } from "../grid/bidi.ts";
+import { type BidiSocket, SANDBOX } from "../grid/bidi.ts";
+import { dialogOpenError, type Page } from "../grid/page.ts";
 import { originOf, withSiteData } from "../store/record.ts";
 import { orIfStale } from "../workspaces/manager.ts";
 import { capture, channelDown } from "./capture.ts";
 import { Saved } from "./schemas.ts";
-import { readStorages } from "./scripts.ts";
+import { READ_PAGE } from "./scripts.ts";
 import { JAR_OVER, jarFits, type SaveReceipt, snapshot } from "./snapshot.ts";
 
 export const REPLACED_BEFORE_SAVE =
@@ -16,6 +17,39 @@ export const REPLACED_BEFORE_SAVE =
 export const GUIDE_URI = "skill://selenium-flow/references/SITE_DATA.md";
 
 const replaced = (): SaveReceipt => ({ cookies: 0, sites: [], skipped: [{ reason: REPLACED_BEFORE_SAVE }] });
+
+/**
+ * The page's url (the browser's word: its context tree) beside its storages and title (one small
+ * call in the sandbox), at once.
+ */
+async function readPage(page: Page) {
+  const tab = page.where.tab;
+  if (page.prompt) throw dialogOpenError(page.prompt);
+  await page.usable();
+  const [tree, reply] = await Promise.all([
+    page.send("browsingContext.getTree", { root: tab, maxDepth: 0 }),
+    page.whilePrompt(
+      page.send("script.callFunction", {
+        functionDeclaration: READ_PAGE,
+        target: { context: tab, sandbox: SANDBOX },
+        awaitPromise: false,
+        resultOwnership: "none",
+      }),
+    ),
+  ]);
+  const url = tree.contexts[0]?.url;
+  if (url === undefined) throw badInput("the current tab was closed: pick another with switch (tab)");
+  if (reply.type !== "success")
+    throw new Error(`the page's storage could not be read: ${reply.exceptionDetails.text}`);
+  const got = JSON.parse(String(reply.result.value)) as { local: unknown; session: unknown; title: unknown };
+  return {
+    origin: originOf(url),
+    local: got.local,
+    session: got.session,
+    url,
+    title: String(got.title ?? ""),
+  };
+}
 
 async function socket(ctx: ActionContext): Promise<BidiSocket> {
   try {
@@ -57,15 +91,14 @@ export const saveSiteData = defineAction({
     if (input.url !== undefined) await page.goto(input.url);
     const record = await ctx.services.store.get(ctx.workspace);
     const origins = (record?.history ?? []).map((v) => v.origin);
-    // The top document's origin is the browser's word (its context tree), the storages the sandbox's.
-    const readPage = async () => {
-      const [state, stores] = await Promise.all([
-        page.state(),
-        page.callIn<ReturnType<typeof readStorages>>(page.where.tab, readStorages),
-      ]);
-      return { origin: originOf(state.url), ...stores, url: state.url, title: state.title };
-    };
-    const { page: seen, ...captured } = await capture(() => socket(ctx), readPage, origins);
+    const { page: seen, ...captured } = await capture(
+      () => socket(ctx),
+      () => readPage(page),
+      origins,
+      {
+        tabs: ctx.services.config?.site_data.tabs,
+      },
+    );
     const now = ctx.services.now();
     if (!jarFits(captured.cookies, now)) throw badInput(JAR_OVER);
     const out = { ...(seen ?? (await page.state())), saved: replaced(), uri: SITE_DATA_URI };

@@ -1,8 +1,9 @@
 // A save's read of the browser: the page's own two storages (in the sandbox), the whole cookie jar
-// (BiDi sees httpOnly ones), and the localStorage of every other history origin in one spare tab.
+// (BiDi sees httpOnly ones), and the localStorage of every other history origin, read in a few
+// spare tabs side by side.
 import { BIDI_DOWN, FlowError, unavailable } from "../errors.ts";
 import { BidiError, type Cookie } from "../grid/bidi.ts";
-import { closeTab, openSpareTab, runJobs, type SpareBidi } from "../grid/spare-tab.ts";
+import { type SpareBidi, SparePool } from "../grid/spare-tab.ts";
 import type { StoredCookie } from "../store/record.ts";
 import { READ_LOCAL } from "./scripts.ts";
 import type { Captured, Items } from "./snapshot.ts";
@@ -17,8 +18,10 @@ export interface PageStorage {
 }
 
 export interface LoopOptions {
+  /** The whole loop's budget (SPARE_BUDGET_MS unless told). */
   budgetMs?: number;
-  clock?: () => number;
+  /** Spare tabs side by side (site_data.tabs). */
+  tabs?: number;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -65,8 +68,8 @@ export async function readJar(bidi: SpareBidi): Promise<StoredCookie[]> {
 
 /**
  * The page's storages, the jar (over the socket `connect` opens), and the localStorage of each other
- * http(s) origin in `origins` (newest first), read one at a time in one spare tab. An origin not
- * read is named in `failed`.
+ * http(s) origin in `origins` (newest first), read side by side in a pool of spare tabs. An origin
+ * not read is named in `failed`; both keep the order of `origins`, however the visits finished.
  */
 export async function capture(
   connect: () => Promise<SpareBidi>,
@@ -75,26 +78,30 @@ export async function capture(
   opts: LoopOptions = {},
 ): Promise<Captured & { page: { url: string; title: string } | null }> {
   const web = [...new Set(origins)].filter((o) => /^https?:\/\//.test(o));
-  // While the page is read, the socket opens, the jar is read and, when the history holds a site
-  // other than its newest (the page's, as a rule), the spare tab gets ready.
+  // While the page is read, the socket opens, the jar is read and the tabs for the history's other
+  // sites (all but its newest, the page's as a rule) get ready.
   const socket = connect();
   const jar = socket.then(readJar);
-  let tab = web.some((o) => o !== origins[0]) ? socket.then((b) => openSpareTab(b)) : null;
-  for (const p of [socket, jar, tab]) p?.catch(() => undefined);
+  const ahead = web.filter((o) => o !== origins[0]).length;
+  const pooled = socket.then((b) => {
+    const pool = new SparePool(b, opts.tabs);
+    pool.warm(ahead);
+    return pool;
+  });
+  for (const p of [socket, jar, pooled]) p.catch(() => undefined);
   try {
     const found = await readPage();
     const pageData: Record<string, unknown> = isObject(found) ? { ...found } : {};
     const here = typeof pageData.origin === "string" ? pageData.origin : "";
-    const bidi = await socket;
+    await socket;
     const cookies = await jar;
     // The page's own origin is read in place.
     const wanted = web.filter((o) => o !== here);
     const others: Record<string, Items> = {};
     const failed: Captured["failed"] = [];
     if (wanted.length) {
-      tab ??= openSpareTab(bidi);
-      const jobs = wanted.map((origin) => ({ origin, expression: READ_LOCAL }));
-      for (const o of await runJobs(tab, jobs, opts)) {
+      const jobs = wanted.map((origin) => ({ origin, fn: READ_LOCAL }));
+      for (const o of await (await pooled).run(jobs, opts)) {
         if (o.ok) others[o.origin] = items(o.value);
         else failed.push({ site: o.origin, reason: o.reason });
       }
@@ -113,6 +120,10 @@ export async function capture(
       page: seen,
     };
   } finally {
-    if (tab) await closeTab(tab);
+    // Every tab the pool opened is closed, whatever happened (one still opening too).
+    await pooled.then(
+      (p) => p.close(),
+      () => undefined,
+    );
   }
 }

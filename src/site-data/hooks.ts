@@ -7,8 +7,10 @@ import { restore } from "./restore.ts";
 import { restorable } from "./snapshot.ts";
 import { summary } from "./views.ts";
 
+/** `settings` is read at each restore (site_data: its `tabs`). */
 export function siteDataHooks(
   now: () => number,
+  settings: { tabs?: number } = {},
 ): Pick<ManagerHooks, "restorable" | "restore" | "siteDataSummary"> {
   return {
     restorable,
@@ -20,7 +22,10 @@ export function siteDataHooks(
       } catch (err) {
         return { restored: [], skipped: [{ reason: messageOf(err) }], uri: SITE_DATA_URI };
       }
-      return await restore(bidi, data, now(), { main: async () => (await browser.page()).where.tab });
+      return await restore(bidi, data, now(), {
+        tabs: settings.tabs,
+        main: async () => (await browser.page()).where.tab,
+      });
     },
   };
 }

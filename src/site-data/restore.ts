@@ -1,21 +1,14 @@
 // Putting a snapshot into a fresh browser before its first page: every live cookie, then each
-// origin's localStorage in one spare tab, then the saved sessionStorage in the main tab, which is
-// left on about:blank for the landing. Best effort: nothing here throws or fails an open.
+// origin's localStorage in a few spare tabs side by side, and the saved sessionStorage through a
+// one-shot preload script that fills the main tab's on its way to that site (the tab itself never
+// moves). Best effort: nothing here throws or fails an open.
 import { SITE_DATA_URI } from "../actions/define.ts";
 import { messageOf } from "../errors.ts";
-import type { PartialCookie, SameSite } from "../grid/bidi.ts";
-import {
-  closeTab,
-  OUT_OF_TIME,
-  openSpareTab,
-  runJobs,
-  type SpareBidi,
-  type SpareTab,
-  whyFailed,
-} from "../grid/spare-tab.ts";
-import { hostOf, type SiteData, type SiteDataReport, type StoredCookie } from "../store/record.ts";
+import { type NavigationInfo, type PartialCookie, SANDBOX, type SameSite } from "../grid/bidi.ts";
+import { type SpareBidi, SparePool } from "../grid/spare-tab.ts";
+import { hostOf, originOf, type SiteData, type SiteDataReport, type StoredCookie } from "../store/record.ts";
 import type { LoopOptions } from "./capture.ts";
-import { fill } from "./scripts.ts";
+import { sessionPreload, WRITE_LOCAL } from "./scripts.ts";
 import type { Items } from "./snapshot.ts";
 import { rules } from "./views.ts";
 
@@ -136,12 +129,62 @@ export interface RestoreOptions extends LoopOptions {
   main: () => Promise<string>;
 }
 
-// The stand-in page is never what an open with no url shows; the tab keeps its sessionStorage.
-async function leaveMain(bidi: SpareBidi, tab: SpareTab): Promise<void> {
-  await bidi
-    .send("browsingContext.navigate", { context: tab.context, url: "about:blank", wait: "complete" })
-    .catch(() => undefined);
-  await tab.close();
+// The preload goes once the tab has a document of the site: the browser's navigation events say
+// so (never the page). A sandbox preload's channel never reaches the client in Chromium 156 (a
+// page-realm one does), so the events are the signal, and nothing runs in the page's world. Should
+// the connection close first, the preload stays with the browser, and only ever fills an empty
+// sessionStorage.
+const ARRIVED = ["browsingContext.navigationCommitted", "browsingContext.load"] as const;
+
+/**
+ * Installs the one-shot preload that fills `context`'s sessionStorage for `origin` before that
+ * site's first page runs, in the sandbox; it removes itself once the tab got there. A part that
+ * fails undoes the rest, then raises.
+ */
+export async function preloadSession(
+  bidi: SpareBidi,
+  context: string,
+  origin: string,
+  items: Items,
+): Promise<void> {
+  let script: string | null = null;
+  let subscription: string | null = null;
+  let arrived = false;
+  let gone = false;
+  const offs: Array<() => void> = [];
+  const remove = () => {
+    if (gone) return;
+    gone = true;
+    for (const off of offs.splice(0)) off();
+    const quietly = (p: Promise<unknown>) => p.catch(() => undefined);
+    if (script) quietly(bidi.send("script.removePreloadScript", { script }));
+    if (subscription) quietly(bidi.unsubscribe(subscription));
+  };
+  // In place before anything is asked, so no navigation can pass unseen.
+  for (const event of ARRIVED) {
+    offs.push(
+      bidi.on(event, context, (p: NavigationInfo) => {
+        if (originOf(p?.url ?? "") !== origin) return;
+        arrived = true;
+        if (script && subscription) remove();
+      }),
+    );
+  }
+  const [added, subscribed] = await Promise.allSettled([
+    bidi.send("script.addPreloadScript", {
+      functionDeclaration: sessionPreload(origin, items),
+      sandbox: SANDBOX,
+      contexts: [context],
+    }),
+    bidi.subscribe([...ARRIVED], [context]),
+  ]);
+  if (added.status === "fulfilled") script = added.value.script;
+  if (subscribed.status === "fulfilled") subscription = subscribed.value;
+  if (added.status === "rejected" || subscribed.status === "rejected") {
+    remove();
+    throw added.status === "rejected" ? added.reason : (subscribed as PromiseRejectedResult).reason;
+  }
+  if (arrived) remove();
 }
 
 /** Restores `data` into a fresh browser; the report names what came back and what did not. */
@@ -164,43 +207,36 @@ export async function restore(
     .filter(([, e]) => isObject(e) && isObject(e.local) && Object.keys(e.local).length > 0)
     .map(([origin, e]) => {
       locals[origin] = (e as { local: Items }).local;
-      return { origin, expression: fill("localStorage", locals[origin]) };
+      return { origin, fn: WRITE_LOCAL, arg: JSON.stringify(locals[origin]) };
     });
-  // Both tabs get ready while the cookies go in. (Standing the main tab on its origin early too
-  // gained nothing measurable on two cores: the two tabs' renderers only slowed each other.)
-  const spare = jobs.length ? openSpareTab(bidi) : null;
-  const inMain = sessionOrigin ? opts.main().then((context) => openSpareTab(bidi, { context })) : null;
-  spare?.catch(() => undefined);
+  // The tabs get ready and the main tab's preload goes in while the cookies do. The preload only
+  // acts at the first page, which comes after every spare tab is closed.
+  const pool = jobs.length ? new SparePool(bidi, opts.tabs) : null;
+  pool?.warm(jobs.length);
+  const inMain = sessionOrigin
+    ? opts.main().then((context) => preloadSession(bidi, context, sessionOrigin, items))
+    : null;
   inMain?.catch(() => undefined);
-  let late = false;
   try {
     kept = await restoreCookies(bidi, data.cookies, now, skipped);
-    if (spare) {
-      for (const o of await runJobs(spare, jobs, opts)) {
+    if (pool) {
+      for (const o of await pool.run(jobs, opts)) {
         if (o.ok) filled.push(o.origin);
         else
           skipped.push({ site: o.origin, reason: hiding(o.reason, Object.values(locals[o.origin] ?? {})) });
-        if (!o.ok && o.reason === OUT_OF_TIME) late = true;
       }
     }
   } catch (err) {
     skipped.push({ reason: messageOf(err) });
   }
-  // The spare tab closes while the main tab takes its sessionStorage; after the budget ran out, a
-  // write may still be under way there, so it closes first and nothing lands after sessionStorage.
-  const closing = spare ? closeTab(spare) : null;
-  if (late) await closing;
+  // Every spare tab is closed before the first page, a write the budget cut off included.
+  const closing = pool?.close();
   if (sessionOrigin && inMain) {
     try {
-      const tab = await inMain;
-      try {
-        await tab.run(sessionOrigin, fill("sessionStorage", items));
-      } finally {
-        await leaveMain(bidi, tab);
-      }
+      await inMain;
       filled.push(sessionOrigin);
     } catch (err) {
-      skipped.push({ site: sessionOrigin, reason: hiding(whyFailed(err), Object.values(items)) });
+      skipped.push({ site: sessionOrigin, reason: hiding(messageOf(err), Object.values(items)) });
     }
   }
   await closing;

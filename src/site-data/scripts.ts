@@ -1,17 +1,30 @@
-// The JavaScript a save and a restore run in the browser. Values travel as JSON, so quotes,
+// The JavaScript a save and a restore run in the browser, always in the sandbox realm. Each is
+// self-contained (it is sent as its own text). Values travel as arguments or JSON, so quotes,
 // apostrophes and `</script>` survive.
 
-/** Evaluated in a spare tab standing on an origin: its localStorage, whole. */
-export const READ_LOCAL =
-  "(() => { const out = {}; for (let i = 0; i < localStorage.length; i++) " +
-  "{ const k = localStorage.key(i); out[k] = localStorage.getItem(k); } return out; })()";
+type Items = Record<string, string>;
 
-/** In the sandbox of the top document: both its storages (empty when the page may not have any). */
-export function readStorages(): { local: Record<string, string>; session: Record<string, string> } {
-  const dump = (s: () => Storage) => {
+function readLocal(): Items {
+  const out: Items = {};
+  for (let i = 0; i < localStorage.length; i++) {
+    const k = localStorage.key(i) as string;
+    out[k] = localStorage.getItem(k) as string;
+  }
+  return out;
+}
+
+function writeLocal(json: string): number {
+  const items = JSON.parse(json) as Items;
+  for (const k of Object.keys(items)) localStorage.setItem(k, items[k] as string);
+  return Object.keys(items).length;
+}
+
+/** In the sandbox of the top document: both its storages (empty when the page may not have any) and its title. */
+export function readPage(): string {
+  const dump = (get: () => Storage): Items => {
     try {
-      const out: Record<string, string> = {};
-      const store = s();
+      const store = get();
+      const out: Items = {};
       for (let i = 0; i < store.length; i++) {
         const k = store.key(i) as string;
         out[k] = store.getItem(k) as string;
@@ -21,14 +34,36 @@ export function readStorages(): { local: Record<string, string>; session: Record
       return {};
     }
   };
-  return { local: dump(() => localStorage), session: dump(() => sessionStorage) };
+  return JSON.stringify({
+    local: dump(() => localStorage),
+    session: dump(() => sessionStorage),
+    title: String(document.title),
+  });
 }
 
-/** Sets every item in `store` and evaluates to how many it set. */
-export function fill(store: "localStorage" | "sessionStorage", items: Record<string, string>): string {
-  return (
-    `(() => { const items = ${JSON.stringify(items)}; ` +
-    `for (const [k, v] of Object.entries(items)) ${store}.setItem(k, v); ` +
-    "return Object.keys(items).length; })()"
-  );
+/**
+ * A preload script's body: on the first top-level document of `origin` in the tab, before the
+ * page's own scripts, puts `items` into its (still empty) sessionStorage.
+ */
+function fillSession(origin: string, items: Items): void {
+  if (window !== window.top || location.origin !== origin) return;
+  try {
+    // Only the first document of the site gets them: what the page has done since stays.
+    if (sessionStorage.length > 0) return;
+    for (const k of Object.keys(items)) sessionStorage.setItem(k, items[k] as string);
+  } catch {
+    // a document that may have no storage
+  }
+}
+
+/** Run on a spare tab's marked page: its localStorage, whole. */
+export const READ_LOCAL = readLocal.toString();
+/** Run on a spare tab's marked page, given the items as JSON: sets each, returns how many. */
+export const WRITE_LOCAL = writeLocal.toString();
+/** The top document's storages and title, as JSON (see readPage). */
+export const READ_PAGE = readPage.toString();
+
+/** The preload script that restores a tab's sessionStorage for `origin` on its way there. */
+export function sessionPreload(origin: string, items: Items): string {
+  return `() => (${fillSession.toString()})(${JSON.stringify(origin)}, ${JSON.stringify(items)})`;
 }

@@ -28,23 +28,40 @@ export class FakeStorage {
   }
 }
 
-/** Runs `expression` as a page at `origin` would, with `marked` saying whether it is the spare page. */
-export function evaluateOn(
-  expression: string,
-  page: { origin: string; marked: boolean; local: FakeStorage; session: FakeStorage },
-): unknown {
+/** A document as the fake's scripts see it: its origin, whether it is the spare page, its storages. */
+export interface FakePage {
+  origin: string;
+  marked: boolean;
+  local: FakeStorage;
+  session: FakeStorage;
+  title?: string;
+  /** False in a frame. */
+  top?: boolean;
+}
+
+function globalsOf(page: FakePage): unknown[] {
   const document = {
     querySelector: (sel: string) => (page.marked && sel.includes("selenium-flow-spare") ? {} : null),
+    title: page.title ?? "",
   };
-  const location = { origin: page.origin };
-  const run = new Function(
-    "document",
-    "location",
-    "localStorage",
-    "sessionStorage",
-    `return (${expression});`,
-  );
-  return run(document, location, page.local, page.session);
+  const window: { top?: unknown } = {};
+  window.top = page.top === false ? {} : window;
+  return [document, { origin: page.origin }, page.local, page.session, window];
+}
+
+const GLOBALS = ["document", "location", "localStorage", "sessionStorage", "window"];
+
+/** Runs `expression` as a page at `origin` would, with `marked` saying whether it is the spare page. */
+export function evaluateOn(expression: string, page: FakePage): unknown {
+  return new Function(...GLOBALS, `return (${expression});`)(...globalsOf(page));
+}
+
+/** Calls the function declaration `declaration` with `args` as a page at `origin` would. */
+export function callOn(declaration: string, args: unknown[], page: FakePage): unknown {
+  const fn = new Function(...GLOBALS, `return (${declaration});`)(...globalsOf(page)) as (
+    ...a: unknown[]
+  ) => unknown;
+  return fn(...args);
 }
 
 interface Tab {
@@ -64,8 +81,10 @@ export interface FakeOptions {
   fail?: Failure;
   /** setCookie succeeds but the cookie never enters the jar. */
   drop?: string[];
-  /** ms each navigate takes. */
-  navigateMs?: number;
+  /** ms each navigate takes (or takes to the url given). */
+  navigateMs?: number | ((url: string) => number);
+  /** Origins whose navigation never answers. */
+  hang?: string[];
   /** ms a tab takes to close; the log then says `closed <tab>`. */
   closeMs?: number;
 }
@@ -84,6 +103,8 @@ export class FakeBidi {
   readonly titles = new Map<string, string>();
   private readonly listeners: Array<{ event: string; context: string | null; fn: (e: any) => unknown }> = [];
   private intercepts = new Map<string, { contexts: string[]; pathname?: string }>();
+  /** Preload scripts by id: each runs in every new document of its contexts (all, when none). */
+  readonly preloads = new Map<string, { declaration: string; sandbox?: string; contexts?: string[] }>();
   private subscriptions = new Map<string, string[]>();
   private n = 0;
   private tabsMade = 0;
@@ -180,6 +201,18 @@ export class FakeBidi {
       case "network.removeIntercept":
         this.intercepts.delete(params.intercept);
         return {};
+      case "script.addPreloadScript": {
+        const script = `preload-${++this.n}-${params.contexts?.join(",") ?? "all"}`;
+        this.preloads.set(script, {
+          declaration: params.functionDeclaration,
+          sandbox: params.sandbox,
+          contexts: params.contexts,
+        });
+        return { script };
+      }
+      case "script.removePreloadScript":
+        if (!this.preloads.delete(params.script)) throw new Error("no such script");
+        return {};
       case "session.subscribe": {
         const subscription = `subscription-${++this.n}`;
         this.subscriptions.set(subscription, params.contexts ?? []);
@@ -200,7 +233,11 @@ export class FakeBidi {
       case "script.removePreloadScript":
         return {};
       case "script.callFunction":
-        return this.callFunction(params.target.context, params.functionDeclaration);
+        return this.callFunction(
+          params.target.context,
+          params.functionDeclaration,
+          (params.arguments ?? []).map((a: { value?: unknown }) => a.value),
+        );
       case "browsingContext.getTree": {
         const all = [...this.tabs.entries()].map(([context, t]) => ({
           context,
@@ -253,6 +290,10 @@ export class FakeBidi {
         return `navigate ${p.context} ${p.url}${p.wait ? ` ${p.wait}` : ""}`;
       case "script.evaluate":
         return `evaluate ${p.target.context}${p.awaitPromise ? " await" : ""}`;
+      case "script.addPreloadScript":
+        return `preload [${p.contexts ?? ""}] ${p.sandbox ?? "page"}`;
+      case "script.removePreloadScript":
+        return `unpreload ${p.script}`;
       case "script.callFunction":
         return `call ${p.target.context}`;
       case "script.addPreloadScript":
@@ -264,10 +305,27 @@ export class FakeBidi {
     }
   }
 
+  /** Navigations under way now, and the most there ever were at once. */
+  navigating = 0;
+  mostNavigating = 0;
+
   private async navigate(context: string, url: string): Promise<unknown> {
     const tab = this.tabs.get(context);
     if (!tab) throw new Error("no such frame");
-    if (this.opts.navigateMs) await Bun.sleep(this.opts.navigateMs);
+    this.navigating++;
+    this.mostNavigating = Math.max(this.mostNavigating, this.navigating);
+    try {
+      const ms = this.opts.navigateMs;
+      const wait = typeof ms === "function" ? ms(url) : ms;
+      if (wait) await Bun.sleep(wait);
+      if (url !== "about:blank" && this.opts.hang?.includes(new URL(url).origin)) await new Promise(() => {});
+      return await this.land(context, tab, url);
+    } finally {
+      this.navigating--;
+    }
+  }
+
+  private async land(context: string, tab: Tab, url: string): Promise<unknown> {
     if (url === "about:blank") {
       tab.url = url;
       tab.marked = false;
@@ -283,7 +341,7 @@ export class FakeBidi {
     );
     tab.url = url;
     tab.marked = false;
-    if (this.opts.workers?.includes(u.origin)) return { navigation: "n", url };
+    if (this.opts.workers?.includes(u.origin)) return this.arrived(context, url);
     if (intercepted && subscribed) {
       const before = this.responses.length;
       const event: NetworkEvent = {
@@ -304,17 +362,72 @@ export class FakeBidi {
       const body = (answered?.body ?? {}) as { value?: unknown };
       tab.marked = typeof body.value === "string" && body.value.includes("selenium-flow-spare");
     }
+    return this.arrived(context, url);
+  }
+
+  // A new document: its preload scripts run before anything else, then the browser tells the load.
+  private arrived(context: string, url: string): { navigation: string; url: string } {
+    const tab = this.tabs.get(context);
+    if (!tab) return { navigation: "n", url };
+    const origin = new URL(url).origin;
+    for (const p of [...this.preloads.values()]) {
+      if (p.contexts && !p.contexts.includes(context)) continue;
+      this.log.push(`preloaded ${context} ${p.sandbox ?? "page"}`);
+      try {
+        callOn(p.declaration, [], this.pageOf(context, tab, origin));
+      } catch {
+        // a preload that throws stops nothing
+      }
+    }
+    const subscribed = [...this.subscriptions.values()].some(
+      (ctxs) => ctxs.length === 0 || ctxs.includes(context),
+    );
+    if (subscribed) {
+      for (const event of ["browsingContext.navigationCommitted", "browsingContext.load"]) {
+        const info = { context, navigation: "n", timestamp: 0, url };
+        for (const l of [...this.listeners]) {
+          if (l.event === event && (l.context === null || l.context === context)) l.fn(info);
+        }
+      }
+    }
     return { navigation: "n", url };
   }
 
+  private pageOf(context: string, tab: Tab, origin: string): FakePage {
+    return {
+      origin,
+      marked: tab.marked,
+      local: this.localOf(origin),
+      session: this.sessionOf(context, origin),
+      title: this.titles.get(tab.url) ?? "",
+    };
+  }
+
   // The sandbox calls the server makes on these pages, answered in the page library's wire shape.
-  private callFunction(context: string, declaration: string): unknown {
+  private async callFunction(context: string, declaration: string, args: unknown[]): Promise<unknown> {
     const tab = this.tabs.get(context);
     if (!tab) throw new Error("no such frame");
     const origin = tab.url.startsWith("http") ? new URL(tab.url).origin : "";
     let value: unknown = null;
     if (declaration.includes("__sfTyped === true")) {
       return { type: "success", result: { type: "boolean", value: false }, realm: "r" };
+    }
+    // The server's own small scripts (not the page library) run for real against the fake page.
+    if (!declaration.includes("__sfLib")) {
+      try {
+        const got = await callOn(declaration, args, this.pageOf(context, tab, origin || "null"));
+        return { type: "success", result: { type: typeof got, value: got }, realm: "r" };
+      } catch (err) {
+        return {
+          type: "exception",
+          exceptionDetails: {
+            text: err instanceof Error ? err.message : String(err),
+            lineNumber: 0,
+            columnNumber: 0,
+          },
+          realm: "r",
+        };
+      }
     }
     if (declaration.includes("sessionStorage")) {
       value = origin

@@ -1,21 +1,16 @@
 // The spare tab's pieces put together the two ways the tests drive them: one tab around a
-// function, and one tab for a list of jobs. Both always close the tab.
+// function, and a pool of tabs for a list of jobs. Both always close their tabs.
 import {
-  closeTab,
   openSpareTab,
-  runJobs,
   type SpareBidi,
   type SpareJob,
   type SpareOutcome,
+  SparePool,
   type SpareRun,
 } from "../../src/grid/spare-tab.ts";
 
-export async function withSpareTab<T>(
-  bidi: SpareBidi,
-  fn: (run: SpareRun) => Promise<T>,
-  opts: { context?: string } = {},
-): Promise<T> {
-  const tab = await openSpareTab(bidi, opts);
+export async function withSpareTab<T>(bidi: SpareBidi, fn: (run: SpareRun) => Promise<T>): Promise<T> {
+  const tab = await openSpareTab(bidi);
   try {
     return await fn(tab.run);
   } finally {
@@ -23,15 +18,16 @@ export async function withSpareTab<T>(
   }
 }
 
+/** The jobs in a pool of `tabs` (one unless told, which is one tab in order). */
 export async function spareLoop(
   bidi: SpareBidi,
   jobs: readonly SpareJob[],
-  opts: { budgetMs?: number } = {},
+  opts: { budgetMs?: number; tabs?: number } = {},
 ): Promise<SpareOutcome[]> {
-  const tab = openSpareTab(bidi);
+  const pool = new SparePool(bidi, opts.tabs ?? 1);
   try {
-    return await runJobs(tab, jobs, opts);
+    return await pool.run(jobs, opts);
   } finally {
-    await closeTab(tab);
+    await pool.close();
   }
 }

@@ -50,6 +50,7 @@ describe("the layers", () => {
       data: { dir: null },
       store: { url: null },
       session: { ttl: 86400, lease: 15 },
+      site_data: { tabs: 4 },
       secrets: { dirs: [], entries: {}, scripts_after_write: "refuse" },
       flows: { dir: null },
       files: { link_ttl: 3600 },
@@ -242,6 +243,14 @@ describe("bad values name the key and say what is allowed", () => {
       bad: ["0", "86401"],
       rule: "from 1 to 86400",
       good: [["900", 900]],
+    },
+    "site_data.tabs": {
+      bad: ["0", "17", "four"],
+      rule: "whole number of tabs, from 1 to 16",
+      good: [
+        ["1", 1],
+        ["16", 16],
+      ],
     },
     "auth.token": { bad: [], rule: "", good: [["abc", "abc"]] },
     "http.host": { bad: [], rule: "", good: [["localhost", "localhost"]] },

@@ -1,6 +1,6 @@
-// Restore on a fake BiDi socket: the order (cookies, each origin's localStorage in one spare tab,
-// sessionStorage in the main tab, then about:blank), the cookie rules and their exact reasons, and
-// failures reported, never raised.
+// Restore on a fake BiDi socket: the order (cookies, each origin's localStorage in spare tabs side
+// by side, the main tab's sessionStorage through a one-shot preload that fills it on the way to the
+// first page), the cookie rules and their exact reasons, and failures reported, never raised.
 import { describe, expect, test } from "bun:test";
 import { SiteDataHint } from "../../src/actions/define.ts";
 import { OUT_OF_TIME } from "../../src/grid/spare-tab.ts";
@@ -27,37 +27,113 @@ const FULL: SiteData = {
 
 const steps = (bidi: FakeBidi) =>
   bidi.log
-    .filter((l) => /^(setCookie|evaluate)/.test(l))
-    .map((l) => (l.startsWith("setCookie") ? "cookie" : l.includes("main") ? "main" : "spare"));
+    .filter((l) => /^(setCookie|call|preload )/.test(l))
+    .map((l) => (l.startsWith("setCookie") ? "cookie" : l.startsWith("preload") ? "main" : "spare"));
+
+/** The agent's first page, as the manager goes there after the restore. */
+const firstPage = (bidi: FakeBidi, url: string) =>
+  bidi.send("browsingContext.navigate", { context: "main", url, wait: "complete" });
 
 describe("restore", () => {
-  test("cookies, then each origin's storage in one spare tab, then sessionStorage in the main tab", async () => {
+  test("cookies, then each origin's storage in spare tabs side by side; sessionStorage goes in on the way to the first page", async () => {
     const bidi = new FakeBidi();
     const report = await restore(bidi.socket, FULL, NOW, { main });
     expect(bidi.log.filter((l) => l.startsWith("setCookie")).map((l) => l.split(" ")[1])).toEqual([
       "sid",
       "kc",
     ]);
-    expect(steps(bidi)).toEqual(["cookie", "cookie", "spare", "spare", "main"]);
+    // The preload is asked for while the cookies go in; two sites take one tab.
+    expect(steps(bidi).filter((s) => s !== "main")).toEqual(["cookie", "cookie", "spare", "spare"]);
+    expect(steps(bidi)).toContain("main");
     expect(bidi.log.filter((l) => l.startsWith("create"))).toHaveLength(1);
-    expect(bidi.log.filter((l) => l.startsWith("navigate main"))).toEqual([
-      `navigate main ${APP}/__selenium-flow-spare__ interactive`,
-      "navigate main about:blank complete",
-    ]);
+    expect(bidi.log).toContain("preload [main] selenium-flow");
+    // The main tab never moved, and holds nothing yet; every spare tab is gone.
+    expect(bidi.log.some((l) => l.startsWith("navigate main"))).toBe(false);
     expect(bidi.tabs.get("main")?.url).toBe("about:blank");
-    // Both tabs are torn down: the spare one closed, the main one left open without our intercept.
     expect([...bidi.tabs.keys()]).toEqual(["main"]);
     expect(bidi.openIntercepts).toBe(0);
-    expect(bidi.handlers).toBe(0);
     expect(bidi.handlerGoneFirst).toEqual([]);
     expect(bidi.localOf(APP).items()).toEqual({ theme: "dark" });
     expect(bidi.localOf(SSO).items()).toEqual({ kc: "1" });
-    expect(bidi.sessionOf("main", APP).items()).toEqual({ token: "t" });
+    expect(bidi.sessionOf("main", APP).items()).toEqual({});
     expect(report).toEqual({
       restored: ["app.example.com", "sso.example.com"],
       skipped: [],
       uri: "workspace://site-data",
     });
+    // The first page has it before anything of its own ran; then the preload is gone, with all it held.
+    await firstPage(bidi, `${APP}/x`);
+    expect(bidi.sessionOf("main", APP).items()).toEqual({ token: "t" });
+    await Bun.sleep(0);
+    expect(bidi.preloads.size).toBe(0);
+    expect(bidi.log.findLastIndex((l) => l.startsWith("unpreload") && l.endsWith("-main"))).toBeGreaterThan(
+      bidi.log.indexOf("preloaded main selenium-flow"),
+    );
+    expect(bidi.handlers).toBe(0);
+  });
+
+  test("the preload acts once: a later page of the site keeps what the page did with its sessionStorage", async () => {
+    const bidi = new FakeBidi();
+    await restore(bidi.socket, FULL, NOW, { main });
+    await firstPage(bidi, `${APP}/x`);
+    bidi.sessionOf("main", APP).setItem("token", "from-the-page");
+    bidi.sessionOf("main", APP).removeItem("other");
+    await Bun.sleep(0);
+    await firstPage(bidi, `${APP}/y`);
+    expect(bidi.sessionOf("main", APP).items()).toEqual({ token: "from-the-page" });
+    expect(bidi.log.filter((l) => l.startsWith("preloaded main"))).toHaveLength(1);
+  });
+
+  test("a first page elsewhere leaves the preload waiting: the tab has it when it reaches the site", async () => {
+    const bidi = new FakeBidi();
+    await restore(bidi.socket, FULL, NOW, { main });
+    await firstPage(bidi, `${SSO}/login`);
+    await Bun.sleep(0);
+    expect(bidi.sessionOf("main", SSO).items()).toEqual({});
+    expect(bidi.preloads.size).toBe(1);
+    await firstPage(bidi, `${APP}/home`);
+    expect(bidi.sessionOf("main", APP).items()).toEqual({ token: "t" });
+    await Bun.sleep(0);
+    expect(bidi.preloads.size).toBe(0);
+    expect(bidi.handlers).toBe(0);
+  });
+
+  test("a page its service worker serves still gets its sessionStorage", async () => {
+    const bidi = new FakeBidi({ workers: [APP] });
+    const report = await restore(bidi.socket, { session: { origin: APP, items: { t: "1" } } }, NOW, { main });
+    expect(report.restored).toEqual(["app.example.com"]);
+    await firstPage(bidi, `${APP}/`);
+    expect(bidi.sessionOf("main", APP).items()).toEqual({ t: "1" });
+  });
+
+  test("12 origins in 3 tabs restore exactly what one tab in turn does, and say so in the same words", async () => {
+    const twelve: SiteData = {
+      origins: Object.fromEntries(
+        Array.from({ length: 12 }, (_, i) => [
+          `https://s${i}.example.com`,
+          { local: { k: `v${i}`, n: `${i}` } },
+        ]),
+      ),
+    };
+    const slow = (url: string) => 5 + (12 - Number(/s(\d+)\./.exec(url)?.[1] ?? 0)) * 3;
+    const one = new FakeBidi({ navigateMs: slow, workers: ["https://s3.example.com"] });
+    const four = new FakeBidi({ navigateMs: slow, workers: ["https://s3.example.com"] });
+    const inTurn = await restore(one.socket, twelve, NOW, { main, tabs: 1 });
+    const sideBySide = await restore(four.socket, twelve, NOW, { main, tabs: 4 });
+    expect(sideBySide).toEqual(inTurn);
+    expect(inTurn.skipped).toEqual([
+      { site: "https://s3.example.com", reason: "a service worker answered: save while on this site" },
+    ]);
+    expect(inTurn.restored).toHaveLength(11);
+    for (let i = 0; i < 12; i++) {
+      const o = `https://s${i}.example.com`;
+      expect(four.localOf(o).items()).toEqual(i === 3 ? {} : { k: `v${i}`, n: `${i}` });
+      expect(four.localOf(o).items()).toEqual(one.localOf(o).items());
+    }
+    expect(four.mostNavigating).toBe(3);
+    expect(four.log.filter((l) => l.startsWith("create"))).toHaveLength(3);
+    expect([...four.tabs.keys()]).toEqual(["main"]);
+    expect(four.handlers).toBe(0);
   });
 
   test("a cookie-only snapshot opens no tab", async () => {
@@ -103,37 +179,36 @@ describe("restore", () => {
     expect(report.skipped).toEqual([{ site: "https://bad.example.com", reason: "the navigation failed" }]);
   });
 
-  test("sessionStorage that fails is skipped, not fatal", async () => {
-    const bidi = new FakeBidi({ workers: [APP] });
+  test("sessionStorage that fails is skipped, not fatal, and leaves nothing behind", async () => {
+    const bidi = new FakeBidi({
+      fail: (m, p) =>
+        m === "script.addPreloadScript" && p.contexts?.[0] === "main"
+          ? new Error("unsupported operation")
+          : undefined,
+    });
     const report = await restore(bidi.socket, { session: { origin: APP, items: { t: "1" } } }, NOW, { main });
     expect(report).toEqual({
       restored: [],
-      skipped: [{ site: APP, reason: "a service worker answered: save while on this site" }],
+      skipped: [{ site: APP, reason: "unsupported operation" }],
       uri: "workspace://site-data",
     });
+    expect(bidi.handlers).toBe(0);
+    expect(bidi.log).toContain("unsubscribe");
   });
 
-  test("a main tab that cannot stand on its origin is skipped and still left on about:blank", async () => {
-    const bidi = new FakeBidi({
-      fail: (m, p) =>
-        m === "browsingContext.navigate" && p.context === "main" && p.url !== "about:blank"
-          ? new Error("net::ERR_ABORTED")
-          : undefined,
-    });
+  test("a main tab that cannot be found skips its sessionStorage; the main tab never moves", async () => {
     const report = await restore(
-      bidi.socket,
+      new FakeBidi().socket,
       { origins: { [SSO]: { local: { kc: "1" } } }, session: { origin: APP, items: { t: "1" } } },
       NOW,
-      { main },
+      {
+        main: async () => {
+          throw new Error("the browser has no tab");
+        },
+      },
     );
-    expect(report.skipped).toEqual([{ site: APP, reason: "net::ERR_ABORTED" }]);
+    expect(report.skipped).toEqual([{ site: APP, reason: "the browser has no tab" }]);
     expect(report.restored).toEqual(["sso.example.com"]);
-    expect(bidi.log.filter((l) => l.startsWith("navigate main")).at(-1)).toBe(
-      "navigate main about:blank complete",
-    );
-    expect(bidi.sessionOf("main", APP).items()).toEqual({});
-    expect(bidi.openIntercepts).toBe(0);
-    expect(bidi.handlers).toBe(0);
   });
 
   test("a tab that cannot open skips its origins, and the cookies stand", async () => {
@@ -150,11 +225,9 @@ describe("restore", () => {
       NOW,
       { main },
     );
-    expect(report.restored).toEqual(["sso.example.com"]);
-    expect(report.skipped).toEqual([
-      { site: APP, reason: "socket is already closed" },
-      { site: APP, reason: "socket is already closed" },
-    ]);
+    // The localStorage did not come back; the sessionStorage needs no spare tab.
+    expect(report.restored).toEqual(["app.example.com", "sso.example.com"]);
+    expect(report.skipped).toEqual([{ site: APP, reason: "socket is already closed" }]);
   });
 
   test("a dead channel is reported, never raised", async () => {
@@ -261,15 +334,18 @@ describe("restore", () => {
       fail: (m, p) =>
         m === "storage.setCookie"
           ? new Error(`invalid cookie value ${p.cookie.value.value}`)
-          : m === "script.evaluate" && String(p.expression).includes("localStorage.setItem")
-            ? new Error(`quota exceeded for ${String(p.expression).match(/LOCAL-VALUE-\d/)?.[0]}`)
-            : undefined,
+          : m === "script.callFunction" && String(p.functionDeclaration).includes("localStorage.setItem")
+            ? new Error(`quota exceeded for ${JSON.stringify(p.arguments).match(/LOCAL-VALUE-\d/)?.[0]}`)
+            : m === "script.addPreloadScript" && p.contexts?.[0] === "main"
+              ? new Error(`refused ${String(p.functionDeclaration).match(/SESSION-VALUE-\d/)?.[0]}`)
+              : undefined,
     });
     const report = await restore(
       bidi.socket,
       {
         cookies: [cookie("sid", "app.example.com", { value: "COOKIE-VALUE-1" })],
         origins: { [APP]: { local: { k: "LOCAL-VALUE-1" } } },
+        session: { origin: APP, items: { t: "SESSION-VALUE-1" } },
       },
       NOW,
       { main },
@@ -277,6 +353,7 @@ describe("restore", () => {
     expect(report.skipped?.map((s) => s.reason)).toEqual([
       "invalid cookie value [hidden]",
       "quota exceeded for [hidden]",
+      "refused [hidden]",
     ]);
   });
 
@@ -319,13 +396,13 @@ describe("restore", () => {
         },
       },
       NOW,
-      { main, budgetMs: 60 },
+      { main, budgetMs: 60, tabs: 1 },
     );
     expect(report.restored).toEqual(["a.example.com"]);
     expect(report.skipped).toEqual([{ site: "https://b.example.com", reason: OUT_OF_TIME }]);
   });
 
-  test("after the budget ran out, the spare tab is closed before the main tab takes its sessionStorage", async () => {
+  test("after the budget ran out, every spare tab is closed before restore returns; sessionStorage lands only at the first page", async () => {
     const bidi = new FakeBidi({ navigateMs: 40, closeMs: 100 });
     const report = await restore(
       bidi.socket,
@@ -337,12 +414,13 @@ describe("restore", () => {
         session: { origin: APP, items: { t: "1" } },
       },
       NOW,
-      { main, budgetMs: 60 },
+      { main, budgetMs: 60, tabs: 1 },
     );
     expect(report.skipped).toEqual([{ site: "https://b.example.com", reason: OUT_OF_TIME }]);
-    // b's write may still have been under way in the spare tab: it is gone before main is written.
-    expect(bidi.log.indexOf("closed spare-1")).toBeGreaterThan(-1);
-    expect(bidi.log.indexOf("closed spare-1")).toBeLessThan(bidi.log.indexOf("evaluate main await"));
+    // b's write may still have been under way in the spare tab: it is gone before the first page.
+    expect(bidi.log).toContain("closed spare-1");
+    expect(bidi.sessionOf("main", APP).items()).toEqual({});
+    await firstPage(bidi, `${APP}/`);
     expect(bidi.sessionOf("main", APP).items()).toEqual({ t: "1" });
   });
 });

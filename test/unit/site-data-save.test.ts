@@ -31,7 +31,7 @@ describe("capture", () => {
     (origin: string, local = {}, session = {}) =>
     async () => ({ origin, local, session, url: `${origin}/`, title: "App" });
 
-  test("reads the jar, the page in place, and every other origin in one spare tab", async () => {
+  test("reads the jar, the page in place, and every other origin in spare tabs side by side", async () => {
     const bidi = new FakeBidi({
       cookies: [bidiCookie("sid", "app.example.com", { httpOnly: true, expiry: NOW + 60, sameSite: "none" })],
     });
@@ -58,11 +58,35 @@ describe("capture", () => {
       failed: [],
       page: { url: `${APP}/`, title: "App" },
     });
+    // One tab for the two, readied while the page was read.
     expect(bidi.log.filter((l) => l.startsWith("create"))).toHaveLength(1);
     expect(bidi.log.filter((l) => l.startsWith("navigate")).map((l) => l.split(" ")[2])).toEqual([
       `${SSO}/__selenium-flow-spare__`,
       `${OLD}/__selenium-flow-spare__`,
     ]);
+    expect([...bidi.tabs.keys()]).toEqual(["main"]);
+    expect(bidi.handlerGoneFirst).toEqual([]);
+  });
+
+  test("12 origins read in 3 tabs give what one tab in turn gives, in the history's order", async () => {
+    const history = Array.from({ length: 12 }, (_, i) => `https://s${i}.example.com`);
+    const slow = (url: string) => 5 + (12 - Number(/s(\d+)\./.exec(url)?.[1] ?? 0)) * 3;
+    const world = () => {
+      const bidi = new FakeBidi({ navigateMs: slow, workers: ["https://s5.example.com"] });
+      for (const [i, o] of history.entries()) if (i % 4 !== 1) bidi.localOf(o).setItem("k", `v${i}`);
+      return bidi;
+    };
+    const one = world();
+    const four = world();
+    const inTurn = await capture(async () => one.socket, page(APP), [APP, ...history], { tabs: 1 });
+    const sideBySide = await capture(async () => four.socket, page(APP), [APP, ...history], { tabs: 4 });
+    expect(sideBySide).toEqual(inTurn);
+    expect(Object.keys(sideBySide.others)).toEqual(history.filter((o) => o !== "https://s5.example.com"));
+    expect(sideBySide.failed).toEqual([{ site: "https://s5.example.com", reason: SW_REASON }]);
+    expect(four.mostNavigating).toBe(3);
+    expect(one.mostNavigating).toBe(1);
+    expect([...four.tabs.keys()]).toEqual(["main"]);
+    expect(four.handlers).toBe(0);
   });
 
   test("only web origins are visited", async () => {
@@ -283,24 +307,28 @@ describe("restore through the manager", () => {
       skipped: [],
       uri: "workspace://site-data",
     });
-    // Cookies, then each origin's storage in a spare tab, then sessionStorage in the main tab, then the page.
+    // Cookies, then each origin's storage in spare tabs, then the page, whose sessionStorage a
+    // one-shot preload put in on the way.
     const order = b.bidi.log
-      .filter((l) => /^(setCookie|navigate|evaluate)/.test(l))
-      .map((l) => l.split(" ").slice(0, 2).join(" "));
+      .filter((l) => /^(setCookie|navigate|call spare|preloaded main|unpreload .*-main$)/.test(l))
+      .map((l) =>
+        l
+          .split(" ")
+          .slice(0, l.startsWith("unpreload") ? 1 : 2)
+          .join(" "),
+      );
     expect(order).toEqual([
       "setCookie sid",
       "setCookie kc",
       "navigate spare-1",
-      "evaluate spare-1",
+      "call spare-1",
       "navigate spare-1",
-      "evaluate spare-1",
+      "call spare-1",
       "navigate main",
-      "evaluate main",
-      "navigate main",
-      "navigate main",
+      "preloaded main",
+      "unpreload",
     ]);
-    expect(b.bidi.log.filter((l) => l.startsWith("navigate main")).slice(-2)).toEqual([
-      "navigate main about:blank complete",
+    expect(b.bidi.log.filter((l) => l.startsWith("navigate main"))).toEqual([
       `navigate main ${APP}/x complete`,
     ]);
     expect(fake.log.slice(-1)).toEqual([`get ${b.id} ${APP}/x`]);

@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { FlowError } from "../../src/errors.ts";
 import { SW_REASON } from "../../src/grid/spare-tab.ts";
-import { fill, READ_LOCAL, readStorages } from "../../src/site-data/scripts.ts";
+import { READ_LOCAL, READ_PAGE, sessionPreload, WRITE_LOCAL } from "../../src/site-data/scripts.ts";
 import {
   type Captured,
   JAR_OVER,
@@ -24,7 +24,7 @@ import {
   withSiteData,
 } from "../../src/store/record.ts";
 import { cookie } from "../support/cookies.ts";
-import { evaluateOn, FakeStorage } from "../support/fake-bidi.ts";
+import { callOn, FakeStorage } from "../support/fake-bidi.ts";
 
 const NOW = 1_790_800_000;
 const APP = "https://app.example.com";
@@ -218,29 +218,62 @@ describe("snapshot", () => {
 });
 
 describe("the storage scripts", () => {
-  test("fill and read for real, values with quotes and </script> surviving", () => {
+  test("write and read for real, values with quotes and </script> surviving", () => {
     const local = new FakeStorage();
     const session = new FakeStorage();
     const page = { origin: APP, marked: true, local, session };
     const items = { a: `a'b"c</script>`, "k with space": "\u2028line" };
-    expect(evaluateOn(fill("localStorage", items), page)).toBe(2);
-    expect(evaluateOn(fill("sessionStorage", { t: "1" }), page)).toBe(1);
-    expect(evaluateOn(READ_LOCAL, page)).toEqual(items);
-    expect(session.items()).toEqual({ t: "1" });
+    expect(callOn(WRITE_LOCAL, [JSON.stringify(items)], page)).toBe(2);
+    expect(callOn(READ_LOCAL, [], page)).toEqual(items);
+    callOn(sessionPreload(APP, { t: `x'"</script>\u2028` }), [], page);
+    expect(session.items()).toEqual({ t: `x'"</script>\u2028` });
   });
 
-  test("the page read gives both storages of the document it runs in; a storage it may not read is empty", () => {
+  test("the sessionStorage preload fills only the top document of its origin, and only an empty storage", () => {
+    const fresh = (origin: string, top = true, items: Record<string, string> = {}) => ({
+      origin,
+      marked: false,
+      top,
+      local: new FakeStorage(),
+      session: new FakeStorage(items),
+    });
+    const script = sessionPreload(APP, { t: "1" });
+    for (const [page, want] of [
+      [fresh(APP), { t: "1" }],
+      [fresh(SSO), {}],
+      [fresh(APP, false), {}],
+      [fresh(APP, true, { mine: "x" }), { mine: "x" }],
+    ] as const) {
+      callOn(script, [], page);
+      expect(page.session.items()).toEqual(want);
+    }
+  });
+
+  test("the page read gives both storages and the title of the document it runs in; a storage it may not read is empty", () => {
     const run = (local: unknown, session: unknown) =>
-      new Function("localStorage", "sessionStorage", `return (${readStorages.toString()})()`)(local, session);
+      JSON.parse(
+        callOn(READ_PAGE, [], {
+          origin: APP,
+          marked: false,
+          title: "Home",
+          local: local as FakeStorage,
+          session: session as FakeStorage,
+        }) as string,
+      );
     expect(run(new FakeStorage({ a: "1" }), new FakeStorage({ t: "2" }))).toEqual({
       local: { a: "1" },
       session: { t: "2" },
+      title: "Home",
     });
     const throwing = {
       get length(): number {
         throw new Error("denied");
       },
     };
-    expect(run(throwing, new FakeStorage({ t: "2" }))).toEqual({ local: {}, session: { t: "2" } });
+    expect(run(throwing, new FakeStorage({ t: "2" }))).toEqual({
+      local: {},
+      session: { t: "2" },
+      title: "Home",
+    });
   });
 });

@@ -228,10 +228,6 @@ export class FakeBidi {
         return this.navigate(params.context, params.url);
       case "script.evaluate":
         return this.evaluate(params.target.context, params.expression);
-      case "script.addPreloadScript":
-        return { script: `preload-${++this.n}` };
-      case "script.removePreloadScript":
-        return {};
       case "script.callFunction":
         return this.callFunction(
           params.target.context,
@@ -296,8 +292,6 @@ export class FakeBidi {
         return `unpreload ${p.script}`;
       case "script.callFunction":
         return `call ${p.target.context}`;
-      case "script.addPreloadScript":
-        return "preload";
       case "storage.setCookie":
         return `setCookie ${p.cookie.name} ${p.cookie.sameSite ?? "-"}`;
       default:
@@ -372,7 +366,7 @@ export class FakeBidi {
     const origin = new URL(url).origin;
     for (const p of [...this.preloads.values()]) {
       if (p.contexts && !p.contexts.includes(context)) continue;
-      this.log.push(`preloaded ${context} ${p.sandbox ?? "page"}`);
+      this.log.push(`preloaded ${context} ${p.sandbox ?? "page"}${p.contexts ? "" : " everywhere"}`);
       try {
         callOn(p.declaration, [], this.pageOf(context, tab, origin));
       } catch {

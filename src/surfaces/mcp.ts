@@ -76,19 +76,22 @@ export function mcpServer(services: Services, workspace: string): Server {
     const token = request.params._meta?.progressToken;
     const note = services.activity.start(services.now(), workspace, action.name, "mcp");
     try {
-      const input = validate(action.input, request.params.arguments ?? {});
-      const result = await services.workspaces.run(workspace, action, input, {
-        signal: extra.signal,
-        progress: (progress, total, message) => {
-          if (token === undefined) return;
-          void extra
-            .sendNotification({
-              method: "notifications/progress",
-              params: { progressToken: token, progress, total, message },
-            })
-            .catch(() => undefined);
-        },
-      });
+      const args = request.params.arguments ?? {};
+      const result = await services.timeline.record({ surface: "mcp", workspace, action, args }, (after) =>
+        services.workspaces.run(workspace, action, validate(action.input, args), {
+          signal: extra.signal,
+          after,
+          progress: (progress, total, message) => {
+            if (token === undefined) return;
+            void extra
+              .sendNotification({
+                method: "notifications/progress",
+                params: { progressToken: token, progress, total, message },
+              })
+              .catch(() => undefined);
+          },
+        }),
+      );
       note(200);
       const more = action.mcpContent?.(result);
       const structured = more?.structured ?? result;

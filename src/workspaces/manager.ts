@@ -93,6 +93,8 @@ interface Launched {
 interface CallOptions {
   signal?: AbortSignal;
   progress?: (progress: number, total: number | undefined, message: string) => void;
+  /** Runs once the call is done (or failed), still in the workspace's turn: the timeline's screen. */
+  after?: () => Promise<void>;
 }
 
 type AnyRecord = Record<string, unknown>;
@@ -175,6 +177,7 @@ export class WorkspaceManager {
       } finally {
         outer?.removeEventListener("abort", relay);
         if (this.running.get(workspace) === stop) this.running.delete(workspace);
+        await opts.after?.().catch(() => undefined);
       }
     });
   }

@@ -55,6 +55,7 @@ describe("the layers", () => {
       files: { link_ttl: 3600 },
       recording: { enabled: false, dir: null, wait: 600, watch: "auto", poll: 1000 },
       mcp: { max_sessions: 500, session_idle: 900 },
+      timeline: { keep: 500, screens: false },
       log: { level: "info" },
     });
     expect(Object.keys(sources).sort()).toEqual(SETTINGS.map((s) => s.key).sort());
@@ -242,6 +243,22 @@ describe("bad values name the key and say what is allowed", () => {
       bad: ["0", "86401"],
       rule: "from 1 to 86400",
       good: [["900", 900]],
+    },
+    "timeline.keep": {
+      bad: ["-1", "100001", "all"],
+      rule: "from 0 to 100000",
+      good: [
+        ["0", 0],
+        ["500", 500],
+      ],
+    },
+    "timeline.screens": {
+      bad: ["sometimes"],
+      rule: "true or false",
+      good: [
+        ["on", true],
+        ["off", false],
+      ],
     },
     "auth.token": { bad: [], rule: "", good: [["abc", "abc"]] },
     "http.host": { bad: [], rule: "", good: [["localhost", "localhost"]] },

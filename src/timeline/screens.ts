@@ -1,0 +1,195 @@
+// Screens: a small JPEG of what the workspace's browser shows, over its held BiDi connection. One is
+// kept with a page-changing call's entry while screens are on, and the live view takes one about
+// once a second while someone watches the workspace, and none while nobody does. A page that holds
+// a typed secret is never pictured: a value typed into a plain field would show.
+import { messageOf } from "../errors.ts";
+import { type BidiSocket, SANDBOX } from "../grid/bidi.ts";
+import { log } from "../log.ts";
+import { focusFor } from "../store/record.ts";
+import type { RecordStore } from "../store/types.ts";
+
+/** BiDi's JPEG at quality 0.5: a tenth of the PNG's bytes, plenty to see what happened. */
+export const JPEG = { type: "image/jpeg", quality: 0.5 } as const;
+/** How long a screen may take before it is skipped: a busy page does not hold a call up for it. */
+export const SCREEN_MS = 3_000;
+/** The live view's pace while a browser is live, and how often it looks again when none is. */
+export const FRAME_MS = 1_000;
+const IDLE_LOOK_MS = 3_000;
+
+/** The contexts of a tab, its frames included. */
+async function contextsOf(socket: BidiSocket, tab: string): Promise<string[]> {
+  const tree = await socket.send("browsingContext.getTree", { root: tab }, { timeoutMs: SCREEN_MS });
+  const out: string[] = [];
+  const walk = (c: { context: string; children: unknown[] | null }) => {
+    out.push(c.context);
+    for (const child of (c.children ?? []) as Array<{ context: string; children: unknown[] | null }>) {
+      walk(child);
+    }
+  };
+  for (const c of tree.contexts) walk(c);
+  return out;
+}
+
+/** Whether a document of the tab holds what a bound write typed (its mark lives in the sandbox). */
+export async function holdsTypedSecret(socket: BidiSocket, tab: string): Promise<boolean> {
+  const contexts = await contextsOf(socket, tab);
+  const marks = await Promise.all(
+    contexts.map((context) =>
+      socket
+        .send(
+          "script.callFunction",
+          {
+            functionDeclaration: "() => globalThis.__sfTyped === true",
+            target: { context, sandbox: SANDBOX },
+            awaitPromise: false,
+            resultOwnership: "none",
+          },
+          { timeoutMs: SCREEN_MS },
+        )
+        .then((r) => r.type === "success" && r.result.value === true)
+        // A frame that would not answer may hold one: not pictured.
+        .catch(() => true),
+    ),
+  );
+  return marks.some(Boolean);
+}
+
+/** The tab's viewport as a JPEG, or null when it holds a typed secret. */
+export async function jpegOf(socket: BidiSocket, tab: string): Promise<Uint8Array | null> {
+  if (await holdsTypedSecret(socket, tab)) return null;
+  const { data } = await socket.send(
+    "browsingContext.captureScreenshot",
+    { context: tab, origin: "viewport", format: JPEG },
+    { timeoutMs: SCREEN_MS },
+  );
+  return new Uint8Array(Buffer.from(data, "base64"));
+}
+
+/** What the timeline needs of the workspace manager: a live browser's held connection. */
+export interface Reach {
+  store: RecordStore;
+  connection(id: string): Promise<{ socket: BidiSocket; use(): () => void }>;
+}
+
+/**
+ * The workspace's browser as it is now: its held socket and the tab the agent acts in (the first
+ * tab when it never picked one), or null when it has no browser. Never opens one.
+ */
+export async function reach(
+  deps: Reach,
+  workspace: string,
+): Promise<{ socket: BidiSocket; tab: string; release: () => void } | null> {
+  const record = await deps.store.get(workspace);
+  const id = record?.session_id;
+  if (!id) return null;
+  const conn = await deps.connection(id);
+  const release = conn.use();
+  try {
+    let tab = focusFor(record, id)?.tab ?? "";
+    const tabs = (
+      await conn.socket.send("browsingContext.getTree", { maxDepth: 0 }, { timeoutMs: SCREEN_MS })
+    ).contexts;
+    if (!tabs.some((t) => t.context === tab)) tab = tabs[0]?.context ?? "";
+    if (!tab) {
+      release();
+      return null;
+    }
+    return { socket: conn.socket, tab, release };
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
+
+/** A frame of the live view: the JPEG, or that there is no live browser to show (or none to show now). */
+export type Frame = { live: true; jpeg: Uint8Array } | { live: false; hidden?: true };
+
+type Viewer = (frame: Frame) => void;
+
+interface Watch {
+  viewers: Set<Viewer>;
+  last: Frame | null;
+  /** A digest of the last JPEG sent, so an unchanged screen is not sent again. */
+  digest: string;
+  running: boolean;
+}
+
+/** The live view: one loop per watched workspace, shared by everyone watching it, gone with the last of them. */
+export class LiveScreens {
+  private readonly watches = new Map<string, Watch>();
+  /** Frames taken so far (a test counts them to prove nothing is taken while nobody watches). */
+  taken = 0;
+
+  constructor(private readonly deps: Reach) {}
+
+  watched(workspace: string): boolean {
+    return (this.watches.get(workspace)?.viewers.size ?? 0) > 0;
+  }
+
+  /** How many workspaces are watched now. */
+  get size(): number {
+    return this.watches.size;
+  }
+
+  /** Sends `viewer` the workspace's screen about once a second until the returned function is called. */
+  watch(workspace: string, viewer: Viewer): () => void {
+    let w = this.watches.get(workspace);
+    if (!w) {
+      w = { viewers: new Set(), last: null, digest: "", running: false };
+      this.watches.set(workspace, w);
+    }
+    w.viewers.add(viewer);
+    if (w.last) viewer(w.last);
+    if (!w.running) void this.loop(workspace, w);
+    const watch = w;
+    return () => {
+      watch.viewers.delete(viewer);
+      if (watch.viewers.size === 0 && this.watches.get(workspace) === watch) this.watches.delete(workspace);
+    };
+  }
+
+  private async loop(workspace: string, w: Watch): Promise<void> {
+    w.running = true;
+    try {
+      while (w.viewers.size > 0) {
+        const began = performance.now();
+        const frame = await this.frame(workspace);
+        if (w.viewers.size === 0) break;
+        const digest = frame.live ? Bun.hash(frame.jpeg).toString(36) : frame.hidden ? "hidden" : "none";
+        if (digest !== w.digest) {
+          w.digest = digest;
+          w.last = frame;
+          for (const v of [...w.viewers]) {
+            try {
+              v(frame);
+            } catch {
+              // a viewer's failure is its own
+            }
+          }
+        }
+        const pace = frame.live || frame.hidden ? FRAME_MS : IDLE_LOOK_MS;
+        await Bun.sleep(Math.max(50, pace - (performance.now() - began)));
+      }
+    } finally {
+      w.running = false;
+    }
+  }
+
+  /** One look at the workspace's browser. */
+  async frame(workspace: string): Promise<Frame> {
+    let at: Awaited<ReturnType<typeof reach>> = null;
+    try {
+      at = await reach(this.deps, workspace);
+      if (!at) return { live: false };
+      const jpeg = await jpegOf(at.socket, at.tab);
+      if (!jpeg) return { live: false, hidden: true };
+      this.taken++;
+      return { live: true, jpeg };
+    } catch (err) {
+      log.debug(`workspace ${workspace}: no live screen: ${messageOf(err)}`);
+      return { live: false };
+    } finally {
+      at?.release();
+    }
+  }
+}

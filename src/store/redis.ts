@@ -7,7 +7,8 @@ import { DEFAULT_TTL_SECONDS, fromJson, toJson, type WorkspaceRecord } from "./r
 import type { RecordStore, UpdateFn } from "./types.ts";
 
 export const UPDATE_RETRIES = 10;
-// Admin sign-ins live under the prefix too, behind a mark no workspace name can start with.
+// Admin sign-ins (and timelines, src/timeline/log.ts) live under the prefix too, behind a mark
+// starting with "!", which no workspace name can start with.
 const SESSION_MARK = "!admin-session:";
 
 export interface RedisStoreOptions {
@@ -273,7 +274,7 @@ export class RedisStore implements RecordStore {
       cursor = String(reply[0]);
       for (const k of reply[1]) {
         const key = k.slice(this.prefix.length);
-        if (!key.startsWith(SESSION_MARK)) found.add(key);
+        if (!key.startsWith("!")) found.add(key);
       }
     } while (cursor !== "0");
     return [...found].sort();

@@ -171,8 +171,9 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     },
     close: async () => {
       if (mcp) await (await mcp).close();
+      // Entries on their way are written first (a screen needs its browser's connection).
+      await services.timeline.close();
       services.workspaces.connections.closeAll();
-      services.timeline.close();
       await services.recordings?.stop();
       await services.store.close();
       log.debug("app closed");

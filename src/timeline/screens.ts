@@ -3,7 +3,7 @@
 // once a second while someone watches the workspace, and none while nobody does. A page that holds
 // a typed secret is never pictured: a value typed into a plain field would show.
 import { messageOf } from "../errors.ts";
-import { type BidiSocket, SANDBOX } from "../grid/bidi.ts";
+import { BidiError, type BidiSocket, SANDBOX } from "../grid/bidi.ts";
 import { log } from "../log.ts";
 import { focusFor } from "../store/record.ts";
 import type { RecordStore } from "../store/types.ts";
@@ -54,15 +54,30 @@ export async function holdsTypedSecret(socket: BidiSocket, tab: string): Promise
   return marks.some(Boolean);
 }
 
-/** The tab's viewport as a JPEG, or null when it holds a typed secret. */
+/** The tab's viewport as a JPEG, or null when it holds a typed secret (the picture is then thrown away). */
 export async function jpegOf(socket: BidiSocket, tab: string): Promise<Uint8Array | null> {
-  if (await holdsTypedSecret(socket, tab)) return null;
-  const { data } = await socket.send(
+  // Both at once: the check is a few round trips, the picture most of the time.
+  const picture = socket.send(
     "browsingContext.captureScreenshot",
     { context: tab, origin: "viewport", format: JPEG },
     { timeoutMs: SCREEN_MS },
   );
-  return new Uint8Array(Buffer.from(data, "base64"));
+  picture.catch(() => undefined);
+  if (await holdsTypedSecret(socket, tab)) return null;
+  return new Uint8Array(Buffer.from((await picture).data, "base64"));
+}
+
+/** The screen of what `reach` found; a tab closed since the agent picked it gives way to the first one. */
+export async function screenOf(at: { socket: BidiSocket; tab: string }): Promise<Uint8Array | null> {
+  try {
+    return await jpegOf(at.socket, at.tab);
+  } catch (err) {
+    if (!(err instanceof BidiError) || err.error !== "no such frame") throw err;
+    const tabs = await at.socket.send("browsingContext.getTree", { maxDepth: 0 }, { timeoutMs: SCREEN_MS });
+    const first = tabs.contexts[0]?.context;
+    if (!first || first === at.tab) throw err;
+    return jpegOf(at.socket, first);
+  }
 }
 
 /** What the timeline needs of the workspace manager: a live browser's held connection. */
@@ -85,11 +100,16 @@ export async function reach(
   const conn = await deps.connection(id);
   const release = conn.use();
   try {
+    // The tab the agent acts in, as its last call left it (screenOf copes with one closed since).
     let tab = focusFor(record, id)?.tab ?? "";
-    const tabs = (
-      await conn.socket.send("browsingContext.getTree", { maxDepth: 0 }, { timeoutMs: SCREEN_MS })
-    ).contexts;
-    if (!tabs.some((t) => t.context === tab)) tab = tabs[0]?.context ?? "";
+    if (!tab) {
+      const tabs = await conn.socket.send(
+        "browsingContext.getTree",
+        { maxDepth: 0 },
+        { timeoutMs: SCREEN_MS },
+      );
+      tab = tabs.contexts[0]?.context ?? "";
+    }
     if (!tab) {
       release();
       return null;
@@ -181,7 +201,7 @@ export class LiveScreens {
     try {
       at = await reach(this.deps, workspace);
       if (!at) return { live: false };
-      const jpeg = await jpegOf(at.socket, at.tab);
+      const jpeg = await screenOf(at);
       if (!jpeg) return { live: false, hidden: true };
       this.taken++;
       return { live: true, jpeg };

@@ -5,7 +5,7 @@
 // show: what a caller was told, never more.
 import type { AnyAction, LiveBrowser } from "../actions/define.ts";
 import type { Config } from "../config.ts";
-import { badInput, errorBody, statusOf } from "../errors.ts";
+import { badInput, errorBody, messageOf, statusOf } from "../errors.ts";
 import { flowText } from "../flows/format.ts";
 import type { ToolTable } from "../flows/tools.ts";
 import { SANDBOX } from "../grid/bidi.ts";
@@ -15,7 +15,7 @@ import type { SecretCatalogue } from "../secrets/catalogue.ts";
 import { keptArgs, type NewEntry, type Surface, type TimelineEntry } from "./entry.ts";
 import { flowFieldsOf } from "./flow.ts";
 import type { Summary, TimelineLog } from "./log.ts";
-import { jpegOf, LiveScreens, type Reach, reach, SCREEN_MS } from "./screens.ts";
+import { jpegOf, LiveScreens, type Reach, reach, SCREEN_MS, screenOf } from "./screens.ts";
 
 type AnyRecord = Record<string, unknown>;
 
@@ -65,8 +65,13 @@ export const PAGE_MAX = 200;
 
 export class Timeline {
   readonly live: LiveScreens;
-  /** Screens kept so far (the benchmark and tests count them). */
+  /** Screens kept so far, and the milliseconds they took (the benchmark and tests read them). */
   screensTaken = 0;
+  screenMs = 0;
+  /** Each workspace's entries on their way (a call's answer does not wait for its screen). */
+  private readonly pending = new Map<string, Promise<void>>();
+  /** The workspaces whose browser is drawing a call's screen now. */
+  private readonly drawing = new Set<string>();
 
   constructor(private readonly deps: TimelineDeps) {
     this.live = new LiveScreens(deps);
@@ -91,16 +96,21 @@ export class Timeline {
 
   /**
    * Runs one MCP or REST call and appends its entry. `run` gets the function to call inside the
-   * workspace's turn once the call is done, which keeps the screen.
+   * workspace's turn once the call is done: it sends for the screen there, so the picture is of the
+   * page the call left, and the answer does not wait for it (the entry does).
    */
   async record(call: Call, run: (after: () => Promise<void>) => Promise<AnyRecord>): Promise<AnyRecord> {
     if (!this.on) return run(async () => undefined);
     const time = this.deps.now();
     const began = performance.now();
-    let screen: Uint8Array | null = null;
+    let screen: Promise<Uint8Array | null> = Promise.resolve(null);
     const after = async () => {
-      if (changesPage(call.action) && this.screensOn(call.workspace))
-        screen = await this.take(call.workspace);
+      // One screen at a time per workspace: calls that come faster than the browser draws go without.
+      if (!changesPage(call.action) || !this.screensOn(call.workspace) || this.drawing.has(call.workspace))
+        return;
+      this.drawing.add(call.workspace);
+      const { picture } = await this.send(call.workspace).catch(() => ({ picture: Promise.resolve(null) }));
+      screen = picture.finally(() => this.drawing.delete(call.workspace));
     };
     const base = (values: string[]) => ({
       time,
@@ -120,15 +130,30 @@ export class Timeline {
         error: hideValues(values, errorBody(err).error),
       };
       const page = call.action.browser === "none" ? null : await this.pageNow(call.workspace, values);
-      await this.append(call.workspace, { ...entry, ...page }, screen);
+      this.later(call.workspace, { ...entry, ...page }, screen);
       throw err;
     }
     const values = this.values();
     const entry: NewEntry = { ...base(values), status: 200 };
     if (typeof result.url === "string") entry.url = hideValues(values, result.url);
     if (typeof result.title === "string") entry.title = hideValues(values, result.title);
-    await this.append(call.workspace, entry, screen);
+    this.later(call.workspace, entry, screen);
     return result;
+  }
+
+  /** Appends in call order, each entry once its screen is in (or given up on). */
+  private later(workspace: string, entry: NewEntry, screen: Promise<Uint8Array | null>): void {
+    const before = this.pending.get(workspace) ?? Promise.resolve();
+    const mine = before.then(async () => this.append(workspace, entry, await screen));
+    this.pending.set(workspace, mine);
+    void mine.then(() => {
+      if (this.pending.get(workspace) === mine) this.pending.delete(workspace);
+    });
+  }
+
+  /** Resolves once every entry of the calls answered so far is written. */
+  async settled(workspace: string): Promise<void> {
+    await this.pending.get(workspace);
   }
 
   /** A flow step's entry; `browser` is the run's, for the screen. */
@@ -158,7 +183,7 @@ export class Timeline {
     if (step.title !== undefined) entry.title = hideValues(values, step.title);
     if (step.return) entry.return = true;
     if (step.flow) entry.flow = step.flow;
-    await this.append(workspace, entry, screen);
+    this.later(workspace, entry, Promise.resolve(screen));
   }
 
   private argsOf(raw: unknown, values: string[]): { args: Record<string, unknown>; args_cut?: true } {
@@ -168,28 +193,44 @@ export class Timeline {
 
   private async append(workspace: string, entry: NewEntry, screen: Uint8Array | null): Promise<void> {
     try {
-      await this.expireIfOld(workspace);
+      // Judged at the call's own time: the write may come a moment later (after its screen).
+      await this.expireIfOld(workspace, entry.time);
       await this.deps.log.append(workspace, entry, screen);
       this.deps.changed(workspace);
     } catch (err) {
       // The call itself went as it went: a timeline that cannot be written does not fail it.
-      log.warn(`workspace ${workspace}: a timeline entry was not written: ${errorBody(err).error}`);
+      log.warn(`workspace ${workspace}: a timeline entry was not written: ${messageOf(err)}`);
     }
   }
 
-  /** The screen of the workspace's browser now, or null (none live, a typed secret, too slow). */
-  private async take(workspace: string): Promise<Uint8Array | null> {
+  /**
+   * Sends for the screen of the workspace's browser now (the command is on its way when this
+   * resolves); the picture, or null (none live, a typed secret, too slow), comes later.
+   */
+  private async send(workspace: string): Promise<{ picture: Promise<Uint8Array | null> }> {
+    const began = performance.now();
+    const none = { picture: Promise.resolve(null) };
     let at: Awaited<ReturnType<typeof reach>> = null;
     try {
       at = await reach(this.deps, workspace);
-      const jpeg = at ? await jpegOf(at.socket, at.tab) : null;
-      if (jpeg) this.screensTaken++;
-      return jpeg;
     } catch {
-      return null;
-    } finally {
-      at?.release();
+      return none;
     }
+    if (!at) return none;
+    const held = at;
+    const picture = screenOf(held)
+      .then(
+        (jpeg) => {
+          if (jpeg) this.screensTaken++;
+          return jpeg;
+        },
+        () => null,
+      )
+      .finally(() => {
+        held.release();
+        this.screenMs += performance.now() - began;
+      });
+    return { picture };
   }
 
   /** Where a failed call left the page (the browser's URL, the page's title), when there is a browser. */
@@ -225,9 +266,9 @@ export class Timeline {
   }
 
   /** A timeline lives as long as its workspace's record: past session.ttl after its newest entry it is gone. */
-  private async expireIfOld(workspace: string): Promise<Summary> {
+  private async expireIfOld(workspace: string, at = this.deps.now()): Promise<Summary> {
     const s = await this.deps.log.summary(workspace);
-    if (s.newest > 0 && s.newest + this.deps.config.session.ttl < this.deps.now()) {
+    if (s.newest > 0 && s.newest + this.deps.config.session.ttl < at) {
       await this.deps.log.clear(workspace, "all");
       return { entries: 0, screens: 0, last: 0, newest: 0 };
     }
@@ -235,11 +276,13 @@ export class Timeline {
   }
 
   async summary(workspace: string): Promise<Summary> {
+    await this.settled(workspace);
     return this.expireIfOld(workspace);
   }
 
   /** Every kept entry, oldest first. */
   async all(workspace: string): Promise<TimelineEntry[]> {
+    await this.settled(workspace);
     const s = await this.expireIfOld(workspace);
     return s.entries ? this.deps.log.all(workspace) : [];
   }
@@ -257,7 +300,9 @@ export class Timeline {
     return { entries, next };
   }
 
-  close(): void {
+  /** Writes what is on its way, then lets go of the store. */
+  async close(): Promise<void> {
+    await Promise.all(this.pending.values());
     this.deps.log.close?.();
   }
 

@@ -42,7 +42,12 @@ const entryIds = async () =>
   Promise.all((await driver.findElements(By.css("#timelineList li.entry"))).map((e) => e.getAttribute("id")));
 
 beforeAll(async () => {
-  server = await startServer();
+  // Two browsers at once: on a shared Grid the second may wait a while for its slot.
+  server = await startServer({
+    configure: (c) => {
+      c.grid.open_timeout = 540;
+    },
+  });
   await agent("POST", "/browser", { url: site.url("/") });
   const opened = await server.call(
     "POST",
@@ -56,7 +61,7 @@ beforeAll(async () => {
   await driver.findElement(By.id("token")).sendKeys(TOKEN);
   await driver.findElement(By.css("form.sign-in button[type=submit]")).click();
   await driver.wait(until.elementLocated(By.id(`ws-${A}`)), 15_000);
-}, 240_000);
+}, 600_000);
 
 afterAll(async () => {
   await endAll(server, [A, V]);

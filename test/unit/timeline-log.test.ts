@@ -161,7 +161,8 @@ describe("the timeline service", () => {
         () => Promise.reject(badInput("no such thing: sekrit-value-9")),
       ),
     ).rejects.toThrow();
-    const [ok, failed] = await log.all("w");
+    // The answer does not wait for its entry; reading the timeline does.
+    const [ok, failed] = await t.all("w");
     expect(ok).toMatchObject({ n: 1, surface: "rest", tool: "navigate", status: 200, time: 1000 });
     expect([ok?.url, ok?.title]).toEqual(["https://app.example.test/?q=[hidden]", "Found [hidden]"]);
     expect(failed).toMatchObject({ n: 2, tool: "save_flow", status: 400, args: { name: "[hidden]" } });

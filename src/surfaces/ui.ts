@@ -235,8 +235,9 @@ async function liveEvents(
     }
     if (event === "screen" && watch !== undefined) {
       try {
-        const frame = JSON.parse(data) as { key?: unknown; live?: unknown; jpeg?: unknown };
-        if (frame.key !== watch) return "";
+        const frame = JSON.parse(data) as { key?: unknown; live?: unknown; hidden?: unknown; jpeg?: unknown };
+        // A page holding a typed secret is not pictured: the last picture stays until it moves on.
+        if (frame.key !== watch || frame.hidden === true) return "";
         return sseData(
           frameMessage({ live: frame.live === true, jpeg: typeof frame.jpeg === "string" ? frame.jpeg : "" }),
         );

@@ -52,7 +52,7 @@ async function watching(w: string) {
     signal: ac.signal,
   });
   expect(res.status).toBe(200);
-  const frames: Array<{ live: boolean; jpeg?: string }> = [];
+  const frames: Array<{ live: boolean; hidden?: boolean; jpeg?: string }> = [];
   const reader = res.body!.getReader();
   void (async () => {
     let buf = "";
@@ -265,6 +265,30 @@ describe("screens along the way", () => {
       server.config.timeline.screens = false;
     }
   }, 180_000);
+
+  test("the live view never pictures a page holding a typed secret, and pictures again once it moves on", async () => {
+    const call = (path: string, body: unknown) => server.call("POST", path, body, S);
+    await call("/browser/navigate", { url: site.url("/signin-get") });
+    const watch = await watching(S);
+    try {
+      await until("a live frame", () => watch.frames.some((f) => f.live));
+      await call("/browser/write", {
+        selector: { label: "Password" },
+        secret: { name: "signin", key: "password" },
+      });
+      await until("the page to be hidden", () => watch.frames.some((f) => f.hidden === true));
+      const from = watch.frames.length;
+      const now = await admin("GET", `/admin/workspaces/${S}/screen`);
+      expect(now.status).toBe(404);
+      expect(now.body.error).toBe(`workspace ${S}'s page holds a typed secret: it is not pictured`);
+      await Bun.sleep(1_500);
+      expect(watch.frames.slice(from).filter((f) => f.live)).toEqual([]);
+      await call("/browser/navigate", { url: site.url("/two") });
+      await until("a picture again", () => watch.frames.slice(from).some((f) => f.live));
+    } finally {
+      watch.close();
+    }
+  }, 120_000);
 
   test("the live screen now, for scripts: a JPEG while live, a 404 without a browser", async () => {
     const now = await fetch(`${server.url}/admin/workspaces/${S}/screen`, {

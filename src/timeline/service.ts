@@ -103,7 +103,7 @@ export class Timeline {
     if (!this.on) return run(async () => undefined);
     const time = this.deps.now();
     const began = performance.now();
-    let screen: Promise<Uint8Array | null> = Promise.resolve(null);
+    let screen: Promise<Uint8Array | null> | null = null;
     const after = async () => {
       // One screen at a time per workspace: calls that come faster than the browser draws go without.
       if (!changesPage(call.action) || !this.screensOn(call.workspace) || this.drawing.has(call.workspace))
@@ -130,25 +130,34 @@ export class Timeline {
         error: hideValues(values, errorBody(err).error),
       };
       const page = call.action.browser === "none" ? null : await this.pageNow(call.workspace, values);
-      this.later(call.workspace, { ...entry, ...page }, screen);
+      await this.write(call.workspace, { ...entry, ...page }, screen);
       throw err;
     }
     const values = this.values();
     const entry: NewEntry = { ...base(values), status: 200 };
     if (typeof result.url === "string") entry.url = hideValues(values, result.url);
     if (typeof result.title === "string") entry.title = hideValues(values, result.title);
-    this.later(call.workspace, entry, screen);
+    await this.write(call.workspace, entry, screen);
     return result;
   }
 
-  /** Appends in call order, each entry once its screen is in (or given up on). */
-  private later(workspace: string, entry: NewEntry, screen: Promise<Uint8Array | null>): void {
+  /**
+   * Appends in call order, each entry once its screen is in (or given up on). An entry without a
+   * screen on its way is written before the call answers (so the servers of a group number their
+   * entries in the order the calls were made); one with a screen is written when the picture is in.
+   */
+  private async write(
+    workspace: string,
+    entry: NewEntry,
+    screen: Promise<Uint8Array | null> | Uint8Array | null,
+  ): Promise<void> {
     const before = this.pending.get(workspace) ?? Promise.resolve();
     const mine = before.then(async () => this.append(workspace, entry, await screen));
     this.pending.set(workspace, mine);
     void mine.then(() => {
       if (this.pending.get(workspace) === mine) this.pending.delete(workspace);
     });
+    if (!(screen instanceof Promise)) await mine;
   }
 
   /** Resolves once every entry of the calls answered so far is written. */
@@ -183,7 +192,7 @@ export class Timeline {
     if (step.title !== undefined) entry.title = hideValues(values, step.title);
     if (step.return) entry.return = true;
     if (step.flow) entry.flow = step.flow;
-    this.later(workspace, entry, Promise.resolve(screen));
+    await this.write(workspace, entry, screen);
   }
 
   private argsOf(raw: unknown, values: string[]): { args: Record<string, unknown>; args_cut?: true } {

@@ -5,7 +5,7 @@ import { Elysia } from "elysia";
 import { z } from "zod";
 import { saveFlowText } from "../actions/flows.ts";
 import { validate } from "../actions/validate.ts";
-import { badInput, notFound } from "../errors.ts";
+import { badInput, notFound, unavailable } from "../errors.ts";
 import { NO_SCRIPT } from "../files/serve.ts";
 import type { Services } from "../services.ts";
 import { guarded, requireWorkspace } from "../surfaces/admin-api.ts";
@@ -115,7 +115,10 @@ export function timelineRoutes(services: Services) {
       "/admin/workspaces/:key/screen",
       guarded(services, async ({ params }: Ctx) => {
         const key = await requireWorkspace(services, params.key);
-        const frame = await timeline.live.frame(key);
+        let frame = await timeline.live.frame(key);
+        // A page that moved on while it was drawn: drawn again.
+        for (let i = 0; i < 3 && "moved" in frame; i++) frame = await timeline.live.frame(key);
+        if ("moved" in frame) throw unavailable(`workspace ${key}'s page kept moving while it was drawn: retry`);
         if (!frame.live) {
           throw notFound(
             frame.hidden

@@ -54,36 +54,54 @@ export async function holdsTypedSecret(socket: BidiSocket, tab: string): Promise
   return marks.some(Boolean);
 }
 
-/** The tab's viewport as a JPEG, or null when it holds a typed secret (the picture is then thrown away). */
-export async function jpegOf(socket: BidiSocket, tab: string): Promise<Uint8Array | null> {
+/** A browser's held connection as a screen needs it: its socket, and how many navigations began. */
+export interface Drawable {
+  readonly socket: BidiSocket;
+  readonly navigationCount: number;
+}
+
+/**
+ * The tab's viewport as a JPEG; "typed" when a document of the tab holds a typed secret, "moved"
+ * when a navigation began while it was drawn (the check may then have looked at the next page, not
+ * the one drawn). Either way the picture is thrown away.
+ */
+export async function jpegOf(held: Drawable, tab: string): Promise<Uint8Array | "typed" | "moved"> {
+  const before = held.navigationCount;
   // Both at once: the check is a few round trips, the picture most of the time.
-  const picture = socket.send(
-    "browsingContext.captureScreenshot",
-    { context: tab, origin: "viewport", format: JPEG },
-    { timeoutMs: SCREEN_MS },
-  );
-  picture.catch(() => undefined);
-  if (await holdsTypedSecret(socket, tab)) return null;
-  return new Uint8Array(Buffer.from((await picture).data, "base64"));
+  const picture = held.socket
+    .send("browsingContext.captureScreenshot", { context: tab, origin: "viewport", format: JPEG }, {
+      timeoutMs: SCREEN_MS,
+    })
+    .then(
+      (r) => ({ data: r.data }),
+      (err: unknown) => ({ err }),
+    );
+  const typed = await holdsTypedSecret(held.socket, tab);
+  const shot = await picture;
+  if ("err" in shot) throw shot.err;
+  if (typed) return "typed";
+  // Read once both answers are in: a navigation that began before either is told before it.
+  if (held.navigationCount !== before) return "moved";
+  return new Uint8Array(Buffer.from(shot.data, "base64"));
 }
 
 /** The screen of what `reach` found; a tab closed since the agent picked it gives way to the first one. */
-export async function screenOf(at: { socket: BidiSocket; tab: string }): Promise<Uint8Array | null> {
+export async function screenOf(at: { held: Drawable; tab: string }): Promise<Uint8Array | "typed" | "moved"> {
   try {
-    return await jpegOf(at.socket, at.tab);
+    return await jpegOf(at.held, at.tab);
   } catch (err) {
     if (!(err instanceof BidiError) || err.error !== "no such frame") throw err;
-    const tabs = await at.socket.send("browsingContext.getTree", { maxDepth: 0 }, { timeoutMs: SCREEN_MS });
+    const tabs = await at.held.socket.send("browsingContext.getTree", { maxDepth: 0 }, { timeoutMs: SCREEN_MS });
     const first = tabs.contexts[0]?.context;
     if (!first || first === at.tab) throw err;
-    return jpegOf(at.socket, first);
+    return jpegOf(at.held, first);
   }
 }
 
 /** What the timeline needs of the workspace manager: a live browser's held connection. */
 export interface Reach {
   store: RecordStore;
-  connection(id: string): Promise<{ socket: BidiSocket; use(): () => void }>;
+  connection(id: string): Promise<Drawable & { use(): () => void }>;
 }
 
 /**
@@ -93,7 +111,7 @@ export interface Reach {
 export async function reach(
   deps: Reach,
   workspace: string,
-): Promise<{ socket: BidiSocket; tab: string; release: () => void } | null> {
+): Promise<{ socket: BidiSocket; held: Drawable; tab: string; release: () => void } | null> {
   const record = await deps.store.get(workspace);
   const id = record?.session_id;
   if (!id) return null;
@@ -114,21 +132,25 @@ export async function reach(
       release();
       return null;
     }
-    return { socket: conn.socket, tab, release };
+    return { socket: conn.socket, held: conn, tab, release };
   } catch (err) {
     release();
     throw err;
   }
 }
 
-/** A frame of the live view: the JPEG, or that there is no live browser to show (or none to show now). */
-export type Frame = { live: true; jpeg: Uint8Array } | { live: false; hidden?: true };
+/**
+ * A frame of the live view: the JPEG; or no live browser to show, or one whose page holds a typed
+ * secret (hidden); or a page that moved on while it was drawn (none this time).
+ */
+export type Shown = { live: true; jpeg: Uint8Array } | { live: false; hidden?: true };
+export type Frame = Shown | { live: true; moved: true };
 
-type Viewer = (frame: Frame) => void;
+type Viewer = (frame: Shown) => void;
 
 interface Watch {
   viewers: Set<Viewer>;
-  last: Frame | null;
+  last: Shown | null;
   /** A digest of the last JPEG sent, so an unchanged screen is not sent again. */
   digest: string;
   running: boolean;
@@ -175,6 +197,11 @@ export class LiveScreens {
         const began = performance.now();
         const frame = await this.frame(workspace);
         if (w.viewers.size === 0) break;
+        if ("moved" in frame) {
+          // The page moved on while it was drawn: look again soon.
+          await Bun.sleep(200);
+          continue;
+        }
         const digest = frame.live ? Bun.hash(frame.jpeg).toString(36) : frame.hidden ? "hidden" : "none";
         if (digest !== w.digest) {
           w.digest = digest;
@@ -202,7 +229,8 @@ export class LiveScreens {
       at = await reach(this.deps, workspace);
       if (!at) return { live: false };
       const jpeg = await screenOf(at);
-      if (!jpeg) return { live: false, hidden: true };
+      if (jpeg === "typed") return { live: false, hidden: true };
+      if (jpeg === "moved") return { live: true, moved: true };
       this.taken++;
       return { live: true, jpeg };
     } catch (err) {

@@ -172,7 +172,8 @@ export class Timeline {
     if (browser && changesPage(step.action) && this.screensOn(workspace)) {
       try {
         const page = await browser.page();
-        screen = await jpegOf(page.held.socket, page.where.tab);
+        const got = await jpegOf(page.held, page.where.tab);
+        screen = got instanceof Uint8Array ? got : null;
         if (screen) this.screensTaken++;
       } catch {
         screen = null;
@@ -230,7 +231,8 @@ export class Timeline {
     const picture = screenOf(held)
       .then(
         (jpeg) => {
-          if (jpeg) this.screensTaken++;
+          if (!(jpeg instanceof Uint8Array)) return null;
+          this.screensTaken++;
           return jpeg;
         },
         () => null,

@@ -118,7 +118,8 @@ export function timelineRoutes(services: Services) {
         let frame = await timeline.live.frame(key);
         // A page that moved on while it was drawn: drawn again.
         for (let i = 0; i < 3 && "moved" in frame; i++) frame = await timeline.live.frame(key);
-        if ("moved" in frame) throw unavailable(`workspace ${key}'s page kept moving while it was drawn: retry`);
+        if ("moved" in frame)
+          throw unavailable(`workspace ${key}'s page kept moving while it was drawn: retry`);
         if (!frame.live) {
           throw notFound(
             frame.hidden

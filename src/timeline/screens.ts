@@ -69,9 +69,13 @@ export async function jpegOf(held: Drawable, tab: string): Promise<Uint8Array | 
   const before = held.navigationCount;
   // Both at once: the check is a few round trips, the picture most of the time.
   const picture = held.socket
-    .send("browsingContext.captureScreenshot", { context: tab, origin: "viewport", format: JPEG }, {
-      timeoutMs: SCREEN_MS,
-    })
+    .send(
+      "browsingContext.captureScreenshot",
+      { context: tab, origin: "viewport", format: JPEG },
+      {
+        timeoutMs: SCREEN_MS,
+      },
+    )
     .then(
       (r) => ({ data: r.data }),
       (err: unknown) => ({ err }),
@@ -91,7 +95,11 @@ export async function screenOf(at: { held: Drawable; tab: string }): Promise<Uin
     return await jpegOf(at.held, at.tab);
   } catch (err) {
     if (!(err instanceof BidiError) || err.error !== "no such frame") throw err;
-    const tabs = await at.held.socket.send("browsingContext.getTree", { maxDepth: 0 }, { timeoutMs: SCREEN_MS });
+    const tabs = await at.held.socket.send(
+      "browsingContext.getTree",
+      { maxDepth: 0 },
+      { timeoutMs: SCREEN_MS },
+    );
     const first = tabs.contexts[0]?.context;
     if (!first || first === at.tab) throw err;
     return jpegOf(at.held, first);

@@ -181,6 +181,12 @@ export class LiveScreens {
     return this.watches.size;
   }
 
+  /** How many loops are still going (one ends with its frame in flight once nobody watches). */
+  get looping(): number {
+    return this.loops;
+  }
+  private loops = 0;
+
   /** Sends `viewer` the workspace's screen about once a second until the returned function is called. */
   watch(workspace: string, viewer: Viewer): () => void {
     let w = this.watches.get(workspace);
@@ -200,6 +206,7 @@ export class LiveScreens {
 
   private async loop(workspace: string, w: Watch): Promise<void> {
     w.running = true;
+    this.loops++;
     try {
       while (w.viewers.size > 0) {
         const began = performance.now();
@@ -227,6 +234,7 @@ export class LiveScreens {
       }
     } finally {
       w.running = false;
+      this.loops--;
     }
   }
 

@@ -36,8 +36,11 @@ async function agent(method: string, path: string, body?: unknown) {
 const waitFor = <T>(fn: () => Promise<T | null | undefined | false>, what: string, ms = 20_000) =>
   driver.wait(async () => (await fn()) || null, ms, `waited ${ms} ms for ${what}`) as Promise<T>;
 
-const liveSrc = async () =>
-  (await driver.findElements(By.css("#liveScreen img")))[0]?.getAttribute("src") ?? Promise.resolve(null);
+// Read in the page in one go: the live picture is replaced every second, so a handle to it goes stale.
+const liveSrc = () =>
+  driver.executeScript<string | null>(
+    "return document.querySelector('#liveScreen img')?.getAttribute('src') ?? null",
+  );
 const entryIds = async () =>
   Promise.all((await driver.findElements(By.css("#timelineList li.entry"))).map((e) => e.getAttribute("id")));
 
@@ -84,8 +87,12 @@ describe("watching a workspace", () => {
       return src && src !== first && src;
     }, "a frame of the new page");
     expect(next.startsWith("data:image/jpeg;base64,")).toBe(true);
-    const img = await driver.findElement(By.css("#liveScreen img"));
-    expect(Number(await img.getAttribute("naturalWidth"))).toBeGreaterThan(100);
+    const width = await waitFor(
+      () =>
+        driver.executeScript<number>("return document.querySelector('#liveScreen img')?.naturalWidth ?? 0"),
+      "the live picture to be drawn",
+    );
+    expect(width).toBeGreaterThan(100);
     expect(await driver.executeScript("return window.__samePage === true")).toBe(true);
   }, 90_000);
 
@@ -175,6 +182,8 @@ describe("watching a workspace", () => {
     expect(live.watched(A)).toBe(true);
     await driver.get("about:blank");
     await waitFor(async () => !live.watched(A), "the watch to end", 15_000);
+    // A frame already on its way when the page closed may still land; then nothing more.
+    await waitFor(async () => live.looping === 0, "the live view's loop to end", 5_000);
     const taken = live.taken;
     await agent("POST", "/browser/navigate", { url: site.url("/") });
     await Bun.sleep(2_500);

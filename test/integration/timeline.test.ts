@@ -212,6 +212,7 @@ describe("screens along the way", () => {
     await until("a frame of the new page", () => watch.frames.filter((f) => f.live).length >= 2);
     watch.close();
     await until("the watch to end", () => !server.app.services.timeline.live.watched(S));
+    await until("the live view's loop to end", () => server.app.services.timeline.live.looping === 0);
     const taken = server.app.services.timeline.live.taken;
     await call("/browser/navigate", { url: site.url("/form") });
     await Bun.sleep(2_500);

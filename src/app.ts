@@ -24,6 +24,8 @@ import type { McpHttp } from "./surfaces/mcp-http.ts";
 import { openApiDocument } from "./surfaces/openapi.ts";
 import { restRoutes } from "./surfaces/rest.ts";
 import { uiRoutes } from "./surfaces/ui.ts";
+import { Timeline } from "./timeline/service.ts";
+import { openTimelineLog } from "./timeline/setup.ts";
 import { type ManagerHooks, WorkspaceManager } from "./workspaces/manager.ts";
 
 export interface AppOptions {
@@ -78,6 +80,17 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     wait: config.grid.command_timeout,
   });
   const hosts = new HostRules(config);
+  const flows = new Flows(config);
+  const timeline = new Timeline({
+    config,
+    log: openTimelineLog(config, store),
+    store,
+    connection: (id) => workspaces.connection(id),
+    secrets,
+    tools: flows.tools,
+    now,
+    changed: (w) => events.changed(w),
+  });
   const services: Services = {
     config,
     sources: opts.sources ?? {},
@@ -87,10 +100,11 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     now,
     events,
     activity: new Activity(),
+    timeline,
     files,
     recordings,
     secrets,
-    flows: new Flows(config),
+    flows,
     hosts,
     admin: new AdminAuth(store, config.auth.token, hosts),
   };
@@ -160,6 +174,8 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     },
     close: async () => {
       if (mcp) await (await mcp).close();
+      // Entries on their way are written first (a screen needs its browser's connection).
+      await services.timeline.close();
       services.workspaces.connections.closeAll();
       await services.recordings?.stop();
       await services.store.close();

@@ -23,6 +23,7 @@ export interface Config {
   files: { link_ttl: number };
   recording: { enabled: boolean; dir: string | null; wait: number; watch: WatchMode; poll: number };
   mcp: { max_sessions: number; session_idle: number };
+  timeline: { keep: number; screens: boolean };
   log: { level: LogLevel };
 }
 
@@ -40,6 +41,7 @@ export function defaultConfig(): Config {
     files: { link_ttl: 3600 },
     recording: { enabled: false, dir: null, wait: 600, watch: "auto", poll: 1000 },
     mcp: { max_sessions: 500, session_idle: 900 },
+    timeline: { keep: 500, screens: false },
     log: { level: "info" },
   };
 }
@@ -80,6 +82,7 @@ export const SECTIONS: Record<keyof Config, string> = {
   files: "Signed links to stored files.",
   recording: "Video of a browser's whole life, from the Grid's recorder.",
   mcp: "MCP sessions over HTTP at /mcp.",
+  timeline: "Each workspace's record of its calls, with screens along the way.",
   log: "What the server writes to stderr.",
 };
 
@@ -199,6 +202,16 @@ export const SETTINGS: readonly Setting[] = [
     "mcp.session_idle",
     seconds(1, 86400),
     "Seconds an unused MCP session is kept before it is closed.",
+  ),
+  setting(
+    "timeline.keep",
+    { type: "int", min: 0, max: 100000, unit: "entries" },
+    "Entries kept per workspace, the newest; 0 keeps no timeline.",
+  ),
+  setting(
+    "timeline.screens",
+    { type: "bool" },
+    "Keep a small JPEG of the page with each page-changing call (always while someone watches the workspace).",
   ),
   setting(
     "log.level",

@@ -10,6 +10,7 @@ import type { Activity } from "./surfaces/activity.ts";
 import type { AdminAuth } from "./surfaces/admin-auth.ts";
 import type { Events } from "./surfaces/events.ts";
 import type { HostRules } from "./surfaces/guard.ts";
+import type { Timeline } from "./timeline/service.ts";
 import type { WorkspaceManager } from "./workspaces/manager.ts";
 
 export interface Services {
@@ -25,6 +26,8 @@ export interface Services {
   readonly events: Events;
   /** The last calls, for the admin. */
   readonly activity: Activity;
+  /** Each workspace's calls, with screens along the way; the live view. */
+  readonly timeline: Timeline;
   /** The secrets agents may type without seeing them. */
   readonly secrets: SecretCatalogue;
   /** Saved flows (the workspace's and the global ones) and the tools their steps may call. */

@@ -8,6 +8,7 @@ declare namespace JSX {
     "hx-swap"?: string;
     "hx-trigger"?: string;
     "hx-swap-oob"?: string;
+    "hx-include"?: string;
     "hx-sse:connect"?: string;
     commandfor?: string;
     command?: "show-modal" | "close" | "request-close";

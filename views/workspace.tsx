@@ -1,6 +1,8 @@
-// A workspace: its card at the top, the tabs Files · Flows · Site data · History, and a pane per tab.
-// Each pane loads its own fragment, and reloads when a pushed row moves its revision (see liveMessage).
+// A workspace: its card at the top, its live screen, the tabs Files · Flows · Site data · History ·
+// Timeline, and a pane per tab. Each pane loads its own fragment, and reloads when a pushed row moves
+// its revision (see liveMessage); the Timeline pane loads only its newer entries.
 
+import { LiveScreen, TIMELINE_AFTER, TIMELINE_LIST, TIMELINE_REV } from "../src/timeline/view.tsx";
 import { Page } from "./layout.tsx";
 import { attr, Confirm, Opens } from "./parts.tsx";
 import type { Row } from "./payloads.ts";
@@ -12,12 +14,14 @@ const TAB_LABEL: Record<Tab, string> = {
   flows: "Flows",
   "site-data": "Site data",
   history: "History",
+  timeline: "Timeline",
 };
 const ID: Record<Tab, string> = {
   files: "Files",
   flows: "Flows",
   "site-data": "SiteData",
   history: "History",
+  timeline: "Timeline",
 };
 export const paneId = (tab: Tab) => `pane${ID[tab]}`;
 const tabId = (tab: Tab) => `tab${ID[tab]}`;
@@ -30,6 +34,7 @@ export const REV_FIELDS: Record<Tab, readonly string[]> = {
   "site-data": ["site_data_rev"],
   // A History row shows what is saved there and the secrets allowed there.
   history: ["history_rev", "site_data_rev", "secrets_rev"],
+  timeline: ["timeline_rev"],
 };
 
 /** A pane's revision in a row, hashed into an attribute-safe token; "" when the row lacks it. */
@@ -37,6 +42,25 @@ export function paneRev(row: Record<string, unknown>, tab: Tab): string {
   const fields = REV_FIELDS[tab];
   if (!((fields[0] as string) in row)) return "";
   return Bun.hash(JSON.stringify(fields.map((f) => row[f] ?? null))).toString(36);
+}
+
+/**
+ * Loads the Timeline's entries newer than the page shows onto the top of its list (a page that shows
+ * none yet, or a timeline cleared since, gets the whole pane back instead).
+ */
+export function NewerLoader(props: { workspace: string }): JSX.Element {
+  return (
+    <i
+      hidden
+      id={TIMELINE_REV}
+      data-rev=""
+      hx-get={attr(`${paneUrl(props.workspace, "timeline")}/newer`)}
+      hx-include={`#${TIMELINE_AFTER}`}
+      hx-trigger="load"
+      hx-target={`#${TIMELINE_LIST}`}
+      hx-swap="afterbegin"
+    />
+  );
 }
 
 /** Loads the pane's fragment into the pane as soon as it is in the page. */
@@ -96,11 +120,12 @@ export function WorkspacePage(props: {
     children: (
       <>
         <WorkspaceHead row={row} />
+        <LiveScreen live={row.live === true} />
         <Confirm
           id="forgetWorkspaceConfirm"
           title="Forget workspace"
           body={key}
-          pairs={[{ fate: "goes", text: "browser · history · site data" }]}
+          pairs={[{ fate: "goes", text: "browser · history · site data · timeline" }]}
           verb="Forget"
           action={{ method: "delete", url: workspaceUrl(key), target: "#wsHead" }}
         />
@@ -161,7 +186,7 @@ export function liveMessage(row: Row): string {
       const stale = rev ? `:not([data-rev="${rev}"])` : "";
       parts.push(
         <tag of="hx-partial" hx-target={attr(`${byId(paneId(t))} > [data-rev]${stale}`)} hx-swap="outerHTML">
-          <Loader workspace={row.key} tab={t} />
+          {t === "timeline" ? <NewerLoader workspace={row.key} /> : <Loader workspace={row.key} tab={t} />}
         </tag>,
       );
     }

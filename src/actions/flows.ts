@@ -109,7 +109,7 @@ export const runFlowAction = defineAction({
   },
   handler: async (ctx, input) => {
     const { parsed, bound } = prepare(ctx.services, ctx.workspace, input);
-    return runFlow(ctx, parsed.flow, bound);
+    return runFlow(ctx, parsed.flow, bound, input.name);
   },
 });
 
@@ -138,8 +138,15 @@ export const saveFlowAction = defineAction({
   input: z.strictObject({
     name: FlowName,
     yaml: z.string().optional().describe("The whole flow as YAML; or give its fields.").meta({
-      docs: "The whole flow as YAML text (at most 1 MiB). Give this or the flow's fields, not both.",
+      docs: "The whole flow as YAML text (at most 1 MiB). Give this, the flow's fields or from_timeline, one of them.",
     }),
+    from_timeline: z
+      .strictObject({ last: z.number().int().min(1).max(1000) })
+      .optional()
+      .describe("Instead of yaml: your last N calls as the steps.")
+      .meta({
+        docs: "Instead of yaml: the workspace's last N calls (a run_flow's steps with it) become the steps; read-only and failed calls are left out. The answer carries the YAML saved.",
+      }),
     ...flowFields,
     steps: flowFields.steps.optional(),
   }),
@@ -149,40 +156,58 @@ export const saveFlowAction = defineAction({
     steps: z.number().int().describe("How many steps it has."),
     params: z.array(z.string()).describe("Its parameters' names."),
     uri: z.string().describe("Where to read it back."),
+    yaml: z.string().optional().describe("The YAML saved, when it came from the timeline."),
   }),
   annotations: { readOnly: false, destructive: false, idempotent: true },
   browser: "none",
   handler: async (ctx, input) => {
-    const { name: rawName, yaml, ...fields } = input;
+    const { name: rawName, yaml, from_timeline, ...fields } = input;
     const name = checkFlowName(rawName);
-    const flows = ctx.services.flows;
-    if (!flows.store.canSave) throw badInput(SAVING_OFF, "data.dir");
+    if (!ctx.services.flows.store.canSave) throw badInput(SAVING_OFF, "data.dir");
     const given = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
-    if (yaml !== undefined && Object.keys(given).length > 0) {
+    const ways = [yaml !== undefined && "yaml", from_timeline !== undefined && "from_timeline"].filter(
+      (w): w is string => typeof w === "string",
+    );
+    if (ways.length + (Object.keys(given).length > 0 ? 1 : 0) > 1) {
+      const all = [
+        ...ways,
+        ...(Object.keys(given).length ? [`its fields (${Object.keys(given).join(", ")})`] : []),
+      ];
+      throw badInput(`give the flow one way: ${all.join(" or ")}, not both`, ways[0] ?? "yaml");
+    }
+    if (ways.length === 0 && Object.keys(given).length === 0) {
       throw badInput(
-        `give the flow as yaml or as its fields (${Object.keys(given).join(", ")}), not both`,
-        "yaml",
+        "no flow given: send its YAML text as yaml, its fields (steps, …), or from_timeline",
+        "steps",
       );
     }
-    if (yaml === undefined && Object.keys(given).length === 0) {
-      throw badInput("no flow given: send its YAML text as yaml, or its fields (steps, …)", "steps");
+    if (from_timeline) {
+      const text = await ctx.services.timeline.flowYaml(ctx.workspace, from_timeline);
+      return { ...saveFlowText(ctx.services, ctx.workspace, name, text), yaml: text };
     }
-    const text = yaml ?? flowText(given);
-    if (Buffer.byteLength(text, "utf8") > FLOW_CAP) {
-      throw tooLarge(`the flow is over its cap of ${FLOW_CAP} bytes of YAML: make it shorter`);
-    }
-    const parsed: ParsedFlow = parseFlow(text, flows.tools);
-    const { replaced } = flows.store.save(ctx.workspace, name, text);
-    ctx.services.events.changed(ctx.workspace);
-    return {
-      name,
-      replaced,
-      steps: parsed.flow.steps.length,
-      params: Object.keys(parsed.flow.params),
-      uri: flowUri(name),
-    };
+    return saveFlowText(ctx.services, ctx.workspace, name, yaml ?? flowText(given));
   },
 });
+
+/** Checks and saves a flow's YAML as the workspace's flow `name`; what save_flow answers. */
+export function saveFlowText(services: Services, workspace: string, rawName: string, text: string) {
+  const name = checkFlowName(rawName);
+  const flows = services.flows;
+  if (!flows.store.canSave) throw badInput(SAVING_OFF, "data.dir");
+  if (Buffer.byteLength(text, "utf8") > FLOW_CAP) {
+    throw tooLarge(`the flow is over its cap of ${FLOW_CAP} bytes of YAML: make it shorter`);
+  }
+  const parsed: ParsedFlow = parseFlow(text, flows.tools);
+  const { replaced } = flows.store.save(workspace, name, text);
+  services.events.changed(workspace);
+  return {
+    name,
+    replaced,
+    steps: parsed.flow.steps.length,
+    params: Object.keys(parsed.flow.params),
+    uri: flowUri(name),
+  };
+}
 
 export const deleteFlowAction = defineAction({
   name: "delete_flow",

@@ -391,6 +391,8 @@ export interface BoundStep {
   tool: string;
   action: AnyAction;
   input: Record<string, unknown>;
+  /** The step's arguments with the parameters in, as written (before its tool's defaults). */
+  args: Record<string, unknown>;
   return: boolean;
   line: number;
 }
@@ -443,6 +445,7 @@ export function bindFlow(
       tool: step.tool,
       action,
       input: result.data as Record<string, unknown>,
+      args: filled as Record<string, unknown>,
       return: step.return,
       line: parsed.lineAt(["steps", i]),
     };

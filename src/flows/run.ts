@@ -4,10 +4,11 @@
 // reopen) the pages reached so far are written first, so what comes next reads them.
 import type { ActionContext, RecordChange } from "../actions/define.ts";
 import { browserState } from "../actions/page/state.ts";
-import { messageOf, scrub } from "../errors.ts";
+import { messageOf, scrub, statusOf } from "../errors.ts";
 import { redact, type SecretRef, taints } from "../secrets/bound.ts";
 import type { Services } from "../services.ts";
 import { originOf, type SiteDataReport } from "../store/record.ts";
+import type { Timeline } from "../timeline/service.ts";
 import type { StepOutcome, Steps } from "../workspaces/steps.ts";
 import type { BoundStep, Flow, ParsedFlow } from "./format.ts";
 
@@ -77,8 +78,15 @@ export function checkSecrets(services: Services, parsed: ParsedFlow, bound: Boun
   }
 }
 
-export async function runFlow(ctx: ActionContext, flow: Flow, bound: BoundStep[]): Promise<RunReport> {
+export async function runFlow(
+  ctx: ActionContext,
+  flow: Flow,
+  bound: BoundStep[],
+  name?: string,
+): Promise<RunReport> {
   const steps = ctx.services.workspaces.steps(ctx);
+  // Each step is an entry of the workspace's timeline (unit tests may bind services without one).
+  const timeline = ctx.services.timeline as Timeline | undefined;
   const typed: string[] = [];
   const hide = (text: string) => {
     let out = text;
@@ -123,6 +131,7 @@ export async function runFlow(ctx: ActionContext, flow: Flow, bound: BoundStep[]
     const value = ref ? ctx.services.secrets.get(ref.name)?.keys.get(ref.key) : undefined;
     if (value !== undefined && !typed.includes(value)) typed.push(value);
 
+    const time = ctx.services.now();
     const began = performance.now();
     const ran = await within(
       left,
@@ -175,6 +184,23 @@ export async function runFlow(ctx: ActionContext, flow: Flow, bound: BoundStep[]
       ms,
     };
     reports.push(entry);
+    await timeline?.step(
+      ctx.workspace,
+      {
+        action: step.action,
+        args: step.args,
+        time,
+        ms,
+        status: ran.kind === "done" ? 200 : ran.kind === "failed" ? statusOf(ran.error) : 503,
+        ...(error !== undefined && { error }),
+        // Where the step left the page: [hidden] where what a secret typed would show.
+        url: hide(here.url),
+        title: hide(here.title),
+        return: step.return,
+        ...(name !== undefined && { flow: name }),
+      },
+      steps.browser,
+    );
     ctx.progress(
       step.n,
       bound.length,

@@ -8,7 +8,8 @@ import type { LeaseFence, RecordStore, UpdateFn, UpdateOptions } from "./types.t
 
 export const UPDATE_RETRIES = 10;
 // Everything that is not a record lives under the prefix too, behind a `!` no workspace name can
-// start with: admin sign-ins, leases and their queues, MCP sessions, marks.
+// start with: admin sign-ins, leases and their queues, MCP sessions, marks, timelines
+// (src/timeline/log.ts).
 const SESSION_MARK = "!admin-session:";
 const LEASE = "!lease:";
 const LEASE_QUEUE = "!lease-queue:";

@@ -2,9 +2,11 @@
 // routes under /admin/workspaces/{key}/… in src/surfaces/admin/; this file holds the core.
 import { Elysia } from "elysia";
 import { settingsView } from "../config.ts";
-import { notFound } from "../errors.ts";
+import { badInput, notFound } from "../errors.ts";
 import { log } from "../log.ts";
+import { isWorkspaceName } from "../names.ts";
 import type { Services } from "../services.ts";
+import { timelineRoutes } from "../timeline/routes.ts";
 import { filesRoutes } from "./admin/files.ts";
 import { flowsRoutes } from "./admin/flows.ts";
 import { workspaceExists, workspaceRow, workspaceRows } from "./admin/rows.ts";
@@ -41,6 +43,10 @@ export async function requireWorkspace(services: Services, key: string): Promise
 
 function sse(services: Services, request: Request): Response {
   const encoder = new TextEncoder();
+  // ?watch=<key>: this stream also carries that workspace's live screen, about once a second, and
+  // while it is open the workspace counts as watched (its calls keep screens).
+  const watch = new URL(request.url).searchParams.get("watch");
+  if (watch !== null && !isWorkspaceName(watch)) throw badInput("watch must be a workspace's name", "watch");
   let stop = () => {};
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
@@ -75,8 +81,19 @@ function sse(services: Services, request: Request): Response {
         timer ??= setTimeout(flush, 50);
       });
       const beat = setInterval(() => send("heartbeat", { at: services.now() }), HEARTBEAT_MS);
+      const unwatch = watch
+        ? services.timeline.live.watch(watch, (frame) =>
+            send(
+              "screen",
+              frame.live
+                ? { key: watch, live: true, jpeg: Buffer.from(frame.jpeg).toString("base64") }
+                : { key: watch, live: false, ...(frame.hidden ? { hidden: true } : {}) },
+            ),
+          )
+        : () => {};
       stop = () => {
         off();
+        unwatch();
         clearInterval(beat);
         if (timer) clearTimeout(timer);
       };
@@ -106,6 +123,7 @@ export function adminRoutes(services: Services) {
     .use(filesRoutes(services))
     .use(siteDataRoutes(services))
     .use(flowsRoutes(services))
+    .use(timelineRoutes(services))
     .get(
       "/admin/workspaces",
       guarded(services, async () => json({ workspaces: await workspaceRows(services) })),
@@ -134,6 +152,8 @@ export function adminRoutes(services: Services) {
         // A stopped call writes nothing afterwards: the record it would settle into is gone.
         await services.workspaces.interrupt(key);
         await services.store.delete(key);
+        // The timeline lives as long as the record.
+        await services.timeline.clear(key, "all");
         services.events.changed(key);
         return json({ forgotten: key });
       }),

@@ -88,19 +88,22 @@ export function mcpServer(services: Services, workspace: string, hooks?: CallHoo
       stop.abort(new Error("the client cancelled this call")),
     );
     try {
-      const input = validate(action.input, request.params.arguments ?? {});
-      const result = await services.workspaces.run(workspace, action, input, {
-        signal: stop.signal,
-        progress: (progress, total, message) => {
-          if (token === undefined) return;
-          void extra
-            .sendNotification({
-              method: "notifications/progress",
-              params: { progressToken: token, progress, total, message },
-            })
-            .catch(() => undefined);
-        },
-      });
+      const args = request.params.arguments ?? {};
+      const result = await services.timeline.record({ surface: "mcp", workspace, action, args }, (after) =>
+        services.workspaces.run(workspace, action, validate(action.input, args), {
+          signal: stop.signal,
+          after,
+          progress: (progress, total, message) => {
+            if (token === undefined) return;
+            void extra
+              .sendNotification({
+                method: "notifications/progress",
+                params: { progressToken: token, progress, total, message },
+              })
+              .catch(() => undefined);
+          },
+        }),
+      );
       note(200);
       const more = action.mcpContent?.(result);
       const structured = more?.structured ?? result;

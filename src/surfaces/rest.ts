@@ -54,8 +54,14 @@ async function runAction(
   }
   const note = services.activity.start(services.now(), workspace, action.name, "rest");
   try {
-    const input = validate(action.input, merged);
-    const result = await services.workspaces.run(workspace, action, input, { signal: request.signal });
+    const result = await services.timeline.record(
+      { surface: "rest", workspace, action, args: merged },
+      (after) =>
+        services.workspaces.run(workspace, action, validate(action.input, merged), {
+          signal: request.signal,
+          after,
+        }),
+    );
     note(200);
     return json(result);
   } catch (err) {

@@ -8,7 +8,7 @@ import { FilesPane } from "../../views/files.tsx";
 import { FlowsPane } from "../../views/flows.tsx";
 import { HistoryPane } from "../../views/history.tsx";
 import { ActivityPage, ErrorPage, SecretsPage, SettingsPage } from "../../views/pages.tsx";
-import { Failed, render } from "../../views/parts.tsx";
+import { attr, Failed, render } from "../../views/parts.tsx";
 import {
   callsOf,
   filesOf,
@@ -21,12 +21,13 @@ import {
 } from "../../views/payloads.ts";
 import { SignInPage } from "../../views/sign-in.tsx";
 import { SiteDataPane } from "../../views/site-data.tsx";
-import { TABS, type Tab } from "../../views/urls.ts";
+import { TABS, type Tab, workspaceUrl } from "../../views/urls.ts";
 import { liveMessage, paneRev, totalId, WorkspaceHead, WorkspacePage } from "../../views/workspace.tsx";
 import { cardMessage, WorkspacesPage } from "../../views/workspaces.tsx";
 import { badInput, FlowError, notFound, TooMany, unsupportedType } from "../errors.ts";
 import { isWorkspaceName } from "../names.ts";
 import type { Services } from "../services.ts";
+import { Entries, frameMessage, Newer, TimelinePane, timelineOf } from "../timeline/view.tsx";
 import {
   ADMIN_COOKIE,
   type AdminCredential,
@@ -69,6 +70,10 @@ const SIGN_IN_FAILED = "wrong token: type the server's auth token (auth.token, A
 
 /** The sign-in form's largest body: a token and a page to go to. */
 export const SIGN_IN_CAP = 4096;
+/** The Save as flow form's largest body: a name and the ticked entries. */
+const FORM_CAP = 64 * 1024;
+/** The most entries a push loads onto the Timeline's top; further behind, the pane loads again. */
+const NEWER_MAX = 50;
 
 /**
  * The admin API, called in-process for a caller already checked: with the caller's own bearer, or
@@ -81,19 +86,27 @@ class Api {
     private readonly token: string | null,
   ) {}
 
-  raw(method: string, path: string, signal?: AbortSignal): Promise<Response> {
+  raw(method: string, path: string, signal?: AbortSignal, body?: unknown): Promise<Response> {
     const headers = new Headers();
     const given = bearerOf(this.request);
     if (given !== null) headers.set("authorization", `Bearer ${given}`);
     else if (this.token) headers.set("authorization", `Bearer ${this.token}`);
+    if (body !== undefined) headers.set("content-type", "application/json");
     const origin = new URL(this.request.url).origin;
-    return this.dispatch(new Request(`${origin}${path}`, { method, headers, signal }));
+    return this.dispatch(
+      new Request(`${origin}${path}`, {
+        method,
+        headers,
+        signal,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    );
   }
 
-  async call(method: string, path: string): Promise<Answer> {
+  async call(method: string, path: string, payload?: unknown): Promise<Answer> {
     let res: Response;
     try {
-      res = await this.raw(method, path);
+      res = await this.raw(method, path, undefined, payload);
     } catch (err) {
       return { ok: false, status: 500, body: null, error: err instanceof Error ? err.message : String(err) };
     }
@@ -148,6 +161,22 @@ async function renderPane(
       };
     case "files":
       return { status: 200, html: render(FilesPane({ workspace: key, data: filesOf(got.body), rev })) };
+    case "timeline": {
+      const r = row.body as Record<string, unknown>;
+      const counts = (r.counts ?? {}) as Record<string, unknown>;
+      return {
+        status: 200,
+        html: render(
+          TimelinePane({
+            workspace: key,
+            data: timelineOf(got.body),
+            rev,
+            total: typeof counts.timeline === "number" ? counts.timeline : 0,
+            last: typeof r.timeline_last === "number" ? r.timeline_last : 0,
+          }),
+        ),
+      };
+    }
     case "flows": {
       const data = flowsOf(got.body);
       // A listing without each flow's YAML: read them one by one.
@@ -175,13 +204,23 @@ async function renderPane(
   }
 }
 
+/** One SSE message carrying `html`. */
+const sseData = (html: string) =>
+  `${html
+    .split("\n")
+    .map((l) => `data: ${l}`)
+    .join("\n")}\n\n`;
+
 /** Turns the API's SSE rows into htmx messages; `message` renders a row, or null to skip it. */
 async function liveEvents(
   api: Api,
   request: Request,
   message: (row: Row) => string | null,
+  watch?: string,
 ): Promise<Response> {
-  const upstream = await api.raw("GET", "/admin/events", request.signal);
+  // A workspace's page watches it: the stream carries its live screen too (and only while open).
+  const path = watch === undefined ? "/admin/events" : `/admin/events?watch=${enc(watch)}`;
+  const upstream = await api.raw("GET", path, request.signal);
   if (!upstream.ok || !upstream.body) return upstream;
   const reader = upstream.body.getReader();
   const decoder = new TextDecoder();
@@ -194,6 +233,18 @@ async function liveEvents(
       if (line.startsWith("event:")) event = line.slice(6).trim();
       else if (line.startsWith("data:")) data += line.slice(5).trimStart();
     }
+    if (event === "screen" && watch !== undefined) {
+      try {
+        const frame = JSON.parse(data) as { key?: unknown; live?: unknown; hidden?: unknown; jpeg?: unknown };
+        // A page holding a typed secret is not pictured: the last picture stays until it moves on.
+        if (frame.key !== watch || frame.hidden === true) return "";
+        return sseData(
+          frameMessage({ live: frame.live === true, jpeg: typeof frame.jpeg === "string" ? frame.jpeg : "" }),
+        );
+      } catch {
+        return "";
+      }
+    }
     if (event !== "workspace") return ": beat\n\n";
     let row: Row;
     try {
@@ -202,11 +253,7 @@ async function liveEvents(
       return "";
     }
     const html = typeof row?.key === "string" ? message(row) : null;
-    if (!html) return "";
-    return `${html
-      .split("\n")
-      .map((l) => `data: ${l}`)
-      .join("\n")}\n\n`;
+    return html ? sseData(html) : "";
   };
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -348,6 +395,90 @@ export function uiRoutes(services: Services, dispatch: Dispatch) {
       return paneAfter(ctx, api, tab, outcome);
     });
 
+  const fragment = (html: string, status = 200, headers: Record<string, string> = {}) =>
+    new Response(html, {
+      status,
+      headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", ...headers },
+    });
+
+  /** The Timeline's entries after what the page shows (`after`), or the whole pane when that cannot be said. */
+  const newerEntries = fragmentRoute(async (ctx, api) => {
+    const key = ctx.params.key as string;
+    const whole = async () => {
+      const out = await paneAfter(ctx, api, "timeline", null);
+      return fragment(await out.text(), out.status, {
+        "hx-retarget": "#paneTimeline",
+        "hx-reswap": "innerHTML",
+      });
+    };
+    const row = await api.get(wsPath(key));
+    if (!row.ok) return whole();
+    const r = row.body as Record<string, unknown>;
+    const last = typeof r.timeline_last === "number" ? r.timeline_last : 0;
+    const counts = (r.counts ?? {}) as Record<string, unknown>;
+    const total = typeof counts.timeline === "number" ? counts.timeline : 0;
+    const after = /^\d{1,15}$/.test(ctx.query.after ?? "") ? Number(ctx.query.after) : 0;
+    // A page that shows none yet, a timeline cleared since, or a long way behind: all of it again.
+    if (after < 1 || after > last || last - after > NEWER_MAX) return whole();
+    let entries: ReturnType<typeof timelineOf>["entries"] = [];
+    if (last > after) {
+      const got = await api.get(`${wsPath(key)}/timeline?limit=${last - after}`);
+      if (!got.ok) return whole();
+      entries = timelineOf(got.body).entries.filter((e) => e.n > after);
+    }
+    const rev = paneRev(r, "timeline");
+    return fragment(render(Newer({ workspace: key, entries, rev, total, last })));
+  });
+
+  /** Older entries of the Timeline, below what the page shows. */
+  const olderEntries = fragmentRoute(async (ctx, api) => {
+    const key = ctx.params.key as string;
+    const before = /^\d{1,15}$/.test(ctx.query.before ?? "") ? ctx.query.before : "";
+    const got = await api.get(`${wsPath(key)}/timeline?before=${before}`);
+    if (!got.ok) {
+      return fragment(
+        `<li class="more"><p class="empty error">${Bun.escapeHTML(got.error)}</p></li>`,
+        got.status,
+      );
+    }
+    return fragment(render(Entries({ workspace: key, data: timelineOf(got.body) })));
+  });
+
+  /** Save as flow: the ticked entries' range (the oldest to the newest) kept as the flow `name`. */
+  const keepAsFlow = fragmentRoute(async (ctx, api) => {
+    const key = ctx.params.key as string;
+    const request = ctx.request;
+    if (hasBody(request) && mediaType(request) !== "application/x-www-form-urlencoded") {
+      throw unsupportedType("send the form as application/x-www-form-urlencoded");
+    }
+    const form = new URLSearchParams(new TextDecoder().decode(await readCapped(request, FORM_CAP, "form")));
+    const ticked = form
+      .getAll("entry")
+      .filter((v) => /^\d{1,15}$/.test(v))
+      .map(Number);
+    let outcome: Answer;
+    if (ticked.length === 0) {
+      outcome = {
+        ok: false,
+        status: 400,
+        body: null,
+        error: "tick the first and the last entry of the run to keep, then Save as flow",
+      };
+    } else {
+      outcome = await api.call("POST", `${wsPath(key)}/timeline/flow`, {
+        name: (form.get("name") ?? "").trim(),
+        from: Math.min(...ticked),
+        to: Math.max(...ticked),
+      });
+    }
+    const out = await renderPane(services, api, key, "timeline", null);
+    const saved = outcome.body as { name?: unknown } | null;
+    const notice = outcome.ok
+      ? `<p class="empty notice">Saved as flow <a href="${attr(workspaceUrl(key, "flows", String(saved?.name ?? "")))}">${Bun.escapeHTML(String(saved?.name ?? ""))}</a>.</p>`
+      : `<p class="empty error notice">${Bun.escapeHTML(outcome.error)}</p>`;
+    return fragment(notice + out.html, outcome.ok ? out.status : outcome.status);
+  });
+
   /** The sign-in form: at most SIGN_IN_CAP bytes, and five wrong tokens a minute per address. */
   const signIn = async (request: Request): Promise<Response> => {
     const address = peerOf(request);
@@ -419,7 +550,8 @@ export function uiRoutes(services: Services, dispatch: Dispatch) {
       fragmentRoute((ctx, api) => {
         const key = ctx.query.workspace;
         if (key === undefined) return liveEvents(api, ctx.request, cardMessage);
-        return liveEvents(api, ctx.request, (row) => (row.key === key ? liveMessage(row) : null));
+        if (!isWorkspaceName(key)) throw notFound(`no workspace ${key}`);
+        return liveEvents(api, ctx.request, (row) => (row.key === key ? liveMessage(row) : null), key);
       }),
     )
     .get(
@@ -488,6 +620,9 @@ export function uiRoutes(services: Services, dispatch: Dispatch) {
         return paneAfter(ctx, api, tab, null);
       }),
     )
+    .get("/ui/workspaces/:key/panes/timeline/newer", newerEntries)
+    .get("/ui/workspaces/:key/panes/timeline/older", olderEntries)
+    .post("/ui/workspaces/:key/panes/timeline/flow", keepAsFlow)
     .post("/ui/workspaces/:key/panes/:tab/*", paneAction("POST"))
     .delete("/ui/workspaces/:key/panes/:tab", paneAction("DELETE"))
     .delete("/ui/workspaces/:key/panes/:tab/*", paneAction("DELETE"))

@@ -96,6 +96,8 @@ interface Launched {
 interface CallOptions {
   signal?: AbortSignal;
   progress?: (progress: number, total: number | undefined, message: string) => void;
+  /** Runs once the call is done (or failed), still in the workspace's turn: the timeline's screen. */
+  after?: () => Promise<void>;
 }
 
 type AnyRecord = Record<string, unknown>;
@@ -218,6 +220,7 @@ export class WorkspaceManager {
         held.lost.removeEventListener("abort", lost);
         if (this.running.get(workspace) === stop) this.running.delete(workspace);
         if (this.fences.get(workspace) === held.fence) this.fences.delete(workspace);
+        await opts.after?.().catch(() => undefined);
       }
     });
   }

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { ACTIONS } from "../../src/actions/index.ts";
 import { emptyRecord, type WorkspaceRecord } from "../../src/store/record.ts";
 import { ASSETS } from "../../views/assets.ts";
 import { all, one, parseHtml, text } from "../support/html.ts";
@@ -208,7 +209,7 @@ describe("routes", () => {
 });
 
 describe("panes over the admin API", () => {
-  test("the workspace page: its card and four tabs, History selected", async () => {
+  test("the workspace page: its card and five tabs, History selected; Not live. without a browser", async () => {
     const root = parseHtml(await (await get(`/ui/workspaces/${W}/history`)).text());
     expect(text(one(root, "#wsHead h1"))).toBe(W);
     expect(text(one(root, "#wsHead .page"))).toBe("https://app.example.test/home?x=1");
@@ -217,7 +218,9 @@ describe("panes over the admin API", () => {
       "false",
       "false",
       "true",
+      "false",
     ]);
+    expect(text(one(root, "#liveScreen"))).toBe("Not live.");
   });
 
   test("History and Site data render what the API returns, with the row's revision", async () => {
@@ -343,6 +346,109 @@ describe("panes over the admin API", () => {
     expect(tokenRow && text(tokenRow)).not.toContain(TOKEN);
     expect(tokenRow && all(tokenRow, "td").map(text)).toEqual(["auth.token", "•••", "default"]);
     for (const path of ["/ui/activity", "/ui/secrets"]) expect((await get(path)).status).toBe(200);
+  });
+});
+
+describe("the Timeline tab over the admin API", () => {
+  const T = "ui-timeline";
+  const navigate = ACTIONS.find((a) => a.name === "navigate")!;
+  const entryIds = (html: string) => all(parseHtml(html), "li.entry").map((e) => e.attrs.id);
+
+  beforeAll(async () => {
+    await server.app.services.store.update(T, () => emptyRecord());
+    for (const path of ["/a", "/b", "/c"]) {
+      const url = `https://app.example.test${path}`;
+      await server.app.services.timeline.record(
+        { surface: "rest", workspace: T, action: navigate, args: { url } },
+        async () => ({ url, title: path }),
+      );
+    }
+  });
+
+  test("the pane: the entries newest first, the tab's count", async () => {
+    const html = await (await get(`/ui/workspaces/${T}/panes/timeline`)).text();
+    expect(entryIds(html)).toEqual(["entry3", "entry2", "entry1"]);
+    expect(text(one(parseHtml(html), "#timelineTotal"))).toBe("3");
+  });
+
+  test("newer: only what came after the page's newest, with the markers moved on; the whole pane when it cannot say", async () => {
+    const res = await get(`/ui/workspaces/${T}/panes/timeline/newer?after=2`);
+    expect(res.headers.get("hx-retarget")).toBeNull();
+    const html = await res.text();
+    expect(entryIds(html)).toEqual(["entry3"]);
+    expect(one(parseHtml(html), "#timelineAfter").attrs.value).toBe("3");
+    for (const after of ["0", "9", "x"]) {
+      const whole = await get(`/ui/workspaces/${T}/panes/timeline/newer?after=${after}`);
+      expect([whole.headers.get("hx-retarget"), whole.headers.get("hx-reswap")]).toEqual([
+        "#paneTimeline",
+        "innerHTML",
+      ]);
+      expect(entryIds(await whole.text())).toEqual(["entry3", "entry2", "entry1"]);
+    }
+  });
+
+  test("older: the entries below a number", async () => {
+    expect(entryIds(await (await get(`/ui/workspaces/${T}/panes/timeline/older?before=2`)).text())).toEqual([
+      "entry1",
+    ]);
+  });
+
+  test("Save as flow: the range between the ticked entries, through the admin API; nothing ticked or a bad name says why", async () => {
+    const none = await send("POST", `/ui/workspaces/${T}/panes/timeline/flow`, form({ name: "x" }), FORM);
+    expect(none.status).toBe(400);
+    expect(text(one(parseHtml(await none.text()), ".notice"))).toBe(
+      "tick the first and the last entry of the run to keep, then Save as flow",
+    );
+    const body = new URLSearchParams([
+      ["name", "../escape"],
+      ["entry", "3"],
+      ["entry", "1"],
+    ]).toString();
+    const bad = await send("POST", `/ui/workspaces/${T}/panes/timeline/flow`, body, FORM);
+    expect(bad.status).toBe(400);
+    expect(text(one(parseHtml(await bad.text()), ".notice"))).toContain("invalid flow name");
+    const good = body.replace("..%2Fescape", "kept");
+    const saved = await send("POST", `/ui/workspaces/${T}/panes/timeline/flow`, good, FORM);
+    expect(saved.status).toBe(200);
+    const page = parseHtml(await saved.text());
+    expect(text(one(page, ".notice"))).toBe("Saved as flow kept.");
+    expect(one(page, ".notice a").attrs.href).toBe(`/ui/workspaces/${T}/flows/kept`);
+    const yaml = readFileSync(join(server.dataDir as string, "sessions", T, "flows", "kept.yaml"), "utf8");
+    expect(yaml).toContain("https://app.example.test/a");
+    expect(yaml).toContain("https://app.example.test/c");
+    // From another origin, the cookie is not enough.
+    const forged = await send("POST", `/ui/workspaces/${T}/panes/timeline/flow`, good, {
+      ...FORM,
+      origin: "http://evil.example.test",
+    });
+    expect(forged.status).toBe(403);
+  });
+
+  test("a workspace page's stream carries its live screen: Not live. without a browser", async () => {
+    const abort = new AbortController();
+    const res = await fetch(`${server.url}/ui/events?workspace=${T}`, {
+      headers: { cookie: COOKIE },
+      signal: abort.signal,
+    });
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    let seen = "";
+    const deadline = Date.now() + 10_000;
+    while (!seen.includes("liveScreen") && Date.now() < deadline) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      seen += new TextDecoder().decode(value);
+    }
+    expect(server.app.services.timeline.live.watched(T)).toBe(true);
+    abort.abort();
+    expect(seen).toContain(
+      'data: <hx-partial hx-target="#liveScreen" hx-swap="innerHTML"><p class="muted">Not live.</p>',
+    );
+    for (let i = 0; i < 50 && server.app.services.timeline.live.watched(T); i++) await Bun.sleep(20);
+    expect(server.app.services.timeline.live.watched(T)).toBe(false);
+    const bad = await fetch(`${server.url}/admin/events?watch=..%2Fx`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    expect(bad.status).toBe(400);
   });
 });
 

@@ -56,6 +56,7 @@ describe("the layers", () => {
       files: { link_ttl: 3600 },
       recording: { enabled: false, dir: null, wait: 600, watch: "auto", poll: 1000 },
       mcp: { max_sessions: 500, session_idle: 900 },
+      timeline: { keep: 500, screens: false },
       log: { level: "info" },
     });
     expect(Object.keys(sources).sort()).toEqual(SETTINGS.map((s) => s.key).sort());
@@ -250,6 +251,22 @@ describe("bad values name the key and say what is allowed", () => {
       good: [
         ["1", 1],
         ["16", 16],
+      ],
+    },
+    "timeline.keep": {
+      bad: ["-1", "100001", "all"],
+      rule: "from 0 to 100000",
+      good: [
+        ["0", 0],
+        ["500", 500],
+      ],
+    },
+    "timeline.screens": {
+      bad: ["sometimes"],
+      rule: "true or false",
+      good: [
+        ["on", true],
+        ["off", false],
       ],
     },
     "auth.token": { bad: [], rule: "", good: [["abc", "abc"]] },

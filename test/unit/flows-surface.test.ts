@@ -25,6 +25,7 @@ test("each flow action is a route and a tool; the flows are resources", () => {
   expect(Object.keys((save.inputSchema as any).properties)).toEqual([
     "name",
     "yaml",
+    "from_timeline",
     "description",
     "params",
     "steps",

@@ -709,14 +709,15 @@ describe("Workspaces", () => {
   test("a workspace page: the tabs in order, the asked one selected, each pane loading its own", () => {
     const root = parseHtml(WorkspacePage({ row: { key: "w1", live: false }, tab: "history", signOut: true }));
     const tabs = all(root, "#sessionTabs [role=tab]");
-    expect(tabs.map((t) => text(t))).toEqual(["Files", "Flows", "Site data", "History"]);
-    expect(tabs.map((t) => t.attrs["aria-selected"])).toEqual(["false", "false", "false", "true"]);
+    expect(tabs.map((t) => text(t))).toEqual(["Files", "Flows", "Site data", "History", "Timeline"]);
+    expect(tabs.map((t) => t.attrs["aria-selected"])).toEqual(["false", "false", "false", "true", "false"]);
     expect(one(root, "#tabHistory").attrs["aria-controls"]).toBe("paneHistory");
     for (const [pane, tab] of [
       ["paneFiles", "files"],
       ["paneFlows", "flows"],
       ["paneSiteData", "site-data"],
       ["paneHistory", "history"],
+      ["paneTimeline", "timeline"],
     ] as const) {
       const el = one(root, `#${pane}`);
       expect("hidden" in el.attrs).toBe(tab !== "history");
@@ -793,7 +794,13 @@ describe("Workspaces", () => {
       const after = targets(r);
       return Object.keys(before).filter((p) => after[p] !== before[p]);
     };
-    expect(Object.keys(before).sort()).toEqual(["paneFiles", "paneFlows", "paneHistory", "paneSiteData"]);
+    expect(Object.keys(before).sort()).toEqual([
+      "paneFiles",
+      "paneFlows",
+      "paneHistory",
+      "paneSiteData",
+      "paneTimeline",
+    ]);
     expect(moved({ ...pushedRow, files_rev: "f2" })).toEqual(["paneFiles"]);
     expect(moved({ ...pushedRow, flows_rev: "w2" })).toEqual(["paneFlows"]);
     expect(moved(pushedRow)).toEqual([]);

@@ -8,6 +8,7 @@ import { isWorkspaceName } from "../../names.ts";
 import type { Services } from "../../services.ts";
 import { secretsPart, siteDataPart } from "../../site-data/rows.ts";
 import { hostOf, recordUrl, type WorkspaceRecord } from "../../store/record.ts";
+import { timelinePart } from "../../timeline/row.ts";
 
 export interface RowContext {
   services: Services;
@@ -26,8 +27,8 @@ export const historyPart: RowPart = ({ record }) => {
   };
 };
 
-// Capabilities add their parts here (site data, files, flows, secrets).
-const PARTS: RowPart[] = [historyPart, siteDataPart, secretsPart, flowsPart, filesPart];
+// Capabilities add their parts here (site data, files, flows, secrets, timeline).
+const PARTS: RowPart[] = [historyPart, siteDataPart, secretsPart, flowsPart, filesPart, timelinePart];
 
 /** Every workspace this server knows: records in the store, and folders under DATA_DIR/sessions. */
 export async function workspaceKeys(services: Services): Promise<string[]> {

@@ -1,0 +1,259 @@
+// Screens: a small JPEG of what the workspace's browser shows, over its held BiDi connection. One is
+// kept with a page-changing call's entry while screens are on, and the live view takes one about
+// once a second while someone watches the workspace, and none while nobody does. A page that holds
+// a typed secret is never pictured: a value typed into a plain field would show.
+import { messageOf } from "../errors.ts";
+import { BidiError, type BidiSocket, SANDBOX } from "../grid/bidi.ts";
+import { log } from "../log.ts";
+import { focusFor } from "../store/record.ts";
+import type { RecordStore } from "../store/types.ts";
+
+/** BiDi's JPEG at quality 0.5: a tenth of the PNG's bytes, plenty to see what happened. */
+export const JPEG = { type: "image/jpeg", quality: 0.5 } as const;
+/** How long a screen may take before it is skipped: a busy page does not hold a call up for it. */
+export const SCREEN_MS = 3_000;
+/** The live view's pace while a browser is live, and how often it looks again when none is. */
+export const FRAME_MS = 1_000;
+const IDLE_LOOK_MS = 3_000;
+
+/** The contexts of a tab, its frames included. */
+async function contextsOf(socket: BidiSocket, tab: string): Promise<string[]> {
+  const tree = await socket.send("browsingContext.getTree", { root: tab }, { timeoutMs: SCREEN_MS });
+  const out: string[] = [];
+  const walk = (c: { context: string; children: unknown[] | null }) => {
+    out.push(c.context);
+    for (const child of (c.children ?? []) as Array<{ context: string; children: unknown[] | null }>) {
+      walk(child);
+    }
+  };
+  for (const c of tree.contexts) walk(c);
+  return out;
+}
+
+/** Whether a document of the tab holds what a bound write typed (its mark lives in the sandbox). */
+export async function holdsTypedSecret(socket: BidiSocket, tab: string): Promise<boolean> {
+  const contexts = await contextsOf(socket, tab);
+  const marks = await Promise.all(
+    contexts.map((context) =>
+      socket
+        .send(
+          "script.callFunction",
+          {
+            functionDeclaration: "() => globalThis.__sfTyped === true",
+            target: { context, sandbox: SANDBOX },
+            awaitPromise: false,
+            resultOwnership: "none",
+          },
+          { timeoutMs: SCREEN_MS },
+        )
+        .then((r) => r.type === "success" && r.result.value === true)
+        // A frame that would not answer may hold one: not pictured.
+        .catch(() => true),
+    ),
+  );
+  return marks.some(Boolean);
+}
+
+/** A browser's held connection as a screen needs it: its socket, and how many navigations began. */
+export interface Drawable {
+  readonly socket: BidiSocket;
+  readonly navigationCount: number;
+}
+
+/**
+ * The tab's viewport as a JPEG; "typed" when a document of the tab holds a typed secret, "moved"
+ * when a navigation began while it was drawn (the check may then have looked at the next page, not
+ * the one drawn). Either way the picture is thrown away.
+ */
+export async function jpegOf(held: Drawable, tab: string): Promise<Uint8Array | "typed" | "moved"> {
+  const before = held.navigationCount;
+  // Both at once: the check is a few round trips, the picture most of the time.
+  const picture = held.socket
+    .send(
+      "browsingContext.captureScreenshot",
+      { context: tab, origin: "viewport", format: JPEG },
+      {
+        timeoutMs: SCREEN_MS,
+      },
+    )
+    .then(
+      (r) => ({ data: r.data }),
+      (err: unknown) => ({ err }),
+    );
+  const typed = await holdsTypedSecret(held.socket, tab);
+  const shot = await picture;
+  if ("err" in shot) throw shot.err;
+  if (typed) return "typed";
+  // Read once both answers are in: a navigation that began before either is told before it.
+  if (held.navigationCount !== before) return "moved";
+  return new Uint8Array(Buffer.from(shot.data, "base64"));
+}
+
+/** The screen of what `reach` found; a tab closed since the agent picked it gives way to the first one. */
+export async function screenOf(at: { held: Drawable; tab: string }): Promise<Uint8Array | "typed" | "moved"> {
+  try {
+    return await jpegOf(at.held, at.tab);
+  } catch (err) {
+    if (!(err instanceof BidiError) || err.error !== "no such frame") throw err;
+    const tabs = await at.held.socket.send(
+      "browsingContext.getTree",
+      { maxDepth: 0 },
+      { timeoutMs: SCREEN_MS },
+    );
+    const first = tabs.contexts[0]?.context;
+    if (!first || first === at.tab) throw err;
+    return jpegOf(at.held, first);
+  }
+}
+
+/** What the timeline needs of the workspace manager: a live browser's held connection. */
+export interface Reach {
+  store: RecordStore;
+  connection(id: string): Promise<Drawable & { use(): () => void }>;
+}
+
+/**
+ * The workspace's browser as it is now: its held socket and the tab the agent acts in (the first
+ * tab when it never picked one), or null when it has no browser. Never opens one.
+ */
+export async function reach(
+  deps: Reach,
+  workspace: string,
+): Promise<{ socket: BidiSocket; held: Drawable; tab: string; release: () => void } | null> {
+  const record = await deps.store.get(workspace);
+  const id = record?.session_id;
+  if (!id) return null;
+  const conn = await deps.connection(id);
+  const release = conn.use();
+  try {
+    // The tab the agent acts in, as its last call left it (screenOf copes with one closed since).
+    let tab = focusFor(record, id)?.tab ?? "";
+    if (!tab) {
+      const tabs = await conn.socket.send(
+        "browsingContext.getTree",
+        { maxDepth: 0 },
+        { timeoutMs: SCREEN_MS },
+      );
+      tab = tabs.contexts[0]?.context ?? "";
+    }
+    if (!tab) {
+      release();
+      return null;
+    }
+    return { socket: conn.socket, held: conn, tab, release };
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
+
+/**
+ * A frame of the live view: the JPEG; or no live browser to show, or one whose page holds a typed
+ * secret (hidden); or a page that moved on while it was drawn (none this time).
+ */
+export type Shown = { live: true; jpeg: Uint8Array } | { live: false; hidden?: true };
+export type Frame = Shown | { live: true; moved: true };
+
+type Viewer = (frame: Shown) => void;
+
+interface Watch {
+  viewers: Set<Viewer>;
+  last: Shown | null;
+  /** A digest of the last JPEG sent, so an unchanged screen is not sent again. */
+  digest: string;
+  running: boolean;
+}
+
+/** The live view: one loop per watched workspace, shared by everyone watching it, gone with the last of them. */
+export class LiveScreens {
+  private readonly watches = new Map<string, Watch>();
+  /** Frames taken so far (a test counts them to prove nothing is taken while nobody watches). */
+  taken = 0;
+
+  constructor(private readonly deps: Reach) {}
+
+  watched(workspace: string): boolean {
+    return (this.watches.get(workspace)?.viewers.size ?? 0) > 0;
+  }
+
+  /** How many workspaces are watched now. */
+  get size(): number {
+    return this.watches.size;
+  }
+
+  /** How many loops are still going (one ends with its frame in flight once nobody watches). */
+  get looping(): number {
+    return this.loops;
+  }
+  private loops = 0;
+
+  /** Sends `viewer` the workspace's screen about once a second until the returned function is called. */
+  watch(workspace: string, viewer: Viewer): () => void {
+    let w = this.watches.get(workspace);
+    if (!w) {
+      w = { viewers: new Set(), last: null, digest: "", running: false };
+      this.watches.set(workspace, w);
+    }
+    w.viewers.add(viewer);
+    if (w.last) viewer(w.last);
+    if (!w.running) void this.loop(workspace, w);
+    const watch = w;
+    return () => {
+      watch.viewers.delete(viewer);
+      if (watch.viewers.size === 0 && this.watches.get(workspace) === watch) this.watches.delete(workspace);
+    };
+  }
+
+  private async loop(workspace: string, w: Watch): Promise<void> {
+    w.running = true;
+    this.loops++;
+    try {
+      while (w.viewers.size > 0) {
+        const began = performance.now();
+        const frame = await this.frame(workspace);
+        if (w.viewers.size === 0) break;
+        if ("moved" in frame) {
+          // The page moved on while it was drawn: look again soon.
+          await Bun.sleep(200);
+          continue;
+        }
+        const digest = frame.live ? Bun.hash(frame.jpeg).toString(36) : frame.hidden ? "hidden" : "none";
+        if (digest !== w.digest) {
+          w.digest = digest;
+          w.last = frame;
+          for (const v of [...w.viewers]) {
+            try {
+              v(frame);
+            } catch {
+              // a viewer's failure is its own
+            }
+          }
+        }
+        const pace = frame.live || frame.hidden ? FRAME_MS : IDLE_LOOK_MS;
+        await Bun.sleep(Math.max(50, pace - (performance.now() - began)));
+      }
+    } finally {
+      w.running = false;
+      this.loops--;
+    }
+  }
+
+  /** One look at the workspace's browser. */
+  async frame(workspace: string): Promise<Frame> {
+    let at: Awaited<ReturnType<typeof reach>> = null;
+    try {
+      at = await reach(this.deps, workspace);
+      if (!at) return { live: false };
+      const jpeg = await screenOf(at);
+      if (jpeg === "typed") return { live: false, hidden: true };
+      if (jpeg === "moved") return { live: true, moved: true };
+      this.taken++;
+      return { live: true, jpeg };
+    } catch (err) {
+      log.debug(`workspace ${workspace}: no live screen: ${messageOf(err)}`);
+      return { live: false };
+    } finally {
+      at?.release();
+    }
+  }
+}

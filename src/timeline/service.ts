@@ -1,0 +1,365 @@
+// The timeline capability: every call on a workspace (over MCP, REST, or as a flow step) appends one
+// entry with what was asked, how it went and where the page was after, plus a screen while screens
+// are on; the admin reads it newest first, watches the browser live, and keeps a run as a flow.
+// An entry holds a secret as its reference and a landing URL with [hidden] where a typed value would
+// show: what a caller was told, never more.
+import type { AnyAction, LiveBrowser } from "../actions/define.ts";
+import type { Config } from "../config.ts";
+import { badInput, errorBody, messageOf, statusOf } from "../errors.ts";
+import { flowText } from "../flows/format.ts";
+import type { ToolTable } from "../flows/tools.ts";
+import { SANDBOX } from "../grid/bidi.ts";
+import { log } from "../log.ts";
+import { hideValues, hideValuesDeep, secretValuesOf } from "../secrets/bound.ts";
+import type { SecretCatalogue } from "../secrets/catalogue.ts";
+import { keptArgs, type NewEntry, type Surface, type TimelineEntry } from "./entry.ts";
+import { flowFieldsOf } from "./flow.ts";
+import type { Summary, TimelineLog } from "./log.ts";
+import { jpegOf, LiveScreens, type Reach, reach, SCREEN_MS, screenOf } from "./screens.ts";
+
+type AnyRecord = Record<string, unknown>;
+
+/** What a call's entry is made from (MCP and REST). */
+export interface Call {
+  surface: Exclude<Surface, "flow">;
+  workspace: string;
+  action: AnyAction;
+  /** The arguments as the caller sent them. */
+  args: unknown;
+}
+
+/** A flow step as the runner saw it. */
+export interface Step {
+  action: AnyAction;
+  args: unknown;
+  /** Epoch seconds when it began. */
+  time: number;
+  ms: number;
+  status: number;
+  error?: string;
+  url?: string;
+  title?: string;
+  return: boolean;
+  flow?: string;
+}
+
+export interface TimelineDeps extends Reach {
+  config: Config;
+  log: TimelineLog;
+  secrets: SecretCatalogue;
+  /** The tools a flow step may call. */
+  tools: ToolTable;
+  /** Epoch seconds. */
+  now: () => number;
+  /** The workspace's timeline changed (admin live updates). */
+  changed: (workspace: string) => void;
+}
+
+/** A call that changes what the page shows, so a screen after it says something. */
+export function changesPage(action: AnyAction): boolean {
+  return !action.annotations.readOnly && (action.browser === "page" || action.browser === "open");
+}
+
+/** How many entries a page of the admin's listing holds at most. */
+export const PAGE_MAX = 200;
+
+export class Timeline {
+  readonly live: LiveScreens;
+  /** Screens kept so far, and the milliseconds they took (the benchmark and tests read them). */
+  screensTaken = 0;
+  screenMs = 0;
+  /** Each workspace's entries on their way (a call's answer does not wait for its screen). */
+  private readonly pending = new Map<string, Promise<void>>();
+  /** The workspaces whose browser is drawing a call's screen now. */
+  private readonly drawing = new Set<string>();
+
+  constructor(private readonly deps: TimelineDeps) {
+    this.live = new LiveScreens(deps);
+  }
+
+  /** Whether this server keeps timelines (timeline.keep above 0). */
+  get on(): boolean {
+    return this.deps.config.timeline.keep > 0;
+  }
+
+  /** Whether a page-changing call keeps a screen now: timeline.screens, or someone watching. */
+  screensOn(workspace: string): boolean {
+    return (
+      this.on && this.deps.log.screens && (this.deps.config.timeline.screens || this.live.watched(workspace))
+    );
+  }
+
+  /** The catalogue's values, read once per entry (the catalogue looks at its folders each time). */
+  private values(): string[] {
+    return secretValuesOf(this.deps.secrets);
+  }
+
+  /**
+   * Runs one MCP or REST call and appends its entry. `run` gets the function to call inside the
+   * workspace's turn once the call is done: it sends for the screen there, so the picture is of the
+   * page the call left, and the answer does not wait for it (the entry does).
+   */
+  async record(call: Call, run: (after: () => Promise<void>) => Promise<AnyRecord>): Promise<AnyRecord> {
+    if (!this.on) return run(async () => undefined);
+    const time = this.deps.now();
+    const began = performance.now();
+    let screen: Promise<Uint8Array | null> | null = null;
+    const after = async () => {
+      // One screen at a time per workspace: calls that come faster than the browser draws go without.
+      if (!changesPage(call.action) || !this.screensOn(call.workspace) || this.drawing.has(call.workspace))
+        return;
+      this.drawing.add(call.workspace);
+      const { picture } = await this.send(call.workspace).catch(() => ({ picture: Promise.resolve(null) }));
+      screen = picture.finally(() => this.drawing.delete(call.workspace));
+    };
+    const base = (values: string[]) => ({
+      time,
+      surface: call.surface,
+      tool: call.action.name,
+      ms: Math.round(performance.now() - began),
+      ...this.argsOf(call.args, values),
+    });
+    let result: AnyRecord;
+    try {
+      result = await run(after);
+    } catch (err) {
+      const values = this.values();
+      const entry: NewEntry = {
+        ...base(values),
+        status: statusOf(err),
+        error: hideValues(values, errorBody(err).error),
+      };
+      const page = call.action.browser === "none" ? null : await this.pageNow(call.workspace, values);
+      await this.write(call.workspace, { ...entry, ...page }, screen);
+      throw err;
+    }
+    const values = this.values();
+    const entry: NewEntry = { ...base(values), status: 200 };
+    if (typeof result.url === "string") entry.url = hideValues(values, result.url);
+    if (typeof result.title === "string") entry.title = hideValues(values, result.title);
+    await this.write(call.workspace, entry, screen);
+    return result;
+  }
+
+  /**
+   * Appends in call order, each entry once its screen is in (or given up on). An entry without a
+   * screen on its way is written before the call answers (so the servers of a group number their
+   * entries in the order the calls were made); one with a screen is written when the picture is in.
+   */
+  private async write(
+    workspace: string,
+    entry: NewEntry,
+    screen: Promise<Uint8Array | null> | Uint8Array | null,
+  ): Promise<void> {
+    const before = this.pending.get(workspace) ?? Promise.resolve();
+    const mine = before.then(async () => this.append(workspace, entry, await screen));
+    this.pending.set(workspace, mine);
+    void mine.then(() => {
+      if (this.pending.get(workspace) === mine) this.pending.delete(workspace);
+    });
+    if (!(screen instanceof Promise)) await mine;
+  }
+
+  /** Resolves once every entry of the calls answered so far is written. */
+  async settled(workspace: string): Promise<void> {
+    await this.pending.get(workspace);
+  }
+
+  /** A flow step's entry; `browser` is the run's, for the screen. */
+  async step(workspace: string, step: Step, browser: LiveBrowser | null): Promise<void> {
+    if (!this.on) return;
+    let screen: Uint8Array | null = null;
+    if (browser && changesPage(step.action) && this.screensOn(workspace)) {
+      try {
+        const page = await browser.page();
+        const got = await jpegOf(page.held, page.where.tab);
+        screen = got instanceof Uint8Array ? got : null;
+        if (screen) this.screensTaken++;
+      } catch {
+        screen = null;
+      }
+    }
+    const values = this.values();
+    const entry: NewEntry = {
+      time: step.time,
+      surface: "flow",
+      tool: step.action.name,
+      ...this.argsOf(step.args, values),
+      status: step.status,
+      ms: step.ms,
+    };
+    if (step.error !== undefined) entry.error = hideValues(values, step.error);
+    if (step.url !== undefined) entry.url = hideValues(values, step.url);
+    if (step.title !== undefined) entry.title = hideValues(values, step.title);
+    if (step.return) entry.return = true;
+    if (step.flow) entry.flow = step.flow;
+    await this.write(workspace, entry, screen);
+  }
+
+  private argsOf(raw: unknown, values: string[]): { args: Record<string, unknown>; args_cut?: true } {
+    const { args, cut } = keptArgs(raw);
+    return { args: hideValuesDeep(values, args), ...(cut ? { args_cut: true as const } : {}) };
+  }
+
+  private async append(workspace: string, entry: NewEntry, screen: Uint8Array | null): Promise<void> {
+    try {
+      // Judged at the call's own time: the write may come a moment later (after its screen).
+      await this.expireIfOld(workspace, entry.time);
+      await this.deps.log.append(workspace, entry, screen);
+      this.deps.changed(workspace);
+    } catch (err) {
+      // The call itself went as it went: a timeline that cannot be written does not fail it.
+      log.warn(`workspace ${workspace}: a timeline entry was not written: ${messageOf(err)}`);
+    }
+  }
+
+  /**
+   * Sends for the screen of the workspace's browser now (the command is on its way when this
+   * resolves); the picture, or null (none live, a typed secret, too slow), comes later.
+   */
+  private async send(workspace: string): Promise<{ picture: Promise<Uint8Array | null> }> {
+    const began = performance.now();
+    const none = { picture: Promise.resolve(null) };
+    let at: Awaited<ReturnType<typeof reach>> = null;
+    try {
+      at = await reach(this.deps, workspace);
+    } catch {
+      return none;
+    }
+    if (!at) return none;
+    const held = at;
+    const picture = screenOf(held)
+      .then(
+        (jpeg) => {
+          if (!(jpeg instanceof Uint8Array)) return null;
+          this.screensTaken++;
+          return jpeg;
+        },
+        () => null,
+      )
+      .finally(() => {
+        held.release();
+        this.screenMs += performance.now() - began;
+      });
+    return { picture };
+  }
+
+  /** Where a failed call left the page (the browser's URL, the page's title), when there is a browser. */
+  private async pageNow(workspace: string, values: string[]): Promise<{ url?: string; title?: string }> {
+    let at: Awaited<ReturnType<typeof reach>> = null;
+    try {
+      at = await reach(this.deps, workspace);
+      if (!at) return {};
+      const { socket, tab } = at;
+      const [tree, title] = await Promise.all([
+        socket.send("browsingContext.getTree", { root: tab, maxDepth: 0 }, { timeoutMs: SCREEN_MS }),
+        socket
+          .send(
+            "script.callFunction",
+            {
+              functionDeclaration: "() => String(document.title)",
+              target: { context: tab, sandbox: SANDBOX },
+              awaitPromise: false,
+              resultOwnership: "none",
+            },
+            { timeoutMs: 1_000 },
+          )
+          .then((r) => (r.type === "success" && typeof r.result.value === "string" ? r.result.value : ""))
+          .catch(() => ""),
+      ]);
+      const url = tree.contexts[0]?.url;
+      return url ? { url: hideValues(values, url), title: hideValues(values, title) } : {};
+    } catch {
+      return {};
+    } finally {
+      at?.release();
+    }
+  }
+
+  /** A timeline lives as long as its workspace's record: past session.ttl after its newest entry it is gone. */
+  private async expireIfOld(workspace: string, at = this.deps.now()): Promise<Summary> {
+    const s = await this.deps.log.summary(workspace);
+    if (s.newest > 0 && s.newest + this.deps.config.session.ttl < at) {
+      await this.deps.log.clear(workspace, "all");
+      return { entries: 0, screens: 0, last: 0, newest: 0 };
+    }
+    return s;
+  }
+
+  async summary(workspace: string): Promise<Summary> {
+    await this.settled(workspace);
+    return this.expireIfOld(workspace);
+  }
+
+  /** Every kept entry, oldest first. */
+  async all(workspace: string): Promise<TimelineEntry[]> {
+    await this.settled(workspace);
+    const s = await this.expireIfOld(workspace);
+    return s.entries ? this.deps.log.all(workspace) : [];
+  }
+
+  /** Newest first: the entries numbered below `before` (all without), at most `limit`; `next` pages on. */
+  async page(
+    workspace: string,
+    opts: { before?: number; limit: number },
+  ): Promise<{ entries: TimelineEntry[]; next: number | null }> {
+    const all = (await this.all(workspace))
+      .filter((e) => opts.before === undefined || e.n < opts.before)
+      .reverse();
+    const entries = all.slice(0, opts.limit);
+    const next = all.length > opts.limit ? (entries[entries.length - 1]?.n ?? null) : null;
+    return { entries, next };
+  }
+
+  /** Writes what is on its way, then lets go of the store. */
+  async close(): Promise<void> {
+    await Promise.all(this.pending.values());
+    this.deps.log.close?.();
+  }
+
+  screen(workspace: string, n: number): Promise<Uint8Array | null> {
+    return this.deps.log.screen(workspace, n);
+  }
+
+  async clear(workspace: string, what: "screens" | "all"): Promise<number> {
+    const n = await this.deps.log.clear(workspace, what);
+    this.deps.changed(workspace);
+    return n;
+  }
+
+  /**
+   * The flow the entries make: the last `last` calls of the agent's own (a run_flow's steps come
+   * with it), or the entries numbered `from` to `to`. A 400 when none of them can be a step.
+   */
+  async flowYaml(workspace: string, pick: { last: number } | { from: number; to: number }): Promise<string> {
+    const all = await this.all(workspace);
+    let start: number;
+    let end = all.length;
+    if ("last" in pick) {
+      let calls = 0;
+      start = all.length;
+      while (start > 0 && calls < pick.last) {
+        start--;
+        if (all[start]?.surface !== "flow") calls++;
+      }
+    } else {
+      start = all.findIndex((e) => e.n >= pick.from);
+      if (start < 0) start = all.length;
+      const past = all.findIndex((e) => e.n > pick.to);
+      end = past < 0 ? all.length : past;
+    }
+    // A run_flow's steps are written before it: they come with it.
+    if (all[start]?.tool === "run_flow") while (start > 0 && all[start - 1]?.surface === "flow") start--;
+    const chosen = all.slice(start, Math.max(start, end));
+    if (chosen.length === 0) {
+      throw badInput("the timeline has no entries there: GET /admin/workspaces/{key}/timeline lists them");
+    }
+    const fields = flowFieldsOf(chosen, this.deps.tools);
+    if (fields.steps.length === 0) {
+      throw badInput(
+        "none of those entries can be a step: a step is a call that succeeded and changed something (read-only calls, failed ones and flow tools are left out)",
+      );
+    }
+    return flowText(fields);
+  }
+}

@@ -1,0 +1,17 @@
+// Picks where timelines are kept: the data dir when there is one; otherwise beside the records
+// (Redis), or in this process's memory beside the embedded store's.
+import type { Config } from "../config.ts";
+import { dataDirOf } from "../files/layout.ts";
+import type { RecordStore } from "../store/types.ts";
+import { DiskLog, MemoryLog, RedisLog, type TimelineLog } from "./log.ts";
+
+export function openTimelineLog(config: Config, store: RecordStore): TimelineLog {
+  const keep = config.timeline.keep;
+  const dir = dataDirOf(config);
+  if (dir) return new DiskLog(dir, keep);
+  const prefix = (store as { prefix?: unknown }).prefix;
+  if (store.kind === "redis" && config.store.url) {
+    return new RedisLog(config.store.url, typeof prefix === "string" ? prefix : "sf:", keep, store.ttl);
+  }
+  return new MemoryLog(keep);
+}

@@ -63,7 +63,10 @@ export function NewerLoader(props: { workspace: string }): JSX.Element {
   );
 }
 
-/** Loads the pane's fragment into the pane as soon as it is in the page. */
+/**
+ * Loads the pane's fragment into the pane as soon as it is in the page. A newer load of the same
+ * pane aborts one still in flight, so a fragment read before the latest push never lands over it.
+ */
 export function Loader(props: { workspace: string; tab: Tab; query?: string }): JSX.Element {
   return (
     <i
@@ -72,6 +75,7 @@ export function Loader(props: { workspace: string; tab: Tab; query?: string }): 
       hx-get={attr(paneUrl(props.workspace, props.tab) + (props.query ?? ""))}
       hx-trigger="load"
       hx-target={`#${paneId(props.tab)}`}
+      hx-sync={`#${paneId(props.tab)}:replace`}
     />
   );
 }

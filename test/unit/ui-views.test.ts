@@ -786,6 +786,9 @@ describe("Workspaces", () => {
       "load",
       "#paneHistory",
     ]);
+    // Two pushes close together: the second load aborts the first, whose fragment (read before the
+    // second push) would otherwise land last and leave the pane a revision behind.
+    expect(loader.attrs["hx-sync"]).toBe("#paneHistory:replace");
   });
 
   test("a pushed files_rev or flows_rev change reloads only the Files or Flows pane", () => {

@@ -61,7 +61,8 @@ function keysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
     shape?: Record<string, unknown>;
     element?: unknown;
   };
-  const defOf = (v: unknown) => (v as { _zod?: { def?: Def } } | undefined)?._zod?.def;
+  // zod 4's public `.def` (the schema's definition), read loosely: only these fields matter here.
+  const defOf = (v: unknown) => (v as z.ZodType | undefined)?.def as Def | undefined;
   const unwrap = (v: unknown): unknown => {
     for (let i = 0; i < 10; i++) {
       const def = defOf(v);

@@ -4,6 +4,7 @@
 import { BIDI_DOWN, FlowError, unavailable } from "../errors.ts";
 import { BidiError, type Cookie } from "../grid/bidi.ts";
 import { type SpareBidi, SparePool } from "../grid/spare-tab.ts";
+import { isObject } from "../json.ts";
 import type { StoredCookie } from "../store/record.ts";
 import { READ_LOCAL } from "./scripts.ts";
 import type { Captured, Items } from "./snapshot.ts";
@@ -23,9 +24,6 @@ export interface LoopOptions {
   /** Spare tabs side by side (site_data.tabs). */
   tabs?: number;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 function items(v: unknown): Items {
   if (!isObject(v)) return {};

@@ -6,6 +6,7 @@ import { SITE_DATA_URI } from "../actions/define.ts";
 import { messageOf } from "../errors.ts";
 import { type NavigationInfo, type PartialCookie, SANDBOX, type SameSite } from "../grid/bidi.ts";
 import { type SpareBidi, SparePool } from "../grid/spare-tab.ts";
+import { isObject } from "../json.ts";
 import { hostOf, originOf, type SiteData, type SiteDataReport, type StoredCookie } from "../store/record.ts";
 import type { LoopOptions } from "./capture.ts";
 import { sessionPreload, WRITE_LOCAL } from "./scripts.ts";
@@ -17,9 +18,6 @@ export const BAD_EXPIRY = "a stored cookie whose expiry is not a time";
 export const NOT_KEPT = "the browser did not keep it";
 
 type Skip = NonNullable<SiteDataReport["skipped"]>[number];
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 // Only the string fields go into a skip item: the published shape declares them strings.
 function malformed(c: unknown): Skip | null {

@@ -1,6 +1,7 @@
 // A save is a snapshot: it replaces the last one whole (the jar, the localStorage of every origin
 // read, the page's sessionStorage). Pure; runs inside the settle write.
 import { badInput } from "../errors.ts";
+import { isObject } from "../json.ts";
 import type { SiteData, StoredCookie, Visit } from "../store/record.ts";
 
 export const MAX_BYTES = 1_000_000;
@@ -32,9 +33,6 @@ export interface SaveReceipt {
 export function sizeOf(value: unknown): number {
   return Buffer.byteLength(JSON.stringify(value), "utf8");
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The localStorage a snapshot holds for `origin`, read defensively. */
 function storedLocal(data: SiteData | null | undefined, origin: string): Items | null {

@@ -2,6 +2,7 @@
 // views, Forget and the summary. A site is a host (cookies carry no scheme or port); storage stays
 // per origin. One grouping of the jar serves every view: cookies are indexed by domain once.
 import { SITE_DATA_URI } from "../actions/define.ts";
+import { isObject } from "../json.ts";
 import { hostOf, type SiteData, type StoredCookie, type Visit } from "../store/record.ts";
 
 export const MASK = "•••";
@@ -57,9 +58,6 @@ export const rules = {
     return domain === host || domain === `.${host}`;
   },
 };
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 function strings(v: unknown): Items {
   if (!isObject(v)) return {};

@@ -1,6 +1,8 @@
 // The workspace record and its pure operations. The JSON field names are the Python build's, so a
 // record it wrote reads here as is. Every operation returns a new record; nothing mutates.
 
+import { isObject } from "../json.ts";
+
 export const HISTORY_CAP = 100;
 export const DEFAULT_TTL_SECONDS = 86_400;
 
@@ -78,9 +80,6 @@ export interface WorkspaceRecord {
 export function emptyRecord(): WorkspaceRecord {
   return { session_id: "", opened_at: 0, settings: {}, history: [], site_data: {}, reopened: {} };
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Reads a record from its JSON (text or parsed). Malformed parts fall back; nothing throws. */
 export function fromJson(raw: unknown): WorkspaceRecord {

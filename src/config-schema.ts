@@ -1,49 +1,11 @@
 // The settings table: every setting once, with its env name, flags, type, default and description.
-// config.ts layers values onto it; --help and GET /admin/settings are generated from it.
+// `Config` and `defaultConfig()` are derived from it; config.ts layers values onto it (config-values.ts
+// parses them); --help and GET /admin/settings are generated from it.
 
 export interface SecretEntry {
   description?: string;
   allowed_urls?: string[];
   keys: Record<string, { value: string }>;
-}
-
-export type LogLevel = "debug" | "info" | "warn" | "error";
-export type WatchMode = "auto" | "events" | "poll";
-
-export interface Config {
-  grid: { url: string; open_timeout: number; command_timeout: number };
-  auth: { token: string | null };
-  http: { host: string; port: number; allowed_hosts: string[] };
-  data: { dir: string | null };
-  store: { url: string | null };
-  session: { ttl: number; lease: number };
-  site_data: { tabs: number };
-  secrets: { dirs: string[]; entries: Record<string, SecretEntry>; scripts_after_write: "refuse" | "allow" };
-  flows: { dir: string | null };
-  files: { link_ttl: number };
-  recording: { enabled: boolean; dir: string | null; wait: number; watch: WatchMode; poll: number };
-  mcp: { max_sessions: number; session_idle: number };
-  timeline: { keep: number; screens: boolean };
-  log: { level: LogLevel };
-}
-
-export function defaultConfig(): Config {
-  return {
-    grid: { url: "http://127.0.0.1:4444", open_timeout: 60, command_timeout: 60 },
-    auth: { token: null },
-    http: { host: "127.0.0.1", port: 8766, allowed_hosts: [] },
-    data: { dir: null },
-    store: { url: null },
-    session: { ttl: 86400, lease: 15 },
-    site_data: { tabs: 4 },
-    secrets: { dirs: [], entries: {}, scripts_after_write: "refuse" },
-    flows: { dir: null },
-    files: { link_ttl: 3600 },
-    recording: { enabled: false, dir: null, wait: 600, watch: "auto", poll: 1000 },
-    mcp: { max_sessions: 500, session_idle: 900 },
-    timeline: { keep: 500, screens: false },
-    log: { level: "info" },
-  };
 }
 
 export type Kind =
@@ -69,320 +31,283 @@ export interface Setting {
   secret?: boolean;
 }
 
-export const SECTIONS: Record<keyof Config, string> = {
-  grid: "The Selenium Grid the browsers run on.",
-  auth: "Who may call this server.",
-  http: "Where REST, MCP over HTTP and the admin pages are served.",
-  data: "Where sessions, their flows and files, and recordings live.",
-  store: "Where workspace records are kept.",
-  session: "How long a workspace is remembered, and held by a call.",
-  site_data: "Saving and restoring a workspace's cookies and storage.",
-  secrets: "Values agents can type without seeing them.",
-  flows: "Flows every workspace sees.",
-  files: "Signed links to stored files.",
-  recording: "Video of a browser's whole life, from the Grid's recorder.",
-  mcp: "MCP sessions over HTTP at /mcp.",
-  timeline: "Each workspace's record of its calls, with screens along the way.",
-  log: "What the server writes to stderr.",
+/** The value a setting of this kind holds. */
+type ValueOf<K extends Kind> = K extends { type: "int" }
+  ? number
+  : K extends { type: "bool" }
+    ? boolean
+    : K extends { type: "choice"; choices: readonly (infer C)[] }
+      ? C
+      : K extends { type: "list" | "hosts" }
+        ? string[]
+        : K extends { type: "entries" }
+          ? Record<string, SecretEntry>
+          : string;
+
+/** One setting as the table writes it; `V` is its value's type (nullable when its default is null). */
+interface Spec<V> {
+  kind: Kind;
+  default: V;
+  description: string;
+  env?: string | null;
+  flags?: string[];
+  secret?: boolean;
+}
+
+function setting<const K extends Kind, D extends ValueOf<K> | null>(
+  kind: K,
+  fallback: D,
+  description: string,
+  extra: { env?: string | null; flags?: string[]; secret?: boolean } = {},
+): Spec<D extends null ? ValueOf<K> | null : ValueOf<K>> {
+  // fallback is a D, which TypeScript cannot match to the conditional type it widens to.
+  return { kind, default: fallback as never, description, ...extra };
+}
+
+const seconds = (min: number, max?: number) => ({ type: "int", min, max, unit: "seconds" }) as const;
+
+// Each section: what it is for (--help), then its settings in the order --help and the admin list them.
+const TABLE = {
+  grid: {
+    about: "The Selenium Grid the browsers run on.",
+    fields: {
+      url: setting(
+        { type: "url", schemes: ["http:", "https:"], example: "http://127.0.0.1:4444" },
+        "http://127.0.0.1:4444",
+        "The Selenium Grid that runs the browsers.",
+      ),
+      open_timeout: setting(seconds(5, 600), 60, "Seconds a new browser may wait for a Grid slot."),
+      command_timeout: setting(
+        seconds(1, 3600),
+        60,
+        "Seconds one WebDriver command may take before the Grid counts as not answering (a page load may take its page_load_timeout).",
+      ),
+    },
+  },
+  auth: {
+    about: "Who may call this server.",
+    fields: {
+      token: setting(
+        { type: "text" },
+        null,
+        "The bearer token every call must send. Required to serve on a non-loopback address.",
+        { secret: true },
+      ),
+    },
+  },
+  http: {
+    about: "Where REST, MCP over HTTP and the admin pages are served.",
+    fields: {
+      host: setting({ type: "text" }, "127.0.0.1", "The address HTTP is served on."),
+      port: setting(
+        { type: "int", min: 0, max: 65535, unit: "a port" },
+        8766,
+        "The port HTTP is served on; 0 picks a free one.",
+        { env: "PORT", flags: ["http-port", "port"] },
+      ),
+      allowed_hosts: setting(
+        { type: "hosts" },
+        [],
+        "Host names (each with an optional :port) this server answers to besides http.host and loopback: the names a reverse proxy forwards. HTTP_ALLOWED_HOSTS separates them with ','.",
+      ),
+    },
+  },
+  data: {
+    about: "Where sessions, their flows and files, and recordings live.",
+    fields: {
+      dir: setting(
+        { type: "text" },
+        null,
+        "Where sessions and recordings live. Unset turns flows, kept files and recordings off.",
+      ),
+    },
+  },
+  store: {
+    about: "Where workspace records are kept.",
+    fields: {
+      url: setting(
+        { type: "url", schemes: ["redis:", "rediss:"], example: "redis://127.0.0.1:6379/0" },
+        null,
+        "A Redis URL to keep workspace records in, so several servers share them. Unset keeps them in SQLite under data.dir, or in memory without one.",
+      ),
+    },
+  },
+  session: {
+    about: "How long a workspace is remembered, and held by a call.",
+    fields: {
+      ttl: setting(seconds(60), 86400, "Seconds a workspace is remembered after its last use."),
+      lease: setting(
+        seconds(2, 600),
+        15,
+        "Seconds a call's hold on its workspace lasts unless renewed (it is, while the call runs): a server that dies mid-call frees its workspaces this long after.",
+      ),
+    },
+  },
+  site_data: {
+    about: "Saving and restoring a workspace's cookies and storage.",
+    fields: {
+      tabs: setting(
+        { type: "int", min: 1, max: 16, unit: "tabs" },
+        4,
+        "The most hidden tabs a save or a restore reads and writes sites' storage in side by side (a tab for every 4 sites).",
+      ),
+    },
+  },
+  secrets: {
+    about: "Values agents can type without seeing them.",
+    fields: {
+      dirs: setting(
+        { type: "list" },
+        [],
+        "Folders of secrets, one file per secret. SECRETS_DIRS separates them with ':' or ','.",
+      ),
+      entries: setting(
+        { type: "entries" },
+        {},
+        "Secrets written in the config file: name: {description, allowed_urls, keys: {key: {value}}}.",
+        { env: null, flags: [], secret: true },
+      ),
+      scripts_after_write: setting(
+        { type: "choice", choices: ["refuse", "allow"] },
+        "refuse",
+        "refuse or allow: whether execute_script may run on a page that holds a secret write typed.",
+      ),
+    },
+  },
+  flows: {
+    about: "Flows every workspace sees.",
+    fields: { dir: setting({ type: "text" }, null, "A folder of flows every workspace sees.") },
+  },
+  files: {
+    about: "Signed links to stored files.",
+    fields: { link_ttl: setting(seconds(60, 604800), 3600, "Seconds a signed file link lives.") },
+  },
+  recording: {
+    about: "Video of a browser's whole life, from the Grid's recorder.",
+    fields: {
+      enabled: setting({ type: "bool" }, false, "The Grid's recordings reach recording.dir."),
+      dir: setting(
+        { type: "text" },
+        null,
+        "Where the Grid's recordings arrive. Unset is data.dir/recordings.",
+      ),
+      wait: setting(seconds(30), 600, "Seconds after a browser ends to wait for its recording."),
+      watch: setting(
+        { type: "choice", choices: ["auto", "events", "poll"] },
+        "auto",
+        "auto, events or poll: how recording.dir is watched.",
+      ),
+      poll: setting(
+        { type: "int", min: 200, unit: "milliseconds" },
+        1000,
+        "Milliseconds between looks, when polling.",
+      ),
+    },
+  },
+  mcp: {
+    about: "MCP sessions over HTTP at /mcp.",
+    fields: {
+      max_sessions: setting(
+        { type: "int", min: 1, max: 100000, unit: "sessions" },
+        500,
+        "MCP sessions held at once; an initialize beyond them is refused with a 503.",
+      ),
+      session_idle: setting(
+        seconds(1, 86400),
+        900,
+        "Seconds an unused MCP session is kept before it is closed.",
+      ),
+    },
+  },
+  timeline: {
+    about: "Each workspace's record of its calls, with screens along the way.",
+    fields: {
+      keep: setting(
+        { type: "int", min: 0, max: 100000, unit: "entries" },
+        500,
+        "Entries kept per workspace, the newest; 0 keeps no timeline.",
+      ),
+      screens: setting(
+        { type: "bool" },
+        false,
+        "Keep a small JPEG of the page with each page-changing call (always while someone watches the workspace).",
+      ),
+    },
+  },
+  log: {
+    about: "What the server writes to stderr.",
+    fields: {
+      level: setting(
+        { type: "choice", choices: ["debug", "info", "warn", "error"] },
+        "info",
+        "debug, info, warn or error: the least severe line written.",
+      ),
+    },
+  },
 };
+
+type Table = typeof TABLE;
+
+/** The effective settings, one object per section: the table's value types, its defaults by default. */
+export type Config = {
+  [S in keyof Table]: {
+    [F in keyof Table[S]["fields"]]: Table[S]["fields"][F] extends Spec<infer V> ? V : never;
+  };
+};
+
+export type LogLevel = Config["log"]["level"];
+export type WatchMode = Config["recording"]["watch"];
+
+const sections = Object.entries(TABLE) as [
+  keyof Config,
+  { about: string; fields: Record<string, Spec<unknown>> },
+][];
+
+/** The defaults: a fresh object each time (a caller may change it). */
+export function defaultConfig(): Config {
+  return structuredClone(
+    Object.fromEntries(
+      sections.map(([s, { fields }]) => [
+        s,
+        Object.fromEntries(Object.entries(fields).map(([f, x]) => [f, x.default])),
+      ]),
+    ),
+  ) as Config;
+}
+
+export const SECTIONS = Object.fromEntries(sections.map(([s, { about }]) => [s, about])) as Record<
+  keyof Config,
+  string
+>;
 
 const envOf = (key: string) => key.replace(".", "_").toUpperCase();
 const flagOf = (key: string) => key.replace(/[._]/g, "-");
 
-function setting(
-  key: string,
-  kind: Kind,
-  description: string,
-  extra: { env?: string | null; flags?: string[]; secret?: boolean } = {},
-): Setting {
-  return {
-    key,
-    kind,
-    description,
-    env: extra.env === undefined ? envOf(key) : extra.env,
-    flags: extra.flags ?? [flagOf(key)],
-    secret: extra.secret,
-  };
-}
-
-const seconds = (min: number, max?: number): Kind => ({ type: "int", min, max, unit: "seconds" });
-
-export const SETTINGS: readonly Setting[] = [
-  setting(
-    "grid.url",
-    { type: "url", schemes: ["http:", "https:"], example: "http://127.0.0.1:4444" },
-    "The Selenium Grid that runs the browsers.",
-  ),
-  setting("grid.open_timeout", seconds(5, 600), "Seconds a new browser may wait for a Grid slot."),
-  setting(
-    "grid.command_timeout",
-    seconds(1, 3600),
-    "Seconds one WebDriver command may take before the Grid counts as not answering (a page load may take its page_load_timeout).",
-  ),
-  setting(
-    "auth.token",
-    { type: "text" },
-    "The bearer token every call must send. Required to serve on a non-loopback address.",
-    { secret: true },
-  ),
-  setting("http.host", { type: "text" }, "The address HTTP is served on."),
-  setting(
-    "http.port",
-    { type: "int", min: 0, max: 65535, unit: "a port" },
-    "The port HTTP is served on; 0 picks a free one.",
-    { env: "PORT", flags: ["http-port", "port"] },
-  ),
-  setting(
-    "http.allowed_hosts",
-    { type: "hosts" },
-    "Host names (each with an optional :port) this server answers to besides http.host and loopback: the names a reverse proxy forwards. HTTP_ALLOWED_HOSTS separates them with ','.",
-  ),
-  setting(
-    "data.dir",
-    { type: "text" },
-    "Where sessions and recordings live. Unset turns flows, kept files and recordings off.",
-  ),
-  setting(
-    "store.url",
-    { type: "url", schemes: ["redis:", "rediss:"], example: "redis://127.0.0.1:6379/0" },
-    "A Redis URL to keep workspace records in, so several servers share them. Unset keeps them in SQLite under data.dir, or in memory without one.",
-  ),
-  setting("session.ttl", seconds(60), "Seconds a workspace is remembered after its last use."),
-  setting(
-    "session.lease",
-    seconds(2, 600),
-    "Seconds a call's hold on its workspace lasts unless renewed (it is, while the call runs): a server that dies mid-call frees its workspaces this long after.",
-  ),
-  setting(
-    "site_data.tabs",
-    { type: "int", min: 1, max: 16, unit: "tabs" },
-    "The most hidden tabs a save or a restore reads and writes sites' storage in side by side (a tab for every 4 sites).",
-  ),
-  setting(
-    "secrets.dirs",
-    { type: "list" },
-    "Folders of secrets, one file per secret. SECRETS_DIRS separates them with ':' or ','.",
-  ),
-  setting(
-    "secrets.entries",
-    { type: "entries" },
-    "Secrets written in the config file: name: {description, allowed_urls, keys: {key: {value}}}.",
-    { env: null, flags: [], secret: true },
-  ),
-  setting(
-    "secrets.scripts_after_write",
-    { type: "choice", choices: ["refuse", "allow"] },
-    "refuse or allow: whether execute_script may run on a page that holds a secret write typed.",
-  ),
-  setting("flows.dir", { type: "text" }, "A folder of flows every workspace sees."),
-  setting("files.link_ttl", seconds(60, 604800), "Seconds a signed file link lives."),
-  setting("recording.enabled", { type: "bool" }, "The Grid's recordings reach recording.dir."),
-  setting(
-    "recording.dir",
-    { type: "text" },
-    "Where the Grid's recordings arrive. Unset is data.dir/recordings.",
-  ),
-  setting("recording.wait", seconds(30), "Seconds after a browser ends to wait for its recording."),
-  setting(
-    "recording.watch",
-    { type: "choice", choices: ["auto", "events", "poll"] },
-    "auto, events or poll: how recording.dir is watched.",
-  ),
-  setting(
-    "recording.poll",
-    { type: "int", min: 200, unit: "milliseconds" },
-    "Milliseconds between looks, when polling.",
-  ),
-  setting(
-    "mcp.max_sessions",
-    { type: "int", min: 1, max: 100000, unit: "sessions" },
-    "MCP sessions held at once; an initialize beyond them is refused with a 503.",
-  ),
-  setting(
-    "mcp.session_idle",
-    seconds(1, 86400),
-    "Seconds an unused MCP session is kept before it is closed.",
-  ),
-  setting(
-    "timeline.keep",
-    { type: "int", min: 0, max: 100000, unit: "entries" },
-    "Entries kept per workspace, the newest; 0 keeps no timeline.",
-  ),
-  setting(
-    "timeline.screens",
-    { type: "bool" },
-    "Keep a small JPEG of the page with each page-changing call (always while someone watches the workspace).",
-  ),
-  setting(
-    "log.level",
-    { type: "choice", choices: ["debug", "info", "warn", "error"] },
-    "debug, info, warn or error: the least severe line written.",
-  ),
-];
+export const SETTINGS: readonly Setting[] = sections.flatMap(([section, { fields }]) =>
+  Object.entries(fields).map(([field, x]): Setting => {
+    const key = `${section}.${field}`;
+    return {
+      key,
+      kind: x.kind,
+      description: x.description,
+      env: x.env === undefined ? envOf(key) : x.env,
+      flags: x.flags ?? [flagOf(key)],
+      secret: x.secret,
+    };
+  }),
+);
 
 export const SETTING_BY_KEY: ReadonlyMap<string, Setting> = new Map(SETTINGS.map((s) => [s.key, s]));
 
-/** What a setting accepts, as the end of a sentence that starts with its key. */
-export function ruleOf(kind: Kind): string {
-  switch (kind.type) {
-    case "text":
-      return "must be text";
-    case "url":
-      return `must be a URL starting with ${kind.schemes.map((s) => `${s}//`).join(" or ")}, like ${kind.example}`;
-    case "int": {
-      const range = kind.max === undefined ? `${kind.min} or more` : `from ${kind.min} to ${kind.max}`;
-      return kind.unit === "a port"
-        ? `must be a port number ${range}`
-        : `must be a whole number of ${kind.unit}, ${range}`;
-    }
-    case "bool":
-      return "must be true or false (also yes/no, on/off, 1/0)";
-    case "choice":
-      return `must be one of ${kind.choices.join(", ")}`;
-    case "list":
-      return "must be a list of folders (in the environment or a flag: separated by ':' or ',')";
-    case "hosts":
-      return "must be a list of host names, each with an optional :port, like proxy.example.test or proxy.example.test:8443 (in the environment or a flag: separated by ',')";
-    case "entries":
-      return "must map each secret's name to {description, allowed_urls, keys: {key: {value}}}";
-  }
+type Sections = Record<string, Record<string, unknown>>;
+
+/** The value at `section.field`. */
+export function getAt(config: Config, key: string): unknown {
+  const [section, field] = key.split(".") as [string, string];
+  return (config as unknown as Sections)[section]![field];
 }
 
-/** A parsed value; `undefined` means blank, which is not a setting; a string `problem` names what is wrong. */
-export type Parsed = { value: unknown } | { problem: string } | undefined;
-
-const TRUE = new Set(["true", "yes", "on", "1"]);
-const FALSE = new Set(["false", "no", "off", "0"]);
-
-/** A value written as text: an environment variable or a flag. */
-export function parseText(s: Setting, raw: string): Parsed {
-  const text = raw.trim();
-  if (!text) return undefined;
-  const bad = { problem: `${s.key} ${ruleOf(s.kind)}` };
-  const k = s.kind;
-  switch (k.type) {
-    case "text":
-      return { value: text };
-    case "url": {
-      if (!URL.canParse(text)) return bad;
-      const u = new URL(text);
-      return k.schemes.includes(u.protocol) && u.hostname ? { value: text } : bad;
-    }
-    case "int": {
-      if (!/^[+-]?\d{1,15}$/.test(text)) return bad;
-      const n = Number(text);
-      return n < k.min || (k.max !== undefined && n > k.max) ? bad : { value: n };
-    }
-    case "bool": {
-      const t = text.toLowerCase();
-      return TRUE.has(t) ? { value: true } : FALSE.has(t) ? { value: false } : bad;
-    }
-    case "choice":
-      return k.choices.includes(text) ? { value: text } : bad;
-    case "list": {
-      const items = text
-        .split(/[:,]/)
-        .map((p) => p.trim())
-        .filter(Boolean);
-      return items.length ? { value: items } : undefined;
-    }
-    case "hosts":
-      return hostList(text.split(/[,\s]+/), bad);
-    case "entries":
-      return bad;
-  }
-}
-
-/** `name` or `name:port` (IPv6 in brackets) as a Host header carries it, lower case; null when it is not one. */
-export function hostEntry(raw: string): string | null {
-  const h = raw.trim().toLowerCase();
-  if (!h || /[/@?#\\\s]/.test(h) || !URL.canParse(`http://${h}/`)) return null;
-  const { hostname } = new URL(`http://${h}/`);
-  const port = /(?:^|[^:]|\]):(\d{1,5})$/.test(h) ? (/:(\d{1,5})$/.exec(h) as RegExpExecArray)[1] : "";
-  if (port && Number(port) > 65535) return null;
-  return port ? `${hostname}:${Number(port)}` : hostname;
-}
-
-function hostList(items: readonly (string | null)[], bad: Parsed): Parsed {
-  const out: string[] = [];
-  for (const item of items) {
-    const text = (item ?? "").trim();
-    if (!text) continue;
-    const host = hostEntry(text);
-    if (!host) return bad;
-    out.push(host);
-  }
-  return out.length ? { value: out } : undefined;
-}
-
-/** A value from the YAML config file: text goes through `parseText`, other types must fit exactly. */
-export function parseYaml(s: Setting, raw: unknown): Parsed {
-  if (raw === null || raw === undefined) return undefined;
-  const bad = { problem: `${s.key} ${ruleOf(s.kind)}` };
-  const k = s.kind;
-  if (k.type === "entries") return parseEntries(raw);
-  if (typeof raw === "string") return parseText(s, raw);
-  if (k.type === "int" && typeof raw === "number")
-    return Number.isInteger(raw) ? parseText(s, String(raw)) : bad;
-  if (k.type === "bool" && typeof raw === "boolean") return { value: raw };
-  if (k.type === "hosts" && Array.isArray(raw)) {
-    return raw.every((p) => typeof p === "string" || p === null) ? hostList(raw, bad) : bad;
-  }
-  if (k.type === "list" && Array.isArray(raw)) {
-    if (!raw.every((p) => typeof p === "string" || p === null)) return bad;
-    const items = raw.map((p) => (p ?? "").trim()).filter(Boolean);
-    return items.length ? { value: items } : undefined;
-  }
-  return bad;
-}
-
-const isMap = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
-const isBlank = (v: unknown) => v === null || v === undefined || (typeof v === "string" && !v.trim());
-
-// Messages here name the path inside secrets.entries and never quote a value.
-function parseEntries(raw: unknown): Parsed {
-  if (!isMap(raw)) return { problem: `secrets.entries ${ruleOf({ type: "entries" })}` };
-  const out: Record<string, SecretEntry> = {};
-  for (const [name, body] of Object.entries(raw)) {
-    const at = `secrets.entries.${name}`;
-    if (!name.trim())
-      return { problem: "secrets.entries has a secret with a blank name: give every secret a name" };
-    if (!isMap(body))
-      return { problem: `${at} must be a mapping with keys (and optionally description, allowed_urls)` };
-    const unknown = Object.keys(body).filter((f) => !["description", "allowed_urls", "keys"].includes(f));
-    if (unknown.length) {
-      return { problem: `${at}.${unknown[0]} is not a secret field: use description, allowed_urls and keys` };
-    }
-    const entry: SecretEntry = { keys: {} };
-    if (!isBlank(body.description)) {
-      if (typeof body.description !== "string") return { problem: `${at}.description must be text` };
-      entry.description = body.description.trim();
-    }
-    if (!isBlank(body.allowed_urls)) {
-      const list = typeof body.allowed_urls === "string" ? [body.allowed_urls] : body.allowed_urls;
-      if (!Array.isArray(list) || !list.every((u) => typeof u === "string" || u === null)) {
-        return { problem: `${at}.allowed_urls must be a list of hosts or URLs the secret may be typed on` };
-      }
-      const urls = list.map((u) => (u ?? "").trim()).filter(Boolean);
-      if (urls.length) entry.allowed_urls = urls;
-    }
-    if (!isMap(body.keys) || Object.keys(body.keys).length === 0) {
-      return { problem: `${at}.keys must map at least one key name to {value: ...}` };
-    }
-    for (const [key, spec] of Object.entries(body.keys)) {
-      const value = isMap(spec) ? spec.value : undefined;
-      if (!isMap(spec) || Object.keys(spec).some((f) => f !== "value")) {
-        return { problem: `${at}.keys.${key} must be {value: ...} and nothing else` };
-      }
-      // A secret's value is kept exactly as written (spaces included); numbers are refused because
-      // YAML would already have changed them (0123 → 123).
-      if (typeof value !== "string" || value === "") {
-        return { problem: `${at}.keys.${key}.value must be non-empty text: quote it in YAML` };
-      }
-      entry.keys[key] = { value };
-    }
-    out[name] = entry;
-  }
-  return { value: out };
+export function setAt(config: Config, key: string, value: unknown): void {
+  const [section, field] = key.split(".") as [string, string];
+  (config as unknown as Sections)[section]![field] = value;
 }

@@ -5,7 +5,8 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseYamlText } from "yaml";
-import { parseYaml, SETTING_BY_KEY, type SecretEntry } from "../config-schema.ts";
+import { SETTING_BY_KEY, type SecretEntry } from "../config-schema.ts";
+import { parseYaml } from "../config-values.ts";
 import { hideValue } from "../errors.ts";
 import { log } from "../log.ts";
 

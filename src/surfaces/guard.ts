@@ -2,7 +2,7 @@
 // DNS-rebinding page names its own), no state-changing request from another origin's page, and a
 // path that decodes and names each of its parts. /healthz answers any Host: probes use the pod's IP.
 import type { Config } from "../config.ts";
-import { hostEntry } from "../config-schema.ts";
+import { hostEntry } from "../config-values.ts";
 import { badInput, forbidden, unsupportedType } from "../errors.ts";
 
 const LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];

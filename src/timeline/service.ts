@@ -8,14 +8,14 @@ import type { Config } from "../config.ts";
 import { badInput, errorBody, messageOf, statusOf } from "../errors.ts";
 import { flowText } from "../flows/format.ts";
 import type { ToolTable } from "../flows/tools.ts";
-import { SANDBOX } from "../grid/bidi.ts";
 import { log } from "../log.ts";
 import { hideValues, hideValuesDeep, secretValuesOf } from "../secrets/bound.ts";
 import type { SecretCatalogue } from "../secrets/catalogue.ts";
 import { keptArgs, type NewEntry, type Surface, type TimelineEntry } from "./entry.ts";
 import { flowFieldsOf } from "./flow.ts";
 import type { Summary, TimelineLog } from "./log.ts";
-import { jpegOf, LiveScreens, type Reach, reach, SCREEN_MS, screenOf } from "./screens.ts";
+import { pageNow, sendScreen } from "./page-after.ts";
+import { jpegOf, LiveScreens, type Reach } from "./screens.ts";
 
 type AnyRecord = Record<string, unknown>;
 
@@ -109,7 +109,9 @@ export class Timeline {
       if (!changesPage(call.action) || !this.screensOn(call.workspace) || this.drawing.has(call.workspace))
         return;
       this.drawing.add(call.workspace);
-      const { picture } = await this.send(call.workspace).catch(() => ({ picture: Promise.resolve(null) }));
+      const { picture } = await sendScreen(this.deps, call.workspace, this).catch(() => ({
+        picture: Promise.resolve(null),
+      }));
       screen = picture.finally(() => this.drawing.delete(call.workspace));
     };
     const base = (values: string[]) => ({
@@ -129,7 +131,7 @@ export class Timeline {
         status: statusOf(err),
         error: hideValues(values, errorBody(err).error),
       };
-      const page = call.action.browser === "none" ? null : await this.pageNow(call.workspace, values);
+      const page = call.action.browser === "none" ? null : await pageNow(this.deps, call.workspace, values);
       await this.write(call.workspace, { ...entry, ...page }, screen);
       throw err;
     }
@@ -210,69 +212,6 @@ export class Timeline {
     } catch (err) {
       // The call itself went as it went: a timeline that cannot be written does not fail it.
       log.warn(`workspace ${workspace}: a timeline entry was not written: ${messageOf(err)}`);
-    }
-  }
-
-  /**
-   * Sends for the screen of the workspace's browser now (the command is on its way when this
-   * resolves); the picture, or null (none live, a typed secret, too slow), comes later.
-   */
-  private async send(workspace: string): Promise<{ picture: Promise<Uint8Array | null> }> {
-    const began = performance.now();
-    const none = { picture: Promise.resolve(null) };
-    let at: Awaited<ReturnType<typeof reach>> = null;
-    try {
-      at = await reach(this.deps, workspace);
-    } catch {
-      return none;
-    }
-    if (!at) return none;
-    const held = at;
-    const picture = screenOf(held)
-      .then(
-        (jpeg) => {
-          if (!(jpeg instanceof Uint8Array)) return null;
-          this.screensTaken++;
-          return jpeg;
-        },
-        () => null,
-      )
-      .finally(() => {
-        held.release();
-        this.screenMs += performance.now() - began;
-      });
-    return { picture };
-  }
-
-  /** Where a failed call left the page (the browser's URL, the page's title), when there is a browser. */
-  private async pageNow(workspace: string, values: string[]): Promise<{ url?: string; title?: string }> {
-    let at: Awaited<ReturnType<typeof reach>> = null;
-    try {
-      at = await reach(this.deps, workspace);
-      if (!at) return {};
-      const { socket, tab } = at;
-      const [tree, title] = await Promise.all([
-        socket.send("browsingContext.getTree", { root: tab, maxDepth: 0 }, { timeoutMs: SCREEN_MS }),
-        socket
-          .send(
-            "script.callFunction",
-            {
-              functionDeclaration: "() => String(document.title)",
-              target: { context: tab, sandbox: SANDBOX },
-              awaitPromise: false,
-              resultOwnership: "none",
-            },
-            { timeoutMs: 1_000 },
-          )
-          .then((r) => (r.type === "success" && typeof r.result.value === "string" ? r.result.value : ""))
-          .catch(() => ""),
-      ]);
-      const url = tree.contexts[0]?.url;
-      return url ? { url: hideValues(values, url), title: hideValues(values, title) } : {};
-    } catch {
-      return {};
-    } finally {
-      at?.release();
     }
   }
 

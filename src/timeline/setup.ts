@@ -3,7 +3,9 @@
 import type { Config } from "../config.ts";
 import { dataDirOf } from "../files/layout.ts";
 import type { RecordStore } from "../store/types.ts";
-import { DiskLog, MemoryLog, RedisLog, type TimelineLog } from "./log.ts";
+import { DiskLog } from "./disk-log.ts";
+import { MemoryLog, type TimelineLog } from "./log.ts";
+import { RedisLog } from "./redis-log.ts";
 
 export function openTimelineLog(config: Config, store: RecordStore): TimelineLog {
   const keep = config.timeline.keep;

@@ -13,9 +13,10 @@ import { badInput } from "../../src/errors.ts";
 import { StepTools } from "../../src/flows/tools.ts";
 import { SecretCatalogue } from "../../src/secrets/catalogue.ts";
 import { SqliteStore } from "../../src/store/sqlite.ts";
+import { DiskLog } from "../../src/timeline/disk-log.ts";
 import { keptArgs, type NewEntry, type TimelineEntry } from "../../src/timeline/entry.ts";
 import { flowFieldsOf, isStep } from "../../src/timeline/flow.ts";
-import { DiskLog, MemoryLog, type TimelineLog } from "../../src/timeline/log.ts";
+import { MemoryLog, type TimelineLog } from "../../src/timeline/log.ts";
 import { Timeline } from "../../src/timeline/service.ts";
 
 const dirs: string[] = [];

@@ -1,9 +1,11 @@
 // Mapping a flow's steps onto tools: each step's tool looked up, the run's parameters filled into
 // its arguments, and the result checked by that tool's own input schema.
+
 import type { z } from "zod";
 import type { AnyAction } from "../actions/define.ts";
 import { issueError } from "../actions/validate.ts";
 import { badInput } from "../errors.ts";
+import { isObject } from "../json.ts";
 import { issuePath, type ParsedFlow, type Path } from "./lines.ts";
 import type { FlowParam, ParamValue } from "./schema.ts";
 import { NOT_STEPS, type ToolTable } from "./tools.ts";
@@ -146,8 +148,4 @@ export function bindFlow(
       line: parsed.lineAt(["steps", i]),
     };
   });
-}
-
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }

@@ -6,7 +6,8 @@ import { LineCounter, parseDocument } from "yaml";
 import type { z } from "zod";
 import { issueError } from "../actions/validate.ts";
 import { badInput, type FlowError } from "../errors.ts";
-import { fill, isObject, REF_IN_FLOW, SELECTOR_FIELDS, stepTool, undefinedParam } from "./bind.ts";
+import { isObject } from "../json.ts";
+import { fill, REF_IN_FLOW, SELECTOR_FIELDS, stepTool, undefinedParam } from "./bind.ts";
 import { checkNodes, issuePath, lineAt, locate, ParsedFlow, type Path } from "./lines.ts";
 import {
   DEFAULT_TIMEOUT,

@@ -1,5 +1,6 @@
 // The composition root: builds the store, the Grid client, the workspace manager and the surfaces.
 import { Elysia } from "elysia";
+import { ACTIONS } from "./actions/index.ts";
 import type { Config, Source } from "./config.ts";
 import { notFound } from "./errors.ts";
 import { fileRoutes } from "./files/routes.ts";
@@ -80,7 +81,7 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     wait: config.grid.command_timeout,
   });
   const hosts = new HostRules(config);
-  const flows = new Flows(config);
+  const flows = new Flows(config, () => ACTIONS);
   const timeline = new Timeline({
     config,
     log: openTimelineLog(config, store),

@@ -13,10 +13,9 @@ import {
 } from "../flows/format.ts";
 import { checkSecrets, runFlow } from "../flows/run.ts";
 import { checkFlowName, flowUri, SAVING_OFF } from "../flows/store.ts";
-import type { Services } from "../services.ts";
 import { mediaType } from "../surfaces/guard.ts";
 import { readCapped, readJson } from "../surfaces/http.ts";
-import { defineAction, PageReport, SiteDataHint } from "./define.ts";
+import { type ActionServices, defineAction, PageReport, SiteDataHint } from "./define.ts";
 
 const FlowName = z
   .string()
@@ -75,7 +74,7 @@ async function flowBody(request: Request): Promise<Record<string, unknown>> {
 }
 
 function prepare(
-  services: Services,
+  services: ActionServices,
   workspace: string,
   input: { name: string; params?: Record<string, string | number | boolean> },
 ) {
@@ -190,7 +189,7 @@ export const saveFlowAction = defineAction({
 });
 
 /** Checks and saves a flow's YAML as the workspace's flow `name`; what save_flow answers. */
-export function saveFlowText(services: Services, workspace: string, rawName: string, text: string) {
+export function saveFlowText(services: ActionServices, workspace: string, rawName: string, text: string) {
   const name = checkFlowName(rawName);
   const flows = services.flows;
   if (!flows.store.canSave) throw badInput(SAVING_OFF, "data.dir");

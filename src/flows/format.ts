@@ -13,7 +13,7 @@ import {
   visit,
 } from "yaml";
 import { z } from "zod";
-import type { AnyAction } from "../actions/define.ts";
+import type { AnyAction } from "../actions/shape.ts";
 import { issueError } from "../actions/validate.ts";
 import { badInput, type FlowError } from "../errors.ts";
 import { NOT_STEPS, type ToolTable } from "./tools.ts";

@@ -7,11 +7,13 @@
 import { error as wd } from "selenium-webdriver";
 import {
   type ActionContext,
+  type ActionServices,
   type AnyAction,
   type LiveBrowser,
   type RecordChange,
   SITE_DATA_URI,
 } from "../actions/define.ts";
+import { stale } from "../actions/shape.ts";
 import { badInput, LeaseLost, unavailable } from "../errors.ts";
 import { SANDBOX } from "../grid/bidi.ts";
 import { type HeldConnection, HeldConnections, IDLE_MS } from "../grid/held.ts";
@@ -19,7 +21,6 @@ import { LIBRARY_PRELOAD, Page, type Where } from "../grid/page.ts";
 import { type Grid, isNoSuchSession } from "../grid/webdriver.ts";
 import { log } from "../log.ts";
 import { hideValuesDeep, secretValuesOf, taints } from "../secrets/bound.ts";
-import type { Services } from "../services.ts";
 import {
   at,
   type BrowserSettings,
@@ -39,7 +40,14 @@ import {
 } from "../store/record.ts";
 import type { LeaseFence, RecordStore, UpdateFn } from "../store/types.ts";
 import { Leases } from "./lock.ts";
-import { DEFAULT_HEIGHT, DEFAULT_WIDTH, type OpenRequest, openOptions, resolveSettings } from "./settings.ts";
+import {
+  DEFAULT_HEIGHT,
+  DEFAULT_WIDTH,
+  type OpenRequest,
+  type OpenResult,
+  openOptions,
+  resolveSettings,
+} from "./settings.ts";
 import type { StepOutcome, Steps } from "./steps.ts";
 
 export const INSECURE_SKIP = "an insecure browser gets no saved site data";
@@ -63,18 +71,6 @@ export interface ManagerHooks {
   };
   /** A workspace's record or browser changed (admin live updates). */
   changed?: (workspace: string) => void;
-}
-
-export interface OpenResult {
-  url: string;
-  title: string;
-  browser: "chrome" | "firefox";
-  width: number;
-  height: number;
-  settings: BrowserSettings;
-  recording: boolean;
-  recording_error?: string;
-  site_data?: SiteDataReport;
 }
 
 export interface Describe {
@@ -124,19 +120,6 @@ interface Call {
   hold: (b: Held) => Held;
 }
 
-const ON_STALE = Symbol("onStale");
-type StaleAware = RecordChange & { [ON_STALE]?: () => void };
-
-/**
- * `change`, plus what to do when the settle write does not apply it (the record names another
- * browser, or is gone). The write may run more than once: the last run decides which was called.
- */
-export function orIfStale(change: RecordChange, stale: () => void): RecordChange {
-  const wrapped: StaleAware = (record, browser) => change(record, browser);
-  wrapped[ON_STALE] = stale;
-  return wrapped;
-}
-
 /** Classic WebDriver's default page load timeout, which the browser keeps when none is set. */
 const PAGE_LOAD_MS = 300_000;
 const SCRIPT_MS = 30_000;
@@ -157,8 +140,7 @@ export class WorkspaceManager {
   /** One call at a time per workspace, across every server of the store. */
   readonly leases: Leases;
   private readonly waitSeconds: number;
-  private services!: Services;
-  private readonly calls = new WeakMap<ActionContext, Call>();
+  private services!: ActionServices;
   /** Each workspace's call in flight on this server, to stop it (interrupt). */
   private readonly running = new Map<string, AbortController>();
   /** The lease each of those calls holds: it fences their writes. */
@@ -181,8 +163,8 @@ export class WorkspaceManager {
     this.waitSeconds = lease.wait;
   }
 
-  /** Called once by the composition root, so actions get the whole service set. */
-  bind(services: Services): void {
+  /** Called once by the composition root: the ports handlers get (ctx.services). */
+  bind(services: ActionServices): void {
     this.services = services;
   }
 
@@ -264,8 +246,8 @@ export class WorkspaceManager {
       return b;
     };
     let browser = hold(await this.resolve(workspace));
-    let ctx = this.context(workspace, browser, opts);
-    let call = this.track(ctx, browser, hold);
+    let call = this.track(browser, hold);
+    let ctx = this.context(workspace, browser, opts, call);
     let result: AnyRecord;
     try {
       try {
@@ -275,8 +257,8 @@ export class WorkspaceManager {
         // The Grid reaped it between calls: reopen silently and do the call on the new browser.
         log.info(`workspace ${workspace}: its browser was gone; reopening it`);
         browser = hold(await this.reopen(workspace, browser.id));
-        ctx = this.context(workspace, browser, opts);
-        call = this.track(ctx, browser, hold);
+        call = this.track(browser, hold);
+        ctx = this.context(workspace, browser, opts, call);
         result = await this.attempt(browser, action, input, ctx);
       }
       // A runner's steps may have replaced the browser (reopen, open or end step): settle for the one it has now.
@@ -312,17 +294,16 @@ export class WorkspaceManager {
     return page ? { ...result, page } : result;
   }
 
-  private track(ctx: ReturnType<WorkspaceManager["context"]>, browser: Held, hold: (b: Held) => Held): Call {
-    const call: Call = { browser, reopened: false, state: ctx.state, hold };
-    this.calls.set(ctx.ctx, call);
-    return call;
+  private track(browser: Held, hold: (b: Held) => Held): Call {
+    return { browser, reopened: false, state: { landed: undefined, changes: [] }, hold };
   }
 
-  /** The step runner for a page call's context (see `Steps`). */
+  /** The step runner for a page call's context (see `Steps`): ctx.steps(). */
   steps(ctx: ActionContext): Steps {
-    const call = this.calls.get(ctx);
-    if (!call) throw new Error("steps() takes the context of a page action's call");
-    const workspace = ctx.workspace;
+    return ctx.steps();
+  }
+
+  private stepsOf(workspace: string, call: Call): Steps {
     return {
       get browser() {
         return call.browser;
@@ -382,8 +363,13 @@ export class WorkspaceManager {
     return record?.session_id ? this.live(record.session_id, record.settings, record) : null;
   }
 
-  private context(workspace: string, browser: LiveBrowser | null, opts: CallOptions) {
-    const state: CallState = { landed: undefined, changes: [] };
+  private context(
+    workspace: string,
+    browser: LiveBrowser | null,
+    opts: CallOptions,
+    call: Call | null = null,
+  ) {
+    const state: CallState = call?.state ?? { landed: undefined, changes: [] };
     const live = browser;
     const ctx: ActionContext = {
       workspace,
@@ -391,6 +377,14 @@ export class WorkspaceManager {
       get browser(): LiveBrowser {
         if (!live) throw new Error("this action has no browser");
         return live;
+      },
+      lifecycle: {
+        open: (req) => this.openBrowser(workspace, req),
+        end: () => this.endBrowser(workspace),
+      },
+      steps: () => {
+        if (!call) throw new Error("steps() takes the context of a page action's call");
+        return this.stepsOf(workspace, call);
       },
       land: (url) => {
         state.landed = url;
@@ -593,7 +587,7 @@ export class WorkspaceManager {
     // The last line of defence for secrets: whatever an action returns or lands on, a page that
     // carries a secret value is never recorded and the value never reaches the caller.
     // (Unit tests may bind services without a catalogue.)
-    const catalogue = this.services?.secrets as Services["secrets"] | undefined;
+    const catalogue = this.services?.secrets as ActionServices["secrets"] | undefined;
     const values = catalogue ? secretValuesOf(catalogue) : [];
     const safe = (url: string | null) => (url && values.some((v) => taints(url, v)) ? null : url);
     const landed = safe(
@@ -608,7 +602,7 @@ export class WorkspaceManager {
         told = null;
         // A result from a browser the record no longer names moves nothing; the write still slides the TTL.
         if (!cur || cur.session_id !== browser) {
-          for (const change of state.changes) (change as StaleAware)[ON_STALE]?.();
+          for (const change of state.changes) stale(change);
           return cur;
         }
         told = reportFor(cur, browser);
@@ -727,7 +721,7 @@ export class WorkspaceManager {
     };
     if (live && record) {
       // Shown, not trusted: a title that carries a typed secret reads [hidden], as in results.
-      const catalogue = this.services?.secrets as Services["secrets"] | undefined;
+      const catalogue = this.services?.secrets as ActionServices["secrets"] | undefined;
       const title = await this.title(record);
       out.title = catalogue
         ? (hideValuesDeep(secretValuesOf(catalogue), { title }) as { title: string }).title

@@ -18,7 +18,8 @@ import {
   type WorkspaceRecord,
   withSiteData,
 } from "../store/record.ts";
-import type { LeaseFence, RecordStore, UpdateFn } from "../store/types.ts";
+import type { LeaseFence, RecordStore } from "../store/types.ts";
+import { type Updated, updateWith } from "../store/update.ts";
 import type { Browsers, Held } from "./browsers.ts";
 import {
   DEFAULT_HEIGHT,
@@ -126,21 +127,17 @@ export class Lifecycle {
       throw unavailable("an admin ended this workspace's browser while the call ran: retry the call");
     }
     const now = this.now();
-    let bound = opened.id;
-    await this.bindOrQuit(workspace, opened.id, (cur) => {
+    const bound = await this.bindOrQuit(workspace, opened.id, (cur) => {
       const base = cur ?? emptyRecord();
-      if (base.session_id && base.session_id !== replacing) {
-        bound = base.session_id;
-        return base;
-      }
-      bound = opened.id;
-      return {
+      if (base.session_id && base.session_id !== replacing) return { record: base, value: base.session_id };
+      const record: WorkspaceRecord = {
         ...at(base, [opened.url], now, this.store.ttl),
         session_id: opened.id,
         opened_at: now,
         settings,
         reopened: opened.report ? { browser: opened.id, report: opened.report } : {},
       };
+      return { record, value: opened.id };
     });
     if (bound !== opened.id) {
       this.browsers.connections.drop(opened.id);
@@ -155,10 +152,15 @@ export class Lifecycle {
   /**
    * The write that makes a browser this server opened the workspace's, fenced by the call's lease.
    * When it fails (a stale lease, the store down) the browser belongs to nobody: it is quit.
+   * Resolves to what `fn` answered beside the record it wrote.
    */
-  private async bindOrQuit(workspace: string, id: string, fn: UpdateFn): Promise<void> {
+  private async bindOrQuit<T>(
+    workspace: string,
+    id: string,
+    fn: (current: WorkspaceRecord | null) => Updated<T>,
+  ): Promise<T> {
     try {
-      await this.store.update(workspace, fn, this.fenceOf(workspace));
+      return (await updateWith(this.store, workspace, fn, this.fenceOf(workspace))).value;
     } catch (err) {
       this.browsers.connections.drop(id);
       await this.grid.end(id).catch(() => undefined);
@@ -221,8 +223,7 @@ export class Lifecycle {
     const url = req.url ?? (req.fresh ? undefined : recordUrl(previous ?? emptyRecord()) || undefined);
     const opened = await this.launch(workspace, settings, url, restore ? saved : null);
     const now = this.now();
-    let forgotten = 0;
-    await this.bindOrQuit(workspace, opened.id, (cur) => {
+    const forgotten = await this.bindOrQuit(workspace, opened.id, (cur) => {
       const base = cur ?? emptyRecord();
       let next: WorkspaceRecord = {
         ...at(base, [opened.url], now, this.store.ttl),
@@ -231,14 +232,14 @@ export class Lifecycle {
         settings,
         reopened: {},
       };
-      forgotten = 0;
       // Forget only the snapshot this open saw (or what a Forget left of it): a save that landed
       // meanwhile is not ours to erase.
       if (!restore && siteDataWithin(base.site_data, saved)) {
-        forgotten = this.hooks.siteDataSummary?.(base.site_data)?.sites ?? 0;
+        const sites = this.hooks.siteDataSummary?.(base.site_data)?.sites ?? 0;
         next = withSiteData(next, {});
+        return { record: next, value: sites };
       }
-      return next;
+      return { record: next, value: 0 };
     });
     const recordingError = this.expectRecording(workspace, opened.id, settings);
     const out: OpenResult = {

@@ -6,6 +6,7 @@ import { hideValuesDeep, secretValuesOf, taints } from "../secrets/bound.ts";
 import type { SecretCatalogue } from "../secrets/catalogue.ts";
 import { at, delivered, reportFor, reshaped, type SiteDataReport } from "../store/record.ts";
 import type { LeaseFence, RecordStore } from "../store/types.ts";
+import { updateWith } from "../store/update.ts";
 
 type AnyRecord = Record<string, unknown>;
 
@@ -44,21 +45,20 @@ export async function settle(
   );
   const pages = state.pages?.map(safe);
   const now = d.now();
-  let told: SiteDataReport | null = null;
-  await d.store.update(
+  const { value: told } = await updateWith<SiteDataReport | null>(
+    d.store,
     workspace,
     (cur) => {
-      told = null;
       // A result from a browser the record no longer names moves nothing; the write still slides the TTL.
       if (!cur || cur.session_id !== browser) {
         for (const change of state.changes) stale(change);
-        return cur;
+        return { record: cur, value: null };
       }
-      told = reportFor(cur, browser);
+      const report = reportFor(cur, browser);
       let next = delivered(at(cur, pages ?? [landed], now, d.store.ttl));
       if (reshapes) next = reshaped(next, raw as { width?: number; height?: number });
       for (const change of state.changes) next = change(next, browser) ?? next;
-      return next;
+      return { record: next, value: report };
     },
     d.fence,
   );

@@ -1,5 +1,6 @@
 // The composition root: builds the store, the Grid client, the workspace manager and the surfaces.
 import { Elysia } from "elysia";
+import { ACTIONS } from "./actions/index.ts";
 import type { Config, Source } from "./config.ts";
 import { notFound } from "./errors.ts";
 import { fileRoutes } from "./files/routes.ts";
@@ -10,7 +11,6 @@ import { Grid } from "./grid/webdriver.ts";
 import { log } from "./log.ts";
 import { hideSecrets } from "./secrets/bound.ts";
 import { SecretCatalogue } from "./secrets/catalogue.ts";
-import type { Services } from "./services.ts";
 import { siteDataHooks } from "./site-data/hooks.ts";
 import { openStore } from "./store/index.ts";
 import type { RecordStore } from "./store/types.ts";
@@ -23,6 +23,7 @@ import { failure, json, requireToken } from "./surfaces/http.ts";
 import type { McpHttp } from "./surfaces/mcp-http.ts";
 import { openApiDocument } from "./surfaces/openapi.ts";
 import { restRoutes } from "./surfaces/rest.ts";
+import type { ServerServices as Services } from "./surfaces/services.ts";
 import { uiRoutes } from "./surfaces/ui.ts";
 import { Timeline } from "./timeline/service.ts";
 import { openTimelineLog } from "./timeline/setup.ts";
@@ -80,7 +81,7 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     wait: config.grid.command_timeout,
   });
   const hosts = new HostRules(config);
-  const flows = new Flows(config);
+  const flows = new Flows(config, () => ACTIONS);
   const timeline = new Timeline({
     config,
     log: openTimelineLog(config, store),
@@ -111,6 +112,19 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
   workspaces.bind(services);
   await recordings?.start();
   return services;
+}
+
+/** MCP over stdio for one workspace (the command line's --stdio); close() stops it. */
+export async function serveMcpStdio(
+  services: Services,
+  workspace: string,
+): Promise<{ close(): Promise<void> }> {
+  // Loaded here, not at start-up: an HTTP server never needs them.
+  const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
+  const { mcpServer } = await import("./surfaces/mcp.ts");
+  const server = mcpServer(services, workspace);
+  await server.connect(new StdioServerTransport());
+  return server;
 }
 
 export async function buildApp(config: Config, opts: AppOptions = {}): Promise<App> {

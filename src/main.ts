@@ -1,6 +1,6 @@
 // The command line: load the settings, build the app, then serve HTTP or MCP over stdio.
 // Exit codes: 0 after a clean stop, 2 for a bad setting, 1 for anything else that stops the boot.
-import { buildApp, buildServices } from "./app.ts";
+import { buildApp, buildServices, serveMcpStdio } from "./app.ts";
 import {
   ConfigError,
   configProblem,
@@ -45,10 +45,7 @@ function bootLine(loaded: Loaded): string {
 
 async function serveStdio(loaded: Loaded): Promise<void> {
   const services = await buildServices(loaded.config, { sources: loaded.sources });
-  const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
-  const { mcpServer } = await import("./surfaces/mcp.ts");
-  const server = mcpServer(services, loaded.cli.workspace);
-  await server.connect(new StdioServerTransport());
+  const server = await serveMcpStdio(services, loaded.cli.workspace);
   log.info(`MCP over stdio for workspace ${loaded.cli.workspace}`);
   const stop = async () => {
     await server.close().catch(() => undefined);

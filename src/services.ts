@@ -1,4 +1,6 @@
-// What an action or a surface may use. Built once in app.ts; tests build their own.
+// What the capabilities and their resources may use: the server's set but the surfaces' own parts
+// (a surface is handed those too: ServerServices). Built once in app.ts; tests build their own.
+import type { ActionServices } from "./actions/ports.ts";
 import type { Config, Source } from "./config.ts";
 import type { Files } from "./files/service.ts";
 import type { Flows } from "./flows/service.ts";
@@ -6,14 +8,11 @@ import type { Grid } from "./grid/webdriver.ts";
 import type { Collector } from "./recordings/collector.ts";
 import type { SecretCatalogue } from "./secrets/catalogue.ts";
 import type { RecordStore } from "./store/types.ts";
-import type { Activity } from "./surfaces/activity.ts";
-import type { AdminAuth } from "./surfaces/admin-auth.ts";
-import type { Events } from "./surfaces/events.ts";
-import type { HostRules } from "./surfaces/guard.ts";
 import type { Timeline } from "./timeline/service.ts";
 import type { WorkspaceManager } from "./workspaces/manager.ts";
 
-export interface Services {
+/** The whole of each capability; what a handler is handed is the narrower ActionServices. */
+export interface Services extends ActionServices {
   readonly config: Config;
   /** Where each setting came from (GET /admin/settings). */
   readonly sources: Record<string, Source>;
@@ -22,10 +21,6 @@ export interface Services {
   readonly workspaces: WorkspaceManager;
   /** Epoch seconds; injectable for tests. */
   readonly now: () => number;
-  /** Change notices for the admin's live updates. */
-  readonly events: Events;
-  /** The last calls, for the admin. */
-  readonly activity: Activity;
   /** Each workspace's calls, with screens along the way; the live view. */
   readonly timeline: Timeline;
   /** The secrets agents may type without seeing them. */
@@ -36,8 +31,4 @@ export interface Services {
   readonly files: Files;
   /** Files the Grid's recordings as they arrive; null when recording is off. */
   readonly recordings: Collector | null;
-  /** The Host names this server answers to, and which origins are its own. */
-  readonly hosts: HostRules;
-  /** The admin's credentials: the token, or a signed-in cookie. */
-  readonly admin: AdminAuth;
 }

@@ -1,100 +1,29 @@
 // The action table's building block. Each action is declared once; the MCP tools, REST routes,
 // OpenAPI document and generated docs all come from these declarations.
 
-import type { WebDriver } from "selenium-webdriver";
 import { z } from "zod";
-import type { BidiSocket } from "../grid/bidi.ts";
-import type { Page } from "../grid/page.ts";
-import type { Services } from "../services.ts";
-import type { BrowserSettings, WorkspaceRecord } from "../store/record.ts";
+import type { ActionContext, PrecheckContext } from "./ports.ts";
+import type { ActionShape } from "./shape.ts";
 
-export interface Annotations {
-  /** Reads only: changes nothing in the browser or the workspace. */
-  readOnly: boolean;
-  /** Hands the page an instruction (click, type, run script). Navigating is not destructive. */
-  destructive: boolean;
-  idempotent: boolean;
-  openWorld?: boolean;
-}
+export type { ActionContext, ActionServices, BrowserLifecycle, PrecheckContext } from "./ports.ts";
+export type {
+  Annotations,
+  AnyAction,
+  BrowserUse,
+  HttpRoute,
+  LiveBrowser,
+  McpContent,
+  RecordChange,
+} from "./shape.ts";
+export { orIfStale } from "./shape.ts";
 
-/** How the workspace manager treats the action. */
-export type BrowserUse =
-  | "page" // needs the workspace's browser: resolved (silently reopened) before, settled after
-  | "open" // opens or replaces the browser itself
-  | "end" // ends the browser
-  | "none"; // needs no browser
-
-/** The browser a page action works on. The id never leaves the server. */
-export interface LiveBrowser {
-  readonly id: string;
-  readonly driver: WebDriver;
-  readonly settings: BrowserSettings;
-  /** The browser's held BiDi socket (shared by every call: never close it). */
-  bidi(): Promise<BidiSocket>;
-  /** The page the call acts on: where the agent is, the sandbox, input. One per call. */
-  page(): Promise<Page>;
-}
-
-/** A pure change to the record, applied inside the settle write (may run more than once). */
-export type RecordChange = (record: WorkspaceRecord, browser: string) => WorkspaceRecord | null;
-
-export interface ActionContext {
-  readonly workspace: string;
-  readonly services: Services;
-  /** The workspace's browser (page actions only). */
-  readonly browser: LiveBrowser;
-  /** Record `url` in the history instead of the result's url; null withholds the landing. */
-  land(url: string | null): void;
-  /** A further pure change to apply in the same settle write. */
-  change(fn: RecordChange): void;
-  /** Progress for long actions (MCP progress notifications). */
-  progress(progress: number, total: number | undefined, message: string): void;
-  readonly signal: AbortSignal;
-}
-
-export interface HttpRoute {
-  method: "GET" | "POST" | "PUT" | "DELETE";
-  /** Path with `{param}` segments; each param is a field of the input. */
-  path: string;
-  /** The OpenAPI summary, when it is not the title. */
-  summary?: string;
-  /** Reads a body that is not plain JSON (a multipart upload) into the input's fields; it enforces its own cap. */
-  readBody?: (request: Request) => Promise<Record<string, unknown>>;
-  /** With readBody: the body types it takes besides JSON, for OpenAPI (content type → schema); default a multipart upload. */
-  bodies?: Record<string, Record<string, unknown>>;
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: the table holds actions of every input and output type
-export type AnyAction = ActionDef<any, any>;
-
-export interface ActionDef<I extends z.ZodObject, O extends z.ZodType> {
-  name: string;
-  http: HttpRoute;
-  title: string;
-  /** A prompt for the agent, paid on every turn: when to use it and the mistakes to avoid, said once. */
-  description: string;
-  /** More for readers (the docs and OpenAPI add it after the description); agents are not sent it. */
-  docs?: string;
-  input: I;
-  output: O;
-  annotations: Annotations;
-  browser: BrowserUse;
-  /** Results carry the window size, which is written back into the settings. */
-  reshapes?: boolean;
-  /** Runs before the browser is resolved, so a call that cannot succeed opens no browser; throws to refuse it. */
-  precheck?: (ctx: { workspace: string; services: Services }, input: z.infer<I>) => Promise<void>;
-  handler: (ctx: ActionContext, input: z.infer<I>) => Promise<z.infer<O>>;
-  /** Over MCP: content blocks to send before the result's JSON (an image), or instead of it, and the structured result beside them. */
-  mcpContent?: (result: z.infer<O>) => McpContent;
-}
-
-export interface McpContent {
-  blocks: Array<{ type: "image"; data: string; mimeType: string } | { type: "text"; text: string }>;
-  /** What structuredContent and the JSON text carry instead of the result (valid against `output`). */
-  structured?: Record<string, unknown>;
-  /** false: the blocks already say all the result says (read_page's outline), so no JSON text block. */
-  json?: false;
-}
+/** An action as the table holds it: its handler gets the call's context (ports.ts). */
+export type ActionDef<I extends z.ZodObject, O extends z.ZodType> = ActionShape<
+  I,
+  O,
+  ActionContext,
+  PrecheckContext
+>;
 
 export function defineAction<I extends z.ZodObject, O extends z.ZodType>(
   def: ActionDef<I, O>,

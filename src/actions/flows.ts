@@ -1,5 +1,6 @@
 // Flows as tools: save one, delete one, run one server-side in a single call.
 import { z } from "zod";
+import { mediaType, readCapped, readJson } from "../body.ts";
 import { badInput, tooLarge } from "../errors.ts";
 import {
   bindFlow,
@@ -13,10 +14,7 @@ import {
 } from "../flows/format.ts";
 import { checkSecrets, runFlow } from "../flows/run.ts";
 import { checkFlowName, flowUri, SAVING_OFF } from "../flows/store.ts";
-import type { Services } from "../services.ts";
-import { mediaType } from "../surfaces/guard.ts";
-import { readCapped, readJson } from "../surfaces/http.ts";
-import { defineAction, PageReport, SiteDataHint } from "./define.ts";
+import { type ActionServices, defineAction, PageReport, SiteDataHint } from "./define.ts";
 
 const FlowName = z
   .string()
@@ -75,7 +73,7 @@ async function flowBody(request: Request): Promise<Record<string, unknown>> {
 }
 
 function prepare(
-  services: Services,
+  services: ActionServices,
   workspace: string,
   input: { name: string; params?: Record<string, string | number | boolean> },
 ) {
@@ -190,7 +188,7 @@ export const saveFlowAction = defineAction({
 });
 
 /** Checks and saves a flow's YAML as the workspace's flow `name`; what save_flow answers. */
-export function saveFlowText(services: Services, workspace: string, rawName: string, text: string) {
+export function saveFlowText(services: ActionServices, workspace: string, rawName: string, text: string) {
   const name = checkFlowName(rawName);
   const flows = services.flows;
   if (!flows.store.canSave) throw badInput(SAVING_OFF, "data.dir");

@@ -3,8 +3,7 @@
 import { z } from "zod";
 import { badInput } from "../errors.ts";
 import type { Page } from "../grid/page.ts";
-import type { Services } from "../services.ts";
-import { defineAction, pageFields } from "./define.ts";
+import { type ActionServices, defineAction, pageFields } from "./define.ts";
 import { acting } from "./failures.ts";
 import { dialogField, gesture, landed } from "./page/state.ts";
 import { jsonOf, toLocal, userFunction } from "./page/user-script.ts";
@@ -13,7 +12,7 @@ export const SCRIPT_AFTER_WRITE =
   "this page holds a secret typed by write, and a script could read it back: scripts are refused on it until the page goes to another document (navigate, or submit the form). The operator can allow them with secrets.scripts_after_write: allow";
 
 /** Refuses a script on a page that holds a typed secret, unless the operator allows it. */
-export async function refuseAfterWrite(services: Services, page: Page): Promise<void> {
+export async function refuseAfterWrite(services: ActionServices, page: Page): Promise<void> {
   if (services.config.secrets.scripts_after_write === "allow") return;
   if (await page.holdsTypedSecret()) throw badInput(SCRIPT_AFTER_WRITE, "script");
 }

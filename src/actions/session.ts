@@ -97,7 +97,7 @@ export const openSession = defineAction({
   }),
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
   browser: "open",
-  handler: (ctx, input) => ctx.services.workspaces.openBrowser(ctx.workspace, input),
+  handler: (ctx, input) => ctx.lifecycle.open(input),
 });
 
 export const endBrowser = defineAction({
@@ -111,5 +111,5 @@ export const endBrowser = defineAction({
   output: z.object({ ended: z.boolean().describe("Whether a browser was quit.") }),
   annotations: { readOnly: false, destructive: false, idempotent: true },
   browser: "end",
-  handler: (ctx) => ctx.services.workspaces.endBrowser(ctx.workspace),
+  handler: (ctx) => ctx.lifecycle.end(),
 });

@@ -2,13 +2,11 @@
 // bookkeeping done once. The history gets every safe page the run reached, in order, in the
 // call's one settle write; before a save_site_data step (and before an open or end step, or a
 // reopen) the pages reached so far are written first, so what comes next reads them.
-import type { ActionContext, RecordChange } from "../actions/define.ts";
+import type { ActionContext, ActionServices, RecordChange } from "../actions/define.ts";
 import { browserState } from "../actions/page/state.ts";
 import { messageOf, scrub, statusOf } from "../errors.ts";
 import { redact, type SecretRef, taints } from "../secrets/bound.ts";
-import type { Services } from "../services.ts";
 import { originOf, type SiteDataReport } from "../store/record.ts";
-import type { Timeline } from "../timeline/service.ts";
 import type { StepOutcome, Steps } from "../workspaces/steps.ts";
 import type { BoundStep, Flow, ParsedFlow } from "./format.ts";
 
@@ -57,7 +55,7 @@ function secretRef(input: Record<string, unknown>): SecretRef | null {
 }
 
 /** 400 before anything runs when a step names a secret or key the catalogue does not have. */
-export function checkSecrets(services: Services, parsed: ParsedFlow, bound: BoundStep[]): void {
+export function checkSecrets(services: ActionServices, parsed: ParsedFlow, bound: BoundStep[]): void {
   for (const step of bound) {
     const ref = secretRef(step.input);
     if (!ref) continue;
@@ -84,9 +82,9 @@ export async function runFlow(
   bound: BoundStep[],
   name?: string,
 ): Promise<RunReport> {
-  const steps = ctx.services.workspaces.steps(ctx);
+  const steps = ctx.steps();
   // Each step is an entry of the workspace's timeline (unit tests may bind services without one).
-  const timeline = ctx.services.timeline as Timeline | undefined;
+  const timeline = ctx.services.timeline as ActionServices["timeline"] | undefined;
   const typed: string[] = [];
   const hide = (text: string) => {
     let out = text;

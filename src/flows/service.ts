@@ -2,8 +2,7 @@
 // step may call, and each flow read and checked.
 
 import { parse } from "yaml";
-import type { AnyAction } from "../actions/define.ts";
-import { ACTIONS } from "../actions/index.ts";
+import type { AnyAction } from "../actions/shape.ts";
 import type { Config } from "../config.ts";
 import { badInput, messageOf, notFound } from "../errors.ts";
 import { type Flow, type FlowParam, GUIDE_URI, type ParsedFlow, parseFlow } from "./format.ts";
@@ -52,7 +51,8 @@ export class Flows {
   private readonly checked = new Map<string, Checked>();
   private cachedBytes = 0;
 
-  constructor(config: Config, table: () => readonly AnyAction[] = () => ACTIONS) {
+  /** `table`: the action table (actions/index.ts, handed in by the composition root). */
+  constructor(config: Config, table: () => readonly AnyAction[]) {
     this.store = new FlowStore(config.data.dir, config.flows.dir);
     this.tools = new StepTools(table);
   }

@@ -1,5 +1,5 @@
 // Which actions a flow step may call: every action of the table but the flow actions themselves.
-import type { AnyAction } from "../actions/define.ts";
+import type { AnyAction } from "../actions/shape.ts";
 
 /** Actions that cannot be steps: a flow does not run, save or delete flows. */
 export const NOT_STEPS: ReadonlySet<string> = new Set(["run_flow", "save_flow", "delete_flow"]);

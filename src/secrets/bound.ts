@@ -1,7 +1,6 @@
 // A bound write: the value a secret reference stands for, checked against the page it is about to
 // be typed on, and the URL checks that keep a typed value out of what the server reports.
 import { badInput, hideValue, scrub } from "../errors.ts";
-import type { Services } from "../services.ts";
 import type { SecretCatalogue } from "./catalogue.ts";
 
 export interface SecretRef {
@@ -21,7 +20,7 @@ function pageHost(pageUrl: string): string {
  * page's host is not one it may be typed on (naming the host and the secret, never the value).
  * Registers the value with errors.ts hideValue.
  */
-export function secretValue(services: Services, ref: SecretRef, pageUrl: string): string {
+export function secretValue(services: { secrets: SecretCatalogue }, ref: SecretRef, pageUrl: string): string {
   const secret = services.secrets.get(ref.name);
   if (!secret) throw badInput(`there is no secret named ${ref.name}: ${LISTED}`, "secret.name");
   const value = secret.keys.get(ref.key);

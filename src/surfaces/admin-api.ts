@@ -5,7 +5,6 @@ import { settingsView } from "../config.ts";
 import { badInput, notFound } from "../errors.ts";
 import { log } from "../log.ts";
 import { isWorkspaceName } from "../names.ts";
-import type { Services } from "../services.ts";
 import { timelineRoutes } from "../timeline/routes.ts";
 import { filesRoutes } from "./admin/files.ts";
 import { flowsRoutes } from "./admin/flows.ts";
@@ -13,6 +12,7 @@ import { workspaceExists, workspaceRow, workspaceRows } from "./admin/rows.ts";
 import { siteDataRoutes } from "./admin/site-data.ts";
 import { requireJson } from "./guard.ts";
 import { failure, json } from "./http.ts";
+import type { ServerServices as Services } from "./services.ts";
 
 export { ADMIN_COOKIE } from "./admin-auth.ts";
 

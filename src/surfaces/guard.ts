@@ -1,9 +1,12 @@
 // What every request passes before a route sees it (spec §1.14): a Host this server answers to (a
 // DNS-rebinding page names its own), no state-changing request from another origin's page, and a
 // path that decodes and names each of its parts. /healthz answers any Host: probes use the pod's IP.
+import { mediaType } from "../body.ts";
 import type { Config } from "../config.ts";
 import { hostEntry } from "../config-values.ts";
 import { badInput, forbidden, unsupportedType } from "../errors.ts";
+
+export { mediaType };
 
 const LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];
 const SAFE_METHODS = new Set(["GET", "HEAD"]);
@@ -120,11 +123,6 @@ export function hasBody(request: Request): boolean {
   const length = request.headers.get("content-length");
   if (length !== null) return Number(length) > 0;
   return request.headers.has("transfer-encoding");
-}
-
-/** The body's media type, lower case, without parameters ("" when there is none). */
-export function mediaType(request: Request): string {
-  return (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
 }
 
 /** The names a YAML body goes by. */

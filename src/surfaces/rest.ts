@@ -6,9 +6,9 @@ import { validate } from "../actions/validate.ts";
 import { badInput, statusOf } from "../errors.ts";
 import type { ResourceDef } from "../resources/define.ts";
 import { RESOURCES } from "../resources/index.ts";
-import type { Services } from "../services.ts";
 import { requireJson, YAML_TYPES } from "./guard.ts";
 import { failure, json, readJson, requireToken, workspaceOf } from "./http.ts";
+import type { ServerServices as Services } from "./services.ts";
 
 /** `/browser/interact/{action}` → `/browser/interact/:action`. */
 export function elysiaPath(path: string): string {

@@ -26,7 +26,6 @@ import { liveMessage, paneRev, totalId, WorkspaceHead, WorkspacePage } from "../
 import { cardMessage, WorkspacesPage } from "../../views/workspaces.tsx";
 import { badInput, FlowError, notFound, TooMany, unsupportedType } from "../errors.ts";
 import { isWorkspaceName } from "../names.ts";
-import type { Services } from "../services.ts";
 import { Entries, frameMessage, Newer, TimelinePane, timelineOf } from "../timeline/view.tsx";
 import {
   ADMIN_COOKIE,
@@ -38,6 +37,7 @@ import {
 } from "./admin-auth.ts";
 import { hasBody, mediaType, peerOf } from "./guard.ts";
 import { failure, readCapped } from "./http.ts";
+import type { ServerServices as Services } from "./services.ts";
 
 /** Answers a request as the whole app would (the admin API included). */
 export type Dispatch = (request: Request) => Promise<Response>;

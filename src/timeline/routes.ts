@@ -7,9 +7,9 @@ import { saveFlowText } from "../actions/flows.ts";
 import { validate } from "../actions/validate.ts";
 import { badInput, notFound, unavailable } from "../errors.ts";
 import { NO_SCRIPT } from "../files/serve.ts";
-import type { Services } from "../services.ts";
 import { guarded, requireWorkspace } from "../surfaces/admin-api.ts";
 import { json, readJson } from "../surfaces/http.ts";
+import type { ServerServices as Services } from "../surfaces/services.ts";
 import type { TimelineEntry } from "./entry.ts";
 import { PAGE_MAX } from "./service.ts";
 

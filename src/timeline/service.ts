@@ -3,7 +3,7 @@
 // are on; the admin reads it newest first, watches the browser live, and keeps a run as a flow.
 // An entry holds a secret as its reference and a landing URL with [hidden] where a typed value would
 // show: what a caller was told, never more.
-import type { AnyAction, LiveBrowser } from "../actions/define.ts";
+import type { AnyAction, LiveBrowser } from "../actions/shape.ts";
 import type { Config } from "../config.ts";
 import { badInput, errorBody, messageOf, statusOf } from "../errors.ts";
 import { flowText } from "../flows/format.ts";

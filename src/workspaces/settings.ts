@@ -1,7 +1,7 @@
 // A workspace's browser settings: what an open asks for over what the last browser had, and the
 // Grid options they make.
 import type { OpenOptions } from "../grid/webdriver.ts";
-import type { BrowserSettings } from "../store/record.ts";
+import type { BrowserSettings, SiteDataReport } from "../store/record.ts";
 
 export const DEFAULT_WIDTH = 1280;
 export const DEFAULT_HEIGHT = 720;
@@ -37,6 +37,19 @@ export function resolveSettings(req: OpenRequest, previous: BrowserSettings): Br
   if (req.insecure) s.insecure = true;
   if (req.record) s.record = true;
   return s;
+}
+
+/** What open_session answers. */
+export interface OpenResult {
+  url: string;
+  title: string;
+  browser: "chrome" | "firefox";
+  width: number;
+  height: number;
+  settings: BrowserSettings;
+  recording: boolean;
+  recording_error?: string;
+  site_data?: SiteDataReport;
 }
 
 export function openOptions(workspace: string, s: BrowserSettings): OpenOptions {

@@ -1,5 +1,5 @@
 // The contract for an action that calls other actions inside its own call (a flow run).
-import type { AnyAction, LiveBrowser, RecordChange } from "../actions/define.ts";
+import type { AnyAction, LiveBrowser, RecordChange } from "../actions/shape.ts";
 import type { SiteDataReport } from "../store/record.ts";
 
 type AnyRecord = Record<string, unknown>;

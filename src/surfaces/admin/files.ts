@@ -3,9 +3,9 @@
 import { Elysia } from "elysia";
 import { badInput } from "../../errors.ts";
 import { FILES_OFF, type Folder, SUBFOLDERS } from "../../files/service.ts";
-import type { Services } from "../../services.ts";
 import { guarded, requireWorkspace } from "../admin-api.ts";
 import { json } from "../http.ts";
+import type { ServerServices as Services } from "../services.ts";
 
 type Ctx = { request: Request; params: Record<string, string> };
 

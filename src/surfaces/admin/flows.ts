@@ -3,9 +3,9 @@
 // admin reads them.
 import { Elysia } from "elysia";
 import { flowOne } from "../../resources/flows.ts";
-import type { Services } from "../../services.ts";
 import { guarded, requireWorkspace } from "../admin-api.ts";
 import { json } from "../http.ts";
+import type { ServerServices as Services } from "../services.ts";
 
 type Ctx = { request: Request; params: { key: string; name?: string } };
 

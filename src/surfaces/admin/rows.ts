@@ -5,10 +5,10 @@ import { join } from "node:path";
 import { filesPart } from "../../files/row.ts";
 import { flowsPart } from "../../flows/row.ts";
 import { isWorkspaceName } from "../../names.ts";
-import type { Services } from "../../services.ts";
 import { secretsPart, siteDataPart } from "../../site-data/rows.ts";
 import { hostOf, recordUrl, type WorkspaceRecord } from "../../store/record.ts";
 import { timelinePart } from "../../timeline/row.ts";
+import type { ServerServices as Services } from "../services.ts";
 
 export interface RowContext {
   services: Services;

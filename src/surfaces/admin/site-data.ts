@@ -4,11 +4,11 @@
 import { Elysia } from "elysia";
 import { notFound } from "../../errors.ts";
 import { matchingSecrets } from "../../secrets/catalogue.ts";
-import type { Services } from "../../services.ts";
 import { type Forgotten, forget, historyHosts, historyView, view, views } from "../../site-data/views.ts";
 import { historyCleared, withSiteData } from "../../store/record.ts";
 import { guarded, requireWorkspace } from "../admin-api.ts";
 import { json } from "../http.ts";
+import type { ServerServices as Services } from "../services.ts";
 
 type Ctx = { request: Request; params: { key: string; site?: string } };
 

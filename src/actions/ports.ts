@@ -1,0 +1,67 @@
+// What a handler is handed: its workspace's browser, the record read-only, and narrow ports to the
+// capabilities it calls, never the server. A leaf: it imports only types of modules that do not
+// import the action table, so the table and what it runs on form no circle.
+
+import type { Config } from "../config.ts";
+import type { Files } from "../files/service.ts";
+import type { Flows } from "../flows/service.ts";
+import type { Grid } from "../grid/webdriver.ts";
+import type { SecretCatalogue } from "../secrets/catalogue.ts";
+import type { RecordStore } from "../store/types.ts";
+import type { Timeline } from "../timeline/service.ts";
+import type { OpenRequest, OpenResult } from "../workspaces/settings.ts";
+import type { Steps } from "../workspaces/steps.ts";
+import type { LiveBrowser, RecordChange } from "./shape.ts";
+
+/** The capabilities a handler may call. The server's whole set (services.ts) is one of these. */
+export interface ActionServices {
+  readonly config: Config;
+  /** The workspace's record, to read: a handler changes it with ctx.change, in the settle write. */
+  readonly store: Pick<RecordStore, "get">;
+  /** Putting a file on the Grid's side, for a file input. */
+  readonly grid: Pick<Grid, "upload">;
+  /** Epoch seconds; injectable for tests. */
+  readonly now: () => number;
+  /** The secrets agents may type without seeing them. */
+  readonly secrets: SecretCatalogue;
+  /** The workspace's files. */
+  readonly files: Files;
+  /** Saved flows and the tools their steps may call. */
+  readonly flows: Pick<Flows, "load" | "tools" | "store">;
+  /** A flow's steps as entries; the last calls as a flow. */
+  readonly timeline: Pick<Timeline, "step" | "flowYaml">;
+  /** Change notices for the admin's live updates. */
+  readonly events: { changed(workspace: string): void };
+}
+
+/** Opening and ending the workspace's browser: the manager does both, in the call's turn. */
+export interface BrowserLifecycle {
+  /** Replaces the workspace's browser (open_session). */
+  open(req: OpenRequest): Promise<OpenResult>;
+  /** Quits it; history and site data stay (end_browser). */
+  end(): Promise<{ ended: boolean }>;
+}
+
+export interface ActionContext {
+  readonly workspace: string;
+  readonly services: ActionServices;
+  /** The workspace's browser (page actions only). */
+  readonly browser: LiveBrowser;
+  /** Opening and ending the browser (the session actions). */
+  readonly lifecycle: BrowserLifecycle;
+  /** The step runner, for an action that calls others inside its call (a page action's only). */
+  steps(): Steps;
+  /** Record `url` in the history instead of the result's url; null withholds the landing. */
+  land(url: string | null): void;
+  /** A further pure change to apply in the same settle write. */
+  change(fn: RecordChange): void;
+  /** Progress for long actions (MCP progress notifications). */
+  progress(progress: number, total: number | undefined, message: string): void;
+  readonly signal: AbortSignal;
+}
+
+/** What a precheck is handed: no browser yet. */
+export interface PrecheckContext {
+  readonly workspace: string;
+  readonly services: ActionServices;
+}

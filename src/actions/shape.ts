@@ -1,0 +1,102 @@
+// The shape of an action, whatever its handler is handed. A leaf: what reads the table without
+// running it (a flow's step tools, the timeline) types actions from here, so nothing that the
+// handler's context names imports the action table back.
+
+import type { WebDriver } from "selenium-webdriver";
+import type { z } from "zod";
+import type { BidiSocket } from "../grid/bidi.ts";
+import type { Page } from "../grid/page.ts";
+import type { BrowserSettings, WorkspaceRecord } from "../store/record.ts";
+
+export interface Annotations {
+  /** Reads only: changes nothing in the browser or the workspace. */
+  readOnly: boolean;
+  /** Hands the page an instruction (click, type, run script). Navigating is not destructive. */
+  destructive: boolean;
+  idempotent: boolean;
+  openWorld?: boolean;
+}
+
+/** How the workspace manager treats the action. */
+export type BrowserUse =
+  | "page" // needs the workspace's browser: resolved (silently reopened) before, settled after
+  | "open" // opens or replaces the browser itself
+  | "end" // ends the browser
+  | "none"; // needs no browser
+
+/** The browser a page action works on. The id never leaves the server. */
+export interface LiveBrowser {
+  readonly id: string;
+  readonly driver: WebDriver;
+  readonly settings: BrowserSettings;
+  /** The browser's held BiDi socket (shared by every call: never close it). */
+  bidi(): Promise<BidiSocket>;
+  /** The page the call acts on: where the agent is, the sandbox, input. One per call. */
+  page(): Promise<Page>;
+}
+
+/** A pure change to the record, applied inside the settle write (may run more than once). */
+export type RecordChange = (record: WorkspaceRecord, browser: string) => WorkspaceRecord | null;
+
+const ON_STALE = Symbol("onStale");
+type StaleAware = RecordChange & { [ON_STALE]?: () => void };
+
+/**
+ * `change`, plus what to do when the settle write does not apply it (the record names another
+ * browser, or is gone). The write may run more than once: the last run decides which was called.
+ */
+export function orIfStale(change: RecordChange, stale: () => void): RecordChange {
+  const wrapped: StaleAware = (record, browser) => change(record, browser);
+  wrapped[ON_STALE] = stale;
+  return wrapped;
+}
+
+/** The settle write did not apply `change`: tells it, when it asked to be told (orIfStale). */
+export function stale(change: RecordChange): void {
+  (change as StaleAware)[ON_STALE]?.();
+}
+
+export interface HttpRoute {
+  method: "GET" | "POST" | "PUT" | "DELETE";
+  /** Path with `{param}` segments; each param is a field of the input. */
+  path: string;
+  /** The OpenAPI summary, when it is not the title. */
+  summary?: string;
+  /** Reads a body that is not plain JSON (a multipart upload) into the input's fields; it enforces its own cap. */
+  readBody?: (request: Request) => Promise<Record<string, unknown>>;
+  /** With readBody: the body types it takes besides JSON, for OpenAPI (content type → schema); default a multipart upload. */
+  bodies?: Record<string, Record<string, unknown>>;
+}
+
+export interface McpContent {
+  blocks: Array<{ type: "image"; data: string; mimeType: string } | { type: "text"; text: string }>;
+  /** What structuredContent and the JSON text carry instead of the result (valid against `output`). */
+  structured?: Record<string, unknown>;
+  /** false: the blocks already say all the result says (read_page's outline), so no JSON text block. */
+  json?: false;
+}
+
+/** An action: `C` is what its handler is handed, `P` what its precheck is (define.ts names both). */
+export interface ActionShape<I extends z.ZodObject, O extends z.ZodType, C, P> {
+  name: string;
+  http: HttpRoute;
+  title: string;
+  /** A prompt for the agent, paid on every turn: when to use it and the mistakes to avoid, said once. */
+  description: string;
+  /** More for readers (the docs and OpenAPI add it after the description); agents are not sent it. */
+  docs?: string;
+  input: I;
+  output: O;
+  annotations: Annotations;
+  browser: BrowserUse;
+  /** Results carry the window size, which is written back into the settings. */
+  reshapes?: boolean;
+  /** Runs before the browser is resolved, so a call that cannot succeed opens no browser; throws to refuse it. */
+  precheck?: (ctx: P, input: z.infer<I>) => Promise<void>;
+  handler: (ctx: C, input: z.infer<I>) => Promise<z.infer<O>>;
+  /** Over MCP: content blocks to send before the result's JSON (an image), or instead of it, and the structured result beside them. */
+  mcpContent?: (result: z.infer<O>) => McpContent;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the table holds actions of every input and output type
+export type AnyAction = ActionShape<any, any, any, any>;

@@ -1,0 +1,91 @@
+// The browsers this server holds: each as one call holds it (its page port made on first use and
+// given back at the end), over the one BiDi connection kept per live browser.
+import { error as wd } from "selenium-webdriver";
+import type { LiveBrowser } from "../actions/shape.ts";
+import type { HeldConnection, HeldConnections } from "../grid/held.ts";
+import { Page, type Where } from "../grid/page.ts";
+import type { Grid } from "../grid/webdriver.ts";
+import { type BrowserSettings, focusFor, type WorkspaceRecord } from "../store/record.ts";
+
+/** A browser as one call holds it: its page port is made on first use and given back at the end. */
+export interface Held extends LiveBrowser {
+  /** Where the page is now (null: the call never looked). */
+  where(): Where | null;
+  release(): void;
+}
+
+/** Classic WebDriver's default page load timeout, which the browser keeps when none is set. */
+const PAGE_LOAD_MS = 300_000;
+const SCRIPT_MS = 30_000;
+
+export class Browsers {
+  constructor(
+    private readonly grid: Grid,
+    /** One BiDi connection per live browser this server has touched. */
+    readonly connections: HeldConnections,
+  ) {}
+
+  /**
+   * The browser's held connection. One that cannot be had may mean the Grid reaped the browser:
+   * then it says so the way WebDriver does, and the call reopens it.
+   */
+  async connection(id: string): Promise<HeldConnection> {
+    try {
+      return await this.connections.get(id);
+    } catch (err) {
+      // A Grid that does not answer is named as such (its own 503), rather than the socket.
+      if (!(await this.grid.alive(id))) {
+        this.connections.drop(id);
+        throw new wd.NoSuchSessionError("the browser is gone");
+      }
+      throw err;
+    }
+  }
+
+  live(id: string, settings: BrowserSettings, record: WorkspaceRecord | null = null): Held {
+    const driver = this.grid.attach(id);
+    let page: Promise<Page> | null = null;
+    let made: Page | null = null;
+    let release: (() => void) | null = null;
+    const known = focusFor(record, id);
+    const pageLoadMs =
+      typeof settings.page_load_timeout === "number" ? settings.page_load_timeout * 1000 : PAGE_LOAD_MS;
+    const scriptMs = typeof settings.script_timeout === "number" ? settings.script_timeout * 1000 : SCRIPT_MS;
+    const open = async (): Promise<Page> => {
+      const conn = await this.connection(id);
+      release?.();
+      release = conn.use();
+      const page = new Page(conn, known ?? { tab: "", frame: null }, {
+        pageLoadMs,
+        scriptMs,
+        gone: async () => !(await this.grid.alive(id)),
+      });
+      if (!known) {
+        // The browser's first tab, until the agent picks another.
+        const first = (await page.tabs())[0];
+        if (!first) throw new wd.NoSuchWindowError("the browser has no tab");
+        page.where.tab = first.context;
+      }
+      made = page;
+      return page;
+    };
+    return {
+      id,
+      driver,
+      settings,
+      bidi: async () => (await this.connection(id)).socket,
+      page: () => {
+        page ??= open().catch((err) => {
+          page = null;
+          throw err;
+        });
+        return page;
+      },
+      where: () => (made ? { ...made.where } : null),
+      release: () => {
+        release?.();
+        release = null;
+      },
+    };
+  }
+}

@@ -1,0 +1,287 @@
+// A workspace's browser lifecycle: open (open_session), reopen (a reaped one, or the first, as the
+// last was opened), replace, and end. Each write that binds a browser is fenced by the call's lease;
+// a browser that could not be bound is quit.
+import { SITE_DATA_URI } from "../actions/define.ts";
+import type { LiveBrowser } from "../actions/shape.ts";
+import { badInput, unavailable } from "../errors.ts";
+import { type Grid, isNoSuchSession } from "../grid/webdriver.ts";
+import { log } from "../log.ts";
+import {
+  at,
+  type BrowserSettings,
+  detached,
+  emptyRecord,
+  recordUrl,
+  type SiteData,
+  type SiteDataReport,
+  siteDataWithin,
+  type WorkspaceRecord,
+  withSiteData,
+} from "../store/record.ts";
+import type { LeaseFence, RecordStore } from "../store/types.ts";
+import { type Updated, updateWith } from "../store/update.ts";
+import type { Browsers, Held } from "./browsers.ts";
+import {
+  DEFAULT_HEIGHT,
+  DEFAULT_WIDTH,
+  type OpenRequest,
+  type OpenResult,
+  openOptions,
+  resolveSettings,
+} from "./settings.ts";
+
+export const INSECURE_SKIP = "an insecure browser gets no saved site data";
+export const RECORDING_OFF =
+  "Recording is not set up on this server (recording.enabled is off). See the README's Recording section.";
+
+/** What other capabilities plug into the manager. Each is optional. */
+export interface ManagerHooks {
+  /** Whether a snapshot holds anything to put back. */
+  restorable?: (data: SiteData) => boolean;
+  /** Puts a snapshot into a fresh browser before its first page. Never throws. */
+  restore?: (browser: LiveBrowser, data: SiteData) => Promise<SiteDataReport>;
+  /** `{sites, uri}` for workspace://current, or null when nothing is saved. */
+  siteDataSummary?: (data: SiteData) => { sites: number; uri: string } | null;
+  /** Wraps one page call of a browser opened with capture=true; returns what the page reported. */
+  capture?: (browser: LiveBrowser, call: () => Promise<void>) => Promise<Record<string, unknown> | null>;
+  recordings?: {
+    /** Files a note for the browser's recording; returns an error text when it cannot be filed. */
+    expect(workspace: string, gridId: string, browser: string): string | null;
+    ended(gridId: string): void;
+  };
+  /** A workspace's record or browser changed (admin live updates). */
+  changed?: (workspace: string) => void;
+}
+
+interface Launched {
+  id: string;
+  url: string;
+  title: string;
+  report: SiteDataReport | null;
+}
+
+export interface LifecycleDeps {
+  store: RecordStore;
+  grid: Grid;
+  now: () => number;
+  hooks: ManagerHooks;
+  browsers: Browsers;
+  /** The lease of the workspace's call in flight on this server: its writes go through it. */
+  fenceOf(workspace: string): { fence?: LeaseFence };
+  /** Whether an admin stopped the workspace's call in flight (interrupt). */
+  stopped(workspace: string): boolean;
+}
+
+export class Lifecycle {
+  private readonly store: RecordStore;
+  private readonly grid: Grid;
+  private readonly now: () => number;
+  private readonly hooks: ManagerHooks;
+  private readonly browsers: Browsers;
+  private readonly fenceOf: LifecycleDeps["fenceOf"];
+  private readonly stopped: LifecycleDeps["stopped"];
+
+  constructor(deps: LifecycleDeps) {
+    this.store = deps.store;
+    this.grid = deps.grid;
+    this.now = deps.now;
+    this.hooks = deps.hooks;
+    this.browsers = deps.browsers;
+    this.fenceOf = deps.fenceOf;
+    this.stopped = deps.stopped;
+  }
+
+  /** The workspace's browser, opening one (with its settings, site data and last page) when there is none. */
+  async resolve(workspace: string): Promise<Held> {
+    const record = await this.store.get(workspace);
+    if (record?.session_id) return this.browsers.live(record.session_id, record.settings, record);
+    return this.reopen(workspace, "", record);
+  }
+
+  /** The browser the record names now, as a call holds it; null when it names none. */
+  async held(workspace: string): Promise<Held | null> {
+    const record = await this.store.get(workspace);
+    return record?.session_id ? this.browsers.live(record.session_id, record.settings, record) : null;
+  }
+
+  /**
+   * Opens a replacement for `replacing` (or a first browser) the way the last one was opened, with
+   * its site data, on its last page. Another server may bind first: then act on its browser.
+   */
+  async reopen(workspace: string, replacing: string, known?: WorkspaceRecord | null): Promise<Held> {
+    if (replacing) this.browsers.connections.drop(replacing);
+    const record = known !== undefined ? known : await this.store.get(workspace);
+    const settings = { ...(record?.settings ?? {}) };
+    // Recording turned off since: nobody would file that video, so the replacement is not filmed.
+    if (settings.record && !this.hooks.recordings) delete settings.record;
+    const opened = await this.launch(
+      workspace,
+      settings,
+      recordUrl(record ?? emptyRecord()) || undefined,
+      record?.site_data,
+    );
+    // An admin ended the workspace while this browser opened: it is not the workspace's.
+    if (this.stopped(workspace)) {
+      this.browsers.connections.drop(opened.id);
+      await this.grid.end(opened.id).catch(() => undefined);
+      throw unavailable("an admin ended this workspace's browser while the call ran: retry the call");
+    }
+    const now = this.now();
+    const bound = await this.bindOrQuit(workspace, opened.id, (cur) => {
+      const base = cur ?? emptyRecord();
+      if (base.session_id && base.session_id !== replacing) return { record: base, value: base.session_id };
+      const record: WorkspaceRecord = {
+        ...at(base, [opened.url], now, this.store.ttl),
+        session_id: opened.id,
+        opened_at: now,
+        settings,
+        reopened: opened.report ? { browser: opened.id, report: opened.report } : {},
+      };
+      return { record, value: opened.id };
+    });
+    if (bound !== opened.id) {
+      this.browsers.connections.drop(opened.id);
+      await this.grid.end(opened.id);
+      const winner = await this.store.get(workspace);
+      return this.browsers.live(bound, winner?.settings ?? settings, winner);
+    }
+    this.expectRecording(workspace, opened.id, settings);
+    return this.browsers.live(opened.id, settings);
+  }
+
+  /**
+   * The write that makes a browser this server opened the workspace's, fenced by the call's lease.
+   * When it fails (a stale lease, the store down) the browser belongs to nobody: it is quit.
+   * Resolves to what `fn` answered beside the record it wrote.
+   */
+  private async bindOrQuit<T>(
+    workspace: string,
+    id: string,
+    fn: (current: WorkspaceRecord | null) => Updated<T>,
+  ): Promise<T> {
+    try {
+      return (await updateWith(this.store, workspace, fn, this.fenceOf(workspace))).value;
+    } catch (err) {
+      this.browsers.connections.drop(id);
+      await this.grid.end(id).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /** Opens a browser, restores site data into it, then goes to its first page. */
+  private async launch(
+    workspace: string,
+    settings: BrowserSettings,
+    url: string | undefined,
+    siteData: SiteData | null | undefined,
+  ): Promise<Launched> {
+    const { id } = await this.grid.open(openOptions(workspace, settings));
+    const browser = this.browsers.live(id, settings);
+    try {
+      let report: SiteDataReport | null = null;
+      if (siteData && this.hooks.restorable?.(siteData)) {
+        if (settings.insecure) {
+          report = { restored: [], skipped: [{ reason: INSECURE_SKIP }], uri: SITE_DATA_URI };
+        } else if (this.hooks.restore) {
+          report = await this.hooks.restore(browser, siteData);
+          if (!report.restored?.length && !report.skipped?.length) report = null;
+        }
+      }
+      if (!url) return { id, url: "about:blank", title: "", report };
+      const page = await browser.page();
+      try {
+        await page.goto(url);
+      } catch (err) {
+        if (isNoSuchSession(err)) throw err;
+        // A slow or broken first page does not undo the open; the result says where it is.
+        log.warn(`workspace ${workspace}: the first page did not load cleanly`);
+      }
+      const state = await page.state();
+      return { id, url: state.url, title: state.title, report };
+    } catch (err) {
+      this.browsers.connections.drop(id);
+      await this.grid.end(id).catch(() => undefined);
+      throw err;
+    } finally {
+      browser.release();
+    }
+  }
+
+  private expectRecording(workspace: string, gridId: string, settings: BrowserSettings): string | null {
+    if (!settings.record || !this.hooks.recordings) return null;
+    return this.hooks.recordings.expect(workspace, gridId, settings.browser ?? "chrome");
+  }
+
+  /** open_session: replaces the workspace's browser. Call inside `run` (it holds the lease). */
+  async open(workspace: string, req: OpenRequest): Promise<OpenResult> {
+    const previous = await this.store.get(workspace);
+    const settings = resolveSettings(req, previous?.settings ?? {});
+    if (settings.record && !this.hooks.recordings) throw badInput(RECORDING_OFF, "record");
+    if (previous?.session_id) await this.endGridBrowser(previous.session_id);
+    const restore = req.restore_site_data !== false;
+    const saved = previous?.site_data ?? {};
+    const url = req.url ?? (req.fresh ? undefined : recordUrl(previous ?? emptyRecord()) || undefined);
+    const opened = await this.launch(workspace, settings, url, restore ? saved : null);
+    const now = this.now();
+    const forgotten = await this.bindOrQuit(workspace, opened.id, (cur) => {
+      const base = cur ?? emptyRecord();
+      let next: WorkspaceRecord = {
+        ...at(base, [opened.url], now, this.store.ttl),
+        session_id: opened.id,
+        opened_at: now,
+        settings,
+        reopened: {},
+      };
+      // Forget only the snapshot this open saw (or what a Forget left of it): a save that landed
+      // meanwhile is not ours to erase.
+      if (!restore && siteDataWithin(base.site_data, saved)) {
+        const sites = this.hooks.siteDataSummary?.(base.site_data)?.sites ?? 0;
+        next = withSiteData(next, {});
+        return { record: next, value: sites };
+      }
+      return { record: next, value: 0 };
+    });
+    const recordingError = this.expectRecording(workspace, opened.id, settings);
+    const out: OpenResult = {
+      url: opened.url,
+      title: opened.title,
+      browser: settings.browser ?? "chrome",
+      width: settings.width ?? DEFAULT_WIDTH,
+      height: settings.height ?? DEFAULT_HEIGHT,
+      settings,
+      recording: settings.record === true,
+    };
+    if (recordingError) out.recording_error = recordingError;
+    if (!restore && forgotten > 0) out.site_data = { forgotten };
+    else if (opened.report) out.site_data = opened.report;
+    return out;
+  }
+
+  /**
+   * Quits the workspace's browser and detaches it from the record; history and site data stay.
+   * `waitMs`: answer after that long even if the Grid has not quit it yet (it goes on).
+   */
+  async end(workspace: string, opts: { waitMs?: number; fence?: LeaseFence }): Promise<{ ended: boolean }> {
+    const record = await this.store.get(workspace);
+    const id = record?.session_id;
+    if (!id) return { ended: false };
+    const ending = this.endGridBrowser(id);
+    if (opts.waitMs === undefined) await ending;
+    else await Promise.race([ending, Bun.sleep(opts.waitMs)]);
+    await this.store.update(workspace, (cur) => (cur && cur.session_id === id ? detached(cur) : cur), {
+      fence: opts.fence,
+    });
+    return { ended: true };
+  }
+
+  private async endGridBrowser(id: string): Promise<void> {
+    this.browsers.connections.drop(id);
+    try {
+      await this.grid.end(id);
+    } catch (err) {
+      log.warn(`ending a browser failed: ${err instanceof Error ? err.message : String(err)}`);
+    } finally {
+      this.hooks.recordings?.ended(id);
+    }
+  }
+}

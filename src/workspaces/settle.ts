@@ -1,0 +1,68 @@
+// Settling a page call: one record write for its history, TTL, reopen report, window size and
+// every change the action asked for, fenced by the call's lease. A result from a browser the
+// record no longer names moves nothing.
+import { type RecordChange, stale } from "../actions/shape.ts";
+import { hideValuesDeep, secretValuesOf, taints } from "../secrets/bound.ts";
+import type { SecretCatalogue } from "../secrets/catalogue.ts";
+import { at, delivered, reportFor, reshaped, type SiteDataReport } from "../store/record.ts";
+import type { LeaseFence, RecordStore } from "../store/types.ts";
+import { updateWith } from "../store/update.ts";
+
+type AnyRecord = Record<string, unknown>;
+
+/** What a call asked its settle to record. */
+export interface CallState {
+  landed: string | null | undefined;
+  changes: RecordChange[];
+  /** Several pages to record, in order (a runner's); when set, `landed` is not used. */
+  pages?: Array<string | null>;
+}
+
+export interface Settler {
+  store: RecordStore;
+  now: () => number;
+  /** Whose values no result or history shows (unit tests may bind services without a catalogue). */
+  secrets: SecretCatalogue | undefined;
+  /** The call's lease. */
+  fence: { fence?: LeaseFence };
+}
+
+/** Finishes a page call: one write for history, TTL, reopen report, window and the action's changes. */
+export async function settle(
+  d: Settler,
+  workspace: string,
+  raw: AnyRecord,
+  browser: string,
+  reshapes: boolean,
+  state: CallState,
+): Promise<AnyRecord> {
+  // The last line of defence for secrets: whatever an action returns or lands on, a page that
+  // carries a secret value is never recorded and the value never reaches the caller.
+  const values = d.secrets ? secretValuesOf(d.secrets) : [];
+  const safe = (url: string | null) => (url && values.some((v) => taints(url, v)) ? null : url);
+  const landed = safe(
+    state.landed !== undefined ? state.landed : typeof raw.url === "string" ? raw.url : null,
+  );
+  const pages = state.pages?.map(safe);
+  const now = d.now();
+  const { value: told } = await updateWith<SiteDataReport | null>(
+    d.store,
+    workspace,
+    (cur) => {
+      // A result from a browser the record no longer names moves nothing; the write still slides the TTL.
+      if (!cur || cur.session_id !== browser) {
+        for (const change of state.changes) stale(change);
+        return { record: cur, value: null };
+      }
+      const report = reportFor(cur, browser);
+      let next = delivered(at(cur, pages ?? [landed], now, d.store.ttl));
+      if (reshapes) next = reshaped(next, raw as { width?: number; height?: number });
+      for (const change of state.changes) next = change(next, browser) ?? next;
+      return { record: next, value: report };
+    },
+    d.fence,
+  );
+  // Hidden after the write: a change may still fill the result in (save_site_data's receipt).
+  const result = hideValuesDeep(values, raw);
+  return told ? { ...result, site_data: told } : result;
+}

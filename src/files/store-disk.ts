@@ -1,4 +1,4 @@
-// Disk primitives the folders share: owner-only modes, reads that never follow a link, real-folder checks, exclusive copies.
+// Disk primitives of the folders: owner-only modes, no-follow reads, real-folder checks, exclusive copies.
 import { constants, lstatSync, type Stats } from "node:fs";
 import { type FileHandle, lstat, open, unlink } from "node:fs/promises";
 

@@ -1,4 +1,4 @@
-// A workspace's folders on disk: paths checked, files listed and found, written under the first free name, removed.
+// A workspace's folders on disk: paths checked, files listed and found, written under a free name, removed.
 import { type Dirent, readdirSync } from "node:fs";
 import { chmod, type FileHandle, link, lstat, mkdir, open, readdir, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";

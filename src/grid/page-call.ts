@@ -1,4 +1,4 @@
-// How a page function crosses into the sandbox and back: node refs, the call's declaration, packed arguments and results.
+// How a page function crosses into the sandbox and back: node refs, its declaration, packed args and results.
 import { pageLibrary } from "../page/bundle.ts" with { type: "macro" };
 import type { PageLib } from "../page/index.ts";
 import { BidiError, type LocalValue, type RemoteValue } from "./bidi.ts";

@@ -1,4 +1,4 @@
-// The page port: one BiDi command with its failures said plainly, the dialog watch, and calls into the sandbox or the page.
+// The page port: one BiDi command with its failures said plainly, the dialog watch, sandbox and page calls.
 import { error as wd } from "selenium-webdriver";
 import { badInput } from "../errors.ts";
 import {

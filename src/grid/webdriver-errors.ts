@@ -1,4 +1,4 @@
-// How the Grid and the driver say things went wrong: a gone browser, a command past its deadline, the Grid's reason.
+// How the Grid and the driver say things went wrong: a gone browser, a command past its deadline, a reason.
 import { error as wdError } from "selenium-webdriver";
 import { FlowError, scrub, unavailable } from "../errors.ts";
 

@@ -1,4 +1,4 @@
-// The inbox the transport delivers into: its files, a watcher that wakes the collector, and how long a file has been quiet.
+// The inbox the transport delivers into: its files, a watcher that wakes the collector, a file's quiet time.
 import { type Dirent, type Stats, stat } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";

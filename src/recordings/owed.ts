@@ -1,4 +1,4 @@
-// An owed recording and what filing it needs: its note, the store and claims, the collector's options; its filed name, and failures named by kind.
+// An owed recording: its note, the store, claims and options filing it needs, its filed name, failure kinds.
 import { InvalidName } from "../names.ts";
 
 export interface Note {

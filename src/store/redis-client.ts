@@ -1,4 +1,4 @@
-// One Redis connection, auto-pipelined, with a deadline on every command, its failures said plainly, and scripts run by digest.
+// One auto-pipelined Redis connection: a deadline per command, failures said plainly, scripts run by digest.
 import { RedisClient } from "bun";
 import { FlowError, unavailable } from "../errors.ts";
 

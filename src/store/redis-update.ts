@@ -1,4 +1,4 @@
-// The update's optimistic parts: the compare-and-set scripts, the hints they are checked against, the retry backoff.
+// The update's optimistic parts: the compare-and-set scripts, the hints they check, the retry backoff.
 
 export const UPDATE_RETRIES = 10;
 

@@ -1,4 +1,4 @@
-// Leases, their queue, MCP sessions and marks in SQLite: the statements, and the transactions that take a lease or a session.
+// Leases, their queue, MCP sessions and marks in SQLite: the statements, and the transactions that take them.
 import type { Database } from "bun:sqlite";
 
 /** The statements behind leases, MCP sessions and marks. */

@@ -5,105 +5,46 @@
 import { badInput, notFound, tooLarge } from "../errors.ts";
 import type { Grid, GridDownload } from "../grid/webdriver.ts";
 import { log } from "../log.ts";
-import { fileNameProblem, InvalidName, repr } from "../names.ts";
+import { InvalidName, repr } from "../names.ts";
 import type { RecordStore } from "../store/types.ts";
 import type { DiskFolder } from "./layout.ts";
 import type { LinkSigner } from "./links.ts";
 import { serveDisk, serveStream } from "./serve.ts";
-import { codeOf, type FileStore, openNoFollow, RESERVED_IN_FILES, type StoredFile } from "./store.ts";
+import { codeOf, type FileStore, openNoFollow, type StoredFile } from "./store.ts";
 import { contentType, isImage } from "./types.ts";
+import {
+  checkName,
+  FILES_OFF,
+  type FileEntry,
+  type Folder,
+  type FolderSummary,
+  folderUri,
+  KEEP_TOOL,
+  KIND,
+  missingFile,
+  parseUri,
+  ROOT_URI,
+  SUBFOLDERS,
+  stamp,
+  UPLOAD_CAP,
+  uriOf,
+} from "./uris.ts";
 
-export const ROOT_URI = "workspace://files";
-export type Folder = "files" | "screenshots" | "recordings" | "downloads";
-/** The folders under Files, in the order the root lists them. */
-export const SUBFOLDERS = ["screenshots", "recordings", "downloads"] as const;
-export type Subfolder = (typeof SUBFOLDERS)[number];
-export const KEEP_TOOL = "keep_file";
-/** The upload cap, and the most a file may weigh to be put into a file input. */
-export const UPLOAD_CAP = 64 * 1024 * 1024;
-
-export const FILES_OFF =
-  "files are off on this server: set data.dir (DATA_DIR) to keep screenshots, prints, recordings and kept files";
-
-const KIND: Record<Folder, string> = {
-  files: "file",
-  screenshots: "screenshot",
-  recordings: "recording",
-  downloads: "download",
-};
-
-export interface FileEntry {
-  name: string;
-  uri: string;
-  /** A signed link that needs no token, relative to this server. */
-  url: string;
-  content_type: string;
-  size: number | null;
-  image: boolean;
-  /** The call that keeps it into Files; null for what is in Files already. */
-  keep_with: string | null;
-  /** ISO time it was last written, when known. */
-  modified: string | null;
-}
-
-export interface FolderSummary {
-  name: Folder;
-  uri: string;
-  count: number | null;
-}
-
-export function folderUri(folder: Folder): string {
-  return folder === "files" ? ROOT_URI : `${ROOT_URI}/${folder}`;
-}
-
-export function uriOf(folder: Folder, name: string): string {
-  return `${folderUri(folder)}/${encodeURIComponent(name)}`;
-}
-
-/** `workspace://files/<name>` (Files) or `workspace://files/<folder>/<name>`. */
-export function parseUri(uri: string): { folder: Folder; name: string } {
-  const how = `give a file's uri as a listing shows it: ${ROOT_URI}/<name> or ${ROOT_URI}/<folder>/<name>`;
-  if (!uri.startsWith(`${ROOT_URI}/`)) throw badInput(`not a file's uri: ${how}`, "uri");
-  const parts = uri.slice(ROOT_URI.length + 1).split("/");
-  let folder: Folder;
-  let raw: string;
-  if (parts.length === 1) {
-    if (RESERVED_IN_FILES.has(parts[0]!)) throw badInput(`${uri} is a folder, not a file: ${how}`, "uri");
-    [folder, raw] = ["files", parts[0]!];
-  } else if (parts.length === 2 && (SUBFOLDERS as readonly string[]).includes(parts[0]!)) {
-    [folder, raw] = [parts[0] as Folder, parts[1]!];
-  } else {
-    throw badInput(`not a file's uri: ${how}`, "uri");
-  }
-  let name: string;
-  try {
-    name = decodeURIComponent(raw);
-  } catch {
-    throw badInput(`the name in ${uri} is not valid percent-encoding`, "uri");
-  }
-  const problem = fileNameProblem(name);
-  if (problem) throw badInput(`not a file's uri: ${problem}`, "uri");
-  return { folder, name };
-}
-
-/** A name no file of `folder` can have ('.', '..', a '/') is a 400, not a miss. */
-function checkName(folder: Folder, name: string): void {
-  const problem =
-    folder === "downloads"
-      ? name === "." || name === ".." || name.includes("/")
-        ? "a file name is not '.' or '..' and has no '/'"
-        : null
-      : fileNameProblem(name);
-  if (problem) throw badInput(`${repr(name)} is not a file name: ${problem}`, "name");
-}
-
-export function stamp(ms: number): string {
-  return new Date(ms)
-    .toISOString()
-    .replace(/[-:]/g, "")
-    .replace("T", "-")
-    .replace(/\.\d+Z$/, "");
-}
+export {
+  FILES_OFF,
+  type FileEntry,
+  type Folder,
+  type FolderSummary,
+  folderUri,
+  KEEP_TOOL,
+  parseUri,
+  ROOT_URI,
+  SUBFOLDERS,
+  type Subfolder,
+  stamp,
+  UPLOAD_CAP,
+  uriOf,
+} from "./uris.ts";
 
 export interface FilesDeps {
   store: FileStore | null;
@@ -207,7 +148,7 @@ export class Files {
   async item(workspace: string, folder: Folder, name: string): Promise<FileEntry> {
     checkName(folder, name);
     const found = await this.find(workspace, folder, name);
-    if (!found) throw notFound(`no ${KIND[folder]} called ${repr(name)}. ${folderUri(folder)} lists them`);
+    if (!found) throw missingFile(folder, name);
     return this.entry(workspace, folder, found);
   }
 
@@ -219,12 +160,10 @@ export class Files {
     name: string,
     maxAge: number,
   ): Promise<Response> {
-    const missing = () =>
-      notFound(`no ${KIND[folder]} called ${repr(name)}. ${folderUri(folder)} lists them`);
+    const missing = () => missingFile(folder, name);
     checkName(folder, name);
     if (folder === "downloads") {
-      const id = await this.browserOf(workspace);
-      const got = id ? await this.deps.grid.download(id, name) : null;
+      const got = await this.download(workspace, name);
       if (!got) throw missing();
       return serveStream(got.body, name, maxAge, got.size);
     }
@@ -245,8 +184,7 @@ export class Files {
     const store = this.disk();
     let landed: StoredFile;
     if (folder === "downloads") {
-      const id = await this.browserOf(workspace);
-      const got = id ? await this.deps.grid.download(id, name) : null;
+      const got = await this.download(workspace, name);
       if (!got) {
         throw notFound(
           `no download called ${repr(name)}: its browser may have ended. ${folderUri("downloads")} lists what there is`,
@@ -313,12 +251,10 @@ export class Files {
   /** A workspace file's name and bytes, for a file input (at most the upload cap). */
   async read(workspace: string, uri: string): Promise<{ name: string; data: Uint8Array }> {
     const { folder, name } = parseUri(uri);
-    const missing = () =>
-      notFound(`no ${KIND[folder]} called ${repr(name)}. ${folderUri(folder)} lists them`);
+    const missing = () => missingFile(folder, name);
     const over = () => tooLarge(`${uri} is over the ${UPLOAD_CAP / 1024 / 1024} MiB a file input takes here`);
     if (folder === "downloads") {
-      const id = await this.browserOf(workspace);
-      const got = id ? await this.deps.grid.download(id, name) : null;
+      const got = await this.download(workspace, name);
       if (!got) throw missing();
       if (got.size !== null && got.size > UPLOAD_CAP) {
         await got.body.cancel();
@@ -357,6 +293,12 @@ export class Files {
   private async downloads(workspace: string): Promise<GridDownload[]> {
     const id = await this.browserOf(workspace);
     return id ? this.deps.grid.downloads(id) : [];
+  }
+
+  /** One download of the workspace's browser, streamed; null when the browser or the file is gone. */
+  private async download(workspace: string, name: string) {
+    const id = await this.browserOf(workspace);
+    return id ? await this.deps.grid.download(id, name) : null;
   }
 
   /** The Grid id of the workspace's browser (it never leaves the server), or null. */

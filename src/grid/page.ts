@@ -3,386 +3,19 @@
 // - every script of the server's own runs in a sandbox realm, with the page library installed,
 //   so a page that replaces its own globals changes nothing the server computes;
 // - elements cross as BiDi node references; gestures go through input.performActions.
-import { error as wd } from "selenium-webdriver";
 import { badInput, unavailable } from "../errors.ts";
-import { pageLibrary } from "../page/bundle.ts" with { type: "macro" };
-import type { PageLib } from "../page/index.ts";
-import {
-  BidiError,
-  type BidiSocket,
-  BidiTimeout,
-  type BrowsingContextInfo,
-  type Commands,
-  type EvaluateResult,
-  type KeyAction,
-  type LocalValue,
-  type Method,
-  type PointerAction,
-  type RemoteValue,
-  SANDBOX,
-  type SourceActions,
-  type UserPrompt,
-} from "./bidi.ts";
-import type { HeldConnection } from "./held.ts";
+import { BidiError, BidiTimeout, type BrowsingContextInfo, SANDBOX, type SourceActions } from "./bidi.ts";
+import { type NodeRef, settling } from "./page-call.ts";
+import { DialogOpened, dialogOpenError } from "./page-dialogs.ts";
+import { clickActions, dragActions, hoverActions, KEY_MS, keyActions, keysOf } from "./page-input.ts";
+import { GRACE_MS, PagePort } from "./page-port.ts";
 
-const LIBRARY: string = pageLibrary();
+export { isNodeRef, LIBRARY_PRELOAD, type NodeRef, type PageFn, type WindowRef } from "./page-call.ts";
+export { DIALOG_OPEN, DialogOpened, dialogOpenError } from "./page-dialogs.ts";
+export type { PageOptions, Where } from "./page-port.ts";
 
-/** An element (or any node) the sandbox handed over, good for its document only. */
-export interface NodeRef {
-  readonly sharedId: string;
-  /** The browsing context whose document holds it. */
-  readonly context: string;
-}
-/** A window (a frame's) the sandbox handed over. */
-export interface WindowRef {
-  readonly window: string;
-}
-
-export function isNodeRef(v: unknown): v is NodeRef {
-  return typeof v === "object" && v !== null && typeof (v as NodeRef).sharedId === "string";
-}
-
-/** Which tab the agent acts in, and which frame inside it (null: the tab's top document). */
-export interface Where {
-  tab: string;
-  frame: string | null;
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: page functions take any JSON-able arguments and node refs
-export type PageFn = (lib: PageLib, ...args: any[]) => unknown;
-
-/** A dialog opened while the page worked: the page answers nothing more until it is answered. */
-export class DialogOpened extends Error {
-  constructor(readonly prompt: UserPrompt) {
-    super(`a dialog opened: ${prompt.message}`);
-    this.name = "DialogOpened";
-  }
-}
-
-export const DIALOG_OPEN = "a dialog is open: answer it with the dialog tool first";
-
-/** A dialog is open in the tab: nothing can run until it is answered. */
-export function dialogOpenError(prompt: UserPrompt | null): Error {
-  return badInput(
-    prompt?.message ? `${DIALOG_OPEN} (it says: ${JSON.stringify(prompt.message)})` : DIALOG_OPEN,
-  );
-}
-
-/** The library for every new document's sandbox, installed by each held connection. */
-export const LIBRARY_PRELOAD = `() => { if (!globalThis.__sfLib) { ${LIBRARY} } }`;
-const NO_LIBRARY = "__sf:no-library";
-
-const lean = new WeakMap<PageFn, string>();
-const whole = new WeakMap<PageFn, string>();
-
-// The call unpacks its arguments, runs `fn` with the library and packs what it returns, all in the
-// sandbox. The library is there already in any document loaded since the connection was held (its
-// preload script put it there); the lean form says when it is not, and the whole form brings it.
-function declaration(fn: PageFn, withLibrary: boolean): string {
-  const cache = withLibrary ? whole : lean;
-  let d = cache.get(fn);
-  if (!d) {
-    const install = withLibrary
-      ? `if (!globalThis.__sfLib) { ${LIBRARY} }`
-      : `if (!globalThis.__sfLib) return "${NO_LIBRARY}";`;
-    d = `async function (__args, __arm, ...__refs) {
-${install}
-const L = globalThis.__sfLib; L.fresh(); if (__arm) L.arm();
-return L.pack(await (${fn.toString()})(L, ...L.unpack(__args, __refs)));
-}`;
-    cache.set(fn, d);
-  }
-  return d;
-}
-
-/** Arguments as the sandbox takes them: one JSON string, and the node refs it points at. */
-function packArgs(args: unknown[], arm: boolean): LocalValue[] {
-  const refs: LocalValue[] = [];
-  const json = JSON.stringify(args, (_k, v: unknown) => {
-    if (isNodeRef(v)) {
-      refs.push({ sharedId: v.sharedId });
-      return { $sf: refs.length - 1 };
-    }
-    return v;
-  });
-  return [{ type: "string", value: json }, { type: "boolean", value: arm }, ...refs];
-}
-
-function unpackResult(result: RemoteValue, context: string): unknown {
-  const parts = (result.type === "array" && Array.isArray(result.value) ? result.value : []) as RemoteValue[];
-  const head = parts[0];
-  if (head?.type !== "string" || typeof head.value !== "string") {
-    throw new Error("the page library answered in an unknown shape");
-  }
-  const refs = parts.slice(1).map((r): NodeRef | WindowRef | null => {
-    const v = r as RemoteValue & { sharedId?: string };
-    if (r.type === "window") return { window: String((r.value as { context?: string })?.context ?? "") };
-    if (typeof v.sharedId === "string") return { sharedId: v.sharedId, context };
-    return null;
-  });
-  return JSON.parse(head.value, (_k, x: unknown) =>
-    x !== null && typeof x === "object" && typeof (x as { $sf?: unknown }).$sf === "number"
-      ? refs[(x as { $sf: number }).$sf]
-      : x,
-  );
-}
-
-export interface PageOptions {
-  /** How long a page may take to load (the browser's page_load_timeout). */
-  pageLoadMs: number;
-  /** How long a script of the caller's may run (script_timeout). */
-  scriptMs: number;
-  /** Whether the browser is gone (the Grid reaped it); asked when the connection fails. */
-  gone: () => Promise<boolean>;
-}
-
-/** How long a popup's first script may take before it is taken for one Chromium's BiDi ignores. */
-const PROBE_MS = 500;
-/** How long a command may wait before the Grid is asked whether the browser still lives. */
-const WATCH_MS = 400;
-/** The pause before a key sequence's deadline, per key (typing is one BiDi command). */
-const KEY_MS = 20;
-const GRACE_MS = 10_000;
-
-// BiDi key values are WebDriver's key codes; a newline is Enter and a tab is Tab, as sendKeys types them.
-function keysOf(text: string): string[] {
-  const out: string[] = [];
-  for (const ch of text.replace(/\r\n?/g, "\n"))
-    out.push(ch === "\n" ? "\uE007" : ch === "\t" ? "\uE004" : ch);
-  return out;
-}
-
-export class Page {
-  readonly where: Where;
-
-  constructor(
-    readonly held: HeldConnection,
-    where: Where,
-    private readonly opts: PageOptions,
-  ) {
-    this.where = { ...where };
-  }
-
-  /** The context the agent acts in: the frame it entered, else its tab. */
-  get context(): string {
-    return this.where.frame ?? this.where.tab;
-  }
-
-  /**
-   * One BiDi command, with the failures page work can meet said plainly. The Grid does not close
-   * the connection of a browser it removed (its commands just never answer), so a command still
-   * waiting after WATCH_MS asks the Grid whether the browser lives; a gone one fails at once.
-   */
-  async send<M extends Method>(
-    method: M,
-    params: Commands[M]["params"],
-    opts: { timeoutMs?: number } = {},
-  ): Promise<Commands[M]["result"]> {
-    const work = this.held.socket.send(method, params, opts);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const watchdog = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        this.isGone().then(
-          (gone) => {
-            if (gone) reject(new wd.NoSuchSessionError("the browser is gone"));
-          },
-          () => undefined,
-        );
-      }, WATCH_MS);
-    });
-    try {
-      return await Promise.race([work, watchdog]);
-    } catch (err) {
-      work.catch(() => undefined);
-      if (err instanceof wd.NoSuchSessionError) {
-        this.held.close();
-        throw err;
-      }
-      throw await this.plain(err, params as { context?: string });
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  private goneCheck: Promise<boolean> | null = null;
-
-  // One question to the Grid at a time, whatever waits on it.
-  private isGone(): Promise<boolean> {
-    this.goneCheck ??= this.opts.gone().finally(() => {
-      this.goneCheck = null;
-    });
-    return this.goneCheck;
-  }
-
-  // A dropped connection may mean the Grid reaped the browser: then it is the manager's to reopen.
-  private async plain(
-    err: unknown,
-    params: { context?: string; target?: { context?: string } },
-  ): Promise<unknown> {
-    if (err instanceof BidiTimeout) {
-      // A Grid that does not answer either is named as such (its 503).
-      if (await this.isGone()) {
-        return new wd.NoSuchSessionError("the browser is gone");
-      }
-      // A command past its deadline is not waited on again: the next call opens a fresh connection.
-      this.held.close();
-      return err;
-    }
-    if (err instanceof BidiError) {
-      const context = params.context ?? params.target?.context;
-      if (err.error === "no such frame") {
-        if (context && context === this.where.frame)
-          return badInput("the frame is gone: leave it with switch (frame: null)");
-        return badInput("the current tab was closed: pick another with switch (tab)");
-      }
-      if (err.error === "no such node" || /belongs to different document|stale/i.test(err.bidiMessage)) {
-        return new wd.StaleElementReferenceError(err.bidiMessage);
-      }
-      return err;
-    }
-    if (this.held.closed && (await this.isGone().catch(() => false))) {
-      return new wd.NoSuchSessionError("the browser is gone");
-    }
-    return err;
-  }
-
-  /** The dialog open in the agent's tab, if the connection saw one open. */
-  get prompt(): UserPrompt | null {
-    return this.held.prompts.get(this.where.tab) ?? null;
-  }
-
-  /** Runs `fn(L, ...args)` in the sandbox of the agent's context (its frame, else its tab). */
-  async call<T>(fn: PageFn, ...args: unknown[]): Promise<T> {
-    return this.run<T>(this.context, false, fn, args);
-  }
-
-  /** `call`, marking the page first for the gesture that follows (see page/leaving.ts). */
-  async arming<T>(fn: PageFn, ...args: unknown[]): Promise<T> {
-    return this.run<T>(this.context, true, fn, args);
-  }
-
-  async callIn<T>(context: string, fn: PageFn, ...args: unknown[]): Promise<T> {
-    return this.run<T>(context, false, fn, args);
-  }
-
-  private async run<T>(context: string, arm: boolean, fn: PageFn, args: unknown[]): Promise<T> {
-    const prompt = this.prompt;
-    if (prompt) throw dialogOpenError(prompt);
-    await this.usable();
-    // The library's own work (an outline of a huge page) gets the time a script would.
-    const send = (withLibrary: boolean) =>
-      this.whilePrompt(
-        this.send(
-          "script.callFunction",
-          {
-            functionDeclaration: declaration(fn, withLibrary),
-            target: { context, sandbox: SANDBOX },
-            arguments: packArgs(args, arm),
-            awaitPromise: true,
-            resultOwnership: "none",
-            serializationOptions: { maxDomDepth: 0, maxObjectDepth: 1 },
-          },
-          { timeoutMs: this.opts.scriptMs },
-        ),
-      );
-    let reply = await settling(() => send(false));
-    if (reply.type === "success" && reply.result.type === "string" && reply.result.value === NO_LIBRARY) {
-      reply = await settling(() => send(true));
-    }
-    if (reply.type === "exception") {
-      throw new Error(`the page library failed: ${reply.exceptionDetails.text}`);
-    }
-    return unpackResult(reply.result, context) as T;
-  }
-
-  /**
-   * Makes sure the tab takes scripts. Chromium's BiDi never answers a script sent to a window the
-   * page opened with window.open and kept its opener (an OAuth popup, say) until it has been
-   * navigated over BiDi: such a tab is reloaded once, the first time it is used.
-   */
-  async usable(): Promise<void> {
-    const tab = this.where.tab;
-    if (this.held.usable.has(tab)) return;
-    const top = (await this.send("browsingContext.getTree", { root: tab, maxDepth: 0 })).contexts[0] as
-      | (BrowsingContextInfo & { originalOpener?: string | null })
-      | undefined;
-    if (top?.originalOpener) {
-      const answered = await this.held.socket
-        .send(
-          "script.callFunction",
-          { functionDeclaration: "() => 1", target: { context: tab, sandbox: SANDBOX }, awaitPromise: false },
-          { timeoutMs: PROBE_MS },
-        )
-        .then(
-          () => true,
-          (err: unknown) => !(err instanceof BidiTimeout),
-        );
-      if (!answered) {
-        await this.send(
-          "browsingContext.reload",
-          { context: tab, wait: "complete" },
-          { timeoutMs: this.opts.pageLoadMs },
-        );
-      }
-    }
-    this.held.usable.add(tab);
-  }
-
-  /** Runs `work`; a dialog that opens in the tab meanwhile ends the wait with DialogOpened. */
-  async whilePrompt<T>(work: Promise<T>): Promise<T> {
-    const tab = this.where.tab;
-    const got = await this.held.racePrompt((c) => c === tab || this.inTab(c), work);
-    if ("prompt" in got) {
-      work.catch(() => undefined);
-      throw new DialogOpened(got.prompt);
-    }
-    return got.done;
-  }
-
-  // Dialogs are told per top-level context; one of a frame of this tab counts too.
-  private inTab(context: string): boolean {
-    return context === this.where.frame;
-  }
-
-  /**
-   * Runs a caller's function declaration in the page's own world of `context` (what
-   * execute_script means), awaiting a promise; its value as the browser serialised it.
-   */
-  async userCall(context: string, declaration: string, args: LocalValue[]): Promise<RemoteValue> {
-    const prompt = this.prompt;
-    if (prompt) throw dialogOpenError(prompt);
-    await this.usable();
-    let reply: Awaited<ReturnType<BidiSocket["send"]>> & EvaluateResult;
-    try {
-      reply = (await this.whilePrompt(
-        this.send(
-          "script.callFunction",
-          {
-            functionDeclaration: declaration,
-            target: { context },
-            arguments: args,
-            awaitPromise: true,
-            resultOwnership: "none",
-            serializationOptions: { maxDomDepth: 0, maxObjectDepth: 20 },
-          },
-          { timeoutMs: this.opts.scriptMs + GRACE_MS },
-        ),
-      )) as EvaluateResult;
-    } catch (err) {
-      if (err instanceof BidiTimeout) {
-        throw badInput(
-          "the script did not finish within the browser's script timeout: make it return sooner, or open the browser with a larger script_timeout",
-        );
-      }
-      throw err;
-    }
-    if (reply.type === "exception") {
-      const text = reply.exceptionDetails.text.replace(/^(?:Uncaught )?(?:[A-Z]\w*)?Error: /, "");
-      throw badInput(`the page's script failed: ${text}`);
-    }
-    return reply.result;
-  }
-
+/** The page port, with where the browser is, moving the page, and input on top. */
+export class Page extends PagePort {
   /**
    * Whether a document of the agent's tab holds a typed secret (a bound write marked it in the
    * sandbox, which the page cannot reach; a new document starts unmarked).
@@ -570,38 +203,21 @@ export class Page {
   }
 
   async click(el: NodeRef, opts: { button?: number; count?: number } = {}): Promise<void> {
-    const button = opts.button ?? 0;
-    const actions: PointerAction[] = [{ type: "pointerMove", x: 0, y: 0, origin: origin(el) }];
-    for (let i = 0; i < (opts.count ?? 1); i++)
-      actions.push({ type: "pointerDown", button }, { type: "pointerUp", button });
-    await this.perform(el.context, [mouse(actions)]);
+    await this.perform(el.context, [clickActions(el, opts)]);
   }
 
   async hover(el: NodeRef): Promise<void> {
-    await this.perform(el.context, [mouse([{ type: "pointerMove", x: 0, y: 0, origin: origin(el) }])]);
+    await this.perform(el.context, [hoverActions(el)]);
   }
 
   /** A pointer drag: press, nudge past drag thresholds, travel, release. */
   async drag(from: NodeRef, to: NodeRef): Promise<void> {
-    await this.perform(from.context, [
-      mouse([
-        { type: "pointerMove", x: 0, y: 0, origin: origin(from) },
-        { type: "pointerDown", button: 0 },
-        { type: "pointerMove", x: 5, y: 5, duration: 50, origin: origin(from) },
-        { type: "pointerMove", x: 0, y: 0, duration: 150, origin: origin(to) },
-        { type: "pointerUp", button: 0 },
-      ]),
-    ]);
+    await this.perform(from.context, [dragActions(from, to)]);
   }
 
   /** Key presses in `context`: each combo's modifiers held around its key. */
   async keys(context: string, combos: { modifiers: string[]; key: string }[]): Promise<void> {
-    const actions: KeyAction[] = [];
-    for (const c of combos) {
-      for (const m of c.modifiers) actions.push({ type: "keyDown", value: m });
-      actions.push({ type: "keyDown", value: c.key }, { type: "keyUp", value: c.key });
-      for (const m of [...c.modifiers].reverse()) actions.push({ type: "keyUp", value: m });
-    }
+    const actions = keyActions(combos);
     await this.perform(
       context,
       [{ type: "key", id: "keyboard", actions }],
@@ -621,31 +237,6 @@ export class Page {
     await this.send("input.setFiles", { context: el.context, element: { sharedId: el.sharedId }, files });
   }
 }
-
-// A document on its way out answers "Cannot find context" for a moment, until the next is in.
-const TRANSIENT =
-  /cannot find context with specified id|execution context was destroyed|inspected target navigated/i;
-
-/** Runs a read again, a moment later, while the document it went to is being replaced. */
-async function settling<T>(read: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await read();
-    } catch (err) {
-      if (attempt >= 4 || !(err instanceof BidiError) || !TRANSIENT.test(err.bidiMessage)) throw err;
-      await Bun.sleep(25 * attempt);
-    }
-  }
-}
-
-const mouse = (actions: PointerAction[]): SourceActions => ({
-  type: "pointer",
-  id: "mouse",
-  parameters: { pointerType: "mouse" },
-  actions,
-});
-
-const origin = (el: NodeRef) => ({ type: "element" as const, element: { sharedId: el.sharedId } });
 
 /** The contexts from `root` down to `context`, or null when it is not in the tree. */
 function pathTo(root: BrowsingContextInfo, context: string): BrowsingContextInfo[] | null {

@@ -19,122 +19,37 @@
 //
 // It owns no browser, takes no workspace lease, and never logs an inbox file's name: it holds the
 // Grid id. Nothing here talks to the Grid's recorder or imports protocol code.
-import { type Dirent, stat } from "node:fs";
-import { readdir } from "node:fs/promises";
-import { basename, join } from "node:path";
-import { type FSWatcher, watch } from "chokidar";
+import { basename } from "node:path";
 import { log } from "../log.ts";
-import { InvalidName, validGridId } from "../names.ts";
+import { validGridId } from "../names.ts";
+import { InboxWatcher, inboxFiles, QuietFiles } from "./inbox.ts";
 import { isComplete } from "./mp4.ts";
+import {
+  type Claims,
+  type CollectorOptions,
+  type CollectorStore,
+  errorKind,
+  hhmm,
+  nameFor,
+  noteOf,
+  type Owed,
+  SOLO,
+} from "./owed.ts";
+
+export { inboxFiles, PARTIAL_SUFFIXES } from "./inbox.ts";
+export {
+  type Claims,
+  type CollectorOptions,
+  type CollectorStore,
+  errorKind,
+  type Note,
+  nameFor,
+  type Owed,
+} from "./owed.ts";
 
 export const RECORDINGS_FOLDER = "recordings";
-/** A transport that writes a temporary name and renames it is still copying. */
-export const PARTIAL_SUFFIXES = [".partial", ".part", ".tmp"];
 const TICK_S = 30;
 const IDLE_AFTER_S = 60;
-
-export interface Note {
-  opened: number;
-  ended: number | null;
-  browser: string;
-  /** The name a server began filing it under. */
-  filing?: string;
-}
-
-/** What the collector needs of the workspace folders (FileStore has it). */
-export interface CollectorStore {
-  writeNote(workspace: string, gridId: string, note: Note): void;
-  readNote(workspace: string, gridId: string): Note | null;
-  deleteNote(workspace: string, gridId: string): boolean;
-  notes(): Array<{ workspace: string; gridId: string; note: Note }>;
-  /** Files the recording from `source` (or goes on with a filing a stopped server began); null when it was filed. */
-  fileRecording(
-    workspace: string,
-    gridId: string,
-    source: string,
-    name: string,
-  ): Promise<{ name: string } | null>;
-}
-
-/** A recording's claim: only its holder files it or gives up on it. */
-export interface Claims {
-  /** The claim now, or null when another server holds it. */
-  tryTake(name: string): Promise<{ release(): Promise<void> } | null>;
-}
-
-/** One server alone: every claim is its own. */
-const SOLO: Claims = { tryTake: async () => ({ release: async () => undefined }) };
-
-export interface CollectorOptions {
-  store: CollectorStore;
-  inbox: string;
-  /**
-   * The Grid's live browser ids, or null when it did not answer (then every browser counts as
-   * alive: the Grid can blip). One /status call, which unlike a WebDriver call does not keep an
-   * idle browser from being reaped.
-   */
-  liveIds: () => Promise<ReadonlySet<string> | null>;
-  /** Seconds after a browser ends to wait for its recording. */
-  wait: number;
-  polling: boolean;
-  pollMs: number;
-  /** A recording was filed into this workspace. */
-  onFiled?: (workspace: string) => void;
-  /** Epoch seconds. */
-  clock?: () => number;
-  /** Seconds between liveness looks, and the longest wait between sweeps (fixed in production). */
-  tick?: number;
-  /** Seconds a file with no trailer must stay unchanged, its browser gone, before it is filed. */
-  idleAfter?: number;
-  /** Claims in the record store, shared by the servers of a group (default: this server alone). */
-  claims?: Claims;
-}
-
-export interface Owed {
-  workspace: string;
-  gridId: string;
-  /** Epoch ms. */
-  opened: number;
-  browser: string;
-  /** Epoch ms, or null while the browser may live. */
-  ended: number | null;
-  /** Epoch seconds of the last liveness look. */
-  checked: number;
-  /** A server began filing it under this name (and may have stopped mid-way). */
-  filing?: string;
-}
-
-/** `rec-YYYYMMDD-HHMM.mp4`, in UTC, from when the browser opened. */
-export function nameFor(openedMs: number): string {
-  const d = new Date(openedMs);
-  const p = (n: number) => String(n).padStart(2, "0");
-  return `rec-${d.getUTCFullYear()}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}-${p(d.getUTCHours())}${p(d.getUTCMinutes())}.mp4`;
-}
-
-/** The kind of a failure, as the reference's messages name it (never a path, never an id). */
-export function errorKind(err: unknown): string {
-  if (err instanceof InvalidName) return "InvalidName";
-  const code = (err as NodeJS.ErrnoException)?.code;
-  switch (code) {
-    case "EACCES":
-    case "EPERM":
-      return "PermissionError";
-    case "ENOENT":
-      return "FileNotFoundError";
-    case "EEXIST":
-      return "FileExistsError";
-    case "ENOTDIR":
-      return "NotADirectoryError";
-    case "EISDIR":
-      return "IsADirectoryError";
-    case undefined:
-      return err instanceof Error ? err.name : "Error";
-    default:
-      return `OSError (${code})`;
-  }
-}
-
-const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16);
 
 export class Collector {
   readonly owed = new Map<string, Owed>();
@@ -147,12 +62,10 @@ export class Collector {
   private readonly idleAfter: number;
   private readonly claims: Claims;
   private rescanner: ReturnType<typeof setInterval> | null = null;
-  private readonly quiet = new Map<string, { size: number; mtime: number; since: number }>();
+  private readonly quiet = new QuietFiles();
+  private readonly watch: InboxWatcher;
   private loop: Promise<void> | null = null;
   private closed = true;
-  private watcher: FSWatcher | null = null;
-  private dirty = false;
-  private wake: (() => void) | null = null;
 
   constructor(opts: CollectorOptions) {
     this.opts = opts;
@@ -163,6 +76,7 @@ export class Collector {
     this.tick = opts.tick ?? TICK_S;
     this.idleAfter = opts.idleAfter ?? IDLE_AFTER_S;
     this.claims = opts.claims ?? SOLO;
+    this.watch = new InboxWatcher(opts.inbox, opts.polling, opts.pollMs);
   }
 
   /** Whether the loop runs now (only while something is owed). */
@@ -255,9 +169,9 @@ export class Collector {
     if (this.rescanner) clearInterval(this.rescanner);
     this.rescanner = null;
     this.closed = true;
-    this.wake?.();
+    this.watch.interrupt();
     await this.loop;
-    await this.closeWatcher();
+    await this.watch.close();
   }
 
   private ensure(): void {
@@ -270,70 +184,22 @@ export class Collector {
     try {
       await Promise.resolve();
       while (this.owed.size && !this.closed) {
-        this.dirty = false;
+        this.watch.begin();
         await this.sweep();
         if (!this.owed.size || this.closed) break;
-        if (!this.watcher) await this.openWatcher();
-        await this.nextWake();
+        if (!this.watch.opened) await this.watch.open();
+        await this.watch.next(this.tick, this.closed);
       }
     } catch (err) {
       crashed = true;
       log.warn("recordings: the collector stopped; it resumes on the next recording");
       log.debug(`recordings: the collector stopped on ${errorKind(err)}`);
     } finally {
-      await this.closeWatcher();
+      await this.watch.close();
       this.loop = null;
     }
     // Owed while the loop was ending: go round again (a crash waits for the next expect).
     if (!crashed) this.ensure();
-  }
-
-  private async openWatcher(): Promise<void> {
-    const w = watch(this.inbox, {
-      ignoreInitial: true,
-      persistent: false,
-      ...(this.polling
-        ? {
-            backend: "polling" as const,
-            pollingInterval: this.opts.pollMs,
-            pollingBinaryInterval: this.opts.pollMs,
-          }
-        : {}),
-    });
-    w.on("all", () => {
-      this.dirty = true;
-      this.wake?.();
-    });
-    w.on("error", () => undefined);
-    this.watcher = w;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, 5000);
-      w.once("ready", () => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
-    // Whatever landed between the last sweep and the watcher being ready raised no event.
-    this.dirty = true;
-  }
-
-  private async closeWatcher(): Promise<void> {
-    const w = this.watcher;
-    this.watcher = null;
-    if (w) await w.close().catch(() => undefined);
-  }
-
-  private nextWake(): Promise<void> {
-    if (this.dirty || this.closed) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wake = null;
-        resolve();
-      };
-      const timer = setTimeout(done, this.tick * 1000);
-      this.wake = done;
-    });
   }
 
   /** One look: file what is finished, look up what may have ended, give up on what never came. */
@@ -358,7 +224,7 @@ export class Collector {
         // While a matching file exists no deadline applies, and a live browser is never early.
         if (await isComplete(match)) {
           await this.file(owed, match);
-        } else if ((await this.quietFor(match, now)) >= this.idleAfter && !(await alive(owed.gridId))) {
+        } else if ((await this.quiet.quietFor(match, now)) >= this.idleAfter && !(await alive(owed.gridId))) {
           log.info(
             `recordings: ${owed.workspace}/${nameFor(owed.opened)} ends without a trailer; filed as it is`,
           );
@@ -444,43 +310,4 @@ export class Collector {
       log.warn(`recordings: could not update a note for ${owed.workspace}: ${errorKind(err)}`);
     }
   }
-
-  /** Seconds the file has kept its size and mtime; the first sight of a state starts the clock. */
-  private async quietFor(path: string, now: number): Promise<number> {
-    const st = await new Promise<import("node:fs").Stats | null>((resolve) =>
-      stat(path, (err, s) => resolve(err ? null : s)),
-    );
-    if (!st) return 0;
-    const seen = this.quiet.get(path);
-    if (!seen || seen.size !== st.size || seen.mtime !== st.mtimeMs) {
-      this.quiet.set(path, { size: st.size, mtime: st.mtimeMs, since: now });
-      return 0;
-    }
-    return now - seen.since;
-  }
-}
-
-function noteOf(owed: Owed): Note {
-  return { opened: owed.opened, ended: owed.ended, browser: owed.browser };
-}
-
-/** Every file under the inbox, at any depth, but dot names and names still being copied. */
-export async function inboxFiles(inbox: string): Promise<string[]> {
-  const out: string[] = [];
-  const walk = async (dir: string) => {
-    let entries: Dirent[];
-    try {
-      entries = await readdir(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      if (e.name.startsWith(".")) continue;
-      const path = join(dir, e.name);
-      if (e.isDirectory()) await walk(path);
-      else if (e.isFile() && !PARTIAL_SUFFIXES.some((s) => e.name.endsWith(s))) out.push(path);
-    }
-  };
-  await walk(inbox);
-  return out;
 }

@@ -2,9 +2,10 @@
 // bun:sqlite is synchronous, so `update` runs read, fn and write inside one BEGIN IMMEDIATE
 // transaction without yielding; other processes on the same file wait on the busy timeout.
 import { Database, type Statement } from "bun:sqlite";
-import { chmodSync, closeSync, openSync } from "node:fs";
 import { FlowError, LeaseLost, unavailable } from "../errors.ts";
 import { DEFAULT_TTL_SECONDS, fromJson, toJson, type WorkspaceRecord } from "./record.ts";
+import { type LeaseStatements, leaseStatements, leaseTransactions } from "./sqlite-leases.ts";
+import { createTables, ownerOnly } from "./sqlite-schema.ts";
 import type { LeaseFence, RecordStore, UpdateFn, UpdateOptions } from "./types.ts";
 
 export interface SqliteStoreOptions {
@@ -36,10 +37,8 @@ export class SqliteStore implements RecordStore {
   private readonly purge: Statement<unknown, [number]>;
   private readonly live: Statement<{ key: string }, [number]>;
   private readonly atomic: (key: string, fn: UpdateFn, fence?: LeaseFence) => WorkspaceRecord | null;
-  private readonly leaseOps: ReturnType<typeof leaseStatements>;
-  private readonly takeAtomic: (name: string, ticket: string, ms: number) => number | null;
-  private readonly openMcpAtomic: (id: string, workspace: string, seconds: number, max: number) => boolean;
-  private readonly touchMcpAtomic: (id: string, seconds: number) => string | null;
+  private readonly leaseOps: LeaseStatements;
+  private readonly leaseSteps: ReturnType<typeof leaseTransactions>;
   private readonly putSessionRow: Statement<unknown, [string, number]>;
   private readonly sessionRow: Statement<{ expires_at: number }, [string]>;
   private readonly dropSessionRow: Statement<unknown, [string]>;
@@ -58,23 +57,7 @@ export class SqliteStore implements RecordStore {
       this.db.run(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
       this.db.run("PRAGMA journal_mode = WAL");
       this.db.run("PRAGMA synchronous = NORMAL");
-      this.db.run(
-        "CREATE TABLE IF NOT EXISTS records (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires_at REAL NOT NULL)",
-      );
-      this.db.run(
-        "CREATE TABLE IF NOT EXISTS admin_sessions (id TEXT PRIMARY KEY, expires_at REAL NOT NULL)",
-      );
-      this.db.run(
-        "CREATE TABLE IF NOT EXISTS leases (name TEXT PRIMARY KEY, token INTEGER NOT NULL, expires_at REAL NOT NULL)",
-      );
-      this.db.run(
-        "CREATE TABLE IF NOT EXISTS lease_queue (name TEXT NOT NULL, ticket TEXT NOT NULL, seq INTEGER NOT NULL, expires_at REAL NOT NULL, PRIMARY KEY (name, ticket))",
-      );
-      this.db.run("CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, n INTEGER NOT NULL)");
-      this.db.run(
-        "CREATE TABLE IF NOT EXISTS mcp_sessions (id TEXT PRIMARY KEY, workspace TEXT NOT NULL, expires_at REAL NOT NULL)",
-      );
-      this.db.run("CREATE TABLE IF NOT EXISTS marks (name TEXT PRIMARY KEY, expires_at REAL NOT NULL)");
+      createTables(this.db);
     });
     this.putSessionRow = this.db.query(
       "INSERT INTO admin_sessions (id, expires_at) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET expires_at = excluded.expires_at",
@@ -111,40 +94,7 @@ export class SqliteStore implements RecordStore {
       this.write.run(key, toJson(next), now + this.ttl);
       return next;
     }).immediate;
-    this.takeAtomic = this.db.transaction((name: string, ticket: string, ms: number) => {
-      const now = this.now();
-      ops.dropStale.run(name, now, ticket);
-      const lease = ops.lease.get(name);
-      const head = ops.head.get(name);
-      if ((lease && lease.expires_at > now) || (head && head.ticket !== ticket)) {
-        if (ops.inLine.get(name, ticket)) ops.stayInLine.run(now + ms / 1000, name, ticket);
-        else ops.joinLine.run(name, ticket, ops.next.get()!.n, now + ms / 1000);
-        return null;
-      }
-      ops.leaveLine.run(name, ticket);
-      const token = ops.next.get()!.n;
-      ops.grant.run(name, token, now + ms / 1000);
-      return token;
-    }).immediate;
-    this.openMcpAtomic = this.db.transaction(
-      (id: string, workspace: string, seconds: number, max: number) => {
-        const now = this.now();
-        ops.purgeMcp.run(now);
-        if (ops.countMcp.get()!.n >= max) return false;
-        ops.putMcp.run(id, workspace, now + seconds);
-        return true;
-      },
-    ).immediate;
-    this.touchMcpAtomic = this.db.transaction((id: string, seconds: number) => {
-      const now = this.now();
-      const row = ops.mcp.get(id);
-      if (!row || !(row.expires_at > now)) {
-        if (row) ops.dropMcp.run(id);
-        return null;
-      }
-      ops.slideMcp.run(now + seconds, id);
-      return row.workspace;
-    }).immediate;
+    this.leaseSteps = leaseTransactions(this.db, ops, () => this.now());
   }
 
   async get(key: string): Promise<WorkspaceRecord | null> {
@@ -189,7 +139,7 @@ export class SqliteStore implements RecordStore {
   }
 
   async takeLease(name: string, ticket: string, ms: number): Promise<number | null> {
-    return this.guard(() => this.takeAtomic(name, ticket, ms));
+    return this.guard(() => this.leaseSteps.take(name, ticket, ms));
   }
 
   async renewLease(name: string, token: number, ms: number): Promise<boolean> {
@@ -212,11 +162,11 @@ export class SqliteStore implements RecordStore {
   }
 
   async openMcpSession(id: string, workspace: string, seconds: number, max: number): Promise<boolean> {
-    return this.guard(() => this.openMcpAtomic(id, workspace, seconds, max));
+    return this.guard(() => this.leaseSteps.openMcp(id, workspace, seconds, max));
   }
 
   async mcpSession(id: string, seconds: number): Promise<string | null> {
-    return this.guard(() => this.touchMcpAtomic(id, seconds));
+    return this.guard(() => this.leaseSteps.touchMcp(id, seconds));
   }
 
   async closeMcpSession(id: string): Promise<boolean> {
@@ -285,67 +235,6 @@ export class SqliteStore implements RecordStore {
       if (err instanceof FlowError || !isSqliteError(err)) throw err;
       throw unavailable(`the record store at ${this.path} did not answer: ${err.message}`);
     }
-  }
-}
-
-/** The statements behind leases, MCP sessions and marks. */
-function leaseStatements(db: Database) {
-  return {
-    lease: db.query<{ token: number; expires_at: number }, [string]>(
-      "SELECT token, expires_at FROM leases WHERE name = ?",
-    ),
-    grant: db.query<unknown, [string, number, number]>(
-      "INSERT INTO leases (name, token, expires_at) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET token = excluded.token, expires_at = excluded.expires_at",
-    ),
-    renew: db.query<unknown, [number, string, number, number]>(
-      "UPDATE leases SET expires_at = ? WHERE name = ? AND token = ? AND expires_at > ?",
-    ),
-    release: db.query<unknown, [string, number]>("DELETE FROM leases WHERE name = ? AND token = ?"),
-    breakOne: db.query<unknown, [string]>("DELETE FROM leases WHERE name = ?"),
-    next: db.query<{ n: number }, []>(
-      "INSERT INTO counters (name, n) VALUES ('lease', 1) ON CONFLICT (name) DO UPDATE SET n = n + 1 RETURNING n",
-    ),
-    dropStale: db.query<unknown, [string, number, string]>(
-      "DELETE FROM lease_queue WHERE name = ? AND expires_at <= ? AND ticket != ?",
-    ),
-    head: db.query<{ ticket: string }, [string]>(
-      "SELECT ticket FROM lease_queue WHERE name = ? ORDER BY seq LIMIT 1",
-    ),
-    inLine: db.query<{ seq: number }, [string, string]>(
-      "SELECT seq FROM lease_queue WHERE name = ? AND ticket = ?",
-    ),
-    joinLine: db.query<unknown, [string, string, number, number]>(
-      "INSERT INTO lease_queue (name, ticket, seq, expires_at) VALUES (?, ?, ?, ?)",
-    ),
-    stayInLine: db.query<unknown, [number, string, string]>(
-      "UPDATE lease_queue SET expires_at = ? WHERE name = ? AND ticket = ?",
-    ),
-    leaveLine: db.query<unknown, [string, string]>("DELETE FROM lease_queue WHERE name = ? AND ticket = ?"),
-    mcp: db.query<{ workspace: string; expires_at: number }, [string]>(
-      "SELECT workspace, expires_at FROM mcp_sessions WHERE id = ?",
-    ),
-    putMcp: db.query<unknown, [string, string, number]>(
-      "INSERT INTO mcp_sessions (id, workspace, expires_at) VALUES (?, ?, ?)",
-    ),
-    slideMcp: db.query<unknown, [number, string]>("UPDATE mcp_sessions SET expires_at = ? WHERE id = ?"),
-    dropMcp: db.query<unknown, [string]>("DELETE FROM mcp_sessions WHERE id = ?"),
-    purgeMcp: db.query<unknown, [number]>("DELETE FROM mcp_sessions WHERE expires_at <= ?"),
-    countMcp: db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM mcp_sessions"),
-    mark: db.query<{ expires_at: number }, [string]>("SELECT expires_at FROM marks WHERE name = ?"),
-    putMark: db.query<unknown, [string, number]>(
-      "INSERT INTO marks (name, expires_at) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET expires_at = excluded.expires_at",
-    ),
-    purgeMarks: db.query<unknown, [number]>("DELETE FROM marks WHERE expires_at <= ?"),
-  };
-}
-
-/** Makes `path` (created when `create`) readable and writable by this user alone; never throws for it. */
-function ownerOnly(path: string, create = true): void {
-  try {
-    if (create) closeSync(openSync(path, "a", 0o600));
-    chmodSync(path, 0o600);
-  } catch {
-    // Not ours to change (another user's file, a read-only mount): SQLite says what it can do.
   }
 }
 

@@ -1,0 +1,101 @@
+// The workspace:// addresses of files: the folders, an entry's shape, URIs and their parsing, name checks.
+import { badInput, type FlowError, notFound } from "../errors.ts";
+import { fileNameProblem, repr } from "../names.ts";
+import { RESERVED_IN_FILES } from "./store.ts";
+
+export const ROOT_URI = "workspace://files";
+export type Folder = "files" | "screenshots" | "recordings" | "downloads";
+/** The folders under Files, in the order the root lists them. */
+export const SUBFOLDERS = ["screenshots", "recordings", "downloads"] as const;
+export type Subfolder = (typeof SUBFOLDERS)[number];
+export const KEEP_TOOL = "keep_file";
+/** The upload cap, and the most a file may weigh to be put into a file input. */
+export const UPLOAD_CAP = 64 * 1024 * 1024;
+
+export const FILES_OFF =
+  "files are off on this server: set data.dir (DATA_DIR) to keep screenshots, prints, recordings and kept files";
+
+export const KIND: Record<Folder, string> = {
+  files: "file",
+  screenshots: "screenshot",
+  recordings: "recording",
+  downloads: "download",
+};
+
+export interface FileEntry {
+  name: string;
+  uri: string;
+  /** A signed link that needs no token, relative to this server. */
+  url: string;
+  content_type: string;
+  size: number | null;
+  image: boolean;
+  /** The call that keeps it into Files; null for what is in Files already. */
+  keep_with: string | null;
+  /** ISO time it was last written, when known. */
+  modified: string | null;
+}
+
+export interface FolderSummary {
+  name: Folder;
+  uri: string;
+  count: number | null;
+}
+
+export function folderUri(folder: Folder): string {
+  return folder === "files" ? ROOT_URI : `${ROOT_URI}/${folder}`;
+}
+
+export function uriOf(folder: Folder, name: string): string {
+  return `${folderUri(folder)}/${encodeURIComponent(name)}`;
+}
+
+/** `workspace://files/<name>` (Files) or `workspace://files/<folder>/<name>`. */
+export function parseUri(uri: string): { folder: Folder; name: string } {
+  const how = `give a file's uri as a listing shows it: ${ROOT_URI}/<name> or ${ROOT_URI}/<folder>/<name>`;
+  if (!uri.startsWith(`${ROOT_URI}/`)) throw badInput(`not a file's uri: ${how}`, "uri");
+  const parts = uri.slice(ROOT_URI.length + 1).split("/");
+  let folder: Folder;
+  let raw: string;
+  if (parts.length === 1) {
+    if (RESERVED_IN_FILES.has(parts[0]!)) throw badInput(`${uri} is a folder, not a file: ${how}`, "uri");
+    [folder, raw] = ["files", parts[0]!];
+  } else if (parts.length === 2 && (SUBFOLDERS as readonly string[]).includes(parts[0]!)) {
+    [folder, raw] = [parts[0] as Folder, parts[1]!];
+  } else {
+    throw badInput(`not a file's uri: ${how}`, "uri");
+  }
+  let name: string;
+  try {
+    name = decodeURIComponent(raw);
+  } catch {
+    throw badInput(`the name in ${uri} is not valid percent-encoding`, "uri");
+  }
+  const problem = fileNameProblem(name);
+  if (problem) throw badInput(`not a file's uri: ${problem}`, "uri");
+  return { folder, name };
+}
+
+/** A name no file of `folder` can have ('.', '..', a '/') is a 400, not a miss. */
+export function checkName(folder: Folder, name: string): void {
+  const problem =
+    folder === "downloads"
+      ? name === "." || name === ".." || name.includes("/")
+        ? "a file name is not '.' or '..' and has no '/'"
+        : null
+      : fileNameProblem(name);
+  if (problem) throw badInput(`${repr(name)} is not a file name: ${problem}`, "name");
+}
+
+/** The 404 for a file a folder does not hold. */
+export function missingFile(folder: Folder, name: string): FlowError {
+  return notFound(`no ${KIND[folder]} called ${repr(name)}. ${folderUri(folder)} lists them`);
+}
+
+export function stamp(ms: number): string {
+  return new Date(ms)
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace("T", "-")
+    .replace(/\.\d+Z$/, "");
+}

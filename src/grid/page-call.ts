@@ -1,0 +1,99 @@
+// How a page function crosses into the sandbox and back: node refs, its declaration, packed args and results.
+import { pageLibrary } from "../page/bundle.ts" with { type: "macro" };
+import type { PageLib } from "../page/index.ts";
+import { BidiError, type LocalValue, type RemoteValue } from "./bidi.ts";
+
+const LIBRARY: string = pageLibrary();
+
+/** An element (or any node) the sandbox handed over, good for its document only. */
+export interface NodeRef {
+  readonly sharedId: string;
+  /** The browsing context whose document holds it. */
+  readonly context: string;
+}
+/** A window (a frame's) the sandbox handed over. */
+export interface WindowRef {
+  readonly window: string;
+}
+
+export function isNodeRef(v: unknown): v is NodeRef {
+  return typeof v === "object" && v !== null && typeof (v as NodeRef).sharedId === "string";
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: page functions take any JSON-able arguments and node refs
+export type PageFn = (lib: PageLib, ...args: any[]) => unknown;
+
+/** The library for every new document's sandbox, installed by each held connection. */
+export const LIBRARY_PRELOAD = `() => { if (!globalThis.__sfLib) { ${LIBRARY} } }`;
+export const NO_LIBRARY = "__sf:no-library";
+
+const lean = new WeakMap<PageFn, string>();
+const whole = new WeakMap<PageFn, string>();
+
+// The call unpacks its arguments, runs `fn` with the library and packs what it returns, all in the
+// sandbox. The library is there already in any document loaded since the connection was held (its
+// preload script put it there); the lean form says when it is not, and the whole form brings it.
+export function declaration(fn: PageFn, withLibrary: boolean): string {
+  const cache = withLibrary ? whole : lean;
+  let d = cache.get(fn);
+  if (!d) {
+    const install = withLibrary
+      ? `if (!globalThis.__sfLib) { ${LIBRARY} }`
+      : `if (!globalThis.__sfLib) return "${NO_LIBRARY}";`;
+    d = `async function (__args, __arm, ...__refs) {
+${install}
+const L = globalThis.__sfLib; L.fresh(); if (__arm) L.arm();
+return L.pack(await (${fn.toString()})(L, ...L.unpack(__args, __refs)));
+}`;
+    cache.set(fn, d);
+  }
+  return d;
+}
+
+/** Arguments as the sandbox takes them: one JSON string, and the node refs it points at. */
+export function packArgs(args: unknown[], arm: boolean): LocalValue[] {
+  const refs: LocalValue[] = [];
+  const json = JSON.stringify(args, (_k, v: unknown) => {
+    if (isNodeRef(v)) {
+      refs.push({ sharedId: v.sharedId });
+      return { $sf: refs.length - 1 };
+    }
+    return v;
+  });
+  return [{ type: "string", value: json }, { type: "boolean", value: arm }, ...refs];
+}
+
+export function unpackResult(result: RemoteValue, context: string): unknown {
+  const parts = (result.type === "array" && Array.isArray(result.value) ? result.value : []) as RemoteValue[];
+  const head = parts[0];
+  if (head?.type !== "string" || typeof head.value !== "string") {
+    throw new Error("the page library answered in an unknown shape");
+  }
+  const refs = parts.slice(1).map((r): NodeRef | WindowRef | null => {
+    const v = r as RemoteValue & { sharedId?: string };
+    if (r.type === "window") return { window: String((r.value as { context?: string })?.context ?? "") };
+    if (typeof v.sharedId === "string") return { sharedId: v.sharedId, context };
+    return null;
+  });
+  return JSON.parse(head.value, (_k, x: unknown) =>
+    x !== null && typeof x === "object" && typeof (x as { $sf?: unknown }).$sf === "number"
+      ? refs[(x as { $sf: number }).$sf]
+      : x,
+  );
+}
+
+// A document on its way out answers "Cannot find context" for a moment, until the next is in.
+const TRANSIENT =
+  /cannot find context with specified id|execution context was destroyed|inspected target navigated/i;
+
+/** Runs a read again, a moment later, while the document it went to is being replaced. */
+export async function settling<T>(read: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await read();
+    } catch (err) {
+      if (attempt >= 4 || !(err instanceof BidiError) || !TRANSIENT.test(err.bidiMessage)) throw err;
+      await Bun.sleep(25 * attempt);
+    }
+  }
+}

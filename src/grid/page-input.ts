@@ -1,0 +1,57 @@
+// Gestures as BiDi input actions: pointer moves and presses on an element, key combos, typed text.
+import type { KeyAction, PointerAction, SourceActions } from "./bidi.ts";
+import type { NodeRef } from "./page-call.ts";
+
+/** The pause before a key sequence's deadline, per key (typing is one BiDi command). */
+export const KEY_MS = 20;
+
+// BiDi key values are WebDriver's key codes; a newline is Enter and a tab is Tab, as sendKeys types them.
+export function keysOf(text: string): string[] {
+  const out: string[] = [];
+  for (const ch of text.replace(/\r\n?/g, "\n"))
+    out.push(ch === "\n" ? "\uE007" : ch === "\t" ? "\uE004" : ch);
+  return out;
+}
+
+const mouse = (actions: PointerAction[]): SourceActions => ({
+  type: "pointer",
+  id: "mouse",
+  parameters: { pointerType: "mouse" },
+  actions,
+});
+
+const origin = (el: NodeRef) => ({ type: "element" as const, element: { sharedId: el.sharedId } });
+
+export function clickActions(el: NodeRef, opts: { button?: number; count?: number }): SourceActions {
+  const button = opts.button ?? 0;
+  const actions: PointerAction[] = [{ type: "pointerMove", x: 0, y: 0, origin: origin(el) }];
+  for (let i = 0; i < (opts.count ?? 1); i++)
+    actions.push({ type: "pointerDown", button }, { type: "pointerUp", button });
+  return mouse(actions);
+}
+
+export function hoverActions(el: NodeRef): SourceActions {
+  return mouse([{ type: "pointerMove", x: 0, y: 0, origin: origin(el) }]);
+}
+
+/** A pointer drag: press, nudge past drag thresholds, travel, release. */
+export function dragActions(from: NodeRef, to: NodeRef): SourceActions {
+  return mouse([
+    { type: "pointerMove", x: 0, y: 0, origin: origin(from) },
+    { type: "pointerDown", button: 0 },
+    { type: "pointerMove", x: 5, y: 5, duration: 50, origin: origin(from) },
+    { type: "pointerMove", x: 0, y: 0, duration: 150, origin: origin(to) },
+    { type: "pointerUp", button: 0 },
+  ]);
+}
+
+/** Key presses: each combo's modifiers held around its key. */
+export function keyActions(combos: { modifiers: string[]; key: string }[]): KeyAction[] {
+  const actions: KeyAction[] = [];
+  for (const c of combos) {
+    for (const m of c.modifiers) actions.push({ type: "keyDown", value: m });
+    actions.push({ type: "keyDown", value: c.key }, { type: "keyUp", value: c.key });
+    for (const m of [...c.modifiers].reverse()) actions.push({ type: "keyUp", value: m });
+  }
+  return actions;
+}

@@ -1,0 +1,273 @@
+// The page port: one BiDi command with its failures said plainly, the dialog watch, sandbox and page calls.
+import { error as wd } from "selenium-webdriver";
+import { badInput } from "../errors.ts";
+import {
+  BidiError,
+  type BidiSocket,
+  BidiTimeout,
+  type BrowsingContextInfo,
+  type Commands,
+  type EvaluateResult,
+  type LocalValue,
+  type Method,
+  type RemoteValue,
+  SANDBOX,
+  type UserPrompt,
+} from "./bidi.ts";
+import type { HeldConnection } from "./held.ts";
+import { declaration, NO_LIBRARY, type PageFn, packArgs, settling, unpackResult } from "./page-call.ts";
+import { DialogOpened, dialogOpenError } from "./page-dialogs.ts";
+
+/** Which tab the agent acts in, and which frame inside it (null: the tab's top document). */
+export interface Where {
+  tab: string;
+  frame: string | null;
+}
+
+export interface PageOptions {
+  /** How long a page may take to load (the browser's page_load_timeout). */
+  pageLoadMs: number;
+  /** How long a script of the caller's may run (script_timeout). */
+  scriptMs: number;
+  /** Whether the browser is gone (the Grid reaped it); asked when the connection fails. */
+  gone: () => Promise<boolean>;
+}
+
+/** How long a popup's first script may take before it is taken for one Chromium's BiDi ignores. */
+const PROBE_MS = 500;
+/** How long a command may wait before the Grid is asked whether the browser still lives. */
+const WATCH_MS = 400;
+/** How long past the script timeout a caller's script, or a key sequence, may take. */
+export const GRACE_MS = 10_000;
+
+export class PagePort {
+  readonly where: Where;
+
+  constructor(
+    readonly held: HeldConnection,
+    where: Where,
+    protected readonly opts: PageOptions,
+  ) {
+    this.where = { ...where };
+  }
+
+  /** The context the agent acts in: the frame it entered, else its tab. */
+  get context(): string {
+    return this.where.frame ?? this.where.tab;
+  }
+
+  /**
+   * One BiDi command, with the failures page work can meet said plainly. The Grid does not close
+   * the connection of a browser it removed (its commands just never answer), so a command still
+   * waiting after WATCH_MS asks the Grid whether the browser lives; a gone one fails at once.
+   */
+  async send<M extends Method>(
+    method: M,
+    params: Commands[M]["params"],
+    opts: { timeoutMs?: number } = {},
+  ): Promise<Commands[M]["result"]> {
+    const work = this.held.socket.send(method, params, opts);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const watchdog = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        this.isGone().then(
+          (gone) => {
+            if (gone) reject(new wd.NoSuchSessionError("the browser is gone"));
+          },
+          () => undefined,
+        );
+      }, WATCH_MS);
+    });
+    try {
+      return await Promise.race([work, watchdog]);
+    } catch (err) {
+      work.catch(() => undefined);
+      if (err instanceof wd.NoSuchSessionError) {
+        this.held.close();
+        throw err;
+      }
+      throw await this.plain(err, params as { context?: string });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private goneCheck: Promise<boolean> | null = null;
+
+  // One question to the Grid at a time, whatever waits on it.
+  private isGone(): Promise<boolean> {
+    this.goneCheck ??= this.opts.gone().finally(() => {
+      this.goneCheck = null;
+    });
+    return this.goneCheck;
+  }
+
+  // A dropped connection may mean the Grid reaped the browser: then it is the manager's to reopen.
+  private async plain(
+    err: unknown,
+    params: { context?: string; target?: { context?: string } },
+  ): Promise<unknown> {
+    if (err instanceof BidiTimeout) {
+      // A Grid that does not answer either is named as such (its 503).
+      if (await this.isGone()) {
+        return new wd.NoSuchSessionError("the browser is gone");
+      }
+      // A command past its deadline is not waited on again: the next call opens a fresh connection.
+      this.held.close();
+      return err;
+    }
+    if (err instanceof BidiError) {
+      const context = params.context ?? params.target?.context;
+      if (err.error === "no such frame") {
+        if (context && context === this.where.frame)
+          return badInput("the frame is gone: leave it with switch (frame: null)");
+        return badInput("the current tab was closed: pick another with switch (tab)");
+      }
+      if (err.error === "no such node" || /belongs to different document|stale/i.test(err.bidiMessage)) {
+        return new wd.StaleElementReferenceError(err.bidiMessage);
+      }
+      return err;
+    }
+    if (this.held.closed && (await this.isGone().catch(() => false))) {
+      return new wd.NoSuchSessionError("the browser is gone");
+    }
+    return err;
+  }
+
+  /** The dialog open in the agent's tab, if the connection saw one open. */
+  get prompt(): UserPrompt | null {
+    return this.held.prompts.get(this.where.tab) ?? null;
+  }
+
+  /** Runs `fn(L, ...args)` in the sandbox of the agent's context (its frame, else its tab). */
+  async call<T>(fn: PageFn, ...args: unknown[]): Promise<T> {
+    return this.run<T>(this.context, false, fn, args);
+  }
+
+  /** `call`, marking the page first for the gesture that follows (see page/leaving.ts). */
+  async arming<T>(fn: PageFn, ...args: unknown[]): Promise<T> {
+    return this.run<T>(this.context, true, fn, args);
+  }
+
+  async callIn<T>(context: string, fn: PageFn, ...args: unknown[]): Promise<T> {
+    return this.run<T>(context, false, fn, args);
+  }
+
+  private async run<T>(context: string, arm: boolean, fn: PageFn, args: unknown[]): Promise<T> {
+    const prompt = this.prompt;
+    if (prompt) throw dialogOpenError(prompt);
+    await this.usable();
+    // The library's own work (an outline of a huge page) gets the time a script would.
+    const send = (withLibrary: boolean) =>
+      this.whilePrompt(
+        this.send(
+          "script.callFunction",
+          {
+            functionDeclaration: declaration(fn, withLibrary),
+            target: { context, sandbox: SANDBOX },
+            arguments: packArgs(args, arm),
+            awaitPromise: true,
+            resultOwnership: "none",
+            serializationOptions: { maxDomDepth: 0, maxObjectDepth: 1 },
+          },
+          { timeoutMs: this.opts.scriptMs },
+        ),
+      );
+    let reply = await settling(() => send(false));
+    if (reply.type === "success" && reply.result.type === "string" && reply.result.value === NO_LIBRARY) {
+      reply = await settling(() => send(true));
+    }
+    if (reply.type === "exception") {
+      throw new Error(`the page library failed: ${reply.exceptionDetails.text}`);
+    }
+    return unpackResult(reply.result, context) as T;
+  }
+
+  /**
+   * Makes sure the tab takes scripts. Chromium's BiDi never answers a script sent to a window the
+   * page opened with window.open and kept its opener (an OAuth popup, say) until it has been
+   * navigated over BiDi: such a tab is reloaded once, the first time it is used.
+   */
+  async usable(): Promise<void> {
+    const tab = this.where.tab;
+    if (this.held.usable.has(tab)) return;
+    const top = (await this.send("browsingContext.getTree", { root: tab, maxDepth: 0 })).contexts[0] as
+      | (BrowsingContextInfo & { originalOpener?: string | null })
+      | undefined;
+    if (top?.originalOpener) {
+      const answered = await this.held.socket
+        .send(
+          "script.callFunction",
+          { functionDeclaration: "() => 1", target: { context: tab, sandbox: SANDBOX }, awaitPromise: false },
+          { timeoutMs: PROBE_MS },
+        )
+        .then(
+          () => true,
+          (err: unknown) => !(err instanceof BidiTimeout),
+        );
+      if (!answered) {
+        await this.send(
+          "browsingContext.reload",
+          { context: tab, wait: "complete" },
+          { timeoutMs: this.opts.pageLoadMs },
+        );
+      }
+    }
+    this.held.usable.add(tab);
+  }
+
+  /** Runs `work`; a dialog that opens in the tab meanwhile ends the wait with DialogOpened. */
+  async whilePrompt<T>(work: Promise<T>): Promise<T> {
+    const tab = this.where.tab;
+    const got = await this.held.racePrompt((c) => c === tab || this.inTab(c), work);
+    if ("prompt" in got) {
+      work.catch(() => undefined);
+      throw new DialogOpened(got.prompt);
+    }
+    return got.done;
+  }
+
+  // Dialogs are told per top-level context; one of a frame of this tab counts too.
+  private inTab(context: string): boolean {
+    return context === this.where.frame;
+  }
+
+  /**
+   * Runs a caller's function declaration in the page's own world of `context` (what
+   * execute_script means), awaiting a promise; its value as the browser serialised it.
+   */
+  async userCall(context: string, declaration: string, args: LocalValue[]): Promise<RemoteValue> {
+    const prompt = this.prompt;
+    if (prompt) throw dialogOpenError(prompt);
+    await this.usable();
+    let reply: Awaited<ReturnType<BidiSocket["send"]>> & EvaluateResult;
+    try {
+      reply = (await this.whilePrompt(
+        this.send(
+          "script.callFunction",
+          {
+            functionDeclaration: declaration,
+            target: { context },
+            arguments: args,
+            awaitPromise: true,
+            resultOwnership: "none",
+            serializationOptions: { maxDomDepth: 0, maxObjectDepth: 20 },
+          },
+          { timeoutMs: this.opts.scriptMs + GRACE_MS },
+        ),
+      )) as EvaluateResult;
+    } catch (err) {
+      if (err instanceof BidiTimeout) {
+        throw badInput(
+          "the script did not finish within the browser's script timeout: make it return sooner, or open the browser with a larger script_timeout",
+        );
+      }
+      throw err;
+    }
+    if (reply.type === "exception") {
+      const text = reply.exceptionDetails.text.replace(/^(?:Uncaught )?(?:[A-Z]\w*)?Error: /, "");
+      throw badInput(`the page's script failed: ${text}`);
+    }
+    return reply.result;
+  }
+}

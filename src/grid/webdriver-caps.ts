@@ -1,0 +1,43 @@
+// The new-session capabilities a browser is opened with, from the options the workspace asked for.
+export interface OpenOptions {
+  browser: "chrome" | "firefox";
+  width?: number;
+  height?: number;
+  insecure?: boolean;
+  /** seconds */
+  pageLoadTimeout?: number;
+  /** seconds */
+  scriptTimeout?: number;
+  record?: boolean;
+  videoName?: string;
+}
+
+/** The new-session capabilities for `o` (pure). */
+export function capabilitiesOf(o: OpenOptions): Record<string, unknown> {
+  const caps: Record<string, unknown> = {
+    browserName: o.browser,
+    // Every browser speaks BiDi, so a saved site can be restored into it; all else stays classic.
+    webSocketUrl: true,
+    "se:downloadsEnabled": true,
+    // With BiDi on, any other behaviour settles a dialog the moment it opens, before the `dialog`
+    // action can read or answer it. Classic calls meanwhile fail with "unexpected alert open".
+    unhandledPromptBehavior: "ignore",
+  };
+  if (o.insecure) caps.acceptInsecureCerts = true;
+  const timeouts: Record<string, number> = {};
+  if (o.pageLoadTimeout !== undefined) timeouts.pageLoad = Math.round(o.pageLoadTimeout * 1000);
+  if (o.scriptTimeout !== undefined) timeouts.script = Math.round(o.scriptTimeout * 1000);
+  if (Object.keys(timeouts).length) caps.timeouts = timeouts;
+  if (o.width !== undefined && o.height !== undefined) {
+    if (o.browser === "firefox") {
+      caps["moz:firefoxOptions"] = { args: ["-width", String(o.width), "-height", String(o.height)] };
+    } else {
+      caps["goog:chromeOptions"] = { args: [`--window-size=${o.width},${o.height}`] };
+    }
+  }
+  // docker-selenium's recorders film every session not told otherwise: an unfilmed browser says so,
+  // or its video lands in the inbox with no workspace to file it in.
+  caps["se:recordVideo"] = o.record === true;
+  if (o.record && o.videoName) caps["se:videoName"] = o.videoName;
+  return caps;
+}

@@ -1,7 +1,7 @@
 // The names of the keys beside the records, all under the prefix.
 // Everything that is not a record lives under the prefix too, behind a `!` no workspace name can
 // start with: admin sign-ins, leases and their queues, MCP sessions, marks, timelines
-// (src/timeline/log.ts).
+// (src/timeline/redis-log.ts).
 export const SESSION_MARK = "!admin-session:";
 export const LEASE = "!lease:";
 export const LEASE_QUEUE = "!lease-queue:";

@@ -1,45 +1,18 @@
 // The admin's JSON API under /admin (token or the admin cookie). Capabilities add their own
-// routes under /admin/workspaces/{key}/… in src/surfaces/admin/; this file holds the core.
+// routes under /admin/workspaces/{key}/… (src/registry.ts lists them); this file holds the core.
 import { Elysia } from "elysia";
+import { guarded, requireWorkspace } from "../admin/guard.ts";
 import { settingsView } from "../config.ts";
-import { badInput, notFound } from "../errors.ts";
+import { badInput } from "../errors.ts";
 import { log } from "../log.ts";
 import { isWorkspaceName } from "../names.ts";
+import { capabilityRoutes, workspaceExists, workspaceRow, workspaceRows } from "../registry.ts";
 import type { Services } from "../services.ts";
-import { timelineRoutes } from "../timeline/routes.ts";
-import { filesRoutes } from "./admin/files.ts";
-import { flowsRoutes } from "./admin/flows.ts";
-import { workspaceExists, workspaceRow, workspaceRows } from "./admin/rows.ts";
-import { siteDataRoutes } from "./admin/site-data.ts";
-import { requireJson } from "./guard.ts";
-import { failure, json } from "./http.ts";
+import { json } from "./http.ts";
 
 export { ADMIN_COOKIE } from "./admin-auth.ts";
 
 const HEARTBEAT_MS = 15_000;
-
-/** Guards an admin handler: the token or a signed-in cookie (from our own pages when it changes something), then the answer or the failure. */
-export function guarded<T extends { request: Request }>(
-  services: Services,
-  fn: (ctx: T) => Promise<Response> | Response,
-): (ctx: T) => Promise<Response> {
-  return async (ctx) => {
-    try {
-      await services.admin.require(ctx.request);
-      // The admin routes read no body; one that is not JSON is refused like on every JSON route.
-      requireJson(ctx.request);
-      return await fn(ctx);
-    } catch (err) {
-      return failure(err);
-    }
-  };
-}
-
-/** 404 `no workspace <key>` unless the workspace exists. */
-export async function requireWorkspace(services: Services, key: string): Promise<string> {
-  if (!(await workspaceExists(services, key))) throw notFound(`no workspace ${key}`);
-  return key;
-}
 
 function sse(services: Services, request: Request): Response {
   const encoder = new TextEncoder();
@@ -120,10 +93,7 @@ function sse(services: Services, request: Request): Response {
 
 export function adminRoutes(services: Services) {
   return new Elysia({ name: "admin" })
-    .use(filesRoutes(services))
-    .use(siteDataRoutes(services))
-    .use(flowsRoutes(services))
-    .use(timelineRoutes(services))
+    .use(capabilityRoutes(services))
     .get(
       "/admin/workspaces",
       guarded(services, async () => json({ workspaces: await workspaceRows(services) })),

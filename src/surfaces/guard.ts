@@ -3,7 +3,9 @@
 // path that decodes and names each of its parts. /healthz answers any Host: probes use the pod's IP.
 import type { Config } from "../config.ts";
 import { hostEntry } from "../config-schema.ts";
-import { badInput, forbidden, unsupportedType } from "../errors.ts";
+import { badInput, forbidden } from "../errors.ts";
+
+export { hasBody, mediaType, requireJson, YAML_TYPES } from "../http/media.ts";
 
 const LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];
 const SAFE_METHODS = new Set(["GET", "HEAD"]);
@@ -113,30 +115,4 @@ export function checkRequest(rules: HostRules, request: Request): void {
   }
   const problem = pathProblem(pathname);
   if (problem) throw badInput(problem);
-}
-
-/** Whether the request carries a body (a length above zero, or one sent in chunks). */
-export function hasBody(request: Request): boolean {
-  const length = request.headers.get("content-length");
-  if (length !== null) return Number(length) > 0;
-  return request.headers.has("transfer-encoding");
-}
-
-/** The body's media type, lower case, without parameters ("" when there is none). */
-export function mediaType(request: Request): string {
-  return (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-}
-
-/** The names a YAML body goes by. */
-export const YAML_TYPES = ["application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml"];
-
-/** 415 unless a body, if there is one, is JSON (or one of `also`). */
-export function requireJson(request: Request, also: readonly string[] = []): void {
-  if (!hasBody(request)) return;
-  const type = mediaType(request);
-  if (type === "application/json" || also.includes(type)) return;
-  const takes = ["application/json", ...also].join(" or ");
-  throw unsupportedType(
-    `the body is ${type ? `of type ${type}` : "of no declared type"}: send it as ${takes} (Content-Type)`,
-  );
 }

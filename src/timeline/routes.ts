@@ -1,15 +1,15 @@
 // The admin's timeline, per workspace: its entries newest first (a `before` cursor pages back), each
 // entry's screen, Clear (screens, or everything), a range kept as a flow, and the live screen now.
-// The admin's event stream carries the live view (see admin-api.ts: /admin/events?watch=<key>).
+// The admin's event stream carries the live view (/admin/events?watch=<key>).
 import { Elysia } from "elysia";
 import { z } from "zod";
 import { saveFlowText } from "../actions/flows.ts";
 import { validate } from "../actions/validate.ts";
+import { guarded, requireWorkspace } from "../admin/guard.ts";
 import { badInput, notFound, unavailable } from "../errors.ts";
 import { NO_SCRIPT } from "../files/serve.ts";
+import { json, readJson } from "../http/json.ts";
 import type { Services } from "../services.ts";
-import { guarded, requireWorkspace } from "../surfaces/admin-api.ts";
-import { json, readJson } from "../surfaces/http.ts";
 import type { TimelineEntry } from "./entry.ts";
 import { PAGE_MAX } from "./service.ts";
 

@@ -2,13 +2,13 @@
 // per request from the record (and, for History, the secrets catalogue). Clears and Forget change
 // the store only, never the live browser.
 import { Elysia } from "elysia";
-import { notFound } from "../../errors.ts";
-import { matchingSecrets } from "../../secrets/catalogue.ts";
-import type { Services } from "../../services.ts";
-import { type Forgotten, forget, historyHosts, historyView, view, views } from "../../site-data/views.ts";
-import { historyCleared, withSiteData } from "../../store/record.ts";
-import { guarded, requireWorkspace } from "../admin-api.ts";
-import { json } from "../http.ts";
+import { guarded, requireWorkspace } from "../admin/guard.ts";
+import { notFound } from "../errors.ts";
+import { json } from "../http/json.ts";
+import { matchingSecrets } from "../secrets/catalogue.ts";
+import type { Services } from "../services.ts";
+import { historyCleared, withSiteData } from "../store/record.ts";
+import { type Forgotten, forget, historyHosts, historyView, view, views } from "./views.ts";
 
 type Ctx = { request: Request; params: { key: string; site?: string } };
 

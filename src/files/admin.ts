@@ -1,11 +1,11 @@
 // The admin's Files, per workspace: every folder's entries, Clear screenshots and Clear recordings in
 // bulk, keep one into Files, and delete a kept file. Admin only: no agent tool deletes anything.
 import { Elysia } from "elysia";
-import { badInput } from "../../errors.ts";
-import { FILES_OFF, type Folder, SUBFOLDERS } from "../../files/service.ts";
-import type { Services } from "../../services.ts";
-import { guarded, requireWorkspace } from "../admin-api.ts";
-import { json } from "../http.ts";
+import { guarded, requireWorkspace } from "../admin/guard.ts";
+import { badInput } from "../errors.ts";
+import { json } from "../http/json.ts";
+import type { Services } from "../services.ts";
+import { FILES_OFF, type Folder, SUBFOLDERS } from "./service.ts";
 
 type Ctx = { request: Request; params: Record<string, string> };
 

@@ -1,0 +1,180 @@
+// A workspace's page and its panes: each pane reads its capability's admin route, and an action on
+// a pane (Forget, Clear, Keep…) calls the same path under the API, then draws the pane again.
+import { FilesPane } from "../../../views/files.tsx";
+import { FlowsPane } from "../../../views/flows.tsx";
+import { HistoryPane } from "../../../views/history.tsx";
+import { ErrorPage } from "../../../views/pages.tsx";
+import { Failed, render } from "../../../views/parts.tsx";
+import { filesOf, flowsOf, historyOf, type Row, siteDataOf } from "../../../views/payloads.ts";
+import { SiteDataPane } from "../../../views/site-data.tsx";
+import { TABS, type Tab } from "../../../views/urls.ts";
+import { paneRev, totalId, WorkspaceHead, WorkspacePage } from "../../../views/workspace.tsx";
+import { badInput, notFound } from "../../errors.ts";
+import type { Services } from "../../services.ts";
+import { TimelinePane, timelineOf } from "../../timeline/view.tsx";
+import { failure } from "../http.ts";
+import { type Answer, type Api, enc, wsPath } from "./api.ts";
+import type { Ctx, UiKit } from "./kit.ts";
+import { errorNotice, fragment, page } from "./respond.ts";
+
+export const isTab = (t: string): t is Tab => (TABS as readonly string[]).includes(t);
+
+/** The timeline's place in a row: how many entries, and the newest one's n. */
+export function timelineCounts(row: Record<string, unknown>): { total: number; last: number } {
+  const counts = (row.counts ?? {}) as Record<string, unknown>;
+  return {
+    total: typeof counts.timeline === "number" ? counts.timeline : 0,
+    last: typeof row.timeline_last === "number" ? row.timeline_last : 0,
+  };
+}
+
+/** The pane's fragment: its content, its revision marker and its tab's count, or the API's error. */
+export async function renderPane(
+  services: Services,
+  api: Api,
+  key: string,
+  tab: Tab,
+  open: string | null,
+): Promise<{ status: number; html: string }> {
+  const failed = (a: Answer) => ({
+    status: a.status,
+    html: render(Failed({ error: a.error, total: totalId(tab) })),
+  });
+  // The row first: a change landing between the two reads then only costs one more reload.
+  const row = await api.get(wsPath(key));
+  if (!row.ok) return failed(row);
+  const rev = paneRev(row.body as Record<string, unknown>, tab);
+  const got = await api.get(`${wsPath(key)}/${tab}`);
+  if (!got.ok) return failed(got);
+  const now = services.now();
+  switch (tab) {
+    case "site-data":
+      return {
+        status: 200,
+        html: render(SiteDataPane({ workspace: key, data: siteDataOf(got.body), rev, now, open })),
+      };
+    case "history":
+      return {
+        status: 200,
+        html: render(HistoryPane({ workspace: key, data: historyOf(got.body), rev, now })),
+      };
+    case "files":
+      return { status: 200, html: render(FilesPane({ workspace: key, data: filesOf(got.body), rev })) };
+    case "timeline": {
+      const { total, last } = timelineCounts(row.body as Record<string, unknown>);
+      return {
+        status: 200,
+        html: render(TimelinePane({ workspace: key, data: timelineOf(got.body), rev, total, last })),
+      };
+    }
+    case "flows": {
+      const data = flowsOf(got.body);
+      // A listing without each flow's YAML: read them one by one.
+      await Promise.all(
+        data.flows
+          .filter((f) => f.yaml === undefined)
+          .slice(0, 100)
+          .map(async (f) => {
+            const one = await api.get(`${wsPath(key)}/flows/${enc(f.name)}`);
+            const b = one.body as Record<string, unknown> | string | null;
+            if (!one.ok) {
+              f.error = one.error;
+              return;
+            }
+            if (typeof b === "string") {
+              f.yaml = b;
+              return;
+            }
+            if (typeof b?.problem === "string") f.problem ??= b.problem;
+            f.yaml = typeof b?.yaml === "string" ? b.yaml : JSON.stringify(b, null, 2);
+          }),
+      );
+      return { status: 200, html: render(FlowsPane({ workspace: key, data, rev, open })) };
+    }
+  }
+}
+
+/** The pane as it is now; a failed action's error above it. */
+export async function paneAfter(
+  services: Services,
+  ctx: Ctx,
+  api: Api,
+  tab: Tab,
+  outcome: Answer | null,
+): Promise<Response> {
+  const key = ctx.params.key as string;
+  const open = tab === "site-data" || tab === "flows" ? (ctx.query.open ?? null) : null;
+  const out = await renderPane(services, api, key, tab, open);
+  const notice = outcome && !outcome.ok ? errorNotice(outcome.error) : "";
+  return fragment(notice + out.html, outcome && !outcome.ok ? outcome.status : out.status);
+}
+
+export function paneRoutes(kit: UiKit) {
+  const { services, signOut } = kit;
+  const workspacePage = (tabOf: (ctx: Ctx) => string, itemOf: (ctx: Ctx) => string | null) =>
+    kit.pageRoute(async (ctx, api) => {
+      const key = ctx.params.key as string;
+      const tab = tabOf(ctx);
+      if (!isTab(tab)) return failure(notFound(`no route GET ${new URL(ctx.request.url).pathname}`));
+      const row = await api.get(wsPath(key));
+      if (!row.ok) {
+        if (row.status === 401) return kit.signInHere(ctx.request);
+        return page(ErrorPage({ title: key, error: row.error, signOut }), row.status);
+      }
+      return page(WorkspacePage({ row: row.body as Row, tab, item: itemOf(ctx), signOut }));
+    });
+
+  /** An action on a pane (Forget, Clear, Keep…): the same path under the API, then the pane again. */
+  const paneAction = (method: "POST" | "DELETE") =>
+    kit.fragmentRoute(async (ctx, api) => {
+      const key = ctx.params.key as string;
+      const tab = ctx.params.tab as string;
+      if (!isTab(tab)) throw notFound(`no route ${method} ${new URL(ctx.request.url).pathname}`);
+      const rest = ctx.params["*"];
+      let suffix = "";
+      try {
+        suffix = rest
+          ? `/${rest
+              .split("/")
+              .map((s) => enc(decodeURIComponent(s)))
+              .join("/")}`
+          : "";
+      } catch {
+        throw badInput("the path is not valid percent-encoding");
+      }
+      const outcome = await api.call(method, `${wsPath(key)}/${tab}${suffix}`);
+      return paneAfter(services, ctx, api, tab, outcome);
+    });
+
+  const end = kit.fragmentRoute(async (ctx, api) => {
+    const key = ctx.params.key as string;
+    const ended = await api.call("POST", `${wsPath(key)}/end`);
+    const row = await api.get(wsPath(key));
+    const failed = ended.ok ? row : ended;
+    const notice = failed.ok ? "" : errorNotice(failed.error);
+    const head = row.ok
+      ? render(WorkspaceHead({ row: row.body as Row }))
+      : '<header class="card workspace" id="wsHead"></header>';
+    return fragment(head.replace(/<\/header>$/, `${notice}</header>`), ended.ok ? 200 : ended.status);
+  });
+
+  const forget = kit.fragmentRoute(async (ctx, api) => {
+    const key = ctx.params.key as string;
+    const gone = await api.call("DELETE", wsPath(key));
+    if (!gone.ok) {
+      return new Response(errorNotice(gone.error), {
+        status: gone.status,
+        headers: { "content-type": "text/html; charset=utf-8" },
+      });
+    }
+    return new Response(null, { status: 200, headers: { "hx-redirect": "/ui/" } });
+  });
+
+  const pane = kit.fragmentRoute((ctx, api) => {
+    const tab = ctx.params.tab as string;
+    if (!isTab(tab)) throw notFound(`no route GET ${new URL(ctx.request.url).pathname}`);
+    return paneAfter(services, ctx, api, tab, null);
+  });
+
+  return { workspacePage, paneAction, end, forget, pane };
+}

@@ -152,7 +152,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     .use(restRoutes(services))
     .use(fileRoutes(services))
     .use(adminRoutes(services))
-    .use(uiRoutes(services, (request): Promise<Response> => http.handle(request)))
+    .use(uiRoutes(services))
     .onError(({ code, request }) => {
       if (code === "NOT_FOUND") {
         const path = new URL(request.url).pathname;

@@ -2,6 +2,7 @@
 // routes and the part it adds to a workspace's row. Surfaces read this; no capability imports it
 // (a capability builds on src/admin/ and src/http/ instead).
 import { Elysia } from "elysia";
+import { requireWorkspace } from "./admin/guard.ts";
 import { type RowPart, rowOf, workspaceKeys } from "./admin/rows.ts";
 import { filesRoutes } from "./files/admin.ts";
 import { filesPart } from "./files/row.ts";
@@ -46,4 +47,10 @@ export function workspaceRow(
 export async function workspaceRows(services: Services): Promise<Record<string, unknown>[]> {
   const [keys, liveIds] = await Promise.all([workspaceKeys(services), services.grid.sessions()]);
   return Promise.all(keys.map((k) => workspaceRow(services, k, liveIds)));
+}
+
+/** One workspace's row, or 404 `no workspace <key>`. */
+export async function workspaceView(services: Services, key: string): Promise<Record<string, unknown>> {
+  await requireWorkspace(services, key);
+  return workspaceRow(services, key, await services.grid.sessions());
 }

@@ -1,11 +1,11 @@
 // The admin's JSON API under /admin (token or the admin cookie). Capabilities add their own
 // routes under /admin/workspaces/{key}/… (src/registry.ts lists them); this file holds the core.
 import { Elysia } from "elysia";
+import { endWorkspace, forgetWorkspace, settingsList } from "../admin/core.ts";
 import { guarded, requireWorkspace } from "../admin/guard.ts";
-import { settingsView } from "../config.ts";
 import { badInput } from "../errors.ts";
 import { isWorkspaceName } from "../names.ts";
-import { capabilityRoutes, workspaceRow, workspaceRows } from "../registry.ts";
+import { capabilityRoutes, workspaceRows, workspaceView } from "../registry.ts";
 import type { Services } from "../services.ts";
 import { openFeed, streamResponse } from "./feed.ts";
 import { json } from "./http.ts";
@@ -51,45 +51,25 @@ export function adminRoutes(services: Services) {
     )
     .get(
       "/admin/workspaces/:key",
-      guarded(services, async ({ params }: { request: Request; params: { key: string } }) => {
-        const key = await requireWorkspace(services, params.key);
-        return json(await workspaceRow(services, key, await services.grid.sessions()));
-      }),
+      guarded(services, async ({ params }: { request: Request; params: { key: string } }) =>
+        json(await workspaceView(services, params.key)),
+      ),
     )
     .post(
       "/admin/workspaces/:key/end",
-      guarded(services, async ({ params }: { request: Request; params: { key: string } }) => {
-        const key = await requireWorkspace(services, params.key);
-        // A call stuck on a hanging Grid is stopped, not waited for.
-        const out = await services.workspaces.interrupt(key);
-        services.events.changed(key);
-        return json(out);
-      }),
+      guarded(services, async ({ params }: { request: Request; params: { key: string } }) =>
+        json(await endWorkspace(services, await requireWorkspace(services, params.key))),
+      ),
     )
     .delete(
       "/admin/workspaces/:key",
-      guarded(services, async ({ params }: { request: Request; params: { key: string } }) => {
-        const key = await requireWorkspace(services, params.key);
-        // A stopped call writes nothing afterwards: the record it would settle into is gone.
-        await services.workspaces.interrupt(key);
-        await services.store.delete(key);
-        // The timeline lives as long as the record.
-        await services.timeline.clear(key, "all");
-        services.events.changed(key);
-        return json({ forgotten: key });
-      }),
+      guarded(services, async ({ params }: { request: Request; params: { key: string } }) =>
+        json(await forgetWorkspace(services, await requireWorkspace(services, params.key))),
+      ),
     )
     .get(
       "/admin/settings",
-      guarded(services, () =>
-        json({
-          settings: settingsView({
-            config: services.config,
-            sources: services.sources,
-            cli: { help: false, stdio: false, workspace: "stdio", configFile: null },
-          }),
-        }),
-      ),
+      guarded(services, () => json({ settings: settingsList(services) })),
     )
     .get(
       "/admin/secrets",

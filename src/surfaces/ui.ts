@@ -1,5 +1,5 @@
-// The admin pages under /ui: server-rendered views (views/) over the admin JSON API, which they call
-// in-process with the caller's own credentials, so the pages can never show more than the API would.
+// The admin pages under /ui: server-rendered views (views/) over what the admin JSON API answers: the
+// pages call the same functions in-process (ui/admin.ts), so they never show more than the API would.
 // Live updates: /ui/events renders the admin's live feed as htmx partials. Only named routes answer:
 // a mistyped path falls through to the app's JSON 404, never to a page. The parts are in ui/.
 import { Elysia } from "elysia";
@@ -10,7 +10,6 @@ import { WorkspacesPage } from "../../views/workspaces.tsx";
 import { notFound } from "../errors.ts";
 import type { Services } from "../services.ts";
 import { failure } from "./http.ts";
-import type { Dispatch } from "./ui/api.ts";
 import { eventsRoute } from "./ui/events.ts";
 import { uiKit } from "./ui/kit.ts";
 import { paneRoutes } from "./ui/panes.ts";
@@ -18,8 +17,8 @@ import { page } from "./ui/respond.ts";
 import { signInRoutes } from "./ui/sign-in.ts";
 import { timelineRoutes } from "./ui/timeline.ts";
 
-export function uiRoutes(services: Services, dispatch: Dispatch) {
-  const kit = uiKit(services, dispatch);
+export function uiRoutes(services: Services) {
+  const kit = uiKit(services);
   const { signOut } = kit;
   const panes = paneRoutes(kit);
   const timeline = timelineRoutes(kit);
@@ -39,40 +38,47 @@ export function uiRoutes(services: Services, dispatch: Dispatch) {
     .use(signInRoutes(services))
     .get(
       "/ui/",
-      kit.pageRoute(async ({ request }, api) => {
-        const got = await api.get("/admin/workspaces");
-        if (got.status === 401) return kit.signInHere(request);
-        const rows = got.ok ? ((got.body as { workspaces?: Row[] }).workspaces ?? []) : null;
+      kit.pageRoute(async (_, admin) => {
+        const got = await admin.rows();
+        const rows = got.ok ? ((got.body ?? []) as Row[]) : null;
         return page(WorkspacesPage({ rows, error: got.ok ? undefined : got.error, signOut }));
       }),
     )
     .get("/ui/events", eventsRoute(kit))
     .get(
       "/ui/secrets",
-      kit.pageRoute(async (_, api) => {
-        const got = await api.get("/admin/secrets");
+      kit.pageRoute(async (_, admin) => {
+        const got = await admin.secrets();
         return page(
-          SecretsPage({ secrets: secretsOf(got.body), error: got.ok ? null : got.error, signOut }),
+          SecretsPage({
+            secrets: secretsOf({ secrets: got.body }),
+            error: got.ok ? null : got.error,
+            signOut,
+          }),
           got.ok ? 200 : got.status,
         );
       }),
     )
     .get(
       "/ui/settings",
-      kit.pageRoute(async (_, api) => {
-        const got = await api.get("/admin/settings");
+      kit.pageRoute(async (_, admin) => {
+        const got = await admin.settings();
         return page(
-          SettingsPage({ settings: settingsOf(got.body), error: got.ok ? null : got.error, signOut }),
+          SettingsPage({
+            settings: settingsOf({ settings: got.body }),
+            error: got.ok ? null : got.error,
+            signOut,
+          }),
           got.ok ? 200 : got.status,
         );
       }),
     )
     .get(
       "/ui/activity",
-      kit.pageRoute(async (_, api) => {
-        const got = await api.get("/admin/activity");
+      kit.pageRoute(async (_, admin) => {
+        const got = await admin.activity();
         return page(
-          ActivityPage({ calls: callsOf(got.body), error: got.ok ? null : got.error, signOut }),
+          ActivityPage({ calls: callsOf({ calls: got.body }), error: got.ok ? null : got.error, signOut }),
           got.ok ? 200 : got.status,
         );
       }),

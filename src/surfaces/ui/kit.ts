@@ -7,7 +7,7 @@ import { isWorkspaceName } from "../../names.ts";
 import type { Services } from "../../services.ts";
 import type { AdminCredential } from "../admin-auth.ts";
 import { failure } from "../http.ts";
-import { Api, type Dispatch } from "./api.ts";
+import { Admin } from "./admin.ts";
 import { page } from "./respond.ts";
 
 export type Ctx = {
@@ -15,7 +15,7 @@ export type Ctx = {
   params: Record<string, string>;
   query: Record<string, string | undefined>;
 };
-type Handler = (ctx: Ctx, api: Api) => Promise<Response> | Response;
+type Handler = (ctx: Ctx, admin: Admin) => Promise<Response> | Response;
 
 export interface UiKit {
   services: Services;
@@ -28,8 +28,8 @@ export interface UiKit {
   fragmentRoute(fn: Handler): (ctx: Ctx) => Promise<Response>;
 }
 
-export function uiKit(services: Services, dispatch: Dispatch): UiKit {
-  const token = services.config.auth.token;
+export function uiKit(services: Services): UiKit {
+  const admin = new Admin(services);
   /** The caller's credential, or null without one (a malformed cookie is a 400). */
   const signedIn = async (request: Request): Promise<AdminCredential | null> => {
     try {
@@ -45,7 +45,7 @@ export function uiKit(services: Services, dispatch: Dispatch): UiKit {
   };
   return {
     services,
-    signOut: token !== null,
+    signOut: services.config.auth.token !== null,
     signInHere,
     pageRoute: (fn) => async (ctx) => {
       try {
@@ -53,14 +53,14 @@ export function uiKit(services: Services, dispatch: Dispatch): UiKit {
       } catch (err) {
         return failure(err);
       }
-      return fn(ctx, new Api(dispatch, ctx.request, token));
+      return fn(ctx, admin);
     },
     fragmentRoute: (fn) => async (ctx) => {
       try {
         await services.admin.require(ctx.request);
         const key = ctx.params?.key;
         if (key !== undefined && !isWorkspaceName(key)) throw notFound(`no workspace ${key}`);
-        return await fn(ctx, new Api(dispatch, ctx.request, token));
+        return await fn(ctx, admin);
       } catch (err) {
         return failure(err);
       }

@@ -1,5 +1,6 @@
-// A workspace's page and its panes: each pane reads its capability's admin route, and an action on
-// a pane (Forget, Clear, Keep…) calls the same path under the API, then draws the pane again.
+// A workspace's page and its panes: each pane reads what its capability's admin route answers, and
+// an action on a pane (Forget, Clear, Keep…) does what the same path under the API does, then draws
+// the pane again.
 import { FilesPane } from "../../../views/files.tsx";
 import { FlowsPane } from "../../../views/flows.tsx";
 import { HistoryPane } from "../../../views/history.tsx";
@@ -13,7 +14,7 @@ import { badInput, notFound } from "../../errors.ts";
 import type { Services } from "../../services.ts";
 import { TimelinePane, timelineOf } from "../../timeline/view.tsx";
 import { failure } from "../http.ts";
-import { type Answer, type Api, enc, wsPath } from "./api.ts";
+import type { Admin, Answer } from "./admin.ts";
 import type { Ctx, UiKit } from "./kit.ts";
 import { errorNotice, fragment, page } from "./respond.ts";
 
@@ -31,7 +32,7 @@ export function timelineCounts(row: Record<string, unknown>): { total: number; l
 /** The pane's fragment: its content, its revision marker and its tab's count, or the API's error. */
 export async function renderPane(
   services: Services,
-  api: Api,
+  admin: Admin,
   key: string,
   tab: Tab,
   open: string | null,
@@ -41,10 +42,10 @@ export async function renderPane(
     html: render(Failed({ error: a.error, total: totalId(tab) })),
   });
   // The row first: a change landing between the two reads then only costs one more reload.
-  const row = await api.get(wsPath(key));
+  const row = await admin.row(key);
   if (!row.ok) return failed(row);
   const rev = paneRev(row.body as Record<string, unknown>, tab);
-  const got = await api.get(`${wsPath(key)}/${tab}`);
+  const got = await admin.pane(key, tab);
   if (!got.ok) return failed(got);
   const now = services.now();
   switch (tab) {
@@ -75,18 +76,14 @@ export async function renderPane(
           .filter((f) => f.yaml === undefined)
           .slice(0, 100)
           .map(async (f) => {
-            const one = await api.get(`${wsPath(key)}/flows/${enc(f.name)}`);
-            const b = one.body as Record<string, unknown> | string | null;
-            if (!one.ok) {
+            const one = await admin.flow(key, f.name);
+            if (!one.ok || !one.body) {
               f.error = one.error;
               return;
             }
-            if (typeof b === "string") {
-              f.yaml = b;
-              return;
-            }
-            if (typeof b?.problem === "string") f.problem ??= b.problem;
-            f.yaml = typeof b?.yaml === "string" ? b.yaml : JSON.stringify(b, null, 2);
+            const b = one.body as Record<string, unknown>;
+            if (typeof b.problem === "string") f.problem ??= b.problem;
+            f.yaml = typeof b.yaml === "string" ? b.yaml : JSON.stringify(b, null, 2);
           }),
       );
       return { status: 200, html: render(FlowsPane({ workspace: key, data, rev, open })) };
@@ -98,13 +95,13 @@ export async function renderPane(
 export async function paneAfter(
   services: Services,
   ctx: Ctx,
-  api: Api,
+  admin: Admin,
   tab: Tab,
   outcome: Answer | null,
 ): Promise<Response> {
   const key = ctx.params.key as string;
   const open = tab === "site-data" || tab === "flows" ? (ctx.query.open ?? null) : null;
-  const out = await renderPane(services, api, key, tab, open);
+  const out = await renderPane(services, admin, key, tab, open);
   const notice = outcome && !outcome.ok ? errorNotice(outcome.error) : "";
   return fragment(notice + out.html, outcome && !outcome.ok ? outcome.status : out.status);
 }
@@ -112,44 +109,36 @@ export async function paneAfter(
 export function paneRoutes(kit: UiKit) {
   const { services, signOut } = kit;
   const workspacePage = (tabOf: (ctx: Ctx) => string, itemOf: (ctx: Ctx) => string | null) =>
-    kit.pageRoute(async (ctx, api) => {
+    kit.pageRoute(async (ctx, admin) => {
       const key = ctx.params.key as string;
       const tab = tabOf(ctx);
       if (!isTab(tab)) return failure(notFound(`no route GET ${new URL(ctx.request.url).pathname}`));
-      const row = await api.get(wsPath(key));
-      if (!row.ok) {
-        if (row.status === 401) return kit.signInHere(ctx.request);
-        return page(ErrorPage({ title: key, error: row.error, signOut }), row.status);
-      }
+      const row = await admin.row(key);
+      if (!row.ok) return page(ErrorPage({ title: key, error: row.error, signOut }), row.status);
       return page(WorkspacePage({ row: row.body as Row, tab, item: itemOf(ctx), signOut }));
     });
 
-  /** An action on a pane (Forget, Clear, Keep…): the same path under the API, then the pane again. */
+  /** An action on a pane (Forget, Clear, Keep…): what the same path under the API does, then the pane again. */
   const paneAction = (method: "POST" | "DELETE") =>
-    kit.fragmentRoute(async (ctx, api) => {
+    kit.fragmentRoute(async (ctx, admin) => {
       const key = ctx.params.key as string;
       const tab = ctx.params.tab as string;
       if (!isTab(tab)) throw notFound(`no route ${method} ${new URL(ctx.request.url).pathname}`);
       const rest = ctx.params["*"];
-      let suffix = "";
+      let parts: string[] = [];
       try {
-        suffix = rest
-          ? `/${rest
-              .split("/")
-              .map((s) => enc(decodeURIComponent(s)))
-              .join("/")}`
-          : "";
+        parts = rest ? rest.split("/").map((s) => decodeURIComponent(s)) : [];
       } catch {
         throw badInput("the path is not valid percent-encoding");
       }
-      const outcome = await api.call(method, `${wsPath(key)}/${tab}${suffix}`);
-      return paneAfter(services, ctx, api, tab, outcome);
+      const outcome = await admin.act(key, method, tab, parts);
+      return paneAfter(services, ctx, admin, tab, outcome);
     });
 
-  const end = kit.fragmentRoute(async (ctx, api) => {
+  const end = kit.fragmentRoute(async (ctx, admin) => {
     const key = ctx.params.key as string;
-    const ended = await api.call("POST", `${wsPath(key)}/end`);
-    const row = await api.get(wsPath(key));
+    const ended = await admin.end(key);
+    const row = await admin.row(key);
     const failed = ended.ok ? row : ended;
     const notice = failed.ok ? "" : errorNotice(failed.error);
     const head = row.ok
@@ -158,9 +147,9 @@ export function paneRoutes(kit: UiKit) {
     return fragment(head.replace(/<\/header>$/, `${notice}</header>`), ended.ok ? 200 : ended.status);
   });
 
-  const forget = kit.fragmentRoute(async (ctx, api) => {
+  const forget = kit.fragmentRoute(async (ctx, admin) => {
     const key = ctx.params.key as string;
-    const gone = await api.call("DELETE", wsPath(key));
+    const gone = await admin.forget(key);
     if (!gone.ok) {
       return new Response(errorNotice(gone.error), {
         status: gone.status,
@@ -170,10 +159,10 @@ export function paneRoutes(kit: UiKit) {
     return new Response(null, { status: 200, headers: { "hx-redirect": "/ui/" } });
   });
 
-  const pane = kit.fragmentRoute((ctx, api) => {
+  const pane = kit.fragmentRoute((ctx, admin) => {
     const tab = ctx.params.tab as string;
     if (!isTab(tab)) throw notFound(`no route GET ${new URL(ctx.request.url).pathname}`);
-    return paneAfter(services, ctx, api, tab, null);
+    return paneAfter(services, ctx, admin, tab, null);
   });
 
   return { workspacePage, paneAction, end, forget, pane };

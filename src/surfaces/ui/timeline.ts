@@ -7,7 +7,7 @@ import { unsupportedType } from "../../errors.ts";
 import { Entries, Newer, timelineOf } from "../../timeline/view.tsx";
 import { hasBody, mediaType } from "../guard.ts";
 import { readCapped } from "../http.ts";
-import { type Answer, wsPath } from "./api.ts";
+import type { Answer } from "./admin.ts";
 import type { UiKit } from "./kit.ts";
 import { paneAfter, renderPane, timelineCounts } from "./panes.ts";
 import { errorNotice, fragment } from "./respond.ts";
@@ -21,16 +21,16 @@ export function timelineRoutes(kit: UiKit) {
   const { services } = kit;
 
   /** The Timeline's entries after what the page shows (`after`), or the whole pane when that cannot be said. */
-  const newer = kit.fragmentRoute(async (ctx, api) => {
+  const newer = kit.fragmentRoute(async (ctx, admin) => {
     const key = ctx.params.key as string;
     const whole = async () => {
-      const out = await paneAfter(services, ctx, api, "timeline", null);
+      const out = await paneAfter(services, ctx, admin, "timeline", null);
       return fragment(await out.text(), out.status, {
         "hx-retarget": "#paneTimeline",
         "hx-reswap": "innerHTML",
       });
     };
-    const row = await api.get(wsPath(key));
+    const row = await admin.row(key);
     if (!row.ok) return whole();
     const r = row.body as Record<string, unknown>;
     const { total, last } = timelineCounts(r);
@@ -39,7 +39,7 @@ export function timelineRoutes(kit: UiKit) {
     if (after < 1 || after > last || last - after > NEWER_MAX) return whole();
     let entries: ReturnType<typeof timelineOf>["entries"] = [];
     if (last > after) {
-      const got = await api.get(`${wsPath(key)}/timeline?limit=${last - after}`);
+      const got = await admin.timeline(key, null, String(last - after));
       if (!got.ok) return whole();
       entries = timelineOf(got.body).entries.filter((e) => e.n > after);
     }
@@ -48,10 +48,10 @@ export function timelineRoutes(kit: UiKit) {
   });
 
   /** Older entries of the Timeline, below what the page shows. */
-  const older = kit.fragmentRoute(async (ctx, api) => {
+  const older = kit.fragmentRoute(async (ctx, admin) => {
     const key = ctx.params.key as string;
-    const before = /^\d{1,15}$/.test(ctx.query.before ?? "") ? ctx.query.before : "";
-    const got = await api.get(`${wsPath(key)}/timeline?before=${before}`);
+    const before = /^\d{1,15}$/.test(ctx.query.before ?? "") ? (ctx.query.before ?? "") : "";
+    const got = await admin.timeline(key, before, null);
     if (!got.ok) {
       return fragment(
         `<li class="more"><p class="empty error">${Bun.escapeHTML(got.error)}</p></li>`,
@@ -62,7 +62,7 @@ export function timelineRoutes(kit: UiKit) {
   });
 
   /** Save as flow: the ticked entries' range (the oldest to the newest) kept as the flow `name`. */
-  const keepAsFlow = kit.fragmentRoute(async (ctx, api) => {
+  const keepAsFlow = kit.fragmentRoute(async (ctx, admin) => {
     const key = ctx.params.key as string;
     const request = ctx.request;
     if (hasBody(request) && mediaType(request) !== "application/x-www-form-urlencoded") {
@@ -82,13 +82,13 @@ export function timelineRoutes(kit: UiKit) {
         error: "tick the first and the last entry of the run to keep, then Save as flow",
       };
     } else {
-      outcome = await api.call("POST", `${wsPath(key)}/timeline/flow`, {
+      outcome = await admin.keepRun(key, {
         name: (form.get("name") ?? "").trim(),
         from: Math.min(...ticked),
         to: Math.max(...ticked),
       });
     }
-    const out = await renderPane(services, api, key, "timeline", null);
+    const out = await renderPane(services, admin, key, "timeline", null);
     const saved = outcome.body as { name?: unknown } | null;
     const notice = outcome.ok
       ? `<p class="empty notice">Saved as flow <a href="${attr(workspaceUrl(key, "flows", String(saved?.name ?? "")))}">${Bun.escapeHTML(String(saved?.name ?? ""))}</a>.</p>`

@@ -4,8 +4,8 @@
 // a mistyped path falls through to the app's JSON 404, never to a page. The parts are in ui/.
 import { Elysia } from "elysia";
 import { ASSETS } from "../../views/assets.ts";
+import type { Row } from "../../views/models.ts";
 import { ActivityPage, SecretsPage, SettingsPage } from "../../views/pages.tsx";
-import { callsOf, type Row, secretsOf, settingsOf } from "../../views/payloads.ts";
 import { WorkspacesPage } from "../../views/workspaces.tsx";
 import { notFound } from "../errors.ts";
 import type { Services } from "../services.ts";
@@ -51,7 +51,7 @@ export function uiRoutes(services: Services) {
         const got = await admin.secrets();
         return page(
           SecretsPage({
-            secrets: secretsOf({ secrets: got.body }),
+            secrets: got.body ?? [],
             error: got.ok ? null : got.error,
             signOut,
           }),
@@ -65,7 +65,7 @@ export function uiRoutes(services: Services) {
         const got = await admin.settings();
         return page(
           SettingsPage({
-            settings: settingsOf({ settings: got.body }),
+            settings: got.body ?? [],
             error: got.ok ? null : got.error,
             signOut,
           }),
@@ -78,7 +78,7 @@ export function uiRoutes(services: Services) {
       kit.pageRoute(async (_, admin) => {
         const got = await admin.activity();
         return page(
-          ActivityPage({ calls: callsOf({ calls: got.body }), error: got.ok ? null : got.error, signOut }),
+          ActivityPage({ calls: got.body ?? [], error: got.ok ? null : got.error, signOut }),
           got.ok ? 200 : got.status,
         );
       }),

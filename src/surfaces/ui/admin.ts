@@ -81,38 +81,34 @@ export class Admin {
     return attempt(() => workspaceView(this.services, key));
   }
 
-  /** A pane's data: what `GET /admin/workspaces/{key}/{tab}` answers. */
-  pane(key: string, tab: Tab) {
-    const s = this.services;
-    return attempt(async (): Promise<unknown> => {
-      await requireWorkspace(s, key);
-      switch (tab) {
-        case "site-data":
-          return siteDataListing(s, key);
-        case "history":
-          return historyListing(s, key);
-        case "files":
-          return filesListing(s, key);
-        case "flows":
-          return flowsPane(s, key);
-        case "timeline":
-          return timelineListing(s, key, timelineQuery(null, null));
-      }
-    });
+  /** `read` of a workspace that exists (404 otherwise): what `GET /admin/workspaces/{key}/…` answers. */
+  private on<T>(key: string, read: (s: Services, key: string) => Promise<T> | T): Promise<Answer<T>> {
+    return attempt(async () => read(this.services, await requireWorkspace(this.services, key)));
+  }
+
+  siteData(key: string) {
+    return this.on(key, siteDataListing);
+  }
+
+  history(key: string) {
+    return this.on(key, historyListing);
+  }
+
+  files(key: string) {
+    return this.on(key, filesListing);
+  }
+
+  flows(key: string) {
+    return this.on(key, flowsPane);
   }
 
   flow(key: string, name: string) {
-    return attempt(async () =>
-      flowOne.read(this.services, await requireWorkspace(this.services, key), { name }),
-    );
+    return this.on(key, (s, k) => flowOne.read(s, k, { name }));
   }
 
   /** A page of the timeline, `before` and `limit` as a query would give them. */
-  timeline(key: string, before: string | null, limit: string | null) {
-    return attempt(async () => {
-      await requireWorkspace(this.services, key);
-      return timelineListing(this.services, key, timelineQuery(before, limit));
-    });
+  timeline(key: string, before: string | null = null, limit: string | null = null) {
+    return this.on(key, (s, k) => timelineListing(s, k, timelineQuery(before, limit)));
   }
 
   /** A pane's action: `rest` is the path after the tab, each part decoded. */
@@ -128,17 +124,15 @@ export class Admin {
   }
 
   keepRun(key: string, body: unknown) {
-    return attempt(async () =>
-      keepRunAsFlow(this.services, await requireWorkspace(this.services, key), body),
-    );
+    return this.on(key, (s, k) => keepRunAsFlow(s, k, body));
   }
 
   end(key: string) {
-    return attempt(async () => endWorkspace(this.services, await requireWorkspace(this.services, key)));
+    return this.on(key, endWorkspace);
   }
 
   forget(key: string) {
-    return attempt(async () => forgetWorkspace(this.services, await requireWorkspace(this.services, key)));
+    return this.on(key, forgetWorkspace);
   }
 
   secrets() {

@@ -1,6 +1,6 @@
 // /ui/events: the admin's live feed as htmx messages, straight off the event bus. The workspaces
 // page gets every card; a workspace's page its own row and its live screen.
-import type { Row } from "../../../views/payloads.ts";
+import type { Row } from "../../../views/models.ts";
 import { liveMessage } from "../../../views/workspace.tsx";
 import { cardMessage } from "../../../views/workspaces.tsx";
 import { notFound } from "../../errors.ts";

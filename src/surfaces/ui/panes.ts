@@ -4,15 +4,16 @@
 import { FilesPane } from "../../../views/files.tsx";
 import { FlowsPane } from "../../../views/flows.tsx";
 import { HistoryPane } from "../../../views/history.tsx";
+import type { FilesPayload, FlowEntry, Row } from "../../../views/models.ts";
 import { ErrorPage } from "../../../views/pages.tsx";
 import { Failed, render } from "../../../views/parts.tsx";
-import { filesOf, flowsOf, historyOf, type Row, siteDataOf } from "../../../views/payloads.ts";
 import { SiteDataPane } from "../../../views/site-data.tsx";
 import { TABS, type Tab } from "../../../views/urls.ts";
 import { paneRev, totalId, WorkspaceHead, WorkspacePage } from "../../../views/workspace.tsx";
 import { badInput, notFound } from "../../errors.ts";
+import type { filesListing } from "../../files/admin.ts";
 import type { Services } from "../../services.ts";
-import { TimelinePane, timelineOf } from "../../timeline/view.tsx";
+import { TimelinePane } from "../../timeline/view.tsx";
 import { failure } from "../http.ts";
 import type { Admin, Answer } from "./admin.ts";
 import type { Ctx, UiKit } from "./kit.ts";
@@ -29,6 +30,12 @@ export function timelineCounts(row: Record<string, unknown>): { total: number; l
   };
 }
 
+/** The Files pane's folders (an empty `off` while files are on). */
+function filesView(data: Awaited<ReturnType<typeof filesListing>>): Required<FilesPayload> {
+  const { files, screenshots, recordings, downloads } = data;
+  return { off: "off" in data ? data.off : "", files, screenshots, recordings, downloads };
+}
+
 /** The pane's fragment: its content, its revision marker and its tab's count, or the API's error. */
 export async function renderPane(
   services: Services,
@@ -41,50 +48,57 @@ export async function renderPane(
     status: a.status,
     html: render(Failed({ error: a.error, total: totalId(tab) })),
   });
+  const drawn = <T>(got: Answer<T>, draw: (data: T) => JSX.Element) =>
+    got.ok && got.body !== null ? { status: 200, html: render(draw(got.body)) } : failed(got);
   // The row first: a change landing between the two reads then only costs one more reload.
   const row = await admin.row(key);
-  if (!row.ok) return failed(row);
-  const rev = paneRev(row.body as Record<string, unknown>, tab);
-  const got = await admin.pane(key, tab);
-  if (!got.ok) return failed(got);
+  if (!row.ok || !row.body) return failed(row);
+  const rev = paneRev(row.body, tab);
   const now = services.now();
   switch (tab) {
     case "site-data":
-      return {
-        status: 200,
-        html: render(SiteDataPane({ workspace: key, data: siteDataOf(got.body), rev, now, open })),
-      };
+      return drawn(await admin.siteData(key), (data) =>
+        SiteDataPane({ workspace: key, data, rev, now, open }),
+      );
     case "history":
-      return {
-        status: 200,
-        html: render(HistoryPane({ workspace: key, data: historyOf(got.body), rev, now })),
-      };
+      return drawn(await admin.history(key), (data) => HistoryPane({ workspace: key, data, rev, now }));
     case "files":
-      return { status: 200, html: render(FilesPane({ workspace: key, data: filesOf(got.body), rev })) };
+      return drawn(await admin.files(key), (data) =>
+        FilesPane({ workspace: key, data: filesView(data), rev }),
+      );
     case "timeline": {
-      const { total, last } = timelineCounts(row.body as Record<string, unknown>);
-      return {
-        status: 200,
-        html: render(TimelinePane({ workspace: key, data: timelineOf(got.body), rev, total, last })),
-      };
+      const { total, last } = timelineCounts(row.body);
+      return drawn(await admin.timeline(key), (data) =>
+        TimelinePane({ workspace: key, data, rev, total, last }),
+      );
     }
     case "flows": {
-      const data = flowsOf(got.body);
-      // A listing without each flow's YAML: read them one by one.
-      await Promise.all(
-        data.flows
-          .filter((f) => f.yaml === undefined)
-          .slice(0, 100)
-          .map(async (f) => {
-            const one = await admin.flow(key, f.name);
-            if (!one.ok || !one.body) {
-              f.error = one.error;
-              return;
-            }
-            const b = one.body as Record<string, unknown>;
-            if (typeof b.problem === "string") f.problem ??= b.problem;
-            f.yaml = typeof b.yaml === "string" ? b.yaml : JSON.stringify(b, null, 2);
+      const got = await admin.flows(key);
+      if (!got.ok || !got.body) return failed(got);
+      const data = {
+        enabled: got.body.enabled,
+        flows: got.body.flows.map(
+          (f): FlowEntry => ({
+            name: f.name,
+            description: f.description,
+            global: f.source === "global",
+            steps: f.steps,
+            problem: f.problem,
           }),
+        ),
+      };
+      // The listing has no flow's YAML: read them one by one.
+      await Promise.all(
+        data.flows.slice(0, 100).map(async (f) => {
+          const one = await admin.flow(key, f.name);
+          if (!one.ok || !one.body) {
+            f.error = one.error;
+            return;
+          }
+          const b = one.body as Record<string, unknown>;
+          if (typeof b.problem === "string") f.problem ??= b.problem;
+          f.yaml = typeof b.yaml === "string" ? b.yaml : JSON.stringify(b, null, 2);
+        }),
       );
       return { status: 200, html: render(FlowsPane({ workspace: key, data, rev, open })) };
     }

@@ -4,7 +4,7 @@ import { attr, render } from "../../../views/parts.tsx";
 import { workspaceUrl } from "../../../views/urls.ts";
 import { paneRev } from "../../../views/workspace.tsx";
 import { unsupportedType } from "../../errors.ts";
-import { Entries, Newer, timelineOf } from "../../timeline/view.tsx";
+import { Entries, type EntryView, Newer } from "../../timeline/view.tsx";
 import { hasBody, mediaType } from "../guard.ts";
 import { readCapped } from "../http.ts";
 import type { Answer } from "./admin.ts";
@@ -31,17 +31,17 @@ export function timelineRoutes(kit: UiKit) {
       });
     };
     const row = await admin.row(key);
-    if (!row.ok) return whole();
-    const r = row.body as Record<string, unknown>;
+    if (!row.ok || !row.body) return whole();
+    const r = row.body;
     const { total, last } = timelineCounts(r);
     const after = /^\d{1,15}$/.test(ctx.query.after ?? "") ? Number(ctx.query.after) : 0;
     // A page that shows none yet, a timeline cleared since, or a long way behind: all of it again.
     if (after < 1 || after > last || last - after > NEWER_MAX) return whole();
-    let entries: ReturnType<typeof timelineOf>["entries"] = [];
+    let entries: EntryView[] = [];
     if (last > after) {
       const got = await admin.timeline(key, null, String(last - after));
-      if (!got.ok) return whole();
-      entries = timelineOf(got.body).entries.filter((e) => e.n > after);
+      if (!got.ok || !got.body) return whole();
+      entries = got.body.entries.filter((e) => e.n > after);
     }
     const rev = paneRev(r, "timeline");
     return fragment(render(Newer({ workspace: key, entries, rev, total, last })));
@@ -52,13 +52,13 @@ export function timelineRoutes(kit: UiKit) {
     const key = ctx.params.key as string;
     const before = /^\d{1,15}$/.test(ctx.query.before ?? "") ? (ctx.query.before ?? "") : "";
     const got = await admin.timeline(key, before, null);
-    if (!got.ok) {
+    if (!got.ok || !got.body) {
       return fragment(
         `<li class="more"><p class="empty error">${Bun.escapeHTML(got.error)}</p></li>`,
         got.status,
       );
     }
-    return fragment(render(Entries({ workspace: key, data: timelineOf(got.body) })));
+    return fragment(render(Entries({ workspace: key, data: got.body })));
   });
 
   /** Save as flow: the ticked entries' range (the oldest to the newest) kept as the flow `name`. */

@@ -3,7 +3,7 @@
 // (a capability builds on src/admin/ and src/http/ instead).
 import { Elysia } from "elysia";
 import { requireWorkspace } from "./admin/guard.ts";
-import { type RowPart, rowOf, workspaceKeys } from "./admin/rows.ts";
+import { type RowPart, rowOf, type WorkspaceRow, workspaceKeys } from "./admin/rows.ts";
 import { filesRoutes } from "./files/admin.ts";
 import { filesPart } from "./files/row.ts";
 import { flowsRoutes } from "./flows/admin.ts";
@@ -40,17 +40,17 @@ export function workspaceRow(
   services: Services,
   key: string,
   liveIds: Set<string> | null,
-): Promise<Record<string, unknown>> {
+): Promise<WorkspaceRow> {
   return rowOf(ROW_PARTS, services, key, liveIds);
 }
 
-export async function workspaceRows(services: Services): Promise<Record<string, unknown>[]> {
+export async function workspaceRows(services: Services): Promise<WorkspaceRow[]> {
   const [keys, liveIds] = await Promise.all([workspaceKeys(services), services.grid.sessions()]);
   return Promise.all(keys.map((k) => workspaceRow(services, k, liveIds)));
 }
 
 /** One workspace's row, or 404 `no workspace <key>`. */
-export async function workspaceView(services: Services, key: string): Promise<Record<string, unknown>> {
+export async function workspaceView(services: Services, key: string): Promise<WorkspaceRow> {
   await requireWorkspace(services, key);
   return workspaceRow(services, key, await services.grid.sessions());
 }

@@ -13,6 +13,14 @@ export interface RowContext {
   record: WorkspaceRecord | null;
 }
 
+/** A workspace's row: its own fields, then each part's counts and revisions. */
+export type WorkspaceRow = Record<string, unknown> & {
+  key: string;
+  live: boolean;
+  url: string | null;
+  recording: boolean;
+};
+
 export type RowPart = (ctx: RowContext) => Record<string, unknown> | Promise<Record<string, unknown>>;
 
 /** Every workspace this server knows: records in the store, and folders under DATA_DIR/sessions. */
@@ -43,12 +51,12 @@ export async function rowOf(
   services: Services,
   key: string,
   liveIds: Set<string> | null,
-): Promise<Record<string, unknown>> {
+): Promise<WorkspaceRow> {
   const record = await services.store.get(key);
   const id = record?.session_id ?? "";
   const live = id !== "" && (liveIds ? liveIds.has(id) : await services.grid.alive(id));
   const settings = record?.settings ?? {};
-  const row: Record<string, unknown> = {
+  const row: WorkspaceRow = {
     key,
     live,
     url: record ? recordUrl(record) || null : null,

@@ -1,6 +1,8 @@
 // The admin's live feed, read straight off the event bus: a workspace's row each time it changes
 // (bursts coalesced, one row per workspace per tick), a heartbeat, and for a watched workspace its
 // live screen. The JSON stream (/admin/events) and the pages' stream (/ui/events) both write it.
+
+import type { WorkspaceRow } from "../admin/rows.ts";
 import { log } from "../log.ts";
 import { workspaceExists, workspaceRow } from "../registry.ts";
 import type { Services } from "../services.ts";
@@ -10,7 +12,7 @@ const HEARTBEAT_MS = 15_000;
 
 export interface FeedHandlers {
   /** A changed workspace's row, or `{key, gone: true}` once it is forgotten. */
-  row(row: Record<string, unknown>): void;
+  row(row: WorkspaceRow | { key: string; gone: true }): void;
   beat(at: number): void;
   /** The watched workspace's screen, about once a second while the feed is open. */
   screen(frame: Shown): void;

@@ -4,7 +4,6 @@
 // a mistyped path falls through to the app's JSON 404, never to a page. The parts are in ui/.
 import { Elysia } from "elysia";
 import { ASSETS } from "../../views/assets.ts";
-import type { Row } from "../../views/models.ts";
 import { ActivityPage, SecretsPage, SettingsPage } from "../../views/pages.tsx";
 import { WorkspacesPage } from "../../views/workspaces.tsx";
 import { notFound } from "../errors.ts";
@@ -40,7 +39,7 @@ export function uiRoutes(services: Services) {
       "/ui/",
       kit.pageRoute(async (_, admin) => {
         const got = await admin.rows();
-        const rows = got.ok ? ((got.body ?? []) as Row[]) : null;
+        const rows = got.ok ? (got.body ?? []) : null;
         return page(WorkspacesPage({ rows, error: got.ok ? undefined : got.error, signOut }));
       }),
     )

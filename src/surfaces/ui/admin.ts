@@ -20,13 +20,10 @@ import {
 } from "../../site-data/admin.ts";
 import { clearTimeline, keepRunAsFlow, timelineListing, timelineQuery } from "../../timeline/routes.ts";
 
-export interface Answer<T = unknown> {
-  ok: boolean;
-  status: number;
-  body: T | null;
-  /** The failure's message ("" when it worked). */
-  error: string;
-}
+/** What a read or a change answered: its result, or the failure's status and message. */
+export type Answer<T = unknown> =
+  | { ok: true; status: 200; body: T; error: "" }
+  | { ok: false; status: number; body: null; error: string };
 
 /** `fn`'s answer, or its failure as the JSON route would give it (a 5xx logged like one). */
 export async function attempt<T>(fn: () => Promise<T> | T): Promise<Answer<T>> {

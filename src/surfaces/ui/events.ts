@@ -29,7 +29,7 @@ export function eventsRoute(kit: UiKit) {
       (write) =>
         openFeed(services, key ?? null, {
           row: (row) => {
-            const html = typeof row.key === "string" ? message(row as Row) : null;
+            const html = typeof row.key === "string" ? message(row) : null;
             if (html) write(sseData(html));
           },
           beat: () => write(": beat\n\n"),

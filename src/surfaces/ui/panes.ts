@@ -4,7 +4,7 @@
 import { FilesPane } from "../../../views/files.tsx";
 import { FlowsPane } from "../../../views/flows.tsx";
 import { HistoryPane } from "../../../views/history.tsx";
-import type { FilesPayload, FlowEntry, Row } from "../../../views/models.ts";
+import type { FilesPayload, FlowEntry } from "../../../views/models.ts";
 import { ErrorPage } from "../../../views/pages.tsx";
 import { Failed, render } from "../../../views/parts.tsx";
 import { SiteDataPane } from "../../../views/site-data.tsx";
@@ -49,10 +49,10 @@ export async function renderPane(
     html: render(Failed({ error: a.error, total: totalId(tab) })),
   });
   const drawn = <T>(got: Answer<T>, draw: (data: T) => JSX.Element) =>
-    got.ok && got.body !== null ? { status: 200, html: render(draw(got.body)) } : failed(got);
+    got.ok ? { status: 200, html: render(draw(got.body)) } : failed(got);
   // The row first: a change landing between the two reads then only costs one more reload.
   const row = await admin.row(key);
-  if (!row.ok || !row.body) return failed(row);
+  if (!row.ok) return failed(row);
   const rev = paneRev(row.body, tab);
   const now = services.now();
   switch (tab) {
@@ -74,7 +74,7 @@ export async function renderPane(
     }
     case "flows": {
       const got = await admin.flows(key);
-      if (!got.ok || !got.body) return failed(got);
+      if (!got.ok) return failed(got);
       const data = {
         enabled: got.body.enabled,
         flows: got.body.flows.map(
@@ -91,7 +91,7 @@ export async function renderPane(
       await Promise.all(
         data.flows.slice(0, 100).map(async (f) => {
           const one = await admin.flow(key, f.name);
-          if (!one.ok || !one.body) {
+          if (!one.ok) {
             f.error = one.error;
             return;
           }
@@ -129,7 +129,7 @@ export function paneRoutes(kit: UiKit) {
       if (!isTab(tab)) return failure(notFound(`no route GET ${new URL(ctx.request.url).pathname}`));
       const row = await admin.row(key);
       if (!row.ok) return page(ErrorPage({ title: key, error: row.error, signOut }), row.status);
-      return page(WorkspacePage({ row: row.body as Row, tab, item: itemOf(ctx), signOut }));
+      return page(WorkspacePage({ row: row.body, tab, item: itemOf(ctx), signOut }));
     });
 
   /** An action on a pane (Forget, Clear, Keep…): what the same path under the API does, then the pane again. */
@@ -156,7 +156,7 @@ export function paneRoutes(kit: UiKit) {
     const failed = ended.ok ? row : ended;
     const notice = failed.ok ? "" : errorNotice(failed.error);
     const head = row.ok
-      ? render(WorkspaceHead({ row: row.body as Row }))
+      ? render(WorkspaceHead({ row: row.body }))
       : '<header class="card workspace" id="wsHead"></header>';
     return fragment(head.replace(/<\/header>$/, `${notice}</header>`), ended.ok ? 200 : ended.status);
   });

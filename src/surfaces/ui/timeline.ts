@@ -31,7 +31,7 @@ export function timelineRoutes(kit: UiKit) {
       });
     };
     const row = await admin.row(key);
-    if (!row.ok || !row.body) return whole();
+    if (!row.ok) return whole();
     const r = row.body;
     const { total, last } = timelineCounts(r);
     const after = /^\d{1,15}$/.test(ctx.query.after ?? "") ? Number(ctx.query.after) : 0;
@@ -40,7 +40,7 @@ export function timelineRoutes(kit: UiKit) {
     let entries: EntryView[] = [];
     if (last > after) {
       const got = await admin.timeline(key, null, String(last - after));
-      if (!got.ok || !got.body) return whole();
+      if (!got.ok) return whole();
       entries = got.body.entries.filter((e) => e.n > after);
     }
     const rev = paneRev(r, "timeline");
@@ -52,7 +52,7 @@ export function timelineRoutes(kit: UiKit) {
     const key = ctx.params.key as string;
     const before = /^\d{1,15}$/.test(ctx.query.before ?? "") ? (ctx.query.before ?? "") : "";
     const got = await admin.timeline(key, before, null);
-    if (!got.ok || !got.body) {
+    if (!got.ok) {
       return fragment(
         `<li class="more"><p class="empty error">${Bun.escapeHTML(got.error)}</p></li>`,
         got.status,

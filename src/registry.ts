@@ -14,7 +14,7 @@ import { historyPart, secretsPart, siteDataPart } from "./site-data/rows.ts";
 import { timelineRoutes } from "./timeline/routes.ts";
 import { timelinePart } from "./timeline/row.ts";
 
-export { workspaceExists, workspaceKeys } from "./admin/rows.ts";
+export { workspaceExists } from "./admin/rows.ts";
 
 /** The row's parts, in the order their fields appear. */
 export const ROW_PARTS: readonly RowPart[] = [

@@ -37,11 +37,14 @@ export async function attempt<T>(fn: () => Promise<T> | T): Promise<Answer<T>> {
   }
 }
 
-export const enc = encodeURIComponent;
+const enc = encodeURIComponent;
 
 type Op = (services: Services, key: string) => Promise<unknown>;
 
-/** The change a pane's action path names (the segments after the tab, decoded), as the admin routes take them. */
+/**
+ * The change a pane's action path names (the segments after the tab, decoded): the admin route the
+ * same path takes under /admin/workspaces/{key}/, or null where the API has none (its 404 follows).
+ */
 function paneOp(method: "POST" | "DELETE", tab: Tab, rest: string[]): Op | null {
   const [a, b, c, ...more] = rest;
   if (method === "POST") {

@@ -1,6 +1,9 @@
 // The composition root: builds the store, the Grid client, the workspace manager and the surfaces.
 import { Elysia } from "elysia";
 import { ACTIONS } from "./actions/index.ts";
+import { Activity } from "./admin/activity.ts";
+import { AdminAuth } from "./admin/auth.ts";
+import { Events } from "./admin/events.ts";
 import type { Config, Source } from "./config.ts";
 import { notFound } from "./errors.ts";
 import { fileRoutes } from "./files/routes.ts";
@@ -8,22 +11,19 @@ import { setupFiles } from "./files/setup.ts";
 import { Flows } from "./flows/service.ts";
 import { captureHook } from "./grid/capture.ts";
 import { Grid } from "./grid/webdriver.ts";
+import { checkRequest, HostRules, peers } from "./http/guard.ts";
 import { log } from "./log.ts";
 import { hideSecrets } from "./secrets/bound.ts";
 import { SecretCatalogue } from "./secrets/catalogue.ts";
+import type { Services } from "./services.ts";
 import { siteDataHooks } from "./site-data/hooks.ts";
 import { openStore } from "./store/index.ts";
 import type { RecordStore } from "./store/types.ts";
-import { Activity } from "./surfaces/activity.ts";
 import { adminRoutes } from "./surfaces/admin-api.ts";
-import { AdminAuth } from "./surfaces/admin-auth.ts";
-import { Events } from "./surfaces/events.ts";
-import { checkRequest, HostRules, peers } from "./surfaces/guard.ts";
 import { failure, json, requireToken } from "./surfaces/http.ts";
 import type { McpHttp } from "./surfaces/mcp-http.ts";
 import { openApiDocument } from "./surfaces/openapi.ts";
 import { restRoutes } from "./surfaces/rest.ts";
-import type { ServerServices as Services } from "./surfaces/services.ts";
 import { uiRoutes } from "./surfaces/ui.ts";
 import { Timeline } from "./timeline/service.ts";
 import { openTimelineLog } from "./timeline/setup.ts";
@@ -166,7 +166,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     .use(restRoutes(services))
     .use(fileRoutes(services))
     .use(adminRoutes(services))
-    .use(uiRoutes(services, (request): Promise<Response> => http.handle(request)))
+    .use(uiRoutes(services))
     .onError(({ code, request }) => {
       if (code === "NOT_FOUND") {
         const path = new URL(request.url).pathname;

@@ -1,10 +1,15 @@
-// What the capabilities and their resources may use: the server's set but the surfaces' own parts
-// (a surface is handed those too: ServerServices). Built once in app.ts; tests build their own.
+// The server's whole set: each capability, the admin's parts and the Host rules. Surfaces and the
+// admin routes get it; an action's handler gets the narrower ActionServices. Built once in app.ts;
+// tests build their own.
 import type { ActionServices } from "./actions/ports.ts";
+import type { Activity } from "./admin/activity.ts";
+import type { AdminAuth } from "./admin/auth.ts";
+import type { Events } from "./admin/events.ts";
 import type { Config, Source } from "./config.ts";
 import type { Files } from "./files/service.ts";
 import type { Flows } from "./flows/service.ts";
 import type { Grid } from "./grid/webdriver.ts";
+import type { HostRules } from "./http/guard.ts";
 import type { Collector } from "./recordings/collector.ts";
 import type { SecretCatalogue } from "./secrets/catalogue.ts";
 import type { RecordStore } from "./store/types.ts";
@@ -31,4 +36,12 @@ export interface Services extends ActionServices {
   readonly files: Files;
   /** Files the Grid's recordings as they arrive; null when recording is off. */
   readonly recordings: Collector | null;
+  /** Change notices for the admin's live updates. */
+  readonly events: Events;
+  /** The last calls, for the admin. */
+  readonly activity: Activity;
+  /** The Host names this server answers to, and which origins are its own. */
+  readonly hosts: HostRules;
+  /** The admin's credentials: the token, or a signed-in cookie. */
+  readonly admin: AdminAuth;
 }

@@ -1,8 +1,8 @@
 // The Files tab (recordings-and-files.md §3.7): Screenshots, Recordings, Files, Downloads; Keep moves a
 // screenshot or recording into Files (copies a download); Clear empties a folder after a confirm.
 import { plural } from "./format.ts";
+import type { FileEntry, FilesPayload } from "./models.ts";
 import { attr, Confirm, Opens, Rev, Total } from "./parts.tsx";
-import type { FileEntry, FilesPayload } from "./payloads.ts";
 import { paneUrl } from "./urls.ts";
 
 type Folder = "screenshots" | "recordings" | "files" | "downloads";

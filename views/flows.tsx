@@ -1,7 +1,7 @@
 // The Flows tab: the workspace's flows and the global ones, each a fold with its YAML.
 import { plural } from "./format.ts";
+import type { FlowsPayload } from "./models.ts";
 import { Fold, Rev, Total } from "./parts.tsx";
-import type { FlowsPayload } from "./payloads.ts";
 
 const flowRowId = (key: string, name: string) => `flow-${key}:${name}`;
 

@@ -1,8 +1,8 @@
 // The History tab (site-data-and-history.md §5.10): one row per host, current first; the secrets
 // allowed there inside; a pill to the host's Site data; Clear with its confirm.
 import { ago, plural, savedText } from "./format.ts";
+import type { HistoryPayload, HistoryRow, SecretLine } from "./models.ts";
 import { attr, Confirm, Fold, Opens, Rev, Total } from "./parts.tsx";
-import type { HistoryPayload, HistoryRow, SecretLine } from "./payloads.ts";
 import { paneUrl, workspaceUrl } from "./urls.ts";
 
 /** A secret as the Secrets page draws it: `🔑 name`, its description, a pill per key name. */

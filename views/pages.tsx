@@ -1,8 +1,8 @@
 // Secrets, Settings and Activity: read-only pages over the admin API.
 import { SecretItem } from "./history.tsx";
 import { Page } from "./layout.tsx";
+import type { Call, SecretLine, Setting } from "./models.ts";
 import { attr } from "./parts.tsx";
-import type { Call, SecretLine, Setting } from "./payloads.ts";
 import { workspaceUrl } from "./urls.ts";
 
 function Failure(props: { error?: string | null }): JSX.Element {

@@ -1,7 +1,7 @@
 // The Site data tab (site-data-and-history.md §5.10): one fold per host, Forget and Clear confirms.
 import { ago, expiryText, plural } from "./format.ts";
+import type { SiteDataPayload, SiteDetail, SiteRow } from "./models.ts";
 import { attr, Confirm, Fold, Opens, type Pair, Rev, Total } from "./parts.tsx";
-import type { SiteDataPayload, SiteDetail, SiteRow } from "./payloads.ts";
 import { paneUrl } from "./urls.ts";
 
 const PANE = "#paneSiteData";

@@ -4,8 +4,8 @@
 
 import { LiveScreen, TIMELINE_AFTER, TIMELINE_LIST, TIMELINE_REV } from "../src/timeline/view.tsx";
 import { Page } from "./layout.tsx";
+import type { Row } from "./models.ts";
 import { attr, Confirm, Opens } from "./parts.tsx";
-import type { Row } from "./payloads.ts";
 import { paneUrl, TABS, type Tab, workspaceUrl } from "./urls.ts";
 import { byId, LastPage, Pills } from "./workspaces.tsx";
 

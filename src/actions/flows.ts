@@ -1,6 +1,5 @@
 // Flows as tools: save one, delete one, run one server-side in a single call.
 import { z } from "zod";
-import { mediaType, readCapped, readJson } from "../body.ts";
 import { badInput, tooLarge } from "../errors.ts";
 import {
   bindFlow,
@@ -14,6 +13,8 @@ import {
 } from "../flows/format.ts";
 import { checkSecrets, runFlow } from "../flows/run.ts";
 import { checkFlowName, flowUri, SAVING_OFF } from "../flows/store.ts";
+import { readCapped, readJson } from "../http/json.ts";
+import { mediaType } from "../http/media.ts";
 import { type ActionServices, defineAction, PageReport, SiteDataHint } from "./define.ts";
 
 const FlowName = z

@@ -4,10 +4,10 @@
 // with Range; downloads come from the Grid whole.
 import { Elysia } from "elysia";
 import { FlowError, forbidden, notFound } from "../errors.ts";
+import { failure } from "../http/json.ts";
 import { log } from "../log.ts";
 import { fileNameProblem, workspaceNameProblem } from "../names.ts";
 import type { Services } from "../services.ts";
-import { failure } from "../surfaces/http.ts";
 import { LINK_FOLDERS, LINK_PREFIX, type LinkFolder, RECORDING_PREFIX } from "./links.ts";
 import { FILES_OFF } from "./service.ts";
 

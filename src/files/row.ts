@@ -1,5 +1,5 @@
 // The admin row's files fields.
-import type { RowPart } from "../surfaces/admin/rows.ts";
+import type { RowPart } from "../admin/rows.ts";
 
 /** The row's files fields: counts (null without a data dir) and a revision over every listing. */
 export const filesPart: RowPart = async ({ services, key }) => {

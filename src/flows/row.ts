@@ -1,5 +1,5 @@
 // The flows fields of the admin's workspace row: flows_rev and counts.flows.
-import type { RowPart } from "../surfaces/admin/rows.ts";
+import type { RowPart } from "../admin/rows.ts";
 
 export const flowsPart: RowPart = ({ services, key }) => {
   const { store } = services.flows;

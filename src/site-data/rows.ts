@@ -1,6 +1,16 @@
 // The site data, history and secrets fields of the admin's workspace row.
-import type { RowPart } from "../surfaces/admin/rows.ts";
+import type { RowPart } from "../admin/rows.ts";
+import { hostOf } from "../store/record.ts";
 import { view } from "./views.ts";
+
+/** History fields: distinct hosts, and a revision over every entry's origin and URL (not the clock). */
+export const historyPart: RowPart = ({ record }) => {
+  const history = record?.history ?? [];
+  return {
+    history_count: new Set(history.map((v) => hostOf(v.origin))).size,
+    history_rev: JSON.stringify(history.map((v) => [v.origin, v.url])),
+  };
+};
 
 /** How many hosts are saved, and a revision a save (its time) or a Forget/Clear (its hosts) moves. */
 export const siteDataPart: RowPart = ({ record }) => {

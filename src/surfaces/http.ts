@@ -1,26 +1,11 @@
-// What every HTTP route shares: bearer auth, naming the workspace, reading a capped JSON body,
-// and turning a failure into `{"error": ...}` with its status.
-import { badInput, errorBody, statusOf, TooMany, unauthorized } from "../errors.ts";
-import { log } from "../log.ts";
+// What the agent surfaces' HTTP routes share: bearer auth and naming the workspace. JSON answers,
+// failures and capped bodies are src/http/json.ts (re-exported here for the surfaces).
+
+import { bearerOf, sameToken } from "../admin/auth.ts";
+import { badInput, unauthorized } from "../errors.ts";
 import { workspaceNameProblem } from "../names.ts";
-import { bearerOf, sameToken } from "./admin-auth.ts";
 
-export { JSON_CAP, readCapped, readJson } from "../body.ts";
-
-export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "content-type": "application/json; charset=utf-8", ...headers },
-  });
-}
-
-export function failure(err: unknown): Response {
-  const status = statusOf(err);
-  if (status >= 500) log.error(`request failed: ${errorBody(err).error}`);
-  const headers: Record<string, string> =
-    err instanceof TooMany ? { "retry-after": String(err.retryAfter) } : {};
-  return json(errorBody(err), status, headers);
-}
+export { failure, JSON_CAP, json, readCapped, readJson } from "../http/json.ts";
 
 /** Throws 401 unless the request carries the bearer token (no token configured: loopback only, open). */
 export function requireToken(request: Request, token: string | null): void {

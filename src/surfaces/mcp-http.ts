@@ -9,10 +9,10 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { badInput, forbidden, notFound, unavailable } from "../errors.ts";
-import { hostOf, requireJson } from "./guard.ts";
+import { hostOf, requireJson } from "../http/guard.ts";
+import type { Services } from "../services.ts";
 import { failure, readJson, requireToken, workspaceOf } from "./http.ts";
 import { type CallHooks, mcpServer } from "./mcp.ts";
-import type { ServerServices as Services } from "./services.ts";
 
 export const sessionsFull = (max: number) =>
   `this server holds its most MCP sessions (${max}, mcp.max_sessions): close one you no longer use (DELETE /mcp with its mcp-session-id) or retry once idle ones close`;

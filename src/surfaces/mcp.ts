@@ -20,9 +20,9 @@ import { isText } from "../files/types.ts";
 import { log } from "../log.ts";
 import { isTemplate, matchUri } from "../resources/define.ts";
 import { RESOURCES } from "../resources/index.ts";
+import type { Services } from "../services.ts";
 import { VERSION } from "../version.ts";
 import { toolSchema } from "./json-schema.ts";
-import type { ServerServices as Services } from "./services.ts";
 
 export const INSTRUCTIONS = [
   "selenium-flow drives a real browser for you on a Selenium Grid. Your browser belongs to this workspace and outlives the conversation: it is reopened silently if the Grid reaps it, on the page you were on.",

@@ -1,15 +1,15 @@
 // The admin's timeline, per workspace: its entries newest first (a `before` cursor pages back), each
 // entry's screen, Clear (screens, or everything), a range kept as a flow, and the live screen now.
-// The admin's event stream carries the live view (see admin-api.ts: /admin/events?watch=<key>).
+// The admin's event stream carries the live view (/admin/events?watch=<key>).
 import { Elysia } from "elysia";
 import { z } from "zod";
 import { saveFlowText } from "../actions/flows.ts";
 import { validate } from "../actions/validate.ts";
+import { guarded, requireWorkspace } from "../admin/guard.ts";
 import { badInput, notFound, unavailable } from "../errors.ts";
 import { NO_SCRIPT } from "../files/serve.ts";
-import { guarded, requireWorkspace } from "../surfaces/admin-api.ts";
-import { json, readJson } from "../surfaces/http.ts";
-import type { ServerServices as Services } from "../surfaces/services.ts";
+import { json, readJson } from "../http/json.ts";
+import type { Services } from "../services.ts";
 import type { TimelineEntry } from "./entry.ts";
 import { PAGE_MAX } from "./service.ts";
 
@@ -54,6 +54,46 @@ function jpeg(bytes: Uint8Array, maxAge: number): Response {
   });
 }
 
+/** The page a listing asks for: `before` (an entry's n) and `limit` as the query gives them. */
+export function timelineQuery(
+  before: string | null,
+  limit: string | null,
+): { before?: number; limit: number } {
+  const b = wholeNumber(before, "before");
+  return { before: b, limit: Math.min(PAGE_MAX, wholeNumber(limit, "limit") ?? 50) };
+}
+
+/** The Timeline pane: a page of entries, newest first, each with its screen's path when it has one. */
+export async function timelineListing(
+  services: Services,
+  key: string,
+  query: { before?: number; limit: number },
+) {
+  const { entries, next } = await services.timeline.page(key, query);
+  return {
+    key,
+    entries: entries.map((e) => (e.screen ? { ...e, screen_url: screenPath(key, e) } : e)),
+    next,
+    keep: services.config.timeline.keep,
+    screens: services.timeline.screensOn(key),
+  };
+}
+
+export async function clearTimeline(services: Services, key: string, what: "all" | "screens") {
+  return { success: true, key, cleared: await services.timeline.clear(key, what) };
+}
+
+/** Save as flow: `body` names the flow and the run (from–to, or the last N calls). */
+export async function keepRunAsFlow(services: Services, key: string, raw: unknown) {
+  const body = validate(KeepAsFlow, raw);
+  const pick =
+    "last" in body
+      ? { last: body.last }
+      : { from: Math.min(body.from, body.to), to: Math.max(body.from, body.to) };
+  const yaml = await services.timeline.flowYaml(key, pick);
+  return { ...saveFlowText(services, key, body.name, yaml), yaml };
+}
+
 export function timelineRoutes(services: Services) {
   const timeline = services.timeline;
   return new Elysia({ name: "admin-timeline" })
@@ -62,16 +102,7 @@ export function timelineRoutes(services: Services) {
       guarded(services, async ({ request, params }: Ctx) => {
         const key = await requireWorkspace(services, params.key);
         const q = new URL(request.url).searchParams;
-        const before = wholeNumber(q.get("before"), "before");
-        const limit = Math.min(PAGE_MAX, wholeNumber(q.get("limit"), "limit") ?? 50);
-        const { entries, next } = await timeline.page(key, { before, limit });
-        return json({
-          key,
-          entries: entries.map((e) => (e.screen ? { ...e, screen_url: screenPath(key, e) } : e)),
-          next,
-          keep: services.config.timeline.keep,
-          screens: timeline.screensOn(key),
-        });
+        return json(await timelineListing(services, key, timelineQuery(q.get("before"), q.get("limit"))));
       }),
     )
     .get(
@@ -87,28 +118,20 @@ export function timelineRoutes(services: Services) {
     .delete(
       "/admin/workspaces/:key/timeline",
       guarded(services, async ({ params }: Ctx) => {
-        const key = await requireWorkspace(services, params.key);
-        return json({ success: true, key, cleared: await timeline.clear(key, "all") });
+        return json(await clearTimeline(services, await requireWorkspace(services, params.key), "all"));
       }),
     )
     .delete(
       "/admin/workspaces/:key/timeline/screens",
       guarded(services, async ({ params }: Ctx) => {
-        const key = await requireWorkspace(services, params.key);
-        return json({ success: true, key, cleared: await timeline.clear(key, "screens") });
+        return json(await clearTimeline(services, await requireWorkspace(services, params.key), "screens"));
       }),
     )
     .post(
       "/admin/workspaces/:key/timeline/flow",
       guarded(services, async ({ request, params }: Ctx) => {
         const key = await requireWorkspace(services, params.key);
-        const body = validate(KeepAsFlow, await readJson(request));
-        const pick =
-          "last" in body
-            ? { last: body.last }
-            : { from: Math.min(body.from, body.to), to: Math.max(body.from, body.to) };
-        const yaml = await timeline.flowYaml(key, pick);
-        return json({ ...saveFlowText(services, key, body.name, yaml), yaml });
+        return json(await keepRunAsFlow(services, key, await readJson(request)));
       }),
     )
     .get(

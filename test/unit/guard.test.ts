@@ -1,8 +1,8 @@
 // The rules every request passes (Host, Origin, path) and the sign-in limiter, on their own.
 import { describe, expect, test } from "bun:test";
+import { SIGN_IN_TRIES, SignInLimiter } from "../../src/admin/auth.ts";
 import { defaultConfig } from "../../src/config.ts";
-import { SIGN_IN_TRIES, SignInLimiter } from "../../src/surfaces/admin-auth.ts";
-import { HostRules, pathProblem } from "../../src/surfaces/guard.ts";
+import { HostRules, pathProblem } from "../../src/http/guard.ts";
 
 function rules(host = "127.0.0.1", allowed: string[] = []): HostRules {
   const c = defaultConfig();

@@ -2,17 +2,11 @@
 // newest first with status pills, errors in full and screens as thumbnails that open large; the
 // range to keep as a flow; the pushes that load only newer entries; a live frame; hostile values.
 import { describe, expect, test } from "bun:test";
-import {
-  Entries,
-  frameMessage,
-  LiveScreen,
-  Newer,
-  TimelinePane,
-  timelineOf,
-} from "../../src/timeline/view.tsx";
+import { Entries, frameMessage, LiveScreen, Newer, TimelinePane } from "../../src/timeline/view.tsx";
 import { render } from "../../views/parts.tsx";
 import { liveMessage, WorkspacePage } from "../../views/workspace.tsx";
 import { all, classes, type El, one, parseHtml, text } from "../support/html.ts";
+import { timelineOf } from "../support/payloads.ts";
 
 const HOSTILE = `<script>alert(1)</script>"'`;
 const NOW = 1_790_800_000;

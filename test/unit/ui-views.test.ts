@@ -7,12 +7,12 @@ import { ago, countsText } from "../../views/format.ts";
 import { HistoryPane } from "../../views/history.tsx";
 import { ActivityPage } from "../../views/pages.tsx";
 import { Failed, render } from "../../views/parts.tsx";
-import { callsOf, filesOf, flowsOf, historyOf, siteDataOf } from "../../views/payloads.ts";
 import { SignInPage } from "../../views/sign-in.tsx";
 import { SiteDataPane } from "../../views/site-data.tsx";
 import { liveMessage, paneRev, WorkspacePage } from "../../views/workspace.tsx";
 import { Card, cardMessage, WorkspacesPage } from "../../views/workspaces.tsx";
 import { all, classes, type El, one, parseHtml, text } from "../support/html.ts";
+import { callsOf, filesOf, flowsOf, historyOf, siteDataOf } from "../support/payloads.ts";
 
 const NOW = 1_790_800_000;
 const HOSTILE = "<script>alert(1)</script>";

@@ -1,11 +1,11 @@
 // The admin's Flows: the flows a workspace can run (its own and the global ones), one flow whole,
-// (the row's flows_rev and counts.flows are src/flows/row.ts). Agents save and delete flows; the
+// (the row's flows_rev and counts.flows are row.ts). Agents save and delete flows; the
 // admin reads them.
 import { Elysia } from "elysia";
-import { flowOne } from "../../resources/flows.ts";
-import { guarded, requireWorkspace } from "../admin-api.ts";
-import { json } from "../http.ts";
-import type { ServerServices as Services } from "../services.ts";
+import { guarded, requireWorkspace } from "../admin/guard.ts";
+import { json } from "../http/json.ts";
+import { flowOne } from "../resources/flows.ts";
+import type { Services } from "../services.ts";
 
 type Ctx = { request: Request; params: { key: string; name?: string } };
 

@@ -5,8 +5,8 @@
 // Sec-Fetch-Site: same-origin): SameSite ignores ports, so any page on 127.0.0.1:* is "same site".
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { badInput, forbidden, TooMany, unauthorized } from "../errors.ts";
+import { changes, type HostRules, hostOf } from "../http/guard.ts";
 import type { RecordStore } from "../store/types.ts";
-import { changes, type HostRules, hostOf } from "./guard.ts";
 
 export const ADMIN_COOKIE = "sf_admin";
 /** Seconds a sign-in lasts. */

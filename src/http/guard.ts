@@ -1,12 +1,11 @@
 // What every request passes before a route sees it (spec §1.14): a Host this server answers to (a
 // DNS-rebinding page names its own), no state-changing request from another origin's page, and a
 // path that decodes and names each of its parts. /healthz answers any Host: probes use the pod's IP.
-import { mediaType } from "../body.ts";
 import type { Config } from "../config.ts";
 import { hostEntry } from "../config-values.ts";
-import { badInput, forbidden, unsupportedType } from "../errors.ts";
+import { badInput, forbidden } from "../errors.ts";
 
-export { mediaType };
+export { hasBody, mediaType, requireJson, YAML_TYPES } from "./media.ts";
 
 const LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];
 const SAFE_METHODS = new Set(["GET", "HEAD"]);
@@ -116,25 +115,4 @@ export function checkRequest(rules: HostRules, request: Request): void {
   }
   const problem = pathProblem(pathname);
   if (problem) throw badInput(problem);
-}
-
-/** Whether the request carries a body (a length above zero, or one sent in chunks). */
-export function hasBody(request: Request): boolean {
-  const length = request.headers.get("content-length");
-  if (length !== null) return Number(length) > 0;
-  return request.headers.has("transfer-encoding");
-}
-
-/** The names a YAML body goes by. */
-export const YAML_TYPES = ["application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml"];
-
-/** 415 unless a body, if there is one, is JSON (or one of `also`). */
-export function requireJson(request: Request, also: readonly string[] = []): void {
-  if (!hasBody(request)) return;
-  const type = mediaType(request);
-  if (type === "application/json" || also.includes(type)) return;
-  const takes = ["application/json", ...also].join(" or ");
-  throw unsupportedType(
-    `the body is ${type ? `of type ${type}` : "of no declared type"}: send it as ${takes} (Content-Type)`,
-  );
 }

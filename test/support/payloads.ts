@@ -1,120 +1,16 @@
-// The admin API's JSON as the views read it. Every field is read defensively: a pane renders what
-// its route returns, and a route another capability owns may add fields or lack some.
+// Test fixtures for the admin views: loose JSON-like objects, shaped like the admin API's answers,
+// made into the view models with every part they lack filled in empty.
 
-export type Row = Record<string, unknown> & {
-  key: string;
-  live?: boolean;
-  url?: string | null;
-  recording?: boolean;
-  gone?: boolean;
-};
-
-export interface CookieView {
-  name: string;
-  value: string;
-  domain: string;
-  path?: string;
-  expiry?: number | null;
-  http_only?: boolean;
-  secure?: boolean;
-  shared?: boolean;
-}
-
-export interface SiteRow {
-  site: string;
-  cookies: number;
-  storage: Array<{ origin: string; local_storage: number; session_storage: number }>;
-}
-
-export interface SiteDetail {
-  site: string;
-  cookies: CookieView[];
-  storage: Array<{
-    origin: string;
-    local_storage: Record<string, string>;
-    session_storage: Record<string, string>;
-  }>;
-  own_cookies: string[];
-  kept_shared: Array<{ name: string; domain: string; path: string }>;
-}
-
-export interface SiteDataPayload {
-  sites: SiteRow[];
-  saved_at: number | null;
-  details: Record<string, SiteDetail>;
-}
-
-export interface SecretLine {
-  name: string;
-  description?: string;
-  keys?: string[];
-  allowed_urls?: string[];
-}
-
-export interface HistoryRow {
-  site: string;
-  url: string;
-  at: number;
-  saved: { cookies: number; local: number; session: number } | null;
-  secrets: SecretLine[];
-}
-
-export interface HistoryPayload {
-  sites: HistoryRow[];
-  /** The origins a Clear removes (every entry but the top one). */
-  clears?: string[];
-}
-
-export interface FileEntry {
-  name: string;
-  url?: string;
-  content_type?: string;
-  image?: boolean;
-  size?: number;
-}
-
-export interface FilesPayload {
-  /** Why files are off on this server, when they are. */
-  off?: string;
-  screenshots?: FileEntry[];
-  recordings?: FileEntry[];
-  files?: FileEntry[];
-  downloads?: FileEntry[];
-}
-
-export interface FlowEntry {
-  name: string;
-  description?: string;
-  /** A global flow (every workspace can run it) rather than the workspace's own. */
-  global?: boolean;
-  steps?: number;
-  /** Why it cannot run as written. */
-  problem?: string;
-  yaml?: string;
-  /** Why its YAML could not be read (the API's error). */
-  error?: string;
-}
-
-export interface FlowsPayload {
-  enabled?: boolean;
-  flows?: FlowEntry[];
-}
-
-export interface Setting {
-  key: string;
-  value: unknown;
-  source: string;
-  description?: string;
-}
-
-export interface Call {
-  time: number;
-  workspace: string;
-  tool: string;
-  surface?: string;
-  status: number;
-  ms: number;
-}
+import type { EntryView, TimelinePayload } from "../../src/timeline/view.tsx";
+import type {
+  Call,
+  FileEntry,
+  FilesPayload,
+  FlowsPayload,
+  HistoryPayload,
+  SecretLine,
+  SiteDataPayload,
+} from "../../views/models.ts";
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
@@ -261,23 +157,6 @@ export function flowsOf(body: unknown): Required<FlowsPayload> {
   };
 }
 
-export function secretsOf(body: unknown): SecretLine[] {
-  const b = isObject(body) ? body : {};
-  return list(b.secrets).filter(isObject).map(secretOf);
-}
-
-export function settingsOf(body: unknown): Setting[] {
-  const b = isObject(body) ? body : {};
-  return list(b.settings)
-    .filter(isObject)
-    .map((s) => ({
-      key: str(s.key),
-      value: s.value,
-      source: str(s.source, "default"),
-      description: str(s.description),
-    }));
-}
-
 export function callsOf(body: unknown): Call[] {
   const b = isObject(body) ? body : {};
   return list(b.calls)
@@ -290,4 +169,28 @@ export function callsOf(body: unknown): Call[] {
       status: count(c.status),
       ms: count(c.ms),
     }));
+}
+
+/** A timeline listing, read defensively. */
+const opt = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+
+export function timelineOf(body: unknown): TimelinePayload {
+  const b = isObject(body) ? body : {};
+  const entries = (Array.isArray(b.entries) ? b.entries : []).filter(isObject).map(
+    (e): EntryView => ({
+      n: count(e.n),
+      time: count(e.time),
+      surface: opt(e.surface) ?? "",
+      tool: opt(e.tool) ?? "",
+      args: isObject(e.args) ? e.args : {},
+      status: count(e.status),
+      ms: count(e.ms),
+      error: opt(e.error),
+      url: opt(e.url),
+      title: opt(e.title),
+      flow: opt(e.flow),
+      screen_url: opt(e.screen_url),
+    }),
+  );
+  return { entries, next: typeof b.next === "number" ? b.next : null };
 }

@@ -1,12 +1,23 @@
-// Reading a request's body: capped, as JSON, and its media type. Neutral ground: the surfaces and
-// the actions that read a REST body of their own (a flow's YAML, an upload) both use it.
-import { badInput, tooLarge } from "./errors.ts";
+// Answers and bodies every HTTP route shares, surface or capability: JSON out, a failure as
+// `{"error": ...}` with its status, and a capped body in.
+import { badInput, errorBody, statusOf, TooMany, tooLarge } from "../errors.ts";
+import { log } from "../log.ts";
 
 export const JSON_CAP = 1024 * 1024;
 
-/** The body's media type, lower case, without parameters ("" when there is none). */
-export function mediaType(request: Request): string {
-  return (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", ...headers },
+  });
+}
+
+export function failure(err: unknown): Response {
+  const status = statusOf(err);
+  if (status >= 500) log.error(`request failed: ${errorBody(err).error}`);
+  const headers: Record<string, string> =
+    err instanceof TooMany ? { "retry-after": String(err.retryAfter) } : {};
+  return json(errorBody(err), status, headers);
 }
 
 /** Reads at most `cap` bytes of a body, or throws 413. */

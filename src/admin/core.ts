@@ -1,0 +1,31 @@
+// The admin's core operations, which the JSON routes and the pages both call: End and Forget a
+// workspace, and the server's settings as the admin reads them.
+import { settingsView } from "../config.ts";
+import type { Services } from "../services.ts";
+
+/** End: the browser quits, the record stays. A call stuck on a hanging Grid is stopped, not waited for. */
+export async function endWorkspace(services: Services, key: string): Promise<{ ended: boolean }> {
+  const out = await services.workspaces.interrupt(key);
+  services.events.changed(key);
+  return out;
+}
+
+/** Forget: the record and its timeline go. */
+export async function forgetWorkspace(services: Services, key: string): Promise<{ forgotten: string }> {
+  // A stopped call writes nothing afterwards: the record it would settle into is gone.
+  await services.workspaces.interrupt(key);
+  await services.store.delete(key);
+  // The timeline lives as long as the record.
+  await services.timeline.clear(key, "all");
+  services.events.changed(key);
+  return { forgotten: key };
+}
+
+/** Every setting: its value (secrets masked), where it came from, and what it does. */
+export function settingsList(services: Services) {
+  return settingsView({
+    config: services.config,
+    sources: services.sources,
+    cli: { help: false, stdio: false, workspace: "stdio", configFile: null },
+  });
+}

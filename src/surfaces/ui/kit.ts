@@ -1,0 +1,69 @@
+// What every admin page and fragment route shares: who is signed in, the sign-in form for a page
+// without credentials, and a 401 (JSON, like the API) for a fragment without them.
+
+import { SignInPage } from "../../../views/sign-in.tsx";
+import type { AdminCredential } from "../../admin/auth.ts";
+import { FlowError, notFound } from "../../errors.ts";
+import { isWorkspaceName } from "../../names.ts";
+import type { Services } from "../../services.ts";
+import { failure } from "../http.ts";
+import { Admin } from "./admin.ts";
+import { page } from "./respond.ts";
+
+export type Ctx = {
+  request: Request;
+  params: Record<string, string>;
+  query: Record<string, string | undefined>;
+};
+type Handler = (ctx: Ctx, admin: Admin) => Promise<Response> | Response;
+
+export interface UiKit {
+  services: Services;
+  /** Whether the pages offer Sign out (a token is configured). */
+  signOut: boolean;
+  signInHere(request: Request): Response;
+  /** A page: the sign-in form without credentials; otherwise `fn`'s HTML. */
+  pageRoute(fn: Handler): (ctx: Ctx) => Promise<Response>;
+  /** A fragment for htmx: 401 (JSON) without credentials, like the API. */
+  fragmentRoute(fn: Handler): (ctx: Ctx) => Promise<Response>;
+}
+
+export function uiKit(services: Services): UiKit {
+  const admin = new Admin(services);
+  /** The caller's credential, or null without one (a malformed cookie is a 400). */
+  const signedIn = async (request: Request): Promise<AdminCredential | null> => {
+    try {
+      return await services.admin.credential(request);
+    } catch (err) {
+      if (err instanceof FlowError && err.kind === "unauthorized") return null;
+      throw err;
+    }
+  };
+  const signInHere = (request: Request) => {
+    const url = new URL(request.url);
+    return page(SignInPage({ next: url.pathname + url.search }), 401);
+  };
+  return {
+    services,
+    signOut: services.config.auth.token !== null,
+    signInHere,
+    pageRoute: (fn) => async (ctx) => {
+      try {
+        if (!(await signedIn(ctx.request))) return signInHere(ctx.request);
+      } catch (err) {
+        return failure(err);
+      }
+      return fn(ctx, admin);
+    },
+    fragmentRoute: (fn) => async (ctx) => {
+      try {
+        await services.admin.require(ctx.request);
+        const key = ctx.params?.key;
+        if (key !== undefined && !isWorkspaceName(key)) throw notFound(`no workspace ${key}`);
+        return await fn(ctx, admin);
+      } catch (err) {
+        return failure(err);
+      }
+    },
+  };
+}

@@ -1,0 +1,84 @@
+// Signing in and out of the admin pages: the form posts the token, the answer sets the cookie that
+// carries a random sign-in id (never the token).
+import { Elysia } from "elysia";
+import { SignInPage } from "../../../views/sign-in.tsx";
+import { ADMIN_COOKIE, SIGN_IN_SECONDS, SignInLimiter, sameToken } from "../../admin/auth.ts";
+import { TooMany, unsupportedType } from "../../errors.ts";
+import { hasBody, mediaType, peerOf } from "../../http/guard.ts";
+import type { Services } from "../../services.ts";
+import { failure, readCapped } from "../http.ts";
+import { page } from "./respond.ts";
+
+const SIGN_IN_FAILED = "wrong token: type the server's auth token (auth.token, AUTH_TOKEN)";
+
+/** The sign-in form's largest body: a token and a page to go to. */
+export const SIGN_IN_CAP = 4096;
+
+function cookie(request: Request, value: string, maxAge?: number): string {
+  const https =
+    new URL(request.url).protocol === "https:" ||
+    (request.headers.get("x-forwarded-proto") ?? "").split(",")[0]?.trim() === "https";
+  const parts = [`${ADMIN_COOKIE}=${encodeURIComponent(value)}`, "HttpOnly", "SameSite=Strict", "Path=/"];
+  if (maxAge !== undefined) parts.push(`Max-Age=${maxAge}`);
+  if (https) parts.push("Secure");
+  return parts.join("; ");
+}
+
+/** Where to go after signing in: a page under /ui/, nothing else. */
+function nextPage(v: unknown): string {
+  return typeof v === "string" && v.startsWith("/ui/") && !v.startsWith("/ui//") && !/[\\\s]/.test(v)
+    ? v
+    : "/ui/";
+}
+
+export function signInRoutes(services: Services) {
+  const token = services.config.auth.token;
+  const limiter = new SignInLimiter();
+
+  /** The sign-in form: at most SIGN_IN_CAP bytes, and five wrong tokens a minute per address. */
+  const signIn = async (request: Request): Promise<Response> => {
+    const address = peerOf(request);
+    limiter.check(address);
+    if (hasBody(request) && mediaType(request) !== "application/x-www-form-urlencoded") {
+      throw unsupportedType("send the sign-in form as application/x-www-form-urlencoded");
+    }
+    const form = new URLSearchParams(
+      new TextDecoder().decode(await readCapped(request, SIGN_IN_CAP, "sign-in form")),
+    );
+    const given = (form.get("token") ?? "").trim();
+    const next = nextPage(form.get("next"));
+    if (token === null) return new Response(null, { status: 303, headers: { location: next } });
+    if (!given || !sameToken(given, token)) {
+      limiter.failed(address);
+      return page(SignInPage({ error: SIGN_IN_FAILED, next }), 401);
+    }
+    const id = await services.admin.signIn();
+    return new Response(null, {
+      status: 303,
+      headers: { location: next, "set-cookie": cookie(request, id, SIGN_IN_SECONDS) },
+    });
+  };
+
+  return new Elysia({ name: "ui-sign-in" })
+    .post("/ui/sign-in", async ({ request }) => {
+      try {
+        return await signIn(request);
+      } catch (err) {
+        if (err instanceof TooMany) {
+          return page(SignInPage({ error: err.message }), 429, { "retry-after": String(err.retryAfter) });
+        }
+        return failure(err);
+      }
+    })
+    .post("/ui/sign-out", async ({ request }) => {
+      try {
+        await services.admin.signOut(request);
+      } catch (err) {
+        return failure(err);
+      }
+      return new Response(null, {
+        status: 303,
+        headers: { location: "/ui/", "set-cookie": cookie(request, "", 0) },
+      });
+    });
+}

@@ -1,0 +1,100 @@
+// The Timeline tab's own fragments: the entries newer than what the page shows (pushed while the
+// agent works), older ones below, and Save as flow over the ticked range.
+import { attr, render } from "../../../views/parts.tsx";
+import { workspaceUrl } from "../../../views/urls.ts";
+import { paneRev } from "../../../views/workspace.tsx";
+import { unsupportedType } from "../../errors.ts";
+import { hasBody, mediaType } from "../../http/guard.ts";
+import { Entries, type EntryView, Newer } from "../../timeline/view.tsx";
+import { readCapped } from "../http.ts";
+import type { Answer } from "./admin.ts";
+import type { UiKit } from "./kit.ts";
+import { paneAfter, renderPane, timelineCounts } from "./panes.ts";
+import { errorNotice, fragment } from "./respond.ts";
+
+/** The Save as flow form's largest body: a name and the ticked entries. */
+const FORM_CAP = 64 * 1024;
+/** The most entries a push loads onto the Timeline's top; further behind, the pane loads again. */
+const NEWER_MAX = 50;
+
+export function timelineRoutes(kit: UiKit) {
+  const { services } = kit;
+
+  /** The Timeline's entries after what the page shows (`after`), or the whole pane when that cannot be said. */
+  const newer = kit.fragmentRoute(async (ctx, admin) => {
+    const key = ctx.params.key as string;
+    const whole = async () => {
+      const out = await paneAfter(services, ctx, admin, "timeline", null);
+      return fragment(await out.text(), out.status, {
+        "hx-retarget": "#paneTimeline",
+        "hx-reswap": "innerHTML",
+      });
+    };
+    const row = await admin.row(key);
+    if (!row.ok) return whole();
+    const r = row.body;
+    const { total, last } = timelineCounts(r);
+    const after = /^\d{1,15}$/.test(ctx.query.after ?? "") ? Number(ctx.query.after) : 0;
+    // A page that shows none yet, a timeline cleared since, or a long way behind: all of it again.
+    if (after < 1 || after > last || last - after > NEWER_MAX) return whole();
+    let entries: EntryView[] = [];
+    if (last > after) {
+      const got = await admin.timeline(key, null, String(last - after));
+      if (!got.ok) return whole();
+      entries = got.body.entries.filter((e) => e.n > after);
+    }
+    const rev = paneRev(r, "timeline");
+    return fragment(render(Newer({ workspace: key, entries, rev, total, last })));
+  });
+
+  /** Older entries of the Timeline, below what the page shows. */
+  const older = kit.fragmentRoute(async (ctx, admin) => {
+    const key = ctx.params.key as string;
+    const before = /^\d{1,15}$/.test(ctx.query.before ?? "") ? (ctx.query.before ?? "") : "";
+    const got = await admin.timeline(key, before, null);
+    if (!got.ok) {
+      return fragment(
+        `<li class="more"><p class="empty error">${Bun.escapeHTML(got.error)}</p></li>`,
+        got.status,
+      );
+    }
+    return fragment(render(Entries({ workspace: key, data: got.body })));
+  });
+
+  /** Save as flow: the ticked entries' range (the oldest to the newest) kept as the flow `name`. */
+  const keepAsFlow = kit.fragmentRoute(async (ctx, admin) => {
+    const key = ctx.params.key as string;
+    const request = ctx.request;
+    if (hasBody(request) && mediaType(request) !== "application/x-www-form-urlencoded") {
+      throw unsupportedType("send the form as application/x-www-form-urlencoded");
+    }
+    const form = new URLSearchParams(new TextDecoder().decode(await readCapped(request, FORM_CAP, "form")));
+    const ticked = form
+      .getAll("entry")
+      .filter((v) => /^\d{1,15}$/.test(v))
+      .map(Number);
+    let outcome: Answer;
+    if (ticked.length === 0) {
+      outcome = {
+        ok: false,
+        status: 400,
+        body: null,
+        error: "tick the first and the last entry of the run to keep, then Save as flow",
+      };
+    } else {
+      outcome = await admin.keepRun(key, {
+        name: (form.get("name") ?? "").trim(),
+        from: Math.min(...ticked),
+        to: Math.max(...ticked),
+      });
+    }
+    const out = await renderPane(services, admin, key, "timeline", null);
+    const saved = outcome.body as { name?: unknown } | null;
+    const notice = outcome.ok
+      ? `<p class="empty notice">Saved as flow <a href="${attr(workspaceUrl(key, "flows", String(saved?.name ?? "")))}">${Bun.escapeHTML(String(saved?.name ?? ""))}</a>.</p>`
+      : errorNotice(outcome.error);
+    return fragment(notice + out.html, outcome.ok ? out.status : outcome.status);
+  });
+
+  return { newer, older, keepAsFlow };
+}

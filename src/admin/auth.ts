@@ -4,6 +4,7 @@
 // request that changes something must come from this server's own pages (Origin, or
 // Sec-Fetch-Site: same-origin): SameSite ignores ports, so any page on 127.0.0.1:* is "same site".
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { parseCookie } from "cookie";
 import { badInput, forbidden, TooMany, unauthorized } from "../errors.ts";
 import { changes, type HostRules, hostOf } from "../http/guard.ts";
 import type { RecordStore } from "../store/types.ts";
@@ -32,16 +33,14 @@ export function bearerOf(request: Request): string | null {
 
 /** The admin cookie's value, or null; a value that is not valid percent-encoding is a 400. */
 export function adminCookie(request: Request): string | null {
-  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
-    const eq = part.indexOf("=");
-    if (eq < 0 || part.slice(0, eq).trim() !== ADMIN_COOKIE) continue;
-    try {
-      return decodeURIComponent(part.slice(eq + 1).trim());
-    } catch {
-      throw badInput(`the ${ADMIN_COOKIE} cookie is not valid percent-encoding: sign in again`);
-    }
+  // Decoded here rather than by the parser, which keeps a malformed value as it came.
+  const raw = parseCookie(request.headers.get("cookie") ?? "", { decode: (v) => v })[ADMIN_COOKIE];
+  if (raw === undefined) return null;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw badInput(`the ${ADMIN_COOKIE} cookie is not valid percent-encoding: sign in again`);
   }
-  return null;
 }
 
 const digest = (id: string) => createHash("sha256").update(`sf-admin-session:${id}`).digest("hex");

@@ -122,7 +122,7 @@ describe("signing in", () => {
     expect(right.headers.get("location")).toBe("/ui/activity");
     const set = right.headers.get("set-cookie") ?? "";
     // A random sign-in id, never the token itself.
-    expect(set).toMatch(/^sf_admin=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=\/; Max-Age=43200$/);
+    expect(set).toMatch(/^sf_admin=[A-Za-z0-9_-]{43}; Max-Age=43200; Path=\/; HttpOnly; SameSite=Strict$/);
     expect(set).not.toContain(TOKEN);
     const signedIn = await get("/ui/activity", { cookie: set.split(";")[0] as string });
     expect(signedIn.status).toBe(200);
@@ -131,7 +131,7 @@ describe("signing in", () => {
       ...FORM,
       "x-forwarded-proto": "https",
     });
-    expect(https.headers.get("set-cookie")).toEndWith("; Secure");
+    expect(https.headers.get("set-cookie")).toEndWith("; HttpOnly; Secure; SameSite=Strict");
     expect(https.headers.get("location")).toBe("/ui/");
   });
 
@@ -152,7 +152,7 @@ describe("signing in", () => {
     expect((await get("/ui/", { cookie: mine })).status).toBe(200);
     const out = await send("POST", "/ui/sign-out", undefined, { cookie: mine });
     expect(out.status).toBe(303);
-    expect(out.headers.get("set-cookie")).toBe("sf_admin=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0");
+    expect(out.headers.get("set-cookie")).toBe("sf_admin=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict");
     // The old cookie, kept by whoever copied it, signs in nobody now.
     expect((await get("/ui/", { cookie: mine })).status).toBe(401);
     expect((await get("/ui/", { cookie: COOKIE })).status).toBe(200);

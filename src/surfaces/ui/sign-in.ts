@@ -1,5 +1,6 @@
 // Signing in and out of the admin pages: the form posts the token, the answer sets the cookie that
 // carries a random sign-in id (never the token).
+import { stringifySetCookie } from "cookie";
 import { Elysia } from "elysia";
 import { SignInPage } from "../../../views/sign-in.tsx";
 import { ADMIN_COOKIE, SIGN_IN_SECONDS, SignInLimiter, sameToken } from "../../admin/auth.ts";
@@ -18,10 +19,15 @@ function cookie(request: Request, value: string, maxAge?: number): string {
   const https =
     new URL(request.url).protocol === "https:" ||
     (request.headers.get("x-forwarded-proto") ?? "").split(",")[0]?.trim() === "https";
-  const parts = [`${ADMIN_COOKIE}=${encodeURIComponent(value)}`, "HttpOnly", "SameSite=Strict", "Path=/"];
-  if (maxAge !== undefined) parts.push(`Max-Age=${maxAge}`);
-  if (https) parts.push("Secure");
-  return parts.join("; ");
+  return stringifySetCookie({
+    name: ADMIN_COOKIE,
+    value,
+    httpOnly: true,
+    sameSite: "strict",
+    path: "/",
+    ...(maxAge !== undefined ? { maxAge } : {}),
+    ...(https ? { secure: true } : {}),
+  });
 }
 
 /** Where to go after signing in: a page under /ui/, nothing else. */

@@ -1,12 +1,12 @@
 // The action table: every browser action, once. Surfaces, OpenAPI and docs are built from it.
 
-import { saveSiteData } from "../site-data/action.ts";
+import { keepFile, uploadFile } from "../files/actions.ts";
+import { deleteFlowAction, runFlowAction, saveFlowAction } from "../flows/actions.ts";
+import { saveSiteData } from "../site-data/actions.ts";
 import { assertAction } from "./assert.ts";
 import type { AnyAction } from "./define.ts";
 import { dialog } from "./dialog.ts";
 import { extract } from "./extract.ts";
-import { keepFile, uploadFile } from "./files.ts";
-import { deleteFlowAction, runFlowAction, saveFlowAction } from "./flows.ts";
 import { interact } from "./interact.ts";
 import { navigate } from "./navigate.ts";
 import { readPageAction } from "./read.ts";

@@ -4,8 +4,8 @@
 import { Elysia } from "elysia";
 import { guarded, requireWorkspace } from "../admin/guard.ts";
 import { json } from "../http/json.ts";
-import { flowOne } from "../resources/flows.ts";
 import type { Services } from "../services.ts";
+import { flowOne } from "./resources.ts";
 
 type Ctx = { request: Request; params: { key: string; name?: string } };
 

@@ -1,9 +1,9 @@
+import { fileResources } from "../files/resources.ts";
+import { flowList, flowOne } from "../flows/resources.ts";
+import { secrets } from "../secrets/resources.ts";
 import { siteDataList, siteDataOne } from "../site-data/resources.ts";
 import { current } from "./current.ts";
 import type { ResourceDef } from "./define.ts";
-import { fileResources } from "./files.ts";
-import { flowList, flowOne } from "./flows.ts";
-import { secrets } from "./secrets.ts";
 import { guideResources } from "./skill.ts";
 
 export const RESOURCES: readonly ResourceDef[] = [

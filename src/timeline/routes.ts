@@ -3,11 +3,11 @@
 // The admin's event stream carries the live view (/admin/events?watch=<key>).
 import { Elysia } from "elysia";
 import { z } from "zod";
-import { saveFlowText } from "../actions/flows.ts";
 import { validate } from "../actions/validate.ts";
 import { guarded, requireWorkspace } from "../admin/guard.ts";
 import { badInput, notFound, unavailable } from "../errors.ts";
 import { NO_SCRIPT } from "../files/serve.ts";
+import { saveFlowText } from "../flows/actions.ts";
 import { json, readJson } from "../http/json.ts";
 import type { Services } from "../services.ts";
 import type { TimelineEntry } from "./entry.ts";

@@ -7,7 +7,7 @@ import { validate } from "../../src/actions/validate.ts";
 import { FlowError } from "../../src/errors.ts";
 import { SW_REASON } from "../../src/grid/spare-tab.ts";
 import type { Services } from "../../src/services.ts";
-import { REPLACED_BEFORE_SAVE, saveSiteData } from "../../src/site-data/action.ts";
+import { REPLACED_BEFORE_SAVE, saveSiteData } from "../../src/site-data/actions.ts";
 import { capture } from "../../src/site-data/capture.ts";
 import { siteDataHooks } from "../../src/site-data/hooks.ts";
 import type { RecordStore } from "../../src/store/index.ts";

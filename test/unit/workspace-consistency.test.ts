@@ -9,7 +9,7 @@ import { validate } from "../../src/actions/validate.ts";
 import { LeaseLost } from "../../src/errors.ts";
 import type { OpenOptions } from "../../src/grid/webdriver.ts";
 import type { Services } from "../../src/services.ts";
-import { saveSiteData } from "../../src/site-data/action.ts";
+import { saveSiteData } from "../../src/site-data/actions.ts";
 import { siteDataHooks } from "../../src/site-data/hooks.ts";
 import type { RecordStore } from "../../src/store/index.ts";
 import { openStore } from "../../src/store/index.ts";

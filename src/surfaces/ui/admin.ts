@@ -7,9 +7,9 @@ import { requireWorkspace } from "../../admin/guard.ts";
 import { errorBody, notFound, statusOf } from "../../errors.ts";
 import { clearFolder, deleteKept, filesListing, keepFile } from "../../files/admin.ts";
 import { flowsPane } from "../../flows/admin.ts";
+import { flowOne } from "../../flows/resources.ts";
 import { log } from "../../log.ts";
 import { workspaceRows, workspaceView } from "../../registry.ts";
-import { flowOne } from "../../resources/flows.ts";
 import type { Services } from "../../services.ts";
 import {
   clearHistory,

@@ -1,9 +1,9 @@
 // The saved flows as resources: the list, and one flow with its YAML.
 import { z } from "zod";
 import { messageOf, notFound } from "../errors.ts";
-import { GUIDE_URI } from "../flows/format.ts";
-import { checkFlowName, listedAt } from "../flows/store.ts";
-import { defineResource } from "./define.ts";
+import { defineResource } from "../resources/define.ts";
+import { GUIDE_URI } from "./format.ts";
+import { checkFlowName, listedAt } from "./store.ts";
 
 const Param = z.object({
   default: z

@@ -1,6 +1,6 @@
 // workspace://secrets and GET /secrets: what secrets exist and where they may be typed, never a value.
 import { z } from "zod";
-import { defineResource } from "./define.ts";
+import { defineResource } from "../resources/define.ts";
 
 export const SecretList = z.object({
   secrets: z.array(

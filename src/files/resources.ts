@@ -1,9 +1,10 @@
 // workspace://files and its folders: what a workspace has kept, the screenshots and recordings the
 // server made, and what its browser downloaded. Reading an item answers its bytes (a recording
 // answers its entry: a model cannot watch a video, and a resource would carry it as base64).
-import { FileEntrySchema, FilesRootSchema, FolderListSchema } from "../files/schema.ts";
-import { folderUri, KEEP_TOOL, ROOT_URI, type Subfolder } from "../files/service.ts";
-import { defineResource, type ResourceDef } from "./define.ts";
+
+import { defineResource, type ResourceDef } from "../resources/define.ts";
+import { FileEntrySchema, FilesRootSchema, FolderListSchema } from "./schema.ts";
+import { folderUri, KEEP_TOOL, ROOT_URI, type Subfolder } from "./service.ts";
 
 const WHOLE = () => new Request("http://selenium-flow.invalid/");
 

@@ -1,6 +1,9 @@
 // Flows as tools: save one, delete one, run one server-side in a single call.
 import { z } from "zod";
+import { type ActionServices, defineAction, PageReport, SiteDataHint } from "../actions/define.ts";
 import { badInput, tooLarge } from "../errors.ts";
+import { readCapped, readJson } from "../http/json.ts";
+import { mediaType } from "../http/media.ts";
 import {
   bindFlow,
   FLOW_CAP,
@@ -10,12 +13,9 @@ import {
   type ParsedFlow,
   PLACEHOLDER,
   parseFlow,
-} from "../flows/format.ts";
-import { checkSecrets, runFlow } from "../flows/run.ts";
-import { checkFlowName, flowUri, SAVING_OFF } from "../flows/store.ts";
-import { readCapped, readJson } from "../http/json.ts";
-import { mediaType } from "../http/media.ts";
-import { type ActionServices, defineAction, PageReport, SiteDataHint } from "./define.ts";
+} from "./format.ts";
+import { checkSecrets, runFlow } from "./run.ts";
+import { checkFlowName, flowUri, SAVING_OFF } from "./store.ts";
 
 const FlowName = z
   .string()

@@ -1,16 +1,16 @@
 // keep_file and upload_file: keeping what the workspace made or downloaded into Files, and putting a
 // file into a page's file input through the Grid (so it works on a remote Grid too).
 import { z } from "zod";
+import { defineAction, pageFields } from "../actions/define.ts";
+import { quoteSelector } from "../actions/failures.ts";
+import { type PageMatch, type SeekArgs, Selector, seek, timeoutField } from "../actions/selectors.ts";
 import { badInput, tooLarge } from "../errors.ts";
-import { FileEntrySchema } from "../files/schema.ts";
-import { KEEP_TOOL, ROOT_URI, UPLOAD_CAP } from "../files/service.ts";
 import type { NodeRef } from "../grid/page.ts";
 import { readCapped, readJson } from "../http/json.ts";
 import { fileNameProblem } from "../names.ts";
 import type { PageLib, PageSelector } from "../page/index.ts";
-import { defineAction, pageFields } from "./define.ts";
-import { quoteSelector } from "./failures.ts";
-import { type PageMatch, type SeekArgs, Selector, seek, timeoutField } from "./selectors.ts";
+import { FileEntrySchema } from "./schema.ts";
+import { KEEP_TOOL, ROOT_URI, UPLOAD_CAP } from "./service.ts";
 
 const MIB = 1024 * 1024;
 

@@ -2,6 +2,15 @@
 // compiler checks that each fits); these name only the fields a view draws, optional where the
 // view copes without one, so a test can give a view less than the server would.
 
+import type { Call as FullCall } from "../src/admin/activity.ts";
+import type { FileEntry as FullFileEntry } from "../src/files/uris.ts";
+import type {
+  CookieView as FullCookie,
+  HistoryRow as FullHistoryRow,
+  SiteDetail as FullSiteDetail,
+  SiteRow as FullSiteRow,
+} from "../src/site-data/views.ts";
+
 export type Row = Record<string, unknown> & {
   key: string;
   live?: boolean;
@@ -10,34 +19,12 @@ export type Row = Record<string, unknown> & {
   gone?: boolean;
 };
 
-export interface CookieView {
-  name: string;
-  value: string;
-  domain: string;
-  path?: string;
-  expiry?: number | null;
-  http_only?: boolean;
-  secure?: boolean;
-  shared?: boolean;
-}
+// A view's slice of a read model: the fields it cannot draw without, and the rest optional.
+type Slice<T, Need extends keyof T> = Pick<T, Need> & Partial<Omit<T, Need>>;
 
-export interface SiteRow {
-  site: string;
-  cookies: number;
-  storage: Array<{ origin: string; local_storage: number; session_storage: number }>;
-}
-
-export interface SiteDetail {
-  site: string;
-  cookies: CookieView[];
-  storage: Array<{
-    origin: string;
-    local_storage: Record<string, string>;
-    session_storage: Record<string, string>;
-  }>;
-  own_cookies: string[];
-  kept_shared: Array<{ name: string; domain: string; path: string }>;
-}
+export type CookieView = Slice<FullCookie, "name" | "value" | "domain">;
+export type SiteRow = Pick<FullSiteRow, "site" | "cookies" | "storage">;
+export type SiteDetail = Omit<FullSiteDetail, "uri" | "cookies"> & { cookies: CookieView[] };
 
 export interface SiteDataPayload {
   sites: SiteRow[];
@@ -52,13 +39,7 @@ export interface SecretLine {
   allowed_urls?: string[];
 }
 
-export interface HistoryRow {
-  site: string;
-  url: string;
-  at: number;
-  saved: { cookies: number; local: number; session: number } | null;
-  secrets: SecretLine[];
-}
+export type HistoryRow = Omit<FullHistoryRow, "secrets"> & { secrets: SecretLine[] };
 
 export interface HistoryPayload {
   sites: HistoryRow[];
@@ -66,13 +47,7 @@ export interface HistoryPayload {
   clears?: string[];
 }
 
-export interface FileEntry {
-  name: string;
-  url?: string;
-  content_type?: string;
-  image?: boolean;
-  size?: number | null;
-}
+export type FileEntry = Slice<FullFileEntry, "name">;
 
 export interface FilesPayload {
   /** Why files are off on this server, when they are. */
@@ -108,11 +83,4 @@ export interface Setting {
   description?: string;
 }
 
-export interface Call {
-  time: number;
-  workspace: string;
-  tool: string;
-  surface?: string;
-  status: number;
-  ms: number;
-}
+export type Call = Slice<FullCall, "time" | "workspace" | "tool" | "status" | "ms">;

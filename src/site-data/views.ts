@@ -1,50 +1,23 @@
 // The snapshot by host: the agent's listing and one-site view, the admin's Site data and History
 // views, Forget and the summary. A site is a host (cookies carry no scheme or port); storage stays
 // per origin. One grouping of the jar serves every view: cookies are indexed by domain once.
+import type { z } from "zod";
 import { SITE_DATA_URI } from "../actions/define.ts";
 import { isObject } from "../json.ts";
 import { hostOf, type SiteData, type StoredCookie, type Visit } from "../store/record.ts";
+import type { SiteDataShape, SiteList, SiteRowShape } from "./schemas.ts";
 
 export const MASK = "•••";
 export const siteUri = (host: string) => `${SITE_DATA_URI}/${host}`;
 
 type Items = Record<string, string>;
 
-export interface CookieView {
-  name: string;
-  value: string;
-  domain: string;
-  path: string;
-  expiry: number | null;
-  http_only: boolean;
-  secure: boolean;
-  same_site: string | null;
-  shared: boolean;
-}
-export interface Identity {
-  name: string;
-  domain: string;
-  path: string;
-}
-export interface SiteRow {
-  site: string;
-  uri: string;
-  cookies: number;
-  storage: Array<{ origin: string; local_storage: number; session_storage: number }>;
-}
-export interface SiteListing {
-  sites: SiteRow[];
-  saved_at: number | null;
-  uri: string;
-}
-export interface SiteDetail {
-  site: string;
-  uri: string;
-  cookies: CookieView[];
-  storage: Array<{ origin: string; local_storage: Items; session_storage: Items }>;
-  own_cookies: string[];
-  kept_shared: Identity[];
-}
+// The shapes the agent surface declares (schemas.ts), as types: each is declared once, there.
+export type SiteDetail = z.infer<typeof SiteDataShape>;
+export type CookieView = SiteDetail["cookies"][number];
+export type Identity = SiteDetail["kept_shared"][number];
+export type SiteRow = z.infer<typeof SiteRowShape>;
+export type SiteListing = z.infer<typeof SiteList>;
 
 // The cookie rules, called through this object so tests can count the work.
 export const rules = {

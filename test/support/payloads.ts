@@ -165,7 +165,7 @@ export function callsOf(body: unknown): Call[] {
       time: count(c.time),
       workspace: str(c.workspace),
       tool: str(c.tool),
-      surface: str(c.surface),
+      surface: c.surface === "mcp" || c.surface === "flow" ? c.surface : "rest",
       status: count(c.status),
       ms: count(c.ms),
     }));

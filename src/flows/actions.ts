@@ -1,6 +1,6 @@
 // Flows as tools: save one, delete one, run one server-side in a single call.
 import { z } from "zod";
-import { type ActionServices, defineAction, PageReport, SiteDataHint } from "../actions/define.ts";
+import { type ActionServices, defineAction } from "../actions/define.ts";
 import { badInput, tooLarge } from "../errors.ts";
 import { readCapped, readJson } from "../http/json.ts";
 import { mediaType } from "../http/media.ts";
@@ -14,6 +14,7 @@ import {
   PLACEHOLDER,
   parseFlow,
 } from "./format.ts";
+import { FlowRun } from "./report.ts";
 import { checkSecrets, runFlow } from "./run.ts";
 import { checkFlowName, flowUri, SAVING_OFF } from "./store.ts";
 
@@ -25,38 +26,6 @@ const ParamValues = z
   .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
   .describe("By name; one left out takes its default.")
   .meta({ docs: "Values for the flow's parameters, by name; a parameter left out takes its default." });
-
-export const StepResult = z.object({
-  n: z.number().int().describe("The step's number, from 1."),
-  tool: z.string(),
-  ok: z.boolean(),
-  url: z
-    .string()
-    .optional()
-    .describe("Where the step took the page: only when it moved the page and the page is safe to show."),
-  result: z.unknown().optional().describe("The step's result, when the step says return: true."),
-  error: z.string().optional().describe("What the tool said when the step failed."),
-  ms: z.number().int().describe("How long the step took."),
-});
-
-export const FlowRun = z.object({
-  status: z
-    .enum(["ok", "failed", "timeout"])
-    .describe(
-      "ok: every step succeeded. failed: a step failed (the run stopped there unless the flow says onError: continue). timeout: the flow's timeout ran out.",
-    ),
-  steps: z.array(StepResult).describe("Each step that ran, in order."),
-  url: z.string().describe("The page's URL after the run."),
-  url_redacted: z
-    .boolean()
-    .optional()
-    .describe(
-      "true when the page's URL carries what a secret typed: it reads [hidden] there and is recorded nowhere.",
-    ),
-  title: z.string().describe("The page's title after the run."),
-  site_data: SiteDataHint.optional(),
-  page: PageReport.optional(),
-});
 
 /** PUT /flows/{name}: a JSON body is the flow's fields; a YAML one (the route refuses other types) is its text. */
 async function flowBody(request: Request): Promise<Record<string, unknown>> {

@@ -9,30 +9,12 @@ import { redact, type SecretRef, taints } from "../secrets/bound.ts";
 import { originOf, type SiteDataReport } from "../store/record.ts";
 import type { StepOutcome, Steps } from "../workspaces/steps.ts";
 import type { BoundStep, Flow, ParsedFlow } from "./format.ts";
+import type { RunReport, StepReport } from "./report.ts";
 
 /** Tools before which the pages reached so far are written, so the step reads their storage. */
 const FLUSH_BEFORE: ReadonlySet<string> = new Set(["save_site_data"]);
 /** How long a step that outlived the run's timeout may still finish before the call returns. */
 const GRACE_MS = 5_000;
-
-export interface StepReport {
-  n: number;
-  tool: string;
-  ok: boolean;
-  url?: string;
-  result?: unknown;
-  error?: string;
-  ms: number;
-}
-
-export interface RunReport {
-  status: "ok" | "failed" | "timeout";
-  steps: StepReport[];
-  url: string;
-  url_redacted?: true;
-  title: string;
-  site_data?: SiteDataReport;
-}
 
 interface Here {
   url: string;

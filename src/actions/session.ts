@@ -1,20 +1,7 @@
 // Opening and ending the workspace's browser.
 import { z } from "zod";
-import { DEFAULT_HEIGHT, DEFAULT_WIDTH } from "../workspaces/settings.ts";
-import { defineAction, flag, SiteDataHint, webUrl } from "./define.ts";
-
-const Settings = z
-  .object({
-    browser: z.enum(["chrome", "firefox"]).optional(),
-    width: z.number().int().optional(),
-    height: z.number().int().optional(),
-    insecure: z.boolean().optional(),
-    capture: z.boolean().optional(),
-    record: z.boolean().optional(),
-    page_load_timeout: z.number().optional(),
-    script_timeout: z.number().optional(),
-  })
-  .describe("What this browser was opened with; a replacement opens the same way.");
+import { OpenInput, OpenOutput } from "../workspaces/shapes.ts";
+import { defineAction } from "./define.ts";
 
 export const openSession = defineAction({
   name: "open_session",
@@ -31,70 +18,8 @@ export const openSession = defineAction({
     "record=true films this browser's whole life as a video, from now until it ends; it appears under workspace://files/recordings shortly after. A person watches it, so only when one will — it costs the Grid. Not inherited: ask again for the next browser.",
     "Returns url, title, browser, width, height, settings, recording, and site_data when something was restored, skipped or forgotten.",
   ].join(" "),
-  input: z.strictObject({
-    url: webUrl()
-      .optional()
-      .describe("The first page (default: the last one).")
-      .meta({ docs: "The first page. Default: the workspace's last page." }),
-    browser: z
-      .enum(["chrome", "firefox"])
-      .optional()
-      .meta({ docs: "Default chrome, or what this workspace last used." }),
-    width: z
-      .number()
-      .int()
-      .min(320)
-      .max(7680)
-      .optional()
-      .meta({ docs: `Window width in pixels (default ${DEFAULT_WIDTH}).` }),
-    height: z
-      .number()
-      .int()
-      .min(240)
-      .max(4320)
-      .optional()
-      .meta({ docs: `Window height in pixels (default ${DEFAULT_HEIGHT}).` }),
-    fresh: flag()
-      .optional()
-      .describe("Stay on about:blank, not the last page.")
-      .meta({ docs: "Stay on about:blank rather than go back to the last page." }),
-    insecure: flag().optional().describe("Accept any TLS certificate. Gets no saved site data."),
-    record: flag()
-      .optional()
-      .describe("Film the browser's whole life for a person to watch (costs the Grid).")
-      .meta({
-        docs: "Ask the Grid to record a video of this browser's whole life. Not inherited by the next browser; the video appears under workspace://files/recordings shortly after the browser ends.",
-      }),
-    capture: flag().optional().describe("Report console errors and failed requests in each result's `page`."),
-    restore_site_data: flag(true)
-      .describe("false: start as a new user (deletes the saved site data).")
-      .meta({ docs: "Restore what save_site_data kept (default true). false opens empty and deletes it." }),
-    page_load_timeout: z
-      .number()
-      .min(1)
-      .max(600)
-      .optional()
-      .describe("Seconds.")
-      .meta({ docs: "Seconds a page may take to load." }),
-    script_timeout: z
-      .number()
-      .min(1)
-      .max(600)
-      .optional()
-      .describe("Seconds.")
-      .meta({ docs: "Seconds a script may run." }),
-  }),
-  output: z.object({
-    url: z.string().describe("The page the browser is on."),
-    title: z.string(),
-    browser: z.enum(["chrome", "firefox"]),
-    width: z.number().int(),
-    height: z.number().int(),
-    settings: Settings,
-    recording: z.boolean().describe("Whether this browser is being recorded."),
-    recording_error: z.string().optional().describe("Why this recording cannot be filed, when it cannot."),
-    site_data: SiteDataHint.optional(),
-  }),
+  input: OpenInput,
+  output: OpenOutput,
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
   browser: "open",
   handler: (ctx, input) => ctx.lifecycle.open(input),

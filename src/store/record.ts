@@ -1,7 +1,9 @@
 // The workspace record and its pure operations. The JSON field names are the Python build's, so a
 // record it wrote reads here as is. Every operation returns a new record; nothing mutates.
 
+import type { z } from "zod";
 import { isObject } from "../json.ts";
+import type { BrowserSettingsShape } from "../workspaces/shapes.ts";
 
 export const HISTORY_CAP = 100;
 export const DEFAULT_TTL_SECONDS = 86_400;
@@ -13,18 +15,11 @@ export interface Visit {
   at: number;
 }
 
-/** What a browser was opened with, so a replacement opens the same way. */
-export interface BrowserSettings {
-  browser?: "chrome" | "firefox";
-  width?: number;
-  height?: number;
-  insecure?: boolean;
-  capture?: boolean;
-  record?: boolean;
-  page_load_timeout?: number;
-  script_timeout?: number;
-  [key: string]: unknown;
-}
+/**
+ * What a browser was opened with, so a replacement opens the same way (open_session's `settings`).
+ * A record another build wrote may carry more: kept as it is.
+ */
+export type BrowserSettings = z.infer<typeof BrowserSettingsShape> & { [key: string]: unknown };
 
 export interface StoredCookie {
   name: string;

@@ -1,24 +1,15 @@
 // A workspace's browser settings: what an open asks for over what the last browser had, and the
 // Grid options they make.
+
+import type { z } from "zod";
 import type { OpenOptions } from "../grid/webdriver.ts";
-import type { BrowserSettings, SiteDataReport } from "../store/record.ts";
+import type { BrowserSettings } from "../store/record.ts";
+import { DEFAULT_HEIGHT, DEFAULT_WIDTH, type OpenInput, type OpenOutput } from "./shapes.ts";
 
-export const DEFAULT_WIDTH = 1280;
-export const DEFAULT_HEIGHT = 720;
+export { DEFAULT_HEIGHT, DEFAULT_WIDTH } from "./shapes.ts";
 
-export interface OpenRequest {
-  url?: string;
-  browser?: "chrome" | "firefox";
-  width?: number;
-  height?: number;
-  fresh?: boolean;
-  insecure?: boolean;
-  record?: boolean;
-  capture?: boolean;
-  restore_site_data?: boolean;
-  page_load_timeout?: number;
-  script_timeout?: number;
-}
+/** What an open asks for: open_session's input. */
+export type OpenRequest = z.infer<typeof OpenInput>;
 
 /** What the open asked for, over what the last browser had. `record` and `insecure` are never inherited. */
 export function resolveSettings(req: OpenRequest, previous: BrowserSettings): BrowserSettings {
@@ -40,17 +31,7 @@ export function resolveSettings(req: OpenRequest, previous: BrowserSettings): Br
 }
 
 /** What open_session answers. */
-export interface OpenResult {
-  url: string;
-  title: string;
-  browser: "chrome" | "firefox";
-  width: number;
-  height: number;
-  settings: BrowserSettings;
-  recording: boolean;
-  recording_error?: string;
-  site_data?: SiteDataReport;
-}
+export type OpenResult = z.infer<typeof OpenOutput>;
 
 export function openOptions(workspace: string, s: BrowserSettings): OpenOptions {
   return {

@@ -1,0 +1,94 @@
+// The shapes many actions share (the page fields, the site-data and page reports, URLs and flags).
+// A leaf: it imports only zod, so any module may declare its own shapes on top of these.
+import { z } from "zod";
+
+export const SITE_DATA_URI = "workspace://site-data";
+
+export const SiteDataHint = z
+  .object({
+    restored: z
+      .array(z.string())
+      .optional()
+      .describe(
+        "Each host whose saved cookies or storage are in the browser now (app.example.com). All of it is in place before the call returns.",
+      ),
+    forgotten: z.number().int().optional().describe("Sites deleted because restore_site_data was false."),
+    skipped: z
+      .array(
+        z.object({
+          cookie: z.string().optional().describe("A cookie's name."),
+          domain: z.string().optional().describe("Its domain."),
+          site: z.string().optional().describe("An origin whose storage did not come back."),
+          reason: z.string(),
+        }),
+      )
+      .optional()
+      .describe("Items that could not be restored, each with a reason."),
+    uri: z.string().optional().describe("Where to read what is saved."),
+  })
+  .describe("Present only when site data was restored, skipped or forgotten in this call.")
+  .meta({ shared: true });
+
+export const PageReport = z
+  .object({
+    console_errors: z
+      .array(z.object({ text: z.string(), source: z.string().optional() }))
+      .optional()
+      .describe("Errors the page logged to its console during the call."),
+    failed_requests: z
+      .array(
+        z.object({
+          url: z.string(),
+          status: z
+            .number()
+            .int()
+            .optional()
+            .describe("The HTTP status (>= 400); absent for a network error."),
+          error: z.string().optional().describe("The network error, when there was no response."),
+        }),
+      )
+      .optional()
+      .describe("Requests that failed during the call: HTTP >= 400 or a network error."),
+    omitted: z
+      .object({ console_errors: z.number().int().optional(), failed_requests: z.number().int().optional() })
+      .optional()
+      .describe("How many more there were beyond the first 20 of each, left out to keep the result short."),
+  })
+  .describe(
+    "Present only when this browser was opened with capture=true and the page reported a failure while the call ran: what it caused, and where to read it.",
+  )
+  .meta({ shared: true });
+
+/** Every page action answers with at least these. */
+export const pageFields = {
+  url: z.string().describe("The page's URL after the action."),
+  title: z.string().describe("The page's title after the action."),
+  site_data: SiteDataHint.optional(),
+  page: PageReport.optional(),
+};
+
+export const PageResult = z.object(pageFields);
+
+/** Limits that keep a body's fields sane (the whole body is capped at 1 MiB). */
+export const MAX_URL = 8192;
+export const webUrl = () =>
+  z
+    .string()
+    .max(MAX_URL)
+    .refine((u) => {
+      try {
+        const p = new URL(u).protocol;
+        return p === "http:" || p === "https:" || p === "about:" || p === "data:" || p === "file:";
+      } catch {
+        return false;
+      }
+    }, "must be an absolute URL such as https://app.example.test/");
+
+const asBool = (v: unknown) => (v === "true" ? true : v === "false" ? false : v);
+
+/** A boolean that also takes "true"/"false" (hand-written JSON). With a default, the schema shows it. */
+export function flag(fallback?: boolean) {
+  return fallback === undefined
+    ? z.preprocess(asBool, z.boolean())
+    : z.preprocess(asBool, z.boolean().default(fallback));
+}

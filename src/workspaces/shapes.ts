@@ -1,0 +1,86 @@
+// The shapes of opening a browser, declared once: open_session's input and output, and the settings
+// a browser was opened with (the record keeps them; settings.ts resolves them).
+import { z } from "zod";
+import { flag, SiteDataHint, webUrl } from "../actions/fields.ts";
+
+export const DEFAULT_WIDTH = 1280;
+export const DEFAULT_HEIGHT = 720;
+
+export const BrowserSettingsShape = z
+  .object({
+    browser: z.enum(["chrome", "firefox"]).optional(),
+    width: z.number().int().optional(),
+    height: z.number().int().optional(),
+    insecure: z.boolean().optional(),
+    capture: z.boolean().optional(),
+    record: z.boolean().optional(),
+    page_load_timeout: z.number().optional(),
+    script_timeout: z.number().optional(),
+  })
+  .describe("What this browser was opened with; a replacement opens the same way.");
+
+export const OpenInput = z.strictObject({
+  url: webUrl()
+    .optional()
+    .describe("The first page (default: the last one).")
+    .meta({ docs: "The first page. Default: the workspace's last page." }),
+  browser: z
+    .enum(["chrome", "firefox"])
+    .optional()
+    .meta({ docs: "Default chrome, or what this workspace last used." }),
+  width: z
+    .number()
+    .int()
+    .min(320)
+    .max(7680)
+    .optional()
+    .meta({ docs: `Window width in pixels (default ${DEFAULT_WIDTH}).` }),
+  height: z
+    .number()
+    .int()
+    .min(240)
+    .max(4320)
+    .optional()
+    .meta({ docs: `Window height in pixels (default ${DEFAULT_HEIGHT}).` }),
+  fresh: flag()
+    .optional()
+    .describe("Stay on about:blank, not the last page.")
+    .meta({ docs: "Stay on about:blank rather than go back to the last page." }),
+  insecure: flag().optional().describe("Accept any TLS certificate. Gets no saved site data."),
+  record: flag()
+    .optional()
+    .describe("Film the browser's whole life for a person to watch (costs the Grid).")
+    .meta({
+      docs: "Ask the Grid to record a video of this browser's whole life. Not inherited by the next browser; the video appears under workspace://files/recordings shortly after the browser ends.",
+    }),
+  capture: flag().optional().describe("Report console errors and failed requests in each result's `page`."),
+  restore_site_data: flag(true)
+    .describe("false: start as a new user (deletes the saved site data).")
+    .meta({ docs: "Restore what save_site_data kept (default true). false opens empty and deletes it." }),
+  page_load_timeout: z
+    .number()
+    .min(1)
+    .max(600)
+    .optional()
+    .describe("Seconds.")
+    .meta({ docs: "Seconds a page may take to load." }),
+  script_timeout: z
+    .number()
+    .min(1)
+    .max(600)
+    .optional()
+    .describe("Seconds.")
+    .meta({ docs: "Seconds a script may run." }),
+});
+
+export const OpenOutput = z.object({
+  url: z.string().describe("The page the browser is on."),
+  title: z.string(),
+  browser: z.enum(["chrome", "firefox"]),
+  width: z.number().int(),
+  height: z.number().int(),
+  settings: BrowserSettingsShape,
+  recording: z.boolean().describe("Whether this browser is being recorded."),
+  recording_error: z.string().optional().describe("Why this recording cannot be filed, when it cannot."),
+  site_data: SiteDataHint.optional(),
+});

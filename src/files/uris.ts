@@ -1,6 +1,8 @@
 // The workspace:// addresses of files: the folders, an entry's shape, URIs and their parsing, name checks.
+import type { z } from "zod";
 import { badInput, type FlowError, notFound } from "../errors.ts";
 import { fileNameProblem, repr } from "../names.ts";
+import type { FileEntrySchema, FilesRootSchema } from "./schema.ts";
 import { RESERVED_IN_FILES } from "./store.ts";
 
 export const ROOT_URI = "workspace://files";
@@ -22,25 +24,11 @@ export const KIND: Record<Folder, string> = {
   downloads: "download",
 };
 
-export interface FileEntry {
-  name: string;
-  uri: string;
-  /** A signed link that needs no token, relative to this server. */
-  url: string;
-  content_type: string;
-  size: number | null;
-  image: boolean;
-  /** The call that keeps it into Files; null for what is in Files already. */
-  keep_with: string | null;
-  /** ISO time it was last written, when known. */
-  modified: string | null;
-}
+/** One stored file, as every surface shows it (schema.ts declares it). */
+export type FileEntry = z.infer<typeof FileEntrySchema>;
 
-export interface FolderSummary {
-  name: Folder;
-  uri: string;
-  count: number | null;
-}
+/** A folder in the files root's listing. */
+export type FolderSummary = z.infer<typeof FilesRootSchema>["folders"][number];
 
 export function folderUri(folder: Folder): string {
   return folder === "files" ? ROOT_URI : `${ROOT_URI}/${folder}`;

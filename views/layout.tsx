@@ -29,9 +29,12 @@ export function Page(props: {
         <title safe>{`${props.title} · selenium-flow`}</title>
         <link rel="icon" href={assetUrl("icon.svg")} />
         <link rel="stylesheet" href={assetUrl("ui.css")} />
-        <script defer src={assetUrl("htmx.js")} />
-        <script defer src={assetUrl("hx-sse.js")} />
-        <script defer src={assetUrl("hx-upsert.js")} />
+        {/* Blocking, in order: htmx starts on DOMContentLoaded, after its extensions. Deferred, it
+            starts as soon as it has run, and an extension still on its way misses the page (a live
+            feed that never connects). */}
+        <script src={assetUrl("htmx.js")} />
+        <script src={assetUrl("hx-sse.js")} />
+        <script src={assetUrl("hx-upsert.js")} />
         <script defer src={assetUrl("ui.js")} />
       </head>
       <body>

@@ -11,7 +11,7 @@ import {
   settingsView,
 } from "./config.ts";
 import { messageOf } from "./errors.ts";
-import { UPLOAD_CAP } from "./files/service.ts";
+import { UPLOAD_CAP } from "./files/uris.ts";
 import { log, setLogLevel } from "./log.ts";
 import { VERSION } from "./version.ts";
 

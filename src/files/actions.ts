@@ -10,7 +10,7 @@ import { readCapped, readJson } from "../http/json.ts";
 import { fileNameProblem } from "../names.ts";
 import type { PageLib, PageSelector } from "../page/index.ts";
 import { FileEntrySchema } from "./schema.ts";
-import { KEEP_TOOL, ROOT_URI, UPLOAD_CAP } from "./service.ts";
+import { KEEP_TOOL, ROOT_URI, UPLOAD_CAP } from "./uris.ts";
 
 const MIB = 1024 * 1024;
 

@@ -6,7 +6,7 @@ import { guarded, requireWorkspace } from "../admin/guard.ts";
 import { badInput } from "../errors.ts";
 import { json } from "../http/json.ts";
 import type { Services } from "../services.ts";
-import { FILES_OFF, type Folder, SUBFOLDERS } from "./service.ts";
+import { FILES_OFF, type Folder, SUBFOLDERS } from "./uris.ts";
 
 type Ctx = { request: Request; params: Record<string, string> };
 

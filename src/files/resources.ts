@@ -4,7 +4,7 @@
 
 import { defineResource, type ResourceDef } from "../resources/define.ts";
 import { FileEntrySchema, FilesRootSchema, FolderListSchema } from "./schema.ts";
-import { folderUri, KEEP_TOOL, ROOT_URI, type Subfolder } from "./service.ts";
+import { folderUri, KEEP_TOOL, ROOT_URI, type Subfolder } from "./uris.ts";
 
 const WHOLE = () => new Request("http://selenium-flow.invalid/");
 

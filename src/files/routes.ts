@@ -9,7 +9,7 @@ import { log } from "../log.ts";
 import { fileNameProblem, workspaceNameProblem } from "../names.ts";
 import type { Services } from "../services.ts";
 import { LINK_FOLDERS, LINK_PREFIX, type LinkFolder, RECORDING_PREFIX } from "./links.ts";
-import { FILES_OFF } from "./service.ts";
+import { FILES_OFF } from "./uris.ts";
 
 export const LINK_REFUSED =
   "this link is not valid for this file: read the file's listing again for a fresh link";

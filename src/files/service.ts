@@ -30,22 +30,6 @@ import {
   uriOf,
 } from "./uris.ts";
 
-export {
-  FILES_OFF,
-  type FileEntry,
-  type Folder,
-  type FolderSummary,
-  folderUri,
-  KEEP_TOOL,
-  parseUri,
-  ROOT_URI,
-  SUBFOLDERS,
-  type Subfolder,
-  stamp,
-  UPLOAD_CAP,
-  uriOf,
-} from "./uris.ts";
-
 export interface FilesDeps {
   store: FileStore | null;
   links: LinkSigner;

@@ -5,8 +5,6 @@ import type { Config } from "../config.ts";
 import { hostEntry } from "../config-values.ts";
 import { badInput, forbidden } from "../errors.ts";
 
-export { hasBody, mediaType, requireJson, YAML_TYPES } from "./media.ts";
-
 const LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];
 const SAFE_METHODS = new Set(["GET", "HEAD"]);
 

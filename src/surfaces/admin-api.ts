@@ -4,11 +4,11 @@ import { Elysia } from "elysia";
 import { endWorkspace, forgetWorkspace, settingsList } from "../admin/core.ts";
 import { guarded, requireWorkspace } from "../admin/guard.ts";
 import { badInput } from "../errors.ts";
+import { json } from "../http/json.ts";
 import { isWorkspaceName } from "../names.ts";
 import { capabilityRoutes, workspaceRows, workspaceView } from "../registry.ts";
 import type { Services } from "../services.ts";
 import { openFeed, streamResponse } from "./feed.ts";
-import { json } from "./http.ts";
 
 export { ADMIN_COOKIE } from "../admin/auth.ts";
 

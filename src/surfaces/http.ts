@@ -5,8 +5,6 @@ import { bearerOf, sameToken } from "../admin/auth.ts";
 import { badInput, unauthorized } from "../errors.ts";
 import { workspaceNameProblem } from "../names.ts";
 
-export { failure, JSON_CAP, json, readCapped, readJson } from "../http/json.ts";
-
 /** Throws 401 unless the request carries the bearer token (no token configured: loopback only, open). */
 export function requireToken(request: Request, token: string | null): void {
   if (!token) return;

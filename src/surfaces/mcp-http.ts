@@ -9,9 +9,11 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { badInput, forbidden, notFound, unavailable } from "../errors.ts";
-import { hostOf, requireJson } from "../http/guard.ts";
+import { hostOf } from "../http/guard.ts";
+import { failure, readJson } from "../http/json.ts";
+import { requireJson } from "../http/media.ts";
 import type { Services } from "../services.ts";
-import { failure, readJson, requireToken, workspaceOf } from "./http.ts";
+import { requireToken, workspaceOf } from "./http.ts";
 import { type CallHooks, mcpServer } from "./mcp.ts";
 
 export const sessionsFull = (max: number) =>

@@ -4,11 +4,12 @@ import type { AnyAction } from "../actions/define.ts";
 import { ACTIONS } from "../actions/index.ts";
 import { validate } from "../actions/validate.ts";
 import { badInput, statusOf } from "../errors.ts";
-import { requireJson, YAML_TYPES } from "../http/guard.ts";
+import { failure, json, readJson } from "../http/json.ts";
+import { requireJson, YAML_TYPES } from "../http/media.ts";
 import type { ResourceDef } from "../resources/define.ts";
 import { RESOURCES } from "../resources/index.ts";
 import type { Services } from "../services.ts";
-import { failure, json, readJson, requireToken, workspaceOf } from "./http.ts";
+import { requireToken, workspaceOf } from "./http.ts";
 
 /** `/browser/interact/{action}` → `/browser/interact/:action`. */
 export function elysiaPath(path: string): string {

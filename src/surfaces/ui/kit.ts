@@ -4,9 +4,9 @@
 import { SignInPage } from "../../../views/sign-in.tsx";
 import type { AdminCredential } from "../../admin/auth.ts";
 import { FlowError, notFound } from "../../errors.ts";
+import { failure } from "../../http/json.ts";
 import { isWorkspaceName } from "../../names.ts";
 import type { Services } from "../../services.ts";
-import { failure } from "../http.ts";
 import { Admin } from "./admin.ts";
 import { page } from "./respond.ts";
 

@@ -5,9 +5,10 @@ import { Elysia } from "elysia";
 import { SignInPage } from "../../../views/sign-in.tsx";
 import { ADMIN_COOKIE, SIGN_IN_SECONDS, SignInLimiter, sameToken } from "../../admin/auth.ts";
 import { TooMany, unsupportedType } from "../../errors.ts";
-import { hasBody, mediaType, peerOf } from "../../http/guard.ts";
+import { peerOf } from "../../http/guard.ts";
+import { failure, readCapped } from "../../http/json.ts";
+import { hasBody, mediaType } from "../../http/media.ts";
 import type { Services } from "../../services.ts";
-import { failure, readCapped } from "../http.ts";
 import { page } from "./respond.ts";
 
 const SIGN_IN_FAILED = "wrong token: type the server's auth token (auth.token, AUTH_TOKEN)";

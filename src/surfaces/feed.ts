@@ -22,8 +22,10 @@ export interface FeedHandlers {
 export function openFeed(services: Services, watch: string | null, on: FeedHandlers): () => void {
   const pending = new Set<string>();
   let timer: ReturnType<typeof setTimeout> | null = null;
+  // Flushes run one after another: two at once could send a row read earlier after a newer one,
+  // leaving the reader on the older.
+  let flushed: Promise<void> = Promise.resolve();
   const flush = async () => {
-    timer = null;
     const keys = [...pending];
     pending.clear();
     const liveIds = await services.grid.sessions();
@@ -40,7 +42,10 @@ export function openFeed(services: Services, watch: string | null, on: FeedHandl
   };
   const off = services.events.subscribe((key) => {
     pending.add(key);
-    timer ??= setTimeout(flush, 50);
+    timer ??= setTimeout(() => {
+      timer = null;
+      flushed = flushed.then(flush, flush);
+    }, 50);
   });
   const beat = setInterval(() => on.beat(services.now()), HEARTBEAT_MS);
   // While it is open the workspace counts as watched (its calls keep screens).

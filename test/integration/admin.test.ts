@@ -173,6 +173,60 @@ describe("admin JSON", () => {
   }, 60_000);
 });
 
+describe("the event stream under a slow read", () => {
+  test("rows go out in the order they were read: the last one pushed is the record as it stands", async () => {
+    const key = "feed-order";
+    const { store, events } = server.app.services;
+    const put = (url: string) =>
+      store.update(
+        key,
+        (r) =>
+          ({
+            ...(r ?? { session_id: "", history: [], settings: {}, site_data: null }),
+            history: [{ origin: new URL(url).origin, url, at: Date.now() / 1000 }],
+          }) as never,
+      );
+    await put("http://app.example.test/first");
+    const controller = new AbortController();
+    const res = await fetch(`${server.url}/admin/events`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+      signal: controller.signal,
+    });
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    const urls = () => [...text.matchAll(/"key":"feed-order"[^\n]*?"url":"([^"]+)"/g)].map((m) => m[1]);
+    const read = (async () => {
+      while (urls().length < 2) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += decoder.decode(value);
+      }
+    })();
+    // The first row's read of the record (after the check that it exists) answers late, after the
+    // record has moved on.
+    const get = store.get.bind(store);
+    let reads = 0;
+    store.get = async (k) => {
+      const got = await get(k);
+      if (k === key && ++reads === 2) await Bun.sleep(400);
+      return got;
+    };
+    try {
+      events.changed(key);
+      await Bun.sleep(150);
+      await put("http://app.example.test/second");
+      events.changed(key);
+      await Promise.race([read, Bun.sleep(10_000)]);
+    } finally {
+      store.get = get;
+      controller.abort();
+      await store.update(key, () => null);
+    }
+    expect(urls()).toEqual(["http://app.example.test/first", "http://app.example.test/second"]);
+  }, 30_000);
+});
+
 describe("a stuck call", () => {
   test("admin End stops it and returns at once; the stopped call answers, and settles nothing", async () => {
     await server.call("POST", "/browser/navigate", { url: site.url("/") }, "stuck-ws");

@@ -140,9 +140,16 @@ export async function main(): Promise<void> {
       return html(`<title>${host}</title><h1>${host}</h1><p>one</p><p>two</p>`);
     },
   });
-  const env = { AUTH_TOKEN: TOKEN, GRID_URL: ledger.url, STORE_URL: redis.url, LOG_LEVEL: "debug" };
+  const key = "bench-scale-store-key-0123456789abcdef";
+  const env = {
+    AUTH_TOKEN: TOKEN,
+    GRID_URL: ledger.url,
+    STORE_URL: redis.url,
+    STORE_KEY: key,
+    LOG_LEVEL: "debug",
+  };
   const [a, b, solo] = await Promise.all([startProcess(env), startProcess(env), startProcess(env)]);
-  const store = await openStore({ storeUrl: redis.url, ttl: 86_400 });
+  const store = await openStore({ storeUrl: redis.url, ttl: 86_400, key });
   let failed = false;
   try {
     for (let n = 2; n <= Math.max(2, slots); n++) {

@@ -11,11 +11,12 @@ import { RedisClient } from "bun";
 import { messageOf } from "../src/errors.ts";
 import { at, emptyRecord, toJson, type WorkspaceRecord } from "../src/store/record.ts";
 import { CAS_SCRIPT, RedisStore } from "../src/store/redis.ts";
+import { deriveKey, SealCodec } from "../src/store/seal.ts";
 import { SqliteStore } from "../src/store/sqlite.ts";
 import type { RecordStore } from "../src/store/types.ts";
 
 /** ops/s for SQLite; the ratio to the raw reference for Redis (issue 15). */
-export const TARGETS = { sqliteUpdates: 20_000, redisOneRatio: 0.5, redisManyRatio: 0.3 };
+export const TARGETS = { sqliteUpdates: 20_000, redisOneRatio: 0.5, redisManyRatio: 0.3, sealRatio: 0.95 };
 const IN_FLIGHT = 64;
 const ROUNDS = 9;
 
@@ -272,6 +273,90 @@ async function redisRows(url: string, n: number): Promise<Row[]> {
   }
 }
 
+/**
+ * What sealing site data at rest costs (issue 22: at most 5%): the same store with and without the
+ * seal, in turns, on the 2 KB record with its saved site data; one at a time, and cold (every update
+ * opens the seal it read, as after another server's write).
+ */
+async function sealRows(redisUrl: string, n: number): Promise<Row[]> {
+  const codec = () => new SealCodec([deriveKey("bench-store-key-0123456789abcdef0123")]);
+  const dir = mkdtempSync(join(tmpdir(), "sf-bench-seal-"));
+  const prefix = `sf-bench-seal-${process.pid}:`;
+  const pairs: Array<[RecordStore, RecordStore, RecordStore["kind"]]> = [
+    [
+      new SqliteStore({ path: join(dir, "sealed.sqlite"), codec: codec() }),
+      new SqliteStore({ path: join(dir, "plain.sqlite") }),
+      "sqlite",
+    ],
+    [
+      new RedisStore({ url: redisUrl, prefix: `${prefix}s:`, ttl: 600, codec: codec() }),
+      new RedisStore({ url: redisUrl, prefix: `${prefix}p:`, ttl: 600 }),
+      "redis",
+    ],
+  ];
+  const rows: Row[] = [];
+  try {
+    for (const [sealed, plain, kind] of pairs) {
+      const ops = kind === "sqlite" ? n * 4 : n;
+      await sealed.set("k0", twoKbRecord());
+      await plain.set("k0", twoKbRecord());
+      await rate(Math.min(ops, 1000), 1, () => sealed.update("k0", bump));
+      await rate(Math.min(ops, 1000), 1, () => plain.update("k0", bump));
+      const [a, b] = await paired(
+        ops,
+        1,
+        () => sealed.update("k0", bump),
+        () => plain.update("k0", bump),
+      );
+      rows.push({
+        store: kind,
+        measure: "updates/s sealed, one at a time",
+        opsPerSecond: a,
+        reference: "the same store unsealed",
+        referenceOpsPerSecond: b,
+        target: { ratio: TARGETS.sealRatio },
+      });
+      // A new snapshot every time: each update seals afresh (what a save writes).
+      const resave = (r: WorkspaceRecord | null) => {
+        const base = r ?? twoKbRecord();
+        return { ...base, site_data: { ...base.site_data, saved_at: (base.site_data.saved_at ?? 0) + 1 } };
+      };
+      const [c, d] = await paired(
+        ops,
+        1,
+        () => sealed.update("k0", resave),
+        () => plain.update("k0", resave),
+      );
+      rows.push({
+        store: kind,
+        measure: "updates/s sealed, a new snapshot each (a save)",
+        opsPerSecond: c,
+        reference: "the same store unsealed",
+        referenceOpsPerSecond: d,
+        target: { ratio: TARGETS.sealRatio },
+      });
+    }
+  } catch (err) {
+    rows.push({
+      store: "redis",
+      measure: "sealed",
+      opsPerSecond: 0,
+      reference: "",
+      referenceOpsPerSecond: 0,
+      error: messageOf(err),
+    });
+  } finally {
+    for (const [sealed, plain] of pairs) {
+      for (const s of [sealed, plain]) {
+        await s.delete("k0").catch(() => false);
+        await s.close();
+      }
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return rows;
+}
+
 function targetText(r: Row): string {
   if (!r.target) return "";
   if ("ops" in r.target)
@@ -321,6 +406,7 @@ export async function main(
   const rows = [
     ...(await sqliteRows(options.sqliteOps ?? 20_000)),
     ...(await redisRows(redisUrl, options.redisOps ?? 5_000)),
+    ...(await sealRows(redisUrl, options.redisOps ?? 5_000)),
   ];
   console.log(table(rows));
   return rows;

@@ -18,7 +18,7 @@ import { hideSecrets } from "./secrets/bound.ts";
 import { SecretCatalogue } from "./secrets/catalogue.ts";
 import type { Services } from "./services.ts";
 import { siteDataHooks } from "./site-data/hooks.ts";
-import { openStore } from "./store/index.ts";
+import { checkSealed, openStore } from "./store/index.ts";
 import type { RecordStore } from "./store/types.ts";
 import { adminRoutes } from "./surfaces/admin-api.ts";
 import { requireToken } from "./surfaces/http.ts";
@@ -53,11 +53,30 @@ export interface App {
 
 const epochSeconds = () => Date.now() / 1000;
 
+/** The configured store, refused at boot when its key cannot open the site data it holds. */
+export async function openSealedStore(config: Config, oldKeys: string[] = []) {
+  const store = await openStore({
+    dataDir: config.data.dir,
+    storeUrl: config.store.url,
+    ttl: config.session.ttl,
+    key: config.store.key,
+    oldKeys,
+    log: (m) => log.info(m),
+  });
+  if (oldKeys.length === 0) {
+    try {
+      await checkSealed(store);
+    } catch (err) {
+      await store.close().catch(() => undefined);
+      throw err;
+    }
+  }
+  return store;
+}
+
 export async function buildServices(config: Config, opts: AppOptions = {}): Promise<Services> {
   const now = opts.now ?? epochSeconds;
-  const store =
-    opts.store ??
-    (await openStore({ dataDir: config.data.dir, storeUrl: config.store.url, ttl: config.session.ttl }));
+  const store = opts.store ?? (await openSealedStore(config));
   const grid = new Grid(config.grid.url, {
     openTimeout: config.grid.open_timeout,
     commandTimeout: config.grid.command_timeout,

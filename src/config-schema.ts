@@ -130,6 +130,12 @@ const TABLE = {
         null,
         "A Redis URL to keep workspace records in, so several servers share them. Unset keeps them in SQLite under data.dir, or in memory without one.",
       ),
+      key: setting(
+        { type: "text" },
+        null,
+        "Seals saved site data at rest (AES-256-GCM; at least 32 characters). Unset: a key file in data.dir is made on first boot. Required with store.url: every server of a group the same.",
+        { secret: true },
+      ),
     },
   },
   session: {

@@ -1,6 +1,6 @@
 // The command line: load the settings, build the app, then serve HTTP or MCP over stdio.
 // Exit codes: 0 after a clean stop, 2 for a bad setting, 1 for anything else that stops the boot.
-import { buildApp, buildServices, serveMcpStdio } from "./app.ts";
+import { buildApp, buildServices, openSealedStore, serveMcpStdio } from "./app.ts";
 import {
   ConfigError,
   configProblem,
@@ -22,9 +22,9 @@ function fail(message: string, code: number): never {
   process.exit(code);
 }
 
-function load(): Loaded {
+function load(argv = process.argv.slice(2)): Loaded {
   try {
-    const loaded = loadConfig(process.argv.slice(2), process.env);
+    const loaded = loadConfig(argv, process.env);
     if (loaded.cli.help) return loaded;
     const problem = configProblem(loaded.config) ?? (loaded.cli.stdio ? null : hostProblem(loaded.config));
     if (problem) throw new ConfigError(problem);
@@ -83,7 +83,36 @@ async function serveHttp(loaded: Loaded): Promise<void> {
   process.on("SIGTERM", stop);
 }
 
+/**
+ * `selenium-flow rekey --from OLD_KEY [settings]`: re-seals every record's site data under the
+ * configured store.key (or the data dir's key file), opening each with either key.
+ */
+async function rekeyCommand(args: string[]): Promise<void> {
+  const at = args.indexOf("--from");
+  const old = at >= 0 ? args[at + 1] : undefined;
+  if (!old) fail("rekey needs --from OLD_KEY: the key the records were sealed with", 2);
+  const loaded = load([...args.slice(0, at), ...args.slice(at + 2)]);
+  setLogLevel(loaded.config.log.level);
+  const { rekey } = await import("./store/index.ts");
+  let store: Awaited<ReturnType<typeof openSealedStore>>;
+  try {
+    store = await openSealedStore(loaded.config, [old]);
+  } catch (err) {
+    if (err instanceof ConfigError) fail(err.message, 2);
+    throw err;
+  }
+  const { resealed, unreadable } = await rekey(store);
+  await store.close().catch(() => undefined);
+  process.stdout.write(`re-sealed ${resealed} workspace record${resealed === 1 ? "" : "s"}\n`);
+  if (unreadable.length)
+    fail(
+      `neither key opens ${unreadable.length} record${unreadable.length === 1 ? "" : "s"} (${unreadable.slice(0, 3).join(", ")}): they were left as they are`,
+      1,
+    );
+}
+
 async function main(): Promise<void> {
+  if (process.argv[2] === "rekey") return rekeyCommand(process.argv.slice(3));
   const loaded = load();
   if (loaded.cli.help) {
     process.stdout.write(`${helpText()}\n`);

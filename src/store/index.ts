@@ -1,8 +1,10 @@
 // Picks the record store from the configuration: Redis when store.url is set, else SQLite in the
 // data directory, else SQLite in memory.
-import { mkdirSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { ConfigError } from "../config-sources.ts";
 import { RedisStore, redactedUrl } from "./redis.ts";
+import { deriveKey, newStoreKey, SealCodec } from "./seal.ts";
 import { SqliteStore } from "./sqlite.ts";
 import type { RecordStore } from "./types.ts";
 
@@ -15,10 +17,57 @@ export interface StoreSettings {
   ttl: number;
   /** Redis key prefix (default `sf:`). */
   prefix?: string;
+  /** store.key: seals site data at rest. Without one: a key file in dataDir, or a key for this process alone in memory. */
+  key?: string | null;
+  /** Earlier keys that may still open records (a rekey). */
+  oldKeys?: string[];
+  /** Told once where a generated key file is. */
+  log?: (message: string) => void;
+}
+
+/** The key file a data dir keeps when no store.key is set: beside the token file, never in records.sqlite. */
+export const KEY_FILE = ".store-key";
+const MIN_KEY = 32;
+
+function checkKey(key: string, where: string): string {
+  if (key.length < MIN_KEY)
+    throw new ConfigError(
+      `${where} must be at least ${MIN_KEY} characters: give a long random string (e.g. openssl rand -base64 32)`,
+    );
+  return key;
+}
+
+/** The store key: store.key, else the data dir's key file (made on first boot), else one for this process. */
+function storeKey(settings: StoreSettings): string {
+  if (settings.key) return checkKey(settings.key, "store.key (STORE_KEY)");
+  if (settings.storeUrl)
+    throw new ConfigError(
+      "store.key (STORE_KEY) is required with store.url: site data is sealed at rest, and every server of a group must be given the same key (at least 32 characters)",
+    );
+  if (!settings.dataDir) return newStoreKey();
+  const file = join(settings.dataDir, KEY_FILE);
+  if (!existsSync(file)) {
+    // Written aside, then linked into place: two servers booting on one data dir agree on one key.
+    const aside = `${file}.${process.pid}.${Date.now()}`;
+    writeFileSync(aside, `${newStoreKey()}\n`, { mode: 0o600, flag: "wx" });
+    try {
+      linkSync(aside, file);
+      settings.log?.(
+        `site data is sealed at rest under a new key in ${file}: back it up with the data, or set store.key`,
+      );
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    } finally {
+      rmSync(aside, { force: true });
+    }
+  }
+  return checkKey(readFileSync(file, "utf8").trim(), `the key file ${file}`);
 }
 
 export async function openStore(settings: StoreSettings): Promise<RecordStore> {
   const { dataDir, storeUrl, ttl, prefix } = settings;
+  const sealing = () =>
+    new SealCodec([storeKey(settings), ...(settings.oldKeys ?? [])].map((k) => deriveKey(k)));
   if (storeUrl) {
     let scheme = "";
     try {
@@ -29,11 +78,38 @@ export async function openStore(settings: StoreSettings): Promise<RecordStore> {
         `store.url must be a redis:// or rediss:// URL (got ${scheme ? redactedUrl(storeUrl) : "something that is not a URL"}): set it to e.g. redis://host:6379/0, or leave it empty for the embedded SQLite store`,
       );
     }
-    return new RedisStore({ url: storeUrl, ttl, prefix });
+    return new RedisStore({ url: storeUrl, ttl, prefix, codec: sealing() });
   }
-  if (dataDir) {
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    return new SqliteStore({ path: join(dataDir, "records.sqlite"), ttl });
+  if (!dataDir) return new SqliteStore({ path: ":memory:", ttl, codec: sealing() });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  return new SqliteStore({ path: join(dataDir, "records.sqlite"), ttl, codec: sealing() });
+}
+
+/**
+ * Refuses a store whose site data this server's key cannot open (a wrong or missing store.key),
+ * naming the setting: nothing is read as empty and saved over. Looks at up to `limit` records.
+ */
+export async function checkSealed(store: RecordStore, limit = 500): Promise<void> {
+  const keys = (await store.keys()).slice(0, limit);
+  const closed: string[] = [];
+  for (const key of keys) if ((await store.get(key))?.unreadable !== undefined) closed.push(key);
+  if (closed.length === 0) return;
+  throw new ConfigError(
+    `store.key cannot open the site data of ${closed.length} workspace${closed.length === 1 ? "" : "s"} (${closed.slice(0, 3).join(", ")}${closed.length > 3 ? ", …" : ""}): start with the key it was sealed with (STORE_KEY, or the data dir's ${KEY_FILE}), or re-seal with selenium-flow rekey --from OLD_KEY`,
+  );
+}
+
+/** Re-seals every record under the store's first key (opened with any of its keys). Returns how many were written and which no key opened. */
+export async function rekey(store: RecordStore): Promise<{ resealed: number; unreadable: string[] }> {
+  let resealed = 0;
+  const unreadable: string[] = [];
+  for (const key of await store.keys()) {
+    const after = await store.update(key, (cur) =>
+      // A new snapshot object: the codec re-seals it under the current key.
+      cur && cur.unreadable === undefined ? { ...cur, site_data: { ...cur.site_data } } : null,
+    );
+    if (after?.unreadable !== undefined) unreadable.push(key);
+    else if (after) resealed++;
   }
-  return new SqliteStore({ path: ":memory:", ttl });
+  return { resealed, unreadable };
 }

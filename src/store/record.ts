@@ -70,6 +70,8 @@ export interface WorkspaceRecord {
   reopened: Reopened | Record<string, never>;
   /** Absent until a call of this build learnt where its browser is (the Python build has none). */
   focus?: Focus;
+  /** Sealed site data that no key of this server opens: carried as it is, never overwritten (seal.ts). */
+  unreadable?: string;
 }
 
 export function emptyRecord(): WorkspaceRecord {
@@ -99,6 +101,7 @@ export function fromJson(raw: unknown): WorkspaceRecord {
     site_data: isObject(r.site_data) ? (r.site_data as SiteData) : {},
     reopened,
     ...focusOf(r.focus),
+    ...(typeof r.unreadable === "string" ? { unreadable: r.unreadable } : {}),
   };
 }
 

@@ -2,12 +2,13 @@
 // connection. `update` reads the record (or takes the value this process last saw), applies `fn`,
 // and writes with a compare-and-set script: one round trip when nothing else wrote the key.
 import { LeaseLost, StoreConflict, unavailable } from "../errors.ts";
-import { DEFAULT_TTL_SECONDS, fromJson, toJson, type WorkspaceRecord } from "./record.ts";
+import { DEFAULT_TTL_SECONDS, type WorkspaceRecord } from "./record.ts";
 import { RedisConnection, redactedUrl, script } from "./redis-client.ts";
 import { LEASE } from "./redis-keys.ts";
 import { RedisLeases } from "./redis-leases.ts";
 import { RedisSessions } from "./redis-sessions.ts";
 import { backoff, CAS_SCRIPT, FENCED_CAS_SCRIPT, Hints, UPDATE_RETRIES } from "./redis-update.ts";
+import { type RecordCodec, readRecord, writeRecord } from "./seal.ts";
 import type { LeaseFence, RecordStore, UpdateFn, UpdateOptions } from "./types.ts";
 
 export { redactedUrl } from "./redis-client.ts";
@@ -23,6 +24,8 @@ export interface RedisStoreOptions {
   timeoutMs?: number;
   /** Characters of stored values kept as update hints (default 4 Mi; 0 reads before every update). */
   cacheChars?: number;
+  /** Seals site data at rest (seal.ts); without one, records are plain JSON. */
+  codec?: RecordCodec;
 }
 
 const SCRIPTS = { cas: script(CAS_SCRIPT), fencedCas: script(FENCED_CAS_SCRIPT) };
@@ -32,6 +35,7 @@ export class RedisStore implements RecordStore {
   readonly ttl: number;
   readonly prefix: string;
   private readonly where: string;
+  private readonly codec: RecordCodec | undefined;
   private readonly hints: Hints;
   private readonly conn: RedisConnection;
   private readonly leases: RedisLeases;
@@ -40,6 +44,7 @@ export class RedisStore implements RecordStore {
 
   constructor(options: RedisStoreOptions) {
     this.where = redactedUrl(options.url);
+    this.codec = options.codec;
     this.ttl = Math.max(1, Math.ceil(options.ttl ?? DEFAULT_TTL_SECONDS));
     this.prefix = options.prefix ?? "sf:";
     this.conn = new RedisConnection(options.url, this.where, options.timeoutMs ?? 5000);
@@ -50,12 +55,12 @@ export class RedisStore implements RecordStore {
 
   async get(key: string): Promise<WorkspaceRecord | null> {
     const raw = await this.read(this.prefix + key);
-    return raw === null ? null : fromJson(raw);
+    return raw === null ? null : readRecord(raw, this.codec);
   }
 
   async set(key: string, record: WorkspaceRecord): Promise<void> {
     const full = this.prefix + key;
-    const json = toJson(record);
+    const json = writeRecord(record, this.codec);
     try {
       await this.command("SET", [full, json, "EX", String(this.ttl)]);
       this.hints.set(full, json);
@@ -96,7 +101,7 @@ export class RedisStore implements RecordStore {
       // compare-and-set compares their SHA-1 instead.
       let digest: string | undefined;
       for (let conflicts = 0; ; ) {
-        const current = raw === null ? null : fromJson(raw);
+        const current = raw === null ? null : readRecord(raw, this.codec);
         let next: WorkspaceRecord | null;
         try {
           next = fn(current);
@@ -115,7 +120,7 @@ export class RedisStore implements RecordStore {
           [raw, fresh] = [now, true];
           continue;
         }
-        const json = toJson(next);
+        const json = writeRecord(next, this.codec);
         const reply = await this.compareAndSet(full, digest ?? raw, json, digest !== undefined, fence);
         if (reply === -1) throw new LeaseLost(key);
         if (reply === 1) {

@@ -3,7 +3,8 @@
 // transaction without yielding; other processes on the same file wait on the busy timeout.
 import { Database, type Statement } from "bun:sqlite";
 import { FlowError, LeaseLost, unavailable } from "../errors.ts";
-import { DEFAULT_TTL_SECONDS, fromJson, toJson, type WorkspaceRecord } from "./record.ts";
+import { DEFAULT_TTL_SECONDS, type WorkspaceRecord } from "./record.ts";
+import { type RecordCodec, readRecord, writeRecord } from "./seal.ts";
 import { type LeaseStatements, leaseStatements, leaseTransactions } from "./sqlite-leases.ts";
 import { createTables, ownerOnly } from "./sqlite-schema.ts";
 import type { LeaseFence, RecordStore, UpdateFn, UpdateOptions } from "./types.ts";
@@ -16,6 +17,8 @@ export interface SqliteStoreOptions {
   /** Epoch seconds; tests move it to age records. */
   now?: () => number;
   busyTimeoutMs?: number;
+  /** Seals site data at rest (seal.ts); without one, records are plain JSON. */
+  codec?: RecordCodec;
 }
 
 interface Row {
@@ -29,6 +32,7 @@ export class SqliteStore implements RecordStore {
   readonly path: string;
   /** The open database; tests use it to plant rows. */
   readonly db: Database;
+  private readonly codec: RecordCodec | undefined;
   private readonly now: () => number;
   private readonly select: Statement<Row, [string]>;
   private readonly write: Statement<unknown, [string, string, number]>;
@@ -48,6 +52,7 @@ export class SqliteStore implements RecordStore {
     this.path = options.path ?? ":memory:";
     this.ttl = options.ttl ?? DEFAULT_TTL_SECONDS;
     this.now = options.now ?? (() => Date.now() / 1000);
+    this.codec = options.codec;
     // The file holds cookie values: made owner-only before SQLite opens it, so its WAL and SHM
     // (which SQLite creates with the database's mode) are too; an older file is tightened.
     if (this.path !== ":memory:") ownerOnly(this.path);
@@ -91,7 +96,7 @@ export class SqliteStore implements RecordStore {
         if (current === null) this.removeExpired.run(key, now);
         return current;
       }
-      this.write.run(key, toJson(next), now + this.ttl);
+      this.write.run(key, writeRecord(next, this.codec), now + this.ttl);
       return next;
     }).immediate;
     this.leaseSteps = leaseTransactions(this.db, ops, () => this.now());
@@ -107,7 +112,7 @@ export class SqliteStore implements RecordStore {
   }
 
   async set(key: string, record: WorkspaceRecord): Promise<void> {
-    this.guard(() => this.write.run(key, toJson(record), this.now() + this.ttl));
+    this.guard(() => this.write.run(key, writeRecord(record, this.codec), this.now() + this.ttl));
   }
 
   async update(key: string, fn: UpdateFn, opts: UpdateOptions = {}): Promise<WorkspaceRecord | null> {
@@ -224,7 +229,7 @@ export class SqliteStore implements RecordStore {
     const row = this.select.get(key);
     if (!row || !(row.expires_at > now)) return null;
     const raw = row.value instanceof Uint8Array ? new TextDecoder().decode(row.value) : row.value;
-    return fromJson(raw);
+    return readRecord(raw, this.codec);
   }
 
   /** SQLite's own failures (a locked or unreadable file) become 503s; fn's errors pass through. */

@@ -21,6 +21,7 @@ import { type RoundRobin, startRoundRobin } from "../support/round-robin.ts";
 import { TOKEN } from "../support/server.ts";
 
 const LEASE = 3;
+const GROUP_KEY = "group-test-store-key-0123456789abcdef";
 const site = serveFixture({
   "/": () => html("<title>Home</title><h1>home</h1>"),
   "/other": () => html("<title>Other</title><h1>other</h1>"),
@@ -74,10 +75,15 @@ for (const kind of ["redis", "sqlite"] as const) {
         DATA_DIR: dataDir,
         SESSION_LEASE: String(LEASE),
         GRID_OPEN_TIMEOUT: "120",
-        ...(redis ? { STORE_URL: redis.url } : {}),
+        ...(redis ? { STORE_URL: redis.url, STORE_KEY: GROUP_KEY } : {}),
       };
       [a, b] = await Promise.all([startProcess(env), startProcess(env)]);
-      store = await openStore({ dataDir, storeUrl: redis?.url ?? null, ttl: 86_400 });
+      store = await openStore({
+        dataDir,
+        storeUrl: redis?.url ?? null,
+        ttl: 86_400,
+        key: redis ? GROUP_KEY : null,
+      });
     });
 
     afterAll(async () => {

@@ -518,7 +518,7 @@ describe("the redis record store", () => {
 describe("openStore", () => {
   test("store.url picks Redis, with the prefix and ttl given", async () => {
     const prefix = redisPrefix();
-    const s = await openStore({ storeUrl: testRedisUrl, ttl: 120, prefix });
+    const s = await openStore({ storeUrl: testRedisUrl, ttl: 120, prefix, key: "k".repeat(32) });
     opened.push(s);
     expect(s.kind).toBe("redis");
     expect(s.ttl).toBe(120);

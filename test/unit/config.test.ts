@@ -48,7 +48,7 @@ describe("the layers", () => {
       auth: { token: null },
       http: { host: "127.0.0.1", port: 8766, allowed_hosts: [] },
       data: { dir: null },
-      store: { url: null },
+      store: { url: null, key: null },
       session: { ttl: 86400, lease: 15 },
       site_data: { tabs: 4 },
       secrets: { dirs: [], entries: {}, scripts_after_write: "refuse" },
@@ -270,6 +270,7 @@ describe("bad values name the key and say what is allowed", () => {
       ],
     },
     "auth.token": { bad: [], rule: "", good: [["abc", "abc"]] },
+    "store.key": { bad: [], rule: "", good: [["k".repeat(32), "k".repeat(32)]] },
     "http.host": { bad: [], rule: "", good: [["localhost", "localhost"]] },
     "http.port": {
       bad: ["-1", "65536", "http"],

@@ -291,6 +291,8 @@ describe("docs/deploy/kubernetes", () => {
       expect(SETTING_ENVS, name).toContain(name);
     expect(c!.env).toEqual([
       { name: "AUTH_TOKEN", valueFrom: { secretKeyRef: { name: "selenium-flow-auth", key: "token" } } },
+      // Redis needs the seal's key, the same on every server (spec §1.15).
+      { name: "STORE_KEY", valueFrom: { secretKeyRef: { name: "selenium-flow-auth", key: "store-key" } } },
     ]);
     // The Secret is made by hand (no token in the repository): the file says how.
     expect(read("kubernetes/selenium-flow.yaml")).toContain(

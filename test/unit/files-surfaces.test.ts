@@ -449,6 +449,6 @@ describe("zip", () => {
 
 test("nothing was left in the inbox or outside sessions/", () => {
   const top = readdirSync(server.dataDir!).filter((n) => !n.startsWith("records.sqlite"));
-  expect(top.sort()).toEqual([".link-key", "secret.txt", "sessions"].sort());
+  expect(top.sort()).toEqual([".link-key", ".store-key", "secret.txt", "sessions"].sort());
   expect(existsSync(join(server.dataDir!, "sessions", W, "files"))).toBe(true);
 });

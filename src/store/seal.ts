@@ -1,0 +1,140 @@
+// Site data sealed at rest: a record's `site_data` (cookies, localStorage, sessionStorage,
+// IndexedDB) leaves the process only as AES-256-GCM ciphertext under the store key, a fresh nonce
+// per seal. node:crypto's synchronous cipher rather than WebCrypto's: the store's update function
+// must be synchronous (it runs inside SQLite's transaction and is retried by Redis), and the two
+// are the same algorithm. A seal that no key opens is carried as it is and never overwritten.
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
+import { log } from "../log.ts";
+import { fromJson, type SiteData, toJson, type WorkspaceRecord } from "./record.ts";
+
+/** How a record becomes the text a store keeps, and back. */
+export interface RecordCodec {
+  encode(record: WorkspaceRecord): string;
+  /** The record of stored text already parsed as JSON. */
+  decode(parsed: Record<string, unknown>): Record<string, unknown>;
+}
+
+const VERSION = "v1";
+const NONCE = 12;
+const TAG = 16;
+const INFO = "selenium-flow store.key v1";
+
+/** A 256-bit key from a store.key of at least 32 characters (HKDF-SHA256; the salt is fixed so every server of a group derives the same key). */
+export function deriveKey(secret: string): Buffer {
+  return Buffer.from(hkdfSync("sha256", Buffer.from(secret, "utf8"), "selenium-flow", INFO, 32));
+}
+
+/** The field a sealed record carries instead of its site data. */
+export const SEALED_FIELD = "site_data_sealed";
+
+export class SealCodec implements RecordCodec {
+  private readonly keys: Buffer[];
+  /** The seal each decoded (or sealed) snapshot came from, so an update that kept it re-seals nothing. */
+  private readonly seals = new WeakMap<object, string>();
+  /** Seals this process opened lately, as the JSON they hold: a record read over and over is decrypted once. */
+  private readonly opened = new Map<string, { json: string; current: boolean }>();
+  private readonly told = new Set<string>();
+
+  /** `keys[0]` seals; every key is tried to open (the others are old keys being rotated out). */
+  constructor(keys: Buffer[]) {
+    if (keys.length === 0) throw new Error("a seal needs a key");
+    this.keys = keys;
+  }
+
+  encode(record: WorkspaceRecord): string {
+    const { unreadable, ...rest } = record as WorkspaceRecord & { unreadable?: string };
+    // A snapshot no key opened is written back as it was, whatever the call did to site_data.
+    if (typeof unreadable === "string")
+      return JSON.stringify({ ...rest, site_data: {}, [SEALED_FIELD]: unreadable });
+    const data = record.site_data;
+    if (!data || Object.keys(data).length === 0) return JSON.stringify({ ...rest, site_data: {} });
+    let sealed = this.seals.get(data);
+    if (sealed === undefined) {
+      sealed = this.seal(JSON.stringify(data));
+      this.seals.set(data, sealed);
+    }
+    return JSON.stringify({ ...rest, site_data: {}, [SEALED_FIELD]: sealed });
+  }
+
+  decode(parsed: Record<string, unknown>): Record<string, unknown> {
+    const sealed = parsed[SEALED_FIELD];
+    if (typeof sealed !== "string") return parsed; // a record written before sealing: sealed at its next write
+    const { [SEALED_FIELD]: _, ...rest } = parsed;
+    const opened = this.open(sealed);
+    if (opened === null) {
+      if (!this.told.has(sealed)) {
+        this.told.add(sealed);
+        log.warn(
+          "a workspace's saved site data is sealed under another key: it is kept as it is and not restored (store.key)",
+        );
+      }
+      return { ...rest, site_data: {}, unreadable: sealed };
+    }
+    const data = JSON.parse(opened.json) as SiteData;
+    // Only a seal of the current key is written back as it is; an old key's is re-sealed.
+    if (opened.current) this.seals.set(data, sealed);
+    return { ...rest, site_data: data };
+  }
+
+  private seal(plain: string): string {
+    const nonce = randomBytes(NONCE);
+    const cipher = createCipheriv("aes-256-gcm", this.keys[0] as Buffer, nonce);
+    const body = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
+    return `${VERSION}.${Buffer.concat([nonce, body, cipher.getAuthTag()]).toString("base64")}`;
+  }
+
+  /** The JSON a seal holds and whether the current key sealed it, or null when no key opens it. */
+  private open(sealed: string): { json: string; current: boolean } | null {
+    const hit = this.opened.get(sealed);
+    if (hit !== undefined) return hit;
+    if (!sealed.startsWith(`${VERSION}.`)) return null;
+    const raw = Buffer.from(sealed.slice(VERSION.length + 1), "base64");
+    if (raw.length < NONCE + TAG) return null;
+    for (const [i, key] of this.keys.entries()) {
+      try {
+        const decipher = createDecipheriv("aes-256-gcm", key, raw.subarray(0, NONCE));
+        decipher.setAuthTag(raw.subarray(raw.length - TAG));
+        const json = Buffer.concat([
+          decipher.update(raw.subarray(NONCE, raw.length - TAG)),
+          decipher.final(),
+        ]).toString("utf8");
+        const opened = { json, current: i === 0 };
+        this.remember(sealed, opened);
+        return opened;
+      } catch {
+        // not this key
+      }
+    }
+    return null;
+  }
+
+  private remember(sealed: string, opened: { json: string; current: boolean }): void {
+    if (this.opened.size >= 64) this.opened.delete(this.opened.keys().next().value as string);
+    this.opened.set(sealed, opened);
+  }
+}
+
+/** A random store key, as a key file holds it. */
+export function newStoreKey(): string {
+  return randomBytes(32).toString("base64url");
+}
+
+/** The record stored text holds, opened with codec when there is one. */
+export function readRecord(raw: unknown, codec: RecordCodec | undefined): WorkspaceRecord {
+  if (!codec) return fromJson(raw);
+  let parsed: unknown = raw;
+  if (typeof raw === "string") {
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      parsed = {};
+    }
+  }
+  const obj = parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? parsed : {};
+  return fromJson(codec.decode(obj as Record<string, unknown>));
+}
+
+/** The text a store keeps for record, sealed with codec when there is one. */
+export function writeRecord(record: WorkspaceRecord, codec: RecordCodec | undefined): string {
+  return codec ? codec.encode(record) : toJson(record);
+}

@@ -31,8 +31,8 @@ test("about: and data: urls (core.spec.ts: browser_navigate allows about:, data:
 test("snapshot (cli-core.spec.ts: snapshot)", async () => {
   p.page("/snap", `<title>Snap</title><h1>Heading</h1><button>Submit</button><a href="/x">Link</a>`);
   const read = await p.tool("read_page", { url: p.site.url("/snap") });
-  expect(read.text).toMatch(/- button "Submit" \[[a-z]+\d+\]/);
-  expect(read.text).toMatch(/- link "Link" \[[a-z]+\d+\] \/x/);
+  expect(read.outline).toMatch(/- button "Submit" \[[a-z]+\d+\]/);
+  expect(read.outline).toMatch(/- link "Link" \[[a-z]+\d+\] \/x/);
   expect(read.headings).toEqual([expect.objectContaining({ level: 1, text: "Heading" })]);
 });
 

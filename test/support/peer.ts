@@ -11,7 +11,7 @@ export interface Peer {
   mcp: McpClient;
   /** Serves `body` (after a doctype and a charset) at `path`. */
   page(path: string, body: string): void;
-  /** A tool call over MCP that must succeed; its structuredContent, with the text block as `text`. */
+  /** A tool call over MCP that must succeed; its structuredContent, with the MCP text block as `outline`. */
   tool(name: string, args?: Record<string, unknown>): Promise<any>;
   /** A tool call over MCP that must fail; the error's text. */
   refused(name: string, args?: Record<string, unknown>): Promise<string>;
@@ -44,7 +44,7 @@ export async function peer(
       ]);
       return {
         ...got.structuredContent,
-        text: got.content?.find((c: any) => c.type === "text")?.text,
+        outline: got.content?.find((c: any) => c.type === "text")?.text,
         raw: got,
       };
     },

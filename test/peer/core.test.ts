@@ -148,6 +148,23 @@ test("press (cli-keyboard.spec.ts: press)", async () => {
   expect((await p.tool("read_page")).elements[0].value).toBe("h");
 });
 
+test("click in iframe (cli-core.spec.ts: click in iframe; iframes.spec.ts: stitched aria frames)", async () => {
+  p.page(
+    "/inner",
+    `<title>Inner</title><script>window.log = []</script><button onclick="log.push('inner')">Inside</button>`,
+  );
+  p.page("/outer", `<title>Outer</title><p>Outer text</p><iframe id="f" src="/inner"></iframe>`);
+  const read = await p.tool("read_page", { url: p.site.url("/outer") });
+  // The frame's content is read under its frame line; its refs work once inside it.
+  expect(read.frames).toEqual([expect.objectContaining({ url: p.site.url("/inner"), readable: true })]);
+  expect(read.outline).toContain("Inside");
+  const inFrame = await p.tool("switch", { frame: { ref: read.frames[0].ref } });
+  expect(inFrame.in_frame).toBe(true);
+  await p.tool("interact", { action: "click", selector: { ref: await p.ref("Inside") } });
+  expect(await log()).toEqual(["inner"]);
+  expect((await p.tool("switch", { frame: null })).in_frame).toBe(false);
+});
+
 test("go-back and go-forward (cli-navigation.spec.ts: go-back, go-forward)", async () => {
   p.page("/one", `<title>One</title>`);
   p.page("/two", `<title>Two</title>`);

@@ -76,6 +76,28 @@ test("browser_take_screenshot (fullPage: true) (screenshot.spec.ts: browser_take
   expect(pngSize(image.data)[1]).toBeGreaterThan(3000);
 });
 
+test("fullPage with element (screenshot.spec.ts: browser_take_screenshot (fullPage with element should error))", async () => {
+  const text = await p.refused("screenshot", { full_page: true, selector: { css: "#box" } });
+  expect(text).toContain("full_page");
+});
+
+test("clicking on download link emits download (files.spec.ts: clicking on download link emits download)", async () => {
+  p.page("/dl", `<title>Download</title><a href="/data.csv" download>Get the data</a>`);
+  p.routes["/data.csv"] = () =>
+    new Response("a,b\n1,2\n", {
+      headers: { "content-type": "text/csv", "content-disposition": 'attachment; filename="data.csv"' },
+    });
+  await p.tool("navigate", { url: p.site.url("/dl") });
+  await p.tool("interact", { action: "click", selector: { ref: await p.ref("Get the data") } });
+  let listed: any[] = [];
+  for (let i = 0; i < 50 && !listed.some((f) => f.name === "data.csv"); i++) {
+    await Bun.sleep(100);
+    listed = (await p.mcp.resource("workspace://files/downloads")).files;
+  }
+  expect(listed.find((f) => f.name === "data.csv")).toMatchObject({ size: 8 });
+  expect(await p.mcp.resource("workspace://files/downloads/data.csv")).toBe("a,b\n1,2\n");
+});
+
 test("save as pdf (pdf.spec.ts: save as pdf)", async () => {
   const printed = await p.tool("print_page");
   expect(printed.file.name).toEndWith(".pdf");

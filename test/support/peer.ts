@@ -9,6 +9,8 @@ export interface Peer {
   site: Fixture;
   server: TestServer;
   mcp: McpClient;
+  /** The fixture's routes, for a response that is not a page. */
+  routes: Routes;
   /** Serves `body` (after a doctype and a charset) at `path`. */
   page(path: string, body: string): void;
   /** A tool call over MCP that must succeed; its structuredContent, with the MCP text block as `outline`. */
@@ -32,6 +34,7 @@ export async function peer(
     site,
     server,
     mcp,
+    routes,
     page(path, body) {
       routes[path] = () => html(body);
     },

@@ -110,9 +110,9 @@ test("save as pdf unavailable (pdf.spec.ts: save as pdf unavailable)", async () 
   // Upstream needs a capability; ours needs a data dir to file the PDF into.
   const bare = await peer(`${W}-bare`, {}, { dataDir: false });
   try {
-    bare.page("/", "<title>Bare</title>");
-    await bare.tool("navigate", { url: bare.site.url("/") });
+    // Refused before any browser is opened: no Grid slot is taken for a call that cannot succeed.
     expect(await bare.refused("print_page")).toContain("set data.dir");
+    expect((await bare.server.call("GET", "/browser", undefined, `${W}-bare`)).body.live).toBe(false);
   } finally {
     await bare.close();
   }

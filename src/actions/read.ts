@@ -57,6 +57,8 @@ const Element = z.object({
   required: z.boolean().optional(),
   disabled: z.boolean().optional(),
   readonly: z.boolean().optional(),
+  draggable: z.boolean().optional(),
+  focused: z.boolean().optional(),
 });
 
 const ELEMENT_KEYS = Object.keys(Element.shape);

@@ -6,10 +6,12 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { html, serveFixture } from "../support/fixtures.ts";
+import { type McpClient, mcpClient } from "../support/mcp.ts";
 import { endAll, logLines, startServer, type TestServer } from "../support/server.ts";
 
 const W = "inputs-e2e";
 let server: TestServer;
+let mcp: McpClient;
 const bodies: string[] = [];
 
 // Every event the page's listeners saw, in the main world, as one list the test reads back.
@@ -75,6 +77,19 @@ zone.addEventListener("drop", (e) => {
 });
 document.getElementById("plain").addEventListener("drop", () => log("plain-drop"));
 </script>`),
+  "/board": () =>
+    html(`<title>Board</title>${LOG}
+<label>Search <input id=q></label> <button id=go>Go</button>
+<div id=card draggable=true>Card A</div>
+<ul><li aria-roledescription="sortable">Row 1</li></ul>
+<div id=still>Just text</div>
+<div id=lane style="width:200px;height:80px;border:1px solid">Lane</div>
+<script>
+document.getElementById("card").addEventListener("dragstart", (e) => e.dataTransfer.setData("text/plain", "card"));
+const lane = document.getElementById("lane");
+lane.addEventListener("dragover", (e) => e.preventDefault());
+lane.addEventListener("drop", (e) => log("lane got " + e.dataTransfer.getData("text/plain")));
+</script>`),
 });
 
 async function call(method: string, path: string, body?: unknown) {
@@ -113,6 +128,7 @@ function putFile(name: string, text: string) {
 
 beforeAll(async () => {
   server = await startServer();
+  mcp = await mcpClient(server, W);
   expect((await call("POST", "/browser", { url: site.url("/mods") })).status).toBe(200);
 }, 180_000);
 
@@ -292,5 +308,35 @@ describe("drop", () => {
     const empty = await call("POST", "/browser/interact/drop", { selector: { css: "#zone" } });
     expect(empty.status).toBe(400);
     expect(JSON.stringify(empty.body)).toContain("files");
+  });
+});
+
+describe("read_page: focus and drag handles", () => {
+  test("the focused field is marked, and draggable elements are refs a drag can use", async () => {
+    await go("/board");
+    expect((await call("POST", "/browser/interact/focus", { selector: { label: "Search" } })).status).toBe(
+      200,
+    );
+    const page = (await call("POST", "/browser/read", {})).body;
+    const byName = new Map<string, any>(page.elements.map((e: any) => [e.name, e]));
+    expect(byName.get("Search").focused).toBe(true);
+    expect(byName.get("Go").focused).toBeUndefined();
+    expect(byName.get("Card A")).toMatchObject({
+      role: "generic",
+      draggable: true,
+      selector: { css: "#card" },
+    });
+    expect(byName.get("Row 1")).toMatchObject({ role: "listitem", draggable: true });
+    expect(page.elements.some((e: any) => e.name === "Just text")).toBe(false);
+    const text = (await mcp.tool("read_page", {})).content[0].text as string;
+    expect(text).toMatch(/textbox "Search" \[\w+\] focused/);
+    expect(text).toMatch(/generic "Card A" \[\w+\] draggable/);
+    const card = byName.get("Card A").ref;
+    const drag = await call("POST", "/browser/interact/drag", {
+      selector: { ref: card },
+      target: { css: "#lane" },
+    });
+    expect(drag.status).toBe(200);
+    expect(await seen()).toEqual(["lane got card"]);
   });
 });

@@ -90,6 +90,12 @@ const lane = document.getElementById("lane");
 lane.addEventListener("dragover", (e) => e.preventDefault());
 lane.addEventListener("drop", (e) => log("lane got " + e.dataTransfer.getData("text/plain")));
 </script>`),
+  "/framed": () =>
+    html(`<title>Framed</title><h1>Shop</h1><iframe id=pay src="/pay"></iframe>
+<iframe id=ads src="${site.url("/outer", "other.example.test")}"></iframe>`),
+  "/pay": () => html(`<title>Pay</title><button>Pay now</button>`),
+  "/outer": () => html(`<title>Outer</title><iframe id=inner src="/deep"></iframe>`),
+  "/deep": () => html(`<title>Deep</title><p id=deep>Deep text</p>`),
 });
 
 async function call(method: string, path: string, body?: unknown) {
@@ -338,5 +344,29 @@ describe("read_page: focus and drag handles", () => {
     });
     expect(drag.status).toBe(200);
     expect(await seen()).toEqual(["lane got card"]);
+  });
+});
+
+describe("a match inside a frame", () => {
+  test("assert and extract that match nothing here name the frame holding a match and say to switch", async () => {
+    await go("/framed");
+    const a = await call("POST", "/browser/assert", { selector: { text: "Pay now" }, timeout: 0.5 });
+    expect(a.status).toBe(400);
+    expect(a.body.error).toContain('call switch with {"frame":{"css":"#pay"}} first');
+    const e = await call("POST", "/browser/extract", { selector: { css: "#deep" }, timeout: 0.5 });
+    expect(e.status).toBe(400);
+    expect(e.body.error).toContain(
+      'call switch with {"frame":{"css":"#ads"}}, then {"frame":{"css":"#inner"}} first',
+    );
+    // The advice works: in the frame, the same assert holds.
+    expect((await call("POST", "/browser/switch", { frame: { css: "#pay" } })).status).toBe(200);
+    expect(
+      (await call("POST", "/browser/assert", { selector: { text: "Pay now" }, timeout: 1 })).status,
+    ).toBe(200);
+    expect((await call("POST", "/browser/switch", { frame: null })).status).toBe(200);
+    // Nothing anywhere: no frame named.
+    const none = await call("POST", "/browser/assert", { selector: { text: "Refund" }, timeout: 0.5 });
+    expect(none.status).toBe(400);
+    expect(none.body.error).not.toContain("inside a frame");
   });
 });

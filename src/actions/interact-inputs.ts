@@ -140,3 +140,15 @@ export async function dropOn(
     );
   }
 }
+
+const VIEWPORT = () => ({ width: innerWidth, height: innerHeight });
+
+/** The point, when it lies inside the tab's viewport; else a 400 giving the viewport's size. */
+export async function inViewport(page: Page, x: number, y: number): Promise<{ x: number; y: number }> {
+  const v = await page.callIn<{ width: number; height: number }>(page.where.tab, VIEWPORT);
+  if (x < v.width && y < v.height) return { x, y };
+  throw badInput(
+    `field "${x < v.width ? "y" : "x"}" is outside the viewport (${v.width}×${v.height}): give a point inside it, or scroll first`,
+    x < v.width ? "y" : "x",
+  );
+}

@@ -9,7 +9,7 @@ import { clickActions, hoverActions, type PointAt, withModifiers } from "../grid
 import { type ActionContext, defineAction, pageFields } from "./define.ts";
 import { acting } from "./failures.ts";
 import { FOCUS, HTML5_DRAG, pressKeys, selectOption, setChecked, target } from "./interact-gestures.ts";
-import { dropOn, setInputValue } from "./interact-inputs.ts";
+import { dropOn, inViewport, setInputValue } from "./interact-inputs.ts";
 import { MODIFIER_NAMES, modifierCodes, parseKeys } from "./keys.ts";
 import { armNavigation, dialogField, gesture, landed } from "./page/state.ts";
 import { locate, Selector, timeoutField } from "./selectors.ts";
@@ -171,7 +171,7 @@ async function perform(
   };
   const at = async (): Promise<PointAt> =>
     input.x !== undefined && input.y !== undefined
-      ? { x: input.x, y: input.y }
+      ? await inViewport(page, input.x, input.y)
       : await target(page, sel!, timeout);
   const ctxOf = (p: PointAt) => ("sharedId" in p ? p.context : page.where.tab);
   switch (action) {

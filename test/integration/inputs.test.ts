@@ -204,6 +204,9 @@ describe("a viewport point", () => {
     const half = await call("POST", "/browser/interact/click", { x: 1 });
     expect(half.status).toBe(400);
     expect(half.body.error).toContain('field "y"');
+    const outside = await call("POST", "/browser/interact/click", { x: 5000, y: 10 });
+    expect(outside.status).toBe(400);
+    expect(outside.body.error).toContain('field "x" is outside the viewport');
     const focus = await call("POST", "/browser/interact/focus", { x: 1, y: 1 });
     expect(focus.status).toBe(400);
     expect(focus.body.error).toContain('field "x"');

@@ -65,7 +65,7 @@ const Input = z
     modifiers: z.array(z.enum(MODIFIER_NAMES)).max(4).optional().describe("click: keys held.").meta({
       docs: "click, double_click, right_click: keys held during the click (the page sees ctrlKey...).",
     }),
-    x: coord().describe("With y: viewport point, for selector.").meta({
+    x: coord().describe("With y: a viewport point.").meta({
       docs: "click, double_click, right_click, hover: a point of the tab's viewport (CSS pixels from its top left) instead of a selector: canvases, maps.",
     }),
     y: coord().meta({ docs: "With x: the point's distance from the viewport's top." }),
@@ -245,7 +245,8 @@ export const interact = defineAction({
     "Returns the url and title after (a click that navigates: the new page). Type text with write; for a custom dropdown, click it open, then the option.",
   ].join(" "),
   docs: [
-    'action: click, double_click, right_click, hover, focus, scroll (into view), select (an option of a <select>, by its label or value), check or uncheck (a checkbox, radio button or switch; a styled one through its label), press (keys such as "Enter", "Control+a" or "Tab Tab Enter", on the element, or without a selector on whatever has focus), drag (onto target).',
+    'action: click, double_click, right_click, hover, focus, scroll (into view), select (an option of a <select>, by its label or value), check or uncheck (a checkbox, radio button or switch; a styled one through its label), press (keys such as "Enter", "Control+a" or "Tab Tab Enter", on the element, or without a selector on whatever has focus), drag (onto target), drop (workspace files and data onto a drop zone: dragenter, dragover and drop with one DataTransfer, fired from the server sandbox; a zone whose dragover is not cancelled refuses it).',
+    "select also sets a range, date, time, datetime-local, month, week or color input (input and change follow; a value the input would clamp or drop is refused). click, double_click and right_click take modifiers held during the click; they and hover take x and y, a point of the tab's viewport, instead of a selector.",
     'Name elements by the refs read_page gives ({"ref": "e12"}): call it first, and again after the page changes; do not guess selectors.',
     "It waits up to timeout seconds for a visible match. The result carries selected for select and checked for check and uncheck.",
     "Type text with write, not press; read with extract or read_page.",

@@ -155,7 +155,7 @@ export const uploadFile = defineAction({
         .array(z.string().min(1).max(2048))
         .max(20)
         .optional()
-        .describe("Instead: several, for a multiple input.")
+        .describe("Several, for a multiple input.")
         .meta({ docs: "Instead of uri: several workspace files at once, for an input with `multiple`." }),
       file: z
         .strictObject({
@@ -173,9 +173,7 @@ export const uploadFile = defineAction({
     ),
   output: z.object({
     ...pageFields,
-    uploaded: z
-      .object({ name: z.string(), size: z.number().int() })
-      .describe("The file put in (of uris: the first)."),
+    uploaded: z.object({ name: z.string(), size: z.number().int() }).describe("The file put in (the first)."),
     files: z.array(z.string()).describe("Every file name the input holds now."),
   }),
   annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: true },

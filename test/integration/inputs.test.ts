@@ -93,6 +93,10 @@ lane.addEventListener("drop", (e) => log("lane got " + e.dataTransfer.getData("t
   "/framed": () =>
     html(`<title>Framed</title><h1>Shop</h1><iframe id=pay src="/pay"></iframe>
 <iframe id=ads src="${site.url("/outer", "other.example.test")}"></iframe>`),
+  "/ads": () =>
+    html(
+      `<title>Ads</title>${Array.from({ length: 40 }, (_, i) => `<iframe srcdoc="<p>ad ${i}</p><iframe srcdoc='<p>inner</p>'></iframe>"></iframe>`).join("")}<p>Last</p>`,
+    ),
   "/pay": () => html(`<title>Pay</title><button>Pay now</button>`),
   "/outer": () => html(`<title>Outer</title><iframe id=inner src="/deep"></iframe>`),
   "/deep": () => html(`<title>Deep</title><p id=deep>Deep text</p>`),
@@ -371,5 +375,11 @@ describe("a match inside a frame", () => {
     const none = await call("POST", "/browser/assert", { selector: { text: "Refund" }, timeout: 0.5 });
     expect(none.status).toBe(400);
     expect(none.body.error).not.toContain("inside a frame");
+    // A page of 80 frames holding nothing: the search is bounded, the refusal comes promptly.
+    await go("/ads");
+    const t0 = Date.now();
+    const ads = await call("POST", "/browser/assert", { selector: { text: "Checkout" }, timeout: 0.5 });
+    expect(ads.status).toBe(400);
+    expect(Date.now() - t0).toBeLessThan(4_000);
   });
 });

@@ -33,7 +33,7 @@ interface ValueSet {
 // sanitises away or clamps is refused, and the old value put back.
 const SET_VALUE = (_L: PageLib, el: Element, want: string, types: string[]): unknown => {
   const control = el.tagName === "LABEL" ? (el as HTMLLabelElement).control : el;
-  if (!control || control.tagName !== "INPUT") return null;
+  if (control?.tagName !== "INPUT") return null;
   const input = control as HTMLInputElement;
   const type = input.type;
   if (!types.includes(type)) return null;

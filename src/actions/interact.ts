@@ -5,10 +5,12 @@
 import { z } from "zod";
 import { badInput } from "../errors.ts";
 import type { Page } from "../grid/page.ts";
-import { defineAction, pageFields } from "./define.ts";
+import { clickActions, hoverActions, type PointAt, withModifiers } from "../grid/page-input.ts";
+import { type ActionContext, defineAction, pageFields } from "./define.ts";
 import { acting } from "./failures.ts";
 import { FOCUS, HTML5_DRAG, pressKeys, selectOption, setChecked, target } from "./interact-gestures.ts";
-import { parseKeys } from "./keys.ts";
+import { dropOn, inViewport, setInputValue } from "./interact-inputs.ts";
+import { MODIFIER_NAMES, modifierCodes, parseKeys } from "./keys.ts";
 import { armNavigation, dialogField, gesture, landed } from "./page/state.ts";
 import { locate, Selector, timeoutField } from "./selectors.ts";
 
@@ -24,6 +26,7 @@ export const INTERACTIONS = [
   "uncheck",
   "press",
   "drag",
+  "drop",
 ] as const;
 type Interaction = (typeof INTERACTIONS)[number];
 
@@ -34,6 +37,10 @@ const NEEDS: Partial<Record<Interaction, "value" | "keys" | "target">> = {
   drag: "target",
 };
 const EXTRAS = ["value", "keys", "target"] as const;
+/** The gestures a viewport point can take instead of a selector, and those modifiers go with. */
+const AT_POINT: readonly Interaction[] = ["click", "double_click", "right_click", "hover"];
+const CLICKS: readonly Interaction[] = ["click", "double_click", "right_click"];
+const coord = () => z.number().min(0).optional();
 
 const Input = z
   .strictObject({
@@ -44,12 +51,9 @@ const Input = z
     target: Selector.optional()
       .describe("drag: the element to drop onto.")
       .meta({ docs: "drag only: the element to drop onto." }),
-    value: z
-      .string()
-      .max(2000)
-      .optional()
-      .describe("select: the option's label or value.")
-      .meta({ docs: "select only: the option's visible label or its value." }),
+    value: z.string().max(2000).optional().describe("select: option label/value, or input value.").meta({
+      docs: "select only: the option's visible label or its value; for a range, date, time or color input, its value (50, 2024-05-31, 13:45, #ff0000).",
+    }),
     keys: z
       .string()
       .max(1000)
@@ -58,15 +62,66 @@ const Input = z
       .meta({
         docs: 'press only: keys separated by spaces, each a character or a name, with held modifiers joined by "+": "Enter", "Control+a", "Shift+Tab", "Tab Tab Enter".',
       }),
+    modifiers: z.array(z.enum(MODIFIER_NAMES)).max(4).optional().describe("click: keys held.").meta({
+      docs: "click, double_click, right_click: keys held during the click (the page sees ctrlKey...).",
+    }),
+    x: coord().describe("With y: a viewport point.").meta({
+      docs: "click, double_click, right_click, hover: a point of the tab's viewport (CSS pixels from its top left) instead of a selector: canvases, maps.",
+    }),
+    y: coord().meta({ docs: "With x: the point's distance from the viewport's top." }),
+    files: z
+      .array(z.string().min(1).max(2048))
+      .max(20)
+      .optional()
+      .describe("drop: workspace uris.")
+      .meta({ docs: "drop: workspace files (uris, as listings give them) the drop carries." }),
+    data: z
+      .record(z.string().max(100), z.string().max(100_000))
+      .optional()
+      .describe('drop: {"text/plain": "hi"}')
+      .meta({ docs: 'drop: data by media type the drop carries, e.g. {"text/plain": "hi"}.' }),
     timeout: timeoutField(),
   })
   .superRefine((i, ctx) => {
     const need = NEEDS[i.action];
-    if (i.selector === undefined && i.action !== "press") {
+    const point = i.x !== undefined || i.y !== undefined;
+    if (point) {
+      if (!AT_POINT.includes(i.action))
+        ctx.addIssue({ code: "custom", path: ["x"], message: `must only come with ${AT_POINT.join(", ")}` });
+      else if (i.x === undefined || i.y === undefined)
+        ctx.addIssue({
+          code: "custom",
+          path: [i.x === undefined ? "x" : "y"],
+          message: "must be given with the other coordinate",
+        });
+      else if (i.selector !== undefined)
+        ctx.addIssue({
+          code: "custom",
+          path: ["selector"],
+          message: "must not come with x and y: give one or the other",
+        });
+    }
+    if (i.modifiers !== undefined && !CLICKS.includes(i.action))
+      ctx.addIssue({
+        code: "custom",
+        path: ["modifiers"],
+        message: `must only come with ${CLICKS.join(", ")}`,
+      });
+    for (const f of ["files", "data"] as const) {
+      if (i[f] !== undefined && i.action !== "drop")
+        ctx.addIssue({ code: "custom", path: [f], message: "must only come with action drop" });
+    }
+    if (i.action === "drop" && !i.files?.length && i.data === undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["files"],
+        message: 'must be given for drop, or data: what the drop carries, e.g. {"text/plain": "hi"}',
+      });
+    if (i.selector === undefined && i.action !== "press" && !point) {
       ctx.addIssue({
         code: "custom",
         path: ["selector"],
-        message: `must be given for ${i.action}: the element to act on (read_page lists selectors)`,
+        message: `must be given for ${i.action}: the element to act on (read_page lists selectors)${AT_POINT.includes(i.action) ? ", or x and y" : ""}`,
       });
     }
     for (const extra of EXTRAS) {
@@ -102,7 +157,11 @@ const Output = z.object({
 type In = z.infer<typeof Input>;
 type Out = z.infer<typeof Output>;
 
-async function perform(page: Page, input: In): Promise<{ extra: Partial<Out>; before: number }> {
+async function perform(
+  ctx: ActionContext,
+  page: Page,
+  input: In,
+): Promise<{ extra: Partial<Out>; before: number }> {
   const { action, timeout } = input;
   const sel = input.selector;
   let extra: Partial<Out> = {};
@@ -110,23 +169,24 @@ async function perform(page: Page, input: In): Promise<{ extra: Partial<Out>; be
   const act = async (fn: () => Promise<unknown>) => {
     before = await gesture(page, fn);
   };
+  const at = async (): Promise<PointAt> =>
+    input.x !== undefined && input.y !== undefined
+      ? await inViewport(page, input.x, input.y)
+      : await target(page, sel!, timeout);
+  const ctxOf = (p: PointAt) => ("sharedId" in p ? p.context : page.where.tab);
   switch (action) {
-    case "click": {
-      const el = await target(page, sel!, timeout);
-      await act(() => page.click(el));
-      break;
-    }
+    case "click":
     case "double_click":
     case "right_click": {
-      const el = await target(page, sel!, timeout);
-      await act(() =>
-        action === "double_click" ? page.click(el, { count: 2 }) : page.click(el, { button: 2 }),
-      );
+      const p = await at();
+      const opts = action === "double_click" ? { count: 2 } : action === "right_click" ? { button: 2 } : {};
+      const sources = withModifiers(clickActions(p, opts), modifierCodes(input.modifiers ?? []));
+      await act(() => page.perform(ctxOf(p), sources));
       break;
     }
     case "hover": {
-      const el = await target(page, sel!, timeout);
-      await act(() => page.hover(el));
+      const p = await at();
+      await act(() => page.perform(ctxOf(p), [hoverActions(p)]));
       break;
     }
     case "focus": {
@@ -140,8 +200,13 @@ async function perform(page: Page, input: In): Promise<{ extra: Partial<Out>; be
     case "select": {
       const el = await locate(page, sel!, { timeout, visible: true });
       await act(async () => {
-        extra = { selected: await selectOption(page, el, input) };
+        extra = { selected: (await setInputValue(page, el, input)) ?? (await selectOption(page, el, input)) };
       });
+      break;
+    }
+    case "drop": {
+      const el = await target(page, sel!, timeout);
+      await act(() => dropOn(ctx, page, el, input));
       break;
     }
     case "check":
@@ -180,7 +245,8 @@ export const interact = defineAction({
     "Returns the url and title after (a click that navigates: the new page). Type text with write; for a custom dropdown, click it open, then the option.",
   ].join(" "),
   docs: [
-    'action: click, double_click, right_click, hover, focus, scroll (into view), select (an option of a <select>, by its label or value), check or uncheck (a checkbox, radio button or switch; a styled one through its label), press (keys such as "Enter", "Control+a" or "Tab Tab Enter", on the element, or without a selector on whatever has focus), drag (onto target).',
+    'action: click, double_click, right_click, hover, focus, scroll (into view), select (an option of a <select>, by its label or value), check or uncheck (a checkbox, radio button or switch; a styled one through its label), press (keys such as "Enter", "Control+a" or "Tab Tab Enter", on the element, or without a selector on whatever has focus), drag (onto target), drop (workspace files and data onto a drop zone: dragenter, dragover and drop with one DataTransfer, fired from the server sandbox; a zone whose dragover is not cancelled refuses it).',
+    "select also sets a range, date, time, datetime-local, month, week or color input (input and change follow; a value the input would clamp or drop is refused). click, double_click and right_click take modifiers held during the click; they and hover take x and y, a point of the tab's viewport, instead of a selector.",
     'Name elements by the refs read_page gives ({"ref": "e12"}): call it first, and again after the page changes; do not guess selectors.',
     "It waits up to timeout seconds for a visible match. The result carries selected for select and checked for check and uncheck.",
     "Type text with write, not press; read with extract or read_page.",
@@ -193,7 +259,7 @@ export const interact = defineAction({
     const page = await ctx.browser.page();
     // Locating an element marks the page; a key press on the page locates nothing.
     if (!input.selector) await armNavigation(page);
-    const { extra, before } = await acting({ selector: input.selector }, () => perform(page, input));
+    const { extra, before } = await acting({ selector: input.selector }, () => perform(ctx, page, input));
     return { ...(await landed(ctx, page, before)), ...extra };
   },
 });

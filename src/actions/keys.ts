@@ -106,3 +106,11 @@ export function sendKeysText(combos: Combo[]): string {
     .map((c) => (c.modifiers.length ? `${c.modifiers.join("")}${c.key}${Key.NULL}` : c.key))
     .join("");
 }
+
+/** The modifiers a click can hold, as the interact schema names them. */
+export const MODIFIER_NAMES = ["Control", "Shift", "Alt", "Meta"] as const;
+
+/** WebDriver codes of the named modifiers, each once. */
+export function modifierCodes(names: readonly (typeof MODIFIER_NAMES)[number][]): string[] {
+  return [...new Set(names)].map((n) => MODIFIERS[n.toLowerCase()] as string);
+}

@@ -57,6 +57,8 @@ const Element = z.object({
   required: z.boolean().optional(),
   disabled: z.boolean().optional(),
   readonly: z.boolean().optional(),
+  draggable: z.boolean().optional(),
+  focused: z.boolean().optional(),
 });
 
 const ELEMENT_KEYS = Object.keys(Element.shape);
@@ -170,7 +172,7 @@ export const readPageAction = defineAction({
     "A long page comes in parts: pass next_cursor as cursor. selector reads one part (a landmark's ref).",
     "Elements in a frame sit under its frame line: switch into it first. A password's value is never returned.",
   ].join(" "),
-  docs: 'The MCP text block is the outline (`- link "Sign in" [e12] /login`, `## Heading`, text lines, indented under their landmark or frame); structuredContent, and REST, carry the same part as JSON, each element with a CSS (or role and name) selector too, for scripts and flows, which cannot hold a ref. A ref resolves to the very element read_page saw, without a new search, for as long as the element stays on the page; the same element keeps its ref across reads of the same document. After a navigation or reload, or once the element is gone, a ref is a 400 that says to call read_page again. Refs are per document: an element in a same-origin frame is listed under its frame, and its ref works once you are in that frame (switch with the frame\'s ref). max_length is the most characters of outline in one part; a cursor from before a navigation is a 400.',
+  docs: 'The MCP text block is the outline (`- link "Sign in" [e12] /login`, `## Heading`, text lines, indented under their landmark or frame); structuredContent, and REST, carry the same part as JSON, each element with a CSS (or role and name) selector too, for scripts and flows, which cannot hold a ref. A ref resolves to the very element read_page saw, without a new search, for as long as the element stays on the page; the same element keeps its ref across reads of the same document. After a navigation or reload, or once the element is gone, a ref is a 400 that says to call read_page again. Refs are per document: an element in a same-origin frame is listed under its frame, and its ref works once you are in that frame (switch with the frame\'s ref). max_length is the most characters of outline in one part; a cursor from before a navigation is a 400. The element that has the focus is marked focused; drag handles (draggable, aria-grabbed, a draggable or sortable aria-roledescription) are listed with refs and marked draggable, for interact drag.',
   input: z
     .strictObject({
       selector: Selector.optional().describe("Read only this part of the page."),

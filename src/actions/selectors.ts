@@ -7,6 +7,7 @@ import type { NodeRef, Page, PageFn } from "../grid/page.ts";
 import type { PageLib, PageSelector } from "../page/index.ts";
 import type { Found } from "../page/selectors.ts";
 import { quoteSelector } from "./failures.ts";
+import { frameHolding, frameSentence } from "./selectors-frames.ts";
 
 const KINDS = ["ref", "css", "xpath", "text", "label", "role"] as const;
 const EXAMPLE = `e.g. {"ref": "e12"} from read_page, {"css": "#email"}, {"text": "Sign in"}, {"label": "Email"} or {"role": "button", "name": "Sign in"}`;
@@ -177,6 +178,8 @@ async function notMatched(
 /** A sentence or two on what the page holds nearest to what `selector` asked for ("" if it cannot tell). */
 export async function whatIsThere(page: Page, selector: Selector): Promise<string> {
   const sel = pageSelector(selector);
+  const framed = await frameHolding(page, sel).catch(() => null);
+  if (framed) return frameSentence(framed);
   try {
     const h = await page.call<{ what: string; items: string[]; roles?: string[] }>(HINTS, sel);
     const raw = "css" in sel || "xpath" in sel;

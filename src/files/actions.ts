@@ -50,6 +50,7 @@ interface FileInput extends PageMatch {
   input?: NodeRef;
   problem?: string;
   disabled?: boolean;
+  multiple?: boolean;
 }
 
 // The file input itself, the one a label controls, or the only one inside what the selector names.
@@ -73,7 +74,8 @@ const FILE_INPUT = (L: PageLib, sel: PageSelector, _opts: SeekArgs): unknown => 
     const type = el.tagName === "INPUT" ? ` type=${(el as HTMLInputElement).type}` : "";
     return { ...base, problem: `${el.tagName.toLowerCase()}${type}` };
   }
-  return { ...base, input, disabled: (input as HTMLInputElement).disabled };
+  const { disabled, multiple } = input as HTMLInputElement;
+  return { ...base, input, disabled, multiple };
 };
 
 const CHOSEN = (_L: PageLib, el: HTMLInputElement) => Array.from(el.files ?? []).map((f) => f.name);
@@ -149,6 +151,12 @@ export const uploadFile = defineAction({
         .optional()
         .describe(`${ROOT_URI}/<name> or ${ROOT_URI}/<folder>/<name>`)
         .meta({ docs: `A workspace file: ${ROOT_URI}/<name> or ${ROOT_URI}/<folder>/<name>.` }),
+      uris: z
+        .array(z.string().min(1).max(2048))
+        .max(20)
+        .optional()
+        .describe("Several, for a multiple input.")
+        .meta({ docs: "Instead of uri: several workspace files at once, for an input with `multiple`." }),
       file: z
         .strictObject({
           name: z.string().min(1).max(255).meta({ docs: "The name the page sees." }),
@@ -159,10 +167,13 @@ export const uploadFile = defineAction({
         .meta({ docs: "The file itself: what a multipart upload fills in over REST. Prefer uri." }),
       timeout: timeoutField(),
     })
-    .refine((i) => (i.uri === undefined) !== (i.file === undefined), "give exactly one of uri or file"),
+    .refine(
+      (i) => [i.uri, i.uris, i.file].filter((g) => g !== undefined).length === 1 && i.uris?.length !== 0,
+      "give exactly one of uri, uris or file",
+    ),
   output: z.object({
     ...pageFields,
-    uploaded: z.object({ name: z.string(), size: z.number().int() }).describe("The file put into the input."),
+    uploaded: z.object({ name: z.string(), size: z.number().int() }).describe("The file put in (the first)."),
     files: z.array(z.string()).describe("Every file name the input holds now."),
   }),
   annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
@@ -170,18 +181,18 @@ export const uploadFile = defineAction({
   handler: async (ctx, input) => {
     const { id } = ctx.browser;
     const page = await ctx.browser.page();
-    let name: string;
-    let data: Uint8Array;
-    if (input.uri !== undefined) {
-      ({ name, data } = await ctx.services.files.read(ctx.workspace, input.uri));
+    const chosen: { name: string; data: Uint8Array }[] = [];
+    if (input.uri !== undefined || input.uris !== undefined) {
+      for (const uri of input.uris ?? [input.uri as string])
+        chosen.push(await ctx.services.files.read(ctx.workspace, uri));
     } else {
       const given = input.file!;
-      name = given.name.split(/[/\\]/).pop() ?? "";
+      const name = given.name.split(/[/\\]/).pop() ?? "";
       if (fileNameProblem(name))
         throw badInput(`field "file.name" is not a file name: ${fileNameProblem(name)}`, "file.name");
       if (given.data.length > Math.ceil((UPLOAD_CAP * 4) / 3) + 4)
         throw tooLarge("the file is over the upload cap of 64 MiB: send less");
-      data = new Uint8Array(Buffer.from(given.data, "base64"));
+      chosen.push({ name, data: new Uint8Array(Buffer.from(given.data, "base64")) });
     }
     const got = await seek<FileInput>(
       page,
@@ -197,12 +208,20 @@ export const uploadFile = defineAction({
     }
     if (got.disabled)
       throw badInput(`the file input ${quoteSelector(input.selector)} matched is disabled`, "selector");
-    const remote = await ctx.services.grid.upload(id, name, data);
-    await page.setFiles(got.input, [remote]);
+    if (chosen.length > 1 && !got.multiple) {
+      throw badInput(
+        `the file input ${quoteSelector(input.selector)} matched takes one file (it has no multiple): give one uri`,
+        "uris",
+      );
+    }
+    const remote: string[] = [];
+    for (const { name, data } of chosen) remote.push(await ctx.services.grid.upload(id, name, data));
+    await page.setFiles(got.input, remote);
     const files = (await page
       .callIn<string[]>(got.input.context, CHOSEN, got.input)
       .catch(() => [])) as string[];
     const state = await page.state(page.context);
-    return { ...state, uploaded: { name, size: data.length }, files: Array.isArray(files) ? files : [] };
+    const [first] = chosen.map(({ name, data }) => ({ name, size: data.length }));
+    return { ...state, uploaded: first!, files: Array.isArray(files) ? files : [] };
   },
 });

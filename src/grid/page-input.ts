@@ -22,16 +22,44 @@ const mouse = (actions: PointerAction[]): SourceActions => ({
 
 const origin = (el: NodeRef) => ({ type: "element" as const, element: { sharedId: el.sharedId } });
 
-export function clickActions(el: NodeRef, opts: { button?: number; count?: number }): SourceActions {
+/** Where a pointer goes: an element's middle, or a point of the viewport. */
+export type PointAt = NodeRef | { x: number; y: number };
+
+const moveTo = (at: PointAt): PointerAction =>
+  "sharedId" in at
+    ? { type: "pointerMove", x: 0, y: 0, origin: origin(at) }
+    : { type: "pointerMove", x: Math.round(at.x), y: Math.round(at.y), origin: "viewport" };
+
+export function clickActions(at: PointAt, opts: { button?: number; count?: number }): SourceActions {
   const button = opts.button ?? 0;
-  const actions: PointerAction[] = [{ type: "pointerMove", x: 0, y: 0, origin: origin(el) }];
+  const actions: PointerAction[] = [moveTo(at)];
   for (let i = 0; i < (opts.count ?? 1); i++)
     actions.push({ type: "pointerDown", button }, { type: "pointerUp", button });
   return mouse(actions);
 }
 
-export function hoverActions(el: NodeRef): SourceActions {
-  return mouse([{ type: "pointerMove", x: 0, y: 0, origin: origin(el) }]);
+/**
+ * A pointer source with `modifiers` (WebDriver key codes) held by a keyboard source whose ticks
+ * run alongside it: keys down, the pointer acts while they are held, keys up. The page's mouse
+ * events carry ctrlKey, shiftKey, altKey, metaKey.
+ */
+export function withModifiers(pointer: SourceActions, modifiers: string[]): SourceActions[] {
+  if (!modifiers.length || pointer.type !== "pointer") return [pointer];
+  const pad = (n: number) => Array.from({ length: n }, () => ({ type: "pause" as const }));
+  const n = modifiers.length;
+  const keys: KeyAction[] = [
+    ...modifiers.map((value) => ({ type: "keyDown" as const, value })),
+    ...pad(pointer.actions.length),
+    ...[...modifiers].reverse().map((value) => ({ type: "keyUp" as const, value })),
+  ];
+  return [
+    { type: "key", id: "keyboard", actions: keys },
+    { ...pointer, actions: [...pad(n), ...pointer.actions, ...pad(n)] },
+  ];
+}
+
+export function hoverActions(at: PointAt): SourceActions {
+  return mouse([moveTo(at)]);
 }
 
 /** A pointer drag: press, nudge past drag thresholds, travel, release. */

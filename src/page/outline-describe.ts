@@ -1,8 +1,9 @@
 // Describing what read_page hands out: a walked line's elements (names, state, refs, a selector
 // for scripts), landmarks and frames, as entries for render.ts.
 import { BUTTON_INPUTS, cut, norm, textOf } from "./dom.ts";
+import { INTERACTIVE } from "./hints.ts";
 import { accessibleName } from "./names.ts";
-import { type Frame, type Raw, urlWord } from "./outline-walk.ts";
+import { DRAGGABLE, type Frame, type Raw, urlWord } from "./outline-walk.ts";
 import { refFor } from "./refs.ts";
 import type { Css, Entry, ReadElement } from "./render.ts";
 import { roleOf } from "./roles.ts";
@@ -48,10 +49,14 @@ function describe(el: Element, frame: Frame): ReadElement | null {
       ? "textbox"
       : tag === "INPUT"
         ? (el as HTMLInputElement).type
-        : "button");
+        : el.matches(INTERACTIVE)
+          ? "button"
+          : "generic");
   // A role is a word: the page's own attribute must not write marks of the outline.
   const e: ReadElement = { ref: refFor(el), role: /^[a-z-]*/.exec(role)?.[0] || "generic" };
-  const name = cut(accessibleName(el), 80);
+  const drag = el.matches(DRAGGABLE);
+  // A drag handle is named by what it shows, though a generic element takes no name from its text.
+  const name = cut(accessibleName(el) || (drag ? textOf(el) : ""), 80);
   if (name) e.name = name;
   const sel = selectorFor(el, frame.length > 0);
   if (sel) e.selector = sel;
@@ -90,6 +95,10 @@ function describe(el: Element, frame: Frame): ReadElement | null {
   const expanded = el.getAttribute("aria-expanded");
   if (expanded !== null) e.expanded = expanded === "true";
   if ((el as HTMLInputElement).disabled || el.getAttribute("aria-disabled") === "true") e.disabled = true;
+  if (drag) e.draggable = true;
+  // The focus, as its own document (or shadow root) holds it: where keys typed now would go.
+  if ((el.getRootNode() as Document | ShadowRoot).activeElement === el && !el.shadowRoot?.activeElement)
+    e.focused = true;
   return e;
 }
 

@@ -43,6 +43,9 @@ const SKIP = new Set([
   "AUDIO",
   "OBJECT",
 ]);
+/** Drag handles: read_page lists them as refs (for drag) though nothing else makes them interactive. */
+export const DRAGGABLE =
+  "[draggable=true],[aria-grabbed],[aria-roledescription~=draggable i],[aria-roledescription~=sortable i]";
 /** A line longer than this (characters, an element counting LINE_EL) is cut into several. */
 const LINE_CAP = 1000;
 const LINE_EL = 60;
@@ -97,7 +100,7 @@ export function walkPage(scope: Element): Walked {
     const d = style.display;
     const block = !d.startsWith("inline") && d !== "contents" && d !== "table-cell";
     const boxy = d.startsWith("inline-") || d === "table-cell";
-    if (el.matches(INTERACTIVE)) {
+    if (el.matches(INTERACTIVE) || el.matches(DRAGGABLE)) {
       // A styled checkbox hides its input behind its label: list it, check acts through the label.
       const boxed =
         tag === "INPUT" &&

@@ -24,6 +24,8 @@ export interface ReadElement {
   required?: boolean;
   disabled?: boolean;
   readonly?: boolean;
+  focused?: boolean;
+  draggable?: boolean;
 }
 
 /** One line of the page in reading order: text, and the elements inside it where they stand. */
@@ -76,6 +78,8 @@ export function renderElement(e: ReadElement): string {
   if (e.required) out += " required";
   if (e.disabled) out += " disabled";
   if (e.readonly) out += " readonly";
+  if (e.draggable) out += " draggable";
+  if (e.focused) out += " focused";
   return out;
 }
 

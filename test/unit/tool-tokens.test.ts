@@ -9,10 +9,10 @@ import { openApiDocument } from "../../src/surfaces/openapi.ts";
 import { mcpClient } from "../support/mcp.ts";
 import { startServer, type TestServer } from "../support/server.ts";
 
-/** What a model is shown of the tools: name, description and input schema. */
-const VISIBLE_BUDGET = 3_500;
-/** The whole tools/list result, output schemas and annotations included. */
-const WHOLE_BUDGET = 6_000;
+/** What a model is shown of the tools: name, description and input schema (issue 19: at most Playwright MCP 0.0.83's default set, 3,747). */
+const VISIBLE_BUDGET = 3_747;
+/** The whole tools/list result, output schemas and annotations included (issue 19: 6,500). */
+const WHOLE_BUDGET = 6_500;
 
 type Schema = Record<string, any>;
 let server: TestServer;

@@ -40,6 +40,7 @@ export function inputRoutes(services: Services) {
         { surface: "person", workspace: key, action: personAction, args: inputArgs(input) },
         (after) => services.workspaces.run(key, personAction, { input }, { signal: request.signal, after }),
       );
+      services.timeline.live.nudge(key);
       return json(result);
     }),
   );

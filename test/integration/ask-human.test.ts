@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { html, serveFixture } from "../support/fixtures.ts";
 import { type McpClient, mcpClient } from "../support/mcp.ts";
-import { endAll, startServer, type TestServer } from "../support/server.ts";
+import { endAll, startServer, type TestServer, TOKEN } from "../support/server.ts";
 
 const W = "ask-human";
 const site = serveFixture({
@@ -106,3 +106,23 @@ test("MCP: progress while it waits, then the person's answer", async () => {
     title: "After",
   });
 }, 60_000);
+
+test("a cancelled call ends the wait and clears the row", async () => {
+  const abort = new AbortController();
+  const call = fetch(`${server.url}/browser/ask-human`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json", "x-workspace": W },
+    body: JSON.stringify({ question: "Cancel me" }),
+    signal: abort.signal,
+  }).catch(() => null);
+  await until(row, (r) => r.waiting?.question === "Cancel me");
+  abort.abort();
+  await call;
+  const cleared = await until(row, (r) => r.waiting === null);
+  expect(cleared.waiting).toBeNull();
+  // And a new question may be asked at once.
+  const next = server.call("POST", "/browser/ask-human", { question: "Next one" }, W);
+  await until(row, (r) => r.waiting?.question === "Next one");
+  expect((await admin("POST", `/admin/workspaces/${W}/answer`, {})).status).toBe(200);
+  expect((await next).body).toMatchObject({ answered: true, answer: "" });
+}, 30_000);

@@ -126,3 +126,14 @@ test("a cancelled call ends the wait and clears the row", async () => {
   expect((await admin("POST", `/admin/workspaces/${W}/answer`, {})).status).toBe(200);
   expect((await next).body).toMatchObject({ answered: true, answer: "" });
 }, 30_000);
+
+test("a flow cannot ask: an ask_human step is refused when the flow is saved", async () => {
+  const res = await server.call(
+    "PUT",
+    "/flows/asks",
+    { steps: [{ tool: "ask_human", args: { question: "x" } }] },
+    W,
+  );
+  expect(res.status).toBe(400);
+  expect(res.body.error).toContain("ask_human");
+});

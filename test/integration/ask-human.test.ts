@@ -27,7 +27,7 @@ async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<
 }
 
 beforeAll(async () => {
-  server = await startServer({ dataDir: false });
+  server = await startServer();
   mcp = await mcpClient(server, W);
   await server.call("POST", "/browser/navigate", { url: site.url("/") }, W);
 });

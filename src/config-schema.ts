@@ -5,7 +5,8 @@
 export interface SecretEntry {
   description?: string;
   allowed_urls?: string[];
-  keys: Record<string, { value: string }>;
+  /** `value`: typed as written; `totp`: a one-time code from this seed (base32 or otpauth://). */
+  keys: Record<string, { value: string } | { totp: string }>;
 }
 
 export type Kind =

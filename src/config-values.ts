@@ -150,16 +150,17 @@ function parseEntries(raw: unknown): Parsed {
       return { problem: `${at}.keys must map at least one key name to {value: ...}` };
     }
     for (const [key, spec] of Object.entries(body.keys)) {
-      const value = isMap(spec) ? spec.value : undefined;
-      if (!isMap(spec) || Object.keys(spec).some((f) => f !== "value")) {
-        return { problem: `${at}.keys.${key} must be {value: ...} and nothing else` };
+      const field = isMap(spec) && Object.keys(spec).length === 1 ? Object.keys(spec)[0] : undefined;
+      if (!isMap(spec) || (field !== "value" && field !== "totp")) {
+        return { problem: `${at}.keys.${key} must be {value: ...} or {totp: ...} and nothing else` };
       }
+      const value = spec[field];
       // A secret's value is kept exactly as written (spaces included); numbers are refused because
       // YAML would already have changed them (0123 → 123).
       if (typeof value !== "string" || value === "") {
-        return { problem: `${at}.keys.${key}.value must be non-empty text: quote it in YAML` };
+        return { problem: `${at}.keys.${key}.${field} must be non-empty text: quote it in YAML` };
       }
-      entry.keys[key] = { value };
+      entry.keys[key] = field === "value" ? { value } : { totp: value };
     }
     out[name] = entry;
   }

@@ -10,6 +10,7 @@ export type ErrorKind =
   | "too_large"
   | "unsupported_type"
   | "too_many"
+  | "conflict"
   | "unavailable"
   | "internal";
 
@@ -21,6 +22,7 @@ const STATUS: Record<ErrorKind, number> = {
   too_large: 413,
   unsupported_type: 415,
   too_many: 429,
+  conflict: 409,
   unavailable: 503,
   internal: 500,
 };
@@ -60,6 +62,8 @@ export class TooMany extends FlowError {
   }
 }
 /** 503: the Grid, its BiDi channel or the store could not serve this; worth retrying after a wait. */
+/** A 409: the thing is in a state that does not allow it (nothing waits; one waits already). */
+export const conflict = (message: string) => new FlowError("conflict", message);
 export const unavailable = (message: string) => new FlowError("unavailable", message);
 
 /** Raised when an atomic store update kept losing its race. */

@@ -8,6 +8,8 @@ import { filesRoutes } from "./files/admin.ts";
 import { filesPart } from "./files/row.ts";
 import { flowsRoutes } from "./flows/admin.ts";
 import { flowsPart } from "./flows/row.ts";
+import { personRoutes } from "./person/admin.ts";
+import { personPart } from "./person/row.ts";
 import type { Services } from "./services.ts";
 import { siteDataRoutes } from "./site-data/admin.ts";
 import { historyPart, secretsPart, siteDataPart } from "./site-data/rows.ts";
@@ -24,6 +26,7 @@ export const ROW_PARTS: readonly RowPart[] = [
   flowsPart,
   filesPart,
   timelinePart,
+  personPart,
 ];
 
 /** Every capability's routes under /admin/workspaces/{key}/…. */
@@ -32,7 +35,8 @@ export function capabilityRoutes(services: Services) {
     .use(filesRoutes(services))
     .use(siteDataRoutes(services))
     .use(flowsRoutes(services))
-    .use(timelineRoutes(services));
+    .use(timelineRoutes(services))
+    .use(personRoutes(services));
 }
 
 /** One workspace's row. `liveIds` is the Grid's browser list, read once per listing. */

@@ -6,6 +6,7 @@ import { LiveScreen, TIMELINE_AFTER, TIMELINE_LIST, TIMELINE_REV } from "../src/
 import { Page } from "./layout.tsx";
 import type { Row } from "./models.ts";
 import { attr, Confirm, Opens } from "./parts.tsx";
+import { Asking, TakeOver, waitingOf } from "./person.tsx";
 import { paneUrl, TABS, type Tab, workspaceUrl } from "./urls.ts";
 import { byId, LastPage, Pills } from "./workspaces.tsx";
 
@@ -124,7 +125,9 @@ export function WorkspacePage(props: {
     children: (
       <>
         <WorkspaceHead row={row} />
+        <Asking row={row} />
         <LiveScreen live={row.live === true} />
+        <TakeOver row={row} />
         <Confirm
           id="forgetWorkspaceConfirm"
           title="Forget workspace"
@@ -183,6 +186,17 @@ export function liveMessage(row: Row): string {
     parts.push(
       <tag of="hx-partial" hx-target="#wsHead" hx-swap="outerHTML">
         <WorkspaceHead row={row} />
+      </tag>,
+    );
+    // The question is repainted only when it changes, so an answer being typed is not wiped.
+    const asked = waitingOf(row);
+    parts.push(
+      <tag
+        of="hx-partial"
+        hx-target={attr(asked ? `#wsAsk:not([data-since="${asked.since}"])` : "#wsAsk:not([hidden])")}
+        hx-swap="outerHTML"
+      >
+        <Asking row={row} />
       </tag>,
     );
     for (const t of TABS) {

@@ -35,14 +35,22 @@ export function LastPage(props: { row: Row }): JSX.Element {
 
 export function Card(props: { row: Row }): JSX.Element {
   const { row } = props;
+  const waiting = (row.waiting as { question: string } | null | undefined) ?? null;
   return (
-    <article class="card" id={attr(cardId(row.key))}>
+    <article class={waiting ? "card waiting" : "card"} id={attr(cardId(row.key))}>
       <div class="head">
         <a class="title" href={attr(workspaceUrl(row.key))} safe>
           {row.key}
         </a>
         <Pills row={row} />
       </div>
+      {waiting ? (
+        <p class="asks">
+          <strong>Asks:</strong> <span safe>{waiting.question}</span>
+        </p>
+      ) : (
+        ""
+      )}
       <LastPage row={row} />
       <p class="muted counts" safe>
         {countsText(row)}

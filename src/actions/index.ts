@@ -2,6 +2,7 @@
 
 import { keepFile, uploadFile } from "../files/actions.ts";
 import { deleteFlowAction, runFlowAction, saveFlowAction } from "../flows/actions.ts";
+import { askHuman } from "../person/actions.ts";
 import { saveSiteData } from "../site-data/actions.ts";
 import { assertAction } from "./assert.ts";
 import type { AnyAction } from "./define.ts";
@@ -36,4 +37,5 @@ export const ACTIONS: readonly AnyAction[] = [
   printPage,
   uploadFile,
   keepFile,
+  askHuman,
 ];

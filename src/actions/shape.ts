@@ -89,6 +89,11 @@ export interface ActionShape<I extends z.ZodObject, O extends z.ZodType, C, P> {
   output: O;
   annotations: Annotations;
   browser: BrowserUse;
+  /**
+   * Runs its handler outside the workspace's lease (it only waits), then this page action in the
+   * workspace's turn; its result's fields are merged over the handler's (the page after the wait).
+   */
+  unleased?: AnyAction;
   /** Results carry the window size, which is written back into the settings. */
   reshapes?: boolean;
   /** Runs before the browser is resolved, so a call that cannot succeed opens no browser; throws to refuse it. */

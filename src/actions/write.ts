@@ -222,7 +222,7 @@ export const write = defineAction({
       // Checked against the document that holds the field (a frame's own host, as the browser
       // knows it), before anything is typed.
       if (input.secret) {
-        typed = secretValue(ctx.services, input.secret, await page.documentUrl(el.context));
+        typed = await secretValue(ctx.services, input.secret, await page.documentUrl(el.context));
         about.typed = typed;
         await page.callIn(el.context, MARK_TYPED);
       }

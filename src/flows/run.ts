@@ -6,6 +6,7 @@ import type { ActionContext, ActionServices, RecordChange } from "../actions/def
 import { browserState } from "../actions/page/state.ts";
 import { messageOf, scrub, statusOf } from "../errors.ts";
 import { redact, type SecretRef, taints } from "../secrets/bound.ts";
+import { keyNames } from "../secrets/catalogue.ts";
 import { originOf, type SiteDataReport } from "../store/record.ts";
 import type { StepOutcome, Steps } from "../workspaces/steps.ts";
 import type { BoundStep, Flow, ParsedFlow } from "./format.ts";
@@ -49,10 +50,10 @@ export function checkSecrets(services: ActionServices, parsed: ParsedFlow, bound
         `there is no secret named ${ref.name}: GET /secrets or workspace://secrets lists them`,
       );
     }
-    if (!secret.keys.has(ref.key)) {
+    if (!keyNames(secret).includes(ref.key)) {
       throw parsed.refuse(
         at,
-        `secret ${ref.name} has no key ${ref.key}: its keys are ${[...secret.keys.keys()].join(", ")}`,
+        `secret ${ref.name} has no key ${ref.key}: its keys are ${keyNames(secret).join(", ")}`,
       );
     }
   }
@@ -70,7 +71,8 @@ export async function runFlow(
   const typed: string[] = [];
   const hide = (text: string) => {
     let out = text;
-    for (const v of typed) if (taints(out, v)) out = redact(out, v);
+    for (const v of [...typed, ...ctx.services.secrets.typedCodes()])
+      if (taints(out, v)) out = redact(out, v);
     return scrub(out);
   };
   const deadline = performance.now() + flow.timeout * 1000;

@@ -1,7 +1,10 @@
 // Which actions a flow step may call: every action of the table but the flow actions themselves.
 import type { AnyAction } from "../actions/shape.ts";
 
-/** Actions that cannot be steps: a flow does not run, save or delete flows. */
+/**
+ * Actions that cannot be steps: a flow does not run, save or delete flows; nor does it wait on a
+ * person (ask_human waits without the workspace's lease, which a flow holds throughout).
+ */
 export const NOT_STEPS: ReadonlySet<string> = new Set(["run_flow", "save_flow", "delete_flow"]);
 
 export interface ToolTable {
@@ -18,11 +21,17 @@ export class StepTools implements ToolTable {
 
   get(name: string): AnyAction | undefined {
     if (NOT_STEPS.has(name)) return undefined;
-    return this.extra.get(name) ?? this.table().find((a) => a.name === name);
+    const action = this.extra.get(name) ?? this.table().find((a) => a.name === name);
+    return action?.unleased ? undefined : action;
   }
 
   names(): string[] {
-    const all = new Set([...this.table().map((a) => a.name), ...this.extra.keys()]);
+    const all = new Set([
+      ...this.table()
+        .filter((a) => !a.unleased)
+        .map((a) => a.name),
+      ...this.extra.keys(),
+    ]);
     return [...all].filter((n) => !NOT_STEPS.has(n)).sort();
   }
 

@@ -1,7 +1,8 @@
 // A bound write: the value a secret reference stands for, checked against the page it is about to
 // be typed on, and the URL checks that keep a typed value out of what the server reports.
 import { badInput, hideValue, scrub } from "../errors.ts";
-import type { SecretCatalogue } from "./catalogue.ts";
+import { keyNames, type SecretCatalogue } from "./catalogue.ts";
+import { currentCode } from "./totp.ts";
 
 export interface SecretRef {
   name: string;
@@ -18,14 +19,20 @@ function pageHost(pageUrl: string): string {
 /**
  * The value to type for ref on the page at pageUrl; a 400 when the secret or key is unknown or the
  * page's host is not one it may be typed on (naming the host and the secret, never the value).
- * Registers the value with errors.ts hideValue.
+ * Registers the value with errors.ts hideValue. A one-time code key gives the code current now
+ * (the next one when fewer than 3 s are left), made only after the host check passed.
  */
-export function secretValue(services: { secrets: SecretCatalogue }, ref: SecretRef, pageUrl: string): string {
+export function secretValue(
+  services: { secrets: SecretCatalogue },
+  ref: SecretRef,
+  pageUrl: string,
+): string | Promise<string> {
   const secret = services.secrets.get(ref.name);
   if (!secret) throw badInput(`there is no secret named ${ref.name}: ${LISTED}`, "secret.name");
+  const code = secret.codes.get(ref.key);
   const value = secret.keys.get(ref.key);
-  if (value === undefined) {
-    const keys = [...secret.keys.keys()].join(", ");
+  if (value === undefined && !code) {
+    const keys = keyNames(secret).join(", ");
     throw badInput(`secret ${ref.name} has no key ${ref.key}: its keys are ${keys}`, "secret.key");
   }
   if (secret.hosts.length > 0) {
@@ -38,8 +45,10 @@ export function secretValue(services: { secrets: SecretCatalogue }, ref: SecretR
       );
     }
   }
-  hideValue(value);
-  return value;
+  // A fixed value stays synchronous; only a code is a promise (the caller awaits either).
+  if (code) return currentCode(code).then((c) => services.secrets.remember(c));
+  hideValue(value!);
+  return value!;
 }
 
 interface Unit {
@@ -137,6 +146,7 @@ export function secretValuesOf(catalogue: SecretCatalogue): string[] {
   return catalogue
     .all()
     .flatMap((s) => [...s.keys.values()])
+    .concat(catalogue.typedCodes())
     .filter((v) => v.length >= 3)
     .sort((a, b) => b.length - a.length);
 }

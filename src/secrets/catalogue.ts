@@ -9,6 +9,7 @@ import { SETTING_BY_KEY, type SecretEntry } from "../config-schema.ts";
 import { parseYaml } from "../config-values.ts";
 import { hideValue } from "../errors.ts";
 import { log } from "../log.ts";
+import { parseTotp, type TotpSpec } from "./totp.ts";
 
 export interface Secret {
   readonly name: string;
@@ -17,7 +18,10 @@ export interface Secret {
   readonly allowedUrls: readonly string[];
   /** Lower-case host names taken from `allowedUrls`. */
   readonly hosts: readonly string[];
+  /** Fixed values by key name. */
   readonly keys: ReadonlyMap<string, string>;
+  /** One-time code keys (`totp:`): the code is made when it is typed. */
+  readonly codes: ReadonlyMap<string, TotpSpec>;
   /** Where it came from: a file path or `secrets.entries.<name>`. */
   readonly source: string;
 }
@@ -27,6 +31,8 @@ export interface SecretListing {
   name: string;
   description: string;
   keys: string[];
+  /** The keys that type a one-time code (present only when there are some). */
+  one_time_codes?: string[];
   allowed_urls: string[];
   restricted: boolean;
 }
@@ -57,9 +63,20 @@ function build(name: string, entry: SecretEntry, source: string): Secret | strin
     if (!host) return `allowed_urls item ${i + 1} is not a URL or host`;
     if (!hosts.includes(host)) hosts.push(host);
   }
-  const keys = new Map(Object.entries(entry.keys).map(([k, v]) => [k, v.value]));
-  for (const value of keys.values()) hideValue(value);
-  return { name, description: entry.description ?? "", allowedUrls, hosts, keys, source };
+  const keys = new Map<string, string>();
+  const codes = new Map<string, TotpSpec>();
+  for (const [k, v] of Object.entries(entry.keys)) {
+    if ("value" in v) {
+      keys.set(k, v.value);
+      hideValue(v.value);
+      continue;
+    }
+    const spec = parseTotp(v.totp);
+    if (typeof spec === "string") return `keys.${k}.totp is not a one-time code seed: ${spec}`;
+    hideValue(v.totp);
+    codes.set(k, spec);
+  }
+  return { name, description: entry.description ?? "", allowedUrls, hosts, keys, codes, source };
 }
 
 interface FileState {
@@ -85,6 +102,22 @@ export class SecretCatalogue {
       else this.fromEntries.set(name, secret);
     }
     this.refresh();
+  }
+
+  private readonly codesTyped: string[] = [];
+
+  /** A one-time code about to be typed: hidden from then on, like every secret value. */
+  remember(code: string): string {
+    hideValue(code);
+    if (!this.codesTyped.includes(code)) this.codesTyped.push(code);
+    // A code is good for a period or two; the last few are enough to keep out of what is shown.
+    if (this.codesTyped.length > 32) this.codesTyped.shift();
+    return code;
+  }
+
+  /** The one-time codes typed lately, to hide wherever secret values are hidden. */
+  typedCodes(): string[] {
+    return [...this.codesTyped];
   }
 
   /** Changes whenever the catalogue does (a secret added, removed or edited). */
@@ -164,11 +197,16 @@ export class SecretCatalogue {
   }
 }
 
+/** Every key name of a secret: fixed values, then one-time codes. */
+export const keyNames = (s: Secret): string[] => [...s.keys.keys(), ...s.codes.keys()];
+
 export function listingOf(s: Secret): SecretListing {
+  const codes = [...s.codes.keys()];
   return {
     name: s.name,
     description: s.description,
-    keys: [...s.keys.keys()],
+    keys: keyNames(s),
+    ...(codes.length ? { one_time_codes: codes } : {}),
     allowed_urls: [...s.allowedUrls],
     restricted: s.allowedUrls.length > 0,
   };
@@ -214,6 +252,6 @@ export function matchingSecrets(
   return catalogue
     .all()
     .filter((s) => s.hosts.includes(h))
-    .map((s) => ({ name: s.name, description: s.description, keys: [...s.keys.keys()] }))
+    .map((s) => ({ name: s.name, description: s.description, keys: keyNames(s) }))
     .sort((a, b) => a.name.localeCompare(b.name));
 }

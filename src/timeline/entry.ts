@@ -2,7 +2,7 @@
 // once here; the disk and store logs, the admin API and the views all read it from this schema.
 import { z } from "zod";
 
-export const Surface = z.enum(["mcp", "rest", "flow"]);
+export const Surface = z.enum(["mcp", "rest", "flow", "person"]);
 export type Surface = z.infer<typeof Surface>;
 
 export const TimelineEntry = z.object({

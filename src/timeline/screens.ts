@@ -162,7 +162,15 @@ interface Watch {
   /** A digest of the last JPEG sent, so an unchanged screen is not sent again. */
   digest: string;
   running: boolean;
+  /** Until when (performance.now()) a person drives: frames come faster. */
+  drivingUntil?: number;
+  /** Ends the loop's current sleep (a person's input just landed). */
+  wake?: () => void;
 }
+
+/** The live view's pace while a person drives, and how long after their last input it lasts. */
+const DRIVING_FRAME_MS = 250;
+const DRIVING_FOR_MS = 5000;
 
 /** The live view: one loop per watched workspace, shared by everyone watching it, gone with the last of them. */
 export class LiveScreens {
@@ -186,6 +194,14 @@ export class LiveScreens {
     return this.loops;
   }
   private loops = 0;
+
+  /** A person's input landed: a frame now, then about 4 a second for a while. */
+  nudge(workspace: string): void {
+    const w = this.watches.get(workspace);
+    if (!w) return;
+    w.drivingUntil = performance.now() + DRIVING_FOR_MS;
+    w.wake?.();
+  }
 
   /** Sends `viewer` the workspace's screen about once a second until the returned function is called. */
   watch(workspace: string, viewer: Viewer): () => void {
@@ -229,8 +245,12 @@ export class LiveScreens {
             }
           }
         }
-        const pace = frame.live || frame.hidden ? FRAME_MS : IDLE_LOOK_MS;
-        await Bun.sleep(Math.max(50, pace - (performance.now() - began)));
+        const driving = (w.drivingUntil ?? 0) > performance.now();
+        const pace = driving ? DRIVING_FRAME_MS : frame.live || frame.hidden ? FRAME_MS : IDLE_LOOK_MS;
+        const { promise: woken, resolve } = Promise.withResolvers<void>();
+        w.wake = resolve;
+        await Promise.race([Bun.sleep(Math.max(50, pace - (performance.now() - began))), woken]);
+        w.wake = undefined;
       }
     } finally {
       w.running = false;

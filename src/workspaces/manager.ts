@@ -106,6 +106,7 @@ export class WorkspaceManager {
    * grid.command_timeout for its turn is a 503.
    */
   run(workspace: string, action: AnyAction, input: unknown, opts: CallOptions = {}): Promise<AnyRecord> {
+    if (action.unleased) return this.runUnleased(workspace, action, action.unleased, input, opts);
     const wait = {
       waitMs: this.waitSeconds * 1000,
       signal: opts.signal,
@@ -137,6 +138,19 @@ export class WorkspaceManager {
         await opts.after?.().catch(() => undefined);
       }
     });
+  }
+
+  /** A waiting action: its handler holds no lease; `then` reads the page in the workspace's turn. */
+  private async runUnleased(
+    workspace: string,
+    action: AnyAction,
+    then: AnyAction,
+    input: unknown,
+    opts: CallOptions,
+  ): Promise<AnyRecord> {
+    if (action.precheck) await action.precheck({ workspace, services: this.services }, input);
+    const out = (await action.handler(this.context(workspace, null, opts).ctx, input)) as AnyRecord;
+    return { ...out, ...(await this.run(workspace, then, {}, { signal: opts.signal })) };
   }
 
   /**

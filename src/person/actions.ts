@@ -1,0 +1,65 @@
+// ask_human: the agent asks the person watching the workspace and waits, holding no lease (so the
+// person can drive the browser), for an answer or the timeout; the page it returns is the person's.
+import { z } from "zod";
+import { defineAction } from "../actions/define.ts";
+import { browserState } from "../actions/page/state.ts";
+import { conflict } from "../errors.ts";
+import { ask } from "./waits.ts";
+
+const PROGRESS_MS = 10_000;
+
+/** The page after the wait, read in the workspace's turn (the person may have moved it). */
+export const pageNow = defineAction({
+  name: "page_now",
+  http: { method: "GET", path: "/browser/page-now" },
+  title: "Where the browser is",
+  description: "The browser's url and title.",
+  input: z.strictObject({}),
+  output: z.object({ url: z.string(), title: z.string() }),
+  annotations: { readOnly: true, destructive: false, idempotent: true },
+  browser: "page",
+  handler: async (ctx) => browserState(ctx.browser),
+});
+
+export const askHuman = defineAction({
+  name: "ask_human",
+  http: { method: "POST", path: "/browser/ask-human" },
+  title: "Ask human",
+  description: "Ask the person watching for help (CAPTCHA, 2FA); waits for the answer.",
+  docs: "The workspace's row shows the question until a person answers (POST /admin/workspaces/{key}/answer) or the timeout passes; the answer is {answered, answer?, url, title}, the page as the person left it. One question per workspace at a time: a second is a 409.",
+  input: z.strictObject({
+    question: z.string().min(1).max(500),
+    timeout: z.number().int().min(5).max(3600).default(600),
+  }),
+  output: z.object({
+    answered: z.boolean(),
+    answer: z.string().optional(),
+    url: z.string(),
+    title: z.string(),
+  }),
+  annotations: { readOnly: false, destructive: false, idempotent: false },
+  browser: "none",
+  unleased: pageNow,
+  handler: async (ctx, input) => {
+    const changed = () => ctx.services.events.changed(ctx.workspace);
+    const waiting = ask(ctx.workspace, input.question, input.timeout * 1000, ctx.signal, changed);
+    if (!waiting) {
+      throw conflict(
+        `workspace ${ctx.workspace} already waits on a question: wait for its answer before asking another`,
+      );
+    }
+    const began = Date.now();
+    const tick = setInterval(() => {
+      const s = Math.round((Date.now() - began) / 1000);
+      ctx.progress(s, input.timeout, `waiting for a person (${s} s)`);
+    }, PROGRESS_MS);
+    try {
+      const answer = await waiting;
+      return answer === null
+        ? { answered: false, url: "", title: "" }
+        : { answered: true, answer, url: "", title: "" };
+    } finally {
+      clearInterval(tick);
+    }
+  },
+});

@@ -1,0 +1,47 @@
+// The person's side: POST /admin/workspaces/{key}/answer {text?} ends an ask_human wait, and
+// POST /admin/workspaces/{key}/input drives the browser.
+import { Elysia } from "elysia";
+import { z } from "zod";
+import { validate } from "../actions/validate.ts";
+import { guarded, requireWorkspace } from "../admin/guard.ts";
+import { conflict } from "../errors.ts";
+import { json, readJson } from "../http/json.ts";
+import type { Services } from "../services.ts";
+import { inputArgs, personAction, readInput } from "./input.ts";
+import { answer } from "./waits.ts";
+
+const Answer = z.strictObject({
+  text: z.string().max(2000).default("").describe("The answer the agent gets (may be empty: done)."),
+});
+
+type Ctx = { request: Request; params: { key: string } };
+
+export function personRoutes(services: Services) {
+  return new Elysia({ name: "admin-person" }).use(inputRoutes(services)).post(
+    "/admin/workspaces/:key/answer",
+    guarded(services, async ({ request, params }: Ctx) => {
+      const key = await requireWorkspace(services, params.key);
+      const body = validate(Answer, await readJson(request));
+      if (!answer(key, body.text)) throw conflict(`workspace ${key} is not waiting on a question`);
+      return json({ answered: true });
+    }),
+  );
+}
+
+/** POST /admin/workspaces/{key}/input: one input of a person's, in the workspace's turn. */
+export function inputRoutes(services: Services) {
+  return new Elysia({ name: "admin-person-input" }).post(
+    "/admin/workspaces/:key/input",
+    guarded(services, async ({ request, params }: Ctx) => {
+      const key = await requireWorkspace(services, params.key);
+      const raw = await readJson(request);
+      const input = readInput(raw);
+      const result = await services.timeline.record(
+        { surface: "person", workspace: key, action: personAction, args: inputArgs(input) },
+        (after) => services.workspaces.run(key, personAction, { input }, { signal: request.signal, after }),
+      );
+      services.timeline.live.nudge(key);
+      return json(result);
+    }),
+  );
+}

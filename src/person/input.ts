@@ -1,0 +1,95 @@
+// A person drives the browser: one click, text, key press or scroll at viewport CSS pixels, in
+// the workspace's turn (never between an agent call's steps), over the held BiDi connection.
+import { z } from "zod";
+import { defineAction } from "../actions/define.ts";
+import { parseKeys } from "../actions/keys.ts";
+import { browserState } from "../actions/page/state.ts";
+import { validate } from "../actions/validate.ts";
+import { badInput } from "../errors.ts";
+import type { SourceActions } from "../grid/bidi-types.ts";
+
+const Coord = z.number().min(0).max(100_000);
+const Delta = z.number().min(-100_000).max(100_000);
+const KINDS = {
+  click: z.strictObject({
+    x: Coord,
+    y: Coord,
+    button: z.number().int().min(0).max(2).optional(),
+    count: z.number().int().min(1).max(3).optional(),
+  }),
+  text: z.string().min(1).max(2000),
+  key: z.string().min(1).max(200),
+  scroll: z.strictObject({ x: Coord, y: Coord, dx: Delta, dy: Delta }),
+};
+type Kind = keyof typeof KINDS;
+export const PersonInput = z.union([
+  z.strictObject({ click: KINDS.click }),
+  z.strictObject({ text: KINDS.text }),
+  z.strictObject({ key: KINDS.key }),
+  z.strictObject({ scroll: KINDS.scroll }),
+]);
+export type PersonInput = z.infer<typeof PersonInput>;
+
+/** The body as one input: exactly one of click, text, key or scroll, else a 400 saying so. */
+export function readInput(raw: unknown): PersonInput {
+  const body = typeof raw === "object" && raw !== null && !Array.isArray(raw) ? raw : {};
+  const given = Object.keys(body);
+  const kind = given[0] as Kind;
+  if (given.length !== 1 || !(kind in KINDS)) {
+    throw badInput(
+      "send exactly one of click {x, y}, text, key or scroll {x, y, dx, dy}",
+      given[1] ?? given[0],
+    );
+  }
+  return validate(z.strictObject({ [kind]: KINDS[kind] }), body) as PersonInput;
+}
+
+/** What the timeline keeps of an input: typed text only as its length. */
+export function inputArgs(input: PersonInput): Record<string, unknown> {
+  if ("text" in input) return { typed: `typed ${[...input.text].length} characters` };
+  return { ...input };
+}
+
+const mouse = (x: number, y: number, button: number, count: number): SourceActions => {
+  const actions: Extract<SourceActions, { type: "pointer" }>["actions"] = [
+    { type: "pointerMove", x: Math.round(x), y: Math.round(y), origin: "viewport" },
+  ];
+  for (let i = 0; i < count; i++)
+    actions.push({ type: "pointerDown", button }, { type: "pointerUp", button });
+  return { type: "pointer", id: "person-mouse", parameters: { pointerType: "mouse" }, actions };
+};
+
+export const personAction = defineAction({
+  name: "person_input",
+  http: { method: "POST", path: "/admin/workspaces/{key}/input" },
+  title: "A person's input",
+  description: "A person's click, text, key or scroll on the page.",
+  input: z.strictObject({ input: z.unknown() }),
+  output: z.object({ url: z.string(), title: z.string() }),
+  annotations: { readOnly: false, destructive: true, idempotent: false },
+  browser: "page",
+  handler: async (ctx, { input }) => {
+    const given = input as PersonInput;
+    const page = await ctx.browser.page();
+    const tab = page.where.tab;
+    if ("click" in given) {
+      const c = given.click;
+      await page.perform(tab, [mouse(c.x, c.y, c.button ?? 0, c.count ?? 1)]);
+    } else if ("text" in given) {
+      await page.type(tab, given.text);
+    } else if ("key" in given) {
+      const parsed = parseKeys(given.key);
+      if ("problem" in parsed) throw badInput(`key: ${parsed.problem}`, "key");
+      await page.keys(tab, parsed.combos);
+    } else {
+      const s = given.scroll;
+      const wheel: SourceActions = {
+        type: "wheel",
+        id: "person-wheel",
+        actions: [{ type: "scroll", x: Math.round(s.x), y: Math.round(s.y), deltaX: s.dx, deltaY: s.dy }],
+      };
+      await page.perform(tab, [wheel]);
+    }
+    return browserState(ctx.browser);
+  },
+});

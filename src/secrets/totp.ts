@@ -1,0 +1,85 @@
+// One-time codes (RFC 6238) for a secret's `totp:` key: the seed as base32 or as the otpauth://
+// URI authenticator apps export. The code is computed with WebCrypto HMAC when it is typed; neither
+// the seed nor a code is ever logged or returned (the caller registers both with hideValue).
+
+export type TotpAlgorithm = "SHA-1" | "SHA-256" | "SHA-512";
+
+export interface TotpSpec {
+  readonly seed: Uint8Array;
+  readonly algorithm: TotpAlgorithm;
+  readonly digits: number;
+  readonly period: number;
+}
+
+const ALGORITHMS: Record<string, TotpAlgorithm> = { SHA1: "SHA-1", SHA256: "SHA-256", SHA512: "SHA-512" };
+const BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+
+/** base32 (RFC 4648, padding, spaces and case ignored) to bytes; null when it is not base32. */
+export function base32Bytes(text: string): Uint8Array | null {
+  const clean = text.replace(/[\s=-]/g, "").toUpperCase();
+  if (!clean) return null;
+  const out: number[] = [];
+  let bits = 0;
+  let acc = 0;
+  for (const ch of clean) {
+    const v = BASE32.indexOf(ch);
+    if (v < 0) return null;
+    acc = (acc << 5) | v;
+    bits += 5;
+    if (bits >= 8) {
+      bits -= 8;
+      out.push((acc >> bits) & 0xff);
+    }
+  }
+  return out.length ? new Uint8Array(out) : null;
+}
+
+/** The spec a `totp:` value stands for, or what is wrong with it (never quoting it). */
+export function parseTotp(text: string): TotpSpec | string {
+  const raw = text.trim();
+  if (!/^otpauth:/i.test(raw)) {
+    const seed = base32Bytes(raw);
+    return seed ? { seed, algorithm: "SHA-1", digits: 6, period: 30 } : "the seed is not base32 (A-Z, 2-7)";
+  }
+  if (!URL.canParse(raw)) return "it is not an otpauth:// URI";
+  const url = new URL(raw);
+  if (url.host.toLowerCase() !== "totp") return "only otpauth://totp/ URIs are one-time codes (not hotp)";
+  const seed = base32Bytes(url.searchParams.get("secret") ?? "");
+  if (!seed) return "its secret= parameter is missing or not base32";
+  const alg = (url.searchParams.get("algorithm") ?? "SHA1").toUpperCase().replace("-", "");
+  const algorithm = ALGORITHMS[alg];
+  if (!algorithm) return "its algorithm must be SHA1, SHA256 or SHA512";
+  const digits = Number(url.searchParams.get("digits") ?? 6);
+  if (!Number.isInteger(digits) || digits < 6 || digits > 8) return "its digits must be 6, 7 or 8";
+  const period = Number(url.searchParams.get("period") ?? 30);
+  if (!Number.isInteger(period) || period < 5 || period > 300) return "its period must be 5-300 seconds";
+  return { seed, algorithm, digits, period };
+}
+
+/** The code for the time step holding unix second `seconds`. */
+export async function totpAt(spec: TotpSpec, seconds: number): Promise<string> {
+  const counter = Math.floor(seconds / spec.period);
+  const msg = new Uint8Array(8);
+  new DataView(msg.buffer).setBigUint64(0, BigInt(counter));
+  const key = await crypto.subtle.importKey(
+    "raw",
+    spec.seed as Uint8Array<ArrayBuffer>,
+    { name: "HMAC", hash: spec.algorithm },
+    false,
+    ["sign"],
+  );
+  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, msg));
+  const at = mac[mac.length - 1]! & 0x0f;
+  const bin = ((mac[at]! & 0x7f) << 24) | (mac[at + 1]! << 16) | (mac[at + 2]! << 8) | mac[at + 3]!;
+  return String(bin % 10 ** spec.digits).padStart(spec.digits, "0");
+}
+
+/** Seconds a code must still be good for when it is typed; with less left, the next one is typed. */
+export const MIN_LEFT_S = 3;
+
+/** The code to type now: with fewer than MIN_LEFT_S seconds left in its period, waits for the next. */
+export async function currentCode(spec: TotpSpec, now: () => number = Date.now): Promise<string> {
+  const left = spec.period - ((now() / 1000) % spec.period);
+  if (left < MIN_LEFT_S) await Bun.sleep(Math.ceil(left * 1000) + 50);
+  return totpAt(spec, Math.floor(now() / 1000));
+}

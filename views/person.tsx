@@ -1,0 +1,57 @@
+// A person in the loop, on the workspace page: the question an agent waits on (with an answer box
+// and Hand back) and Take over for the live view. static/ui.js sends what the person does to the
+// admin's JSON routes (POST /admin/workspaces/{key}/answer and /input).
+import type { Row } from "./models.ts";
+import { attr } from "./parts.tsx";
+
+const adminUrl = (key: string, what: string) => `/admin/workspaces/${encodeURIComponent(key)}/${what}`;
+
+export interface Waiting {
+  question: string;
+  since: number;
+}
+
+export const waitingOf = (row: Row): Waiting | null => (row.waiting as Waiting | null | undefined) ?? null;
+
+/** The agent's question above the live view, or an empty place for it. */
+export function Asking(props: { row: Row }): JSX.Element {
+  const { row } = props;
+  const w = waitingOf(row);
+  if (!w) return <section id="wsAsk" hidden />;
+  return (
+    <section
+      id="wsAsk"
+      class="card asking"
+      data-since={String(w.since)}
+      data-answer={attr(adminUrl(row.key, "answer"))}
+    >
+      <p class="question">
+        <strong>The agent asks:</strong> <span safe>{w.question}</span>
+      </p>
+      <form class="answer">
+        <input name="text" maxlength="2000" aria-label="Your answer" placeholder="Your answer" />
+        <button type="submit">Hand back</button>
+      </form>
+    </section>
+  );
+}
+
+/** Take over: while on, the live picture's clicks, keys and wheel go to the page, and a text box types. */
+export function TakeOver(props: { row: Row }): JSX.Element {
+  return (
+    <div id="takeOver" class="take-over" data-input={attr(adminUrl(props.row.key, "input"))}>
+      <button type="button" class="take" aria-pressed="false">
+        Take over
+      </button>
+      <form class="send-text" hidden>
+        <input
+          name="text"
+          maxlength="2000"
+          aria-label="Text to type on the page"
+          placeholder="Text to type"
+        />
+        <button type="submit">Type</button>
+      </form>
+    </div>
+  );
+}

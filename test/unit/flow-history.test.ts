@@ -10,6 +10,7 @@ import { validate } from "../../src/actions/validate.ts";
 import type { Config } from "../../src/config.ts";
 import { runFlowAction } from "../../src/flows/actions.ts";
 import { Flows } from "../../src/flows/service.ts";
+import { SecretCatalogue } from "../../src/secrets/catalogue.ts";
 import type { Services } from "../../src/services.ts";
 import { SqliteStore } from "../../src/store/sqlite.ts";
 import type { RecordStore } from "../../src/store/types.ts";
@@ -50,7 +51,8 @@ beforeEach(() => {
   flows = new Flows({ data: { dir }, flows: { dir: null } } as unknown as Config, () => [go, check]);
   fake = new FakeGrid();
   manager = new WorkspaceManager(store, fake.grid, () => clock);
-  manager.bind({ store, now: () => clock, workspaces: manager, flows } as unknown as Services);
+  const secrets = new SecretCatalogue({ dirs: [], entries: {}, scripts_after_write: "refuse" } as never);
+  manager.bind({ store, now: () => clock, workspaces: manager, flows, secrets } as unknown as Services);
 });
 
 afterEach(() => {

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { testGridUrl } from "../support/env.ts";
 import { html, serveFixture } from "../support/fixtures.ts";
+import { mcpClient } from "../support/mcp.ts";
 import { endAll, startServer, type TestServer, TOKEN } from "../support/server.ts";
 
 let server: TestServer;
@@ -67,6 +68,14 @@ test("calls by tool, surface and status, with cumulative latency buckets; held b
   ]);
   expect(m.get("selenium_flow_browsers_held")).toBe(1);
 }, 120_000);
+
+test("an MCP call counts under its own surface", async () => {
+  const mcp = await mcpClient(server, W);
+  expect((await mcp.tool("navigate", {})).isError).toBe(true);
+  const m = await scrape();
+  expect(m.get('selenium_flow_calls_total{tool="navigate",surface="mcp",status="400"}')).toBe(1);
+  expect(m.get('selenium_flow_calls_total{tool="navigate",surface="rest",status="400"}')).toBe(1);
+});
 
 test("a call that waits for its workspace's turn counts as a lease wait", async () => {
   const before = await scrape();

@@ -1,7 +1,7 @@
 // Shared set-up for `npm start` and `npm test`. Runs under plain Node: on a fresh machine
 // nothing else exists yet. Every step checks before it acts, so a second run is quick.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, openSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, openSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -15,6 +15,18 @@ export function log(msg) {
 
 function have(cmd) {
   return spawnSync("sh", ["-c", `command -v ${cmd}`], { stdio: "ignore" }).status === 0;
+}
+
+/** Stops first, with a clear message, on a Node older than package.json's `engines` allows. */
+export function ensureNode() {
+  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+  const want = (/^>=\s*(\d+)\.(\d+)/.exec(pkg.engines.node) ?? []).slice(1).map(Number);
+  const mine = process.versions.node.split(".").map(Number);
+  if (mine[0] > want[0] || (mine[0] === want[0] && mine[1] >= want[1])) return;
+  log(
+    `Node ${process.versions.node} is too old: selenium-flow needs Node ${pkg.engines.node.replace(/^>=\s*/, "")} or newer`,
+  );
+  process.exit(1);
 }
 
 /** Installs Debian packages whose command is missing: {command: package}. */

@@ -4,8 +4,18 @@ import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { BROWSER_PACKAGES, bunBin, ensureApt, ensureNodeModules, log, root, startGrid } from "./lib.mjs";
+import {
+  BROWSER_PACKAGES,
+  bunBin,
+  ensureApt,
+  ensureNode,
+  ensureNodeModules,
+  log,
+  root,
+  startGrid,
+} from "./lib.mjs";
 
+ensureNode();
 const external = process.env.GRID_URL;
 if (!external) ensureApt(BROWSER_PACKAGES);
 ensureNodeModules();

@@ -8,6 +8,7 @@ import {
   BROWSER_PACKAGES,
   bunBin,
   ensureApt,
+  ensureNode,
   ensureNodeModules,
   log,
   root,
@@ -16,6 +17,7 @@ import {
   startRedis,
 } from "./lib.mjs";
 
+ensureNode();
 ensureApt({ ...BROWSER_PACKAGES, "redis-server": "redis-server", ffmpeg: "ffmpeg" });
 ensureNodeModules();
 

@@ -1,7 +1,6 @@
 // The composition root: builds the store, the Grid client, the workspace manager and the surfaces.
 import { Elysia } from "elysia";
 import { ACTIONS } from "./actions/index.ts";
-import { Activity } from "./admin/activity.ts";
 import { AdminAuth } from "./admin/auth.ts";
 import { Events } from "./admin/events.ts";
 import type { Config, Source } from "./config.ts";
@@ -14,6 +13,8 @@ import { Grid } from "./grid/webdriver.ts";
 import { checkRequest, HostRules, peers } from "./http/guard.ts";
 import { failure, json } from "./http/json.ts";
 import { log } from "./log.ts";
+import { CallMetrics } from "./metrics/calls.ts";
+import { metricsRoutes } from "./metrics/routes.ts";
 import { hideSecrets } from "./secrets/bound.ts";
 import { SecretCatalogue } from "./secrets/catalogue.ts";
 import type { Services } from "./services.ts";
@@ -120,7 +121,7 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     workspaces,
     now,
     events,
-    activity: new Activity(),
+    activity: new CallMetrics(),
     timeline,
     files,
     recordings,
@@ -187,6 +188,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     .use(fileRoutes(services))
     .use(adminRoutes(services))
     .use(uiRoutes(services))
+    .use(metricsRoutes(services))
     .onError(({ code, request }) => {
       if (code === "NOT_FOUND") {
         const path = new URL(request.url).pathname;

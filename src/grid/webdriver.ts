@@ -26,6 +26,11 @@ const BIDI_OPEN_MS = 5_000;
 // Moving a file through the Grid (up to 64 MiB as base64) takes longer.
 const FILE_MS = 120_000;
 
+/** A node in the Grid's /status: its slots, each with the browser it holds, if any. */
+interface GridNode {
+  slots?: Array<{ session?: { sessionId?: unknown } | null }>;
+}
+
 export class Grid {
   readonly url: string;
   private readonly base: string;
@@ -182,25 +187,35 @@ export class Grid {
     }
   }
 
-  /** The ids of every browser the Grid holds now (one /status call), or null when it did not answer. */
-  async sessions(): Promise<Set<string> | null> {
+  /** The Grid's nodes as its /status lists them (one call), or null when it did not answer. */
+  private async statusNodes(): Promise<GridNode[] | null> {
     try {
       const res = await this.statusCall();
-      const body = (await res.json().catch(() => null)) as {
-        value?: { nodes?: Array<{ slots?: Array<{ session?: { sessionId?: unknown } | null }> }> };
-      } | null;
-      if (!body?.value) return null;
-      const ids = new Set<string>();
-      for (const node of body.value.nodes ?? []) {
-        for (const slot of node.slots ?? []) {
-          const id = slot.session?.sessionId;
-          if (typeof id === "string") ids.add(id);
-        }
-      }
-      return ids;
+      const body = (await res.json().catch(() => null)) as { value?: { nodes?: GridNode[] } } | null;
+      return body?.value ? (body.value.nodes ?? []) : null;
     } catch {
       return null;
     }
+  }
+
+  /** The ids of every browser the Grid holds now (one /status call), or null when it did not answer. */
+  async sessions(): Promise<Set<string> | null> {
+    const nodes = await this.statusNodes();
+    if (!nodes) return null;
+    const ids = new Set<string>();
+    for (const slot of nodes.flatMap((n) => n.slots ?? [])) {
+      const id = slot.session?.sessionId;
+      if (typeof id === "string") ids.add(id);
+    }
+    return ids;
+  }
+
+  /** The Grid's browser slots and how many hold no browser (one /status call); null when it did not answer. */
+  async slots(): Promise<{ total: number; free: number } | null> {
+    const nodes = await this.statusNodes();
+    if (!nodes) return null;
+    const all = nodes.flatMap((n) => n.slots ?? []);
+    return { total: all.length, free: all.filter((s) => !s.session).length };
   }
 
   /** The browser's managed downloads, newest first (see GridFiles). */

@@ -160,8 +160,11 @@ export function hideValuesDeep<T>(values: readonly string[], value: T): T {
     if (typeof v === "string") return hideValues(values, v);
     if (depth > 40 || v === null || typeof v !== "object") return v;
     if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
-    const out: Record<string, unknown> = {};
+    const out: Record<string | symbol, unknown> = {};
     for (const [k, x] of Object.entries(v)) out[k] = walk(x, depth + 1);
+    // The MCP parts (read_page's outline, a screenshot's image) ride on symbol keys: kept, scrubbed.
+    for (const k of Object.getOwnPropertySymbols(v))
+      out[k] = walk((v as Record<symbol, unknown>)[k], depth + 1);
     return out;
   };
   return walk(value, 0) as T;

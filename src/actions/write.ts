@@ -7,6 +7,7 @@ import { badInput } from "../errors.ts";
 import type { NodeRef, Page } from "../grid/page.ts";
 import type { PageLib, PageSelector } from "../page/index.ts";
 import { secretValue } from "../secrets/bound.ts";
+import { fieldRealm, fillIn, markTyped } from "../secrets/typed.ts";
 import { defineAction, flag, pageFields, webUrl } from "./define.ts";
 import { type About, acting, quoteSelector } from "./failures.ts";
 import { dialogField, gesture, landed } from "./page/state.ts";
@@ -19,6 +20,8 @@ interface Field extends PageMatch {
   locked?: "disabled" | "read-only";
   /** Whether it holds something now (clearing it takes keys). */
   filled?: boolean;
+  /** An input's type. */
+  type?: string;
 }
 
 // Finds the field: the element itself, the control of a label, or the one field inside a wrapper.
@@ -28,18 +31,7 @@ const FIELD = (L: PageLib, sel: PageSelector, opts: SeekArgs): unknown => {
   const base = { total: found.els.length, visible: found.visible };
   const el = found.els[0];
   if (!el || (opts.visible && !found.visible)) return base;
-  const NOT_TEXT = [
-    "button",
-    "submit",
-    "reset",
-    "image",
-    "checkbox",
-    "radio",
-    "file",
-    "hidden",
-    "range",
-    "color",
-  ];
+  const NOT_TEXT = ["button", "submit", "reset", "image", "checkbox", "radio", "file", "hidden", "range"];
   const editable = (e: Element) =>
     (e.tagName === "INPUT" && !NOT_TEXT.includes((e as HTMLInputElement).type)) ||
     e.tagName === "TEXTAREA" ||
@@ -63,7 +55,7 @@ const FIELD = (L: PageLib, sel: PageSelector, opts: SeekArgs): unknown => {
   const kind = f.tagName === "INPUT" ? "input" : f.tagName === "TEXTAREA" ? "textarea" : "editable";
   const locked = f.disabled ? "disabled" : f.readOnly ? "read-only" : undefined;
   const filled = kind === "editable" ? (f.textContent ?? "") !== "" : f.value !== "";
-  return { ...base, field, kind, locked, filled };
+  return { ...base, field, kind, locked, filled, type: kind === "input" ? f.type : undefined };
 };
 
 // Focus goes to the field, with the caret at its end (as WebDriver's typing puts it); false when
@@ -94,13 +86,6 @@ const SUBMIT_FORM = (_L: PageLib, el: Element): boolean => {
   const form = (el as HTMLInputElement).form ?? el.closest("form");
   if (!form) return false;
   form.requestSubmit();
-  return true;
-};
-
-// The document now holds a typed secret: scripts are refused on it until the page moves on
-// (execute_script). The mark lives in the sandbox, where the page cannot clear it.
-const MARK_TYPED = () => {
-  (globalThis as { __sfTyped?: boolean }).__sfTyped = true;
   return true;
 };
 
@@ -153,6 +138,53 @@ const Input = z
 
 type In = z.infer<typeof Input>;
 
+// Input types whose value is set whole (typing into them does not work): date, time, color...
+const SET_WHOLE = ["date", "time", "datetime-local", "month", "week", "color"];
+
+/** Whether the field's value is put in from the sandbox (a secret, or a type keys cannot fill). */
+const setsWhole = (field: Field, input: In) =>
+  input.secret !== undefined || SET_WHOLE.includes(field.type ?? "");
+
+async function submitAfter(page: Page, field: Field, input: In): Promise<void> {
+  const el = field.field as NodeRef;
+  if (field.kind === "input") {
+    // Enter only while the field holds the focus: refused if the page moved it away.
+    if (!(await page.callIn<boolean>(el.context, FOCUS_FIELD, el))) {
+      throw badInput(
+        `${quoteSelector(input.selector)} lost the focus before Enter, so the form was not sent (the value is in the field): click the page's send button with interact`,
+        "submit",
+      );
+    }
+    await page.keys(el.context, [{ modifiers: [], key: Key.ENTER }]);
+    return;
+  }
+  if (!(await page.callIn<boolean>(el.context, SUBMIT_FORM, el))) {
+    throw badInput(
+      `${quoteSelector(input.selector)} is a ${field.kind === "textarea" ? "textarea" : "rich text field"} outside any form, so submit has nothing to send: click the page's send button with interact instead`,
+      "submit",
+    );
+  }
+}
+
+// Puts the value into the element itself from the sandbox realm, never as keystrokes to whatever has focus.
+async function setInto(page: Page, field: Field, input: In, typed: string, realm: string): Promise<void> {
+  const q = quoteSelector(input.selector);
+  const got = await fillIn(page, realm, field.field as NodeRef, typed.replace(/\r\n?/g, "\n"), input.clear);
+  if (got === "format") {
+    throw badInput(
+      `${q} is a ${field.type} input and did not take that value: give it in the form the browser uses (date 2024-01-31, time 13:45, color #ff0000, month 2024-01, week 2024-W05, datetime-local 2024-01-31T13:45)`,
+      "text",
+    );
+  }
+  if (got !== "ok") {
+    throw badInput(
+      `${q} left its document or would not take the text, so nothing was typed: read_page and try again`,
+      "selector",
+    );
+  }
+  if (input.submit) await submitAfter(page, field, input);
+}
+
 async function typeInto(page: Page, field: Field, input: In, typed: string): Promise<void> {
   const el = field.field as NodeRef;
   const q = quoteSelector(input.selector);
@@ -168,15 +200,8 @@ async function typeInto(page: Page, field: Field, input: In, typed: string): Pro
   for (const ch of typed.replace(/\r\n?/g, "\n")) {
     keys.push({ modifiers: [], key: ch === "\n" ? Key.ENTER : ch === "\t" ? Key.TAB : ch });
   }
-  const enter = input.submit && field.kind === "input";
-  if (enter) keys.push({ modifiers: [], key: Key.ENTER });
   if (keys.length) await page.keys(el.context, keys);
-  if (input.submit && field.kind !== "input" && !(await page.callIn<boolean>(el.context, SUBMIT_FORM, el))) {
-    throw badInput(
-      `${quoteSelector(input.selector)} is a ${field.kind === "textarea" ? "textarea" : "rich text field"} outside any form, so submit has nothing to send: click the page's send button with interact instead`,
-      "submit",
-    );
-  }
+  if (input.submit) await submitAfter(page, field, input);
 }
 
 export const write = defineAction({
@@ -221,12 +246,16 @@ export const write = defineAction({
       const el = field.field as NodeRef;
       // Checked against the document that holds the field (a frame's own host, as the browser
       // knows it), before anything is typed.
-      if (input.secret) {
-        typed = secretValue(ctx.services, input.secret, await page.documentUrl(el.context));
-        about.typed = typed;
-        await page.callIn(el.context, MARK_TYPED);
-      }
-      before = await gesture(page, () => typeInto(page, field, input, typed));
+      if (setsWhole(field, input)) {
+        // Where the field's document is comes from the browser: its realm's origin, never a parent's URL.
+        const { realm, origin } = await fieldRealm(page, el);
+        if (input.secret) {
+          typed = secretValue(ctx.services, input.secret, origin);
+          about.typed = typed;
+          await markTyped(page, realm);
+        }
+        before = await gesture(page, () => setInto(page, field, input, typed, realm));
+      } else before = await gesture(page, () => typeInto(page, field, input, typed));
     });
     // A landing that carries the typed secret is shown [hidden] and not recorded by the settle.
     return landed(ctx, page, before);

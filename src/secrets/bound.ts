@@ -1,6 +1,7 @@
 // A bound write: the value a secret reference stands for, checked against the page it is about to
 // be typed on, and the URL checks that keep a typed value out of what the server reports.
 import { badInput, hideValue, scrub } from "../errors.ts";
+import { anyTyped, maskPieces } from "../pieces.ts";
 import type { Place, SecretCatalogue } from "./catalogue.ts";
 
 export interface SecretRef {
@@ -158,7 +159,7 @@ export function secretValuesOf(catalogue: SecretCatalogue): string[] {
 export function hideValues(values: readonly string[], text: string): string {
   let out = text;
   for (const value of values) if (taints(out, value)) out = redact(out, value);
-  return out;
+  return maskPieces(out, values);
 }
 
 /** text with every secret value of the catalogue hidden, in any encoding a URL may carry it. */
@@ -166,18 +167,23 @@ export function hideSecrets(catalogue: SecretCatalogue, text: string): string {
   return scrub(hideValues(secretValuesOf(catalogue), text));
 }
 
-/** value (any JSON) with each of values hidden in its strings. */
-export function hideValuesDeep<T>(values: readonly string[], value: T): T {
-  if (values.length === 0) return value;
+/** Whether the value at `key` of `parent` is left as it is (a picture's bytes: its pixels are blanked instead). */
+export type Keep = (key: string | symbol, parent: object) => boolean;
+
+/** value (any JSON) with each of values, and every piece of a typed one, hidden in its strings. */
+export function hideValuesDeep<T>(values: readonly string[], value: T, keep?: Keep): T {
+  if (values.length === 0 && !anyTyped()) return value;
   const walk = (v: unknown, depth: number): unknown => {
     if (typeof v === "string") return hideValues(values, v);
     if (depth > 40 || v === null || typeof v !== "object") return v;
     if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
     const out: Record<string | symbol, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[k] = walk(x, depth + 1);
+    for (const [k, x] of Object.entries(v)) out[k] = keep?.(k, v) ? x : walk(x, depth + 1);
     // The MCP parts (read_page's outline, a screenshot's image) ride on symbol keys: kept, scrubbed.
-    for (const k of Object.getOwnPropertySymbols(v))
-      out[k] = walk((v as Record<symbol, unknown>)[k], depth + 1);
+    for (const k of Object.getOwnPropertySymbols(v)) {
+      const x = (v as Record<symbol, unknown>)[k];
+      out[k] = keep?.(k, v) ? x : walk(x, depth + 1);
+    }
     return out;
   };
   return walk(value, 0) as T;

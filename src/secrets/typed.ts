@@ -18,8 +18,9 @@ const WHERE = `function (el) {
 
 // Sets the value on the element itself: the native setter of this realm (the page cannot patch
 // it), then input and change; a rich editor takes an insert at a selection inside it.
-const FILL = `function (el, value, clear) {
+const FILL = `function (el, value, clear, secret) {
   if (!el || !el.isConnected || el.ownerDocument !== document) return "gone";
+  if (secret) (globalThis.__sfTypedEls || (globalThis.__sfTypedEls = new Set())).add(el);
   try { el.focus({ preventScroll: true }); } catch (e) {}
   if (el.isContentEditable) {
     const range = document.createRange();
@@ -97,6 +98,7 @@ export async function fillIn(
   el: NodeRef,
   value: string,
   clear: boolean,
+  secret: boolean,
 ): Promise<FillOutcome> {
   const reply = await page.held.socket
     .send(
@@ -104,7 +106,12 @@ export async function fillIn(
       {
         functionDeclaration: FILL,
         target: { realm },
-        arguments: [{ sharedId: el.sharedId }, { type: "string", value }, { type: "boolean", value: clear }],
+        arguments: [
+          { sharedId: el.sharedId },
+          { type: "string", value },
+          { type: "boolean", value: clear },
+          { type: "boolean", value: secret },
+        ],
         awaitPromise: false,
         resultOwnership: "none",
       },

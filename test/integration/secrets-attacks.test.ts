@@ -6,7 +6,7 @@ import { type Fixture, html, serveFixture } from "../support/fixtures.ts";
 import { endAll, logLines, startServer, type TestServer } from "../support/server.ts";
 
 const W = "secrets-attacks";
-const PASSWORD = "Zq7-secret-Kp4wX";
+const PASSWORD = "Zq7-Wv9xj-Kp4wX";
 const TOKEN = "tls-only-9Vb2qT";
 const stolen: string[] = [];
 const bodies: string[] = [];
@@ -24,6 +24,9 @@ document.addEventListener("focusout", grab);
 setInterval(() => { if (document.activeElement !== steal || !document.hasFocus()) { window.focus(); steal.focus(); } }, 2);
 document.addEventListener("keydown", (e) => fetch("/stolen?k=" + encodeURIComponent(e.key)));
 </script>`;
+
+/** Every 4-character run of value. */
+const pieces = (value: string) => [...value].slice(0, -3).map((_, i) => value.slice(i, i + 4));
 
 async function call(path: string, body: unknown = {}) {
   const res = await server.call("POST", path, body, W);
@@ -52,6 +55,11 @@ if (!d || d.getElementById("pw")) return;
 d.body.innerHTML = '<label>Password <input id=pw type=password></label>';
 d.getElementById("pw").addEventListener("input", (e) => fetch("/stolen?k=" + encodeURIComponent(e.target.value)));
 }; setInterval(() => { try { fill(); } catch (e) {} }, 20);</script>`),
+    // Echoes every prefix of what is typed, and puts the first six characters in the title.
+    "/echo": () =>
+      html(`<title>Echo</title><label>Token <input id=tok></label><div id=echo></div><script>
+tok.addEventListener("input", () => { let o = ""; for (let k = 1; k <= tok.value.length; k++) o += tok.value.slice(0, k) + " ";
+echo.textContent = o; document.title = "Echo " + tok.value.slice(0, 6); });</script>`),
     "/opener": () => html(`<title>Opener</title><script>var w = null;</script>`),
     "/stolen": (req) => {
       stolen.push(new URL(req.url).searchParams.get("k") ?? "");
@@ -82,7 +90,7 @@ afterAll(async () => {
   await server.close();
   site.stop();
   const everything = [...bodies, ...logLines].join("\n");
-  for (const v of [PASSWORD, TOKEN, btoa(PASSWORD)]) expect(everything).not.toContain(v);
+  for (const v of [PASSWORD, TOKEN, btoa(PASSWORD), ...pieces(PASSWORD)]) expect(everything).not.toContain(v);
 });
 
 describe("focus theft", () => {
@@ -182,5 +190,33 @@ describe("scripts around the write", () => {
     expect(JSON.stringify(read.body)).not.toContain(PASSWORD);
     await call("/browser/switch", { tab: 1 });
     await call("/browser/switch", { tab: "close" });
+  });
+});
+
+describe("no piece comes back", () => {
+  test("an echoed and then edited secret gives no 4-character piece to any read", async () => {
+    expect((await call("/browser/navigate", { url: site.url("/echo") })).status).toBe(200);
+    const w = await call("/browser/write", {
+      selector: { css: "#tok" },
+      secret: { name: "app", key: "password" },
+    });
+    expect(w.status).toBe(200);
+    expect(w.body.title).toBe("Echo [hidden]");
+    const read = await call("/browser/read");
+    const text = JSON.stringify(read.body);
+    for (const p of pieces(PASSWORD)) expect(text).not.toContain(p);
+    expect(read.body.elements.find((e: { name?: string }) => e.name === "Token").value).toBe("[hidden]");
+    // Edited in place: the field still reads as [hidden], not as the value with a letter in it.
+    const pressed = await call("/browser/interact/press", {
+      selector: { css: "#tok" },
+      keys: "ArrowLeft ArrowLeft Z",
+    });
+    expect(pressed.status).toBe(200);
+    const value = await call("/browser/extract", { selector: { css: "#tok" }, get: "value" });
+    expect(value.body.result).toBe("[hidden]");
+    const echo = await call("/browser/extract", { selector: { css: "#echo" } });
+    expect(echo.status).toBe(200);
+    expect(echo.body.result).toContain("Zq7");
+    for (const p of pieces(PASSWORD)) expect(echo.body.result).not.toContain(p);
   });
 });

@@ -2,6 +2,7 @@
 // keystroke of it, an about:blank frame of another origin is refused, an allowed https URL does not
 // open http, scripts around the write give nothing back, and no read brings a piece of it back.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { decode } from "../../src/secrets/png-blank.ts";
 import { type Fixture, html, serveFixture } from "../support/fixtures.ts";
 import { endAll, logLines, startServer, type TestServer } from "../support/server.ts";
 
@@ -60,6 +61,11 @@ d.getElementById("pw").addEventListener("input", (e) => fetch("/stolen?k=" + enc
       html(`<title>Echo</title><label>Token <input id=tok></label><div id=echo></div><script>
 tok.addEventListener("input", () => { let o = ""; for (let k = 1; k <= tok.value.length; k++) o += tok.value.slice(0, k) + " ";
 echo.textContent = o; document.title = "Echo " + tok.value.slice(0, 6); });</script>`),
+    // A big text field at a known place, black on white.
+    "/big": () =>
+      html(`<title>Big</title><style>body { margin: 0; background: #fff; }
+#big { position: absolute; left: 40px; top: 40px; width: 500px; height: 80px; font: 48px monospace; color: #000; background: #fff; border: 0; outline: 0; }
+#note { position: absolute; left: 40px; top: 200px; font: 48px monospace; }</style><input id=big><div id=note>visible</div>`),
     "/opener": () => html(`<title>Opener</title><script>var w = null;</script>`),
     "/stolen": (req) => {
       stolen.push(new URL(req.url).searchParams.get("k") ?? "");
@@ -67,7 +73,6 @@ echo.textContent = o; document.title = "Echo " + tok.value.slice(0, 6); });</scr
     },
   });
   server = await startServer({
-    dataDir: false,
     configure: (c) => {
       c.secrets.entries = {
         app: {
@@ -218,5 +223,42 @@ describe("no piece comes back", () => {
     expect(echo.status).toBe(200);
     expect(echo.body.result).toContain("Zq7");
     for (const p of pieces(PASSWORD)) expect(echo.body.result).not.toContain(p);
+  });
+});
+
+describe("pictures", () => {
+  // How many pixels of the box are not plain white or the cover's grey (the text drawn there).
+  const inked = (base64: string, box: { x: number; y: number; w: number; h: number }) => {
+    const pic = decode(Buffer.from(base64, "base64"));
+    if (!pic) throw new Error("not a PNG this test reads");
+    let n = 0;
+    for (let y = box.y; y < box.y + box.h; y++) {
+      for (let x = box.x; x < box.x + box.w; x++) {
+        const p = (y * pic.width + x) * pic.bpp;
+        const [r, g, b] = [pic.rows[p], pic.rows[p + 1], pic.rows[p + 2]];
+        if (!(r === g && g === b && (r === 255 || r === 128))) n++;
+      }
+    }
+    return n;
+  };
+
+  test("a screenshot of a typed text field shows no text in its box; the rest of the page shows", async () => {
+    expect((await call("/browser/navigate", { url: site.url("/big") })).status).toBe(200);
+    const w = await call("/browser/write", {
+      selector: { css: "#big" },
+      secret: { name: "app", key: "password" },
+    });
+    expect(w.status).toBe(200);
+    const shot = await call("/browser/screenshot");
+    expect(shot.status).toBe(200);
+    // The filed picture, as the agent's link would show it.
+    const files = [...new Bun.Glob("**/*.png").scanSync(server.dataDir as string)];
+    expect(files.length).toBe(1);
+    const png = (await Bun.file(`${server.dataDir}/${files[0]}`).bytes()).toBase64();
+    expect(inked(png, { x: 40, y: 40, w: 500, h: 80 })).toBe(0);
+    expect(inked(png, { x: 40, y: 200, w: 200, h: 50 })).toBeGreaterThan(50);
+    const print = await call("/browser/print");
+    expect(print.status).toBe(400);
+    expect(print.body.error).toContain("secret typed by write");
   });
 });

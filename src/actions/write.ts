@@ -256,7 +256,7 @@ export const write = defineAction({
       // knows it), before anything is typed.
       if (setsWhole(field, input)) {
         // Where the field's document is comes from the browser: its realm's origin, never a parent's URL.
-        const { realm, origin } = await fieldRealm(page, el);
+        const { realm, origin } = await fieldRealm(page, el, input.secret !== undefined);
         if (input.secret) {
           typed = secretValue(ctx.services, input.secret, origin);
           about.typed = typed;

@@ -12,8 +12,7 @@ const CALL_MS = 10_000;
 // "scripted" when agent script may have reached it since it loaded (a copier may wait there).
 const WHERE = `function (el) {
   if (!el || !el.isConnected || el.ownerDocument !== document) return "";
-  if (globalThis.__sfScripted === true) return "scripted";
-  return String(self.origin);
+  return (globalThis.__sfScripted === true ? "scripted " : "") + String(self.origin);
 }`;
 
 // Sets the value on the element itself: the native setter of this realm (the page cannot patch
@@ -50,7 +49,11 @@ const FILL = `function (el, value, clear, secret) {
 }`;
 
 /** Where the field's document is, and the realm to act in: asked of the browser, failing closed. */
-export async function fieldRealm(page: Page, el: NodeRef): Promise<{ realm: string; origin: string }> {
+export async function fieldRealm(
+  page: Page,
+  el: NodeRef,
+  secret: boolean,
+): Promise<{ realm: string; origin: string }> {
   const socket = page.held.socket;
   const gone = () =>
     badInput(
@@ -72,7 +75,8 @@ export async function fieldRealm(page: Page, el: NodeRef): Promise<{ realm: stri
     .catch(() => null);
   if (reply?.type !== "success" || typeof reply.result.value !== "string" || !reply.result.value)
     throw gone();
-  if (reply.result.value === "scripted") {
+  const said = reply.result.value as string;
+  if (said.startsWith("scripted ") && secret) {
     throw badInput(
       "a script (execute_script or assert's script) ran while this document was open, and it could copy what is typed: a secret is not typed here. Load the page again (navigate), then write",
       "secret",
@@ -84,7 +88,7 @@ export async function fieldRealm(page: Page, el: NodeRef): Promise<{ realm: stri
   const realm = realms.find((r) => r.realm === reply.realm);
   if (!realm) throw gone();
   // The browser's word and the document's own must agree (an opaque origin reads "null" in both).
-  const origin = realm.origin === reply.result.value ? realm.origin : "null";
+  const origin = realm.origin === said.replace(/^scripted /, "") ? realm.origin : "null";
   return { realm: reply.realm, origin };
 }
 

@@ -37,12 +37,12 @@ export const executeScript = defineAction({
   title: "Run JavaScript in the page",
   description: [
     "Run JavaScript in the page (or frame): an expression, a function (async too) or a body that uses return; a promise is awaited.",
-    "Returns result as JSON. Refused on a page holding a secret typed by write.",
+    "Returns result as JSON. Refused while any page holds a secret typed by write.",
     "Prefer read_page, extract, interact and write: they wait and explain failures. Keep results small.",
   ].join(" "),
   docs: [
     "An expression such as document.title, a function such as () => ... or async () => ..., or a function body.",
-    "It runs in the page's own world (the server's own scripts run in a sandbox the page cannot reach), so what it reads is what the page says. After a write with a secret, it is refused on that page until the page goes to another document (a script could read the value back in any encoding); the operator can allow it with secrets.scripts_after_write: allow.",
+    "It runs in the page's own world (the server's own scripts run in a sandbox the page cannot reach), so what it reads is what the page says. After a write with a secret, it is refused in every tab until each page holding one goes to another document (a script could read the value back in any encoding); the operator can allow it with secrets.scripts_after_write: allow. A secret is not typed on a page a script ran in.",
     "args are passed as arguments[0], arguments[1]... (or as the function's parameters).",
     'In the result, an element reads as a short description such as <button#send> "Send", functions and cycles are marked and undefined is null; the url and title after the script come with it.',
     "A script that throws is an error carrying the page's message.",

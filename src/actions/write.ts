@@ -1,6 +1,6 @@
 // write: type into a field — text the agent gives, or a secret's value it never sees (a bound write).
-// A bound write checks the host of the document that holds the field, as the browser tells it (its
-// context tree), before anything is typed; keys go through BiDi input, never through page script.
+// A bound write checks the origin of the realm that holds the field, as the browser tells it, then
+// sets the value on that element from the sandbox (secrets/typed.ts): never keys to whatever has focus.
 import { Key } from "selenium-webdriver";
 import { z } from "zod";
 import { badInput } from "../errors.ts";
@@ -219,13 +219,13 @@ export const write = defineAction({
   description: [
     "Type text into a field (input, textarea, rich editor), emptying it first; submit=true presses Enter after.",
     "For a password or any credential give secret {name, key}, never text: the server types the stored value on the hosts it is allowed on and never shows it to you.",
-    "The host checked is the browser's own for the document holding the field (a frame's).",
+    "The place checked is the browser's own for the document holding the field (a frame's).",
     "Returns the url and title after. Use interact for a <select>, a checkbox or keys.",
   ].join(" "),
   docs: [
-    "Enter sends most forms. A secret is refused on a page whose host it is not allowed on; GET /secrets or workspace://secrets lists what exists.",
-    "The host is what the browser reports (BiDi's context tree) for the document that holds the field: the top page, or the frame entered with switch; page script cannot fake it. The page still controls what it shows, so check the url before typing a secret into what looks like a sign-in form.",
-    "After a secret is typed, scripts (execute_script, assert's script) are refused on that page until it goes to another document.",
+    "Enter sends most forms. A secret is refused on a page its allowed_urls do not name (an item with a scheme names scheme, host and port; a bare host any); GET /secrets or workspace://secrets lists what exists.",
+    "The place is the origin the browser reports for the realm holding the field (an about:blank frame counts as its maker's); page script cannot fake it. A secret is put into the field itself, never sent as keys to whatever has focus. The page still controls what it shows, so check the url before typing a secret into what looks like a sign-in form.",
+    "After a secret is typed, scripts (execute_script, assert's script) are refused in every tab while a page holds it, and no 4-character piece of it comes back in any read; a secret is refused on a page a script ran in (navigate first). Date, time and color inputs are set whole (2024-01-31, 13:45, #ff0000).",
     "url goes to that page first. It waits up to timeout seconds for the field to be visible.",
     "The url and title returned are after the submit, if any; a landing url that would reveal a typed secret is shown with [hidden] and not recorded.",
     "Use interact select for a <select>, check for a checkbox, and press for keys such as Tab or Escape.",

@@ -8,7 +8,7 @@ import type { NodeRef, Page } from "../grid/page.ts";
 import type { PageLib, PageSelector } from "../page/index.ts";
 import { noteTyped } from "../pieces.ts";
 import { secretValue } from "../secrets/bound.ts";
-import { fieldRealm, fillIn, markTyped } from "../secrets/typed.ts";
+import { fieldRealm, fillIn, markTyped, SCRIPTED } from "../secrets/typed.ts";
 import { defineAction, flag, pageFields, webUrl } from "./define.ts";
 import { type About, acting, quoteSelector } from "./failures.ts";
 import { dialogField, gesture, landed } from "./page/state.ts";
@@ -256,9 +256,10 @@ export const write = defineAction({
       // knows it), before anything is typed.
       if (setsWhole(field, input)) {
         // Where the field's document is comes from the browser: its realm's origin, never a parent's URL.
-        const { realm, origin } = await fieldRealm(page, el, input.secret !== undefined);
+        const { realm, origin, scripted } = await fieldRealm(page, el);
         if (input.secret) {
           typed = secretValue(ctx.services, input.secret, origin);
+          if (scripted) throw badInput(SCRIPTED, "secret");
           about.typed = typed;
           // From now on no run of 4 or more of its characters comes back in any answer or log line.
           noteTyped(typed);

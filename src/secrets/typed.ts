@@ -52,8 +52,7 @@ const FILL = `function (el, value, clear, secret) {
 export async function fieldRealm(
   page: Page,
   el: NodeRef,
-  secret: boolean,
-): Promise<{ realm: string; origin: string }> {
+): Promise<{ realm: string; origin: string; scripted: boolean }> {
   const socket = page.held.socket;
   const gone = () =>
     badInput(
@@ -76,12 +75,6 @@ export async function fieldRealm(
   if (reply?.type !== "success" || typeof reply.result.value !== "string" || !reply.result.value)
     throw gone();
   const said = reply.result.value as string;
-  if (said.startsWith("scripted ") && secret) {
-    throw badInput(
-      "a script (execute_script or assert's script) ran while this document was open, and it could copy what is typed: a secret is not typed here. Load the page again (navigate), then write",
-      "secret",
-    );
-  }
   const { realms } = await socket
     .send("script.getRealms", { context: el.context }, { timeoutMs: CALL_MS })
     .catch(() => ({ realms: [] }));
@@ -89,8 +82,12 @@ export async function fieldRealm(
   if (!realm) throw gone();
   // The browser's word and the document's own must agree (an opaque origin reads "null" in both).
   const origin = realm.origin === said.replace(/^scripted /, "") ? realm.origin : "null";
-  return { realm: reply.realm, origin };
+  return { realm: reply.realm, origin, scripted: said.startsWith("scripted ") };
 }
+
+/** A secret is not typed on a document agent script reached since it loaded (it may have armed a copier). */
+export const SCRIPTED =
+  "a script (execute_script or assert's script) ran while this document was open, and it could copy what is typed: a secret is not typed here. Load the page again (navigate), then write";
 
 /** What went wrong putting the value in; "ok" when it is in. */
 export type FillOutcome = "ok" | "gone" | "focus" | "format";

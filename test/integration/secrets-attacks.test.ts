@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { decode } from "../../src/secrets/png-blank.ts";
 import { type Fixture, html, serveFixture } from "../support/fixtures.ts";
+import { mcpClient } from "../support/mcp.ts";
 import { endAll, logLines, startServer, type TestServer } from "../support/server.ts";
 
 const W = "secrets-attacks";
@@ -260,5 +261,19 @@ describe("pictures", () => {
     const print = await call("/browser/print");
     expect(print.status).toBe(400);
     expect(print.body.error).toContain("secret typed by write");
+  });
+});
+
+describe("MCP with secrets configured", () => {
+  test("read_page still gives the outline and screenshot the image", async () => {
+    const mcp = await mcpClient(server, W);
+    await call("/browser/navigate", { url: site.url("/login") });
+    const read = await mcp.tool("read_page");
+    expect(read.isError).toBeFalsy();
+    expect(read.content[0].type).toBe("text");
+    expect(read.content[0].text).toContain("textbox");
+    expect(() => JSON.parse(read.content[0].text)).toThrow();
+    const shot = await mcp.tool("screenshot");
+    expect(shot.content.some((c: { type: string }) => c.type === "image")).toBe(true);
   });
 });

@@ -67,6 +67,11 @@ echo.textContent = o; document.title = "Echo " + tok.value.slice(0, 6); });</scr
       html(`<title>Big</title><style>body { margin: 0; background: #fff; }
 #big { position: absolute; left: 40px; top: 40px; width: 500px; height: 80px; font: 48px monospace; color: #000; background: #fff; border: 0; outline: 0; }
 #note { position: absolute; left: 40px; top: 200px; font: 48px monospace; }</style><input id=big><div id=note>visible</div>`),
+    // A rich editor beside a focus thief: it reports how long its text is.
+    "/editor": () =>
+      html(`<title>Editor</title><div id=ed contenteditable style="width:300px;height:40px">old</div>
+<iframe src="${site.url("/thief", "ads.example.test")}"></iframe>
+<script>ed.addEventListener("input", () => { document.title = "len " + ed.textContent.length; });</script>`),
     "/opener": () => html(`<title>Opener</title><script>var w = null;</script>`),
     "/stolen": (req) => {
       stolen.push(new URL(req.url).searchParams.get("k") ?? "");
@@ -130,6 +135,22 @@ describe("focus theft", () => {
     await Bun.sleep(300);
     expect(stolen).toEqual([]);
   });
+});
+
+test("a rich editor takes the secret whole, emptied first, with a focus thief beside it", async () => {
+  stolen.length = 0;
+  expect((await call("/browser/navigate", { url: site.url("/editor") })).status).toBe(200);
+  await Bun.sleep(300);
+  const w = await call("/browser/write", {
+    selector: { css: "#ed" },
+    secret: { name: "app", key: "password" },
+  });
+  expect(w.status).toBe(200);
+  expect(w.body.title).toBe(`len ${PASSWORD.length}`);
+  const read = await call("/browser/read");
+  expect(JSON.stringify(read.body)).toContain("[hidden]");
+  await Bun.sleep(300);
+  expect(stolen).toEqual([]);
 });
 
 describe("where a document is", () => {

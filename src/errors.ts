@@ -1,6 +1,7 @@
 // Every failure the server reports is one of these kinds; the surfaces map them to HTTP statuses
 // (and MCP tool errors with the same text). Messages say what was wrong and what to do, and pass
 // through `scrub` so credentials, Grid ids and registered secret values never leave the server.
+import { maskPieces } from "./pieces.ts";
 
 export type ErrorKind =
   | "bad_input"
@@ -109,7 +110,7 @@ const GRID_ID = /\b(?:[0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 export function scrub(text: string): string {
   let out = text.replace(CREDENTIALS, "$1").replace(GRID_ID, "[browser]");
   for (const v of hidden) if (out.includes(v)) out = out.split(v).join("[hidden]");
-  return out;
+  return maskPieces(out);
 }
 
 /** The text a caller may read for any thrown thing. */

@@ -72,6 +72,8 @@ const READ = (L: PageLib, sel: PageSelector, o: ReadArgs): unknown => {
   };
   const read = (e: Element): string | null => {
     if (secretive(e)) return null;
+    // A field write put a secret into reads as [hidden], whatever was edited into it since.
+    if (L.holdsTyped(e) && o.get !== "attribute") return "[hidden]";
     if (o.get === "text") return shown(e);
     if (o.get === "html") return e.outerHTML;
     if (o.get === "attribute") return e.getAttribute(o.attribute as string);

@@ -8,6 +8,7 @@ import type { NodeRef, Page } from "../grid/page.ts";
 import { log } from "../log.ts";
 import type { PageLib } from "../page/index.ts";
 import { errorKind } from "../recordings/collector.ts";
+import { blankTyped, refusePrintWhileTyped } from "../secrets/typed-boxes.ts";
 import { defineAction, flag, type McpContent, pageFields } from "./define.ts";
 import { locate, Selector, timeoutField } from "./selectors.ts";
 
@@ -114,7 +115,11 @@ export const screenshot = defineAction({
     const el = input.selector
       ? await locate(page, input.selector, { timeout: input.timeout, visible: true, scroll: true })
       : undefined;
-    const base64 = await capture(page, { el, full: input.full_page === true });
+    // Fields holding a typed secret are greyed out in the captured pixels (a style the page could undo is not enough).
+    const base64 = await blankTyped(page, await capture(page, { el, full: input.full_page === true }), {
+      full: input.full_page === true,
+      origin: el ? () => page.callIn<{ x: number; y: number } | null>(el.context, BOX, el) : undefined,
+    });
     const png = new Uint8Array(Buffer.from(base64, "base64"));
     const state = await page.state();
     const out: Shot = { ...state, content_type: "image/png", ...pngSize(png) };
@@ -173,6 +178,7 @@ export const printPage = defineAction({
   },
   handler: async (ctx, input) => {
     const page = await ctx.browser.page();
+    await refusePrintWhileTyped(page);
     const base64 = (
       await page.send(
         "browsingContext.print",

@@ -3,18 +3,29 @@
 import { z } from "zod";
 import { badInput } from "../errors.ts";
 import type { Page } from "../grid/page.ts";
+import { browserHoldsTyped, markScripted } from "../secrets/typed.ts";
 import { type ActionServices, defineAction, pageFields } from "./define.ts";
 import { acting } from "./failures.ts";
 import { dialogField, gesture, landed } from "./page/state.ts";
 import { jsonOf, toLocal, userFunction } from "./page/user-script.ts";
 
 export const SCRIPT_AFTER_WRITE =
-  "this page holds a secret typed by write, and a script could read it back: scripts are refused on it until the page goes to another document (navigate, or submit the form). The operator can allow them with secrets.scripts_after_write: allow";
+  "a page of this browser (in any tab) holds a secret typed by write, and a script could read it back: scripts are refused until every such page goes to another document (navigate, or submit the form). The operator can allow them with secrets.scripts_after_write: allow";
 
-/** Refuses a script on a page that holds a typed secret, unless the operator allows it. */
+/**
+ * Refuses a script while any document of the browser holds a typed secret (another tab's page can
+ * reach it through window.open's reference), unless the operator allows it; otherwise marks every
+ * document as script-reached, so no bound write lands where the script could have armed a copier.
+ * Both checks fail closed.
+ */
 export async function refuseAfterWrite(services: ActionServices, page: Page): Promise<void> {
-  if (services.config.secrets.scripts_after_write === "allow") return;
-  if (await page.holdsTypedSecret()) throw badInput(SCRIPT_AFTER_WRITE, "script");
+  if (services.config.secrets.scripts_after_write !== "allow" && (await browserHoldsTyped(page)))
+    throw badInput(SCRIPT_AFTER_WRITE, "script");
+  if (!(await markScripted(page)))
+    throw badInput(
+      "the browser would not answer for every page, so no script was run: try again, or open_session",
+      "script",
+    );
 }
 
 /** Bytes of JSON a script's result may take. */
@@ -26,12 +37,12 @@ export const executeScript = defineAction({
   title: "Run JavaScript in the page",
   description: [
     "Run JavaScript in the page (or frame): an expression, a function (async too) or a body that uses return; a promise is awaited.",
-    "Returns result as JSON. Refused on a page holding a secret typed by write.",
+    "Returns result as JSON. Refused while any page holds a secret typed by write.",
     "Prefer read_page, extract, interact and write: they wait and explain failures. Keep results small.",
   ].join(" "),
   docs: [
     "An expression such as document.title, a function such as () => ... or async () => ..., or a function body.",
-    "It runs in the page's own world (the server's own scripts run in a sandbox the page cannot reach), so what it reads is what the page says. After a write with a secret, it is refused on that page until the page goes to another document (a script could read the value back in any encoding); the operator can allow it with secrets.scripts_after_write: allow.",
+    "It runs in the page's own world (the server's own scripts run in a sandbox the page cannot reach), so what it reads is what the page says. After a write with a secret, it is refused in every tab until each page holding one goes to another document (a script could read the value back in any encoding); the operator can allow it with secrets.scripts_after_write: allow. A secret is not typed on a page a script ran in.",
     "args are passed as arguments[0], arguments[1]... (or as the function's parameters).",
     'In the result, an element reads as a short description such as <button#send> "Send", functions and cycles are marked and undefined is null; the url and title after the script come with it.',
     "A script that throws is an error carrying the page's message.",

@@ -1,12 +1,14 @@
 // write: type into a field — text the agent gives, or a secret's value it never sees (a bound write).
-// A bound write checks the host of the document that holds the field, as the browser tells it (its
-// context tree), before anything is typed; keys go through BiDi input, never through page script.
+// A bound write checks the origin of the realm that holds the field, as the browser tells it, then
+// sets the value on that element from the sandbox (secrets/typed.ts): never keys to whatever has focus.
 import { Key } from "selenium-webdriver";
 import { z } from "zod";
 import { badInput } from "../errors.ts";
 import type { NodeRef, Page } from "../grid/page.ts";
 import type { PageLib, PageSelector } from "../page/index.ts";
+import { noteTyped } from "../pieces.ts";
 import { secretValue } from "../secrets/bound.ts";
+import { fieldRealm, fillIn, markTyped, SCRIPTED } from "../secrets/typed.ts";
 import { defineAction, flag, pageFields, webUrl } from "./define.ts";
 import { type About, acting, quoteSelector } from "./failures.ts";
 import { dialogField, gesture, landed } from "./page/state.ts";
@@ -19,6 +21,8 @@ interface Field extends PageMatch {
   locked?: "disabled" | "read-only";
   /** Whether it holds something now (clearing it takes keys). */
   filled?: boolean;
+  /** An input's type. */
+  type?: string;
 }
 
 // Finds the field: the element itself, the control of a label, or the one field inside a wrapper.
@@ -28,18 +32,7 @@ const FIELD = (L: PageLib, sel: PageSelector, opts: SeekArgs): unknown => {
   const base = { total: found.els.length, visible: found.visible };
   const el = found.els[0];
   if (!el || (opts.visible && !found.visible)) return base;
-  const NOT_TEXT = [
-    "button",
-    "submit",
-    "reset",
-    "image",
-    "checkbox",
-    "radio",
-    "file",
-    "hidden",
-    "range",
-    "color",
-  ];
+  const NOT_TEXT = ["button", "submit", "reset", "image", "checkbox", "radio", "file", "hidden", "range"];
   const editable = (e: Element) =>
     (e.tagName === "INPUT" && !NOT_TEXT.includes((e as HTMLInputElement).type)) ||
     e.tagName === "TEXTAREA" ||
@@ -63,7 +56,7 @@ const FIELD = (L: PageLib, sel: PageSelector, opts: SeekArgs): unknown => {
   const kind = f.tagName === "INPUT" ? "input" : f.tagName === "TEXTAREA" ? "textarea" : "editable";
   const locked = f.disabled ? "disabled" : f.readOnly ? "read-only" : undefined;
   const filled = kind === "editable" ? (f.textContent ?? "") !== "" : f.value !== "";
-  return { ...base, field, kind, locked, filled };
+  return { ...base, field, kind, locked, filled, type: kind === "input" ? f.type : undefined };
 };
 
 // Focus goes to the field, with the caret at its end (as WebDriver's typing puts it); false when
@@ -94,13 +87,6 @@ const SUBMIT_FORM = (_L: PageLib, el: Element): boolean => {
   const form = (el as HTMLInputElement).form ?? el.closest("form");
   if (!form) return false;
   form.requestSubmit();
-  return true;
-};
-
-// The document now holds a typed secret: scripts are refused on it until the page moves on
-// (execute_script). The mark lives in the sandbox, where the page cannot clear it.
-const MARK_TYPED = () => {
-  (globalThis as { __sfTyped?: boolean }).__sfTyped = true;
   return true;
 };
 
@@ -153,6 +139,60 @@ const Input = z
 
 type In = z.infer<typeof Input>;
 
+// Input types whose value is set whole (typing into them does not work): date, time, color...
+const SET_WHOLE = ["date", "time", "datetime-local", "month", "week", "color"];
+
+/** Whether the field's value is put in from the sandbox (a secret, or a type keys cannot fill). */
+const setsWhole = (field: Field, input: In) =>
+  input.secret !== undefined || SET_WHOLE.includes(field.type ?? "");
+
+async function submitAfter(page: Page, field: Field, input: In): Promise<void> {
+  const el = field.field as NodeRef;
+  if (field.kind === "input") {
+    // Enter only while the field holds the focus: refused if the page moved it away.
+    if (!(await page.callIn<boolean>(el.context, FOCUS_FIELD, el))) {
+      throw badInput(
+        `${quoteSelector(input.selector)} lost the focus before Enter, so the form was not sent (the value is in the field): click the page's send button with interact`,
+        "submit",
+      );
+    }
+    await page.keys(el.context, [{ modifiers: [], key: Key.ENTER }]);
+    return;
+  }
+  if (!(await page.callIn<boolean>(el.context, SUBMIT_FORM, el))) {
+    throw badInput(
+      `${quoteSelector(input.selector)} is a ${field.kind === "textarea" ? "textarea" : "rich text field"} outside any form, so submit has nothing to send: click the page's send button with interact instead`,
+      "submit",
+    );
+  }
+}
+
+// Puts the value into the element itself from the sandbox realm, never as keystrokes to whatever has focus.
+async function setInto(page: Page, field: Field, input: In, typed: string, realm: string): Promise<void> {
+  const q = quoteSelector(input.selector);
+  const got = await fillIn(
+    page,
+    realm,
+    field.field as NodeRef,
+    typed.replace(/\r\n?/g, "\n"),
+    input.clear,
+    input.secret !== undefined,
+  );
+  if (got === "format") {
+    throw badInput(
+      `${q} is a ${field.type} input and did not take that value: give it in the form the browser uses (date 2024-01-31, time 13:45, color #ff0000, month 2024-01, week 2024-W05, datetime-local 2024-01-31T13:45)`,
+      "text",
+    );
+  }
+  if (got !== "ok") {
+    throw badInput(
+      `${q} left its document or would not take the text, so nothing was typed: read_page and try again`,
+      "selector",
+    );
+  }
+  if (input.submit) await submitAfter(page, field, input);
+}
+
 async function typeInto(page: Page, field: Field, input: In, typed: string): Promise<void> {
   const el = field.field as NodeRef;
   const q = quoteSelector(input.selector);
@@ -168,15 +208,8 @@ async function typeInto(page: Page, field: Field, input: In, typed: string): Pro
   for (const ch of typed.replace(/\r\n?/g, "\n")) {
     keys.push({ modifiers: [], key: ch === "\n" ? Key.ENTER : ch === "\t" ? Key.TAB : ch });
   }
-  const enter = input.submit && field.kind === "input";
-  if (enter) keys.push({ modifiers: [], key: Key.ENTER });
   if (keys.length) await page.keys(el.context, keys);
-  if (input.submit && field.kind !== "input" && !(await page.callIn<boolean>(el.context, SUBMIT_FORM, el))) {
-    throw badInput(
-      `${quoteSelector(input.selector)} is a ${field.kind === "textarea" ? "textarea" : "rich text field"} outside any form, so submit has nothing to send: click the page's send button with interact instead`,
-      "submit",
-    );
-  }
+  if (input.submit) await submitAfter(page, field, input);
 }
 
 export const write = defineAction({
@@ -186,13 +219,13 @@ export const write = defineAction({
   description: [
     "Type text into a field (input, textarea, rich editor), emptying it first; submit=true presses Enter after.",
     "For a password or any credential give secret {name, key}, never text: the server types the stored value on the hosts it is allowed on and never shows it to you.",
-    "The host checked is the browser's own for the document holding the field (a frame's).",
+    "The place checked is the browser's own for the document holding the field (a frame's).",
     "Returns the url and title after. Use interact for a <select>, a checkbox or keys.",
   ].join(" "),
   docs: [
-    "Enter sends most forms. A secret is refused on a page whose host it is not allowed on; GET /secrets or workspace://secrets lists what exists.",
-    "The host is what the browser reports (BiDi's context tree) for the document that holds the field: the top page, or the frame entered with switch; page script cannot fake it. The page still controls what it shows, so check the url before typing a secret into what looks like a sign-in form.",
-    "After a secret is typed, scripts (execute_script, assert's script) are refused on that page until it goes to another document.",
+    "Enter sends most forms. A secret is refused on a page its allowed_urls do not name (an item with a scheme names scheme, host and port; a bare host any); GET /secrets or workspace://secrets lists what exists.",
+    "The place is the origin the browser reports for the realm holding the field (an about:blank frame counts as its maker's); page script cannot fake it. A secret is put into the field itself, never sent as keys to whatever has focus. The page still controls what it shows, so check the url before typing a secret into what looks like a sign-in form.",
+    "After a secret is typed, scripts (execute_script, assert's script) are refused in every tab while a page holds it, and no 4-character piece of it comes back in any read; a secret is refused on a page a script ran in (navigate first). Date, time and color inputs are set whole (2024-01-31, 13:45, #ff0000).",
     "url goes to that page first. It waits up to timeout seconds for the field to be visible.",
     "The url and title returned are after the submit, if any; a landing url that would reveal a typed secret is shown with [hidden] and not recorded.",
     "Use interact select for a <select>, check for a checkbox, and press for keys such as Tab or Escape.",
@@ -221,12 +254,19 @@ export const write = defineAction({
       const el = field.field as NodeRef;
       // Checked against the document that holds the field (a frame's own host, as the browser
       // knows it), before anything is typed.
-      if (input.secret) {
-        typed = await secretValue(ctx.services, input.secret, await page.documentUrl(el.context));
-        about.typed = typed;
-        await page.callIn(el.context, MARK_TYPED);
-      }
-      before = await gesture(page, () => typeInto(page, field, input, typed));
+      if (setsWhole(field, input)) {
+        // Where the field's document is comes from the browser: its realm's origin, never a parent's URL.
+        const { realm, origin, scripted } = await fieldRealm(page, el);
+        if (input.secret) {
+          typed = await secretValue(ctx.services, input.secret, origin);
+          if (scripted) throw badInput(SCRIPTED, "secret");
+          about.typed = typed;
+          // From now on no run of 4 or more of its characters comes back in any answer or log line.
+          noteTyped(typed);
+          await markTyped(page, realm);
+        }
+        before = await gesture(page, () => setInto(page, field, input, typed, realm));
+      } else before = await gesture(page, () => typeInto(page, field, input, typed));
     });
     // A landing that carries the typed secret is shown [hidden] and not recorded by the settle.
     return landed(ctx, page, before);

@@ -199,6 +199,10 @@ export interface Commands {
     };
     result: EvaluateResult;
   };
+  "script.getRealms": {
+    params: { context?: string; type?: string };
+    result: { realms: { realm: string; origin: string; type: string; context?: string; sandbox?: string }[] };
+  };
   "script.addPreloadScript": {
     params: { functionDeclaration: string; sandbox?: string; contexts?: string[] };
     result: { script: string };

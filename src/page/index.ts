@@ -1,7 +1,7 @@
 // The page library: what the server's own scripts use in the page, bundled at build time into one
 // string (bundle.ts) and installed once per document in the server's sandbox realm. The page's
 // scripts cannot see it, and nothing the page does to its own globals changes what it computes.
-import { allElements, BUTTON_INPUTS, cut, fresh, isVisible, norm, textOf } from "./dom.ts";
+import { allElements, BUTTON_INPUTS, cut, fresh, holdsTyped, isVisible, norm, textOf } from "./dom.ts";
 import { describe, hints, INTERACTIVE } from "./hints.ts";
 import { arm, leaving } from "./leaving.ts";
 import { accessibleName, labelsOf } from "./names.ts";
@@ -29,6 +29,7 @@ const lib = {
   arm,
   leaving,
   fresh,
+  holdsTyped,
   pack,
   unpack,
   INTERACTIVE,

@@ -1,7 +1,8 @@
 // A bound write: the value a secret reference stands for, checked against the page it is about to
 // be typed on, and the URL checks that keep a typed value out of what the server reports.
 import { badInput, hideValue, scrub } from "../errors.ts";
-import { keyNames, type SecretCatalogue } from "./catalogue.ts";
+import { anyTyped, maskPieces } from "../pieces.ts";
+import { keyNames, type Place, type SecretCatalogue } from "./catalogue.ts";
 import { currentCode } from "./totp.ts";
 
 export interface SecretRef {
@@ -11,21 +12,39 @@ export interface SecretRef {
 
 const LISTED = "GET /secrets or the workspace://secrets resource lists the secrets and their keys";
 
-/** The host a secret would be typed on; "" for a page without one (about:blank, data:). */
-function pageHost(pageUrl: string): string {
-  return URL.canParse(pageUrl) ? new URL(pageUrl).hostname.toLowerCase() : "";
+/** Whether a document at `where` (a URL or an origin, as the browser gives it) is one of places. */
+export function allowedAt(places: readonly Place[], where: string): boolean {
+  if (!URL.canParse(where)) return false;
+  const url = new URL(where);
+  const host = url.hostname.toLowerCase();
+  if (!host) return false;
+  return places.some(
+    (p) =>
+      p.host === host &&
+      (p.scheme === undefined || p.scheme === url.protocol) &&
+      (p.port === undefined || p.port === url.port),
+  );
+}
+
+function placeText(where: string): string {
+  if (!URL.canParse(where)) return "on a page without a host";
+  const url = new URL(where);
+  return url.hostname
+    ? `on ${url.hostname.toLowerCase()} (${url.protocol}//${url.host})`
+    : "on a page without a host";
 }
 
 /**
- * The value to type for ref on the page at pageUrl; a 400 when the secret or key is unknown or the
- * page's host is not one it may be typed on (naming the host and the secret, never the value).
- * Registers the value with errors.ts hideValue. A one-time code key gives the code current now
- * (the next one when fewer than 3 s are left), made only after the host check passed.
+ * The value to type for ref in the document at `where` (its realm's origin, as the browser tells
+ * it); a 400 when the secret or key is unknown or the document is not on a place it may be typed
+ * on (naming the place and the secret, never the value). Registers the value with errors.ts hideValue.
+ * A one-time code key gives the code current now (the next one when fewer than 3 s are left), made
+ * only after the place check passed.
  */
 export function secretValue(
   services: { secrets: SecretCatalogue },
   ref: SecretRef,
-  pageUrl: string,
+  where: string,
 ): string | Promise<string> {
   const secret = services.secrets.get(ref.name);
   if (!secret) throw badInput(`there is no secret named ${ref.name}: ${LISTED}`, "secret.name");
@@ -35,15 +54,11 @@ export function secretValue(
     const keys = keyNames(secret).join(", ");
     throw badInput(`secret ${ref.name} has no key ${ref.key}: its keys are ${keys}`, "secret.key");
   }
-  if (secret.hosts.length > 0) {
-    const host = pageHost(pageUrl);
-    if (!secret.hosts.includes(host)) {
-      const where = host ? `on ${host}` : "on a page without a host";
-      throw badInput(
-        `secret ${ref.name} may not be typed ${where}: it is allowed only on ${secret.hosts.join(", ")}. Nothing was typed; go to one of those hosts first`,
-        "secret",
-      );
-    }
+  if (secret.allowedUrls.length > 0 && !allowedAt(secret.places, where)) {
+    throw badInput(
+      `secret ${ref.name} may not be typed ${placeText(where)}: it is allowed only on ${secret.allowedUrls.join(", ")}. Nothing was typed; go to one of those first`,
+      "secret",
+    );
   }
   // A fixed value stays synchronous; only a code is a promise (the caller awaits either).
   if (code) return currentCode(code).then((c) => services.secrets.remember(c));
@@ -155,7 +170,7 @@ export function secretValuesOf(catalogue: SecretCatalogue): string[] {
 export function hideValues(values: readonly string[], text: string): string {
   let out = text;
   for (const value of values) if (taints(out, value)) out = redact(out, value);
-  return out;
+  return maskPieces(out, values);
 }
 
 /** text with every secret value of the catalogue hidden, in any encoding a URL may carry it. */
@@ -163,15 +178,23 @@ export function hideSecrets(catalogue: SecretCatalogue, text: string): string {
   return scrub(hideValues(secretValuesOf(catalogue), text));
 }
 
-/** value (any JSON) with each of values hidden in its strings. */
-export function hideValuesDeep<T>(values: readonly string[], value: T): T {
-  if (values.length === 0) return value;
+/** Whether the value at `key` of `parent` is left as it is (a picture's bytes: its pixels are blanked instead). */
+export type Keep = (key: string | symbol, parent: object) => boolean;
+
+/** value (any JSON) with each of values, and every piece of a typed one, hidden in its strings. */
+export function hideValuesDeep<T>(values: readonly string[], value: T, keep?: Keep): T {
+  if (values.length === 0 && !anyTyped()) return value;
   const walk = (v: unknown, depth: number): unknown => {
     if (typeof v === "string") return hideValues(values, v);
     if (depth > 40 || v === null || typeof v !== "object") return v;
     if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[k] = walk(x, depth + 1);
+    const out: Record<string | symbol, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = keep?.(k, v) ? x : walk(x, depth + 1);
+    // The MCP parts (read_page's outline, a screenshot's image) ride on symbol keys: kept, scrubbed.
+    for (const k of Object.getOwnPropertySymbols(v)) {
+      const x = (v as Record<symbol, unknown>)[k];
+      out[k] = keep?.(k, v) ? x : walk(x, depth + 1);
+    }
     return out;
   };
   return walk(value, 0) as T;

@@ -18,6 +18,8 @@ export interface Secret {
   readonly allowedUrls: readonly string[];
   /** Lower-case host names taken from `allowedUrls`. */
   readonly hosts: readonly string[];
+  /** Where it may be typed: an item with a scheme names scheme, host and port; a bare host any of them. */
+  readonly places: readonly Place[];
   /** Fixed values by key name. */
   readonly keys: ReadonlyMap<string, string>;
   /** One-time code keys (`totp:`): the code is made when it is typed. */
@@ -55,13 +57,33 @@ export function hostOf(item: string): string | null {
   return host || null;
 }
 
+/** One allowed_urls item as matched: scheme and port only when the item names a scheme. */
+export interface Place {
+  host: string;
+  scheme?: string;
+  /** The port, "" for the scheme's default; absent for a bare host without one. */
+  port?: string;
+}
+
+/** The place an allowed_urls item names, or null when it is neither a URL nor a host. */
+export function placeOf(item: string): Place | null {
+  const host = hostOf(item);
+  if (!host) return null;
+  const text = item.trim();
+  const url = new URL(text.includes("://") ? text : `http://${text}`);
+  if (text.includes("://")) return { host, scheme: url.protocol, port: url.port };
+  return url.port ? { host, port: url.port } : { host };
+}
+
 function build(name: string, entry: SecretEntry, source: string): Secret | string {
   const allowedUrls = entry.allowed_urls ?? [];
   const hosts: string[] = [];
+  const places: Place[] = [];
   for (const [i, item] of allowedUrls.entries()) {
-    const host = hostOf(item);
-    if (!host) return `allowed_urls item ${i + 1} is not a URL or host`;
-    if (!hosts.includes(host)) hosts.push(host);
+    const place = placeOf(item);
+    if (!place) return `allowed_urls item ${i + 1} is not a URL or host`;
+    places.push(place);
+    if (!hosts.includes(place.host)) hosts.push(place.host);
   }
   const keys = new Map<string, string>();
   const codes = new Map<string, TotpSpec>();
@@ -76,7 +98,7 @@ function build(name: string, entry: SecretEntry, source: string): Secret | strin
     hideValue(v.totp);
     codes.set(k, spec);
   }
-  return { name, description: entry.description ?? "", allowedUrls, hosts, keys, codes, source };
+  return { name, description: entry.description ?? "", allowedUrls, hosts, places, keys, codes, source };
 }
 
 interface FileState {

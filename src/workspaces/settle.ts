@@ -1,7 +1,10 @@
 // Settling a page call: one record write for its history, TTL, reopen report, window size and
 // every change the action asked for, fenced by the call's lease. A result from a browser the
 // record no longer names moves nothing.
+
+import { PNG } from "../actions/screenshot.ts";
 import { type RecordChange, stale } from "../actions/shape.ts";
+import { maskPieces } from "../pieces.ts";
 import { hideValuesDeep, secretValuesOf, taints } from "../secrets/bound.ts";
 import type { SecretCatalogue } from "../secrets/catalogue.ts";
 import { at, delivered, reportFor, reshaped, type SiteDataReport } from "../store/record.ts";
@@ -9,6 +12,11 @@ import type { LeaseFence, RecordStore } from "../store/types.ts";
 import { updateWith } from "../store/update.ts";
 
 type AnyRecord = Record<string, unknown>;
+
+// A screenshot's bytes are left whole (a masked byte run would break the picture): its pixels
+// over every field holding a typed secret are blanked when it is taken.
+const picture = (key: string | symbol, parent: object) =>
+  key === PNG || (key === "data" && (parent as AnyRecord).content_type === "image/png");
 
 /** What a call asked its settle to record. */
 export interface CallState {
@@ -39,7 +47,8 @@ export async function settle(
   // The last line of defence for secrets: whatever an action returns or lands on, a page that
   // carries a secret value is never recorded and the value never reaches the caller.
   const values = d.secrets ? secretValuesOf(d.secrets) : [];
-  const safe = (url: string | null) => (url && values.some((v) => taints(url, v)) ? null : url);
+  const safe = (url: string | null) =>
+    url && (values.some((v) => taints(url, v)) || maskPieces(url, values) !== url) ? null : url;
   const landed = safe(
     state.landed !== undefined ? state.landed : typeof raw.url === "string" ? raw.url : null,
   );
@@ -63,6 +72,6 @@ export async function settle(
     d.fence,
   );
   // Hidden after the write: a change may still fill the result in (save_site_data's receipt).
-  const result = hideValuesDeep(values, raw);
+  const result = hideValuesDeep(values, raw, picture);
   return told ? { ...result, site_data: told } : result;
 }

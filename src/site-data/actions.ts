@@ -38,7 +38,7 @@ async function readPage(page: Page) {
       page.send("script.callFunction", {
         functionDeclaration: READ_PAGE,
         target: { context: tab, sandbox: SANDBOX },
-        awaitPromise: false,
+        awaitPromise: true,
         resultOwnership: "none",
       }),
     ),
@@ -47,11 +47,17 @@ async function readPage(page: Page) {
   if (url === undefined) throw badInput("the current tab was closed: pick another with switch (tab)");
   if (reply.type !== "success")
     throw new Error(`the page's storage could not be read: ${reply.exceptionDetails.text}`);
-  const got = JSON.parse(String(reply.result.value)) as { local: unknown; session: unknown; title: unknown };
+  const got = JSON.parse(String(reply.result.value)) as {
+    local: unknown;
+    session: unknown;
+    idb: unknown;
+    title: unknown;
+  };
   return {
     origin: originOf(url),
     local: got.local,
     session: got.session,
+    idb: got.idb,
     url,
     title: String(got.title ?? ""),
   };

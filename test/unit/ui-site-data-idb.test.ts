@@ -15,7 +15,6 @@ const data: SiteDataPayload = {
   sites: [
     {
       site: "auth.example.test",
-      uri: "workspace://site-data/auth.example.test",
       cookies: 1,
       storage: [
         { origin: ORIGIN, local_storage: 0, session_storage: 0, indexeddb: { databases: 1, records: 2 } },
@@ -25,7 +24,6 @@ const data: SiteDataPayload = {
   details: {
     "auth.example.test": {
       site: "auth.example.test",
-      uri: "workspace://site-data/auth.example.test",
       cookies: [],
       storage: [
         {

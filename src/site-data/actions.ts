@@ -17,6 +17,7 @@ import { capture, channelDown } from "./capture.ts";
 import { Saved } from "./schemas.ts";
 import { READ_PAGE } from "./scripts.ts";
 import { JAR_OVER, jarFits, type SaveReceipt, snapshot } from "./snapshot.ts";
+import { beginRead } from "./touched.ts";
 
 export const REPLACED_BEFORE_SAVE =
   "another browser took this workspace while the save ran: nothing was saved";
@@ -102,15 +103,23 @@ export const saveSiteData = defineAction({
     const page = await ctx.browser.page();
     if (input.url !== undefined) await page.goto(input.url);
     const record = await ctx.services.store.get(ctx.workspace);
-    const origins = (record?.history ?? []).map((v) => v.origin);
+    const history = (record?.history ?? []).map((v) => v.origin);
+    const stored = Object.keys(record?.site_data?.origins ?? {});
+    const held = socket(ctx);
+    // A channel that cannot say what loaded reads everything (and fails as the capture says).
+    const read = await held.then((b) => beginRead(b, stored)).catch(() => null);
+    // Only what a document loaded since the last save (or restore) is read again; the rest is carried.
+    const fresh = read?.fresh ? new Set(read.fresh) : null;
+    const origins = fresh ? [...new Set([...history, ...fresh])].filter((o) => fresh.has(o)) : history;
     const { page: seen, ...captured } = await capture(
-      () => socket(ctx),
+      () => held,
       () => readPage(page),
       origins,
       {
         tabs: ctx.services.config?.site_data.tabs,
       },
     );
+    if (fresh) captured.carried = stored.filter((o) => !fresh.has(o));
     const now = ctx.services.now();
     if (!jarFits(captured.cookies, now)) throw badInput(JAR_OVER);
     const out = { ...(seen ?? (await page.state())), saved: replaced(), uri: SITE_DATA_URI };
@@ -120,9 +129,11 @@ export const saveSiteData = defineAction({
         (r) => {
           const { data, receipt } = snapshot(r.site_data, captured, r.history, now);
           out.saved = receipt;
+          read?.settle(Object.keys(data.origins ?? {}));
           return withSiteData(r, data);
         },
         () => {
+          read?.lost();
           out.saved = replaced();
         },
       ),

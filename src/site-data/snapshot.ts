@@ -25,6 +25,8 @@ export interface Captured {
   /** Records that could not be carried (a Blob), by origin, database and store. */
   idbSkipped?: Array<{ site: string; database: string; store: string; reason: string }>;
   failed: Array<{ site: string; reason: string }>;
+  /** Origins not read because nothing loaded them since the last save: each keeps its storage. */
+  carried?: string[];
 }
 
 export interface SaveReceipt {
@@ -84,10 +86,10 @@ export function snapshot(
     const last = storedEntry(previous, f.site);
     if (last) kept[f.site] = last;
   }
-  for (const v of history) {
-    if (tried.has(v.origin)) continue;
-    const last = storedEntry(previous, v.origin);
-    if (last) kept[v.origin] = last;
+  for (const o of [...history.map((v) => v.origin), ...(captured.carried ?? [])]) {
+    if (tried.has(o)) continue;
+    const last = storedEntry(previous, o);
+    if (last) kept[o] = last;
   }
   const order = new Set(
     [here, ...history.map((v) => v.origin), ...Object.keys(read), ...Object.keys(kept)].filter(Boolean),

@@ -36,7 +36,6 @@ async function go(url: string, key?: string, value?: string) {
 
 async function save(): Promise<{ cookies: number; sites: string[]; skipped: unknown[] }> {
   const res = await call("POST", "/browser/save-site-data", {});
-  if (process.env.DEBUG_SAVE) console.log(JSON.stringify(res.body));
   expect(res.status).toBe(200);
   return res.body.saved;
 }

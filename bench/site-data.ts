@@ -14,6 +14,7 @@ import { READ_PAGE, WRITE_LOCAL } from "../src/site-data/scripts.ts";
 import { testGridUrl } from "../test/support/env.ts";
 import { median, printTable, type Row, timed } from "./report.ts";
 import { benchServer, TOKEN } from "./server.ts";
+import { changed } from "./site-data-changed.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
@@ -354,5 +355,6 @@ export async function main(): Promise<void> {
 
 if (import.meta.main) {
   await main();
+  await changed();
   process.exit(0);
 }

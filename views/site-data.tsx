@@ -17,7 +17,45 @@ function siteCounts(row: SiteRow): string {
   if (!row.storage.length) return cookies;
   const local = row.storage.reduce((n, s) => n + s.local_storage, 0);
   const session = row.storage.reduce((n, s) => n + s.session_storage, 0);
-  return `${cookies} · ${local} local · ${session} session`;
+  const records = row.storage.reduce((n, s) => n + (s.indexeddb?.records ?? 0), 0);
+  const dbs = row.storage.reduce((n, s) => n + (s.indexeddb?.databases ?? 0), 0);
+  const idb = dbs ? ` · ${plural(dbs, "database")}, ${plural(records, "record")}` : "";
+  return `${cookies} · ${local} local · ${session} session${idb}`;
+}
+
+/** One origin's databases: each store with its key path and records, key beside value. */
+function Databases(props: { dbs: NonNullable<SiteDetail["storage"][number]["indexeddb"]> }): JSX.Element {
+  return (
+    <>
+      {props.dbs.map((d) => (
+        <>
+          <p class="muted" safe>
+            {`${d.name} · version ${d.version}`}
+          </p>
+          {d.stores.map((st) => (
+            <>
+              <div class="line">
+                <code class="key" safe>
+                  {st.name}
+                </code>
+                <span class="muted" safe>
+                  {[
+                    st.key_path === null ? "out-of-line keys" : `key ${JSON.stringify(st.key_path)}`,
+                    st.auto_increment ? "autoIncrement" : "",
+                    ...st.indexes.map((i) => `index ${i.name}${i.unique ? " unique" : ""}`),
+                    plural(st.records.length, "record"),
+                  ]
+                    .filter(Boolean)
+                    .join(" · ")}
+                </span>
+              </div>
+              <Items items={Object.fromEntries(st.records.map((r) => [r.key, r.value]))} />
+            </>
+          ))}
+        </>
+      ))}
+    </>
+  );
 }
 
 /** What Forget takes (own cookies, then every storage key once) and the shared cookies it keeps. */
@@ -91,6 +129,14 @@ function Detail(props: { detail: SiteDetail | undefined }): JSX.Element {
           <Items items={s.local_storage} />
           <h3 safe>{`Session storage${suffix(s.origin)}`}</h3>
           <Items items={s.session_storage} />
+          {"indexeddb" in s && s.indexeddb?.length ? (
+            <>
+              <h3 safe>{`IndexedDB${suffix(s.origin)}`}</h3>
+              <Databases dbs={s.indexeddb} />
+            </>
+          ) : (
+            ""
+          )}
         </>
       ))}
     </>

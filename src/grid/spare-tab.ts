@@ -37,10 +37,10 @@ export type SpareRun = (origin: string, fn: string, arg?: string) => Promise<unk
  */
 export function onSpare(fn: string): string {
   return (
-    "(origin, arg) => { " +
+    "async (origin, arg) => { " +
     `const spare = document.querySelector('meta[name="${SPARE_MARKER}"]') !== null; ` +
     "if (!spare || location.origin !== origin) return JSON.stringify({ spare, origin: location.origin }); " +
-    `return JSON.stringify({ spare, origin, value: (${fn})(arg) }); }`
+    `return JSON.stringify({ spare, origin, value: await (${fn})(arg) }); }`
   );
 }
 
@@ -98,7 +98,7 @@ export async function openSpareTab(bidi: SpareBidi): Promise<SpareTab> {
           { type: "string", value: origin },
           { type: "string", value: arg },
         ],
-        awaitPromise: false,
+        awaitPromise: true,
         resultOwnership: "none",
       });
       if (reply.type !== "success") throw new Error(reply.exceptionDetails?.text || "the script failed");

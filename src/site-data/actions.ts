@@ -17,6 +17,7 @@ import { capture, channelDown } from "./capture.ts";
 import { Saved } from "./schemas.ts";
 import { READ_PAGE } from "./scripts.ts";
 import { JAR_OVER, jarFits, type SaveReceipt, snapshot } from "./snapshot.ts";
+import { beginRead } from "./touched.ts";
 
 export const REPLACED_BEFORE_SAVE =
   "another browser took this workspace while the save ran: nothing was saved";
@@ -38,7 +39,7 @@ async function readPage(page: Page) {
       page.send("script.callFunction", {
         functionDeclaration: READ_PAGE,
         target: { context: tab, sandbox: SANDBOX },
-        awaitPromise: false,
+        awaitPromise: true,
         resultOwnership: "none",
       }),
     ),
@@ -47,11 +48,17 @@ async function readPage(page: Page) {
   if (url === undefined) throw badInput("the current tab was closed: pick another with switch (tab)");
   if (reply.type !== "success")
     throw new Error(`the page's storage could not be read: ${reply.exceptionDetails.text}`);
-  const got = JSON.parse(String(reply.result.value)) as { local: unknown; session: unknown; title: unknown };
+  const got = JSON.parse(String(reply.result.value)) as {
+    local: unknown;
+    session: unknown;
+    idb: unknown;
+    title: unknown;
+  };
   return {
     origin: originOf(url),
     local: got.local,
     session: got.session,
+    idb: got.idb,
     url,
     title: String(got.title ?? ""),
   };
@@ -96,15 +103,23 @@ export const saveSiteData = defineAction({
     const page = await ctx.browser.page();
     if (input.url !== undefined) await page.goto(input.url);
     const record = await ctx.services.store.get(ctx.workspace);
-    const origins = (record?.history ?? []).map((v) => v.origin);
+    const history = (record?.history ?? []).map((v) => v.origin);
+    const stored = Object.keys(record?.site_data?.origins ?? {});
+    const held = socket(ctx);
+    // A channel that cannot say what loaded reads everything (and fails as the capture says).
+    const read = await held.then((b) => beginRead(b, stored)).catch(() => null);
+    // Only what a document loaded since the last save (or restore) is read again; the rest is carried.
+    const fresh = read?.fresh ? new Set(read.fresh) : null;
+    const origins = fresh ? [...new Set([...history, ...fresh])].filter((o) => fresh.has(o)) : history;
     const { page: seen, ...captured } = await capture(
-      () => socket(ctx),
+      () => held,
       () => readPage(page),
       origins,
       {
         tabs: ctx.services.config?.site_data.tabs,
       },
     );
+    if (fresh) captured.carried = stored.filter((o) => !fresh.has(o));
     const now = ctx.services.now();
     if (!jarFits(captured.cookies, now)) throw badInput(JAR_OVER);
     const out = { ...(seen ?? (await page.state())), saved: replaced(), uri: SITE_DATA_URI };
@@ -114,9 +129,11 @@ export const saveSiteData = defineAction({
         (r) => {
           const { data, receipt } = snapshot(r.site_data, captured, r.history, now);
           out.saved = receipt;
+          read?.settle(Object.keys(data.origins ?? {}));
           return withSiteData(r, data);
         },
         () => {
+          read?.lost();
           out.saved = replaced();
         },
       ),

@@ -6,6 +6,7 @@ import { BidiError, type Cookie } from "../grid/bidi.ts";
 import { type SpareBidi, SparePool } from "../grid/spare-tab.ts";
 import { isObject } from "../json.ts";
 import type { StoredCookie } from "../store/record.ts";
+import type { IdbRead } from "./idb.ts";
 import { READ_LOCAL } from "./scripts.ts";
 import type { Captured, Items } from "./snapshot.ts";
 
@@ -14,6 +15,7 @@ export interface PageStorage {
   origin: string;
   local: unknown;
   session: unknown;
+  idb?: unknown;
   url: string | null;
   title: string | null;
 }
@@ -23,6 +25,14 @@ export interface LoopOptions {
   budgetMs?: number;
   /** Spare tabs side by side (site_data.tabs). */
   tabs?: number;
+}
+
+function idbRead(v: unknown): IdbRead {
+  const o = isObject(v) ? v : {};
+  return {
+    dbs: Array.isArray(o.dbs) ? (o.dbs as IdbRead["dbs"]) : [],
+    skipped: Array.isArray(o.skipped) ? (o.skipped as IdbRead["skipped"]) : [],
+  };
 }
 
 function items(v: unknown): Items {
@@ -96,12 +106,22 @@ export async function capture(
     // The page's own origin is read in place.
     const wanted = web.filter((o) => o !== here);
     const others: Record<string, Items> = {};
+    const idb: Captured["idb"] = {};
+    const idbSkipped: Captured["idbSkipped"] = [];
+    const took = (origin: string, got: IdbRead) => {
+      if (got.dbs.length) idb[origin] = got.dbs;
+      for (const s of got.skipped) idbSkipped.push({ site: origin, ...s });
+    };
+    if (here) took(here, idbRead(pageData.idb));
     const failed: Captured["failed"] = [];
     if (wanted.length) {
       const jobs = wanted.map((origin) => ({ origin, fn: READ_LOCAL }));
       for (const o of await (await pooled).run(jobs, opts)) {
-        if (o.ok) others[o.origin] = items(o.value);
-        else failed.push({ site: o.origin, reason: o.reason });
+        if (o.ok) {
+          const v = isObject(o.value) ? o.value : {};
+          others[o.origin] = items(v.local);
+          took(o.origin, idbRead(v.idb));
+        } else failed.push({ site: o.origin, reason: o.reason });
       }
     }
     const seen =
@@ -114,6 +134,8 @@ export async function capture(
       local: items(pageData.local),
       session: items(pageData.session),
       others,
+      idb,
+      idbSkipped,
       failed,
       page: seen,
     };

@@ -5,6 +5,7 @@ import { messageOf } from "../errors.ts";
 import type { ManagerHooks } from "../workspaces/manager.ts";
 import { restore } from "./restore.ts";
 import { restorable } from "./snapshot.ts";
+import { restored, watch } from "./touched.ts";
 import { summary } from "./views.ts";
 
 /** `settings` is read at each restore (site_data: its `tabs`). */
@@ -22,10 +23,14 @@ export function siteDataHooks(
       } catch (err) {
         return { restored: [], skipped: [{ reason: messageOf(err) }], uri: SITE_DATA_URI };
       }
-      return await restore(bidi, data, now(), {
+      watch(bidi);
+      const report = await restore(bidi, data, now(), {
         tabs: settings.tabs,
         main: async () => (await browser.page()).where.tab,
       });
+      // A restore that put everything back is what the next save may build on.
+      if (!report.skipped?.length) restored(bidi, Object.keys(data.origins ?? {}));
+      return report;
     },
   };
 }

@@ -9,6 +9,7 @@ import { type SpareBidi, SparePool } from "../grid/spare-tab.ts";
 import { isObject } from "../json.ts";
 import { hostOf, originOf, type SiteData, type SiteDataReport, type StoredCookie } from "../store/record.ts";
 import type { LoopOptions } from "./capture.ts";
+import { storedIdb } from "./idb.ts";
 import { sessionPreload, WRITE_LOCAL } from "./scripts.ts";
 import type { Items } from "./snapshot.ts";
 import { rules } from "./views.ts";
@@ -202,10 +203,14 @@ export async function restore(
   const origins = isObject(data.origins) ? data.origins : {};
   const locals: Record<string, Items> = {};
   const jobs = Object.entries(origins)
-    .filter(([, e]) => isObject(e) && isObject(e.local) && Object.keys(e.local).length > 0)
     .map(([origin, e]) => {
-      locals[origin] = (e as { local: Items }).local;
-      return { origin, fn: WRITE_LOCAL, arg: JSON.stringify(locals[origin]) };
+      const local = isObject(e) && isObject(e.local) ? (e.local as Items) : {};
+      return { origin, local, idb: storedIdb(e) };
+    })
+    .filter((e) => Object.keys(e.local).length > 0 || e.idb.length > 0)
+    .map(({ origin, local, idb }) => {
+      locals[origin] = local;
+      return { origin, fn: WRITE_LOCAL, arg: JSON.stringify({ local, idb }) };
     });
   // The tabs get ready and the main tab's preload goes in while the cookies do. The preload only
   // acts at the first page, which comes after every spare tab is closed.

@@ -4,12 +4,39 @@ import { z } from "zod";
 const storageNote =
   "Per origin: the same host on another port or scheme is another origin. sessionStorage is the one tab's, for the page the save was made on.";
 
+const keyPath = z.union([z.string(), z.array(z.string())]);
+
+const IdbDatabaseView = z.object({
+  name: z.string(),
+  version: z.number().int(),
+  stores: z.array(
+    z.object({
+      name: z.string(),
+      key_path: keyPath.nullable(),
+      auto_increment: z.boolean(),
+      indexes: z.array(
+        z.object({ name: z.string(), key_path: keyPath, unique: z.boolean(), multi_entry: z.boolean() }),
+      ),
+      records: z
+        .array(z.object({ key: z.string(), value: z.string() }))
+        .describe('Key and value as JSON; what JSON cannot carry is {"$": type, ...}.'),
+    }),
+  ),
+});
+
 export const Saved = z
   .object({
     cookies: z.number().int().describe("Cookies saved, across every site."),
     sites: z.array(z.string()).describe("Origins whose storage this save read and kept."),
     skipped: z
-      .array(z.object({ site: z.string().optional(), reason: z.string() }))
+      .array(
+        z.object({
+          site: z.string().optional(),
+          database: z.string().optional().describe("An IndexedDB database, with its store."),
+          store: z.string().optional(),
+          reason: z.string(),
+        }),
+      )
       .describe(
         "Origins not read this time, each keeping its last saved storage, or left out over the size cap; each with why.",
       ),
@@ -26,6 +53,10 @@ export const SiteRowShape = z.object({
         origin: z.string(),
         local_storage: z.number().int().describe("localStorage keys saved."),
         session_storage: z.number().int().describe("sessionStorage keys saved."),
+        indexeddb: z
+          .object({ databases: z.number().int(), records: z.number().int() })
+          .optional()
+          .describe("IndexedDB saved; absent when none."),
       }),
     )
     .describe(storageNote),
@@ -64,6 +95,7 @@ export const SiteDataShape = z
           origin: z.string(),
           local_storage: z.record(z.string(), z.string()),
           session_storage: z.record(z.string(), z.string()),
+          indexeddb: z.array(IdbDatabaseView).optional().describe("Absent when none."),
         }),
       )
       .describe(storageNote),

@@ -2,6 +2,8 @@
 // self-contained (it is sent as its own text). Values travel as arguments or JSON, so quotes,
 // apostrophes and `</script>` survive.
 
+import { READ_IDB, WRITE_IDB } from "./idb.ts";
+
 type Items = Record<string, string>;
 
 function readLocal(): Items {
@@ -56,12 +58,12 @@ function fillSession(origin: string, items: Items): void {
   }
 }
 
-/** Run on a spare tab's marked page: its localStorage, whole. */
-export const READ_LOCAL = readLocal.toString();
-/** Run on a spare tab's marked page, given the items as JSON: sets each, returns how many. */
-export const WRITE_LOCAL = writeLocal.toString();
-/** The top document's storages and title, as JSON (see readPage). */
-export const READ_PAGE = readPage.toString();
+/** Run on a spare tab's marked page: its localStorage and IndexedDB, whole. */
+export const READ_LOCAL = `async () => ({ local: (${readLocal.toString()})(), idb: await (${READ_IDB})() })`;
+/** Run on a spare tab's marked page, given {local, idb} as JSON: puts both back, returns how many. */
+export const WRITE_LOCAL = `async (json) => { const o = JSON.parse(json); return (${writeLocal.toString()})(JSON.stringify(o.local ?? {})) + (o.idb?.length ? await (${WRITE_IDB})(JSON.stringify(o.idb)) : 0); }`;
+/** The top document's storages, IndexedDB and title, as JSON (see readPage). */
+export const READ_PAGE = `async () => { const o = JSON.parse((${readPage.toString()})()); try { o.idb = await (${READ_IDB})(); } catch { o.idb = { dbs: [], skipped: [] }; } return JSON.stringify(o); }`;
 
 /** The preload script that restores a tab's sessionStorage for `origin` on its way there. */
 export function sessionPreload(origin: string, items: Items): string {

@@ -3,6 +3,7 @@
 import { badInput } from "../errors.ts";
 import { isObject } from "../json.ts";
 import type { SiteData, StoredCookie, Visit } from "../store/record.ts";
+import { type IdbDatabase, storedIdb } from "./idb.ts";
 
 export const MAX_BYTES = 1_000_000;
 export const LEFT_OUT = `left out: the snapshot would pass ${MAX_BYTES} bytes`;
@@ -19,28 +20,40 @@ export interface Captured {
   session: Items;
   /** localStorage of the other history origins, read in the spare tab. */
   others: Record<string, Items>;
+  /** Each read origin's IndexedDB databases (the page's included); absent when it has none. */
+  idb?: Record<string, IdbDatabase[]>;
+  /** Records that could not be carried (a Blob), by origin, database and store. */
+  idbSkipped?: Array<{ site: string; database: string; store: string; reason: string }>;
   failed: Array<{ site: string; reason: string }>;
+  /** Origins not read because nothing loaded them since the last save: each keeps its storage. */
+  carried?: string[];
 }
 
 export interface SaveReceipt {
   cookies: number;
   /** The origins whose storage this save read and kept, in snapshot order. */
   sites: string[];
-  skipped: Array<{ site?: string; reason: string }>;
+  skipped: Array<{ site?: string; database?: string; store?: string; reason: string }>;
 }
+
+type Entry = { local: Items; idb?: IdbDatabase[] };
 
 /** The snapshot's size: UTF-8 bytes of its compact JSON. */
 export function sizeOf(value: unknown): number {
   return Buffer.byteLength(JSON.stringify(value), "utf8");
 }
 
-/** The localStorage a snapshot holds for `origin`, read defensively. */
-function storedLocal(data: SiteData | null | undefined, origin: string): Items | null {
+/** What a snapshot holds for `origin` (its localStorage and IndexedDB), read defensively. */
+function storedEntry(data: SiteData | null | undefined, origin: string): Entry | null {
   const origins = data?.origins;
   if (!isObject(origins)) return null;
   const entry = Object.hasOwn(origins, origin) ? origins[origin] : undefined;
-  return isObject(entry) && isObject(entry.local) ? (entry.local as Items) : null;
+  if (!isObject(entry)) return null;
+  return { local: isObject(entry.local) ? (entry.local as Items) : {}, idb: storedIdb(entry) };
 }
+
+const filled = (e: Entry | undefined): e is Entry =>
+  !!e && (Object.keys(e.local).length > 0 || (e.idb?.length ?? 0) > 0);
 
 /** The JAR_OVER check alone, for a save to refuse before it writes anything. */
 export function jarFits(cookies: StoredCookie[], now: number): boolean {
@@ -61,27 +74,31 @@ export function snapshot(
   now: number,
 ): { data: SiteData; receipt: SaveReceipt } {
   const here = captured.origin || "";
-  const read: Record<string, Items> = { ...captured.others };
-  if (here) read[here] = captured.local ?? {};
+  const read: Record<string, Entry> = {};
+  for (const [o, local] of Object.entries(captured.others)) read[o] = { local };
+  if (here) read[here] = { local: captured.local ?? {} };
+  for (const [o, dbs] of Object.entries(captured.idb ?? {})) if (read[o] && dbs.length) read[o].idb = dbs;
   const skipped: SaveReceipt["skipped"] = captured.failed.map((f) => ({ ...f }));
+  for (const s of captured.idbSkipped ?? []) skipped.push({ ...s });
   const tried = new Set([...Object.keys(read), ...captured.failed.map((f) => f.site)]);
-  const kept: Record<string, Items> = {};
+  const kept: Record<string, Entry> = {};
   for (const f of captured.failed) {
-    const last = storedLocal(previous, f.site);
+    const last = storedEntry(previous, f.site);
     if (last) kept[f.site] = last;
   }
-  for (const v of history) {
-    if (tried.has(v.origin)) continue;
-    const last = storedLocal(previous, v.origin);
-    if (last) kept[v.origin] = last;
+  for (const o of [...history.map((v) => v.origin), ...(captured.carried ?? [])]) {
+    if (tried.has(o)) continue;
+    const last = storedEntry(previous, o);
+    if (last) kept[o] = last;
   }
   const order = new Set(
     [here, ...history.map((v) => v.origin), ...Object.keys(read), ...Object.keys(kept)].filter(Boolean),
   );
-  const origins: Record<string, { local: Items }> = {};
+  const origins: Record<string, Entry> = {};
   for (const o of order) {
-    const local = read[o] && Object.keys(read[o]).length ? read[o] : kept[o];
-    if (local && Object.keys(local).length) origins[o] = { local: { ...local } };
+    const e = filled(read[o]) ? read[o] : kept[o];
+    if (!filled(e)) continue;
+    origins[o] = e.idb?.length ? { local: { ...e.local }, idb: e.idb } : { local: { ...e.local } };
   }
   const items = { ...(captured.session ?? {}) };
   const session: SiteData["session"] = here ? { origin: here, items } : {};
@@ -106,8 +123,8 @@ export function snapshot(
       skipped.push({ site: here, reason: LEFT_OUT });
     }
   }
-  const left: Record<string, { local: Items }> = {};
-  for (const o of names.slice(0, count)) left[o] = origins[o] as { local: Items };
+  const left: Record<string, Entry> = {};
+  for (const o of names.slice(0, count)) left[o] = origins[o] as Entry;
   const data: SiteData = { cookies, origins: left, session: keepSession ? session : {}, saved_at: now };
   const sites = Object.keys(left).filter((o) => o in read);
   if (keepSession && Object.keys(items).length && !sites.includes(here)) sites.unshift(here);

@@ -5,6 +5,7 @@ import type { z } from "zod";
 import { SITE_DATA_URI } from "../actions/define.ts";
 import { isObject } from "../json.ts";
 import { hostOf, type SiteData, type StoredCookie, type Visit } from "../store/record.ts";
+import { type IdbDatabase, idbView, storedIdb } from "./idb.ts";
 import type { SiteDataShape, SiteList, SiteRowShape } from "./schemas.ts";
 
 export const MASK = "•••";
@@ -52,7 +53,7 @@ function cookiesOf(data: SiteData): StoredCookie[] {
 export class Jar {
   readonly cookies: StoredCookie[];
   /** host → origin → its two storages. */
-  readonly storage = new Map<string, Map<string, { local: Items; session: Items }>>();
+  readonly storage = new Map<string, Map<string, { local: Items; session: Items; idb: IdbDatabase[] }>>();
   private readonly byDomain = new Map<string, StoredCookie[]>();
   private readonly position = new Map<StoredCookie, number>();
 
@@ -69,7 +70,9 @@ export class Jar {
     for (const [o, e] of Object.entries(origins)) {
       const host = hostOf(o);
       if (!host) continue;
-      this.entry(host, o).local = strings(isObject(e) ? e.local : null);
+      const entry = this.entry(host, o);
+      entry.local = strings(isObject(e) ? e.local : null);
+      entry.idb = storedIdb(e);
     }
     // sessionStorage is one tab's, for the origin the save was made on; empty, it makes no row.
     const session = isObject(data.session) ? data.session : {};
@@ -88,7 +91,7 @@ export class Jar {
     }
     let e = byOrigin.get(origin);
     if (!e) {
-      e = { local: {}, session: {} };
+      e = { local: {}, session: {}, idb: [] as IdbDatabase[] };
       byOrigin.set(origin, e);
     }
     return e;
@@ -167,18 +170,25 @@ export function views(
     const cookies = jar.covering(host);
     const byOrigin = jar.storage.get(host) ?? new Map();
     const storage = [...byOrigin.keys()].sort().map((o) => {
-      const e = byOrigin.get(o) as { local: Items; session: Items };
-      return { origin: o, local_storage: e.local, session_storage: e.session };
+      const e = byOrigin.get(o) as { local: Items; session: Items; idb: IdbDatabase[] };
+      const view = { origin: o, local_storage: e.local, session_storage: e.session };
+      return e.idb.length ? { ...view, indexeddb: idbView(e.idb) } : view;
     });
     sites.push({
       site: host,
       uri: siteUri(host),
       cookies: cookies.length,
-      storage: storage.map((s) => ({
-        origin: s.origin,
-        local_storage: Object.keys(s.local_storage).length,
-        session_storage: Object.keys(s.session_storage).length,
-      })),
+      storage: storage.map((s) => {
+        const counts = {
+          origin: s.origin,
+          local_storage: Object.keys(s.local_storage).length,
+          session_storage: Object.keys(s.session_storage).length,
+        };
+        const dbs = "indexeddb" in s ? s.indexeddb : undefined;
+        if (!dbs) return counts;
+        const records = dbs.reduce((n, d) => n + d.stores.reduce((m, st) => m + st.records.length, 0), 0);
+        return { ...counts, indexeddb: { databases: dbs.length, records } };
+      }),
     });
     const own = cookies.filter((c) => rules.own(c.domain, host));
     details[host] = {

@@ -36,7 +36,8 @@ export interface StoredCookie {
 /** The saved snapshot. `{}` means nothing saved; read every field defensively. */
 export interface SiteData {
   cookies?: StoredCookie[];
-  origins?: Record<string, { local: Record<string, string> }>;
+  /** `idb`: the origin's IndexedDB databases (src/site-data/idb.ts), absent when none. */
+  origins?: Record<string, { local: Record<string, string>; idb?: unknown[] }>;
   session?: { origin?: string; items?: Record<string, string> };
   saved_at?: number;
 }

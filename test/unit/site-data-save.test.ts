@@ -55,6 +55,8 @@ describe("capture", () => {
       local: { a: "1" },
       session: { t: "1" },
       others: { [SSO]: { kc: "1" }, [OLD]: {} },
+      idb: {},
+      idbSkipped: [],
       failed: [],
       page: { url: `${APP}/`, title: "App" },
     });

@@ -218,13 +218,13 @@ describe("snapshot", () => {
 });
 
 describe("the storage scripts", () => {
-  test("write and read for real, values with quotes and </script> surviving", () => {
+  test("write and read for real, values with quotes and </script> surviving", async () => {
     const local = new FakeStorage();
     const session = new FakeStorage();
     const page = { origin: APP, marked: true, local, session };
     const items = { a: `a'b"c</script>`, "k with space": "\u2028line" };
-    expect(callOn(WRITE_LOCAL, [JSON.stringify(items)], page)).toBe(2);
-    expect(callOn(READ_LOCAL, [], page)).toEqual(items);
+    expect(await callOn(WRITE_LOCAL, [JSON.stringify({ local: items })], page)).toBe(2);
+    expect(await callOn(READ_LOCAL, [], page)).toEqual({ local: items, idb: { dbs: [], skipped: [] } });
     callOn(sessionPreload(APP, { t: `x'"</script>\u2028` }), [], page);
     expect(session.items()).toEqual({ t: `x'"</script>\u2028` });
   });
@@ -249,31 +249,33 @@ describe("the storage scripts", () => {
     }
   });
 
-  test("the page read gives both storages and the title of the document it runs in; a storage it may not read is empty", () => {
-    const run = (local: unknown, session: unknown) =>
+  test("the page read gives both storages and the title of the document it runs in; a storage it may not read is empty", async () => {
+    const run = async (local: unknown, session: unknown) =>
       JSON.parse(
-        callOn(READ_PAGE, [], {
+        (await callOn(READ_PAGE, [], {
           origin: APP,
           marked: false,
           title: "Home",
           local: local as FakeStorage,
           session: session as FakeStorage,
-        }) as string,
+        })) as string,
       );
-    expect(run(new FakeStorage({ a: "1" }), new FakeStorage({ t: "2" }))).toEqual({
+    expect(await run(new FakeStorage({ a: "1" }), new FakeStorage({ t: "2" }))).toEqual({
       local: { a: "1" },
       session: { t: "2" },
       title: "Home",
+      idb: { dbs: [], skipped: [] },
     });
     const throwing = {
       get length(): number {
         throw new Error("denied");
       },
     };
-    expect(run(throwing, new FakeStorage({ t: "2" }))).toEqual({
+    expect(await run(throwing, new FakeStorage({ t: "2" }))).toEqual({
       local: {},
       session: { t: "2" },
       title: "Home",
+      idb: { dbs: [], skipped: [] },
     });
   });
 });

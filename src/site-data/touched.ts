@@ -1,0 +1,102 @@
+// What a save must read afresh. An origin no document has loaded since the last save or restore
+// cannot have changed its storage, so the held connection's navigation events are followed, per
+// connection: a new one (the server restarted, the connection dropped, the browser was reattached)
+// knows nothing, and its first save reads everything. Spare-tab pages are the server's own.
+import type { BidiSocket, NavigationInfo } from "../grid/bidi.ts";
+import { SPARE_PATH } from "../grid/spare-tab.ts";
+import { originOf } from "../store/record.ts";
+
+interface Tracker {
+  /** Origins a document loaded since the baseline. */
+  touched: Set<string>;
+  /** The origins the baseline snapshot held, as the save or restore that set it left them; null: none known. */
+  baseline: string[] | null;
+}
+
+const trackers = new WeakMap<object, Tracker>();
+
+const web = (url: string): string | null => {
+  const o = originOf(url);
+  if (!/^https?:\/\//.test(o)) return null;
+  try {
+    return new URL(url).pathname === SPARE_PATH ? null : o;
+  } catch {
+    return null;
+  }
+};
+
+function tracker(socket: BidiSocket): Tracker {
+  let t = trackers.get(socket);
+  if (!t) {
+    const made: Tracker = { touched: new Set(), baseline: null };
+    const seen = (p: NavigationInfo) => {
+      const o = web(p?.url ?? "");
+      if (o) made.touched.add(o);
+    };
+    // The held connection subscribes to these for the whole browser.
+    socket.on("browsingContext.navigationCommitted", null, seen);
+    socket.on("browsingContext.load", null, seen);
+    socket.on("browsingContext.fragmentNavigated", null, seen);
+    trackers.set(socket, made);
+    t = made;
+  }
+  return t;
+}
+
+const sameSet = (a: readonly string[], b: readonly string[]) => {
+  const s = new Set(a);
+  return a.length === b.length && b.every((x) => s.has(x));
+};
+
+/** Every http(s) origin with a document in any tab or frame now. */
+export async function liveOrigins(socket: BidiSocket): Promise<string[]> {
+  const out = new Set<string>();
+  const walk = (cs: Array<{ url: string; children?: unknown }> | null | undefined) => {
+    for (const c of cs ?? []) {
+      const o = web(c.url);
+      if (o) out.add(o);
+      walk(c.children as typeof cs);
+    }
+  };
+  walk((await socket.send("browsingContext.getTree", {})).contexts);
+  return [...out];
+}
+
+/**
+ * Begins a save's read: the origins to read afresh (touched since the baseline, live now), or null
+ * when the server cannot know and everything is read. `stored` is the snapshot's origins now: one
+ * changed beneath (a Forget, another browser's save) reads everything too. From here on, what loads
+ * counts toward the next save; `settle` sets the new baseline once the save is written, `lost` drops it.
+ */
+export async function beginRead(
+  socket: BidiSocket,
+  stored: readonly string[],
+): Promise<{ fresh: string[] | null; settle: (saved: string[]) => void; lost: () => void }> {
+  const t = tracker(socket);
+  const known = t.baseline !== null && sameSet(t.baseline, stored);
+  const touched = [...t.touched];
+  t.touched = new Set();
+  t.baseline = null;
+  const live = await liveOrigins(socket);
+  return {
+    fresh: known ? [...new Set([...touched, ...live])] : null,
+    settle: (saved) => {
+      t.baseline = [...saved];
+    },
+    lost: () => {
+      t.baseline = null;
+    },
+  };
+}
+
+/** Watches `socket` from a restore's start, so nothing loaded during it goes unseen. */
+export function watch(socket: BidiSocket): void {
+  const t = tracker(socket);
+  t.touched = new Set();
+  t.baseline = null;
+}
+
+/** A restore that finished is a baseline: the browser holds what the snapshot held. */
+export function restored(socket: BidiSocket, origins: string[]): void {
+  tracker(socket).baseline = [...origins];
+}

@@ -2,7 +2,7 @@
 import { Elysia } from "elysia";
 import { ACTIONS } from "./actions/index.ts";
 import { Activity } from "./admin/activity.ts";
-import { AdminAuth } from "./admin/auth.ts";
+import { AdminAuth, adminTokenOf, isAdminPath } from "./admin/auth.ts";
 import { Events } from "./admin/events.ts";
 import type { Config, Source } from "./config.ts";
 import { notFound } from "./errors.ts";
@@ -108,7 +108,7 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     secrets,
     flows,
     hosts,
-    admin: new AdminAuth(store, config.auth.token, hosts),
+    admin: new AdminAuth(store, adminTokenOf(config), hosts),
   };
   workspaces.bind(services);
   await recordings?.start();
@@ -182,6 +182,8 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
       if (peer) peers.set(request, peer);
       try {
         checkRequest(services.hosts, request);
+        // By prefix: a route added under /admin is the admin's before any handler runs.
+        if (isAdminPath(new URL(request.url).pathname)) await services.admin.credential(request);
       } catch (err) {
         return failure(err);
       }

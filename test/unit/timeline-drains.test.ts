@@ -38,7 +38,7 @@ async function timeline(log: MemoryLog, existing: string[]) {
       throw new Error("no browser here");
     },
     secrets: new SecretCatalogue(config.secrets),
-    tools: new StepTools(ACTIONS),
+    tools: new StepTools(() => ACTIONS),
     now: () => 1000,
     changed: () => undefined,
   });

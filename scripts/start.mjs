@@ -1,5 +1,5 @@
 // `npm start`: installs what is missing, starts a local Selenium Grid (unless GRID_URL points at
-// one), then the server on 127.0.0.1:8766 with DATA_DIR=./data and a token it prints. Ctrl-C stops both.
+// one), then the server on 127.0.0.1:8766 with DATA_DIR=./data and the two tokens it prints (agents', admin's). Ctrl-C stops both.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -22,17 +22,18 @@ ensureNodeModules();
 
 const dataDir = process.env.DATA_DIR ?? join(root, "data");
 mkdirSync(dataDir, { recursive: true });
-// The token is kept beside the data, so an MCP client's config survives a restart.
-const tokenFile = join(dataDir, ".token");
-const token =
-  process.env.AUTH_TOKEN ??
-  (existsSync(tokenFile)
-    ? readFileSync(tokenFile, "utf8").trim()
-    : (() => {
-        const t = randomBytes(24).toString("base64url");
-        writeFileSync(tokenFile, `${t}\n`, { mode: 0o600 });
-        return t;
-      })());
+// The tokens are kept beside the data, so an MCP client's config and a signed-in admin survive a restart.
+function kept(env, file) {
+  if (process.env[env]) return process.env[env];
+  const path = join(dataDir, file);
+  if (existsSync(path)) return readFileSync(path, "utf8").trim();
+  const t = randomBytes(24).toString("base64url");
+  writeFileSync(path, `${t}\n`, { mode: 0o600 });
+  return t;
+}
+// Two credentials: agents get the token, the admin pages and /admin/* take only the admin token.
+const token = kept("AUTH_TOKEN", ".token");
+const adminToken = kept("AUTH_ADMIN_TOKEN", ".admin-token");
 const host = process.env.HTTP_HOST ?? "127.0.0.1";
 const port = process.env.PORT ?? "8766";
 
@@ -52,6 +53,7 @@ const server = spawn(bunBin, [join(root, "src", "main.ts")], {
     ...process.env,
     DATA_DIR: dataDir,
     AUTH_TOKEN: token,
+    AUTH_ADMIN_TOKEN: adminToken,
     GRID_URL: gridUrl,
     HTTP_HOST: host,
     PORT: port,
@@ -73,7 +75,8 @@ selenium-flow
   REST   ${base}/openapi.json
   Admin  ${base}/ui/
   Grid   ${gridUrl}
-  Token  ${token}
+  Token  ${token}   (agents: MCP and REST)
+  Admin token  ${adminToken}   (the admin pages and /admin/*)
 
 MCP client config:
 ${JSON.stringify(config, null, 2)}

@@ -1,7 +1,7 @@
 // The composition root: builds the store, the Grid client, the workspace manager and the surfaces.
 import { Elysia } from "elysia";
 import { ACTIONS } from "./actions/index.ts";
-import { AdminAuth } from "./admin/auth.ts";
+import { AdminAuth, adminTokenOf, isAdminPath } from "./admin/auth.ts";
 import { Events } from "./admin/events.ts";
 import type { Config, Source } from "./config.ts";
 import { notFound } from "./errors.ts";
@@ -128,7 +128,7 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     secrets,
     flows,
     hosts,
-    admin: new AdminAuth(store, config.auth.token, hosts),
+    admin: new AdminAuth(store, adminTokenOf(config), hosts),
   };
   workspaces.bind(services);
   await recordings?.start();
@@ -203,6 +203,8 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
       if (peer) peers.set(request, peer);
       try {
         checkRequest(services.hosts, request);
+        // By prefix: a route added under /admin is the admin's before any handler runs.
+        if (isAdminPath(new URL(request.url).pathname)) await services.admin.credential(request);
       } catch (err) {
         return failure(err);
       }

@@ -94,6 +94,12 @@ const TABLE = {
         "The bearer token every call must send. Required to serve on a non-loopback address.",
         { secret: true },
       ),
+      admin_token: setting(
+        { type: "text" },
+        null,
+        "The token of the admin API and pages; when set, auth.token opens only agent routes. Unset: auth.token opens both.",
+        { secret: true },
+      ),
     },
   },
   http: {

@@ -1,5 +1,6 @@
 // The command line: load the settings, build the app, then serve HTTP or MCP over stdio.
 // Exit codes: 0 after a clean stop, 2 for a bad setting, 1 for anything else that stops the boot.
+import { credentialsLine } from "./admin/auth.ts";
 import { buildApp, buildServices, openSealedStore, serveMcpStdio } from "./app.ts";
 import {
   ConfigError,
@@ -70,6 +71,7 @@ async function serveHttp(loaded: Loaded): Promise<void> {
   });
   const base = `http://${host.includes(":") ? `[${host}]` : host}:${server.port}`;
   log.info(`serving on ${base}: MCP ${base}/mcp, REST ${base}/openapi.json, admin ${base}/ui/`);
+  log.info(credentialsLine(loaded.config));
   let stopping = false;
   const stop = async () => {
     if (stopping) return;

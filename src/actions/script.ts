@@ -2,12 +2,24 @@
 // A page that holds a typed secret is refused (a script could read it back in any encoding).
 import { z } from "zod";
 import { badInput } from "../errors.ts";
+import { BidiError } from "../grid/bidi.ts";
 import type { Page } from "../grid/page.ts";
 import { browserHoldsTyped, markScripted } from "../secrets/typed.ts";
 import { type ActionServices, defineAction, pageFields } from "./define.ts";
 import { acting } from "./failures.ts";
 import { dialogField, gesture, landed } from "./page/state.ts";
 import { jsonOf, toLocal, userFunction } from "./page/user-script.ts";
+
+/** The browser could not serialise the result (a getter that throws when read): a 400 saying what to return. */
+function unreadable(err: unknown): never {
+  if (err instanceof BidiError && /seriali[sz]ation/i.test(err.bidiMessage)) {
+    throw badInput(
+      "the script's result could not be read: reading one of its properties threw (a getter that throws). Return plain data: copy the fields you need into a new object",
+      "script",
+    );
+  }
+  throw err;
+}
 
 export const SCRIPT_AFTER_WRITE =
   "a page of this browser (in any tab) holds a secret typed by write, and a script could read it back: scripts are refused until every such page goes to another document (navigate, or submit the form). The operator can allow them with secrets.scripts_after_write: allow";
@@ -70,7 +82,9 @@ export const executeScript = defineAction({
     let value: Awaited<ReturnType<Page["userCall"]>> | null = null;
     const before = await gesture(page, () =>
       acting({}, async () => {
-        value = await page.userCall(context, userFunction(input.script), input.args.map(toLocal));
+        value = await page
+          .userCall(context, userFunction(input.script), input.args.map(toLocal))
+          .catch(unreadable);
       }),
     );
     const result = value ? await jsonOf(page, context, value) : null;

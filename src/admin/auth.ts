@@ -5,6 +5,7 @@
 // Sec-Fetch-Site: same-origin): SameSite ignores ports, so any page on 127.0.0.1:* is "same site".
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { parseCookie } from "cookie";
+import type { Config } from "../config.ts";
 import { badInput, forbidden, TooMany, unauthorized } from "../errors.ts";
 import { changes, type HostRules, hostOf } from "../http/guard.ts";
 import type { RecordStore } from "../store/types.ts";
@@ -41,6 +42,25 @@ export function adminCookie(request: Request): string | null {
   } catch {
     throw badInput(`the ${ADMIN_COOKIE} cookie is not valid percent-encoding: sign in again`);
   }
+}
+
+/** The token the admin API and pages take: auth.admin_token, or auth.token when it is unset. */
+export function adminTokenOf(config: Config): string | null {
+  return config.auth.admin_token ?? config.auth.token;
+}
+
+/** Every path under /admin: each takes only the admin credential, whoever registers the route. */
+export function isAdminPath(path: string): boolean {
+  return path === "/admin" || path.startsWith("/admin/");
+}
+
+/** The boot log's line on who may use the admin routes. */
+export function credentialsLine(config: Config): string {
+  if (config.auth.admin_token)
+    return "credentials: auth.admin_token opens the admin routes and pages, auth.token the agent routes only";
+  if (config.auth.token)
+    return "credentials: one token (auth.token) opens both the agent and the admin routes; set auth.admin_token (AUTH_ADMIN_TOKEN) to keep agents out of /admin";
+  return "credentials: no token set; every route is open (loopback only)";
 }
 
 const digest = (id: string) => createHash("sha256").update(`sf-admin-session:${id}`).digest("hex");

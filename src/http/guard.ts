@@ -100,6 +100,10 @@ export function pathProblem(pathname: string): string | null {
 
 /** Throws the refusal for a request this server must not answer; nothing otherwise. */
 export function checkRequest(rules: HostRules, request: Request): void {
+  // A Host that is no host name (a space, a bad port, a lone '[') leaves no URL to read.
+  if (!URL.canParse(request.url)) {
+    throw badInput("the Host header is not a host name (and port): send this server's own address", "host");
+  }
   const { pathname } = new URL(request.url);
   const host = hostOf(request);
   if (pathname !== "/healthz" && !rules.allows(host)) {

@@ -1,20 +1,24 @@
 // Workspace leases in Redis: taken in arrival order through a queue, renewed, released, and watched for.
 import { RedisClient } from "bun";
 import { CLIENT_OPTIONS, NOW_MS, type RedisConnection, script } from "./redis-client.ts";
-import { LEASE, LEASE_ALIVE, LEASE_FREE, LEASE_QUEUE, LEASE_SEQ } from "./redis-keys.ts";
+import { LEASE, LEASE_FREE, LEASE_QUEUE, LEASE_SEQ } from "./redis-keys.ts";
+
+/** Each waiting ticket's deadline, a sorted set (a new name: the hash it replaces had another type). */
+export const LEASE_DEADLINES = "!lease-deadlines:";
 
 /**
  * Takes the lease KEYS[1] for ARGV[2] ms for the ticket ARGV[1] when it is free and the ticket is
- * first in the queue (KEYS[2]: tickets by arrival; KEYS[3]: each ticket's deadline; KEYS[4]: the
- * token counter). Otherwise keeps the ticket in line and replies 0; tickets not renewed go.
+ * first in the queue (KEYS[2]: tickets by arrival; KEYS[3]: tickets by deadline, a sorted set, so a
+ * poll reads only the tickets whose deadline passed, not the whole queue; KEYS[4]: the token
+ * counter). Otherwise keeps the ticket in line and replies 0; tickets not renewed go.
  */
 const TAKE_LEASE = `${NOW_MS}
 local ms = tonumber(ARGV[2])
-local deadlines = redis.call('HGETALL', KEYS[3])
-for i = 1, #deadlines, 2 do
-  if tonumber(deadlines[i + 1]) <= now and deadlines[i] ~= ARGV[1] then
-    redis.call('HDEL', KEYS[3], deadlines[i])
-    redis.call('ZREM', KEYS[2], deadlines[i])
+local gone = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now, 'LIMIT', 0, 100)
+for _, t in ipairs(gone) do
+  if t ~= ARGV[1] then
+    redis.call('ZREM', KEYS[3], t)
+    redis.call('ZREM', KEYS[2], t)
   end
 end
 local head = redis.call('ZRANGE', KEYS[2], 0, 0)[1]
@@ -22,13 +26,13 @@ if redis.call('EXISTS', KEYS[1]) == 1 or (head and head ~= ARGV[1]) then
   if not redis.call('ZSCORE', KEYS[2], ARGV[1]) then
     redis.call('ZADD', KEYS[2], redis.call('INCR', KEYS[4]), ARGV[1])
   end
-  redis.call('HSET', KEYS[3], ARGV[1], now + ms)
+  redis.call('ZADD', KEYS[3], now + ms, ARGV[1])
   redis.call('PEXPIRE', KEYS[2], ms)
   redis.call('PEXPIRE', KEYS[3], ms)
   return 0
 end
 redis.call('ZREM', KEYS[2], ARGV[1])
-redis.call('HDEL', KEYS[3], ARGV[1])
+redis.call('ZREM', KEYS[3], ARGV[1])
 local token = redis.call('INCR', KEYS[4])
 if not redis.call('SET', KEYS[1], token, 'NX', 'PX', ms) then return 0 end
 return token`;
@@ -42,7 +46,7 @@ const RELEASE_LEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then
 end
 return 1`;
 const LEAVE_QUEUE = `redis.call('ZREM', KEYS[1], ARGV[1])
-redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('ZREM', KEYS[2], ARGV[1])
 return 1`;
 
 const SCRIPTS = {
@@ -66,7 +70,7 @@ export class RedisLeases {
     const p = this.prefix;
     const reply = await this.conn.run(
       SCRIPTS.take,
-      [p + LEASE + name, p + LEASE_QUEUE + name, p + LEASE_ALIVE + name, p + LEASE_SEQ],
+      [p + LEASE + name, p + LEASE_QUEUE + name, p + LEASE_DEADLINES + name, p + LEASE_SEQ],
       [ticket, String(Math.max(1, Math.ceil(ms)))],
     );
     const token = Number(reply);
@@ -117,7 +121,7 @@ export class RedisLeases {
 
   async leaveLeaseQueue(name: string, ticket: string): Promise<void> {
     const p = this.prefix;
-    await this.conn.run(SCRIPTS.leave, [p + LEASE_QUEUE + name, p + LEASE_ALIVE + name], [ticket]);
+    await this.conn.run(SCRIPTS.leave, [p + LEASE_QUEUE + name, p + LEASE_DEADLINES + name], [ticket]);
   }
 
   close(): void {

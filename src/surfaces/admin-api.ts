@@ -8,7 +8,7 @@ import { json } from "../http/json.ts";
 import { isWorkspaceName } from "../names.ts";
 import { capabilityRoutes, workspaceRows, workspaceView } from "../registry.ts";
 import type { Services } from "../services.ts";
-import { openFeed, streamResponse } from "./feed.ts";
+import { feedRoom, openFeed, streamResponse } from "./feed.ts";
 
 export { ADMIN_COOKIE } from "../admin/auth.ts";
 
@@ -17,6 +17,7 @@ function sse(services: Services, request: Request): Response {
   // while it is open the workspace counts as watched (its calls keep screens).
   const watch = new URL(request.url).searchParams.get("watch");
   if (watch !== null && !isWorkspaceName(watch)) throw badInput("watch must be a workspace's name", "watch");
+  feedRoom(services);
   return streamResponse(
     request,
     (write) => {

@@ -3,6 +3,7 @@
 // live screen. The JSON stream (/admin/events) and the pages' stream (/ui/events) both write it.
 
 import type { WorkspaceRow } from "../admin/rows.ts";
+import { TooMany } from "../errors.ts";
 import { log } from "../log.ts";
 import { workspaceExists, workspaceRow } from "../registry.ts";
 import type { Services } from "../services.ts";
@@ -18,35 +19,105 @@ export interface FeedHandlers {
   screen(frame: Shown): void;
 }
 
-/** Starts the feed (`watch`: a workspace whose screen it carries too); the function it returns stops it. */
-export function openFeed(services: Services, watch: string | null, on: FeedHandlers): () => void {
-  const pending = new Set<string>();
-  let timer: ReturnType<typeof setTimeout> | null = null;
+/** The most live feeds one server keeps open at once (each is an open connection and a listener). */
+export const MAX_FEEDS = 64;
+
+type Row = WorkspaceRow | { key: string; gone: true };
+
+/**
+ * Every feed of one server shares one hub: it listens to the event bus once, and each change's row
+ * is read once (one Grid listing per flush) and handed to every feed, however many are open.
+ */
+class RowHub {
+  readonly feeds = new Set<(row: Row) => void>();
+  /** Rows read so far and Grid listings made (a test measures the feed by them). */
+  readonly reads = { rows: 0, listings: 0 };
+  private readonly pending = new Set<string>();
+  private timer: ReturnType<typeof setTimeout> | null = null;
   // Flushes run one after another: two at once could send a row read earlier after a newer one,
   // leaving the reader on the older.
-  let flushed: Promise<void> = Promise.resolve();
-  const flush = async () => {
-    const keys = [...pending];
-    pending.clear();
-    const liveIds = await services.grid.sessions();
+  private flushed: Promise<void> = Promise.resolve();
+  private off: (() => void) | null = null;
+
+  constructor(private readonly services: Services) {}
+
+  add(feed: (row: Row) => void): () => void {
+    this.feeds.add(feed);
+    this.off ??= this.services.events.subscribe((key) => this.changed(key));
+    return () => {
+      this.feeds.delete(feed);
+      if (this.feeds.size > 0) return;
+      this.off?.();
+      this.off = null;
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = null;
+      this.pending.clear();
+    };
+  }
+
+  private changed(key: string): void {
+    this.pending.add(key);
+    this.timer ??= setTimeout(() => {
+      this.timer = null;
+      const flush = () => this.flush();
+      this.flushed = this.flushed.then(flush, flush);
+    }, 50);
+  }
+
+  private async flush(): Promise<void> {
+    const keys = [...this.pending];
+    this.pending.clear();
+    if (keys.length === 0 || this.feeds.size === 0) return;
+    this.reads.listings++;
+    const liveIds = await this.services.grid.sessions();
     for (const key of keys) {
+      let row: Row;
       try {
-        const exists = await workspaceExists(services, key);
-        on.row(exists ? await workspaceRow(services, key, liveIds) : { key, gone: true });
+        this.reads.rows++;
+        const exists = await workspaceExists(this.services, key);
+        row = exists ? await workspaceRow(this.services, key, liveIds) : { key, gone: true };
       } catch (err) {
         log.warn(
           `admin events: a row for ${key} failed: ${err instanceof Error ? err.message : String(err)}`,
         );
+        continue;
+      }
+      for (const feed of [...this.feeds]) {
+        try {
+          feed(row);
+        } catch {
+          // a feed's failure is its own
+        }
       }
     }
-  };
-  const off = services.events.subscribe((key) => {
-    pending.add(key);
-    timer ??= setTimeout(() => {
-      timer = null;
-      flushed = flushed.then(flush, flush);
-    }, 50);
-  });
+  }
+}
+
+const hubs = new WeakMap<Services, RowHub>();
+
+/** The server's feed hub (made on first use). */
+export function feedHub(services: Services): RowHub {
+  let hub = hubs.get(services);
+  if (!hub) {
+    hub = new RowHub(services);
+    hubs.set(services, hub);
+  }
+  return hub;
+}
+
+/** Throws a 429 when MAX_FEEDS feeds are open already: checked before a stream is answered. */
+export function feedRoom(services: Services): void {
+  if (feedHub(services).feeds.size >= MAX_FEEDS) {
+    throw new TooMany(
+      `${MAX_FEEDS} live feeds are open on this server already: close a tab showing the admin pages, or retry later`,
+      5,
+    );
+  }
+}
+
+/** Starts the feed (`watch`: a workspace whose screen it carries too); the function it returns stops it. */
+export function openFeed(services: Services, watch: string | null, on: FeedHandlers): () => void {
+  const off = feedHub(services).add((row) => on.row(row));
   const beat = setInterval(() => on.beat(services.now()), HEARTBEAT_MS);
   // While it is open the workspace counts as watched (its calls keep screens).
   const unwatch = watch ? services.timeline.live.watch(watch, (frame) => on.screen(frame)) : () => {};
@@ -55,7 +126,6 @@ export function openFeed(services: Services, watch: string | null, on: FeedHandl
     off();
     unwatch();
     clearInterval(beat);
-    if (timer) clearTimeout(timer);
   };
 }
 

@@ -26,6 +26,8 @@ const CANCEL_POLL_MS = 1000;
 const CANCEL_KEEP_S = 600;
 /** A request id longer than this is not one a client sends: its cancel is ignored. */
 const MAX_ID_CHARS = 256;
+/** Cancels one request may carry: the rest of a batch of 9,000 is ignored, not 9,000 store writes. */
+export const MAX_CANCELS = 16;
 
 export class McpHttp {
   private readonly idle: number;
@@ -54,7 +56,8 @@ export class McpHttp {
       // Nothing here sends a message no request asked for, so there is no stream to listen on.
       if (request.method !== "POST") return methodNotAllowed();
       const body = await readJson(request);
-      for (const m of Array.isArray(body) ? body : [body]) await this.cancelled(id, m);
+      const cancels = (Array.isArray(body) ? body : [body]).filter(isCancel).slice(0, MAX_CANCELS);
+      for (const m of cancels) await this.cancelled(id, m);
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       await mcpServer(this.services, workspace, this.hooks(id)).connect(transport);
       return await transport.handleRequest(request, { parsedBody: body });
@@ -90,6 +93,8 @@ export class McpHttp {
         const key = callKey(session, requestId);
         if (key === null) return () => undefined;
         this.inflight.set(key, cancel);
+        // The id is the session's: a cancel sent to another server may mark it for this call.
+        void this.services.store.putMark(usedKey(key), CANCEL_KEEP_S).catch(() => undefined);
         const timer = setInterval(() => {
           this.services.store.hasMark(key).then(
             (yes) => yes && cancel(),
@@ -106,15 +111,16 @@ export class McpHttp {
   }
 
   private async cancelled(session: string, message: unknown): Promise<void> {
-    const m = message as { method?: unknown; params?: { requestId?: unknown } } | null;
-    if (m?.method !== "notifications/cancelled") return;
+    const m = message as { params?: { requestId?: unknown } };
     const requestId = m.params?.requestId;
     if (typeof requestId !== "string" && typeof requestId !== "number") return;
     const key = callKey(session, requestId);
     if (key === null) return;
     const here = this.inflight.get(key);
     if (here) here();
-    else await this.services.store.putMark(key, CANCEL_KEEP_S);
+    // Only for an id the session used for a call (on any server): others are a client's noise.
+    else if (await this.services.store.hasMark(usedKey(key)))
+      await this.services.store.putMark(key, CANCEL_KEEP_S);
   }
 
   /** A page on another origin must not drive /mcp by any method (the app refuses its changes too). */
@@ -129,6 +135,13 @@ export class McpHttp {
     this.inflight.clear();
   }
 }
+
+function isCancel(message: unknown): boolean {
+  return (message as { method?: unknown } | null)?.method === "notifications/cancelled";
+}
+
+/** The mark that says the session used this request id for a call. */
+const usedKey = (key: string) => `${key}:used`;
 
 function callKey(session: string, requestId: string | number): string | null {
   const id = JSON.stringify(requestId);

@@ -9,13 +9,15 @@ import { join } from "node:path";
 import { workspaceDir } from "../files/layout.ts";
 import { codeOf, DIR_MODE, FILE_MODE, openNoFollow } from "../files/store.ts";
 import { log } from "../log.ts";
-import type { NewEntry, TimelineEntry } from "./entry.ts";
+import { ENTRY_CAP, type NewEntry, type TimelineEntry } from "./entry.ts";
 import { EMPTY, parseLine, type Summary, type TimelineLog } from "./log.ts";
 import { KeyedQueue } from "./queue.ts";
 
 export const TIMELINE_DIR = "timeline";
 const ENTRIES = "entries.jsonl";
 const SCREENS = "screens";
+/** How much of the file's tail one read takes. */
+const TAIL_CHUNK = 64 * 1024;
 
 /** Whether `path` is a real folder, not a symlink to one (a planted link is never followed). */
 function realDir(path: string): boolean {
@@ -41,24 +43,57 @@ export class DiskLog implements TimelineLog {
   readonly screens = true;
   private readonly lock = new KeyedQueue();
   private readonly states = new Map<string, DiskState>();
+  /** Bytes read from entries files so far (a test measures a listing by it). */
+  bytesRead = 0;
 
   constructor(
     private readonly root: string,
     private readonly keep: number,
   ) {}
 
+  /** Lines past `keep` before the file is rewritten. */
+  private get slack(): number {
+    return Math.max(20, Math.floor(this.keep / 4));
+  }
+
   private dir(workspace: string): string {
     return join(workspaceDir(this.root, workspace), TIMELINE_DIR);
   }
 
-  private async read(workspace: string): Promise<TimelineEntry[]> {
+  /**
+   * The newest `keep` entries, read from the file's tail in chunks: a 127 MB file costs what its
+   * last lines weigh (at most `keep` entries of ENTRY_CAP each, twice over for lines written before
+   * the cap). `whole` says whether the file's start was reached.
+   */
+  private async read(workspace: string): Promise<TimelineEntry[] & { whole?: boolean }> {
     const dir = this.dir(workspace);
     if (!realDir(dir)) return [];
     const fh = await openNoFollow(join(dir, ENTRIES));
     if (!fh) return [];
     try {
-      const text = await fh.readFile("utf8");
-      return text.split("\n").flatMap((l) => parseLine(l) ?? []);
+      const size = (await fh.stat()).size;
+      const budget = Math.max(TAIL_CHUNK, this.keep * ENTRY_CAP * 2);
+      const chunks: Buffer[] = [];
+      let at = size;
+      let lines = 0;
+      while (at > 0 && size - at < budget && lines <= this.keep) {
+        const len = Math.min(TAIL_CHUNK, at);
+        at -= len;
+        const buf = Buffer.alloc(len);
+        await fh.read(buf, 0, len, at);
+        this.bytesRead += len;
+        chunks.unshift(buf);
+        for (const b of buf) if (b === 10) lines++;
+      }
+      let text = Buffer.concat(chunks).toString("utf8");
+      // Not at the start: the first line may be a piece of one.
+      if (at > 0) text = text.slice(text.indexOf("\n") + 1);
+      const entries: TimelineEntry[] & { whole?: boolean } = text
+        .split("\n")
+        .flatMap((l) => parseLine(l) ?? [])
+        .slice(-this.keep);
+      entries.whole = at === 0;
+      return entries;
     } finally {
       await fh.close();
     }
@@ -70,7 +105,8 @@ export class DiskLog implements TimelineLog {
       const entries = await this.read(workspace);
       const newest = entries[entries.length - 1];
       st = {
-        lines: entries.length,
+        // A file read only in part holds more than `keep`: the next append compacts it.
+        lines: entries.whole === false ? this.keep + this.slack + 1 : entries.length,
         last: entries.reduce((m, e) => Math.max(m, e.n), 0),
         newest: newest?.time ?? 0,
         screened: entries.filter((e) => e.screen).map((e) => e.n),
@@ -121,7 +157,7 @@ export class DiskLog implements TimelineLog {
       st.last = n;
       st.newest = full.time;
       if (shot) st.screened.push(n);
-      if (st.lines > this.keep + Math.max(20, Math.floor(this.keep / 4))) await this.compact(workspace, st);
+      if (st.lines > this.keep + this.slack) await this.compact(workspace, st);
       return full;
     });
   }

@@ -35,34 +35,80 @@ export type TimelineEntry = z.infer<typeof TimelineEntry>;
 /** What a caller hands the log; it numbers the entry. */
 export type NewEntry = Omit<TimelineEntry, "n">;
 
-/** The most an entry's arguments may weigh as JSON; past it, long strings are cut. */
-export const ARGS_CAP = 64 * 1024;
+/** The most an entry may weigh as JSON, once cut: a 65,000-key body is not a megabyte of timeline. */
+export const ENTRY_CAP = 16 * 1024;
+/** The most its arguments may weigh; past it, long strings are cut, then long lists and objects. */
+export const ARGS_CAP = 12 * 1024;
 const CUT_STRING = 256;
+/** Items of a list and keys of an object kept when cutting to size. */
+const CUT_ITEMS = 50;
+/** The longest error, URL or title an entry keeps (an error is a short summary, not every issue). */
+export const TEXT_CAP = 1000;
+
+const cutText = (v: string, at: number) => (v.length > at ? `${v.slice(0, at)}…` : v);
 
 /**
  * `args` as JSON-safe data within ARGS_CAP: bytes and other objects that are not plain data read as
- * a placeholder, and when the whole is still too big every long string is cut (`cut` says so).
+ * a placeholder; when the whole is still too big every long string is cut, then every list and
+ * object past CUT_ITEMS, then nothing is kept (`cut` says so). `short` (a call its input validation
+ * refused) cuts at once.
  */
-export function keptArgs(args: unknown): { args: Record<string, unknown>; cut: boolean } {
-  const plain = (v: unknown, depth: number, cutAt: number | null): unknown => {
-    if (typeof v === "string") return cutAt !== null && v.length > cutAt ? `${v.slice(0, cutAt)}…` : v;
+export function keptArgs(args: unknown, short = false): { args: Record<string, unknown>; cut: boolean } {
+  const plain = (v: unknown, depth: number, cutAt: number | null, items: number): unknown => {
+    if (typeof v === "string") return cutAt !== null ? cutText(v, cutAt) : v;
     if (typeof v === "number" || typeof v === "boolean" || v === null) return v;
     if (depth > 20) return "[…]";
-    if (Array.isArray(v)) return v.slice(0, 1000).map((x) => plain(x, depth + 1, cutAt));
+    if (Array.isArray(v)) return v.slice(0, items).map((x) => plain(x, depth + 1, cutAt, items));
     if (typeof v === "object" && Object.getPrototypeOf(v) === Object.prototype) {
       const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[k] = plain(x, depth + 1, cutAt);
+      let n = 0;
+      for (const k in v as Record<string, unknown>) {
+        if (!Object.hasOwn(v, k)) continue;
+        if (n++ >= items) {
+          out["…"] = "more keys not kept";
+          break;
+        }
+        out[cutAt !== null ? cutText(k, cutAt) : k] = plain(
+          (v as Record<string, unknown>)[k],
+          depth + 1,
+          cutAt,
+          items,
+        );
+      }
       return out;
     }
     return v === undefined ? null : "[bytes]";
   };
-  const root = (cutAt: number | null) => {
-    const got = plain(args, 0, cutAt);
+  const root = (cutAt: number | null, items: number) => {
+    const got = plain(args, 0, cutAt, items);
     return typeof got === "object" && got !== null && !Array.isArray(got)
       ? (got as Record<string, unknown>)
       : {};
   };
-  const whole = root(null);
-  if (JSON.stringify(whole).length <= ARGS_CAP) return { args: whole, cut: false };
-  return { args: root(CUT_STRING), cut: true };
+  const fits = (a: Record<string, unknown>) => JSON.stringify(a).length <= ARGS_CAP;
+  if (!short) {
+    const whole = root(null, 1000);
+    if (fits(whole)) return { args: whole, cut: false };
+    const strings = root(CUT_STRING, 1000);
+    if (fits(strings)) return { args: strings, cut: true };
+  }
+  const small = root(CUT_STRING, CUT_ITEMS);
+  if (fits(small))
+    return { args: small, cut: !short || JSON.stringify(small) !== JSON.stringify(root(null, 1000)) };
+  return { args: {}, cut: true };
+}
+
+/** The entry within ENTRY_CAP: its error, URL and title cut to TEXT_CAP (its args are already cut). */
+export function boundedEntry<E extends NewEntry>(entry: E): E {
+  const out = { ...entry };
+  if (out.error !== undefined) out.error = cutText(out.error, TEXT_CAP);
+  if (out.url !== undefined) out.url = cutText(out.url, TEXT_CAP);
+  if (out.title !== undefined) out.title = cutText(out.title, TEXT_CAP);
+  if (out.tool.length > 200) out.tool = cutText(out.tool, 200);
+  if (out.flow !== undefined) out.flow = cutText(out.flow, 200);
+  if (JSON.stringify(out).length > ENTRY_CAP) {
+    out.args = {};
+    out.args_cut = true;
+  }
+  return out;
 }

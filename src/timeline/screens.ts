@@ -60,33 +60,41 @@ export interface Drawable {
   readonly navigationCount: number;
 }
 
+/** The widest a screen is kept: a 7680-px window gives a 1280-px picture, not a 12 MB one. */
+export const SCREEN_WIDTH = 1280;
+// The largest capture decoded for the downscale (16K x 16K): anything more is not pictured.
+const MAX_PIXELS = 16_384 * 16_384;
+
+/** The JPEG at most SCREEN_WIDTH wide (decoded and encoded off the JavaScript thread). */
+export async function fitWidth(jpeg: Uint8Array): Promise<Uint8Array> {
+  const image = new Bun.Image(jpeg, { maxPixels: MAX_PIXELS });
+  const { width } = await image.metadata();
+  if (width <= SCREEN_WIDTH) return jpeg;
+  return image
+    .resize(SCREEN_WIDTH, undefined, { withoutEnlargement: true })
+    .jpeg({ quality: Math.round(JPEG.quality * 100), progressive: false })
+    .bytes();
+}
+
 /**
  * The tab's viewport as a JPEG; "typed" when a document of the tab holds a typed secret, "moved"
  * when a navigation began while it was drawn (the check may then have looked at the next page, not
- * the one drawn). Either way the picture is thrown away.
+ * the one drawn). Either way the picture is thrown away. The typed check runs after the capture has
+ * answered: a bound write marks its document before its first character, so any picture with a
+ * character in it is followed by a check that sees the mark (run beside the capture, the check could
+ * answer before the mark and the picture after the typing).
  */
 export async function jpegOf(held: Drawable, tab: string): Promise<Uint8Array | "typed" | "moved"> {
   const before = held.navigationCount;
-  // Both at once: the check is a few round trips, the picture most of the time.
-  const picture = held.socket
-    .send(
-      "browsingContext.captureScreenshot",
-      { context: tab, origin: "viewport", format: JPEG },
-      {
-        timeoutMs: SCREEN_MS,
-      },
-    )
-    .then(
-      (r) => ({ data: r.data }),
-      (err: unknown) => ({ err }),
-    );
-  const typed = await holdsTypedSecret(held.socket, tab);
-  const shot = await picture;
-  if ("err" in shot) throw shot.err;
-  if (typed) return "typed";
+  const shot = await held.socket.send(
+    "browsingContext.captureScreenshot",
+    { context: tab, origin: "viewport", format: JPEG },
+    { timeoutMs: SCREEN_MS },
+  );
+  if (await holdsTypedSecret(held.socket, tab)) return "typed";
   // Read once both answers are in: a navigation that began before either is told before it.
   if (held.navigationCount !== before) return "moved";
-  return new Uint8Array(Buffer.from(shot.data, "base64"));
+  return fitWidth(new Uint8Array(Buffer.from(shot.data, "base64")));
 }
 
 /** The screen of what `reach` found; a tab closed since the agent picked it gives way to the first one. */

@@ -11,7 +11,7 @@ import type { ToolTable } from "../flows/tools.ts";
 import { log } from "../log.ts";
 import { hideValues, hideValuesDeep, secretValuesOf } from "../secrets/bound.ts";
 import type { SecretCatalogue } from "../secrets/catalogue.ts";
-import { keptArgs, type NewEntry, type Surface, type TimelineEntry } from "./entry.ts";
+import { boundedEntry, keptArgs, type NewEntry, type Surface, type TimelineEntry } from "./entry.ts";
 import { flowFieldsOf } from "./flow.ts";
 import type { Summary, TimelineLog } from "./log.ts";
 import { pageNow, sendScreen } from "./page-after.ts";
@@ -114,21 +114,22 @@ export class Timeline {
       }));
       screen = picture.finally(() => this.drawing.delete(call.workspace));
     };
-    const base = (values: string[]) => ({
+    const base = (values: string[], refused = false) => ({
       time,
       surface: call.surface,
       tool: call.action.name,
       ms: Math.round(performance.now() - began),
-      ...this.argsOf(call.args, values),
+      ...this.argsOf(call.args, values, refused),
     });
     let result: AnyRecord;
     try {
       result = await run(after);
     } catch (err) {
       const values = this.values();
+      const status = statusOf(err);
       const entry: NewEntry = {
-        ...base(values),
-        status: statusOf(err),
+        ...base(values, status === 400),
+        status,
         error: hideValues(values, errorBody(err).error),
       };
       const page = call.action.browser === "none" ? null : await pageNow(this.deps, call.workspace, values);
@@ -198,16 +199,26 @@ export class Timeline {
     await this.write(workspace, entry, screen);
   }
 
-  private argsOf(raw: unknown, values: string[]): { args: Record<string, unknown>; args_cut?: true } {
-    const { args, cut } = keptArgs(raw);
+  private argsOf(
+    raw: unknown,
+    values: string[],
+    refused = false,
+  ): { args: Record<string, unknown>; args_cut?: true } {
+    // A refused call (400) keeps a short summary of what it sent.
+    const { args, cut } = keptArgs(raw, refused);
     return { args: hideValuesDeep(values, args), ...(cut ? { args_cut: true as const } : {}) };
   }
 
   private async append(workspace: string, entry: NewEntry, screen: Uint8Array | null): Promise<void> {
     try {
       // Judged at the call's own time: the write may come a moment later (after its screen).
+      // None for a workspace that does not exist: a spray of names leaves no timelines behind.
+      if (!(await this.deps.store.get(workspace)) && (await this.deps.log.summary(workspace)).last === 0) {
+        log.debug(`workspace ${workspace}: no timeline entry: no such workspace`);
+        return;
+      }
       await this.expireIfOld(workspace, entry.time);
-      await this.deps.log.append(workspace, entry, screen);
+      await this.deps.log.append(workspace, boundedEntry(entry), screen);
       this.deps.changed(workspace);
     } catch (err) {
       // The call itself went as it went: a timeline that cannot be written does not fail it.

@@ -5,6 +5,7 @@
 // it writes nothing more, and a browser it opened is quit. Opening, reopening and ending a browser
 // are lifecycle.ts's; the settle write settle.ts's; a runner's steps runner.ts's.
 
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { ActionContext, ActionServices, AnyAction, LiveBrowser } from "../actions/define.ts";
 import { LeaseLost, unavailable } from "../errors.ts";
 import { SANDBOX } from "../grid/bidi.ts";
@@ -55,8 +56,16 @@ export class WorkspaceManager {
   private services!: ActionServices;
   /** Each workspace's call in flight on this server, to stop it (interrupt). */
   private readonly running = new Map<string, AbortController>();
-  /** The lease each of those calls holds: it fences their writes. */
-  private readonly fences = new Map<string, LeaseFence>();
+  /**
+   * The call a piece of work belongs to, carried with it (not looked up by workspace name): a call
+   * stopped by an admin's End keeps its own, broken, fence, so it can never write with the next
+   * call's, and its own stop signal.
+   */
+  private readonly calls = new AsyncLocalStorage<{
+    workspace: string;
+    fence: LeaseFence;
+    stop: AbortSignal;
+  }>();
   /** One BiDi connection per live browser this server has touched. */
   readonly connections: HeldConnections;
   private readonly browsers: Browsers;
@@ -84,7 +93,7 @@ export class WorkspaceManager {
       hooks,
       browsers: this.browsers,
       fenceOf: (workspace) => this.fenceOf(workspace),
-      stopped: (workspace) => this.running.get(workspace)?.signal.aborted === true,
+      stopped: (workspace) => this.callOf(workspace)?.stop.aborted === true,
     });
     this.runner = {
       lifecycle: this.lifecycle,
@@ -123,9 +132,11 @@ export class WorkspaceManager {
       else outer?.addEventListener("abort", relay, { once: true });
       held.lost.addEventListener("abort", lost, { once: true });
       this.running.set(workspace, stop);
-      this.fences.set(workspace, held.fence);
       try {
-        return await this.runLocked(workspace, action, input, { ...opts, signal: stop.signal });
+        const call = { workspace, fence: held.fence, stop: stop.signal };
+        return await this.calls.run(call, () =>
+          this.runLocked(workspace, action, input, { ...opts, signal: stop.signal }),
+        );
       } catch (err) {
         // Whatever a call that lost its lease ran into, that is why it stopped.
         if (held.lost.aborted && !(err instanceof LeaseLost)) throw held.lost.reason;
@@ -134,7 +145,6 @@ export class WorkspaceManager {
         outer?.removeEventListener("abort", relay);
         held.lost.removeEventListener("abort", lost);
         if (this.running.get(workspace) === stop) this.running.delete(workspace);
-        if (this.fences.get(workspace) === held.fence) this.fences.delete(workspace);
         await opts.after?.().catch(() => undefined);
       }
     });
@@ -169,8 +179,14 @@ export class WorkspaceManager {
 
   /** The lease of the workspace's call in flight on this server: its writes go through it. */
   private fenceOf(workspace: string): { fence?: LeaseFence } {
-    const fence = this.fences.get(workspace);
-    return fence ? { fence } : {};
+    const call = this.callOf(workspace);
+    return call ? { fence: call.fence } : {};
+  }
+
+  /** The call of `workspace` this work runs in, or undefined outside one (an admin's End). */
+  private callOf(workspace: string) {
+    const call = this.calls.getStore();
+    return call?.workspace === workspace ? call : undefined;
   }
 
   private async runLocked(

@@ -45,7 +45,7 @@ describe("the layers", () => {
     expect(config).toEqual(defaultConfig());
     expect(config).toEqual({
       grid: { url: "http://127.0.0.1:4444", open_timeout: 60, command_timeout: 60 },
-      auth: { token: null },
+      auth: { token: null, admin_token: null },
       http: { host: "127.0.0.1", port: 8766, allowed_hosts: [] },
       data: { dir: null },
       store: { url: null, key: null },
@@ -271,6 +271,7 @@ describe("bad values name the key and say what is allowed", () => {
     },
     "auth.token": { bad: [], rule: "", good: [["abc", "abc"]] },
     "store.key": { bad: [], rule: "", good: [["k".repeat(32), "k".repeat(32)]] },
+    "auth.admin_token": { bad: [], rule: "", good: [["abc", "abc"]] },
     "http.host": { bad: [], rule: "", good: [["localhost", "localhost"]] },
     "http.port": {
       bad: ["-1", "65536", "http"],

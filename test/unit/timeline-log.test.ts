@@ -12,6 +12,7 @@ import { defaultConfig } from "../../src/config.ts";
 import { badInput } from "../../src/errors.ts";
 import { StepTools } from "../../src/flows/tools.ts";
 import { SecretCatalogue } from "../../src/secrets/catalogue.ts";
+import { emptyRecord } from "../../src/store/record.ts";
 import { SqliteStore } from "../../src/store/sqlite.ts";
 import { DiskLog } from "../../src/timeline/disk-log.ts";
 import { keptArgs, type NewEntry, type TimelineEntry } from "../../src/timeline/entry.ts";
@@ -130,10 +131,13 @@ function timelineWith(
   config.secrets.entries = Object.fromEntries(
     Object.entries(secrets).map(([name, value]) => [name, { keys: { v: { value } } }]),
   );
+  // The workspace exists: a timeline is kept only for one that does.
+  const store = new SqliteStore();
+  void store.set("w", emptyRecord());
   return new Timeline({
     config,
     log,
-    store: new SqliteStore(),
+    store,
     connection: async () => {
       throw new Error("no browser here");
     },

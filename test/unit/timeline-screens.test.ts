@@ -1,12 +1,13 @@
-// A screen is kept only when it pictures a page known to hold no typed secret: the check and the
-// picture go out together, and a navigation that began meanwhile (after which the check may have
+// A screen is kept only when it pictures a page known to hold no typed secret: the check follows
+// the picture (test/unit/screen-order.test.ts), and a navigation that began meanwhile (after which the check may have
 // looked at the next page, not the one drawn) throws the picture away. A fake socket orders the
 // answers; the real browser is tested in test/integration/timeline.test.ts.
 import { describe, expect, test } from "bun:test";
 import type { BidiSocket } from "../../src/grid/bidi.ts";
 import { jpegOf } from "../../src/timeline/screens.ts";
+import { jpeg } from "../support/images.ts";
 
-const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0]).toString("base64");
+const JPEG = Buffer.from(await jpeg(64, 32)).toString("base64");
 
 /** A held connection whose socket answers as `answer` says; `moves` navigations begin during the picture. */
 function held(opts: { typedIn?: string[]; moveDuringPicture?: boolean }) {

@@ -6,7 +6,7 @@ import { cardMessage } from "../../../views/workspaces.tsx";
 import { notFound } from "../../errors.ts";
 import { isWorkspaceName } from "../../names.ts";
 import { frameMessage } from "../../timeline/view.tsx";
-import { openFeed, streamResponse } from "../feed.ts";
+import { feedRoom, openFeed, streamResponse } from "../feed.ts";
 import type { UiKit } from "./kit.ts";
 
 /** One SSE message carrying `html`. */
@@ -21,6 +21,7 @@ export function eventsRoute(kit: UiKit) {
   return kit.fragmentRoute((ctx) => {
     const key = ctx.query.workspace;
     if (key !== undefined && !isWorkspaceName(key)) throw notFound(`no workspace ${key}`);
+    feedRoom(services);
     // `message` renders a row, or null to skip it.
     const message =
       key === undefined ? cardMessage : (row: Row) => (row.key === key ? liveMessage(row) : null);

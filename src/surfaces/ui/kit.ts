@@ -2,7 +2,7 @@
 // without credentials, and a 401 (JSON, like the API) for a fragment without them.
 
 import { SignInPage } from "../../../views/sign-in.tsx";
-import type { AdminCredential } from "../../admin/auth.ts";
+import { type AdminCredential, adminTokenOf } from "../../admin/auth.ts";
 import { FlowError, notFound } from "../../errors.ts";
 import { failure } from "../../http/json.ts";
 import { isWorkspaceName } from "../../names.ts";
@@ -45,7 +45,7 @@ export function uiKit(services: Services): UiKit {
   };
   return {
     services,
-    signOut: services.config.auth.token !== null,
+    signOut: adminTokenOf(services.config) !== null,
     signInHere,
     pageRoute: (fn) => async (ctx) => {
       try {

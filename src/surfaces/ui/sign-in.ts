@@ -3,7 +3,7 @@
 import { stringifySetCookie } from "cookie";
 import { Elysia } from "elysia";
 import { SignInPage } from "../../../views/sign-in.tsx";
-import { ADMIN_COOKIE, SIGN_IN_SECONDS, SignInLimiter, sameToken } from "../../admin/auth.ts";
+import { ADMIN_COOKIE, adminTokenOf, SIGN_IN_SECONDS, SignInLimiter, sameToken } from "../../admin/auth.ts";
 import { TooMany, unsupportedType } from "../../errors.ts";
 import { peerOf } from "../../http/guard.ts";
 import { failure, readCapped } from "../../http/json.ts";
@@ -11,7 +11,8 @@ import { hasBody, mediaType } from "../../http/media.ts";
 import type { Services } from "../../services.ts";
 import { page } from "./respond.ts";
 
-const SIGN_IN_FAILED = "wrong token: type the server's auth token (auth.token, AUTH_TOKEN)";
+const SIGN_IN_FAILED =
+  "wrong token: type the server's admin token (auth.admin_token, AUTH_ADMIN_TOKEN; auth.token when that is unset)";
 
 /** The sign-in form's largest body: a token and a page to go to. */
 export const SIGN_IN_CAP = 4096;
@@ -39,7 +40,7 @@ function nextPage(v: unknown): string {
 }
 
 export function signInRoutes(services: Services) {
-  const token = services.config.auth.token;
+  const token = adminTokenOf(services.config);
   const limiter = new SignInLimiter();
 
   /** The sign-in form: at most SIGN_IN_CAP bytes, and five wrong tokens a minute per address. */

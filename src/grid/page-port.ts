@@ -29,6 +29,8 @@ export interface PageOptions {
   pageLoadMs: number;
   /** How long a script of the caller's may run (script_timeout). */
   scriptMs: number;
+  /** The URL schemes a page may be loaded from (navigate.allow_schemes); the default when unset. */
+  schemes?: string[];
   /** Whether the browser is gone (the Grid reaped it); asked when the connection fails. */
   gone: () => Promise<boolean>;
 }

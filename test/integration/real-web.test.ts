@@ -50,12 +50,12 @@ const inPage = async (script: string) => (await call("/browser/script", { script
 
 test("Back onto a page with an iframe (back/forward cache) keeps the workspace working", async () => {
   await call("/browser/navigate", { url: site.url("/framed") });
-  expect((await call("/browser/read_page", {})).status).toBe(200);
+  expect((await call("/browser/read", {})).status).toBe(200);
   await call("/browser/interact/click", { selector: { text: "Other" } });
   const back = await call("/browser/navigate", { back: true });
   expect(back.status).toBe(200);
   expect(back.body).toMatchObject({ url: site.url("/framed"), title: "Framed" });
-  const read = await call("/browser/read_page", {});
+  const read = await call("/browser/read", {});
   expect(read.status).toBe(200);
   expect(JSON.stringify(read.body)).toContain("Framed");
   const list = await call("/browser/switch", { tab: "list" });
@@ -74,7 +74,7 @@ test("a window.open pop-up lists, and keeps what its opener wrote into it", asyn
   expect(list.body.tabs[0].title).toBe("Opener");
   const into = await call("/browser/switch", { tab: 1 });
   expect(into.status).toBe(200);
-  const read = await call("/browser/read_page", {});
+  const read = await call("/browser/read", {});
   expect(read.status).toBe(200);
   expect(JSON.stringify(read.body)).toContain("written by the opener");
   await call("/browser/switch", { tab: "close" });

@@ -1,5 +1,6 @@
 // Moving the page: to a URL, back, forward, or a reload.
 import { z } from "zod";
+import { badInput } from "../errors.ts";
 import { defineAction, flag, pageFields, webUrl } from "./define.ts";
 
 export const navigate = defineAction({
@@ -34,6 +35,19 @@ export const navigate = defineAction({
     else if (input.back) await page.history(-1);
     else if (input.forward) await page.history(1);
     else await page.reload();
+    // The page asks before it is left. The browser may accept that on its own and move on: then
+    // the answer is where it went; a prompt still open is the answer itself, never the old page.
+    if (page.prompt?.type === "beforeunload") {
+      const before = page.held.navigationCount;
+      const until = Date.now() + 2_000;
+      while (page.prompt && Date.now() < until) await Bun.sleep(25);
+      if (!page.prompt) await page.afterGesture(before, true);
+    }
+    if (page.prompt?.type === "beforeunload") {
+      throw badInput(
+        "the page asks before it is left (a beforeunload dialog is open): answer it with the dialog tool, accept to leave or dismiss to stay",
+      );
+    }
     const status = page.status;
     return {
       ...(await page.state()),

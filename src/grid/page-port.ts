@@ -76,7 +76,7 @@ export class PagePort {
     } catch (err) {
       // Back onto a page with an iframe (Chromium's back/forward cache): a script sent to the tab
       // meets "no such frame" for the old iframe's context. The tree, read again, names the tab:
-      // the call goes once more, into the realm the restored document has now.
+      // the call goes once more, then says so plainly (Chromium's BiDi may still not find it).
       if (!(err instanceof StaleRealm)) throw err;
       return await this.sendOnce(method, params, opts).catch((again: unknown) => {
         throw again instanceof StaleRealm

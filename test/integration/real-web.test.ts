@@ -96,9 +96,12 @@ test("leaving a page with a beforeunload handler never answers the old page with
   if (left.status === 200 && left.body.url === site.url("/other")) {
     expect(left.body.title).toBe("Other");
   } else {
-    expect(left.status).toBe(409);
-    expect(JSON.stringify(left.body)).toContain("beforeunload");
-    await call("/browser/dialog", { action: "accept" });
+    expect(left.status).toBe(400);
+    expect(left.body.error).toContain("beforeunload");
+    const accepted = await call("/browser/dialog", { action: "accept" });
+    expect(accepted.status).toBe(200);
+    const now = await call("/browser/navigate", { url: site.url("/other") });
+    expect(now.body).toMatchObject({ url: site.url("/other"), title: "Other" });
   }
 }, 60_000);
 

@@ -100,6 +100,7 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
   const workspaces = new WorkspaceManager(store, grid, now, hooks, {
     lease: config.session.lease,
     wait: config.grid.command_timeout,
+    schemes: config.navigate.allow_schemes,
   });
   const hosts = new HostRules(config);
   const flows = new Flows(config, () => ACTIONS);

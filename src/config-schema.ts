@@ -187,6 +187,16 @@ const TABLE = {
       ),
     },
   },
+  navigate: {
+    about: "Where the browser may be sent.",
+    fields: {
+      allow_schemes: setting(
+        { type: "list" },
+        ["http", "https", "data", "about"],
+        "The URL schemes a page may be loaded from (file:, chrome: and view-source: show the Grid node's own files and settings).",
+      ),
+    },
+  },
   flows: {
     about: "Flows every workspace sees.",
     fields: { dir: setting({ type: "text" }, null, "A folder of flows every workspace sees.") },

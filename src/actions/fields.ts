@@ -77,8 +77,8 @@ export const webUrl = () =>
     .max(MAX_URL)
     .refine((u) => {
       try {
-        const p = new URL(u).protocol;
-        return p === "http:" || p === "https:" || p === "about:" || p === "data:" || p === "file:";
+        // Which schemes may load is navigate.allow_schemes' to say (Page.goto).
+        return /^[a-z][a-z0-9+.-]*:/i.test(u) && new URL(u).protocol.length > 1;
       } catch {
         return false;
       }

@@ -1,14 +1,15 @@
 // Moving the page: to a URL, back, forward, or a reload.
 import { z } from "zod";
-import { defineAction, flag, PageResult, webUrl } from "./define.ts";
+import { badInput } from "../errors.ts";
+import { defineAction, flag, pageFields, webUrl } from "./define.ts";
 
 export const navigate = defineAction({
   name: "navigate",
   http: { method: "POST", path: "/browser/navigate" },
   title: "Navigate",
   description:
-    "Go to a url, or back, forward or reload (exactly one). Waits for the page to load; returns its final url and title. Then read_page to see it; do not guess selectors.",
-  docs: "The url returned is where the page ended, after redirects.",
+    "Go to a url, or back, forward or reload (exactly one). Waits for the page to load; returns its final url, title and HTTP status. Then read_page to see it; do not guess selectors.",
+  docs: "The url returned is where the page ended, after redirects; status is the HTTP status of its document (none when it came from the back/forward cache). Done once the document is interactive; loading: true says its load event had not come a few seconds later (a subresource still loading). Only the schemes navigate.allow_schemes lists load (http, https, data and about unless set).",
   input: z
     .strictObject({
       url: webUrl().optional().meta({ docs: "An absolute URL to go to." }),
@@ -20,15 +21,38 @@ export const navigate = defineAction({
       (i) => [i.url !== undefined, i.back, i.forward, i.reload].filter(Boolean).length === 1,
       "give exactly one of url, back: true, forward: true or reload: true",
     ),
-  output: PageResult,
+  output: z.object({
+    ...pageFields,
+    status: z.number().int().optional().describe("The document's HTTP status."),
+    loading: z.literal(true).optional().describe("Its load event had not come yet."),
+  }),
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
   browser: "page",
   handler: async (ctx, input) => {
     const page = await ctx.browser.page();
-    if (input.url !== undefined) await page.goto(input.url);
+    let loading = false;
+    if (input.url !== undefined) ({ loading } = await page.goto(input.url));
     else if (input.back) await page.history(-1);
     else if (input.forward) await page.history(1);
     else await page.reload();
-    return page.state();
+    // The page asks before it is left. The browser may accept that on its own and move on: then
+    // the answer is where it went; a prompt still open is the answer itself, never the old page.
+    if (page.prompt?.type === "beforeunload") {
+      const before = page.held.navigationCount;
+      const until = Date.now() + 2_000;
+      while (page.prompt && Date.now() < until) await Bun.sleep(25);
+      if (!page.prompt) await page.afterGesture(before, true);
+    }
+    if (page.prompt?.type === "beforeunload") {
+      throw badInput(
+        "the page asks before it is left (a beforeunload dialog is open): answer it with the dialog tool, accept to leave or dismiss to stay",
+      );
+    }
+    const status = page.status;
+    return {
+      ...(await page.state()),
+      ...(status !== undefined ? { status } : {}),
+      ...(loading ? { loading: true as const } : {}),
+    };
   },
 });

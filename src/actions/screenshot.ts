@@ -76,6 +76,8 @@ async function capture(page: Page, opts: { el?: NodeRef; full?: boolean }): Prom
     return (
       await page.send("browsingContext.captureScreenshot", {
         context: tab,
+        // The element's place in the document: one below the first screen is past the viewport.
+        origin: "document",
         clip: { type: "element", element },
       })
     ).data;

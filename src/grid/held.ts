@@ -19,6 +19,7 @@ const FOLLOWED: EventName[] = [
   "browsingContext.navigationCommitted",
   "browsingContext.fragmentNavigated",
   "browsingContext.load",
+  "network.responseStarted",
 ];
 
 /** A navigation of one context, as its events tell it. */
@@ -37,6 +38,8 @@ export class HeldConnection {
   /** Tabs known to take scripts (see Page.usable). */
   readonly usable = new Set<string>();
   private readonly navigations = new Map<string, Navigation>();
+  /** The HTTP status of each context's current document, from its navigation's response. */
+  readonly documentStatus = new Map<string, number>();
   private readonly promptWaiters = new Set<(p: UserPrompt) => void>();
   /** Counts navigations started, so a caller can tell whether one began since it looked. */
   private started = 0;
@@ -56,6 +59,10 @@ export class HeldConnection {
       this.prompts.delete(p.context);
     });
     socket.on("browsingContext.navigationStarted", null, (p) => this.navStarted(p));
+    // The navigation's own request is the document's (the last of a redirect chain wins).
+    socket.on("network.responseStarted", null, (p) => {
+      if (p.context && p.navigation) this.documentStatus.set(p.context, p.response.status);
+    });
     // A page restored from the back-forward cache commits under its first navigation's id and never
     // loads again; a same-document step never loads either.
     socket.on("browsingContext.navigationCommitted", null, (p) => {
@@ -165,6 +172,7 @@ export class HeldConnection {
 
   private navStarted(p: NavigationInfo): void {
     this.started++;
+    this.documentStatus.delete(p.context);
     const prev = this.navigations.get(p.context);
     const waiters = prev && !prev.done ? prev.waiters : [];
     this.navigations.set(p.context, { id: p.navigation, url: p.url, done: false, waiters });

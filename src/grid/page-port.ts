@@ -29,6 +29,8 @@ export interface PageOptions {
   pageLoadMs: number;
   /** How long a script of the caller's may run (script_timeout). */
   scriptMs: number;
+  /** The URL schemes a page may be loaded from (navigate.allow_schemes); the default when unset. */
+  schemes?: string[];
   /** Whether the browser is gone (the Grid reaped it); asked when the connection fails. */
   gone: () => Promise<boolean>;
 }
@@ -39,6 +41,9 @@ const PROBE_MS = 500;
 const WATCH_MS = 400;
 /** How long past the script timeout a caller's script, or a key sequence, may take. */
 export const GRACE_MS = 10_000;
+
+/** "no such frame" for a context the tree still holds: its realm went stale (see send). */
+class StaleRealm extends Error {}
 
 export class PagePort {
   readonly where: Where;
@@ -62,6 +67,26 @@ export class PagePort {
    * waiting after WATCH_MS asks the Grid whether the browser lives; a gone one fails at once.
    */
   async send<M extends Method>(
+    method: M,
+    params: Commands[M]["params"],
+    opts: { timeoutMs?: number } = {},
+  ): Promise<Commands[M]["result"]> {
+    try {
+      return await this.sendOnce(method, params, opts);
+    } catch (err) {
+      // Back onto a page with an iframe (Chromium's back/forward cache): a script sent to the tab
+      // meets "no such frame" for the old iframe's context. The tree, read again, names the tab:
+      // the call goes once more, then says so plainly (Chromium's BiDi may still not find it).
+      if (!(err instanceof StaleRealm)) throw err;
+      return await this.sendOnce(method, params, opts).catch((again: unknown) => {
+        throw again instanceof StaleRealm
+          ? badInput("the page's document changed under the call: read_page again and retry")
+          : again;
+      });
+    }
+  }
+
+  private async sendOnce<M extends Method>(
     method: M,
     params: Commands[M]["params"],
     opts: { timeoutMs?: number } = {},
@@ -121,6 +146,7 @@ export class PagePort {
       if (err.error === "no such frame") {
         if (context && context === this.where.frame)
           return badInput("the frame is gone: leave it with switch (frame: null)");
+        if (context && (await this.inTree(context))) return new StaleRealm(err.bidiMessage);
         return badInput("the current tab was closed: pick another with switch (tab)");
       }
       if (err.error === "no such node" || /belongs to different document|stale/i.test(err.bidiMessage)) {
@@ -132,6 +158,14 @@ export class PagePort {
       return new wd.NoSuchSessionError("the browser is gone");
     }
     return err;
+  }
+
+  // Whether the browser's tree, read again, still holds `context` (a tab or one of its frames).
+  private async inTree(context: string): Promise<boolean> {
+    const got = await this.held.socket.send("browsingContext.getTree", {}).catch(() => null);
+    const has = (cs: BrowsingContextInfo[]): boolean =>
+      cs.some((c) => c.context === context || has(c.children ?? []));
+    return !!got && has(got.contexts);
   }
 
   /** The dialog open in the agent's tab, if the connection saw one open. */

@@ -14,6 +14,11 @@ export { isNodeRef, LIBRARY_PRELOAD, type NodeRef, type PageFn, type WindowRef }
 export { DIALOG_OPEN, DialogOpened, dialogOpenError } from "./page-dialogs.ts";
 export type { PageOptions, Where } from "./page-port.ts";
 
+/** The schemes a page may be loaded from when navigate.allow_schemes is not given. */
+export const DEFAULT_SCHEMES = ["http", "https", "data", "about"];
+/** How long past an interactive document a navigation waits for its `load`. */
+const LOAD_MS = 3_000;
+
 /** The page port, with where the browser is, moving the page, and input on top. */
 export class Page extends PagePort {
   /**
@@ -123,16 +128,36 @@ export class Page extends PagePort {
 
   // ---- moving the page ------------------------------------------------------------------------
 
-  /** Loads `url` in the tab (leaving any frame), waiting for it as classic WebDriver does. */
-  async goto(url: string): Promise<void> {
+  /**
+   * Loads `url` in the tab (leaving any frame): done once its document is interactive, then waits
+   * up to LOAD_MS more for `load`. The page load timeout bounds only a document that never becomes
+   * interactive. Says whether it stopped waiting for `load` (a subresource still hangs).
+   */
+  async goto(url: string): Promise<{ loading: boolean }> {
+    const schemes = this.opts.schemes ?? DEFAULT_SCHEMES;
+    const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase() ?? "";
+    if (!schemes.includes(scheme)) {
+      throw badInput(
+        `url: ${scheme}: addresses are not loaded here (the navigate.allow_schemes setting allows ${schemes.join(", ")}): give an http or https URL, or ask the operator to add it to NAVIGATE_ALLOW_SCHEMES`,
+        "url",
+      );
+    }
     this.where.frame = null;
-    await this.loading(() =>
-      this.send(
+    let loading = false;
+    await this.loading(async () => {
+      await this.send(
         "browsingContext.navigate",
-        { context: this.where.tab, url, wait: "complete" },
+        { context: this.where.tab, url, wait: "interactive" },
         { timeoutMs: this.opts.pageLoadMs },
-      ),
-    );
+      );
+      loading = !(await this.held.settled(this.where.tab, LOAD_MS));
+    });
+    return { loading };
+  }
+
+  /** The HTTP status of the tab's document, as its navigation's response said (none from a cache). */
+  get status(): number | undefined {
+    return this.held.documentStatus.get(this.where.tab);
   }
 
   async history(delta: -1 | 1): Promise<void> {

@@ -23,6 +23,7 @@ export class Browsers {
     private readonly grid: Grid,
     /** One BiDi connection per live browser this server has touched. */
     readonly connections: HeldConnections,
+    private readonly schemes?: string[],
   ) {}
 
   /**
@@ -58,6 +59,7 @@ export class Browsers {
       const page = new Page(conn, known ?? { tab: "", frame: null }, {
         pageLoadMs,
         scriptMs,
+        ...(this.schemes ? { schemes: this.schemes } : {}),
         gone: async () => !(await this.grid.alive(id)),
       });
       if (!known) {

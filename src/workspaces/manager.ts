@@ -44,6 +44,8 @@ export interface LeaseSettings {
   lease: number;
   /** Seconds a call waits for its workspace's lease before a 503 (grid.command_timeout). */
   wait: number;
+  /** The URL schemes a page may be loaded from (navigate.allow_schemes). */
+  schemes?: string[];
 }
 
 export const busyMessage = (workspace: string, seconds: number) =>
@@ -85,7 +87,7 @@ export class WorkspaceManager {
       functionDeclaration: LIBRARY_PRELOAD,
       sandbox: SANDBOX,
     });
-    this.browsers = new Browsers(grid, this.connections);
+    this.browsers = new Browsers(grid, this.connections, lease.schemes);
     this.lifecycle = new Lifecycle({
       store,
       grid,

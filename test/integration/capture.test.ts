@@ -81,7 +81,7 @@ describe("capture=true", () => {
   test("a call during which the page reported nothing has no page field", async () => {
     const res = await call("POST", "/browser/navigate", { url: site.url("/quiet") });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ url: site.url("/quiet"), title: "Quiet" });
+    expect(res.body).toEqual({ url: site.url("/quiet"), title: "Quiet", status: 200 });
   }, 60_000);
 
   test("secret values are hidden in reported URLs and texts; long URLs are cut", async () => {
@@ -107,6 +107,6 @@ describe("capture=true", () => {
     expect(reopened.body.settings.capture).toBeUndefined();
     const res = await call("POST", "/browser/navigate", { url: site.url("/noisy") });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ url: site.url("/noisy"), title: "Noisy" });
+    expect(res.body).toEqual({ url: site.url("/noisy"), title: "Noisy", status: 200 });
   }, 120_000);
 });

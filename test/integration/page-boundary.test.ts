@@ -164,7 +164,7 @@ describe("a page that fakes where it is", () => {
     const evil = site.url("/fake", "evil.example.test");
     const went = await call("/browser/navigate", { url: evil });
     expect(went.status).toBe(200);
-    expect(went.body).toEqual({ url: evil, title: "Totally the app" });
+    expect(went.body).toEqual({ url: evil, title: "Totally the app", status: 200 });
     // The page's own world does believe the lie: that is what the server no longer asks.
     const lie = await call("/browser/script", {
       script: "[String(location.href), document.URL, window.origin]",

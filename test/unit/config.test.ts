@@ -52,6 +52,7 @@ describe("the layers", () => {
       session: { ttl: 86400, lease: 15 },
       site_data: { tabs: 4 },
       secrets: { dirs: [], entries: {}, scripts_after_write: "refuse" },
+      navigate: { allow_schemes: ["http", "https", "data", "about"] },
       flows: { dir: null },
       files: { link_ttl: 3600 },
       recording: { enabled: false, dir: null, wait: 600, watch: "auto", poll: 1000 },
@@ -300,6 +301,7 @@ describe("bad values name the key and say what is allowed", () => {
       ],
     },
     "secrets.dirs": { bad: [], rule: "", good: [["/s", ["/s"]]] },
+    "navigate.allow_schemes": { bad: [], rule: "", good: [["http,https,file", ["http", "https", "file"]]] },
     "flows.dir": { bad: [], rule: "", good: [["/f", "/f"]] },
     "files.link_ttl": {
       bad: ["59", "604801"],

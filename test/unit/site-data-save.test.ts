@@ -332,7 +332,7 @@ describe("restore through the manager", () => {
       "unpreload",
     ]);
     expect(b.bidi.log.filter((l) => l.startsWith("navigate main"))).toEqual([
-      `navigate main ${APP}/x complete`,
+      `navigate main ${APP}/x interactive`,
     ]);
     expect(fake.log.slice(-1)).toEqual([`get ${b.id} ${APP}/x`]);
     expect(b.bidi.localOf(APP).items()).toEqual({ theme: "dark" });

@@ -28,12 +28,16 @@ export function capabilitiesOf(o: OpenOptions): Record<string, unknown> {
   if (o.pageLoadTimeout !== undefined) timeouts.pageLoad = Math.round(o.pageLoadTimeout * 1000);
   if (o.scriptTimeout !== undefined) timeouts.script = Math.round(o.scriptTimeout * 1000);
   if (Object.keys(timeouts).length) caps.timeouts = timeouts;
-  if (o.width !== undefined && o.height !== undefined) {
-    if (o.browser === "firefox") {
-      caps["moz:firefoxOptions"] = { args: ["-width", String(o.width), "-height", String(o.height)] };
-    } else {
-      caps["goog:chromeOptions"] = { args: [`--window-size=${o.width},${o.height}`] };
-    }
+  const sized = o.width !== undefined && o.height !== undefined;
+  if (o.browser === "firefox") {
+    if (sized) caps["moz:firefoxOptions"] = { args: ["-width", String(o.width), "-height", String(o.height)] };
+  } else {
+    // No back/forward cache (as Playwright launches Chromium): a page restored from it answers every
+    // sandbox call with BiDi's "no such frame" for an iframe it had, so one Back onto a page with an
+    // iframe left the tab unreachable. Back and Forward load the page again instead.
+    const args = ["--disable-back-forward-cache"];
+    if (sized) args.push(`--window-size=${o.width},${o.height}`);
+    caps["goog:chromeOptions"] = { args };
   }
   // docker-selenium's recorders film every session not told otherwise: an unfilmed browser says so,
   // or its video lands in the inbox with no workspace to file it in.

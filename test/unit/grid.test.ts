@@ -6,14 +6,14 @@ import { Grid, isNoSuchSession } from "../../src/grid/webdriver.ts";
 const grid = new Grid("http://127.0.0.1:4444");
 
 describe("Grid.capabilities", () => {
-  test("chrome: BiDi, managed downloads, dialogs left open, not filmed, window size as a Chromium switch, nothing else by default", () => {
+  test("chrome: BiDi, managed downloads, dialogs left open, not filmed, no back/forward cache, window size as a Chromium switch, nothing else by default", () => {
     expect(grid.capabilities({ browser: "chrome", width: 1280, height: 900 })).toEqual({
       browserName: "chrome",
       webSocketUrl: true,
       "se:downloadsEnabled": true,
       "se:recordVideo": false,
       unhandledPromptBehavior: "ignore",
-      "goog:chromeOptions": { args: ["--window-size=1280,900"] },
+      "goog:chromeOptions": { args: ["--disable-back-forward-cache", "--window-size=1280,900"] },
     });
   });
 
@@ -28,7 +28,7 @@ describe("Grid.capabilities", () => {
     });
   });
 
-  test("insecure, timeouts in ms, and no size switch without a size", () => {
+  test("insecure, timeouts in ms, and no size switch without a size (the cache switch stays)", () => {
     const caps = grid.capabilities({
       browser: "chrome",
       insecure: true,
@@ -37,7 +37,7 @@ describe("Grid.capabilities", () => {
     });
     expect(caps.acceptInsecureCerts).toBe(true);
     expect(caps.timeouts).toEqual({ pageLoad: 30_000, script: 2_500 });
-    expect(caps["goog:chromeOptions"]).toBeUndefined();
+    expect(caps["goog:chromeOptions"]).toEqual({ args: ["--disable-back-forward-cache"] });
     expect(grid.capabilities({ browser: "firefox", pageLoadTimeout: 5 }).timeouts).toEqual({
       pageLoad: 5_000,
     });

@@ -80,6 +80,7 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
   const workspaces = new WorkspaceManager(store, grid, now, hooks, {
     lease: config.session.lease,
     wait: config.grid.command_timeout,
+    logs: config.logs.keep,
   });
   const hosts = new HostRules(config);
   const flows = new Flows(config, () => ACTIONS);

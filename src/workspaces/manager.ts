@@ -43,6 +43,8 @@ export interface LeaseSettings {
   lease: number;
   /** Seconds a call waits for its workspace's lease before a 503 (grid.command_timeout). */
   wait: number;
+  /** Console and network entries kept per browser (logs.keep). */
+  logs?: number;
 }
 
 export const busyMessage = (workspace: string, seconds: number) =>
@@ -72,10 +74,12 @@ export class WorkspaceManager {
     readonly hooks: ManagerHooks = {},
     lease: LeaseSettings = { lease: 15, wait: 60 },
   ) {
-    this.connections = new HeldConnections((id) => this.grid.bidi(id), IDLE_MS, {
-      functionDeclaration: LIBRARY_PRELOAD,
-      sandbox: SANDBOX,
-    });
+    this.connections = new HeldConnections(
+      (id) => this.grid.bidi(id),
+      IDLE_MS,
+      { functionDeclaration: LIBRARY_PRELOAD, sandbox: SANDBOX },
+      lease.logs,
+    );
     this.browsers = new Browsers(grid, this.connections);
     this.lifecycle = new Lifecycle({
       store,

@@ -180,7 +180,6 @@ export class Lifecycle {
     const { id } = await this.grid.open(openOptions(workspace, settings));
     const browser = this.browsers.live(id, settings);
     try {
-      const viewport = await applyViewport(browser, settings);
       let report: SiteDataReport | null = null;
       if (siteData && this.hooks.restorable?.(siteData)) {
         if (settings.insecure) {
@@ -190,6 +189,7 @@ export class Lifecycle {
           if (!report.restored?.length && !report.skipped?.length) report = null;
         }
       }
+      const viewport = settings.viewport ? await applyViewport(browser, settings.viewport) : null;
       if (!url) return { id, url: "about:blank", title: "", report, viewport };
       const page = await browser.page();
       try {

@@ -90,7 +90,7 @@ export const OpenOutput = z.object({
   viewport: z
     .object({ width: z.number().int(), height: z.number().int() })
     .optional()
-    .describe("The page's innerWidth and innerHeight, as it got them."),
+    .describe("With viewport asked: the page's innerWidth and innerHeight, as it got them."),
   settings: BrowserSettingsShape,
   recording: z.boolean().describe("Whether this browser is being recorded."),
   recording_error: z.string().optional().describe("Why this recording cannot be filed, when it cannot."),

@@ -1,20 +1,14 @@
 // open_session's viewport: the page's innerWidth and innerHeight, set on the browser's tab over
 // BiDi (width and height size the window around it), and read back so the result says what it got.
 import type { LiveBrowser } from "../actions/shape.ts";
-import type { BrowserSettings } from "../store/record.ts";
 
 export type Viewport = { width: number; height: number };
 
-/** Sizes the first tab's page when the settings ask; answers the page's size (null: could not tell). */
-export async function applyViewport(
-  browser: LiveBrowser,
-  settings: BrowserSettings,
-): Promise<Viewport | null> {
+/** Sizes the first tab's page; answers the size it got (null: could not tell). */
+export async function applyViewport(browser: LiveBrowser, viewport: Viewport): Promise<Viewport | null> {
   const page = await browser.page();
   const context = page.where.tab;
-  if (settings.viewport) {
-    await page.send("browsingContext.setViewport", { context, viewport: settings.viewport });
-  }
+  await page.send("browsingContext.setViewport", { context, viewport });
   const got = await page
     .send("script.evaluate", {
       expression: "innerWidth + 'x' + innerHeight",

@@ -101,6 +101,7 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     lease: config.session.lease,
     wait: config.grid.command_timeout,
     schemes: config.navigate.allow_schemes,
+    logs: config.logs.keep,
   });
   const hosts = new HostRules(config);
   const flows = new Flows(config, () => ACTIONS);

@@ -242,6 +242,16 @@ const TABLE = {
       ),
     },
   },
+  logs: {
+    about: "What each browser's pages reported (console, network), as the logs action reads it.",
+    fields: {
+      keep: setting(
+        { type: "int", min: 1, max: 100000, unit: "entries" },
+        1000,
+        "Console messages and requests kept per browser, the newest.",
+      ),
+    },
+  },
   timeline: {
     about: "Each workspace's record of its calls, with screens along the way.",
     fields: {

@@ -55,7 +55,7 @@ export const PageReport = z
       .describe("How many more there were beyond the first 20 of each, left out to keep the result short."),
   })
   .describe(
-    "Present only when this browser was opened with capture=true and the page reported a failure while the call ran: what it caused, and where to read it.",
+    "Present only when this browser was opened with capture=true and the page reported a failure while the call ran. The logs tool reads more.",
   )
   .meta({ shared: true });
 

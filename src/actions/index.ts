@@ -9,6 +9,7 @@ import type { AnyAction } from "./define.ts";
 import { dialog } from "./dialog.ts";
 import { extract } from "./extract.ts";
 import { interact } from "./interact.ts";
+import { logs } from "./logs.ts";
 import { navigate } from "./navigate.ts";
 import { readPageAction } from "./read.ts";
 import { printPage, screenshot } from "./screenshot.ts";
@@ -25,6 +26,7 @@ export const ACTIONS: readonly AnyAction[] = [
   write,
   extract,
   readPageAction,
+  logs,
   executeScript,
   assertAction,
   saveSiteData,

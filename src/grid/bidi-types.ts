@@ -129,6 +129,10 @@ export interface Commands {
     params: { maxDepth?: number; root?: string };
     result: { contexts: BrowsingContextInfo[] };
   };
+  "browsingContext.setViewport": {
+    params: { context: string; viewport: { width: number; height: number } | null };
+    result: Empty;
+  };
   "browsingContext.activate": { params: { context: string }; result: Empty };
   "browsingContext.traverseHistory": { params: { context: string; delta: number }; result: Empty };
   "browsingContext.reload": {

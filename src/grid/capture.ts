@@ -4,7 +4,7 @@
 import type { LiveBrowser } from "../actions/define.ts";
 import { messageOf } from "../errors.ts";
 import { log } from "../log.ts";
-import type { BidiSocket, EventName } from "./bidi.ts";
+import type { EventRing, Logged } from "./event-log.ts";
 
 export const MAX_ITEMS = 20;
 export const MAX_TEXT = 500;
@@ -27,8 +27,6 @@ export interface PageReport {
   /** How many were left out beyond MAX_ITEMS of each. */
   omitted?: { console_errors?: number; failed_requests?: number };
 }
-
-const EVENTS: EventName[] = ["log.entryAdded", "network.responseCompleted", "network.fetchError"];
 
 const cap = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
@@ -70,35 +68,17 @@ export class Collector {
   }
 }
 
-type Frame = { url?: string; lineNumber?: number; columnNumber?: number };
-
-function sourceOf(params: { stackTrace?: { callFrames?: Frame[] } }): string | undefined {
-  const top = params.stackTrace?.callFrames?.find((f) => f.url);
-  if (!top?.url) return undefined;
-  return top.lineNumber === undefined ? top.url : `${top.url}:${top.lineNumber + 1}`;
-}
-
-// The browser replays the log entries it buffered before a subscription, ahead of the subscribe
-// reply; those belong to earlier calls, so entries count only once the reply is in.
-function listen(bidi: BidiSocket, into: Collector, live: () => boolean): () => void {
-  const offs = [
-    bidi.on("log.entryAdded", null, (p) => {
-      if (p.level !== "error" || !live()) return;
-      into.consoleError(p.text ?? "", sourceOf(p as Parameters<typeof sourceOf>[0]));
-    }),
-    bidi.on("network.responseCompleted", null, (p) => {
-      if (live() && p.response.status >= 400)
-        into.failedRequest(p.request.url, { status: p.response.status });
-    }),
-    bidi.on("network.fetchError", null, (p) => {
+// The browser's held connection already keeps what its pages report (event-log.ts): a call's share
+// is what came in after it began.
+function collect(entries: Logged[], into: Collector): void {
+  for (const { entry: e } of entries) {
+    if (e.kind === "console") {
+      if (e.level === "error") into.consoleError(e.text, e.source);
+    } else if (e.error) {
       // A request cut short because the page moved on is not a failure of the page.
-      if (!live() || p.errorText === "net::ERR_ABORTED") return;
-      into.failedRequest(p.request.url, { error: p.errorText });
-    }),
-  ];
-  return () => {
-    for (const off of offs) off();
-  };
+      if (e.error !== "net::ERR_ABORTED") into.failedRequest(e.url, { error: e.error });
+    } else if ((e.status ?? 0) >= 400) into.failedRequest(e.url, { status: e.status as number });
+  }
 }
 
 /**
@@ -108,26 +88,18 @@ function listen(bidi: BidiSocket, into: Collector, live: () => boolean): () => v
 export function captureHook(clean: (text: string) => string) {
   return async (browser: LiveBrowser, call: () => Promise<void>): Promise<Record<string, unknown> | null> => {
     const collector = new Collector(clean);
-    let bidi: BidiSocket | null = null;
-    let subscription: string | null = null;
-    let off: (() => void) | null = null;
+    let ring: EventRing | null = null;
+    let from = 0;
     try {
-      bidi = await browser.bidi();
-      off = listen(bidi, collector, () => subscription !== null);
-      subscription = await bidi.subscribe(EVENTS);
+      ring = (await browser.page()).held.logs;
+      from = ring.head;
     } catch (err) {
       log.warn(`capture is off for this call: ${messageOf(err)}`);
-      off?.();
-      bidi = null;
     }
-    try {
-      await call();
-      if (bidi) await Bun.sleep(GRACE_MS);
-    } finally {
-      // The socket is the browser's held one: only this call's subscription and listeners go.
-      off?.();
-      if (bidi && subscription) await bidi.unsubscribe(subscription).catch(() => undefined);
-    }
+    await call();
+    if (!ring) return null;
+    await Bun.sleep(GRACE_MS);
+    collect(ring.since(from), collector);
     return collector.report() as Record<string, unknown> | null;
   };
 }

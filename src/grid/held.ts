@@ -4,6 +4,7 @@
 // needs to know about (a gesture that opens an alert never answers until the alert is handled).
 import { log } from "../log.ts";
 import type { BidiSocket, EventName, NavigationInfo, UserPrompt } from "./bidi.ts";
+import { DEFAULT_KEEP, EventRing, LOGGED } from "./event-log.ts";
 
 /** Closed after this long without a call (a live call keeps its connection). */
 export const IDLE_MS = 5 * 60_000;
@@ -20,6 +21,7 @@ const FOLLOWED: EventName[] = [
   "browsingContext.fragmentNavigated",
   "browsingContext.load",
   "network.responseStarted",
+  ...LOGGED,
 ];
 
 /** A navigation of one context, as its events tell it. */
@@ -50,7 +52,10 @@ export class HeldConnection {
     readonly socket: BidiSocket,
     private readonly onIdle: () => void,
     private readonly idleMs: number,
+    /** What the browser's pages reported (console, network); outlives the connection. */
+    readonly logs: EventRing = new EventRing(),
   ) {
+    logs.feed(socket);
     socket.on("browsingContext.userPromptOpened", null, (p) => {
       this.prompts.set(p.context, p);
       for (const w of [...this.promptWaiters]) w(p);
@@ -194,11 +199,14 @@ export class HeldConnections {
 
   /** Each browser's preload script, kept across its connections so a new one replaces it. */
   private readonly preloads = new Map<string, string>();
+  /** Each browser's console and network ring, kept across its connections. */
+  private readonly rings = new Map<string, EventRing>();
 
   constructor(
     private readonly connect: (id: string) => Promise<BidiSocket>,
     private readonly idleMs = IDLE_MS,
     private readonly preload: { functionDeclaration: string; sandbox: string } | null = null,
+    private readonly keep = DEFAULT_KEEP,
   ) {}
 
   /** The browser's connection, opened (or opened again) when it has none. */
@@ -218,6 +226,7 @@ export class HeldConnections {
     const known = this.held.get(id);
     this.held.delete(id);
     this.preloads.delete(id);
+    this.rings.delete(id);
     known?.close();
     // One still opening is closed as soon as it opens.
     const pending = this.opening.get(id);
@@ -239,6 +248,12 @@ export class HeldConnections {
     return n;
   }
 
+  private ringOf(id: string): EventRing {
+    const ring = this.rings.get(id) ?? new EventRing(this.keep);
+    this.rings.set(id, ring);
+    return ring;
+  }
+
   closeAll(): void {
     for (const id of [...this.held.keys()]) this.drop(id);
   }
@@ -253,6 +268,7 @@ export class HeldConnections {
         log.debug("a browser's BiDi connection closed after its idle time");
       },
       this.idleMs,
+      this.ringOf(id),
     );
     try {
       // A preload script outlives the connection that added it: the last one goes first.

@@ -30,7 +30,8 @@ export function capabilitiesOf(o: OpenOptions): Record<string, unknown> {
   if (Object.keys(timeouts).length) caps.timeouts = timeouts;
   const sized = o.width !== undefined && o.height !== undefined;
   if (o.browser === "firefox") {
-    if (sized) caps["moz:firefoxOptions"] = { args: ["-width", String(o.width), "-height", String(o.height)] };
+    if (sized)
+      caps["moz:firefoxOptions"] = { args: ["-width", String(o.width), "-height", String(o.height)] };
   } else {
     // No back/forward cache (as Playwright launches Chromium): a page restored from it answers every
     // sandbox call with BiDi's "no such frame" for an iframe it had, so one Back onto a page with an

@@ -72,6 +72,13 @@ export function toolSchema(schema: z.ZodType, io: "input" | "output"): Node {
     if (io === "output") delete n.description;
     // Where a shared shape is the whole schema (keep_file answers with a file entry), it is shown in full.
     if (n.shared && n !== out) {
+      // A shared choice of shapes keeps the types its branches share ("object" for entries of kinds).
+      if (n.type === undefined && Array.isArray(n.anyOf)) {
+        const kinds = [
+          ...new Set((n.anyOf as Node[]).map((b) => b.type).filter((t) => typeof t === "string")),
+        ];
+        if (kinds.length) n.type = kinds.length === 1 ? kinds[0] : kinds;
+      }
       for (const key of Object.keys(n)) if (key !== "type" && key !== "description") delete n[key];
       collapsed.add(n);
     }

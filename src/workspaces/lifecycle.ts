@@ -29,6 +29,7 @@ import {
   openOptions,
   resolveSettings,
 } from "./settings.ts";
+import { applyViewport, type Viewport } from "./viewport.ts";
 
 export const INSECURE_SKIP = "an insecure browser gets no saved site data";
 export const RECORDING_OFF =
@@ -58,6 +59,7 @@ interface Launched {
   url: string;
   title: string;
   report: SiteDataReport | null;
+  viewport: Viewport | null;
 }
 
 export interface LifecycleDeps {
@@ -187,7 +189,8 @@ export class Lifecycle {
           if (!report.restored?.length && !report.skipped?.length) report = null;
         }
       }
-      if (!url) return { id, url: "about:blank", title: "", report };
+      const viewport = settings.viewport ? await applyViewport(browser, settings.viewport) : null;
+      if (!url) return { id, url: "about:blank", title: "", report, viewport };
       const page = await browser.page();
       try {
         await page.goto(url);
@@ -197,7 +200,7 @@ export class Lifecycle {
         log.warn(`workspace ${workspace}: the first page did not load cleanly`);
       }
       const state = await page.state();
-      return { id, url: state.url, title: state.title, report };
+      return { id, url: state.url, title: state.title, report, viewport };
     } catch (err) {
       this.browsers.connections.drop(id);
       await this.grid.end(id).catch(() => undefined);
@@ -248,6 +251,7 @@ export class Lifecycle {
       browser: settings.browser ?? "chrome",
       width: settings.width ?? DEFAULT_WIDTH,
       height: settings.height ?? DEFAULT_HEIGHT,
+      ...(opened.viewport ? { viewport: opened.viewport } : {}),
       settings,
       recording: settings.record === true,
     };

@@ -46,6 +46,8 @@ export interface LeaseSettings {
   wait: number;
   /** The URL schemes a page may be loaded from (navigate.allow_schemes). */
   schemes?: string[];
+  /** Console and network entries kept per browser (logs.keep). */
+  logs?: number;
 }
 
 export const busyMessage = (workspace: string, seconds: number) =>
@@ -83,10 +85,12 @@ export class WorkspaceManager {
     readonly hooks: ManagerHooks = {},
     lease: LeaseSettings = { lease: 15, wait: 60 },
   ) {
-    this.connections = new HeldConnections((id) => this.grid.bidi(id), IDLE_MS, {
-      functionDeclaration: LIBRARY_PRELOAD,
-      sandbox: SANDBOX,
-    });
+    this.connections = new HeldConnections(
+      (id) => this.grid.bidi(id),
+      IDLE_MS,
+      { functionDeclaration: LIBRARY_PRELOAD, sandbox: SANDBOX },
+      lease.logs,
+    );
     this.browsers = new Browsers(grid, this.connections, lease.schemes);
     this.lifecycle = new Lifecycle({
       store,

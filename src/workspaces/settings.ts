@@ -23,6 +23,8 @@ export function resolveSettings(req: OpenRequest, previous: BrowserSettings): Br
   const st = pick("script_timeout");
   if (typeof plt === "number") s.page_load_timeout = plt;
   if (typeof st === "number") s.script_timeout = st;
+  const viewport = pick("viewport");
+  if (viewport) s.viewport = viewport as { width: number; height: number };
   const capture = pick("capture");
   if (capture) s.capture = true;
   if (req.insecure) s.insecure = true;

@@ -11,6 +11,7 @@ export const BrowserSettingsShape = z
     browser: z.enum(["chrome", "firefox"]).optional(),
     width: z.number().int().optional(),
     height: z.number().int().optional(),
+    viewport: z.object({ width: z.number().int(), height: z.number().int() }).optional(),
     insecure: z.boolean().optional(),
     capture: z.boolean().optional(),
     record: z.boolean().optional(),
@@ -42,6 +43,13 @@ export const OpenInput = z.strictObject({
     .max(4320)
     .optional()
     .meta({ docs: `Window height in pixels (default ${DEFAULT_HEIGHT}).` }),
+  viewport: z
+    .strictObject({ width: z.number().int().min(200).max(7680), height: z.number().int().min(200).max(4320) })
+    .optional()
+    .describe("The page's innerWidth/innerHeight (width/height size the window).")
+    .meta({
+      docs: "The page's innerWidth and innerHeight in CSS pixels, kept on every reopen; width and height size the window around it.",
+    }),
   fresh: flag()
     .optional()
     .describe("Stay on about:blank, not the last page.")
@@ -79,7 +87,12 @@ export const OpenOutput = z.object({
   browser: z.enum(["chrome", "firefox"]),
   width: z.number().int(),
   height: z.number().int(),
-  settings: BrowserSettingsShape,
+  viewport: z
+    .object({ width: z.number().int(), height: z.number().int() })
+    .optional()
+    .describe("With viewport asked: the page's innerWidth and innerHeight, as it got them."),
+  // In tools/list one small object (its fields are open_session's own inputs); OpenAPI keeps it whole.
+  settings: BrowserSettingsShape.meta({ shared: true }),
   recording: z.boolean().describe("Whether this browser is being recorded."),
   recording_error: z.string().optional().describe("Why this recording cannot be filed, when it cannot."),
   site_data: SiteDataHint.optional(),

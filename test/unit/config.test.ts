@@ -56,6 +56,7 @@ describe("the layers", () => {
       flows: { dir: null },
       files: { link_ttl: 3600 },
       recording: { enabled: false, dir: null, wait: 600, watch: "auto", poll: 1000 },
+      logs: { keep: 1000 },
       mcp: { max_sessions: 500, session_idle: 900 },
       timeline: { keep: 500, screens: false },
       log: { level: "info" },
@@ -252,6 +253,14 @@ describe("bad values name the key and say what is allowed", () => {
       good: [
         ["1", 1],
         ["16", 16],
+      ],
+    },
+    "logs.keep": {
+      bad: ["0", "100001", "all"],
+      rule: "from 1 to 100000",
+      good: [
+        ["1", 1],
+        ["1000", 1000],
       ],
     },
     "timeline.keep": {

@@ -1,6 +1,7 @@
 // Where an action left the browser, and what the history may record of it.
 import { z } from "zod";
 import { DialogOpened, type Page } from "../../grid/page.ts";
+import { DIALOG_SETTLE_MS, promptWithin } from "../../grid/page-dialogs.ts";
 import type { ActionContext, LiveBrowser } from "../define.ts";
 
 type Ctx = Pick<ActionContext, "land">;
@@ -16,6 +17,9 @@ export interface Landed {
 // navigation begins and ends; locating marked the page (in the sandbox) so it also says when one
 // is on its way but has not begun ("maybe"), which is waited for a moment at most.
 
+/** When each page's last gesture answered: a dialog opening soon after is that gesture's. */
+const gestured = new WeakMap<Page, number>();
+
 /** Runs a gesture; one that opens a dialog is done (the result says so). */
 export async function gesture(page: Page, act: () => Promise<unknown>): Promise<number> {
   const before = page.held.navigationCount;
@@ -23,6 +27,8 @@ export async function gesture(page: Page, act: () => Promise<unknown>): Promise<
     await act();
   } catch (err) {
     if (!(err instanceof DialogOpened)) throw err;
+  } finally {
+    gestured.set(page, performance.now());
   }
   return before;
 }
@@ -41,6 +47,10 @@ export async function landed(ctx: Ctx, page: Page, before: number): Promise<Land
   if (!page.prompt) {
     const maybe = await page.call<string | null>((L) => L.leaving()).catch(() => null);
     await page.afterGesture(before, maybe === "maybe");
+    // A dialog the gesture opens a moment later (a timer, a fetch's answer) is its result too.
+    const at = gestured.get(page);
+    if (at !== undefined)
+      await promptWithin(page.held, page.where.tab, at + DIALOG_SETTLE_MS - performance.now());
   }
   return here(ctx, page);
 }

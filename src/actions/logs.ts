@@ -1,0 +1,108 @@
+// What the browser's pages reported: console messages, uncaught errors and network requests, from
+// the ring the held connection keeps per browser (grid/event-log.ts), read since a cursor. Secret
+// values are hidden in every text and URL handed out.
+import { z } from "zod";
+import type { LogEntry, Logged } from "../grid/event-log.ts";
+import type { Page } from "../grid/page.ts";
+import { hideSecrets } from "../secrets/bound.ts";
+import { defineAction } from "./define.ts";
+
+const LEVELS = ["debug", "info", "warn", "error"] as const;
+type Level = (typeof LEVELS)[number];
+
+const rank = (level: string) => Math.max(0, LEVELS.indexOf(level as Level));
+
+/** A request counts as an error when it failed or answered >= 400. */
+const levelOf = (e: LogEntry): string =>
+  e.kind === "console" ? e.level : e.error || (e.status ?? 0) >= 400 ? "error" : "info";
+
+/** The current tab and every frame in it. */
+async function contextsOf(page: Page): Promise<Set<string>> {
+  const out = new Set<string>();
+  const walk = (c: { context: string; children?: unknown }) => {
+    out.add(c.context);
+    for (const k of (c.children as (typeof c)[] | null) ?? []) walk(k);
+  };
+  walk(await page.tree());
+  return out;
+}
+
+const Entry = z.union([
+  z.object({
+    kind: z.literal("console"),
+    level: z.string(),
+    text: z.string(),
+    source: z.string().optional(),
+  }),
+  z.object({
+    kind: z.literal("network"),
+    method: z.string(),
+    url: z.string(),
+    status: z.number().int().optional(),
+    type: z.string(),
+    ms: z.number().optional(),
+    size: z.number().optional(),
+    error: z.string().optional(),
+  }),
+]);
+
+export const logs = defineAction({
+  name: "logs",
+  http: { method: "POST", path: "/browser/logs" },
+  title: "Read console and network logs",
+  description:
+    "Console messages, uncaught errors and network requests. Pass next_cursor as cursor for newer ones.",
+  docs: [
+    "Kept per browser, the newest logs.keep entries (setting), across navigations and tabs.",
+    "Without cursor: the newest max entries; with it: the oldest after it first, and more: true when max cut the list (call again with next_cursor).",
+    "level keeps entries at or above it; a request is an error when it failed or answered >= 400. Secret values are hidden.",
+  ].join(" "),
+  input: z.strictObject({
+    kind: z.enum(["console", "network", "all"]).optional(),
+    level: z.enum(LEVELS).optional(),
+    url_contains: z.string().max(1000).optional(),
+    tab: z.enum(["current", "all"]).optional().describe("Default current."),
+    cursor: z.string().regex(/^\d+$/, "must be a next_cursor from an earlier logs result").optional(),
+    max: z.number().int().min(1).max(500).optional(),
+  }),
+  output: z.object({
+    // One small object in tools/list (the description names the kinds); OpenAPI keeps both shapes.
+    entries: z.array(Entry.meta({ shared: true })),
+    next_cursor: z.string().optional(),
+    more: z.boolean().optional(),
+  }),
+  annotations: { readOnly: true, destructive: false, idempotent: false },
+  browser: "page",
+  handler: async (ctx, input) => {
+    const page = await ctx.browser.page();
+    const ring = page.held.logs;
+    const kind = input.kind ?? "all";
+    const max = input.max ?? 100;
+    const floor = input.level ? rank(input.level) : 0;
+    const tabs = (input.tab ?? "current") === "current" ? await contextsOf(page) : null;
+    const wanted = (l: Logged) =>
+      (kind === "all" || l.entry.kind === kind) &&
+      (!tabs || (l.context !== null && tabs.has(l.context))) &&
+      rank(levelOf(l.entry)) >= floor &&
+      (input.url_contains === undefined ||
+        (l.entry.kind === "network" && l.entry.url.includes(input.url_contains)));
+    const all = ring.since(input.cursor === undefined ? 0 : Number(input.cursor) + 1);
+    const picked = all.filter(wanted);
+    const cut = picked.length > max;
+    const shown = input.cursor === undefined ? picked.slice(-max) : picked.slice(0, max);
+    const last = cut && input.cursor !== undefined ? shown.at(-1)?.seq : all.at(-1)?.seq;
+    const clean = (t: string) => hideSecrets(ctx.services.secrets, t);
+    const entries = shown.map(({ entry: e }): LogEntry => {
+      if (e.kind === "network") return { ...e, url: clean(e.url) };
+      return e.source
+        ? { ...e, text: clean(e.text), source: clean(e.source) }
+        : { ...e, text: clean(e.text) };
+    });
+    const cursor = last ?? (input.cursor === undefined ? ring.head - 1 : Number(input.cursor));
+    return {
+      entries,
+      next_cursor: String(cursor),
+      ...(cut && input.cursor !== undefined ? { more: true } : {}),
+    };
+  },
+});

@@ -1,0 +1,132 @@
+// What a browser's pages reported over its held BiDi connection — console messages, uncaught
+// errors and network requests — kept in a bounded ring per browser (setting logs.keep) so the
+// `logs` action and capture=true read them. Texts are kept as the browser sent them: whoever
+// hands them out hides secret values first.
+import type { BidiSocket, EventName } from "./bidi.ts";
+
+/** The events the ring is fed by; the held connection subscribes to them with the rest. */
+export const LOGGED: EventName[] = [
+  "log.entryAdded",
+  "network.beforeRequestSent",
+  "network.responseCompleted",
+  "network.fetchError",
+];
+
+export const DEFAULT_KEEP = 1000;
+const MAX_TEXT = 2000;
+const MAX_URL = 1000;
+
+export interface ConsoleEntry {
+  kind: "console";
+  level: string;
+  text: string;
+  source?: string;
+}
+export interface NetworkEntry {
+  kind: "network";
+  method: string;
+  url: string;
+  status?: number;
+  type: string;
+  ms?: number;
+  size?: number;
+  error?: string;
+}
+export type LogEntry = ConsoleEntry | NetworkEntry;
+
+/** An entry as the ring holds it: its place in order and the context (tab or frame) it came from. */
+export interface Logged {
+  seq: number;
+  context: string | null;
+  entry: LogEntry;
+  /** Network only: when the request was sent (ms, the browser's clock). */
+  sent?: number;
+}
+
+const cap = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+type Frame = { url?: string; lineNumber?: number; columnNumber?: number };
+
+/** Where a console entry came from: the top frame of its stack, as url:line. */
+export function sourceOf(params: { stackTrace?: { callFrames?: Frame[] } }): string | undefined {
+  const top = params.stackTrace?.callFrames?.find((f) => f.url);
+  if (!top?.url) return undefined;
+  return cap(top.lineNumber === undefined ? top.url : `${top.url}:${top.lineNumber + 1}`, MAX_URL);
+}
+
+export class EventRing {
+  private readonly items: Logged[] = [];
+  private next = 1;
+  /** Requests still under way, by request id and redirect step. */
+  private readonly open = new Map<string, Logged>();
+
+  constructor(readonly keep = DEFAULT_KEEP) {}
+
+  /** The seq the next entry gets: entries since a reading of it are the newer ones. */
+  get head(): number {
+    return this.next;
+  }
+
+  /** Entries with seq >= from, oldest first. */
+  since(from: number): Logged[] {
+    const i = this.items.findIndex((l) => l.seq >= from);
+    return i < 0 ? [] : this.items.slice(i);
+  }
+
+  /** Follows `socket`'s events (the connection subscribes to LOGGED); returns the unhook. */
+  feed(socket: BidiSocket): () => void {
+    const offs = [
+      socket.on("log.entryAdded", null, (p) => {
+        const entry: ConsoleEntry = { kind: "console", level: p.level, text: cap(p.text ?? "", MAX_TEXT) };
+        const source = sourceOf(p as Parameters<typeof sourceOf>[0]);
+        if (source) entry.source = source;
+        this.push({ context: p.source.context ?? null, entry });
+      }),
+      socket.on("network.beforeRequestSent", null, (p) => {
+        const r = p.request as typeof p.request & { destination?: string; initiatorType?: string | null };
+        const entry: NetworkEntry = {
+          kind: "network",
+          method: r.method,
+          url: cap(r.url, MAX_URL),
+          type: r.destination || r.initiatorType || "other",
+        };
+        const l = this.push({ context: p.context, entry, sent: p.timestamp });
+        this.open.set(`${r.request}/${p.redirectCount}`, l);
+        // A lost end event must not grow the map without bound.
+        if (this.open.size > this.keep) this.open.delete(this.open.keys().next().value as string);
+      }),
+      socket.on("network.responseCompleted", null, (p) => {
+        const l = this.end(p);
+        if (!l) return;
+        const res = p.response as typeof p.response & { bytesReceived?: number; content?: { size?: number } };
+        const entry = l.entry as NetworkEntry;
+        entry.status = res.status;
+        const size = res.content?.size || res.bytesReceived;
+        if (typeof size === "number") entry.size = size;
+      }),
+      socket.on("network.fetchError", null, (p) => {
+        const l = this.end(p);
+        if (l) (l.entry as NetworkEntry).error = p.errorText;
+      }),
+    ];
+    return () => {
+      for (const off of offs) off();
+    };
+  }
+
+  private push(l: Omit<Logged, "seq">): Logged {
+    const item = { seq: this.next++, ...l };
+    this.items.push(item);
+    if (this.items.length > this.keep) this.items.splice(0, this.items.length - this.keep);
+    return item;
+  }
+
+  private end(p: { request: { request: string }; redirectCount: number; timestamp: number }): Logged | null {
+    const key = `${p.request.request}/${p.redirectCount}`;
+    const l = this.open.get(key);
+    if (!l) return null;
+    this.open.delete(key);
+    if (l.sent !== undefined) (l.entry as NetworkEntry).ms = Math.max(0, Math.round(p.timestamp - l.sent));
+    return l;
+  }
+}

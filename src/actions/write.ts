@@ -241,34 +241,50 @@ export const write = defineAction({
     const about: About = { selector: input.selector, typed };
     if (input.url !== undefined) await acting(about, () => page.goto(input.url as string));
     let before = page.held.navigationCount;
-    await acting(about, async () => {
-      const field = await seek<Field>(page, input.selector, { timeout: input.timeout, visible: true }, FIELD);
-      const q = quoteSelector(input.selector);
-      if (field.problem) {
-        throw badInput(
-          `${q} is a <${field.problem}>, not a field you can type into: name the input itself (read_page lists the fields), or use interact for selects, checkboxes and buttons`,
-          "selector",
-        );
-      }
-      if (field.locked) throw badInput(`${q} is ${field.locked}: it cannot be typed into`, "selector");
-      const el = field.field as NodeRef;
-      // Checked against the document that holds the field (a frame's own host, as the browser
-      // knows it), before anything is typed.
-      if (setsWhole(field, input)) {
-        // Where the field's document is comes from the browser: its realm's origin, never a parent's URL.
-        const { realm, origin, scripted } = await fieldRealm(page, el);
-        if (input.secret) {
-          typed = await secretValue(ctx.services, input.secret, origin);
-          if (scripted) throw badInput(SCRIPTED, "secret");
-          about.typed = typed;
-          // From now on no run of 4 or more of its characters comes back in any answer or log line.
-          noteTyped(typed);
-          await markTyped(page, realm);
-        }
-        before = await gesture(page, () => setInto(page, field, input, typed, realm));
-      } else before = await gesture(page, () => typeInto(page, field, input, typed));
-    });
+    let release = () => {};
+    try {
+      await writeIn();
+    } finally {
+      release();
+    }
     // A landing that carries the typed secret is shown [hidden] and not recorded by the settle.
     return landed(ctx, page, before);
+
+    async function writeIn() {
+      await acting(about, async () => {
+        const field = await seek<Field>(
+          page,
+          input.selector,
+          { timeout: input.timeout, visible: true },
+          FIELD,
+        );
+        const q = quoteSelector(input.selector);
+        if (field.problem) {
+          throw badInput(
+            `${q} is a <${field.problem}>, not a field you can type into: name the input itself (read_page lists the fields), or use interact for selects, checkboxes and buttons`,
+            "selector",
+          );
+        }
+        if (field.locked) throw badInput(`${q} is ${field.locked}: it cannot be typed into`, "selector");
+        const el = field.field as NodeRef;
+        // Checked against the document that holds the field (a frame's own host, as the browser
+        // knows it), before anything is typed.
+        if (setsWhole(field, input)) {
+          // Where the field's document is comes from the browser: its realm's origin, never a parent's URL.
+          const { realm, origin, scripted } = await fieldRealm(page, el);
+          if (input.secret) {
+            typed = await secretValue(ctx.services, input.secret, origin);
+            if (scripted) throw badInput(SCRIPTED, "secret");
+            about.typed = typed;
+            // From now on no run of 4 or more of its characters comes back in any answer or log line.
+            noteTyped(typed);
+            // No screen is drawn from here until the write is done (a capture in flight finishes first).
+            release = await page.held.holdScreens();
+            await markTyped(page, realm);
+          }
+          before = await gesture(page, () => setInto(page, field, input, typed, realm));
+        } else before = await gesture(page, () => typeInto(page, field, input, typed));
+      });
+    }
   },
 });

@@ -107,6 +107,38 @@ export class HeldConnection {
     return this.started;
   }
 
+  private drawing: Promise<unknown> | null = null;
+  private writes = 0;
+
+  /** A screen being drawn: a bound write waits for it before its value goes in. */
+  drawn<T>(capture: Promise<T>): Promise<T> {
+    const done = capture.catch(() => undefined);
+    this.drawing = done;
+    void done.finally(() => {
+      if (this.drawing === done) this.drawing = null;
+    });
+    return capture;
+  }
+
+  /** Whether a bound write is under way: no screen is drawn while one is. */
+  get writing(): boolean {
+    return this.writes > 0;
+  }
+
+  /** Holds screens off while a bound write runs, once the one being drawn is in; returns the release. */
+  async holdScreens(): Promise<() => void> {
+    this.writes++;
+    let held = true;
+    const release = () => {
+      if (held) this.writes--;
+      held = false;
+    };
+    try {
+      await this.drawing;
+    } catch {}
+    return release;
+  }
+
   /** Whether `context` has a navigation under way. */
   navigating(context: string): boolean {
     const n = this.navigations.get(context);

@@ -193,6 +193,11 @@ export class Page extends PagePort {
         );
       }
       if (err instanceof BidiError && /net::ERR_ABORTED/.test(err.bidiMessage)) return;
+      // The page sent itself elsewhere while loading (a script's location.replace): follow it there.
+      if (err instanceof BidiError && /canceled by concurrent navigation/i.test(err.bidiMessage)) {
+        await this.held.settled(this.where.tab, this.opts.pageLoadMs);
+        return;
+      }
       if (err instanceof BidiError && /net::ERR_/.test(err.bidiMessage)) {
         const reason = /net::ERR_[A-Z_]+/.exec(err.bidiMessage)?.[0] ?? err.bidiMessage;
         throw badInput(

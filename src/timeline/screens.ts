@@ -58,6 +58,10 @@ export async function holdsTypedSecret(socket: BidiSocket, tab: string): Promise
 export interface Drawable {
   readonly socket: BidiSocket;
   readonly navigationCount: number;
+  /** A bound write under way (held.ts): nothing is pictured then. */
+  readonly writing?: boolean;
+  /** Tells the browser's bound writes a capture is in flight, so they wait for it. */
+  drawn?<T>(capture: Promise<T>): Promise<T>;
 }
 
 /** The widest a screen is kept: a 7680-px window gives a 1280-px picture, not a 12 MB one. */
@@ -86,12 +90,19 @@ export async function fitWidth(jpeg: Uint8Array): Promise<Uint8Array> {
  */
 export async function jpegOf(held: Drawable, tab: string): Promise<Uint8Array | "typed" | "moved"> {
   const before = held.navigationCount;
-  const shot = await held.socket.send(
-    "browsingContext.captureScreenshot",
-    { context: tab, origin: "viewport", format: JPEG },
-    { timeoutMs: SCREEN_MS },
-  );
-  if (await holdsTypedSecret(held.socket, tab)) return "typed";
+  // Never while a bound write runs; and a write waits for a screen in flight (its capture and its
+  // check) before its value goes in, so a mark the check sees was there when the picture was taken.
+  if (held.writing) return "typed";
+  const drawing = (async () => {
+    const shot = await held.socket.send(
+      "browsingContext.captureScreenshot",
+      { context: tab, origin: "viewport", format: JPEG },
+      { timeoutMs: SCREEN_MS },
+    );
+    return { shot, typed: await holdsTypedSecret(held.socket, tab) };
+  })();
+  const { shot, typed } = await (held.drawn ? held.drawn(drawing) : drawing);
+  if (typed) return "typed";
   // Read once both answers are in: a navigation that began before either is told before it.
   if (held.navigationCount !== before) return "moved";
   return fitWidth(new Uint8Array(Buffer.from(shot.data, "base64")));

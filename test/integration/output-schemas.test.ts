@@ -135,6 +135,16 @@ describe("results match their declared output schemas", () => {
     await call("end_browser");
   }, 180_000);
 
+  test("logs and ask_human answer what they declare", async () => {
+    await call("navigate", { url: site.url("/noisy") });
+    const logs = await call("logs", { kind: "all", tab: "all" });
+    expect(logs.entries.length).toBeGreaterThan(0);
+    // Nobody answers: after its timeout it says so, with the page.
+    const asked = await call("ask_human", { question: "Which plan?", timeout: 5 });
+    expect(asked).toMatchObject({ answered: false, url: site.url("/noisy") });
+    await call("end_browser");
+  }, 180_000);
+
   test("every tool was checked, and the optional reports were among what was checked", () => {
     expect([...checked.keys()].sort()).toEqual(ACTIONS.map((a) => a.name).sort());
     expect(checked.get("navigate")!.has("page")).toBe(true);

@@ -248,7 +248,12 @@ describe("screens along the way", () => {
         selector: { label: "Password" },
         secret: { name: "signin", key: "password" },
       });
+      // One screen at a time per workspace: the write's own (thrown away) is let finish first. Known:
+      // Chromium's captureScreenshot right after a bound write can take the whole SCREEN_MS.
+      for (let i = 0; i < 100 && (await timeline(S)).entries[0]?.tool !== "write"; i++) await Bun.sleep(100);
       await call("/browser/navigate", { url: site.url("/two") });
+      for (let i = 0; i < 100 && (await timeline(S)).entries[0]?.tool !== "navigate"; i++)
+        await Bun.sleep(100);
       const { entries } = await timeline(S);
       expect(entries.slice(0, 3).map((e) => [e.tool, e.screen === true])).toEqual([
         ["navigate", true],

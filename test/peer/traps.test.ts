@@ -85,11 +85,16 @@ test("single-page app: pushState and hash navigations report the url, and back w
   expect((await p.tool("read_page")).text).toContain("Inbox view");
 });
 
-// A script's location.replace while the page loads is left out: it is a 500 today (see
-// docs/peer-suite.md, "Defects found"), in the navigation code web-fixes is rewriting.
 test("a redirect chain (302, 301, 307, 303): the url is the final one", async () => {
   const nav = await p.tool("navigate", { url: p.site.url("/r1") });
   expect([nav.url, nav.title]).toEqual([p.site.url("/final?via=http"), "Final"]);
+  expect((await p.tool("read_page")).text).toContain("At the end");
+});
+
+test("a script's location.replace while the page loads: navigate follows it to the final page", async () => {
+  p.page("/js-redirect", `<title>Leaving</title><script>location.replace("/final?via=script")</script>`);
+  const nav = await p.tool("navigate", { url: p.site.url("/js-redirect") });
+  expect([nav.url, nav.title]).toEqual([p.site.url("/final?via=script"), "Final"]);
   expect((await p.tool("read_page")).text).toContain("At the end");
 });
 

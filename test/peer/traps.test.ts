@@ -1,13 +1,17 @@
 // The traps of real pages, each its own test on the real Grid over MCP: an open shadow root, a
 // single-page app's pushState and hash navigations, a redirect chain, an overlay over the target,
 // a button deep in a scrolled container, a contenteditable editor, and pages too big for one read
-// (a 50,000-node page and saved copies of real sites from /work/shared/pages) read in parts, each
+// (a 50,000-node page and saved copies of real sites from shared/pages beside the checkout) read in parts, each
 // within its token budget.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { html } from "../support/fixtures.ts";
 import { type Peer, peer } from "../support/peer.ts";
+
+// The real-world pages nobody here wrote: shared/ sits beside the checkout (CI lays a copy there).
+const PAGES = join(import.meta.dir, "..", "..", "..", "shared", "pages");
 
 let p: Peer;
 const log = async () => (await p.tool("execute_script", { script: "window.log" })).result;
@@ -195,7 +199,7 @@ const REAL: Array<[string, string, string]> = [
 
 for (const [file, last, title] of REAL) {
   test(`a real page (${file}) is read to its end in parts, each within its token budget`, async () => {
-    const body = readFileSync(`/work/shared/pages/${file}`, "utf8");
+    const body = readFileSync(join(PAGES, file), "utf8");
     // Served as saved; its third parties are unreachable here, as on any page whose trackers are down.
     p.page(`/real/${file}`, body.replace(/^<!doctype html>/i, ""));
     const all = await readAll(p.site.url(`/real/${file}`), 200);

@@ -243,14 +243,6 @@ export const write = defineAction({
     let before = page.held.navigationCount;
     let release = () => {};
     try {
-      await writeIn();
-    } finally {
-      release();
-    }
-    // A landing that carries the typed secret is shown [hidden] and not recorded by the settle.
-    return landed(ctx, page, before);
-
-    async function writeIn() {
       await acting(about, async () => {
         const field = await seek<Field>(
           page,
@@ -285,6 +277,10 @@ export const write = defineAction({
           before = await gesture(page, () => setInto(page, field, input, typed, realm));
         } else before = await gesture(page, () => typeInto(page, field, input, typed));
       });
+    } finally {
+      release();
     }
+    // A landing that carries the typed secret is shown [hidden] and not recorded by the settle.
+    return landed(ctx, page, before);
   },
 });

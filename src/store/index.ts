@@ -92,7 +92,14 @@ export async function openStore(settings: StoreSettings): Promise<RecordStore> {
 export async function checkSealed(store: RecordStore, limit = 500): Promise<void> {
   const keys = (await store.keys()).slice(0, limit);
   const closed: string[] = [];
-  for (const key of keys) if ((await store.get(key))?.unreadable !== undefined) closed.push(key);
+  let opened = 0;
+  for (const key of keys) {
+    const record = await store.get(key);
+    if (record?.unreadable !== undefined) closed.push(key);
+    else if (record && Object.keys(record.site_data).length > 0) opened++;
+    // A few seals this key opens and none it cannot: the key is the store's; no need to read on.
+    if (opened >= 3 && closed.length === 0) return;
+  }
   if (closed.length === 0) return;
   throw new ConfigError(
     `store.key cannot open the site data of ${closed.length} workspace${closed.length === 1 ? "" : "s"} (${closed.slice(0, 3).join(", ")}${closed.length > 3 ? ", …" : ""}): start with the key it was sealed with (STORE_KEY, or the data dir's ${KEY_FILE}), or re-seal with selenium-flow rekey --from OLD_KEY`,

@@ -22,3 +22,21 @@ export async function benchServer(configure: (config: Config) => void = () => {}
     },
   };
 }
+
+/** A REST call on the bench server in `workspace`: the parsed body, or a throw naming the status. */
+export function restCaller(base: string) {
+  return async (workspace: string, method: string, path: string, body?: unknown): Promise<any> => {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${TOKEN}`,
+        "x-workspace": workspace,
+        "content-type": "application/json",
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const out = (await res.json()) as any;
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(out)}`);
+    return out;
+  };
+}

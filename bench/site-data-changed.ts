@@ -5,7 +5,7 @@
 import { chromium } from "playwright-core";
 import { setLogLevel } from "../src/log.ts";
 import { median, printTable, type Row, timed } from "./report.ts";
-import { benchServer, TOKEN } from "./server.ts";
+import { benchServer, restCaller } from "./server.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
@@ -46,20 +46,7 @@ export async function changed(): Promise<void> {
   const { app, server, base } = await benchServer((config) => {
     config.grid.open_timeout = 300;
   });
-  const call = async (workspace: string, method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${TOKEN}`,
-        "x-workspace": workspace,
-        "content-type": "application/json",
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const out = (await res.json()) as any;
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(out)}`);
-    return out;
-  };
+  const call = restCaller(base);
   const W = "bench-sd-changed";
   const save = () => call(W, "POST", "/browser/save-site-data", {});
   const drop = async () => {

@@ -13,7 +13,7 @@ import { preloadSession } from "../src/site-data/restore.ts";
 import { READ_PAGE, WRITE_LOCAL } from "../src/site-data/scripts.ts";
 import { testGridUrl } from "../test/support/env.ts";
 import { median, printTable, type Row, timed } from "./report.ts";
-import { benchServer, TOKEN } from "./server.ts";
+import { benchServer, restCaller } from "./server.ts";
 import { changed } from "./site-data-changed.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
@@ -120,20 +120,7 @@ export async function main(): Promise<void> {
       },
     },
   );
-  const call = async (workspace: string, method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${TOKEN}`,
-        "x-workspace": workspace,
-        "content-type": "application/json",
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const out = (await res.json()) as any;
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(out)}`);
-    return out;
-  };
+  const call = restCaller(base);
   let browser: Browser | null = null;
   const ws = (n: number) => `bench-sd-${n}`;
   const workspaces = [...SIZES.map(ws), "bench-sd-5s"];

@@ -1,8 +1,8 @@
 // The Workspaces page: one live card per workspace, repainted over SSE without a reload.
 import { countsText } from "./format.ts";
 import { Page } from "./layout.tsx";
-import type { Row } from "./models.ts";
 import { attr } from "./parts.tsx";
+import type { Row } from "./row.ts";
 import { workspaceUrl } from "./urls.ts";
 
 export const cardId = (key: string) => `ws-${key}`;

@@ -7,12 +7,7 @@ import type { Row } from "./row.ts";
 
 const adminUrl = (key: string, what: string) => `/admin/workspaces/${encodeURIComponent(key)}/${what}`;
 
-export interface Waiting {
-  question: string;
-  since: number;
-}
-
-export const waitingOf = (row: Row): Waiting | null => (row.waiting as Waiting | null | undefined) ?? null;
+export const waitingOf = (row: Row) => row.waiting ?? null;
 
 /** The agent's question above the live view, or an empty place for it. */
 export function Asking(props: { row: Row }): JSX.Element {

@@ -35,7 +35,7 @@ export function LastPage(props: { row: Row }): JSX.Element {
 
 export function Card(props: { row: Row }): JSX.Element {
   const { row } = props;
-  const waiting = (row.waiting as { question: string } | null | undefined) ?? null;
+  const waiting = row.waiting ?? null;
   return (
     <article class={waiting ? "card waiting" : "card"} id={attr(cardId(row.key))}>
       <div class="head">

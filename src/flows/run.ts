@@ -66,8 +66,8 @@ export async function runFlow(
   name?: string,
 ): Promise<RunReport> {
   const steps = ctx.steps();
-  // Each step is an entry of the workspace's timeline (unit tests may bind services without one).
-  const timeline = ctx.services.timeline as ActionServices["timeline"] | undefined;
+  // Each step is an entry of the workspace's timeline.
+  const timeline = ctx.services.timeline;
   const typed: string[] = [];
   const hide = (text: string) => {
     let out = text;
@@ -166,7 +166,7 @@ export async function runFlow(
       ms,
     };
     reports.push(entry);
-    await timeline?.step(
+    await timeline.step(
       ctx.workspace,
       {
         action: step.action,

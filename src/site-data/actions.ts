@@ -116,7 +116,7 @@ export const saveSiteData = defineAction({
       () => readPage(page),
       origins,
       {
-        tabs: ctx.services.config?.site_data.tabs,
+        tabs: ctx.services.config.site_data.tabs,
       },
     );
     if (fresh) captured.carried = stored.filter((o) => !fresh.has(o));

@@ -29,8 +29,8 @@ export interface CallState {
 export interface Settler {
   store: RecordStore;
   now: () => number;
-  /** Whose values no result or history shows (unit tests may bind services without a catalogue). */
-  secrets: SecretCatalogue | undefined;
+  /** Whose values no result or history shows. */
+  secrets: SecretCatalogue;
   /** The call's lease. */
   fence: { fence?: LeaseFence };
 }
@@ -46,7 +46,7 @@ export async function settle(
 ): Promise<AnyRecord> {
   // The last line of defence for secrets: whatever an action returns or lands on, a page that
   // carries a secret value is never recorded and the value never reaches the caller.
-  const values = d.secrets ? secretValuesOf(d.secrets) : [];
+  const values = secretValuesOf(d.secrets);
   const safe = (url: string | null) =>
     url && (values.some((v) => taints(url, v)) || maskPieces(url, values) !== url) ? null : url;
   const landed = safe(

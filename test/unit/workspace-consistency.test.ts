@@ -127,7 +127,7 @@ describe("a result from a browser the record no longer names", () => {
             }
           : r,
       );
-      told = await manager.steps(ctx).touch([`${SSO}/touched`]);
+      told = (await manager.steps(ctx).touch([`${SSO}/touched`])).report;
       return {};
     });
     await call(touching);

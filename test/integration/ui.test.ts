@@ -385,6 +385,7 @@ describe("the Timeline tab over the admin API", () => {
         server.app.services.timeline,
         { surface: "rest", workspace: T, action: navigate, args: { url } },
         async () => ({ url, title: path }),
+        server.app.services.now(),
       );
     }
   });

@@ -1,5 +1,6 @@
 // One call's timeline entry as invoke() writes it, for a result or a failure a test makes up
-// (no browser, so no screen).
+// (no browser, so no screen). `time` is the call's (epoch seconds): an entry older than session.ttl
+// is expired as it is read.
 import type { Timeline } from "../../src/timeline/service.ts";
 import type { Ended } from "../../src/workspaces/after.ts";
 

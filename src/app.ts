@@ -27,7 +27,7 @@ import type { McpHttp } from "./surfaces/mcp-http.ts";
 import { openApiDocument } from "./surfaces/openapi.ts";
 import { restRoutes } from "./surfaces/rest.ts";
 import { uiRoutes } from "./surfaces/ui.ts";
-import { Timeline } from "./timeline/service.ts";
+import { Timeline, type Trail } from "./timeline/service.ts";
 import { openTimelineLog } from "./timeline/setup.ts";
 import { type ManagerHooks, WorkspaceManager } from "./workspaces/manager.ts";
 
@@ -97,42 +97,44 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     ...opts.hooks,
     changed: (w) => events.changed(w),
   };
-  const workspaces = new WorkspaceManager(store, grid, now, hooks, {
-    lease: config.session.lease,
-    wait: config.grid.command_timeout,
-    schemes: config.navigate.allow_schemes,
-    logs: config.logs.keep,
-  });
   const hosts = new HostRules(config);
   const flows = new Flows(config, () => ACTIONS);
   const timeline = new Timeline({
     config,
     log: openTimelineLog(config, store),
     store,
+    // The live view's reach; the manager is built next, before any frame is drawn.
     connection: (id) => workspaces.connection(id),
     secrets,
     tools: flows.tools,
     now,
     changed: (w) => events.changed(w),
   });
-  const services: Services = {
-    config,
-    sources: opts.sources ?? {},
+  // What handlers are handed: the manager is built with it, and the whole set with the manager.
+  const ports = { config, store, grid, now, secrets, files, flows, timeline, events };
+  const workspaces: WorkspaceManager<Trail> = new WorkspaceManager<Trail>({
     store,
     grid,
-    workspaces,
     now,
-    events,
+    services: ports,
+    hooks,
+    lease: {
+      lease: config.session.lease,
+      wait: config.grid.command_timeout,
+      schemes: config.navigate.allow_schemes,
+      logs: config.logs.keep,
+    },
+    after: (end) => timeline.after(end),
+  });
+  const services: Services = {
+    ...ports,
+    sources: opts.sources ?? {},
+    workspaces,
     activity: new CallMetrics(),
-    timeline,
-    files,
     recordings,
-    secrets,
-    flows,
     hosts,
     admin: new AdminAuth(store, adminTokenOf(config), hosts),
   };
-  workspaces.bind(services);
   await recordings?.start();
   return services;
 }

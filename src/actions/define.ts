@@ -13,9 +13,9 @@ export type {
   HttpRoute,
   LiveBrowser,
   McpContent,
+  Patched,
   RecordChange,
 } from "./shape.ts";
-export { orIfStale } from "./shape.ts";
 
 /** An action as the table holds it: its handler gets the call's context (ports.ts). */
 export type ActionDef<I extends z.ZodObject, O extends z.ZodType> = ActionShape<

@@ -36,24 +36,20 @@ export interface LiveBrowser {
 }
 
 /** A pure change to the record, applied inside the settle write (may run more than once). */
-export type RecordChange = (record: WorkspaceRecord, browser: string) => WorkspaceRecord | null;
-
-const ON_STALE = Symbol("onStale");
-type StaleAware = RecordChange & { [ON_STALE]?: () => void };
+export type RecordChange = (record: WorkspaceRecord, browser: string) => WorkspaceRecord | null | Patched;
 
 /**
- * `change`, plus what to do when the settle write does not apply it (the record names another
- * browser, or is gone). The write may run more than once: the last run decides which was called.
+ * A change's record, and a patch for the call's result: applied once the write is in, and only when
+ * the write's last run applied the change (a change the write did not apply leaves the result as
+ * the handler made it).
  */
-export function orIfStale(change: RecordChange, stale: () => void): RecordChange {
-  const wrapped: StaleAware = (record, browser) => change(record, browser);
-  wrapped[ON_STALE] = stale;
-  return wrapped;
+export interface Patched {
+  record: WorkspaceRecord;
+  patch: (result: Record<string, unknown>) => Record<string, unknown>;
 }
 
-/** The settle write did not apply `change`: tells it, when it asked to be told (orIfStale). */
-export function stale(change: RecordChange): void {
-  (change as StaleAware)[ON_STALE]?.();
+export function isPatched(out: WorkspaceRecord | Patched | null): out is Patched {
+  return out !== null && typeof (out as Partial<Patched>).patch === "function";
 }
 
 export interface HttpRoute {

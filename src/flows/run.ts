@@ -4,6 +4,7 @@
 // reopen) the pages reached so far are written first, so what comes next reads them.
 import type { ActionContext, ActionServices, RecordChange } from "../actions/define.ts";
 import { browserState } from "../actions/page/state.ts";
+import { isPatched } from "../actions/shape.ts";
 import { messageOf, scrub, statusOf } from "../errors.ts";
 import { redact, type SecretRef, taints } from "../secrets/bound.ts";
 import { keyNames } from "../secrets/catalogue.ts";
@@ -66,8 +67,8 @@ export async function runFlow(
   name?: string,
 ): Promise<RunReport> {
   const steps = ctx.steps();
-  // Each step is an entry of the workspace's timeline (unit tests may bind services without one).
-  const timeline = ctx.services.timeline as ActionServices["timeline"] | undefined;
+  // Each step is an entry of the workspace's timeline.
+  const timeline = ctx.services.timeline;
   const typed: string[] = [];
   const hide = (text: string) => {
     let out = text;
@@ -88,12 +89,15 @@ export async function runFlow(
     const changes = pending;
     flushed = reached.length;
     pending = [];
-    told = (await steps.touch(urls, changes)) ?? told;
+    // The steps reported so far take the changes' patches (a save's receipt).
+    const out = await steps.touch(urls, changes, { steps: reports });
+    reports = out.result.steps as StepReport[];
+    told = out.report ?? told;
   };
 
   const start = steps.browser ? await browserState(steps.browser) : { url: "", title: "" };
   let here: Here = { ...start, withheld: false };
-  const reports: StepReport[] = [];
+  let reports: StepReport[] = [];
   let status: RunReport["status"] = "ok";
 
   for (const step of bound) {
@@ -127,7 +131,7 @@ export async function runFlow(
     let error: string | undefined;
     if (ran.kind === "done") {
       const { result: out, landed, changes } = ran.outcome;
-      pending.push(...changes);
+      pending.push(...changes.map((c) => forStep(c, reports.length)));
       const at = await pageAfter(steps, step, out, here);
       if (at) {
         const withheld = landed === null || typed.some((v) => taints(at.url, v));
@@ -166,7 +170,7 @@ export async function runFlow(
       ms,
     };
     reports.push(entry);
-    await timeline?.step(
+    await timeline.step(
       ctx.workspace,
       {
         action: step.action,
@@ -207,6 +211,26 @@ export async function runFlow(
   if (here.withheld) report.url_redacted = true;
   if (told) report.site_data = told;
   return report;
+}
+
+/**
+ * A step's change, its patch moved onto that step's entry of the run's report (the report is the
+ * result the run's writes patch): the patch's own work runs whether or not the step returns its result.
+ */
+function forStep(change: RecordChange, n: number): RecordChange {
+  return (record, browser) => {
+    const out = change(record, browser);
+    if (!isPatched(out)) return out;
+    const patch = (result: Record<string, unknown>) => {
+      const steps = result.steps as StepReport[] | undefined;
+      const step = steps?.[n];
+      if (!steps || !step) return result;
+      const patched = out.patch((step.result ?? {}) as Record<string, unknown>);
+      if (step.result === undefined) return result;
+      return { ...result, steps: steps.map((s, i) => (i === n ? { ...s, result: patched } : s)) };
+    };
+    return { record: out.record, patch };
+  };
 }
 
 /** Where a finished step left the page: its result's url, or a read of the page for a page tool. */
@@ -259,10 +283,7 @@ async function within(
   }
 }
 
-/**
- * `value` with every string passed through `hide`, in place: a result is the step's own object, and
- * an action may still fill it in when the run settles (save_site_data's receipt).
- */
+/** `value` with every string passed through `hide`, in place (a result is the step's own object). */
 function hidden(value: unknown, hide: (s: string) => string): unknown {
   if (typeof value === "string") return hide(value);
   if (Array.isArray(value)) {

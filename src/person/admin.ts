@@ -7,6 +7,7 @@ import { guarded, requireWorkspace } from "../admin/guard.ts";
 import { conflict } from "../errors.ts";
 import { json, readJson } from "../http/json.ts";
 import type { Services } from "../services.ts";
+import { invoke } from "../workspaces/invoke.ts";
 import { inputArgs, personAction, readInput } from "./input.ts";
 import { answer } from "./waits.ts";
 
@@ -36,10 +37,14 @@ export function inputRoutes(services: Services) {
       const key = await requireWorkspace(services, params.key);
       const raw = await readJson(request);
       const input = readInput(raw);
-      const result = await services.timeline.record(
-        { surface: "person", workspace: key, action: personAction, args: inputArgs(input) },
-        (after) => services.workspaces.run(key, personAction, { input }, { signal: request.signal, after }),
-      );
+      const result = await invoke(services, {
+        surface: "person",
+        workspace: key,
+        action: personAction,
+        args: inputArgs(input),
+        input: { input },
+        signal: request.signal,
+      });
       services.timeline.live.nudge(key);
       return json(result);
     }),

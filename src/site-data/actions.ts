@@ -1,14 +1,7 @@
 // save_site_data: one snapshot of every site the workspace has been to. The capture goes straight
 // into the settle write (ctx.change): it never appears in a result, a report or a log line.
 import { z } from "zod";
-import {
-  type ActionContext,
-  defineAction,
-  orIfStale,
-  pageFields,
-  SITE_DATA_URI,
-  webUrl,
-} from "../actions/define.ts";
+import { type ActionContext, defineAction, pageFields, SITE_DATA_URI, webUrl } from "../actions/define.ts";
 import { BIDI_DOWN, badInput, unavailable } from "../errors.ts";
 import { type BidiSocket, SANDBOX } from "../grid/bidi.ts";
 import { dialogOpenError, type Page } from "../grid/page.ts";
@@ -116,28 +109,26 @@ export const saveSiteData = defineAction({
       () => readPage(page),
       origins,
       {
-        tabs: ctx.services.config?.site_data.tabs,
+        tabs: ctx.services.config.site_data.tabs,
       },
     );
     if (fresh) captured.carried = stored.filter((o) => !fresh.has(o));
     const now = ctx.services.now();
     if (!jarFits(captured.cookies, now)) throw badInput(JAR_OVER);
     const out = { ...(seen ?? (await page.state())), saved: replaced(), uri: SITE_DATA_URI };
-    // The snapshot is taken inside the settle write, against the record as it is then.
-    ctx.change(
-      orIfStale(
-        (r) => {
-          const { data, receipt } = snapshot(r.site_data, captured, r.history, now);
-          out.saved = receipt;
+    // The snapshot is taken inside the settle write, against the record as it is then; its receipt
+    // is the result's once the write is in. A write that did not apply it leaves `replaced()`.
+    ctx.change((r) => {
+      const { data, receipt } = snapshot(r.site_data, captured, r.history, now);
+      return {
+        record: withSiteData(r, data),
+        patch: (result) => {
+          // What loads from here counts toward the next save: the browser holds what was written.
           read?.settle(Object.keys(data.origins ?? {}));
-          return withSiteData(r, data);
+          return { ...result, saved: receipt };
         },
-        () => {
-          read?.lost();
-          out.saved = replaced();
-        },
-      ),
-    );
+      };
+    });
     return out;
   },
 });

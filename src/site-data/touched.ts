@@ -66,12 +66,13 @@ export async function liveOrigins(socket: BidiSocket): Promise<string[]> {
  * Begins a save's read: the origins to read afresh (touched since the baseline, live now), or null
  * when the server cannot know and everything is read. `stored` is the snapshot's origins now: one
  * changed beneath (a Forget, another browser's save) reads everything too. From here on, what loads
- * counts toward the next save; `settle` sets the new baseline once the save is written, `lost` drops it.
+ * counts toward the next save; `settle` sets the new baseline once the save is written (a save
+ * that is not written leaves none: the next reads everything).
  */
 export async function beginRead(
   socket: BidiSocket,
   stored: readonly string[],
-): Promise<{ fresh: string[] | null; settle: (saved: string[]) => void; lost: () => void }> {
+): Promise<{ fresh: string[] | null; settle: (saved: string[]) => void }> {
   const t = tracker(socket);
   const known = t.baseline !== null && sameSet(t.baseline, stored);
   const touched = [...t.touched];
@@ -82,9 +83,6 @@ export async function beginRead(
     fresh: known ? [...new Set([...touched, ...live])] : null,
     settle: (saved) => {
       t.baseline = [...saved];
-    },
-    lost: () => {
-      t.baseline = null;
     },
   };
 }

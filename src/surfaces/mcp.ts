@@ -14,7 +14,6 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { AnyAction } from "../actions/define.ts";
 import { ACTIONS } from "../actions/index.ts";
-import { validate } from "../actions/validate.ts";
 import { errorBody, notFound, statusOf, tooLarge } from "../errors.ts";
 import { isText } from "../files/types.ts";
 import { log } from "../log.ts";
@@ -22,6 +21,7 @@ import { isTemplate, matchUri } from "../resources/define.ts";
 import { RESOURCES } from "../resources/index.ts";
 import type { Services } from "../services.ts";
 import { VERSION } from "../version.ts";
+import { invoke } from "../workspaces/invoke.ts";
 import { toolSchema } from "./json-schema.ts";
 
 export const INSTRUCTIONS = [
@@ -80,7 +80,6 @@ export function mcpServer(services: Services, workspace: string, hooks?: CallHoo
       return toolError(notFound(`no tool ${request.params.name}: tools/list names them`));
     }
     const token = request.params._meta?.progressToken;
-    const note = services.activity.start(services.now(), workspace, action.name, "mcp");
     const stop = new AbortController();
     const relay = () => stop.abort(extra.signal.reason);
     extra.signal.addEventListener("abort", relay, { once: true });
@@ -88,23 +87,22 @@ export function mcpServer(services: Services, workspace: string, hooks?: CallHoo
       stop.abort(new Error("the client cancelled this call")),
     );
     try {
-      const args = request.params.arguments ?? {};
-      const result = await services.timeline.record({ surface: "mcp", workspace, action, args }, (after) =>
-        services.workspaces.run(workspace, action, validate(action.input, args), {
-          signal: stop.signal,
-          after,
-          progress: (progress, total, message) => {
-            if (token === undefined) return;
-            void extra
-              .sendNotification({
-                method: "notifications/progress",
-                params: { progressToken: token, progress, total, message },
-              })
-              .catch(() => undefined);
-          },
-        }),
-      );
-      note(200);
+      const result = await invoke(services, {
+        surface: "mcp",
+        workspace,
+        action,
+        args: request.params.arguments ?? {},
+        signal: stop.signal,
+        progress: (progress, total, message) => {
+          if (token === undefined) return;
+          void extra
+            .sendNotification({
+              method: "notifications/progress",
+              params: { progressToken: token, progress, total, message },
+            })
+            .catch(() => undefined);
+        },
+      });
       const more = action.mcpContent?.(result);
       const structured = more?.structured ?? result;
       const json = more?.json === false ? [] : [{ type: "text" as const, text: JSON.stringify(structured) }];
@@ -113,7 +111,6 @@ export function mcpServer(services: Services, workspace: string, hooks?: CallHoo
         structuredContent: structured,
       };
     } catch (err) {
-      note(statusOf(err));
       if (errorBody(err).error.startsWith("something failed"))
         log.error(`tool ${action.name}: ${errorBody(err).error}`);
       return toolError(err);

@@ -2,13 +2,13 @@
 import { Elysia } from "elysia";
 import type { AnyAction } from "../actions/define.ts";
 import { ACTIONS } from "../actions/index.ts";
-import { validate } from "../actions/validate.ts";
-import { badInput, statusOf } from "../errors.ts";
+import { badInput } from "../errors.ts";
 import { failure, json, readJson } from "../http/json.ts";
 import { requireJson, YAML_TYPES } from "../http/media.ts";
 import type { ResourceDef } from "../resources/define.ts";
 import { RESOURCES } from "../resources/index.ts";
 import type { Services } from "../services.ts";
+import { invoke } from "../workspaces/invoke.ts";
 import { requireToken, workspaceOf } from "./http.ts";
 
 /** `/browser/interact/{action}` → `/browser/interact/:action`. */
@@ -53,22 +53,14 @@ async function runAction(
       throw badInput(`field "${k}" is given by the path: leave it out of the body`, k);
     merged[k] = v;
   }
-  const note = services.activity.start(services.now(), workspace, action.name, "rest");
-  try {
-    const result = await services.timeline.record(
-      { surface: "rest", workspace, action, args: merged },
-      (after) =>
-        services.workspaces.run(workspace, action, validate(action.input, merged), {
-          signal: request.signal,
-          after,
-        }),
-    );
-    note(200);
-    return json(result);
-  } catch (err) {
-    note(statusOf(err));
-    throw err;
-  }
+  const result = await invoke(services, {
+    surface: "rest",
+    workspace,
+    action,
+    args: merged,
+    signal: request.signal,
+  });
+  return json(result);
 }
 
 async function readResource(

@@ -1,30 +1,27 @@
 // What a call left in its workspace's browser, for its timeline entry: the screen, sent for inside
-// the call's turn and drawn after, and where a failed call left the page (URL and title).
+// the call's turn and drawn after, and where a failed call left the page (URL and title). Both read
+// the browser the call was handed back (the manager's after-hook); a call that never had its turn
+// is read through `reach`.
+import type { LiveBrowser } from "../actions/shape.ts";
 import { SANDBOX } from "../grid/bidi.ts";
 import { hideValues } from "../secrets/bound.ts";
 import { type Reach, reach, SCREEN_MS, screenOf } from "./screens.ts";
 
 /**
- * Sends for the screen of the workspace's browser now (the command is on its way when this
- * resolves); the picture, or null (none live, a typed secret, too slow), comes later. `counts`
- * (the timeline) adds it to the screens taken and their milliseconds.
+ * Sends for the screen of the call's browser now (the command is on its way when this resolves);
+ * the picture, or null (a typed secret, too slow, gone), comes later. `counts` (the timeline) adds
+ * it to the screens taken and their milliseconds.
  */
 export async function sendScreen(
-  reachable: Reach,
-  workspace: string,
+  browser: LiveBrowser,
   counts: { screensTaken: number; screenMs: number },
 ): Promise<{ picture: Promise<Uint8Array | null> }> {
   const began = performance.now();
-  const none = { picture: Promise.resolve(null) };
-  let at: Awaited<ReturnType<typeof reach>> = null;
-  try {
-    at = await reach(reachable, workspace);
-  } catch {
-    return none;
-  }
-  if (!at) return none;
-  const held = at;
-  const picture = screenOf(held)
+  const page = await browser.page();
+  const held = page.held;
+  // The connection stays in use until the picture is in, after the call gave its browser back.
+  const release = held.use();
+  const picture = screenOf({ held, tab: page.where.tab })
     .then(
       (jpeg) => {
         if (!(jpeg instanceof Uint8Array)) return null;
@@ -34,13 +31,54 @@ export async function sendScreen(
       () => null,
     )
     .finally(() => {
-      held.release();
+      release();
       counts.screenMs += performance.now() - began;
     });
   return { picture };
 }
 
-/** Where a failed call left the page (the browser's URL, the page's title), when there is a browser. */
+type Socket = Awaited<ReturnType<LiveBrowser["bidi"]>>;
+
+/** The tab's URL and title, [hidden] where a value shows; {} when it cannot tell. */
+async function where(
+  socket: Socket,
+  tab: string,
+  values: string[],
+): Promise<{ url?: string; title?: string }> {
+  const [tree, title] = await Promise.all([
+    socket.send("browsingContext.getTree", { root: tab, maxDepth: 0 }, { timeoutMs: SCREEN_MS }),
+    socket
+      .send(
+        "script.callFunction",
+        {
+          functionDeclaration: "() => String(document.title)",
+          target: { context: tab, sandbox: SANDBOX },
+          awaitPromise: false,
+          resultOwnership: "none",
+        },
+        { timeoutMs: 1_000 },
+      )
+      .then((r) => (r.type === "success" && typeof r.result.value === "string" ? r.result.value : ""))
+      .catch(() => ""),
+  ]);
+  const url = tree.contexts[0]?.url;
+  return url ? { url: hideValues(values, url), title: hideValues(values, title) } : {};
+}
+
+/** Where a failed call left the page of the browser it was handed back. */
+export async function pageOf(
+  browser: LiveBrowser,
+  values: string[],
+): Promise<{ url?: string; title?: string }> {
+  try {
+    const page = await browser.page();
+    return await where(page.held.socket, page.where.tab, values);
+  } catch {
+    return {};
+  }
+}
+
+/** Where the workspace's browser is now, for a failed call that never had its turn (refused, or waited out). */
 export async function pageNow(
   reachable: Reach,
   workspace: string,
@@ -49,26 +87,7 @@ export async function pageNow(
   let at: Awaited<ReturnType<typeof reach>> = null;
   try {
     at = await reach(reachable, workspace);
-    if (!at) return {};
-    const { socket, tab } = at;
-    const [tree, title] = await Promise.all([
-      socket.send("browsingContext.getTree", { root: tab, maxDepth: 0 }, { timeoutMs: SCREEN_MS }),
-      socket
-        .send(
-          "script.callFunction",
-          {
-            functionDeclaration: "() => String(document.title)",
-            target: { context: tab, sandbox: SANDBOX },
-            awaitPromise: false,
-            resultOwnership: "none",
-          },
-          { timeoutMs: 1_000 },
-        )
-        .then((r) => (r.type === "success" && typeof r.result.value === "string" ? r.result.value : ""))
-        .catch(() => ""),
-    ]);
-    const url = tree.contexts[0]?.url;
-    return url ? { url: hideValues(values, url), title: hideValues(values, title) } : {};
+    return at ? await where(at.socket, at.tab, values) : {};
   } catch {
     return {};
   } finally {

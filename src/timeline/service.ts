@@ -11,21 +11,29 @@ import type { ToolTable } from "../flows/tools.ts";
 import { log } from "../log.ts";
 import { hideValues, hideValuesDeep, secretValuesOf } from "../secrets/bound.ts";
 import type { SecretCatalogue } from "../secrets/catalogue.ts";
+import type { CallEnd, Ended } from "../workspaces/after.ts";
 import { boundedEntry, keptArgs, type NewEntry, type Surface, type TimelineEntry } from "./entry.ts";
 import { flowFieldsOf } from "./flow.ts";
 import type { Summary, TimelineLog } from "./log.ts";
-import { pageNow, sendScreen } from "./page-after.ts";
+import { pageNow, pageOf, sendScreen } from "./page-after.ts";
 import { jpegOf, LiveScreens, type Reach } from "./screens.ts";
 
-type AnyRecord = Record<string, unknown>;
-
-/** What a call's entry is made from (MCP and REST). */
+/** What a call's entry is made from (MCP, REST and a person's input). */
 export interface Call {
   surface: Exclude<Surface, "flow">;
   workspace: string;
   action: AnyAction;
   /** The arguments as the caller sent them. */
   args: unknown;
+  /** Epoch seconds when it began. */
+  time: number;
+  ms: number;
+}
+
+/** What the after-hook says of a call: its screen on its way, and where a failed call left the page. */
+export interface Trail {
+  screen: Promise<Uint8Array | null> | null;
+  page?: { url?: string; title?: string };
 }
 
 /** A flow step as the runner saw it. */
@@ -95,53 +103,50 @@ export class Timeline {
   }
 
   /**
-   * Runs one MCP or REST call and appends its entry. `run` gets the function to call inside the
-   * workspace's turn once the call is done: it sends for the screen there, so the picture is of the
-   * page the call left, and the answer does not wait for it (the entry does).
+   * The manager's after-hook, in the call's turn, handed the browser the call leaves: sends for the
+   * screen there, so the picture is of the page the call left and the answer does not wait for it
+   * (the entry does); and where a failed call left the page.
    */
-  async record(call: Call, run: (after: () => Promise<void>) => Promise<AnyRecord>): Promise<AnyRecord> {
-    if (!this.on) return run(async () => undefined);
-    const time = this.deps.now();
-    const began = performance.now();
-    let screen: Promise<Uint8Array | null> | null = null;
-    const after = async () => {
-      // One screen at a time per workspace: calls that come faster than the browser draws go without.
-      if (!changesPage(call.action) || !this.screensOn(call.workspace) || this.drawing.has(call.workspace))
-        return;
-      this.drawing.add(call.workspace);
-      const { picture } = await sendScreen(this.deps, call.workspace, this).catch(() => ({
-        picture: Promise.resolve(null),
-      }));
-      screen = picture.finally(() => this.drawing.delete(call.workspace));
-    };
-    const base = (values: string[], refused = false) => ({
-      time,
+  async after(end: CallEnd): Promise<Trail> {
+    const { workspace, action, browser } = end;
+    if (!this.on || !browser) return { screen: null };
+    let screen: Trail["screen"] = null;
+    // One screen at a time per workspace: calls that come faster than the browser draws go without.
+    if (changesPage(action) && this.screensOn(workspace) && !this.drawing.has(workspace)) {
+      this.drawing.add(workspace);
+      const sent = await sendScreen(browser, this).catch(() => null);
+      screen = (sent?.picture ?? Promise.resolve(null)).finally(() => this.drawing.delete(workspace));
+    }
+    return end.failed ? { screen, page: await pageOf(browser, this.values()) } : { screen };
+  }
+
+  /**
+   * Appends one MCP, REST or person call's entry, with what the after-hook said (none when the call
+   * never had its turn: then where the browser is now, for a failure).
+   */
+  async entry(call: Call, ended: Ended<Trail>): Promise<void> {
+    if (!this.on) return;
+    const values = this.values();
+    const refused = !ended.ok && statusOf(ended.error) === 400;
+    const entry: NewEntry = {
+      time: call.time,
       surface: call.surface,
       tool: call.action.name,
-      ms: Math.round(performance.now() - began),
+      ms: call.ms,
       ...this.argsOf(call.args, values, refused),
-    });
-    let result: AnyRecord;
-    try {
-      result = await run(after);
-    } catch (err) {
-      const values = this.values();
-      const status = statusOf(err);
-      const entry: NewEntry = {
-        ...base(values, status === 400),
-        status,
-        error: hideValues(values, errorBody(err).error),
-      };
-      const page = call.action.browser === "none" ? null : await pageNow(this.deps, call.workspace, values);
-      await this.write(call.workspace, { ...entry, ...page }, screen);
-      throw err;
+      status: ended.ok ? 200 : statusOf(ended.error),
+    };
+    const screen = ended.after?.screen ?? null;
+    if (ended.ok) {
+      if (typeof ended.result.url === "string") entry.url = hideValues(values, ended.result.url);
+      if (typeof ended.result.title === "string") entry.title = hideValues(values, ended.result.title);
+      return this.write(call.workspace, entry, screen);
     }
-    const values = this.values();
-    const entry: NewEntry = { ...base(values), status: 200 };
-    if (typeof result.url === "string") entry.url = hideValues(values, result.url);
-    if (typeof result.title === "string") entry.title = hideValues(values, result.title);
-    await this.write(call.workspace, entry, screen);
-    return result;
+    entry.error = hideValues(values, errorBody(ended.error).error);
+    const page =
+      ended.after?.page ??
+      (call.action.browser === "none" ? null : await pageNow(this.deps, call.workspace, values));
+    await this.write(call.workspace, { ...entry, ...page }, screen);
   }
 
   /**

@@ -21,8 +21,7 @@ export interface Describing {
   grid: Grid;
   browsers: Browsers;
   hooks: ManagerHooks;
-  /** Unit tests may bind services without a catalogue. */
-  secrets: SecretCatalogue | undefined;
+  secrets: SecretCatalogue;
 }
 
 // The title the page shows now ("" when it cannot tell, or a dialog is open).
@@ -50,11 +49,8 @@ export async function describe(d: Describing, workspace: string): Promise<Descri
   };
   if (live && record) {
     // Shown, not trusted: a title that carries a typed secret reads [hidden], as in results.
-    const catalogue = d.secrets;
     const title = await titleOf(d.browsers, record);
-    out.title = catalogue
-      ? (hideValuesDeep(secretValuesOf(catalogue), { title }) as { title: string }).title
-      : title;
+    out.title = (hideValuesDeep(secretValuesOf(d.secrets), { title }) as { title: string }).title;
   }
   const summary = record ? d.hooks.siteDataSummary?.(record.site_data) : null;
   if (summary) out.site_data = summary;

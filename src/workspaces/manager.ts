@@ -13,25 +13,34 @@ import { type HeldConnection, HeldConnections, IDLE_MS } from "../grid/held.ts";
 import { LIBRARY_PRELOAD } from "../grid/page.ts";
 import { type Grid, isNoSuchSession } from "../grid/webdriver.ts";
 import { log } from "../log.ts";
-import type { SecretCatalogue } from "../secrets/catalogue.ts";
 import { focused } from "../store/record.ts";
 import type { LeaseFence, RecordStore } from "../store/types.ts";
+import { type AfterHook, afterCall, type Ended } from "./after.ts";
 import { Browsers, type Held } from "./browsers.ts";
+import { attempt, type CallOptions, type Contexts, contextOf, track } from "./context.ts";
 import { type Describe, describe } from "./describe.ts";
 import { Lifecycle, type ManagerHooks } from "./lifecycle.ts";
 import { Leases } from "./lock.ts";
-import { type Call, type Runner, stepsOf } from "./runner.ts";
+import type { Call, Runner } from "./runner.ts";
 import { type CallState, settle } from "./settle.ts";
 import type { Steps } from "./steps.ts";
 
+export type { AfterHook, CallEnd, Ended } from "./after.ts";
 export type { Describe } from "./describe.ts";
 export { INSECURE_SKIP, type ManagerHooks, RECORDING_OFF } from "./lifecycle.ts";
 
-interface CallOptions {
-  signal?: AbortSignal;
-  progress?: (progress: number, total: number | undefined, message: string) => void;
-  /** Runs once the call is done (or failed), still in the workspace's turn: the timeline's screen. */
-  after?: () => Promise<void>;
+/** What the manager is built on: the store, the Grid, and what handlers are handed. */
+export interface ManagerPorts<T> {
+  store: RecordStore;
+  grid: Grid;
+  /** Epoch seconds. */
+  now: () => number;
+  /** The ports handlers are handed (ctx.services). */
+  services: ActionServices;
+  hooks?: ManagerHooks;
+  lease?: LeaseSettings;
+  /** Declared once: runs as each call ends (done or failed), still in its turn (the timeline's screen). */
+  after?: AfterHook<T>;
 }
 
 type AnyRecord = Record<string, unknown>;
@@ -53,11 +62,11 @@ export interface LeaseSettings {
 export const busyMessage = (workspace: string, seconds: number) =>
   `another call holds workspace ${workspace} and did not end within ${seconds} s: retry once it has ended`;
 
-export class WorkspaceManager {
+export class WorkspaceManager<T = unknown> {
   /** One call at a time per workspace, across every server of the store. */
   readonly leases: Leases;
   private readonly waitSeconds: number;
-  private services!: ActionServices;
+  readonly hooks: ManagerHooks;
   /** Each workspace's call in flight on this server, to stop it (interrupt). */
   private readonly running = new Map<string, AbortController>();
   /**
@@ -77,16 +86,13 @@ export class WorkspaceManager {
   private readonly lifecycle: Lifecycle;
   /** What a runner's steps run through. */
   private readonly runner: Runner;
+  private readonly contexts: Contexts;
 
-  constructor(
-    private readonly store: RecordStore,
-    private readonly grid: Grid,
-    private readonly now: () => number,
-    readonly hooks: ManagerHooks = {},
-    lease: LeaseSettings = { lease: 15, wait: 60 },
-  ) {
+  constructor(private readonly ports: ManagerPorts<T>) {
+    const { store, grid, now, hooks = {}, lease = { lease: 15, wait: 60 } } = ports;
+    this.hooks = hooks;
     this.connections = new HeldConnections(
-      (id) => this.grid.bidi(id),
+      (id) => grid.bidi(id),
       IDLE_MS,
       { functionDeclaration: LIBRARY_PRELOAD, sandbox: SANDBOX },
       lease.logs,
@@ -106,13 +112,14 @@ export class WorkspaceManager {
       context: (workspace, browser, opts) => this.context(workspace, browser, opts),
       settle: (...args) => this.settle(...args),
     };
+    this.contexts = {
+      services: ports.services,
+      lifecycle: this.lifecycle,
+      runner: this.runner,
+      fenceOf: (w) => this.fenceOf(w),
+    };
     this.leases = new Leases(store, lease.lease * 1000);
     this.waitSeconds = lease.wait;
-  }
-
-  /** Called once by the composition root: the ports handlers get (ctx.services). */
-  bind(services: ActionServices): void {
-    this.services = services;
   }
 
   /**
@@ -120,7 +127,32 @@ export class WorkspaceManager {
    * on every server of the group, in the order they came. A call that waits longer than
    * grid.command_timeout for its turn is a 503.
    */
-  run(workspace: string, action: AnyAction, input: unknown, opts: CallOptions = {}): Promise<AnyRecord> {
+  async run(
+    workspace: string,
+    action: AnyAction,
+    input: unknown,
+    opts: CallOptions = {},
+  ): Promise<AnyRecord> {
+    const ended = await this.call(workspace, action, input, opts);
+    if (!ended.ok) throw ended.error;
+    return ended.result;
+  }
+
+  /** `run`, answering how the call ended (never throwing) with what the after-hook said. */
+  async call(
+    workspace: string,
+    action: AnyAction,
+    input: unknown,
+    opts: CallOptions = {},
+  ): Promise<Ended<T>> {
+    try {
+      return await this.turn(workspace, action, input, opts);
+    } catch (error) {
+      return { ok: false, error, after: undefined };
+    }
+  }
+
+  private turn(workspace: string, action: AnyAction, input: unknown, opts: CallOptions): Promise<Ended<T>> {
     if (action.unleased) return this.runUnleased(workspace, action, action.unleased, input, opts);
     const wait = {
       waitMs: this.waitSeconds * 1000,
@@ -140,18 +172,17 @@ export class WorkspaceManager {
       this.running.set(workspace, stop);
       try {
         const call = { workspace, fence: held.fence, stop: stop.signal };
-        return await this.calls.run(call, () =>
+        const ended = await this.calls.run(call, () =>
           this.runLocked(workspace, action, input, { ...opts, signal: stop.signal }),
         );
-      } catch (err) {
         // Whatever a call that lost its lease ran into, that is why it stopped.
-        if (held.lost.aborted && !(err instanceof LeaseLost)) throw held.lost.reason;
-        throw err;
+        if (!ended.ok && held.lost.aborted && !(ended.error instanceof LeaseLost))
+          return { ...ended, error: held.lost.reason };
+        return ended;
       } finally {
         outer?.removeEventListener("abort", relay);
         held.lost.removeEventListener("abort", lost);
         if (this.running.get(workspace) === stop) this.running.delete(workspace);
-        await opts.after?.().catch(() => undefined);
       }
     });
   }
@@ -163,10 +194,11 @@ export class WorkspaceManager {
     then: AnyAction,
     input: unknown,
     opts: CallOptions,
-  ): Promise<AnyRecord> {
-    if (action.precheck) await action.precheck({ workspace, services: this.services }, input);
+  ): Promise<Ended<T>> {
+    if (action.precheck) await action.precheck({ workspace, services: this.ports.services }, input);
     const out = (await action.handler(this.context(workspace, null, opts).ctx, input)) as AnyRecord;
-    return { ...out, ...(await this.run(workspace, then, {}, { signal: opts.signal })) };
+    const then_ = await this.call(workspace, then, {}, { signal: opts.signal });
+    return then_.ok ? { ...then_, result: { ...out, ...then_.result } } : then_;
   }
 
   /**
@@ -177,8 +209,8 @@ export class WorkspaceManager {
    */
   async interrupt(workspace: string): Promise<{ ended: boolean }> {
     this.running.get(workspace)?.abort(new Error("an admin ended this workspace's browser"));
-    await this.store.breakLease(workspace);
-    const record = await this.store.get(workspace);
+    await this.ports.store.breakLease(workspace);
+    const record = await this.ports.store.get(workspace);
     if (record?.session_id) this.connections.drop(record.session_id);
     return this.lifecycle.end(workspace, { waitMs: INTERRUPT_WAIT_MS });
   }
@@ -195,75 +227,73 @@ export class WorkspaceManager {
     return call?.workspace === workspace ? call : undefined;
   }
 
+  /** The call in its turn, ended by the after-hook, handed the browser the call leaves. */
   private async runLocked(
     workspace: string,
     action: AnyAction,
     input: unknown,
     opts: CallOptions,
+  ): Promise<Ended<T>> {
+    const touched: Held[] = [];
+    const hold = (b: Held) => {
+      touched.push(b);
+      return b;
+    };
+    // The page call in flight (a reopen starts another): the hook is handed the browser it holds.
+    let call: Call | null = null;
+    const end = (failed: boolean) =>
+      afterCall(this.ports.after, this.lifecycle, { workspace, action, failed }, call?.browser ?? null);
+    try {
+      const result = await this.handle(workspace, action, input, opts, hold, (c) => {
+        call = c;
+      });
+      return { ok: true, result, after: await end(false) };
+    } catch (error) {
+      return { ok: false, error, after: await end(true) };
+    } finally {
+      for (const b of touched) b.release();
+    }
+  }
+
+  private async handle(
+    workspace: string,
+    action: AnyAction,
+    input: unknown,
+    opts: CallOptions,
+    hold: (b: Held) => Held,
+    tracked: (call: Call) => void,
   ): Promise<AnyRecord> {
-    if (action.precheck) await action.precheck({ workspace, services: this.services }, input);
+    if (action.precheck) await action.precheck({ workspace, services: this.ports.services }, input);
     if (action.browser !== "page") {
       const ctx = this.context(workspace, null, opts);
       const out = (await action.handler(ctx.ctx, input)) as AnyRecord;
       if (action.browser !== "none") this.hooks.changed?.(workspace);
       return out;
     }
-    const touched: Held[] = [];
-    const hold = (b: Held) => {
-      touched.push(b);
-      return b;
-    };
     let browser = hold(await this.lifecycle.resolve(workspace));
-    let call = this.track(browser, hold);
+    let call = track(browser, hold);
+    tracked(call);
     let ctx = this.context(workspace, browser, opts, call);
     let result: AnyRecord;
     try {
-      try {
-        result = await this.attempt(browser, action, input, ctx);
-      } catch (err) {
-        if (!isNoSuchSession(err)) throw err;
-        // The Grid reaped it between calls: reopen silently and do the call on the new browser.
-        log.info(`workspace ${workspace}: its browser was gone; reopening it`);
-        browser = hold(await this.lifecycle.reopen(workspace, browser.id));
-        call = this.track(browser, hold);
-        ctx = this.context(workspace, browser, opts, call);
-        result = await this.attempt(browser, action, input, ctx);
-      }
-      // A runner's steps may have replaced the browser (reopen, open or end step): settle for the one it has now.
-      const now = call.browser;
-      const where = now?.where();
-      if (now && where) ctx.state.changes.push((r, b) => (b === now.id ? focused(r, b, where) : r));
-      const settled = await this.settle(
-        workspace,
-        result,
-        now?.id ?? "",
-        action.reshapes === true,
-        ctx.state,
-      );
-      this.hooks.changed?.(workspace);
-      return settled;
-    } finally {
-      for (const b of touched) b.release();
+      result = await attempt(this.hooks.capture, browser, action, input, ctx.ctx);
+    } catch (err) {
+      if (!isNoSuchSession(err)) throw err;
+      // The Grid reaped it between calls: reopen silently and do the call on the new browser.
+      log.info(`workspace ${workspace}: its browser was gone; reopening it`);
+      browser = hold(await this.lifecycle.reopen(workspace, browser.id));
+      call = track(browser, hold);
+      tracked(call);
+      ctx = this.context(workspace, browser, opts, call);
+      result = await attempt(this.hooks.capture, browser, action, input, ctx.ctx);
     }
-  }
-
-  private async attempt(
-    browser: LiveBrowser,
-    action: AnyAction,
-    input: unknown,
-    ctx: ReturnType<WorkspaceManager["context"]>,
-  ): Promise<AnyRecord> {
-    const capture = browser.settings.capture === true ? this.hooks.capture : undefined;
-    if (!capture) return (await action.handler(ctx.ctx, input)) as AnyRecord;
-    let result: AnyRecord = {};
-    const page = await capture(browser, async () => {
-      result = (await action.handler(ctx.ctx, input)) as AnyRecord;
-    });
-    return page ? { ...result, page } : result;
-  }
-
-  private track(browser: Held, hold: (b: Held) => Held): Call {
-    return { browser, reopened: false, state: { landed: undefined, changes: [] }, hold };
+    // A runner's steps may have replaced the browser (reopen, open or end step): settle for the one it has now.
+    const now = call.browser;
+    const where = now?.where();
+    if (now && where) ctx.state.changes.push((r, b) => (b === now.id ? focused(r, b, where) : r));
+    const settled = await this.settle(workspace, result, now?.id ?? "", action.reshapes === true, ctx.state);
+    this.hooks.changed?.(workspace);
+    return settled;
   }
 
   /** The step runner for a page call's context (see `Steps`): ctx.steps(). */
@@ -277,33 +307,7 @@ export class WorkspaceManager {
     opts: CallOptions,
     call: Call | null = null,
   ) {
-    const state: CallState = call?.state ?? { landed: undefined, changes: [] };
-    const live = browser;
-    const ctx: ActionContext = {
-      workspace,
-      services: this.services,
-      get browser(): LiveBrowser {
-        if (!live) throw new Error("this action has no browser");
-        return live;
-      },
-      lifecycle: {
-        open: (req) => this.lifecycle.open(workspace, req),
-        end: () => this.lifecycle.end(workspace, this.fenceOf(workspace)),
-      },
-      steps: () => {
-        if (!call) throw new Error("steps() takes the context of a page action's call");
-        return stepsOf(this.runner, workspace, call);
-      },
-      land: (url) => {
-        state.landed = url;
-      },
-      change: (fn) => {
-        state.changes.push(fn);
-      },
-      progress: (p, total, message) => opts.progress?.(p, total, message),
-      signal: opts.signal ?? new AbortController().signal,
-    };
-    return { ctx, state };
+    return contextOf(this.contexts, workspace, browser, opts, call);
   }
 
   /**
@@ -322,18 +326,18 @@ export class WorkspaceManager {
     reshapes: boolean,
     state: CallState,
   ): Promise<AnyRecord> {
-    const d = { store: this.store, now: this.now, secrets: this.secrets(), fence: this.fenceOf(workspace) };
+    const d = {
+      store: this.ports.store,
+      now: this.ports.now,
+      secrets: this.ports.services.secrets,
+      fence: this.fenceOf(workspace),
+    };
     return settle(d, workspace, raw, browser, reshapes, state);
-  }
-
-  /** The catalogue handlers are bound to (unit tests may bind services without one). */
-  private secrets(): SecretCatalogue | undefined {
-    return this.services?.secrets as SecretCatalogue | undefined;
   }
 
   /** workspace://current. Never opens a browser. */
   describe(workspace: string): Promise<Describe> {
-    const d = { store: this.store, grid: this.grid, browsers: this.browsers, hooks: this.hooks };
-    return describe({ ...d, secrets: this.secrets() }, workspace);
+    const d = { store: this.ports.store, grid: this.ports.grid, browsers: this.browsers, hooks: this.hooks };
+    return describe({ ...d, secrets: this.ports.services.secrets }, workspace);
   }
 }

@@ -45,13 +45,13 @@ export function stepsOf(d: Runner, workspace: string, call: Call): Steps {
       return call.browser;
     },
     run: (action, input, opts) => step(d, workspace, call, action, input, opts),
-    touch: async (urls, changes = []) => {
-      const out = await d.settle(workspace, {}, call.browser?.id ?? "", false, {
+    touch: async (urls, changes = [], raw = {}) => {
+      const { site_data, ...result } = await d.settle(workspace, raw, call.browser?.id ?? "", false, {
         landed: null,
         changes: [...changes],
         pages: [...urls],
       });
-      return (out.site_data as SiteDataReport | undefined) ?? null;
+      return { report: (site_data as SiteDataReport | undefined) ?? null, result };
     },
     land: (urls) => {
       call.state.pages = [...urls];

@@ -3,7 +3,7 @@
 // record no longer names moves nothing.
 
 import { PNG } from "../actions/screenshot.ts";
-import { type RecordChange, stale } from "../actions/shape.ts";
+import { isPatched, type Patched, type RecordChange } from "../actions/shape.ts";
 import { maskPieces } from "../pieces.ts";
 import { hideValuesDeep, secretValuesOf, taints } from "../secrets/bound.ts";
 import type { SecretCatalogue } from "../secrets/catalogue.ts";
@@ -29,8 +29,8 @@ export interface CallState {
 export interface Settler {
   store: RecordStore;
   now: () => number;
-  /** Whose values no result or history shows (unit tests may bind services without a catalogue). */
-  secrets: SecretCatalogue | undefined;
+  /** Whose values no result or history shows. */
+  secrets: SecretCatalogue;
   /** The call's lease. */
   fence: { fence?: LeaseFence };
 }
@@ -46,7 +46,7 @@ export async function settle(
 ): Promise<AnyRecord> {
   // The last line of defence for secrets: whatever an action returns or lands on, a page that
   // carries a secret value is never recorded and the value never reaches the caller.
-  const values = d.secrets ? secretValuesOf(d.secrets) : [];
+  const values = secretValuesOf(d.secrets);
   const safe = (url: string | null) =>
     url && (values.some((v) => taints(url, v)) || maskPieces(url, values) !== url) ? null : url;
   const landed = safe(
@@ -54,24 +54,28 @@ export async function settle(
   );
   const pages = state.pages?.map(safe);
   const now = d.now();
-  const { value: told } = await updateWith<SiteDataReport | null>(
+  type Told = { report: SiteDataReport | null; patches: Patched["patch"][] };
+  const { value: told } = await updateWith<Told>(
     d.store,
     workspace,
     (cur) => {
       // A result from a browser the record no longer names moves nothing; the write still slides the TTL.
-      if (!cur || cur.session_id !== browser) {
-        for (const change of state.changes) stale(change);
-        return { record: cur, value: null };
-      }
+      if (!cur || cur.session_id !== browser) return { record: cur, value: { report: null, patches: [] } };
       const report = reportFor(cur, browser);
       let next = delivered(at(cur, pages ?? [landed], now, d.store.ttl));
       if (reshapes) next = reshaped(next, raw as { width?: number; height?: number });
-      for (const change of state.changes) next = change(next, browser) ?? next;
-      return { record: next, value: report };
+      const patches: Patched["patch"][] = [];
+      for (const change of state.changes) {
+        const out = change(next, browser);
+        if (isPatched(out)) patches.push(out.patch);
+        next = (isPatched(out) ? out.record : out) ?? next;
+      }
+      return { record: next, value: { report, patches } };
     },
     d.fence,
   );
-  // Hidden after the write: a change may still fill the result in (save_site_data's receipt).
-  const result = hideValuesDeep(values, raw, picture);
-  return told ? { ...result, site_data: told } : result;
+  // The last run's patches, in order; then hidden (a patch fills in what the write learnt: a receipt).
+  const patched = told.patches.reduce((r, patch) => patch(r), raw);
+  const result = hideValuesDeep(values, patched, picture);
+  return told.report ? { ...result, site_data: told.report } : result;
 }

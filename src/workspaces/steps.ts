@@ -29,8 +29,15 @@ export interface Steps {
     input: unknown,
     opts: { signal: AbortSignal; beforeReopen?: () => Promise<void> },
   ): Promise<StepOutcome>;
-  /** Writes these pages (in order) and changes now, in one settle write; returns the reopen report it handed over. */
-  touch(urls: ReadonlyArray<string | null>, changes?: RecordChange[]): Promise<SiteDataReport | null>;
+  /**
+   * Writes these pages (in order) and changes now, in one settle write; answers the reopen report
+   * it handed over, and `result` (the runner's report so far) with the changes' patches applied.
+   */
+  touch(
+    urls: ReadonlyArray<string | null>,
+    changes?: RecordChange[],
+    result?: AnyRecord,
+  ): Promise<{ report: SiteDataReport | null; result: AnyRecord }>;
   /** The pages the call's own settle records, in order, instead of its one landing. */
   land(urls: ReadonlyArray<string | null>): void;
 }

@@ -9,6 +9,7 @@ import { emptyRecord, type WorkspaceRecord } from "../../src/store/record.ts";
 import { ASSETS } from "../../views/assets.ts";
 import { all, one, parseHtml, text } from "../support/html.ts";
 import { startServer, type TestServer, TOKEN } from "../support/server.ts";
+import { recordCall } from "../support/timeline.ts";
 
 let server: TestServer;
 const W = "ui-routes";
@@ -382,9 +383,11 @@ describe("the Timeline tab over the admin API", () => {
     await server.app.services.store.update(T, () => emptyRecord());
     for (const path of ["/a", "/b", "/c"]) {
       const url = `https://app.example.test${path}`;
-      await server.app.services.timeline.record(
+      await recordCall(
+        server.app.services.timeline,
         { surface: "rest", workspace: T, action: navigate, args: { url } },
         async () => ({ url, title: path }),
+        server.app.services.now(),
       );
     }
   });

@@ -4,11 +4,10 @@
 import { beforeEach, expect, test } from "bun:test";
 import { validate } from "../../src/actions/validate.ts";
 import type { OpenOptions } from "../../src/grid/webdriver.ts";
-import type { Services } from "../../src/services.ts";
 import { openStore, type RecordStore } from "../../src/store/index.ts";
-import { WorkspaceManager } from "../../src/workspaces/manager.ts";
 import { goAction as navigate } from "../support/actions.ts";
 import { FakeGrid } from "../support/fake-grid.ts";
+import { testServices } from "../support/services.ts";
 
 const W = "w";
 let store: RecordStore;
@@ -20,8 +19,7 @@ beforeEach(async () => {
 });
 
 test("a call stopped by End while its browser opens never binds it, and the next call's browser is not orphaned", async () => {
-  const m = new WorkspaceManager(store, fake.grid, () => 1_790_800_000, {}, { lease: 15, wait: 60 });
-  m.bind({ store, now: () => 1_790_800_000, workspaces: m } as unknown as Services);
+  const m = testServices({ store, grid: fake.grid, hooks: {}, lease: { lease: 15, wait: 60 } }).workspaces;
   const open = fake.open.bind(fake);
   let letFirstIn: () => void = () => {};
   const firstHeld = new Promise<void>((resolve) => {

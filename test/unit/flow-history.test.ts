@@ -7,16 +7,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AnyAction } from "../../src/actions/define.ts";
 import { validate } from "../../src/actions/validate.ts";
-import type { Config } from "../../src/config.ts";
 import { runFlowAction } from "../../src/flows/actions.ts";
-import { Flows } from "../../src/flows/service.ts";
-import { SecretCatalogue } from "../../src/secrets/catalogue.ts";
-import type { Services } from "../../src/services.ts";
+import type { Flows } from "../../src/flows/service.ts";
 import { SqliteStore } from "../../src/store/sqlite.ts";
 import type { RecordStore } from "../../src/store/types.ts";
-import { WorkspaceManager } from "../../src/workspaces/manager.ts";
+import type { WorkspaceManager } from "../../src/workspaces/manager.ts";
 import { goAction as go, testAction } from "../support/actions.ts";
 import { FakeGrid } from "../support/fake-grid.ts";
+import { testServices } from "../support/services.ts";
 
 const T0 = 1_790_800_000;
 const TTL = 60;
@@ -48,11 +46,18 @@ beforeEach(() => {
     return inner.update(key, fn);
   };
   dir = mkdtempSync(join(tmpdir(), "sf-flow-history-"));
-  flows = new Flows({ data: { dir }, flows: { dir: null } } as unknown as Config, () => [go, check]);
   fake = new FakeGrid();
-  manager = new WorkspaceManager(store, fake.grid, () => clock);
-  const secrets = new SecretCatalogue({ dirs: [], entries: {}, scripts_after_write: "refuse" } as never);
-  manager.bind({ store, now: () => clock, workspaces: manager, flows, secrets } as unknown as Services);
+  const services = testServices({
+    store,
+    grid: fake.grid,
+    now: () => clock,
+    configure: (config) => {
+      config.data.dir = dir;
+    },
+    actions: [go, check],
+  });
+  manager = services.workspaces;
+  flows = services.flows;
 });
 
 afterEach(() => {

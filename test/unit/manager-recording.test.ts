@@ -3,17 +3,16 @@
 import { expect, test } from "bun:test";
 import { openSession } from "../../src/actions/session.ts";
 import { validate } from "../../src/actions/validate.ts";
-import type { Services } from "../../src/services.ts";
 import { openStore } from "../../src/store/index.ts";
-import { type ManagerHooks, WorkspaceManager } from "../../src/workspaces/manager.ts";
+import type { ManagerHooks } from "../../src/workspaces/manager.ts";
 import { goAction as go } from "../support/actions.ts";
 import { FakeGrid } from "../support/fake-grid.ts";
+import { testServices } from "../support/services.ts";
 
 async function setUp(hooks: ManagerHooks) {
   const fake = new FakeGrid();
   const store = await openStore({ dataDir: null, storeUrl: null, ttl: 86_400 });
-  const manager = new WorkspaceManager(store, fake.grid, () => 1_790_800_000, hooks);
-  manager.bind({ store, grid: fake.grid, workspaces: manager } as unknown as Services);
+  const manager = testServices({ store, grid: fake.grid, hooks }).workspaces;
   const open = (input: unknown) => manager.run("w", openSession, validate(openSession.input, input));
   return { fake, store, manager, open };
 }
@@ -49,8 +48,7 @@ test("a reap after recording was turned off opens a browser that is not filmed",
   await open({ url: "https://app.example.test/", record: true });
   const first = fake.last();
   // The same record, served by a server whose recording is off.
-  const off = new WorkspaceManager(store, fake.grid, () => 1_790_800_000, {});
-  off.bind({ store, grid: fake.grid, workspaces: off } as unknown as Services);
+  const off = testServices({ store, grid: fake.grid, hooks: {} }).workspaces;
   fake.reap(first.id);
   await off.run("w", go, { url: "https://app.example.test/x" });
   expect(fake.last().id).not.toBe(first.id);

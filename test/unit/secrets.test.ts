@@ -6,15 +6,14 @@ import { FlowError, messageOf, scrub } from "../../src/errors.ts";
 import { addLogSink } from "../../src/log.ts";
 import { hideSecrets, redact, secretValue, taints } from "../../src/secrets/bound.ts";
 import { matchingSecrets, SecretCatalogue } from "../../src/secrets/catalogue.ts";
-import type { Services } from "../../src/services.ts";
 
 const lines: string[] = [];
 addLogSink((line) => lines.push(line));
 
 const PASSWORD = "p@ss word+1/é";
 
-function servicesWith(catalogue: SecretCatalogue): Services {
-  return { secrets: catalogue } as unknown as Services;
+function servicesWith(catalogue: SecretCatalogue): { secrets: SecretCatalogue } {
+  return { secrets: catalogue };
 }
 
 const entries = {

@@ -6,17 +6,17 @@ import { endBrowser, openSession } from "../../src/actions/session.ts";
 import { validate } from "../../src/actions/validate.ts";
 import { FlowError } from "../../src/errors.ts";
 import { SW_REASON } from "../../src/grid/spare-tab.ts";
-import type { Services } from "../../src/services.ts";
 import { REPLACED_BEFORE_SAVE, saveSiteData } from "../../src/site-data/actions.ts";
 import { capture } from "../../src/site-data/capture.ts";
 import { siteDataHooks } from "../../src/site-data/hooks.ts";
 import type { RecordStore } from "../../src/store/index.ts";
 import { openStore } from "../../src/store/index.ts";
 import { emptyRecord } from "../../src/store/record.ts";
-import { WorkspaceManager } from "../../src/workspaces/manager.ts";
+import type { WorkspaceManager } from "../../src/workspaces/manager.ts";
 import { goAction as navigate } from "../support/actions.ts";
 import { bidiCookie, FakeBidi } from "../support/fake-bidi.ts";
 import { FakeGrid } from "../support/fake-grid.ts";
+import { testServices } from "../support/services.ts";
 
 const NOW = 1_790_800_000;
 /** The sandbox call a save makes to read the page's two storages. */
@@ -169,13 +169,12 @@ let manager: WorkspaceManager;
 beforeEach(async () => {
   store = await openStore({ ttl: 86_400 });
   fake = new FakeGrid();
-  manager = new WorkspaceManager(
+  manager = testServices({
     store,
-    fake.grid,
-    () => NOW,
-    siteDataHooks(() => NOW),
-  );
-  manager.bind({ store, now: () => NOW, workspaces: manager } as unknown as Services);
+    grid: fake.grid,
+    now: () => NOW,
+    hooks: siteDataHooks(() => NOW),
+  }).workspaces;
 });
 
 function call(action: AnyAction, input: unknown = {}): Promise<Record<string, any>> {
@@ -257,13 +256,12 @@ describe("save_site_data through the manager", () => {
       }
       return inner.update(key, fn);
     };
-    manager = new WorkspaceManager(
-      retrying,
-      fake.grid,
-      () => NOW,
-      siteDataHooks(() => NOW),
-    );
-    manager.bind({ store: retrying, now: () => NOW, workspaces: manager } as unknown as Services);
+    manager = testServices({
+      store: retrying,
+      grid: fake.grid,
+      now: () => NOW,
+      hooks: siteDataHooks(() => NOW),
+    }).workspaces;
     const out = await call(saveSiteData);
     expect(out.saved).toEqual({ cookies: 0, sites: [], skipped: [{ reason: REPLACED_BEFORE_SAVE }] });
     expect((await inner.get(W))?.site_data).toEqual({});

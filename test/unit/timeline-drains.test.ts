@@ -20,6 +20,7 @@ const ENTRY_CAP = 16 * 1024;
 
 import { MemoryLog } from "../../src/timeline/log.ts";
 import { Timeline } from "../../src/timeline/service.ts";
+import { recordCall } from "../support/timeline.ts";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -53,7 +54,8 @@ describe("timeline drains", () => {
   test("a 65,000-key body and a long validation failure: each entry at most 16 KB", async () => {
     const log = new MemoryLog(10);
     const t = await timeline(log, ["w"]);
-    await t.record(
+    await recordCall(
+      t,
       { surface: "rest", workspace: "w", action: action("navigate"), args: hugeBody() },
       async () => ({
         url: "https://app.example.test/",
@@ -63,11 +65,13 @@ describe("timeline drains", () => {
       Array.from({ length: 5000 }, (_, i) => `key${i}: unrecognised`).join("; "),
       "key0",
     );
-    await t
-      .record({ surface: "rest", workspace: "w", action: action("navigate"), args: hugeBody() }, async () => {
+    await recordCall(
+      t,
+      { surface: "rest", workspace: "w", action: action("navigate"), args: hugeBody() },
+      async () => {
         throw refusal;
-      })
-      .catch(() => undefined);
+      },
+    ).catch(() => undefined);
     const entries = await log.all("w");
     expect(entries).toHaveLength(2);
     for (const e of entries) {
@@ -85,16 +89,16 @@ describe("timeline drains", () => {
     const log = new MemoryLog(10);
     const t = await timeline(log, ["real"]);
     for (let i = 0; i < 50; i++) {
-      await t
-        .record(
-          { surface: "rest", workspace: `ghost-${i}`, action: action("navigate"), args: { url: "x" } },
-          async () => {
-            throw badInput("url: not a URL", "url");
-          },
-        )
-        .catch(() => undefined);
+      await recordCall(
+        t,
+        { surface: "rest", workspace: `ghost-${i}`, action: action("navigate"), args: { url: "x" } },
+        async () => {
+          throw badInput("url: not a URL", "url");
+        },
+      ).catch(() => undefined);
     }
-    await t.record(
+    await recordCall(
+      t,
       { surface: "rest", workspace: "real", action: action("navigate"), args: {} },
       async () => ({}),
     );

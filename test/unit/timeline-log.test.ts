@@ -19,6 +19,7 @@ import { keptArgs, type NewEntry, type TimelineEntry } from "../../src/timeline/
 import { flowFieldsOf, isStep } from "../../src/timeline/flow.ts";
 import { MemoryLog, type TimelineLog } from "../../src/timeline/log.ts";
 import { Timeline } from "../../src/timeline/service.ts";
+import { recordCall } from "../support/timeline.ts";
 
 const dirs: string[] = [];
 const tmp = () => {
@@ -153,7 +154,8 @@ describe("the timeline service", () => {
     const clock = { now: 1000 };
     const log = new MemoryLog(10);
     const t = timelineWith(log, clock, { shop: "sekrit-value-9" });
-    await t.record(
+    await recordCall(
+      t,
       { surface: "rest", workspace: "w", action: action("navigate"), args: { url: "x" } },
       async () => ({
         url: "https://app.example.test/?q=sekrit-value-9",
@@ -161,7 +163,8 @@ describe("the timeline service", () => {
       }),
     );
     await expect(
-      t.record(
+      recordCall(
+        t,
         { surface: "mcp", workspace: "w", action: action("save_flow"), args: { name: "sekrit-value-9" } },
         () => Promise.reject(badInput("no such thing: sekrit-value-9")),
       ),
@@ -180,7 +183,12 @@ describe("the timeline service", () => {
     const log = new MemoryLog(10);
     const t = timelineWith(log, clock);
     const run = () =>
-      t.record({ surface: "rest", workspace: "w", action: action("navigate"), args: {} }, async () => ({}));
+      recordCall(
+        t,
+        { surface: "rest", workspace: "w", action: action("navigate"), args: {} },
+        async () => ({}),
+        clock.now,
+      );
     await run();
     clock.now = 1090;
     expect((await t.summary("w")).entries).toBe(1);
@@ -195,7 +203,8 @@ describe("the timeline service", () => {
   test("timeline.keep 0 keeps no timeline", async () => {
     const log = new MemoryLog(0);
     const t = timelineWith(log, { now: 1 }, {}, 0);
-    await t.record(
+    await recordCall(
+      t,
       { surface: "rest", workspace: "w", action: action("navigate"), args: {} },
       async () => ({}),
     );

@@ -8,7 +8,6 @@ import { endBrowser, openSession } from "../../src/actions/session.ts";
 import { validate } from "../../src/actions/validate.ts";
 import { LeaseLost } from "../../src/errors.ts";
 import type { OpenOptions } from "../../src/grid/webdriver.ts";
-import type { Services } from "../../src/services.ts";
 import { saveSiteData } from "../../src/site-data/actions.ts";
 import { siteDataHooks } from "../../src/site-data/hooks.ts";
 import type { RecordStore } from "../../src/store/index.ts";
@@ -22,10 +21,11 @@ import {
   type SiteDataReport,
   type WorkspaceRecord,
 } from "../../src/store/record.ts";
-import { WorkspaceManager } from "../../src/workspaces/manager.ts";
+import type { WorkspaceManager } from "../../src/workspaces/manager.ts";
 import { goAnd, goAction as navigate, testAction } from "../support/actions.ts";
 import { bidiCookie } from "../support/fake-bidi.ts";
 import { FakeGrid } from "../support/fake-grid.ts";
+import { testServices } from "../support/services.ts";
 
 const NOW = 1_790_800_000;
 const APP = "https://app.example.com";
@@ -45,14 +45,8 @@ let fake: FakeGrid;
 let manager: WorkspaceManager;
 
 function managerOn(s: RecordStore): WorkspaceManager {
-  const m = new WorkspaceManager(
-    s,
-    fake.grid,
-    () => NOW,
-    siteDataHooks(() => NOW),
-  );
-  m.bind({ store: s, now: () => NOW, workspaces: m } as unknown as Services);
-  return m;
+  return testServices({ store: s, grid: fake.grid, now: () => NOW, hooks: siteDataHooks(() => NOW) })
+    .workspaces;
 }
 
 beforeEach(async () => {
@@ -133,7 +127,7 @@ describe("a result from a browser the record no longer names", () => {
             }
           : r,
       );
-      told = await manager.steps(ctx).touch([`${SSO}/touched`]);
+      told = (await manager.steps(ctx).touch([`${SSO}/touched`])).report;
       return {};
     });
     await call(touching);

@@ -6,11 +6,11 @@ import { beforeEach, describe, expect, test } from "bun:test";
 import { validate } from "../../src/actions/validate.ts";
 import { FlowError, LeaseLost } from "../../src/errors.ts";
 import type { OpenOptions } from "../../src/grid/webdriver.ts";
-import type { Services } from "../../src/services.ts";
 import { openStore, type RecordStore } from "../../src/store/index.ts";
-import { busyMessage, type LeaseSettings, WorkspaceManager } from "../../src/workspaces/manager.ts";
+import { busyMessage, type LeaseSettings, type WorkspaceManager } from "../../src/workspaces/manager.ts";
 import { goAction as navigate, testAction } from "../support/actions.ts";
 import { FakeGrid } from "../support/fake-grid.ts";
+import { testServices } from "../support/services.ts";
 
 const W = "w";
 const URL1 = "https://app.example.test/one";
@@ -18,9 +18,7 @@ let store: RecordStore;
 let fake: FakeGrid;
 
 function managerOn(lease: LeaseSettings = { lease: 15, wait: 60 }): WorkspaceManager {
-  const m = new WorkspaceManager(store, fake.grid, () => 1_790_800_000, {}, lease);
-  m.bind({ store, now: () => 1_790_800_000, workspaces: m } as unknown as Services);
-  return m;
+  return testServices({ store, grid: fake.grid, hooks: {}, lease }).workspaces;
 }
 
 beforeEach(async () => {

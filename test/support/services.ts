@@ -1,0 +1,76 @@
+// The server's whole set for a unit test, built as app.ts builds it but on what the test hands in
+// (a fake Grid, a store, a clock, the manager's hooks): complete, so production code never has to
+// allow for a service that is missing.
+import { ACTIONS } from "../../src/actions/index.ts";
+import type { AnyAction } from "../../src/actions/shape.ts";
+import { AdminAuth, adminTokenOf } from "../../src/admin/auth.ts";
+import { Events } from "../../src/admin/events.ts";
+import { type Config, defaultConfig } from "../../src/config.ts";
+import { setupFiles } from "../../src/files/setup.ts";
+import { Flows } from "../../src/flows/service.ts";
+import type { Grid } from "../../src/grid/webdriver.ts";
+import { HostRules } from "../../src/http/guard.ts";
+import { CallMetrics } from "../../src/metrics/calls.ts";
+import { SecretCatalogue } from "../../src/secrets/catalogue.ts";
+import type { Services } from "../../src/services.ts";
+import type { RecordStore } from "../../src/store/types.ts";
+import { MemoryLog } from "../../src/timeline/log.ts";
+import { Timeline, type Trail } from "../../src/timeline/service.ts";
+import { type LeaseSettings, type ManagerHooks, WorkspaceManager } from "../../src/workspaces/manager.ts";
+
+export interface TestServicesOptions {
+  grid: Grid;
+  store: RecordStore;
+  /** Epoch seconds. Default: a fixed instant. */
+  now?: () => number;
+  /** The manager's hooks, exactly (none of app.ts's defaults). */
+  hooks?: ManagerHooks;
+  lease?: LeaseSettings;
+  /** Changes to the default settings. */
+  configure?: (config: Config) => void;
+  /** The action table flows' steps may call. Default: the whole table. */
+  actions?: readonly AnyAction[];
+}
+
+export function testServices(opts: TestServicesOptions): Services {
+  const config = defaultConfig();
+  opts.configure?.(config);
+  const now = opts.now ?? (() => 1_790_800_000);
+  const { grid, store } = opts;
+  const secrets = new SecretCatalogue(config.secrets);
+  const events = new Events();
+  const changed = (w: string) => events.changed(w);
+  const { files, recordings } = setupFiles(config, { grid, records: store, now, changed });
+  const table = opts.actions ?? ACTIONS;
+  const flows = new Flows(config, () => table);
+  const timeline = new Timeline({
+    config,
+    log: new MemoryLog(config.timeline.keep),
+    store,
+    connection: (id) => workspaces.connection(id),
+    secrets,
+    tools: flows.tools,
+    now,
+    changed,
+  });
+  const ports = { config, store, grid, now, secrets, files, flows, timeline, events };
+  const workspaces: WorkspaceManager<Trail> = new WorkspaceManager<Trail>({
+    store,
+    grid,
+    now,
+    services: ports,
+    ...(opts.hooks && { hooks: opts.hooks }),
+    ...(opts.lease && { lease: opts.lease }),
+    after: (end) => timeline.after(end),
+  });
+  const hosts = new HostRules(config);
+  return {
+    ...ports,
+    sources: {},
+    workspaces,
+    activity: new CallMetrics(),
+    recordings,
+    hosts,
+    admin: new AdminAuth(store, adminTokenOf(config), hosts),
+  };
+}

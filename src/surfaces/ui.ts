@@ -7,7 +7,6 @@ import { ASSETS } from "../../views/assets.ts";
 import { ActivityPage, SecretsPage, SettingsPage } from "../../views/pages.tsx";
 import { WorkspacesPage } from "../../views/workspaces.tsx";
 import { notFound } from "../errors.ts";
-import { failure } from "../http/json.ts";
 import type { Services } from "../services.ts";
 import { eventsRoute } from "./ui/events.ts";
 import { uiKit } from "./ui/kit.ts";
@@ -25,7 +24,7 @@ export function uiRoutes(services: Services) {
   return new Elysia({ name: "ui" })
     .get("/ui/static/:name", ({ params }) => {
       const asset = ASSETS.get(params.name);
-      if (!asset) return failure(notFound(`no UI file ${params.name}`));
+      if (!asset) throw notFound(`no UI file ${params.name}`);
       return new Response(asset.bytes, {
         headers: {
           "content-type": asset.type,

@@ -4,7 +4,6 @@
 import { SignInPage } from "../../../views/sign-in.tsx";
 import { type AdminCredential, adminTokenOf } from "../../admin/auth.ts";
 import { FlowError, notFound } from "../../errors.ts";
-import { failure } from "../../http/json.ts";
 import { isWorkspaceName } from "../../names.ts";
 import type { Services } from "../../services.ts";
 import { Admin } from "./admin.ts";
@@ -14,8 +13,11 @@ export type Ctx = {
   request: Request;
   params: Record<string, string>;
   query: Record<string, string | undefined>;
+  set: { headers: Record<string, string | number> };
 };
-type Handler = (ctx: Ctx, admin: Admin) => Promise<Response> | Response;
+/** A page's or a fragment's answer: a response, or (the live feed) the messages of an event stream. */
+type Reply = Response | AsyncGenerator<Uint8Array>;
+type Handler = (ctx: Ctx, admin: Admin) => Promise<Reply> | Reply;
 
 export interface UiKit {
   services: Services;
@@ -23,9 +25,9 @@ export interface UiKit {
   signOut: boolean;
   signInHere(request: Request): Response;
   /** A page: the sign-in form without credentials; otherwise `fn`'s HTML. */
-  pageRoute(fn: Handler): (ctx: Ctx) => Promise<Response>;
+  pageRoute(fn: Handler): (ctx: Ctx) => Promise<Reply>;
   /** A fragment for htmx: 401 (JSON) without credentials, like the API. */
-  fragmentRoute(fn: Handler): (ctx: Ctx) => Promise<Response>;
+  fragmentRoute(fn: Handler): (ctx: Ctx) => Promise<Reply>;
 }
 
 export function uiKit(services: Services): UiKit {
@@ -48,22 +50,14 @@ export function uiKit(services: Services): UiKit {
     signOut: adminTokenOf(services.config) !== null,
     signInHere,
     pageRoute: (fn) => async (ctx) => {
-      try {
-        if (!(await signedIn(ctx.request))) return signInHere(ctx.request);
-      } catch (err) {
-        return failure(err);
-      }
+      if (!(await signedIn(ctx.request))) return signInHere(ctx.request);
       return fn(ctx, admin);
     },
     fragmentRoute: (fn) => async (ctx) => {
-      try {
-        await services.admin.require(ctx.request);
-        const key = ctx.params?.key;
-        if (key !== undefined && !isWorkspaceName(key)) throw notFound(`no workspace ${key}`);
-        return await fn(ctx, admin);
-      } catch (err) {
-        return failure(err);
-      }
+      await services.admin.require(ctx.request);
+      const key = ctx.params?.key;
+      if (key !== undefined && !isWorkspaceName(key)) throw notFound(`no workspace ${key}`);
+      return fn(ctx, admin);
     },
   };
 }

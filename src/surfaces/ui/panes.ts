@@ -12,7 +12,6 @@ import { TABS, type Tab } from "../../../views/urls.ts";
 import { paneRev, totalId, WorkspaceHead, WorkspacePage } from "../../../views/workspace.tsx";
 import { badInput, notFound } from "../../errors.ts";
 import type { filesListing } from "../../files/admin.ts";
-import { failure } from "../../http/json.ts";
 import type { Services } from "../../services.ts";
 import { TimelinePane } from "../../timeline/view.tsx";
 import type { Admin, Answer } from "./admin.ts";
@@ -126,7 +125,7 @@ export function paneRoutes(kit: UiKit) {
     kit.pageRoute(async (ctx, admin) => {
       const key = ctx.params.key as string;
       const tab = tabOf(ctx);
-      if (!isTab(tab)) return failure(notFound(`no route GET ${new URL(ctx.request.url).pathname}`));
+      if (!isTab(tab)) throw notFound(`no route GET ${new URL(ctx.request.url).pathname}`);
       const row = await admin.row(key);
       if (!row.ok) return page(ErrorPage({ title: key, error: row.error, signOut }), row.status);
       return page(WorkspacePage({ row: row.body, tab, item: itemOf(ctx), signOut }));

@@ -9,7 +9,7 @@ import { WorkspacesPage } from "../../views/workspaces.tsx";
 import { notFound } from "../errors.ts";
 import type { Services } from "../services.ts";
 import { eventsRoute } from "./ui/events.ts";
-import { uiKit } from "./ui/kit.ts";
+import { PaneParams, uiKit } from "./ui/kit.ts";
 import { paneRoutes } from "./ui/panes.ts";
 import { page } from "./ui/respond.ts";
 import { signInRoutes } from "./ui/sign-in.ts";
@@ -21,101 +21,107 @@ export function uiRoutes(services: Services) {
   const panes = paneRoutes(kit);
   const timeline = timelineRoutes(kit);
 
-  return new Elysia({ name: "ui" })
-    .get("/ui/static/:name", ({ params }) => {
-      const asset = ASSETS.get(params.name);
-      if (!asset) throw notFound(`no UI file ${params.name}`);
-      return new Response(asset.bytes, {
-        headers: {
-          "content-type": asset.type,
-          "cache-control": "public, max-age=31536000, immutable",
-          "x-content-type-options": "nosniff",
-        },
-      });
-    })
-    .use(signInRoutes(services))
-    .get(
-      "/ui/",
-      kit.pageRoute(async (_, admin) => {
-        const got = await admin.rows();
-        const rows = got.ok ? (got.body ?? []) : null;
-        return page(WorkspacesPage({ rows, error: got.ok ? undefined : got.error, signOut }));
-      }),
-    )
-    .get("/ui/events", eventsRoute(kit))
-    .get(
-      "/ui/secrets",
-      kit.pageRoute(async (_, admin) => {
-        const got = await admin.secrets();
-        return page(
-          SecretsPage({
-            secrets: got.body ?? [],
-            error: got.ok ? null : got.error,
-            signOut,
-          }),
-          got.ok ? 200 : got.status,
-        );
-      }),
-    )
-    .get(
-      "/ui/settings",
-      kit.pageRoute(async (_, admin) => {
-        const got = await admin.settings();
-        return page(
-          SettingsPage({
-            settings: got.body ?? [],
-            error: got.ok ? null : got.error,
-            signOut,
-          }),
-          got.ok ? 200 : got.status,
-        );
-      }),
-    )
-    .get(
-      "/ui/activity",
-      kit.pageRoute(async (_, admin) => {
-        const got = await admin.activity();
-        return page(
-          ActivityPage({ calls: got.body ?? [], error: got.ok ? null : got.error, signOut }),
-          got.ok ? 200 : got.status,
-        );
-      }),
-    )
-    .get(
-      "/ui/workspaces/:key",
-      panes.workspacePage(
-        () => "files",
-        () => null,
-      ),
-    )
-    .get(
-      "/ui/workspaces/:key/:tab",
-      panes.workspacePage(
-        (ctx) => ctx.params.tab as string,
-        () => null,
-      ),
-    )
-    .get(
-      "/ui/workspaces/:key/site-data/:host",
-      panes.workspacePage(
-        () => "site-data",
-        (ctx) => ctx.params.host ?? null,
-      ),
-    )
-    .get(
-      "/ui/workspaces/:key/flows/:name",
-      panes.workspacePage(
-        () => "flows",
-        (ctx) => ctx.params.name ?? null,
-      ),
-    )
-    .get("/ui/workspaces/:key/panes/:tab", panes.pane)
-    .get("/ui/workspaces/:key/panes/timeline/newer", timeline.newer)
-    .get("/ui/workspaces/:key/panes/timeline/older", timeline.older)
-    .post("/ui/workspaces/:key/panes/timeline/flow", timeline.keepAsFlow)
-    .post("/ui/workspaces/:key/panes/:tab/*", panes.paneAction("POST"))
-    .delete("/ui/workspaces/:key/panes/:tab", panes.paneAction("DELETE"))
-    .delete("/ui/workspaces/:key/panes/:tab/*", panes.paneAction("DELETE"))
-    .post("/ui/workspaces/:key/end", panes.end)
-    .delete("/ui/workspaces/:key", panes.forget);
+  return (
+    new Elysia({ name: "ui" })
+      .get("/ui/static/:name", ({ params }) => {
+        const asset = ASSETS.get(params.name);
+        if (!asset) throw notFound(`no UI file ${params.name}`);
+        return new Response(asset.bytes, {
+          headers: {
+            "content-type": asset.type,
+            "cache-control": "public, max-age=31536000, immutable",
+            "x-content-type-options": "nosniff",
+          },
+        });
+      })
+      .use(signInRoutes(services))
+      .get(
+        "/ui/",
+        kit.pageRoute(async (_, admin) => {
+          const got = await admin.rows();
+          const rows = got.ok ? (got.body ?? []) : null;
+          return page(WorkspacesPage({ rows, error: got.ok ? undefined : got.error, signOut }));
+        }),
+      )
+      .get("/ui/events", eventsRoute(kit))
+      .get(
+        "/ui/secrets",
+        kit.pageRoute(async (_, admin) => {
+          const got = await admin.secrets();
+          return page(
+            SecretsPage({
+              secrets: got.body ?? [],
+              error: got.ok ? null : got.error,
+              signOut,
+            }),
+            got.ok ? 200 : got.status,
+          );
+        }),
+      )
+      .get(
+        "/ui/settings",
+        kit.pageRoute(async (_, admin) => {
+          const got = await admin.settings();
+          return page(
+            SettingsPage({
+              settings: got.body ?? [],
+              error: got.ok ? null : got.error,
+              signOut,
+            }),
+            got.ok ? 200 : got.status,
+          );
+        }),
+      )
+      .get(
+        "/ui/activity",
+        kit.pageRoute(async (_, admin) => {
+          const got = await admin.activity();
+          return page(
+            ActivityPage({ calls: got.body ?? [], error: got.ok ? null : got.error, signOut }),
+            got.ok ? 200 : got.status,
+          );
+        }),
+      )
+      // A workspace's page and panes: the params typed and decoded once by their schema.
+      .guard({ params: PaneParams }, (app) =>
+        app
+          .get(
+            "/ui/workspaces/:key",
+            panes.workspacePage(
+              () => "files",
+              () => null,
+            ),
+          )
+          .get(
+            "/ui/workspaces/:key/:tab",
+            panes.workspacePage(
+              (ctx) => ctx.params.tab,
+              () => null,
+            ),
+          )
+          .get(
+            "/ui/workspaces/:key/site-data/:host",
+            panes.workspacePage(
+              () => "site-data",
+              (ctx) => ctx.params.host ?? null,
+            ),
+          )
+          .get(
+            "/ui/workspaces/:key/flows/:name",
+            panes.workspacePage(
+              () => "flows",
+              (ctx) => ctx.params.name ?? null,
+            ),
+          )
+          .get("/ui/workspaces/:key/panes/:tab", panes.pane)
+          .get("/ui/workspaces/:key/panes/timeline/newer", timeline.newer)
+          .get("/ui/workspaces/:key/panes/timeline/older", timeline.older)
+          .post("/ui/workspaces/:key/panes/timeline/flow", timeline.keepAsFlow)
+          .post("/ui/workspaces/:key/panes/:tab/*", panes.paneAction("POST"))
+          .delete("/ui/workspaces/:key/panes/:tab", panes.paneAction("DELETE"))
+          .delete("/ui/workspaces/:key/panes/:tab/*", panes.paneAction("DELETE"))
+          .post("/ui/workspaces/:key/end", panes.end)
+          .delete("/ui/workspaces/:key", panes.forget),
+      )
+  );
 }

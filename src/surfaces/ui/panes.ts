@@ -15,10 +15,10 @@ import type { filesListing } from "../../files/admin.ts";
 import type { Services } from "../../services.ts";
 import { TimelinePane } from "../../timeline/view.tsx";
 import type { Admin, Answer } from "./admin.ts";
-import type { Ctx, UiKit } from "./kit.ts";
+import type { PaneCtx, UiKit } from "./kit.ts";
 import { errorNotice, fragment, page } from "./respond.ts";
 
-export const isTab = (t: string): t is Tab => (TABS as readonly string[]).includes(t);
+export const isTab = (t: string | undefined): t is Tab => (TABS as readonly string[]).includes(t ?? "");
 
 /** The timeline's place in a row: how many entries, and the newest one's n. */
 export function timelineCounts(row: Record<string, unknown>): { total: number; last: number } {
@@ -107,12 +107,12 @@ export async function renderPane(
 /** The pane as it is now; a failed action's error above it. */
 export async function paneAfter(
   services: Services,
-  ctx: Ctx,
+  ctx: PaneCtx,
   admin: Admin,
   tab: Tab,
   outcome: Answer | null,
 ): Promise<Response> {
-  const key = ctx.params.key as string;
+  const key = ctx.params.key;
   const open = tab === "site-data" || tab === "flows" ? (ctx.query.open ?? null) : null;
   const out = await renderPane(services, admin, key, tab, open);
   const notice = outcome && !outcome.ok ? errorNotice(outcome.error) : "";
@@ -121,9 +121,12 @@ export async function paneAfter(
 
 export function paneRoutes(kit: UiKit) {
   const { services, signOut } = kit;
-  const workspacePage = (tabOf: (ctx: Ctx) => string, itemOf: (ctx: Ctx) => string | null) =>
-    kit.pageRoute(async (ctx, admin) => {
-      const key = ctx.params.key as string;
+  const workspacePage = (
+    tabOf: (ctx: PaneCtx) => string | undefined,
+    itemOf: (ctx: PaneCtx) => string | null,
+  ) =>
+    kit.pageRoute(async (ctx: PaneCtx, admin) => {
+      const key = ctx.params.key;
       const tab = tabOf(ctx);
       if (!isTab(tab)) throw notFound(`no route GET ${new URL(ctx.request.url).pathname}`);
       const row = await admin.row(key);
@@ -133,9 +136,9 @@ export function paneRoutes(kit: UiKit) {
 
   /** An action on a pane (Forget, Clear, Keep…): what the same path under the API does, then the pane again. */
   const paneAction = (method: "POST" | "DELETE") =>
-    kit.fragmentRoute(async (ctx, admin) => {
-      const key = ctx.params.key as string;
-      const tab = ctx.params.tab as string;
+    kit.fragmentRoute(async (ctx: PaneCtx, admin) => {
+      const key = ctx.params.key;
+      const tab = ctx.params.tab;
       if (!isTab(tab)) throw notFound(`no route ${method} ${new URL(ctx.request.url).pathname}`);
       const rest = ctx.params["*"];
       let parts: string[] = [];
@@ -148,8 +151,8 @@ export function paneRoutes(kit: UiKit) {
       return paneAfter(services, ctx, admin, tab, outcome);
     });
 
-  const end = kit.fragmentRoute(async (ctx, admin) => {
-    const key = ctx.params.key as string;
+  const end = kit.fragmentRoute(async (ctx: PaneCtx, admin) => {
+    const key = ctx.params.key;
     const ended = await admin.end(key);
     const row = await admin.row(key);
     const failed = ended.ok ? row : ended;
@@ -160,8 +163,8 @@ export function paneRoutes(kit: UiKit) {
     return fragment(head.replace(/<\/header>$/, `${notice}</header>`), ended.ok ? 200 : ended.status);
   });
 
-  const forget = kit.fragmentRoute(async (ctx, admin) => {
-    const key = ctx.params.key as string;
+  const forget = kit.fragmentRoute(async (ctx: PaneCtx, admin) => {
+    const key = ctx.params.key;
     const gone = await admin.forget(key);
     if (!gone.ok) {
       return new Response(errorNotice(gone.error), {
@@ -172,8 +175,8 @@ export function paneRoutes(kit: UiKit) {
     return new Response(null, { status: 200, headers: { "hx-redirect": "/ui/" } });
   });
 
-  const pane = kit.fragmentRoute((ctx, admin) => {
-    const tab = ctx.params.tab as string;
+  const pane = kit.fragmentRoute((ctx: PaneCtx, admin) => {
+    const tab = ctx.params.tab;
     if (!isTab(tab)) throw notFound(`no route GET ${new URL(ctx.request.url).pathname}`);
     return paneAfter(services, ctx, admin, tab, null);
   });

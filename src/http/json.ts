@@ -14,7 +14,7 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   });
 }
 
-export function failure(err: unknown): Response {
+function failure(err: unknown): Response {
   const status = statusOf(err);
   if (status >= 500) log.error(`request failed: ${errorBody(err).error}`);
   const headers: Record<string, string> =

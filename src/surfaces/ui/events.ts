@@ -21,11 +21,10 @@ const sseData = (html: string) =>
       .map((l) => `data: ${l}`)
       .join("\n")}\n\n`,
   );
-const BEAT = encoder.encode(": beat\n\n");
 
 /** A feed event as the page's message, or null for one this page does not show. */
 function message(event: FeedEvent, key: string | undefined): Uint8Array | null {
-  if ("beat" in event) return BEAT;
+  if ("beat" in event) return encoder.encode(": beat\n\n");
   if ("row" in event) {
     const row: Row = event.row;
     if (typeof row.key !== "string") return null;

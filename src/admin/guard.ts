@@ -28,8 +28,12 @@ export function adminGuard(services: Services) {
 /** A route on one workspace: `/admin/workspaces/:key/…`. */
 export const WorkspaceParams = z.object({ key: z.string() });
 
-/** The options of an admin route on one workspace that takes no other param. */
-export const ON_WORKSPACE = { admin: true, params: WorkspaceParams } as const;
+/**
+ * The options of an admin route on one workspace that takes no other param. A new object for each
+ * route: Elysia writes a macro's hooks into the options it is handed, so options shared between
+ * routes (or apps) would carry one app's credential check into another's.
+ */
+export const onWorkspaceRoute = () => ({ admin: true, params: WorkspaceParams }) as const;
 
 /** A handler on one workspace: 404 unless it exists, then `fn`'s answer as JSON. */
 export const onWorkspace =

@@ -3,7 +3,13 @@
 // The JSON routes and the admin pages both call these.
 import { Elysia } from "elysia";
 import { z } from "zod";
-import { adminGuard, ON_WORKSPACE, onWorkspace, requireWorkspace, WorkspaceParams } from "../admin/guard.ts";
+import {
+  adminGuard,
+  onWorkspace,
+  onWorkspaceRoute,
+  requireWorkspace,
+  WorkspaceParams,
+} from "../admin/guard.ts";
 import { badInput } from "../errors.ts";
 import { json } from "../http/json.ts";
 import type { Services } from "../services.ts";
@@ -54,17 +60,17 @@ export function filesRoutes(services: Services) {
     .get(
       "/admin/workspaces/:key/files",
       on((key) => filesListing(services, key)),
-      ON_WORKSPACE,
+      onWorkspaceRoute(),
     )
     .delete(
       "/admin/workspaces/:key/files/screenshots",
       on((key) => clearFolder(services, key, "screenshots")),
-      ON_WORKSPACE,
+      onWorkspaceRoute(),
     )
     .delete(
       "/admin/workspaces/:key/files/recordings",
       on((key) => clearFolder(services, key, "recordings")),
-      ON_WORKSPACE,
+      onWorkspaceRoute(),
     )
     .post(
       "/admin/workspaces/:key/files/:folder/:name/keep",

@@ -3,7 +3,7 @@
 // admin reads them.
 import { Elysia } from "elysia";
 import { z } from "zod";
-import { adminGuard, ON_WORKSPACE, requireWorkspace, WorkspaceParams } from "../admin/guard.ts";
+import { adminGuard, onWorkspaceRoute, requireWorkspace, WorkspaceParams } from "../admin/guard.ts";
 import { json } from "../http/json.ts";
 import type { Services } from "../services.ts";
 import { flowOne } from "./resources.ts";
@@ -26,7 +26,7 @@ export function flowsRoutes(services: Services) {
     .get(
       "/admin/workspaces/:key/flows",
       async ({ params }) => json(flowsPane(services, await requireWorkspace(services, params.key))),
-      ON_WORKSPACE,
+      onWorkspaceRoute(),
     )
     .get(
       "/admin/workspaces/:key/flows/:name",

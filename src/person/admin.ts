@@ -3,7 +3,7 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
 import { validate } from "../actions/validate.ts";
-import { adminGuard, ON_WORKSPACE, requireWorkspace } from "../admin/guard.ts";
+import { adminGuard, onWorkspaceRoute, requireWorkspace } from "../admin/guard.ts";
 import { conflict } from "../errors.ts";
 import { json, readJson } from "../http/json.ts";
 import type { Services } from "../services.ts";
@@ -26,7 +26,7 @@ export function personRoutes(services: Services) {
         if (!answer(key, body.text)) throw conflict(`workspace ${key} is not waiting on a question`);
         return json({ answered: true });
       },
-      ON_WORKSPACE,
+      onWorkspaceRoute(),
     );
 }
 
@@ -45,6 +45,6 @@ export function inputRoutes(services: Services) {
       services.timeline.live.nudge(key);
       return json(result);
     },
-    ON_WORKSPACE,
+    onWorkspaceRoute(),
   );
 }

@@ -3,7 +3,13 @@
 // the store only, never the live browser. The JSON routes and the admin pages both call these.
 import { Elysia } from "elysia";
 import { z } from "zod";
-import { adminGuard, ON_WORKSPACE, onWorkspace, requireWorkspace, WorkspaceParams } from "../admin/guard.ts";
+import {
+  adminGuard,
+  onWorkspace,
+  onWorkspaceRoute,
+  requireWorkspace,
+  WorkspaceParams,
+} from "../admin/guard.ts";
 import { notFound } from "../errors.ts";
 import { json } from "../http/json.ts";
 import { matchingSecrets } from "../secrets/catalogue.ts";
@@ -87,12 +93,12 @@ export function siteDataRoutes(services: Services) {
     .get(
       "/admin/workspaces/:key/site-data",
       on((key) => siteDataListing(services, key)),
-      ON_WORKSPACE,
+      onWorkspaceRoute(),
     )
     .delete(
       "/admin/workspaces/:key/site-data",
       on((key) => clearSiteData(services, key)),
-      ON_WORKSPACE,
+      onWorkspaceRoute(),
     )
     .delete(
       "/admin/workspaces/:key/site-data/:site",
@@ -103,11 +109,11 @@ export function siteDataRoutes(services: Services) {
     .get(
       "/admin/workspaces/:key/history",
       on((key) => historyListing(services, key)),
-      ON_WORKSPACE,
+      onWorkspaceRoute(),
     )
     .delete(
       "/admin/workspaces/:key/history",
       on((key) => clearHistory(services, key)),
-      ON_WORKSPACE,
+      onWorkspaceRoute(),
     );
 }

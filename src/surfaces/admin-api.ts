@@ -3,7 +3,7 @@
 import { Elysia, sse } from "elysia";
 import { z } from "zod";
 import { endWorkspace, forgetWorkspace, settingsList } from "../admin/core.ts";
-import { adminGuard, ON_WORKSPACE, onWorkspace } from "../admin/guard.ts";
+import { adminGuard, onWorkspace, onWorkspaceRoute } from "../admin/guard.ts";
 import { json } from "../http/json.ts";
 import { isWorkspaceName } from "../names.ts";
 import { capabilityRoutes, workspaceRows, workspaceView } from "../registry.ts";
@@ -37,30 +37,33 @@ function message(event: FeedEvent, watch: string | null) {
 }
 
 export function adminRoutes(services: Services) {
-  const admin = { admin: true } as const;
   const on = (fn: (key: string) => unknown) => onWorkspace(services, fn);
   return new Elysia({ name: "admin" })
     .use(adminGuard(services))
     .use(capabilityRoutes(services))
-    .get("/admin/workspaces", async () => json({ workspaces: await workspaceRows(services) }), admin)
+    .get("/admin/workspaces", async () => json({ workspaces: await workspaceRows(services) }), {
+      admin: true,
+    })
     .get(
       "/admin/workspaces/:key",
       async ({ params }) => json(await workspaceView(services, params.key)),
-      ON_WORKSPACE,
+      onWorkspaceRoute(),
     )
     .post(
       "/admin/workspaces/:key/end",
       on((key) => endWorkspace(services, key)),
-      ON_WORKSPACE,
+      onWorkspaceRoute(),
     )
     .delete(
       "/admin/workspaces/:key",
       on((key) => forgetWorkspace(services, key)),
-      ON_WORKSPACE,
+      onWorkspaceRoute(),
     )
-    .get("/admin/settings", () => json({ settings: settingsList(services) }), admin)
-    .get("/admin/secrets", () => json({ secrets: services.secrets.list(), rev: services.secrets.rev }), admin)
-    .get("/admin/activity", () => json({ calls: services.activity.list() }), admin)
+    .get("/admin/settings", () => json({ settings: settingsList(services) }), { admin: true })
+    .get("/admin/secrets", () => json({ secrets: services.secrets.list(), rev: services.secrets.rev }), {
+      admin: true,
+    })
+    .get("/admin/activity", () => json({ calls: services.activity.list() }), { admin: true })
     .get(
       "/admin/events",
       async function* ({ query, request, set }) {

@@ -4,7 +4,13 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
 import { validate } from "../actions/validate.ts";
-import { adminGuard, ON_WORKSPACE, onWorkspace, requireWorkspace, WorkspaceParams } from "../admin/guard.ts";
+import {
+  adminGuard,
+  onWorkspace,
+  onWorkspaceRoute,
+  requireWorkspace,
+  WorkspaceParams,
+} from "../admin/guard.ts";
 import { badInput, notFound, unavailable } from "../errors.ts";
 import { NO_SCRIPT } from "../files/serve.ts";
 import { saveFlowText } from "../flows/actions.ts";
@@ -113,7 +119,7 @@ export function timelineRoutes(services: Services) {
       "/admin/workspaces/:key/timeline",
       async ({ params, query }) =>
         json(await timelineListing(services, await requireWorkspace(services, params.key), query)),
-      { ...ON_WORKSPACE, query: TimelineQuery },
+      { ...onWorkspaceRoute(), query: TimelineQuery },
     )
     .get(
       "/admin/workspaces/:key/timeline/:n/screen",
@@ -128,12 +134,12 @@ export function timelineRoutes(services: Services) {
     .delete(
       "/admin/workspaces/:key/timeline",
       on((key) => clearTimeline(services, key, "all")),
-      ON_WORKSPACE,
+      onWorkspaceRoute(),
     )
     .delete(
       "/admin/workspaces/:key/timeline/screens",
       on((key) => clearTimeline(services, key, "screens")),
-      ON_WORKSPACE,
+      onWorkspaceRoute(),
     )
     .post(
       "/admin/workspaces/:key/timeline/flow",
@@ -141,7 +147,7 @@ export function timelineRoutes(services: Services) {
         const key = await requireWorkspace(services, params.key);
         return json(await keepRunAsFlow(services, key, await readJson(request)));
       },
-      ON_WORKSPACE,
+      onWorkspaceRoute(),
     )
     .get(
       "/admin/workspaces/:key/screen",
@@ -161,6 +167,6 @@ export function timelineRoutes(services: Services) {
         }
         return jpeg(frame.jpeg, 0);
       },
-      ON_WORKSPACE,
+      onWorkspaceRoute(),
     );
 }

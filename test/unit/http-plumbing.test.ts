@@ -83,6 +83,37 @@ describe("route schemas", () => {
   });
 });
 
+describe("the admin credential", () => {
+  test("each route checks it once per request, against its own server", async () => {
+    // A second server in the same process: its routes must not check against the first one's.
+    const other = await startServer({ dataDir: false });
+    try {
+      const { admin } = other.app.services;
+      const require = admin.require.bind(admin);
+      let checks = 0;
+      admin.require = (request) => {
+        checks++;
+        return require(request);
+      };
+      await other.app.services.store.update(
+        W,
+        () => ({ session_id: "", history: [], settings: {}, site_data: null }) as never,
+      );
+      for (const path of [
+        `/admin/workspaces/${W}/timeline`,
+        `/admin/workspaces/${W}/site-data`,
+        "/admin/settings",
+      ]) {
+        checks = 0;
+        const res = await fetch(`${other.url}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+        expect([path, res.status, checks]).toEqual([path, 200, 1]);
+      }
+    } finally {
+      await other.close();
+    }
+  });
+});
+
 describe("live feeds", () => {
   const open = async (path: string) => {
     const abort = new AbortController();

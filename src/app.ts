@@ -1,17 +1,17 @@
 // The composition root: builds the store, the Grid client, the workspace manager and the surfaces.
+import type { Server } from "bun";
 import { Elysia } from "elysia";
 import { ACTIONS } from "./actions/index.ts";
 import { AdminAuth, adminTokenOf, isAdminPath } from "./admin/auth.ts";
 import { Events } from "./admin/events.ts";
 import type { Config, Source } from "./config.ts";
-import { notFound } from "./errors.ts";
 import { fileRoutes } from "./files/routes.ts";
 import { setupFiles } from "./files/setup.ts";
 import { Flows } from "./flows/service.ts";
 import { captureHook } from "./grid/capture.ts";
 import { Grid } from "./grid/webdriver.ts";
-import { checkRequest, HostRules, peers } from "./http/guard.ts";
-import { failure, json } from "./http/json.ts";
+import { checkRequest, HostRules } from "./http/guard.ts";
+import { failureOf, json } from "./http/json.ts";
 import { log } from "./log.ts";
 import { CallMetrics } from "./metrics/calls.ts";
 import { metricsRoutes } from "./metrics/routes.ts";
@@ -40,15 +40,10 @@ export interface AppOptions {
   sources?: Record<string, Source>;
 }
 
-/** What Bun.serve hands `fetch` besides the request: it knows the client's address. */
-export interface Peer {
-  requestIP(request: Request): { address: string } | null;
-}
-
 export interface App {
   services: Services;
   /** Answers one HTTP request (what Bun.serve calls, with its server as the second argument). */
-  fetch(request: Request, server?: Peer): Promise<Response>;
+  fetch(request: Request, server?: Server<unknown>): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -163,6 +158,14 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   const http = new Elysia()
     // No route gets a body Elysia read for it: each reads its own, after its token is checked.
     .onParse({ as: "global" }, () => null)
+    // Before any route: the Host, the Origin and the path (src/http/guard.ts), and under /admin the
+    // admin credential, by prefix: a route added under /admin is the admin's before any handler runs.
+    .onRequest(async ({ request }) => {
+      checkRequest(services.hosts, request);
+      if (isAdminPath(new URL(request.url).pathname)) await services.admin.credential(request);
+    })
+    // Every failure, thrown by a hook, a route schema or a handler, answers the same way.
+    .onError(({ code, error, request }) => failureOf(code, error, request))
     .get("/", () => new Response(null, { status: 302, headers: { location: "/ui/" } }))
     .get("/healthz", async () => {
       const [grid, store] = await Promise.all([
@@ -180,38 +183,21 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
       );
     })
     .get("/openapi.json", ({ request }) => {
-      try {
-        requireToken(request, config.auth.token);
-        return json(openApiDocument());
-      } catch (err) {
-        return failure(err);
-      }
+      requireToken(request, config.auth.token);
+      return json(openApiDocument());
     })
     .all("/mcp", async ({ request }) => (await mcpHttp()).handle(request), { parse: "none" })
     .use(restRoutes(services))
     .use(fileRoutes(services))
     .use(adminRoutes(services))
     .use(uiRoutes(services))
-    .use(metricsRoutes(services))
-    .onError(({ code, request }) => {
-      if (code === "NOT_FOUND") {
-        const path = new URL(request.url).pathname;
-        return failure(notFound(`no route ${request.method} ${path}: /openapi.json lists them`));
-      }
-      return undefined;
-    });
+    .use(metricsRoutes(services));
   return {
     services,
-    fetch: async (request, server) => {
-      const peer = server?.requestIP?.(request)?.address;
-      if (peer) peers.set(request, peer);
-      try {
-        checkRequest(services.hosts, request);
-        // By prefix: a route added under /admin is the admin's before any handler runs.
-        if (isAdminPath(new URL(request.url).pathname)) await services.admin.credential(request);
-      } catch (err) {
-        return failure(err);
-      }
+    fetch: (request, server) => {
+      // Served by our own Bun.serve (Elysia's listen would route through Bun's own router): Elysia
+      // learns the server here, so a route reads the client's address from its context's `server`.
+      if (server && http.server !== server) http.server = server;
       return http.handle(request);
     },
     close: async () => {

@@ -1,27 +1,45 @@
 // What every admin JSON route shares, the core's and the capabilities' alike: the credential check
-// and the workspace it names.
+// (the `admin` route option) and the workspace it names.
+import { Elysia } from "elysia";
+import { z } from "zod";
 import { notFound } from "../errors.ts";
-import { failure } from "../http/json.ts";
+import { json } from "../http/json.ts";
 import { requireJson } from "../http/media.ts";
 import type { Services } from "../services.ts";
 import { workspaceExists } from "./rows.ts";
 
-/** Guards an admin handler: the token or a signed-in cookie (from our own pages when it changes something), then the answer or the failure. */
-export function guarded<T extends { request: Request }>(
-  services: Services,
-  fn: (ctx: T) => Promise<Response> | Response,
-): (ctx: T) => Promise<Response> {
-  return async (ctx) => {
-    try {
-      await services.admin.require(ctx.request);
-      // The admin routes read no body; one that is not JSON is refused like on every JSON route.
-      requireJson(ctx.request);
-      return await fn(ctx);
-    } catch (err) {
-      return failure(err);
-    }
-  };
+/**
+ * The `admin: true` route option: the token or a signed-in cookie (from our own pages when it
+ * changes something), and no body but JSON. It runs in `transform`, before the route's schemas
+ * (a caller without the credential hears a 401, never a 400 about a param) and before any body
+ * is read (the app reads none for a route: each handler reads its own).
+ */
+export function adminGuard(services: Services) {
+  return new Elysia().macro({
+    admin: {
+      async transform({ request }: { request: Request }) {
+        await services.admin.require(request);
+        requireJson(request);
+      },
+    },
+  });
 }
+
+/** A route on one workspace: `/admin/workspaces/:key/…`. */
+export const WorkspaceParams = z.object({ key: z.string() });
+
+/**
+ * The options of an admin route on one workspace that takes no other param. A new object for each
+ * route: Elysia writes a macro's hooks into the options it is handed, so options shared between
+ * routes (or apps) would carry one app's credential check into another's.
+ */
+export const onWorkspaceRoute = () => ({ admin: true, params: WorkspaceParams }) as const;
+
+/** A handler on one workspace: 404 unless it exists, then `fn`'s answer as JSON. */
+export const onWorkspace =
+  (services: Services, fn: (key: string) => unknown) =>
+  async ({ params }: { params: { key: string } }) =>
+    json(await fn(await requireWorkspace(services, params.key)));
 
 /** 404 `no workspace <key>` unless the workspace exists. */
 export async function requireWorkspace(services: Services, key: string): Promise<string> {

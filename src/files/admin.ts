@@ -2,25 +2,18 @@
 // bulk, keep one into Files, and delete a kept file. Admin only: no agent tool deletes anything.
 // The JSON routes and the admin pages both call these.
 import { Elysia } from "elysia";
-import { guarded, requireWorkspace } from "../admin/guard.ts";
+import { z } from "zod";
+import {
+  adminGuard,
+  onWorkspace,
+  onWorkspaceRoute,
+  requireWorkspace,
+  WorkspaceParams,
+} from "../admin/guard.ts";
 import { badInput } from "../errors.ts";
 import { json } from "../http/json.ts";
 import type { Services } from "../services.ts";
 import { FILES_OFF, type Folder, SUBFOLDERS } from "./uris.ts";
-
-type Ctx = { request: Request; params: Record<string, string> };
-
-/** The path's segments after /admin/workspaces/, decoded once (names may hold spaces, `%`, `(1)`). */
-function segments(request: Request): string[] {
-  const path = new URL(request.url).pathname.slice("/admin/workspaces/".length);
-  return path.split("/").map((s) => {
-    try {
-      return decodeURIComponent(s);
-    } catch {
-      throw badInput("the path is not valid percent-encoding");
-    }
-  });
-}
 
 /** The Files pane: each folder's entries, their counts, and whether a browser is open. */
 export async function filesListing(services: Services, key: string) {
@@ -61,31 +54,34 @@ export async function deleteKept(services: Services, key: string, name: string) 
 }
 
 export function filesRoutes(services: Services) {
-  /** A route on one workspace: 404 unless it exists, then `fn`'s answer (given the path's segments) as JSON. */
-  const on = (fn: (key: string, parts: string[]) => Promise<unknown>) =>
-    guarded(services, async ({ request }: Ctx) => {
-      const parts = segments(request);
-      return json(await fn(await requireWorkspace(services, parts[0]!), parts));
-    });
+  const on = (fn: (key: string) => unknown) => onWorkspace(services, fn);
   return new Elysia({ name: "admin-files" })
+    .use(adminGuard(services))
     .get(
       "/admin/workspaces/:key/files",
       on((key) => filesListing(services, key)),
+      onWorkspaceRoute(),
     )
     .delete(
       "/admin/workspaces/:key/files/screenshots",
       on((key) => clearFolder(services, key, "screenshots")),
+      onWorkspaceRoute(),
     )
     .delete(
       "/admin/workspaces/:key/files/recordings",
       on((key) => clearFolder(services, key, "recordings")),
+      onWorkspaceRoute(),
     )
     .post(
       "/admin/workspaces/:key/files/:folder/:name/keep",
-      on((key, [, , folder, name]) => keepFile(services, key, folder!, name!)),
+      async ({ params: { key, folder, name } }) =>
+        json(await keepFile(services, await requireWorkspace(services, key), folder, name)),
+      { admin: true, params: WorkspaceParams.extend({ folder: z.string(), name: z.string() }) },
     )
     .delete(
       "/admin/workspaces/:key/files/:name",
-      on((key, [, , name]) => deleteKept(services, key, name!)),
+      async ({ params: { key, name } }) =>
+        json(await deleteKept(services, await requireWorkspace(services, key), name)),
+      { admin: true, params: WorkspaceParams.extend({ name: z.string() }) },
     );
 }

@@ -4,7 +4,6 @@
 // with Range; downloads come from the Grid whole.
 import { Elysia } from "elysia";
 import { FlowError, forbidden, notFound } from "../errors.ts";
-import { failure } from "../http/json.ts";
 import { log } from "../log.ts";
 import { fileNameProblem, workspaceNameProblem } from "../names.ts";
 import type { Services } from "../services.ts";
@@ -62,13 +61,7 @@ export async function serveSigned(services: Services, request: Request): Promise
 }
 
 export function fileRoutes(services: Services) {
-  const serve = async ({ request }: { request: Request }) => {
-    try {
-      return await serveSigned(services, request);
-    } catch (err) {
-      return failure(err);
-    }
-  };
+  const serve = ({ request }: { request: Request }) => serveSigned(services, request);
   return new Elysia({ name: "signed-files" })
     .get(`${LINK_PREFIX}/*`, serve, { parse: "none" })
     .get(`${RECORDING_PREFIX}/*`, serve, { parse: "none" });

@@ -2,12 +2,11 @@
 // (the row's flows_rev and counts.flows are row.ts). Agents save and delete flows; the
 // admin reads them.
 import { Elysia } from "elysia";
-import { guarded, requireWorkspace } from "../admin/guard.ts";
+import { z } from "zod";
+import { adminGuard, onWorkspaceRoute, requireWorkspace, WorkspaceParams } from "../admin/guard.ts";
 import { json } from "../http/json.ts";
 import type { Services } from "../services.ts";
 import { flowOne } from "./resources.ts";
-
-type Ctx = { request: Request; params: { key: string; name?: string } };
 
 /** The Flows pane: `{enabled, saving, flows, rev, workspace}`. */
 export function flowsPane(services: Services, key: string) {
@@ -23,18 +22,18 @@ export function flowsPane(services: Services, key: string) {
 
 export function flowsRoutes(services: Services) {
   return new Elysia({ name: "admin-flows" })
+    .use(adminGuard(services))
     .get(
       "/admin/workspaces/:key/flows",
-      guarded(services, async ({ params }: Ctx) => {
-        const key = await requireWorkspace(services, params.key);
-        return json(flowsPane(services, key));
-      }),
+      async ({ params }) => json(flowsPane(services, await requireWorkspace(services, params.key))),
+      onWorkspaceRoute(),
     )
     .get(
       "/admin/workspaces/:key/flows/:name",
-      guarded(services, async ({ params }: Ctx) => {
+      async ({ params }) => {
         const key = await requireWorkspace(services, params.key);
-        return json(await flowOne.read(services, key, { name: params.name ?? "" }));
-      }),
+        return json(await flowOne.read(services, key, { name: params.name }));
+      },
+      { admin: true, params: WorkspaceParams.extend({ name: z.string() }) },
     );
 }

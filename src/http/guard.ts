@@ -62,13 +62,6 @@ export class HostRules {
   }
 }
 
-/** The client address of each request Bun.serve handed over (the sign-in limiter counts by it). */
-export const peers = new WeakMap<Request, string>();
-
-export function peerOf(request: Request): string {
-  return peers.get(request) ?? "unknown";
-}
-
 /** The Host a request was sent to (HTTP/1.0 may leave the header out: the URL then carries it). */
 export function hostOf(request: Request): string {
   return request.headers.get("host") ?? new URL(request.url).host;

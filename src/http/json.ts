@@ -1,6 +1,8 @@
 // Answers and bodies every HTTP route shares, surface or capability: JSON out, a failure as
-// `{"error": ...}` with its status, and a capped body in.
-import { badInput, errorBody, statusOf, TooMany, tooLarge } from "../errors.ts";
+// `{"error": ...}` with its status (the app's one onError sends every failure through here), and a
+// capped body in.
+import { ValidationError } from "elysia";
+import { badInput, errorBody, notFound, statusOf, TooMany, tooLarge } from "../errors.ts";
 import { log } from "../log.ts";
 
 export const JSON_CAP = 1024 * 1024;
@@ -12,12 +14,30 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   });
 }
 
-export function failure(err: unknown): Response {
+function failure(err: unknown): Response {
   const status = statusOf(err);
   if (status >= 500) log.error(`request failed: ${errorBody(err).error}`);
   const headers: Record<string, string> =
     err instanceof TooMany ? { "retry-after": String(err.retryAfter) } : {};
   return json(errorBody(err), status, headers);
+}
+
+/**
+ * The answer for whatever a route, a hook or a route schema threw (the app's onError). A schema's
+ * refusal is the 400 its first issue's message gives: route schemas carry the messages the
+ * handlers gave before them.
+ */
+export function failureOf(code: unknown, error: unknown, request: Request): Response {
+  if (code === "NOT_FOUND") {
+    const path = new URL(request.url).pathname;
+    return failure(notFound(`no route ${request.method} ${path}: /openapi.json lists them`));
+  }
+  if (error instanceof ValidationError) {
+    const issue = error.all[0];
+    const field = issue?.path && issue.path !== "root" ? issue.path : undefined;
+    return failure(badInput(issue?.message ?? `the request's ${error.type} is not valid`, field));
+  }
+  return failure(error);
 }
 
 /** Reads at most `cap` bytes of a body, or throws 413. */

@@ -1,7 +1,7 @@
 // GET /metrics (the admin's credential): this server's calls, browsers, lease waits, the Grid's free
 // slots, the store's round trip and the live-feed streams, in the Prometheus text format.
 import { Elysia } from "elysia";
-import { guarded } from "../admin/guard.ts";
+import { adminGuard } from "../admin/guard.ts";
 import type { Services } from "../services.ts";
 import { CallMetrics } from "./calls.ts";
 import { exposition, type Family, Histogram, sample } from "./text.ts";
@@ -96,11 +96,11 @@ export async function metricsText(services: Services): Promise<string> {
 }
 
 export function metricsRoutes(services: Services) {
-  return new Elysia({ name: "metrics" }).get(
-    "/metrics",
-    guarded(
-      services,
+  return new Elysia({ name: "metrics" })
+    .use(adminGuard(services))
+    .get(
+      "/metrics",
       async () => new Response(await metricsText(services), { headers: { "content-type": CONTENT_TYPE } }),
-    ),
-  );
+      { admin: true },
+    );
 }

@@ -3,7 +3,7 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
 import { validate } from "../actions/validate.ts";
-import { guarded, requireWorkspace } from "../admin/guard.ts";
+import { adminGuard, onWorkspaceRoute, requireWorkspace } from "../admin/guard.ts";
 import { conflict } from "../errors.ts";
 import { json, readJson } from "../http/json.ts";
 import type { Services } from "../services.ts";
@@ -15,25 +15,27 @@ const Answer = z.strictObject({
   text: z.string().max(2000).default("").describe("The answer the agent gets (may be empty: done)."),
 });
 
-type Ctx = { request: Request; params: { key: string } };
-
 export function personRoutes(services: Services) {
-  return new Elysia({ name: "admin-person" }).use(inputRoutes(services)).post(
-    "/admin/workspaces/:key/answer",
-    guarded(services, async ({ request, params }: Ctx) => {
-      const key = await requireWorkspace(services, params.key);
-      const body = validate(Answer, await readJson(request));
-      if (!answer(key, body.text)) throw conflict(`workspace ${key} is not waiting on a question`);
-      return json({ answered: true });
-    }),
-  );
+  return new Elysia({ name: "admin-person" })
+    .use(adminGuard(services))
+    .use(inputRoutes(services))
+    .post(
+      "/admin/workspaces/:key/answer",
+      async ({ request, params }) => {
+        const key = await requireWorkspace(services, params.key);
+        const body = validate(Answer, await readJson(request));
+        if (!answer(key, body.text)) throw conflict(`workspace ${key} is not waiting on a question`);
+        return json({ answered: true });
+      },
+      onWorkspaceRoute(),
+    );
 }
 
 /** POST /admin/workspaces/{key}/input: one input of a person's, in the workspace's turn. */
 export function inputRoutes(services: Services) {
-  return new Elysia({ name: "admin-person-input" }).post(
+  return new Elysia({ name: "admin-person-input" }).use(adminGuard(services)).post(
     "/admin/workspaces/:key/input",
-    guarded(services, async ({ request, params }: Ctx) => {
+    async ({ request, params }) => {
       const key = await requireWorkspace(services, params.key);
       const raw = await readJson(request);
       const input = readInput(raw);
@@ -47,6 +49,7 @@ export function inputRoutes(services: Services) {
       });
       services.timeline.live.nudge(key);
       return json(result);
-    }),
+    },
+    onWorkspaceRoute(),
   );
 }

@@ -1,4 +1,5 @@
 // Read-only views of a workspace: each is an MCP resource and a REST GET from one declaration.
+import { UriTemplate } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
 import type { z } from "zod";
 import { badInput } from "../errors.ts";
 import type { Services } from "../services.ts";
@@ -27,30 +28,21 @@ export function defineResource(def: ResourceDef): ResourceDef {
 }
 
 export function isTemplate(def: ResourceDef): boolean {
-  return def.uri.includes("{");
+  return UriTemplate.isTemplate(def.uri);
 }
 
-/** Matches `uri` against a template; the params, or null. */
+/** Matches `uri` against a template (RFC 6570, the MCP SDK's matcher); the params, decoded, or null. */
 export function matchUri(template: string, uri: string): Record<string, string> | null {
-  const names: string[] = [];
-  const pattern = template
-    .split(/(\{[a-z_]+\})/)
-    .map((part) => {
-      const m = /^\{([a-z_]+)\}$/.exec(part);
-      if (!m) return part.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-      names.push(m[1] as string);
-      return "([^/]+)";
-    })
-    .join("");
-  const found = new RegExp(`^${pattern}$`).exec(uri);
+  const found = new UriTemplate(template).match(uri);
   if (!found) return null;
   const params: Record<string, string> = {};
-  names.forEach((n, i) => {
+  for (const [n, raw] of Object.entries(found)) {
     try {
-      params[n] = decodeURIComponent(found[i + 1] as string);
+      // Our templates have no exploded variables: each value is one string.
+      params[n] = decodeURIComponent(String(raw));
     } catch {
       throw badInput(`the ${n} in ${uri} is not valid percent-encoding: escape '%' as %25`, n);
     }
-  });
+  }
   return params;
 }

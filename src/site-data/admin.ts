@@ -2,15 +2,20 @@
 // per request from the record (and, for History, the secrets catalogue). Clears and Forget change
 // the store only, never the live browser. The JSON routes and the admin pages both call these.
 import { Elysia } from "elysia";
-import { guarded, requireWorkspace } from "../admin/guard.ts";
+import { z } from "zod";
+import {
+  adminGuard,
+  onWorkspace,
+  onWorkspaceRoute,
+  requireWorkspace,
+  WorkspaceParams,
+} from "../admin/guard.ts";
 import { notFound } from "../errors.ts";
 import { json } from "../http/json.ts";
 import { matchingSecrets } from "../secrets/catalogue.ts";
 import type { Services } from "../services.ts";
 import { historyCleared, type WorkspaceRecord, withSiteData } from "../store/record.ts";
 import { type Forgotten, forget, historyHosts, historyView, view, views } from "./views.ts";
-
-type Ctx = { request: Request; params: { key: string; site?: string } };
 
 /** The Site data pane: every saved host, and each one's details. */
 export async function siteDataListing(services: Services, key: string) {
@@ -82,30 +87,33 @@ export async function forgetSite(
 }
 
 export function siteDataRoutes(services: Services) {
-  /** A route on one workspace: 404 unless it exists, then `fn`'s answer as JSON. */
-  const on = (fn: (key: string, params: Ctx["params"]) => Promise<unknown>) =>
-    guarded(services, async ({ params }: Ctx) =>
-      json(await fn(await requireWorkspace(services, params.key), params)),
-    );
+  const on = (fn: (key: string) => unknown) => onWorkspace(services, fn);
   return new Elysia({ name: "admin-site-data" })
+    .use(adminGuard(services))
     .get(
       "/admin/workspaces/:key/site-data",
       on((key) => siteDataListing(services, key)),
+      onWorkspaceRoute(),
     )
     .delete(
       "/admin/workspaces/:key/site-data",
       on((key) => clearSiteData(services, key)),
+      onWorkspaceRoute(),
     )
     .delete(
       "/admin/workspaces/:key/site-data/:site",
-      on((key, params) => forgetSite(services, key, params.site ?? "")),
+      async ({ params }) =>
+        json(await forgetSite(services, await requireWorkspace(services, params.key), params.site)),
+      { admin: true, params: WorkspaceParams.extend({ site: z.string() }) },
     )
     .get(
       "/admin/workspaces/:key/history",
       on((key) => historyListing(services, key)),
+      onWorkspaceRoute(),
     )
     .delete(
       "/admin/workspaces/:key/history",
       on((key) => clearHistory(services, key)),
+      onWorkspaceRoute(),
     );
 }

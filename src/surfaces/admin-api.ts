@@ -1,87 +1,79 @@
 // The admin's JSON API under /admin (token or the admin cookie). Capabilities add their own
 // routes under /admin/workspaces/{key}/… (src/registry.ts lists them); this file holds the core.
-import { Elysia } from "elysia";
+import { Elysia, sse } from "elysia";
+import { z } from "zod";
 import { endWorkspace, forgetWorkspace, settingsList } from "../admin/core.ts";
-import { guarded, requireWorkspace } from "../admin/guard.ts";
-import { badInput } from "../errors.ts";
+import { adminGuard, onWorkspace, onWorkspaceRoute } from "../admin/guard.ts";
 import { json } from "../http/json.ts";
 import { isWorkspaceName } from "../names.ts";
 import { capabilityRoutes, workspaceRows, workspaceView } from "../registry.ts";
 import type { Services } from "../services.ts";
-import { feedRoom, openFeed, streamResponse } from "./feed.ts";
+import { type FeedEvent, feedEvents, feedRoom } from "./feed.ts";
 
 export { ADMIN_COOKIE } from "../admin/auth.ts";
 
-function sse(services: Services, request: Request): Response {
-  // ?watch=<key>: this stream also carries that workspace's live screen, about once a second, and
-  // while it is open the workspace counts as watched (its calls keep screens).
-  const watch = new URL(request.url).searchParams.get("watch");
-  if (watch !== null && !isWorkspaceName(watch)) throw badInput("watch must be a workspace's name", "watch");
-  feedRoom(services);
-  return streamResponse(
-    request,
-    (write) => {
-      const send = (event: string, data: unknown) =>
-        write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-      return openFeed(services, watch, {
-        row: (row) => send("workspace", row),
-        beat: (at) => send("heartbeat", { at }),
-        screen: (frame) =>
-          send(
-            "screen",
-            frame.live
-              ? { key: watch, live: true, jpeg: Buffer.from(frame.jpeg).toString("base64") }
-              : { key: watch, live: false, ...(frame.hidden ? { hidden: true } : {}) },
-          ),
-      });
-    },
-    {
-      "content-type": "text/event-stream; charset=utf-8",
-      "cache-control": "no-store",
-      connection: "keep-alive",
-    },
-  );
+/**
+ * ?watch=<key>: the stream also carries that workspace's live screen, about once a second, and
+ * while it is open the workspace counts as watched (its calls keep screens).
+ */
+const EventsQuery = z.object({
+  watch: z
+    .string({ error: "watch must be a workspace's name" })
+    .refine(isWorkspaceName, "watch must be a workspace's name")
+    .optional(),
+});
+
+/** A feed event as the JSON stream's message (`event: workspace|heartbeat|screen`). */
+function message(event: FeedEvent, watch: string | null) {
+  if ("row" in event) return sse({ event: "workspace", data: event.row });
+  if ("beat" in event) return sse({ event: "heartbeat", data: { at: event.beat } });
+  const frame = event.screen;
+  return sse({
+    event: "screen",
+    data: frame.live
+      ? { key: watch, live: true, jpeg: Buffer.from(frame.jpeg).toString("base64") }
+      : { key: watch, live: false, ...(frame.hidden ? { hidden: true } : {}) },
+  });
 }
 
 export function adminRoutes(services: Services) {
+  const on = (fn: (key: string) => unknown) => onWorkspace(services, fn);
   return new Elysia({ name: "admin" })
+    .use(adminGuard(services))
     .use(capabilityRoutes(services))
-    .get(
-      "/admin/workspaces",
-      guarded(services, async () => json({ workspaces: await workspaceRows(services) })),
-    )
+    .get("/admin/workspaces", async () => json({ workspaces: await workspaceRows(services) }), {
+      admin: true,
+    })
     .get(
       "/admin/workspaces/:key",
-      guarded(services, async ({ params }: { request: Request; params: { key: string } }) =>
-        json(await workspaceView(services, params.key)),
-      ),
+      async ({ params }) => json(await workspaceView(services, params.key)),
+      onWorkspaceRoute(),
     )
     .post(
       "/admin/workspaces/:key/end",
-      guarded(services, async ({ params }: { request: Request; params: { key: string } }) =>
-        json(await endWorkspace(services, await requireWorkspace(services, params.key))),
-      ),
+      on((key) => endWorkspace(services, key)),
+      onWorkspaceRoute(),
     )
     .delete(
       "/admin/workspaces/:key",
-      guarded(services, async ({ params }: { request: Request; params: { key: string } }) =>
-        json(await forgetWorkspace(services, await requireWorkspace(services, params.key))),
-      ),
+      on((key) => forgetWorkspace(services, key)),
+      onWorkspaceRoute(),
     )
-    .get(
-      "/admin/settings",
-      guarded(services, () => json({ settings: settingsList(services) })),
-    )
-    .get(
-      "/admin/secrets",
-      guarded(services, () => json({ secrets: services.secrets.list(), rev: services.secrets.rev })),
-    )
-    .get(
-      "/admin/activity",
-      guarded(services, () => json({ calls: services.activity.list() })),
-    )
+    .get("/admin/settings", () => json({ settings: settingsList(services) }), { admin: true })
+    .get("/admin/secrets", () => json({ secrets: services.secrets.list(), rev: services.secrets.rev }), {
+      admin: true,
+    })
+    .get("/admin/activity", () => json({ calls: services.activity.list() }), { admin: true })
     .get(
       "/admin/events",
-      guarded(services, ({ request }) => sse(services, request)),
+      async function* ({ query, request, set }) {
+        feedRoom(services);
+        set.headers["content-type"] = "text/event-stream; charset=utf-8";
+        set.headers["cache-control"] = "no-store";
+        set.headers.connection = "keep-alive";
+        const watch = query.watch ?? null;
+        for await (const event of feedEvents(services, watch, request.signal)) yield message(event, watch);
+      },
+      { admin: true, query: EventsQuery },
     );
 }

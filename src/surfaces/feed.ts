@@ -128,43 +128,43 @@ export function openFeed(services: Services, watch: string | null, on: FeedHandl
   };
 }
 
+/** One thing a feed says: a row, a heartbeat, or the watched workspace's screen. */
+export type FeedEvent = { row: Row } | { beat: number } | { screen: Shown };
+
 /**
- * An event stream the feed writes: `start` gets a writer and returns how to stop; a closed client
- * or a failed write stops it.
+ * The feed as events for an event stream (Elysia's generator streaming writes them): it opens with
+ * a heartbeat and ends, letting go of the feed, once `signal` aborts (the client left). A stream
+ * Elysia cancels ends at its next event at the latest (a heartbeat is at most HEARTBEAT_MS away).
  */
-export function streamResponse(
-  request: Request,
-  start: (write: (text: string) => void) => () => void,
-  headers: Record<string, string>,
-): Response {
-  const encoder = new TextEncoder();
-  let stop = () => {};
-  const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      let stopped = false;
-      const halt = () => {
-        stopped = true;
-        stop();
-      };
-      stop = start((text) => {
-        if (stopped) return;
-        try {
-          controller.enqueue(encoder.encode(text));
-        } catch {
-          halt();
-        }
-      });
-      if (stopped) stop();
-      request.signal.addEventListener("abort", () => {
-        halt();
-        try {
-          controller.close();
-        } catch {}
-      });
-    },
-    cancel() {
-      stop();
-    },
+export async function* feedEvents(
+  services: Services,
+  watch: string | null,
+  signal: AbortSignal,
+): AsyncGenerator<FeedEvent> {
+  const queue: FeedEvent[] = [];
+  let wake = () => {};
+  const push = (event: FeedEvent) => {
+    queue.push(event);
+    wake();
+  };
+  const stop = openFeed(services, watch, {
+    row: (row) => push({ row }),
+    beat: (beat) => push({ beat }),
+    screen: (screen) => push({ screen }),
   });
-  return new Response(stream, { headers });
+  const left = () => wake();
+  signal.addEventListener("abort", left);
+  try {
+    while (!signal.aborted) {
+      const next = queue.shift();
+      if (next) yield next;
+      else
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+    }
+  } finally {
+    signal.removeEventListener("abort", left);
+    stop();
+  }
 }

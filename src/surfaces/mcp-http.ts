@@ -10,7 +10,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { badInput, forbidden, notFound, unavailable } from "../errors.ts";
 import { hostOf } from "../http/guard.ts";
-import { failure, readJson } from "../http/json.ts";
+import { readJson } from "../http/json.ts";
 import { requireJson } from "../http/media.ts";
 import type { Services } from "../services.ts";
 import { requireToken, workspaceOf } from "./http.ts";
@@ -40,30 +40,27 @@ export class McpHttp {
     this.max = services.config.mcp.max_sessions;
   }
 
+  /** Answers one /mcp request; a failure it throws is the app's to answer (src/http/json.ts failureOf). */
   async handle(request: Request): Promise<Response> {
-    try {
-      requireToken(request, this.services.config.auth.token);
-      this.checkOrigin(request);
-      if (request.method === "POST") requireJson(request);
-      const id = request.headers.get("mcp-session-id");
-      if (!id) return await this.initialize(request);
-      const workspace = await this.services.store.mcpSession(id, this.idle);
-      if (workspace === null) throw notFound(NO_SESSION);
-      if (request.method === "DELETE") {
-        await this.services.store.closeMcpSession(id);
-        return new Response(null, { status: 200 });
-      }
-      // Nothing here sends a message no request asked for, so there is no stream to listen on.
-      if (request.method !== "POST") return methodNotAllowed();
-      const body = await readJson(request);
-      const cancels = (Array.isArray(body) ? body : [body]).filter(isCancel).slice(0, MAX_CANCELS);
-      for (const m of cancels) await this.cancelled(id, m);
-      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-      await mcpServer(this.services, workspace, this.hooks(id)).connect(transport);
-      return await transport.handleRequest(request, { parsedBody: body });
-    } catch (err) {
-      return failure(err);
+    requireToken(request, this.services.config.auth.token);
+    this.checkOrigin(request);
+    if (request.method === "POST") requireJson(request);
+    const id = request.headers.get("mcp-session-id");
+    if (!id) return this.initialize(request);
+    const workspace = await this.services.store.mcpSession(id, this.idle);
+    if (workspace === null) throw notFound(NO_SESSION);
+    if (request.method === "DELETE") {
+      await this.services.store.closeMcpSession(id);
+      return new Response(null, { status: 200 });
     }
+    // Nothing here sends a message no request asked for, so there is no stream to listen on.
+    if (request.method !== "POST") return methodNotAllowed();
+    const body = await readJson(request);
+    const cancels = (Array.isArray(body) ? body : [body]).filter(isCancel).slice(0, MAX_CANCELS);
+    for (const m of cancels) await this.cancelled(id, m);
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    await mcpServer(this.services, workspace, this.hooks(id)).connect(transport);
+    return transport.handleRequest(request, { parsedBody: body });
   }
 
   private async initialize(request: Request): Promise<Response> {

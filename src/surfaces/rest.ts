@@ -1,9 +1,10 @@
 // The REST surface: one route per action and one GET per resource, all from the tables.
 import { Elysia } from "elysia";
+import { z } from "zod";
 import type { AnyAction } from "../actions/define.ts";
 import { ACTIONS } from "../actions/index.ts";
 import { badInput } from "../errors.ts";
-import { failure, json, readJson } from "../http/json.ts";
+import { json, readJson } from "../http/json.ts";
 import { requireJson, YAML_TYPES } from "../http/media.ts";
 import type { ResourceDef } from "../resources/define.ts";
 import { RESOURCES } from "../resources/index.ts";
@@ -16,15 +17,12 @@ export function elysiaPath(path: string): string {
   return path.replace(/\{([a-z_]+)\}/g, ":$1");
 }
 
-/** Elysia's path params, decoded once already; one it could not decode (null) is a 400. */
-function pathParams(params: Record<string, string | null | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(params)) {
-    if (v === undefined) continue;
-    if (v === null) throw badInput(`the path segment for ${k} is not valid percent-encoding`, k);
-    out[k] = v;
-  }
-  return out;
+/** A route's path params as its schema: each a string, decoded once by Elysia (null when it could not be). */
+function pathSchema(path: string) {
+  const names = [...path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]!);
+  const error = (k: string) => `the path segment for ${k} is not valid percent-encoding`;
+  // A path without params has none to check (Elysia hands it no params object).
+  return z.object(Object.fromEntries(names.map((k) => [k, z.string({ error: error(k) })]))).default({});
 }
 
 /** The body types an action takes besides JSON. */
@@ -87,37 +85,15 @@ export function restRoutes(services: Services) {
     app.route(
       action.http.method,
       elysiaPath(action.http.path),
-      async ({ request, params }) => {
-        try {
-          return await runAction(
-            services,
-            action,
-            request,
-            pathParams((params ?? {}) as Record<string, string | null>),
-          );
-        } catch (err) {
-          return failure(err);
-        }
-      },
-      { parse: "none" },
+      ({ request, params }) => runAction(services, action, request, params),
+      { parse: "none", params: pathSchema(action.http.path) },
     );
   }
   for (const resource of RESOURCES) {
     app.get(
       elysiaPath(resource.http),
-      async ({ request, params }) => {
-        try {
-          return await readResource(
-            services,
-            resource,
-            request,
-            pathParams((params ?? {}) as Record<string, string | null>),
-          );
-        } catch (err) {
-          return failure(err);
-        }
-      },
-      { parse: "none" },
+      ({ request, params }) => readResource(services, resource, request, params),
+      { parse: "none", params: pathSchema(resource.http) },
     );
   }
   return app;

@@ -7,11 +7,10 @@ import { ASSETS } from "../../views/assets.ts";
 import { ActivityPage, SecretsPage, SettingsPage } from "../../views/pages.tsx";
 import { WorkspacesPage } from "../../views/workspaces.tsx";
 import { notFound } from "../errors.ts";
-import { failure } from "../http/json.ts";
 import { TABS } from "../registry.ts";
 import type { Services } from "../services.ts";
 import { eventsRoute } from "./ui/events.ts";
-import { uiKit } from "./ui/kit.ts";
+import { PaneParams, uiKit } from "./ui/kit.ts";
 import { paneRoutes } from "./ui/panes.ts";
 import { page } from "./ui/respond.ts";
 import { signInRoutes } from "./ui/sign-in.ts";
@@ -23,98 +22,105 @@ export function uiRoutes(services: Services) {
   const panes = paneRoutes(kit);
   const timeline = timelineRoutes(kit);
 
-  const ui = new Elysia({ name: "ui" })
-    .get("/ui/static/:name", ({ params }) => {
-      const asset = ASSETS.get(params.name);
-      if (!asset) return failure(notFound(`no UI file ${params.name}`));
-      return new Response(asset.bytes, {
-        headers: {
-          "content-type": asset.type,
-          "cache-control": "public, max-age=31536000, immutable",
-          "x-content-type-options": "nosniff",
-        },
-      });
-    })
-    .use(signInRoutes(services))
-    .get(
-      "/ui/",
-      kit.pageRoute(async (_, admin) => {
-        const got = await admin.rows();
-        const rows = got.ok ? (got.body ?? []) : null;
-        return page(WorkspacesPage({ rows, error: got.ok ? undefined : got.error, signOut }));
-      }),
-    )
-    .get("/ui/events", eventsRoute(kit))
-    .get(
-      "/ui/secrets",
-      kit.pageRoute(async (_, admin) => {
-        const got = await admin.secrets();
-        return page(
-          SecretsPage({
-            secrets: got.body ?? [],
-            error: got.ok ? null : got.error,
-            signOut,
-          }),
-          got.ok ? 200 : got.status,
-        );
-      }),
-    )
-    .get(
-      "/ui/settings",
-      kit.pageRoute(async (_, admin) => {
-        const got = await admin.settings();
-        return page(
-          SettingsPage({
-            settings: got.body ?? [],
-            error: got.ok ? null : got.error,
-            signOut,
-          }),
-          got.ok ? 200 : got.status,
-        );
-      }),
-    )
-    .get(
-      "/ui/activity",
-      kit.pageRoute(async (_, admin) => {
-        const got = await admin.activity();
-        return page(
-          ActivityPage({ calls: got.body ?? [], error: got.ok ? null : got.error, signOut }),
-          got.ok ? 200 : got.status,
-        );
-      }),
-    )
-    .get(
-      "/ui/workspaces/:key",
-      panes.workspacePage(
-        () => TABS[0]?.slug ?? "",
-        () => null,
-      ),
-    )
-    .get(
-      "/ui/workspaces/:key/:tab",
-      panes.workspacePage(
-        (ctx) => ctx.params.tab as string,
-        () => null,
-      ),
-    )
-    .get("/ui/workspaces/:key/panes/:tab", panes.pane)
-    .get("/ui/workspaces/:key/panes/timeline/newer", timeline.newer)
-    .get("/ui/workspaces/:key/panes/timeline/older", timeline.older)
-    .post("/ui/workspaces/:key/panes/timeline/flow", timeline.keepAsFlow)
-    .post("/ui/workspaces/:key/panes/:tab/*", panes.paneAction("POST"))
-    .delete("/ui/workspaces/:key/panes/:tab", panes.paneAction("DELETE"))
-    .delete("/ui/workspaces/:key/panes/:tab/*", panes.paneAction("DELETE"))
-    .post("/ui/workspaces/:key/end", panes.end)
-    .delete("/ui/workspaces/:key", panes.forget);
-  // A tab that opens an item (a host, a flow) has its page at /ui/workspaces/{key}/{tab}/{item}.
-  for (const tab of TABS.filter((t) => t.opens)) {
-    ui.get(
-      `/ui/workspaces/:key/${tab.slug}/:item`,
-      panes.workspacePage(
-        () => tab.slug,
-        (ctx) => ctx.params.item ?? null,
-      ),
-    );
-  }
-  return ui;
+  return (
+    new Elysia({ name: "ui" })
+      .get("/ui/static/:name", ({ params }) => {
+        const asset = ASSETS.get(params.name);
+        if (!asset) throw notFound(`no UI file ${params.name}`);
+        return new Response(asset.bytes, {
+          headers: {
+            "content-type": asset.type,
+            "cache-control": "public, max-age=31536000, immutable",
+            "x-content-type-options": "nosniff",
+          },
+        });
+      })
+      .use(signInRoutes(services))
+      .get(
+        "/ui/",
+        kit.pageRoute(async (_, admin) => {
+          const got = await admin.rows();
+          const rows = got.ok ? (got.body ?? []) : null;
+          return page(WorkspacesPage({ rows, error: got.ok ? undefined : got.error, signOut }));
+        }),
+      )
+      .get("/ui/events", eventsRoute(kit))
+      .get(
+        "/ui/secrets",
+        kit.pageRoute(async (_, admin) => {
+          const got = await admin.secrets();
+          return page(
+            SecretsPage({
+              secrets: got.body ?? [],
+              error: got.ok ? null : got.error,
+              signOut,
+            }),
+            got.ok ? 200 : got.status,
+          );
+        }),
+      )
+      .get(
+        "/ui/settings",
+        kit.pageRoute(async (_, admin) => {
+          const got = await admin.settings();
+          return page(
+            SettingsPage({
+              settings: got.body ?? [],
+              error: got.ok ? null : got.error,
+              signOut,
+            }),
+            got.ok ? 200 : got.status,
+          );
+        }),
+      )
+      .get(
+        "/ui/activity",
+        kit.pageRoute(async (_, admin) => {
+          const got = await admin.activity();
+          return page(
+            ActivityPage({ calls: got.body ?? [], error: got.ok ? null : got.error, signOut }),
+            got.ok ? 200 : got.status,
+          );
+        }),
+      )
+      // A workspace's page and panes: the params typed and decoded once by their schema.
+      .guard({ params: PaneParams }, (app) =>
+        app
+          .get(
+            "/ui/workspaces/:key",
+            panes.workspacePage(
+              () => TABS[0]?.slug ?? "",
+              () => null,
+            ),
+          )
+          .get(
+            "/ui/workspaces/:key/:tab",
+            panes.workspacePage(
+              (ctx) => ctx.params.tab,
+              () => null,
+            ),
+          )
+          .get("/ui/workspaces/:key/panes/:tab", panes.pane)
+          .get("/ui/workspaces/:key/panes/timeline/newer", timeline.newer)
+          .get("/ui/workspaces/:key/panes/timeline/older", timeline.older)
+          .post("/ui/workspaces/:key/panes/timeline/flow", timeline.keepAsFlow)
+          .post("/ui/workspaces/:key/panes/:tab/*", panes.paneAction("POST"))
+          .delete("/ui/workspaces/:key/panes/:tab", panes.paneAction("DELETE"))
+          .delete("/ui/workspaces/:key/panes/:tab/*", panes.paneAction("DELETE"))
+          .post("/ui/workspaces/:key/end", panes.end)
+          .delete("/ui/workspaces/:key", panes.forget),
+      )
+      // A tab that opens an item (a host, a flow) has its page at /ui/workspaces/{key}/{tab}/{item}.
+      .guard({ params: PaneParams }, (app) => {
+        for (const tab of TABS.filter((t) => t.opens))
+          app.get(
+            `/ui/workspaces/:key/${tab.slug}/:item`,
+            panes.workspacePage(
+              () => tab.slug,
+              (ctx) => ctx.params.item ?? null,
+            ),
+          );
+        return app;
+      })
+  );
 }

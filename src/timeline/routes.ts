@@ -4,7 +4,13 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
 import { validate } from "../actions/validate.ts";
-import { guarded, requireWorkspace } from "../admin/guard.ts";
+import {
+  adminGuard,
+  onWorkspace,
+  onWorkspaceRoute,
+  requireWorkspace,
+  WorkspaceParams,
+} from "../admin/guard.ts";
 import { badInput, notFound, unavailable } from "../errors.ts";
 import { NO_SCRIPT } from "../files/serve.ts";
 import { saveFlowText } from "../flows/actions.ts";
@@ -13,8 +19,6 @@ import type { Services } from "../services.ts";
 import type { TimelineEntry } from "./entry.ts";
 import { PAGE_MAX } from "./service.ts";
 
-type Ctx = { request: Request; params: { key: string; n?: string } };
-
 const enc = encodeURIComponent;
 
 /** Where an entry's screen is served; the time in it tells a later entry of the same number apart (after a Clear). */
@@ -22,14 +26,24 @@ export function screenPath(key: string, entry: Pick<TimelineEntry, "n" | "time">
   return `/admin/workspaces/${enc(key)}/timeline/${entry.n}/screen?t=${Math.floor(entry.time * 1000)}`;
 }
 
-/** A query or path number: absent is undefined; anything but a whole positive number is a 400 naming it. */
-function wholeNumber(raw: string | null | undefined, field: string): number | undefined {
-  if (raw === null || raw === undefined || raw === "") return undefined;
-  if (!/^\d{1,15}$/.test(raw) || Number(raw) < 1) {
-    throw badInput(`${field} must be a whole number from 1 (an entry's n)`, field);
-  }
-  return Number(raw);
-}
+/** A path or query number, an entry's n: anything but a whole number from 1 is a 400 naming it. */
+const entryNumber = (field: string) => {
+  const error = `${field} must be a whole number from 1 (an entry's n)`;
+  return z
+    .string({ error })
+    .regex(/^\d{1,15}$/, error)
+    .transform(Number)
+    .refine((n) => n >= 1, error);
+};
+
+/** In a query, an empty value is an absent one. */
+const queryNumber = (field: string) =>
+  z.preprocess((v) => (v === "" ? undefined : v), entryNumber(field).optional());
+
+/** The page a listing asks for: `before` (an entry's n) and `limit` (at most PAGE_MAX, 50 unless given). */
+const TimelineQuery = z
+  .object({ before: queryNumber("before"), limit: queryNumber("limit") })
+  .transform(({ before, limit }) => ({ before, limit: Math.min(PAGE_MAX, limit ?? 50) }));
 
 const KeepAsFlow = z.union([
   z.strictObject({
@@ -54,13 +68,15 @@ function jpeg(bytes: Uint8Array, maxAge: number): Response {
   });
 }
 
-/** The page a listing asks for: `before` (an entry's n) and `limit` as the query gives them. */
+/** The page a listing asks for, `before` and `limit` as a query would give them (the admin pages ask in-process). */
 export function timelineQuery(
   before: string | null,
   limit: string | null,
 ): { before?: number; limit: number } {
-  const b = wholeNumber(before, "before");
-  return { before: b, limit: Math.min(PAGE_MAX, wholeNumber(limit, "limit") ?? 50) };
+  const got = TimelineQuery.safeParse({ before: before ?? undefined, limit: limit ?? undefined });
+  if (got.success) return got.data;
+  const issue = got.error.issues[0]!;
+  throw badInput(issue.message, String(issue.path[0]));
 }
 
 /** The Timeline pane: a page of entries, newest first, each with its screen's path when it has one. */
@@ -96,47 +112,46 @@ export async function keepRunAsFlow(services: Services, key: string, raw: unknow
 
 export function timelineRoutes(services: Services) {
   const timeline = services.timeline;
+  const on = (fn: (key: string) => unknown) => onWorkspace(services, fn);
   return new Elysia({ name: "admin-timeline" })
+    .use(adminGuard(services))
     .get(
       "/admin/workspaces/:key/timeline",
-      guarded(services, async ({ request, params }: Ctx) => {
-        const key = await requireWorkspace(services, params.key);
-        const q = new URL(request.url).searchParams;
-        return json(await timelineListing(services, key, timelineQuery(q.get("before"), q.get("limit"))));
-      }),
+      async ({ params, query }) =>
+        json(await timelineListing(services, await requireWorkspace(services, params.key), query)),
+      { ...onWorkspaceRoute(), query: TimelineQuery },
     )
     .get(
       "/admin/workspaces/:key/timeline/:n/screen",
-      guarded(services, async ({ params }: Ctx) => {
-        const key = await requireWorkspace(services, params.key);
-        const n = wholeNumber(params.n, "n") as number;
+      async ({ params: { key, n } }) => {
+        await requireWorkspace(services, key);
         const bytes = await timeline.screen(key, n);
         if (!bytes) throw notFound(`no screen for entry ${n} of ${key}: the timeline lists which have one`);
         return jpeg(bytes, 3600);
-      }),
+      },
+      { admin: true, params: WorkspaceParams.extend({ n: entryNumber("n") }) },
     )
     .delete(
       "/admin/workspaces/:key/timeline",
-      guarded(services, async ({ params }: Ctx) => {
-        return json(await clearTimeline(services, await requireWorkspace(services, params.key), "all"));
-      }),
+      on((key) => clearTimeline(services, key, "all")),
+      onWorkspaceRoute(),
     )
     .delete(
       "/admin/workspaces/:key/timeline/screens",
-      guarded(services, async ({ params }: Ctx) => {
-        return json(await clearTimeline(services, await requireWorkspace(services, params.key), "screens"));
-      }),
+      on((key) => clearTimeline(services, key, "screens")),
+      onWorkspaceRoute(),
     )
     .post(
       "/admin/workspaces/:key/timeline/flow",
-      guarded(services, async ({ request, params }: Ctx) => {
+      async ({ request, params }) => {
         const key = await requireWorkspace(services, params.key);
         return json(await keepRunAsFlow(services, key, await readJson(request)));
-      }),
+      },
+      onWorkspaceRoute(),
     )
     .get(
       "/admin/workspaces/:key/screen",
-      guarded(services, async ({ params }: Ctx) => {
+      async ({ params }) => {
         const key = await requireWorkspace(services, params.key);
         let frame = await timeline.live.frame(key);
         // A page that moved on while it was drawn: drawn again.
@@ -151,6 +166,7 @@ export function timelineRoutes(services: Services) {
           );
         }
         return jpeg(frame.jpeg, 0);
-      }),
+      },
+      onWorkspaceRoute(),
     );
 }

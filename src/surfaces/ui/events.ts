@@ -7,42 +7,53 @@ import { notFound } from "../../errors.ts";
 import { isWorkspaceName } from "../../names.ts";
 import { TABS } from "../../registry.ts";
 import { frameMessage } from "../../timeline/view.tsx";
-import { feedRoom, openFeed, streamResponse } from "../feed.ts";
+import { type FeedEvent, feedEvents, feedRoom } from "../feed.ts";
 import type { UiKit } from "./kit.ts";
 
+const encoder = new TextEncoder();
+
+// Written as bytes rather than through Elysia's sse(): sse() puts a payload on one `data:` line
+// (an HTML fragment spans several) and has no comment line for the heartbeat.
 /** One SSE message carrying `html`. */
 const sseData = (html: string) =>
-  `${html
-    .split("\n")
-    .map((l) => `data: ${l}`)
-    .join("\n")}\n\n`;
+  encoder.encode(
+    `${html
+      .split("\n")
+      .map((l) => `data: ${l}`)
+      .join("\n")}\n\n`,
+  );
+
+/** A feed event as the page's message, or null for one this page does not show. */
+function message(event: FeedEvent, key: string | undefined): Uint8Array | null {
+  if ("beat" in event) return encoder.encode(": beat\n\n");
+  if ("row" in event) {
+    const row: Row = event.row;
+    if (typeof row.key !== "string") return null;
+    const html = key === undefined ? cardMessage(row) : row.key === key ? liveMessage(row, TABS) : null;
+    return html ? sseData(html) : null;
+  }
+  // A page holding a typed secret is not pictured: the last picture stays until it moves on.
+  const frame = event.screen;
+  if (frame.live)
+    return sseData(frameMessage({ live: true, jpeg: Buffer.from(frame.jpeg).toString("base64") }));
+  return frame.hidden ? null : sseData(frameMessage({ live: false, jpeg: "" }));
+}
+
+async function* pageFeed(kit: UiKit, key: string | undefined, signal: AbortSignal) {
+  for await (const event of feedEvents(kit.services, key ?? null, signal)) {
+    const out = message(event, key);
+    if (out) yield out;
+  }
+}
 
 export function eventsRoute(kit: UiKit) {
-  const { services } = kit;
   return kit.fragmentRoute((ctx) => {
     const key = ctx.query.workspace;
     if (key !== undefined && !isWorkspaceName(key)) throw notFound(`no workspace ${key}`);
-    feedRoom(services);
-    // `message` renders a row, or null to skip it.
-    const message =
-      key === undefined ? cardMessage : (row: Row) => (row.key === key ? liveMessage(row, TABS) : null);
-    return streamResponse(
-      ctx.request,
-      (write) =>
-        openFeed(services, key ?? null, {
-          row: (row) => {
-            const html = typeof row.key === "string" ? message(row) : null;
-            if (html) write(sseData(html));
-          },
-          beat: () => write(": beat\n\n"),
-          // A page holding a typed secret is not pictured: the last picture stays until it moves on.
-          screen: (frame) => {
-            if (frame.live)
-              write(sseData(frameMessage({ live: true, jpeg: Buffer.from(frame.jpeg).toString("base64") })));
-            else if (!frame.hidden) write(sseData(frameMessage({ live: false, jpeg: "" })));
-          },
-        }),
-      { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store" },
-    );
+    // Checked here, before the stream: a refusal is an answer, not a stream that ends.
+    feedRoom(kit.services);
+    ctx.set.headers["content-type"] = "text/event-stream; charset=utf-8";
+    ctx.set.headers["cache-control"] = "no-store";
+    return pageFeed(kit, key, ctx.request.signal);
   });
 }

@@ -1,21 +1,36 @@
 // What every admin page and fragment route shares: who is signed in, the sign-in form for a page
 // without credentials, and a 401 (JSON, like the API) for a fragment without them.
 
+import { z } from "zod";
 import { SignInPage } from "../../../views/sign-in.tsx";
 import { type AdminCredential, adminTokenOf } from "../../admin/auth.ts";
 import { FlowError, notFound } from "../../errors.ts";
-import { failure } from "../../http/json.ts";
 import { isWorkspaceName } from "../../names.ts";
 import type { Services } from "../../services.ts";
 import { Admin } from "./admin.ts";
 import { page } from "./respond.ts";
 
-export type Ctx = {
+/** The params of a route on one workspace's page or panes (`/ui/workspaces/:key/…`), decoded once. */
+export const PaneParams = z.object({
+  key: z.string(),
+  tab: z.string().optional(),
+  host: z.string().optional(),
+  name: z.string().optional(),
+  item: z.string().optional(),
+  "*": z.string().optional(),
+});
+
+export type Ctx<P extends { key?: string } = { key?: string }> = {
   request: Request;
-  params: Record<string, string>;
+  params: P;
   query: Record<string, string | undefined>;
+  set: { headers: Record<string, string | number> };
 };
-type Handler = (ctx: Ctx, admin: Admin) => Promise<Response> | Response;
+/** The context of a route on one workspace (its params as PaneParams gives them). */
+export type PaneCtx = Ctx<z.infer<typeof PaneParams>>;
+/** A page's or a fragment's answer: a response, or (the live feed) the messages of an event stream. */
+type Reply = Response | AsyncGenerator<Uint8Array>;
+type Handler<C extends Ctx> = (ctx: C, admin: Admin) => Promise<Reply> | Reply;
 
 export interface UiKit {
   services: Services;
@@ -23,9 +38,9 @@ export interface UiKit {
   signOut: boolean;
   signInHere(request: Request): Response;
   /** A page: the sign-in form without credentials; otherwise `fn`'s HTML. */
-  pageRoute(fn: Handler): (ctx: Ctx) => Promise<Response>;
+  pageRoute<C extends Ctx>(fn: Handler<C>): (ctx: C) => Promise<Reply>;
   /** A fragment for htmx: 401 (JSON) without credentials, like the API. */
-  fragmentRoute(fn: Handler): (ctx: Ctx) => Promise<Response>;
+  fragmentRoute<C extends Ctx>(fn: Handler<C>): (ctx: C) => Promise<Reply>;
 }
 
 export function uiKit(services: Services): UiKit {
@@ -48,22 +63,15 @@ export function uiKit(services: Services): UiKit {
     signOut: adminTokenOf(services.config) !== null,
     signInHere,
     pageRoute: (fn) => async (ctx) => {
-      try {
-        if (!(await signedIn(ctx.request))) return signInHere(ctx.request);
-      } catch (err) {
-        return failure(err);
-      }
+      if (!(await signedIn(ctx.request))) return signInHere(ctx.request);
       return fn(ctx, admin);
     },
     fragmentRoute: (fn) => async (ctx) => {
-      try {
-        await services.admin.require(ctx.request);
-        const key = ctx.params?.key;
-        if (key !== undefined && !isWorkspaceName(key)) throw notFound(`no workspace ${key}`);
-        return await fn(ctx, admin);
-      } catch (err) {
-        return failure(err);
-      }
+      await services.admin.require(ctx.request);
+      // A route without path params is handed none (undefined), whatever its type says.
+      const key = ctx.params?.key;
+      if (key !== undefined && !isWorkspaceName(key)) throw notFound(`no workspace ${key}`);
+      return fn(ctx, admin);
     },
   };
 }

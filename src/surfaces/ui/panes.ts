@@ -6,17 +6,16 @@ import { Failed, render } from "../../../views/parts.tsx";
 import { paneRev, totalId, WorkspaceHead, WorkspacePage } from "../../../views/workspace.tsx";
 import type { PaneTab } from "../../admin/capability.ts";
 import { badInput, notFound } from "../../errors.ts";
-import { failure } from "../../http/json.ts";
 import { TABS, type WorkspaceRow } from "../../registry.ts";
 import type { Services } from "../../services.ts";
 import type { Admin, Answer } from "./admin.ts";
-import type { Ctx, UiKit } from "./kit.ts";
+import type { PaneCtx, UiKit } from "./kit.ts";
 import { errorNotice, fragment, page } from "./respond.ts";
 
 type Tab = PaneTab<WorkspaceRow, unknown>;
 
 /** The tab a URL segment names, or undefined. */
-export const tabNamed = (slug: string): Tab | undefined => TABS.find((t) => t.slug === slug);
+export const tabNamed = (slug: string | undefined): Tab | undefined => TABS.find((t) => t.slug === slug);
 
 /** The pane's fragment: its content, its revision marker and its tab's count, or the API's error. */
 export async function renderPane(
@@ -45,12 +44,12 @@ export async function renderPane(
 /** The pane as it is now; a failed action's error above it. */
 export async function paneAfter(
   services: Services,
-  ctx: Ctx,
+  ctx: PaneCtx,
   admin: Admin,
   tab: Tab,
   outcome: Answer | null,
 ): Promise<Response> {
-  const key = ctx.params.key as string;
+  const key = ctx.params.key;
   const open = tab.opens ? (ctx.query.open ?? null) : null;
   const out = await renderPane(services, admin, key, tab, open);
   const notice = outcome && !outcome.ok ? errorNotice(outcome.error) : "";
@@ -59,11 +58,14 @@ export async function paneAfter(
 
 export function paneRoutes(kit: UiKit) {
   const { services, signOut } = kit;
-  const workspacePage = (tabOf: (ctx: Ctx) => string, itemOf: (ctx: Ctx) => string | null) =>
-    kit.pageRoute(async (ctx, admin) => {
-      const key = ctx.params.key as string;
+  const workspacePage = (
+    tabOf: (ctx: PaneCtx) => string | undefined,
+    itemOf: (ctx: PaneCtx) => string | null,
+  ) =>
+    kit.pageRoute(async (ctx: PaneCtx, admin) => {
+      const key = ctx.params.key;
       const tab = tabNamed(tabOf(ctx));
-      if (!tab) return failure(notFound(`no route GET ${new URL(ctx.request.url).pathname}`));
+      if (!tab) throw notFound(`no route GET ${new URL(ctx.request.url).pathname}`);
       const row = await admin.row(key);
       if (!row.ok) return page(ErrorPage({ title: key, error: row.error, signOut }), row.status);
       return page(WorkspacePage({ row: row.body, tab: tab.slug, tabs: TABS, item: itemOf(ctx), signOut }));
@@ -71,9 +73,9 @@ export function paneRoutes(kit: UiKit) {
 
   /** An action on a pane (Forget, Clear, Keep…): what the same path under the API does, then the pane again. */
   const paneAction = (method: "POST" | "DELETE") =>
-    kit.fragmentRoute(async (ctx, admin) => {
-      const key = ctx.params.key as string;
-      const tab = tabNamed(ctx.params.tab as string);
+    kit.fragmentRoute(async (ctx: PaneCtx, admin) => {
+      const key = ctx.params.key;
+      const tab = tabNamed(ctx.params.tab);
       if (!tab) throw notFound(`no route ${method} ${new URL(ctx.request.url).pathname}`);
       const rest = ctx.params["*"];
       let parts: string[] = [];
@@ -86,8 +88,8 @@ export function paneRoutes(kit: UiKit) {
       return paneAfter(services, ctx, admin, tab, outcome);
     });
 
-  const end = kit.fragmentRoute(async (ctx, admin) => {
-    const key = ctx.params.key as string;
+  const end = kit.fragmentRoute(async (ctx: PaneCtx, admin) => {
+    const key = ctx.params.key;
     const ended = await admin.end(key);
     const row = await admin.row(key);
     const failed = ended.ok ? row : ended;
@@ -98,8 +100,8 @@ export function paneRoutes(kit: UiKit) {
     return fragment(head.replace(/<\/header>$/, `${notice}</header>`), ended.ok ? 200 : ended.status);
   });
 
-  const forget = kit.fragmentRoute(async (ctx, admin) => {
-    const key = ctx.params.key as string;
+  const forget = kit.fragmentRoute(async (ctx: PaneCtx, admin) => {
+    const key = ctx.params.key;
     const gone = await admin.forget(key);
     if (!gone.ok) {
       return new Response(errorNotice(gone.error), {
@@ -110,8 +112,8 @@ export function paneRoutes(kit: UiKit) {
     return new Response(null, { status: 200, headers: { "hx-redirect": "/ui/" } });
   });
 
-  const pane = kit.fragmentRoute((ctx, admin) => {
-    const tab = tabNamed(ctx.params.tab as string);
+  const pane = kit.fragmentRoute((ctx: PaneCtx, admin) => {
+    const tab = tabNamed(ctx.params.tab);
     if (!tab) throw notFound(`no route GET ${new URL(ctx.request.url).pathname}`);
     return paneAfter(services, ctx, admin, tab, null);
   });

@@ -5,8 +5,7 @@ import { Elysia } from "elysia";
 import { SignInPage } from "../../../views/sign-in.tsx";
 import { ADMIN_COOKIE, adminTokenOf, SIGN_IN_SECONDS, SignInLimiter, sameToken } from "../../admin/auth.ts";
 import { TooMany, unsupportedType } from "../../errors.ts";
-import { peerOf } from "../../http/guard.ts";
-import { failure, readCapped } from "../../http/json.ts";
+import { readCapped } from "../../http/json.ts";
 import { hasBody, mediaType } from "../../http/media.ts";
 import type { Services } from "../../services.ts";
 import { page } from "./respond.ts";
@@ -43,9 +42,8 @@ export function signInRoutes(services: Services) {
   const token = adminTokenOf(services.config);
   const limiter = new SignInLimiter();
 
-  /** The sign-in form: at most SIGN_IN_CAP bytes, and five wrong tokens a minute per address. */
-  const signIn = async (request: Request): Promise<Response> => {
-    const address = peerOf(request);
+  /** The sign-in form: at most SIGN_IN_CAP bytes, and five wrong tokens a minute per client address. */
+  const signIn = async (request: Request, address: string): Promise<Response> => {
     limiter.check(address);
     if (hasBody(request) && mediaType(request) !== "application/x-www-form-urlencoded") {
       throw unsupportedType("send the sign-in form as application/x-www-form-urlencoded");
@@ -67,26 +65,22 @@ export function signInRoutes(services: Services) {
     });
   };
 
-  return new Elysia({ name: "ui-sign-in" })
-    .post("/ui/sign-in", async ({ request }) => {
-      try {
-        return await signIn(request);
-      } catch (err) {
-        if (err instanceof TooMany) {
+  return (
+    new Elysia({ name: "ui-sign-in" })
+      // The address is the server's (Bun's requestIP), not a header a client could set.
+      .post("/ui/sign-in", ({ request, server }) =>
+        signIn(request, server?.requestIP(request)?.address ?? "unknown").catch((err) => {
+          // A person waiting out the limit sees the form again, with why; other failures are the app's.
+          if (!(err instanceof TooMany)) throw err;
           return page(SignInPage({ error: err.message }), 429, { "retry-after": String(err.retryAfter) });
-        }
-        return failure(err);
-      }
-    })
-    .post("/ui/sign-out", async ({ request }) => {
-      try {
+        }),
+      )
+      .post("/ui/sign-out", async ({ request }) => {
         await services.admin.signOut(request);
-      } catch (err) {
-        return failure(err);
-      }
-      return new Response(null, {
-        status: 303,
-        headers: { location: "/ui/", "set-cookie": cookie(request, "", 0) },
-      });
-    });
+        return new Response(null, {
+          status: 303,
+          headers: { location: "/ui/", "set-cookie": cookie(request, "", 0) },
+        });
+      })
+  );
 }

@@ -10,7 +10,7 @@ import { timelineTab } from "../../timeline/index.ts";
 import { timelineCounts } from "../../timeline/row.ts";
 import { Entries, type EntryView, Newer } from "../../timeline/view.tsx";
 import type { Answer } from "./admin.ts";
-import type { UiKit } from "./kit.ts";
+import type { PaneCtx, UiKit } from "./kit.ts";
 import { paneAfter, renderPane } from "./panes.ts";
 import { errorNotice, fragment } from "./respond.ts";
 
@@ -23,8 +23,8 @@ export function timelineRoutes(kit: UiKit) {
   const { services } = kit;
 
   /** The Timeline's entries after what the page shows (`after`), or the whole pane when that cannot be said. */
-  const newer = kit.fragmentRoute(async (ctx, admin) => {
-    const key = ctx.params.key as string;
+  const newer = kit.fragmentRoute(async (ctx: PaneCtx, admin) => {
+    const key = ctx.params.key;
     const whole = async () => {
       const out = await paneAfter(services, ctx, admin, timelineTab, null);
       return fragment(await out.text(), out.status, {
@@ -50,8 +50,8 @@ export function timelineRoutes(kit: UiKit) {
   });
 
   /** Older entries of the Timeline, below what the page shows. */
-  const older = kit.fragmentRoute(async (ctx, admin) => {
-    const key = ctx.params.key as string;
+  const older = kit.fragmentRoute(async (ctx: PaneCtx, admin) => {
+    const key = ctx.params.key;
     const before = /^\d{1,15}$/.test(ctx.query.before ?? "") ? (ctx.query.before ?? "") : "";
     const got = await admin.timeline(key, before, null);
     if (!got.ok) {
@@ -64,8 +64,8 @@ export function timelineRoutes(kit: UiKit) {
   });
 
   /** Save as flow: the ticked entries' range (the oldest to the newest) kept as the flow `name`. */
-  const keepAsFlow = kit.fragmentRoute(async (ctx, admin) => {
-    const key = ctx.params.key as string;
+  const keepAsFlow = kit.fragmentRoute(async (ctx: PaneCtx, admin) => {
+    const key = ctx.params.key;
     const request = ctx.request;
     if (hasBody(request) && mediaType(request) !== "application/x-www-form-urlencoded") {
       throw unsupportedType("send the form as application/x-www-form-urlencoded");

@@ -11,7 +11,7 @@ export const DEFAULT_TTL_SECONDS = 86_400;
 
 // The record's shape, declared once: what a store reads is parsed here, once, and everything
 // downstream trusts the types. A record another build (or an older one) wrote must always load:
-// every field falls back (`.catch`) rather than failing the record, and unknown fields are kept.
+// every field falls back (`.catch`) rather than failing the record.
 
 /** Counts the fallbacks taken while a snapshot is parsed (siteDataOf): parsing is synchronous. */
 let repairs = 0;
@@ -62,20 +62,25 @@ export interface StoredCookie {
   expiry: number | null;
 }
 
+/** Stored storage items: a value that is not text reads as its text (a page only ever stores text). */
 const Items = orElse(
   z.record(
     z.string(),
-    z.string().catch((c) => (repairs++, String(c.input))),
+    z.string().catch((c) => {
+      repairs++;
+      return String(c.input);
+    }),
   ),
   {},
 );
 
 /**
- * The saved snapshot; `{}` means nothing saved. A stored cookie is taken as it is: restore reports
- * one it cannot use (no name, an expiry that is not a time) rather than dropping it here.
+ * The saved snapshot; `{}` means nothing saved. Each stored cookie is taken as it is: restore
+ * reports one it cannot use (no name, an expiry that is not a time) and the views leave it out,
+ * rather than it vanishing here.
  */
 export const SiteDataSchema = z.looseObject({
-  cookies: orElse(z.array(z.custom<StoredCookie>(isObject)), []).optional(),
+  cookies: orElse(z.array(z.custom<StoredCookie>()), []).optional(),
   /** `idb`: the origin's IndexedDB databases (src/site-data/idb.ts), absent when none. */
   origins: orElse(
     z.record(
@@ -100,6 +105,12 @@ export type SiteDataReport = z.infer<typeof SiteDataHint>;
 const ReopenedSchema = z.object({ browser: z.string(), report: SiteDataHint });
 export type Reopened = z.infer<typeof ReopenedSchema>;
 
+/** The held report, or `{}` (nothing held) for anything else. */
+function reopenedOf(raw: unknown): Reopened | Record<string, never> {
+  const got = ReopenedSchema.safeParse(raw);
+  return got.success ? got.data : {};
+}
+
 /** Which tab, and which frame in it, the agent acts in: BiDi context ids of `browser`. */
 const FocusSchema = z.object({
   browser: z.string().min(1),
@@ -115,17 +126,14 @@ const RecordSchema = z.object({
   settings: BrowserSettingsSchema.catch({}),
   history: z.unknown().optional().transform(visits),
   site_data: z.unknown().optional(),
-  reopened: ReopenedSchema.catch({} as Reopened),
+  reopened: z.unknown().optional().transform(reopenedOf),
   /** Absent until a call of this build learnt where its browser is (the Python build has none). */
   focus: FocusSchema.optional().catch(undefined),
   /** Sealed site data that no key of this server opens: carried as it is, never overwritten (seal.ts). */
   unreadable: z.string().optional().catch(undefined),
 });
 
-export type WorkspaceRecord = Omit<z.infer<typeof RecordSchema>, "site_data" | "reopened"> & {
-  site_data: SiteData;
-  reopened: Reopened | Record<string, never>;
-};
+export type WorkspaceRecord = Omit<z.infer<typeof RecordSchema>, "site_data"> & { site_data: SiteData };
 
 export function emptyRecord(): WorkspaceRecord {
   return { session_id: "", opened_at: 0, settings: {}, history: [], site_data: {}, reopened: {} };
@@ -162,7 +170,7 @@ export function fromJson(raw: unknown): WorkspaceRecord {
     settings,
     history,
     site_data: siteDataOf(site_data),
-    reopened: "browser" in reopened ? reopened : {},
+    reopened,
     ...(focus ? { focus } : {}),
     ...(unreadable !== undefined ? { unreadable } : {}),
   };

@@ -32,6 +32,14 @@ export const TimelineEntry = z.object({
 });
 export type TimelineEntry = z.infer<typeof TimelineEntry>;
 
+/** An entry as the admin's timeline lists it: with the path of its screen when it has one. */
+export const ListedEntry = TimelineEntry.extend({ screen_url: z.string().optional() });
+export type ListedEntry = z.infer<typeof ListedEntry>;
+
+/** A page of the listing, newest first; `next` is the `before` cursor of the page after it. */
+export const TimelinePage = z.object({ entries: z.array(ListedEntry), next: z.number().int().nullable() });
+export type TimelinePage = z.infer<typeof TimelinePage>;
+
 /** What a caller hands the log; it numbers the entry. */
 export type NewEntry = Omit<TimelineEntry, "n">;
 

@@ -1,42 +1,40 @@
-// The capabilities as the admin surfaces see them, assembled in one place: each capability's admin
-// routes and the part it adds to a workspace's row. Surfaces read this; no capability imports it
-// (a capability builds on src/admin/ and src/http/ instead).
+// The capabilities as the admin surfaces see them, listed once: each one's admin routes, the part it
+// adds to a workspace's row and the workspace tabs it draws (src/admin/capability.ts). Surfaces read
+// this; no capability imports it (a capability builds on src/admin/ and src/http/ instead).
 import { Elysia } from "elysia";
+import type { PaneTab, RowOf } from "./admin/capability.ts";
 import { requireWorkspace } from "./admin/guard.ts";
-import { type RowPart, rowOf, type WorkspaceRow, workspaceKeys } from "./admin/rows.ts";
-import { filesRoutes } from "./files/admin.ts";
-import { filesPart } from "./files/row.ts";
-import { flowsRoutes } from "./flows/admin.ts";
-import { flowsPart } from "./flows/row.ts";
-import { personRoutes } from "./person/admin.ts";
-import { personPart } from "./person/row.ts";
+import { type BaseRow, rowOf, workspaceKeys } from "./admin/rows.ts";
+import { files } from "./files/index.ts";
+import { flows } from "./flows/index.ts";
+import { person } from "./person/index.ts";
 import type { Services } from "./services.ts";
-import { siteDataRoutes } from "./site-data/admin.ts";
-import { historyPart, secretsPart, siteDataPart } from "./site-data/rows.ts";
-import { timelineRoutes } from "./timeline/routes.ts";
-import { timelinePart } from "./timeline/row.ts";
+import { siteData } from "./site-data/index.ts";
+import { timeline } from "./timeline/index.ts";
 
 export { workspaceExists } from "./admin/rows.ts";
 
-/** The row's parts, in the order their fields appear. */
-export const ROW_PARTS: readonly RowPart[] = [
-  historyPart,
-  siteDataPart,
-  secretsPart,
-  flowsPart,
-  filesPart,
-  timelinePart,
-  personPart,
-];
+/** Every capability, in the order of the workspace page's tabs. */
+const CAPABILITIES = [files, flows, siteData, timeline, person] as const;
+
+type Capabilities = (typeof CAPABILITIES)[number];
+type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+
+/** A workspace's row: its own fields and every capability's, so a misspelt field fails the compiler. */
+export type WorkspaceRow = BaseRow & Intersection<RowOf<Capabilities>>;
+
+/** The workspace page's tabs, in order. */
+export const TABS: readonly PaneTab<WorkspaceRow, unknown>[] = CAPABILITIES.flatMap(
+  (c): readonly PaneTab<WorkspaceRow, unknown>[] => c.tabs ?? [],
+);
+
+const ROW_PARTS = CAPABILITIES.map((c) => c.row);
 
 /** Every capability's routes under /admin/workspaces/{key}/…. */
 export function capabilityRoutes(services: Services) {
-  return new Elysia({ name: "admin-capabilities" })
-    .use(filesRoutes(services))
-    .use(siteDataRoutes(services))
-    .use(flowsRoutes(services))
-    .use(timelineRoutes(services))
-    .use(personRoutes(services));
+  const app = new Elysia({ name: "admin-capabilities" });
+  for (const c of CAPABILITIES) app.use(c.adminRoutes(services));
+  return app;
 }
 
 /** One workspace's row. `liveIds` is the Grid's browser list, read once per listing. */
@@ -45,7 +43,7 @@ export function workspaceRow(
   key: string,
   liveIds: Set<string> | null,
 ): Promise<WorkspaceRow> {
-  return rowOf(ROW_PARTS, services, key, liveIds);
+  return rowOf<WorkspaceRow>(ROW_PARTS, services, key, liveIds);
 }
 
 export async function workspaceRows(services: Services): Promise<WorkspaceRow[]> {

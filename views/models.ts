@@ -11,14 +11,6 @@ import type {
   SiteRow as FullSiteRow,
 } from "../src/site-data/views.ts";
 
-export type Row = Record<string, unknown> & {
-  key: string;
-  live?: boolean;
-  url?: string | null;
-  recording?: boolean;
-  gone?: boolean;
-};
-
 // A view's slice of a read model: the fields it cannot draw without, and the rest optional.
 type Slice<T, Need extends keyof T> = Pick<T, Need> & Partial<Omit<T, Need>>;
 

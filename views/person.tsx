@@ -1,17 +1,13 @@
 // A person in the loop, on the workspace page: the question an agent waits on (with an answer box
 // and Hand back) and Take over for the live view. static/ui.js sends what the person does to the
 // admin's JSON routes (POST /admin/workspaces/{key}/answer and /input).
-import type { Row } from "./models.ts";
+
 import { attr } from "./parts.tsx";
+import type { Row } from "./row.ts";
 
 const adminUrl = (key: string, what: string) => `/admin/workspaces/${encodeURIComponent(key)}/${what}`;
 
-export interface Waiting {
-  question: string;
-  since: number;
-}
-
-export const waitingOf = (row: Row): Waiting | null => (row.waiting as Waiting | null | undefined) ?? null;
+export const waitingOf = (row: Row) => row.waiting ?? null;
 
 /** The agent's question above the live view, or an empty place for it. */
 export function Asking(props: { row: Row }): JSX.Element {

@@ -1,74 +1,42 @@
-// A workspace: its card at the top, its live screen, the tabs Files · Flows · Site data · History ·
-// Timeline, and a pane per tab. Each pane loads its own fragment, and reloads when a pushed row moves
-// its revision (see liveMessage); the Timeline pane loads only its newer entries.
+// A workspace: its card at the top, its live screen, the tabs its capabilities draw (the registry's
+// TABS, handed in), and a pane per tab. Each pane loads its own fragment, and reloads when a pushed
+// row moves its revision (see liveMessage); a tab with a reloader (the Timeline) loads only its newer
+// entries.
 
-import { LiveScreen, TIMELINE_AFTER, TIMELINE_LIST, TIMELINE_REV } from "../src/timeline/view.tsx";
+import { LiveScreen } from "../src/timeline/view.tsx";
 import { Page } from "./layout.tsx";
-import type { Row } from "./models.ts";
 import { attr, Confirm, Opens } from "./parts.tsx";
 import { Asking, TakeOver, waitingOf } from "./person.tsx";
-import { paneUrl, TABS, type Tab, workspaceUrl } from "./urls.ts";
+import type { Row } from "./row.ts";
+import { paneUrl, type TabFace, workspaceUrl } from "./urls.ts";
 import { byId, LastPage, Pills } from "./workspaces.tsx";
 
-const TAB_LABEL: Record<Tab, string> = {
-  files: "Files",
-  flows: "Flows",
-  "site-data": "Site data",
-  history: "History",
-  timeline: "Timeline",
-};
-const ID: Record<Tab, string> = {
-  files: "Files",
-  flows: "Flows",
-  "site-data": "SiteData",
-  history: "History",
-  timeline: "Timeline",
-};
-export const paneId = (tab: Tab) => `pane${ID[tab]}`;
-const tabId = (tab: Tab) => `tab${ID[tab]}`;
-export const totalId = (tab: Tab) => `${ID[tab][0]?.toLowerCase()}${ID[tab].slice(1)}Total`;
-
-/** What a pane shows changes when one of these row fields moves (the first one names the pane). */
-export const REV_FIELDS: Record<Tab, readonly string[]> = {
-  files: ["files_rev"],
-  flows: ["flows_rev"],
-  "site-data": ["site_data_rev"],
-  // A History row shows what is saved there and the secrets allowed there.
-  history: ["history_rev", "site_data_rev", "secrets_rev"],
-  timeline: ["timeline_rev"],
+// A tab's ids in the page, from its slug: site-data → paneSiteData, tabSiteData, siteDataTotal.
+const pascal = (slug: string) =>
+  slug
+    .split("-")
+    .map((w) => (w[0]?.toUpperCase() ?? "") + w.slice(1))
+    .join("");
+export const paneId = (slug: string) => `pane${pascal(slug)}`;
+const tabId = (slug: string) => `tab${pascal(slug)}`;
+export const totalId = (slug: string) => {
+  const id = pascal(slug);
+  return `${id[0]?.toLowerCase()}${id.slice(1)}Total`;
 };
 
 /** A pane's revision in a row, hashed into an attribute-safe token; "" when the row lacks it. */
-export function paneRev(row: Record<string, unknown>, tab: Tab): string {
-  const fields = REV_FIELDS[tab];
+export function paneRev(row: object, tab: Pick<TabFace, "revFields">): string {
+  const fields = tab.revFields;
   if (!((fields[0] as string) in row)) return "";
-  return Bun.hash(JSON.stringify(fields.map((f) => row[f] ?? null))).toString(36);
-}
-
-/**
- * Loads the Timeline's entries newer than the page shows onto the top of its list (a page that shows
- * none yet, or a timeline cleared since, gets the whole pane back instead).
- */
-export function NewerLoader(props: { workspace: string }): JSX.Element {
-  return (
-    <i
-      hidden
-      id={TIMELINE_REV}
-      data-rev=""
-      hx-get={attr(`${paneUrl(props.workspace, "timeline")}/newer`)}
-      hx-include={`#${TIMELINE_AFTER}`}
-      hx-trigger="load"
-      hx-target={`#${TIMELINE_LIST}`}
-      hx-swap="afterbegin"
-    />
-  );
+  const values = row as Record<string, unknown>;
+  return Bun.hash(JSON.stringify(fields.map((f) => values[f] ?? null))).toString(36);
 }
 
 /**
  * Loads the pane's fragment into the pane as soon as it is in the page. A newer load of the same
  * pane aborts one still in flight, so a fragment read before the latest push never lands over it.
  */
-export function Loader(props: { workspace: string; tab: Tab; query?: string }): JSX.Element {
+export function Loader(props: { workspace: string; tab: string; query?: string }): JSX.Element {
   return (
     <i
       hidden
@@ -111,7 +79,9 @@ export function WorkspaceHead(props: { row: Row }): JSX.Element {
 
 export function WorkspacePage(props: {
   row: Row;
-  tab: Tab;
+  /** The open tab's slug. */
+  tab: string;
+  tabs: readonly TabFace[];
   /** A host (Site data) or flow (Flows) to open, from the URL. */
   item?: string | null;
   signOut: boolean;
@@ -137,25 +107,31 @@ export function WorkspacePage(props: {
           action={{ method: "delete", url: workspaceUrl(key), target: "#wsHead" }}
         />
         <div id="sessionTabs" role="tablist">
-          {TABS.map((t) => (
+          {props.tabs.map(({ slug, label }) => (
             <a
               role="tab"
-              id={tabId(t)}
-              href={attr(workspaceUrl(key, t))}
-              aria-selected={String(t === tab)}
-              aria-controls={paneId(t)}
+              id={tabId(slug)}
+              href={attr(workspaceUrl(key, slug))}
+              aria-selected={String(slug === tab)}
+              aria-controls={paneId(slug)}
             >
-              {TAB_LABEL[t]}
-              <span class="count" id={totalId(t)} />
+              {label}
+              <span class="count" id={totalId(slug)} />
             </a>
           ))}
         </div>
-        {TABS.map((t) => (
-          <div id={paneId(t)} class="pane" role="tabpanel" aria-labelledby={tabId(t)} hidden={t !== tab}>
+        {props.tabs.map(({ slug }) => (
+          <div
+            id={paneId(slug)}
+            class="pane"
+            role="tabpanel"
+            aria-labelledby={tabId(slug)}
+            hidden={slug !== tab}
+          >
             <Loader
               workspace={key}
-              tab={t}
-              query={t === tab && props.item ? `?open=${encodeURIComponent(props.item)}` : ""}
+              tab={slug}
+              query={slug === tab && props.item ? `?open=${encodeURIComponent(props.item)}` : ""}
             />
             <p class="empty">Loading…</p>
           </div>
@@ -172,7 +148,7 @@ export function WorkspacePage(props: {
  * loader swapped over its revision marker. The selector matches only a stale marker, so a pane at
  * the same revision is left alone.
  */
-export function liveMessage(row: Row): string {
+export function liveMessage(row: Row, tabs: readonly TabFace[]): string {
   const parts: JSX.Element[] = [];
   if (row.gone) {
     parts.push(
@@ -199,12 +175,16 @@ export function liveMessage(row: Row): string {
         <Asking row={row} />
       </tag>,
     );
-    for (const t of TABS) {
+    for (const t of tabs) {
       const rev = paneRev(row, t);
       const stale = rev ? `:not([data-rev="${rev}"])` : "";
       parts.push(
-        <tag of="hx-partial" hx-target={attr(`${byId(paneId(t))} > [data-rev]${stale}`)} hx-swap="outerHTML">
-          {t === "timeline" ? <NewerLoader workspace={row.key} /> : <Loader workspace={row.key} tab={t} />}
+        <tag
+          of="hx-partial"
+          hx-target={attr(`${byId(paneId(t.slug))} > [data-rev]${stale}`)}
+          hx-swap="outerHTML"
+        >
+          {t.reloader ? t.reloader(row.key) : <Loader workspace={row.key} tab={t.slug} />}
         </tag>,
       );
     }

@@ -1,8 +1,8 @@
 // The Workspaces page: one live card per workspace, repainted over SSE without a reload.
 import { countsText } from "./format.ts";
 import { Page } from "./layout.tsx";
-import type { Row } from "./models.ts";
 import { attr } from "./parts.tsx";
+import type { Row } from "./row.ts";
 import { workspaceUrl } from "./urls.ts";
 
 export const cardId = (key: string) => `ws-${key}`;
@@ -35,7 +35,7 @@ export function LastPage(props: { row: Row }): JSX.Element {
 
 export function Card(props: { row: Row }): JSX.Element {
   const { row } = props;
-  const waiting = (row.waiting as { question: string } | null | undefined) ?? null;
+  const waiting = row.waiting ?? null;
   return (
     <article class={waiting ? "card waiting" : "card"} id={attr(cardId(row.key))}>
       <div class="head">

@@ -1,11 +1,11 @@
 // The admin's workspace rows, as a kit the capabilities build on: which workspaces exist, the row
 // part each capability contributes (its counts and revisions), and a row put together from parts.
-// The parts themselves are listed in src/registry.ts; no capability imports that list.
+// The capabilities themselves are listed in src/registry.ts; no capability imports that list.
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { isWorkspaceName } from "../names.ts";
 import type { Services } from "../services.ts";
-import { recordUrl, type WorkspaceRecord } from "../store/record.ts";
+import { type BrowserSettings, recordUrl, type WorkspaceRecord } from "../store/record.ts";
 
 export interface RowContext {
   services: Services;
@@ -13,15 +13,17 @@ export interface RowContext {
   record: WorkspaceRecord | null;
 }
 
-/** A workspace's row: its own fields, then each part's counts and revisions. */
-export type WorkspaceRow = Record<string, unknown> & {
+/** A workspace row's own fields; each capability's part adds its counts and revisions (src/registry.ts). */
+export type BaseRow = {
   key: string;
   live: boolean;
   url: string | null;
+  settings: BrowserSettings;
   recording: boolean;
 };
 
-export type RowPart = (ctx: RowContext) => Record<string, unknown> | Promise<Record<string, unknown>>;
+/** What a capability adds to the row; a `counts` object is merged with the other parts' counts. */
+export type RowPart<R> = (ctx: RowContext) => R | Promise<R>;
 
 /** Every workspace this server knows: records in the store, and folders under DATA_DIR/sessions. */
 export async function workspaceKeys(services: Services): Promise<string[]> {
@@ -46,17 +48,17 @@ export async function workspaceExists(services: Services, key: string): Promise<
 }
 
 /** One row from `parts`. `liveIds` is the Grid's browser list, read once per listing. */
-export async function rowOf(
-  parts: readonly RowPart[],
+export async function rowOf<Row extends BaseRow>(
+  parts: readonly RowPart<object>[],
   services: Services,
   key: string,
   liveIds: Set<string> | null,
-): Promise<WorkspaceRow> {
+): Promise<Row> {
   const record = await services.store.get(key);
   const id = record?.session_id ?? "";
   const live = id !== "" && (liveIds ? liveIds.has(id) : await services.grid.alive(id));
   const settings = record?.settings ?? {};
-  const row: WorkspaceRow = {
+  const row: BaseRow & { counts?: object } = {
     key,
     live,
     url: record ? recordUrl(record) || null : null,
@@ -65,9 +67,10 @@ export async function rowOf(
   };
   for (const part of parts) {
     // Parts share one `counts` object: each adds its own counts to it.
-    const { counts, ...fields } = await part({ services, key, record });
+    const { counts, ...fields } = (await part({ services, key, record })) as { counts?: unknown };
     Object.assign(row, fields);
-    if (counts) row.counts = { ...(row.counts as object | undefined), ...(counts as object) };
+    if (counts) row.counts = { ...row.counts, ...(counts as object) };
   }
-  return row;
+  // The parts' fields are all in: the registry's list gives the row its type.
+  return row as Row;
 }

@@ -1,8 +1,8 @@
 // The admin row's files fields.
-import type { RowPart } from "../admin/rows.ts";
+import type { RowContext } from "../admin/rows.ts";
 
 /** The row's files fields: counts (null without a data dir) and a revision over every listing. */
-export const filesPart: RowPart = async ({ services, key }) => {
+export const filesPart = async ({ services, key }: RowContext) => {
   const { counts, revision } = await services.files.summary(key);
   return {
     counts: {

@@ -1,7 +1,7 @@
 // The flows fields of the admin's workspace row: flows_rev and counts.flows.
-import type { RowPart } from "../admin/rows.ts";
+import type { RowContext } from "../admin/rows.ts";
 
-export const flowsPart: RowPart = ({ services, key }) => {
+export const flowsPart = ({ services, key }: RowContext) => {
   const { store } = services.flows;
   if (!store.enabled) return { flows_rev: "", counts: { flows: 0 } };
   return { flows_rev: store.rev(key), counts: { flows: store.list(key).length } };

@@ -1,10 +1,10 @@
 // The site data, history and secrets fields of the admin's workspace row.
-import type { RowPart } from "../admin/rows.ts";
+import type { RowContext } from "../admin/rows.ts";
 import { hostOf } from "../store/record.ts";
 import { view } from "./views.ts";
 
 /** History fields: distinct hosts, and a revision over every entry's origin and URL (not the clock). */
-export const historyPart: RowPart = ({ record }) => {
+const historyPart = ({ record }: RowContext) => {
   const history = record?.history ?? [];
   return {
     history_count: new Set(history.map((v) => hostOf(v.origin))).size,
@@ -13,7 +13,7 @@ export const historyPart: RowPart = ({ record }) => {
 };
 
 /** How many hosts are saved, and a revision a save (its time) or a Forget/Clear (its hosts) moves. */
-export const siteDataPart: RowPart = ({ record }) => {
+const siteDataPart = ({ record }: RowContext) => {
   const listed = view(record?.site_data, record?.history ?? []);
   return {
     site_data_count: listed.sites.length,
@@ -22,4 +22,11 @@ export const siteDataPart: RowPart = ({ record }) => {
 };
 
 /** The secrets catalogue's revision, so History repaints when a secret is added, removed or re-leashed. */
-export const secretsPart: RowPart = ({ services }) => ({ secrets_rev: String(services.secrets.rev) });
+const secretsPart = ({ services }: RowContext) => ({ secrets_rev: String(services.secrets.rev) });
+
+/** The capability's part of the row, in that order. */
+export const siteDataRow = (ctx: RowContext) => ({
+  ...historyPart(ctx),
+  ...siteDataPart(ctx),
+  ...secretsPart(ctx),
+});

@@ -8,6 +8,7 @@ import { ActivityPage, SecretsPage, SettingsPage } from "../../views/pages.tsx";
 import { WorkspacesPage } from "../../views/workspaces.tsx";
 import { notFound } from "../errors.ts";
 import { failure } from "../http/json.ts";
+import { TABS } from "../registry.ts";
 import type { Services } from "../services.ts";
 import { eventsRoute } from "./ui/events.ts";
 import { uiKit } from "./ui/kit.ts";
@@ -22,7 +23,7 @@ export function uiRoutes(services: Services) {
   const panes = paneRoutes(kit);
   const timeline = timelineRoutes(kit);
 
-  return new Elysia({ name: "ui" })
+  const ui = new Elysia({ name: "ui" })
     .get("/ui/static/:name", ({ params }) => {
       const asset = ASSETS.get(params.name);
       if (!asset) return failure(notFound(`no UI file ${params.name}`));
@@ -85,7 +86,7 @@ export function uiRoutes(services: Services) {
     .get(
       "/ui/workspaces/:key",
       panes.workspacePage(
-        () => "files",
+        () => TABS[0]?.slug ?? "",
         () => null,
       ),
     )
@@ -94,20 +95,6 @@ export function uiRoutes(services: Services) {
       panes.workspacePage(
         (ctx) => ctx.params.tab as string,
         () => null,
-      ),
-    )
-    .get(
-      "/ui/workspaces/:key/site-data/:host",
-      panes.workspacePage(
-        () => "site-data",
-        (ctx) => ctx.params.host ?? null,
-      ),
-    )
-    .get(
-      "/ui/workspaces/:key/flows/:name",
-      panes.workspacePage(
-        () => "flows",
-        (ctx) => ctx.params.name ?? null,
       ),
     )
     .get("/ui/workspaces/:key/panes/:tab", panes.pane)
@@ -119,4 +106,15 @@ export function uiRoutes(services: Services) {
     .delete("/ui/workspaces/:key/panes/:tab/*", panes.paneAction("DELETE"))
     .post("/ui/workspaces/:key/end", panes.end)
     .delete("/ui/workspaces/:key", panes.forget);
+  // A tab that opens an item (a host, a flow) has its page at /ui/workspaces/{key}/{tab}/{item}.
+  for (const tab of TABS.filter((t) => t.opens)) {
+    ui.get(
+      `/ui/workspaces/:key/${tab.slug}/:item`,
+      panes.workspacePage(
+        () => tab.slug,
+        (ctx) => ctx.params.item ?? null,
+      ),
+    );
+  }
+  return ui;
 }

@@ -1,8 +1,8 @@
 // The timeline fields of the admin's workspace row: counts.timeline (entries), counts.screens and
 // timeline_rev, which moves with every entry, so the Timeline tab follows the agent as it works.
-import type { RowPart } from "../admin/rows.ts";
+import type { RowContext } from "../admin/rows.ts";
 
-export const timelinePart: RowPart = async ({ services, key }) => {
+export const timelinePart = async ({ services, key }: RowContext) => {
   const s = await services.timeline.summary(key);
   return {
     counts: { timeline: s.entries, screens: s.screens },
@@ -10,3 +10,11 @@ export const timelinePart: RowPart = async ({ services, key }) => {
     timeline_last: s.last,
   };
 };
+
+/** The timeline's place in a row: how many entries, and the newest one's n. */
+export const timelineCounts = (
+  row: Pick<Awaited<ReturnType<typeof timelinePart>>, "counts" | "timeline_last">,
+) => ({
+  total: row.counts.timeline,
+  last: row.timeline_last,
+});

@@ -16,6 +16,25 @@ export function TimelineRev(props: { rev: string; oob?: boolean }): JSX.Element 
   return <i hidden id={TIMELINE_REV} data-rev={props.rev} hx-swap-oob={props.oob ? "true" : undefined} />;
 }
 
+/**
+ * Loads the Timeline's entries newer than the page shows onto the top of its list (a page that shows
+ * none yet, or a timeline cleared since, gets the whole pane back instead).
+ */
+export function NewerLoader(props: { workspace: string }): JSX.Element {
+  return (
+    <i
+      hidden
+      id={TIMELINE_REV}
+      data-rev=""
+      hx-get={attr(`${paneUrl(props.workspace, "timeline")}/newer`)}
+      hx-include={`#${TIMELINE_AFTER}`}
+      hx-trigger="load"
+      hx-target={`#${TIMELINE_LIST}`}
+      hx-swap="afterbegin"
+    />
+  );
+}
+
 /** What the page shows the newest of, so a push loads only what came after it. */
 export function After(props: { last: number; oob?: boolean }): JSX.Element {
   return (

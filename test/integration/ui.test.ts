@@ -235,7 +235,9 @@ describe("panes over the admin API", () => {
     expect(all(history, ".pill.link").map(text)).toEqual(["1 cookie · 1 local", "1 cookie"]);
     expect(text(one(history, "#historyTotal"))).toBe("2");
     const { paneRev } = await import("../../views/workspace.tsx");
-    expect(one(history, "[data-rev]").attrs["data-rev"]).toBe(paneRev(row, "history"));
+    const { TABS } = await import("../../src/registry.ts");
+    const tab = TABS.find((t) => t.slug === "history")!;
+    expect(one(history, "[data-rev]").attrs["data-rev"]).toBe(paneRev(row, tab));
 
     const siteData = await (await get(`/ui/workspaces/${W}/panes/site-data?open=shop.example.test`)).text();
     expect(siteData).not.toContain("v<script>");

@@ -2,6 +2,7 @@
 // newest first with status pills, errors in full and screens as thumbnails that open large; the
 // range to keep as a flow; the pushes that load only newer entries; a live frame; hostile values.
 import { describe, expect, test } from "bun:test";
+import { TABS } from "../../src/registry.ts";
 import { Entries, frameMessage, LiveScreen, Newer, TimelinePane } from "../../src/timeline/view.tsx";
 import { render } from "../../views/parts.tsx";
 import { liveMessage, WorkspacePage } from "../../views/workspace.tsx";
@@ -163,7 +164,7 @@ describe("Timeline pane", () => {
   });
 
   test("a pushed row with a new timeline_rev loads only the newer entries onto the list", () => {
-    const message = parseHtml(liveMessage({ key: "w1", timeline_rev: "6.6.0" }));
+    const message = parseHtml(liveMessage({ key: "w1", timeline_rev: "6.6.0" }, TABS));
     const partial = all(message, "hx-partial").find((p) =>
       (p.attrs["hx-target"] ?? "").includes("paneTimeline"),
     );
@@ -215,9 +216,13 @@ describe("Timeline pane", () => {
 
 describe("the live view", () => {
   test("the workspace page has its place: Not live. without a browser", () => {
-    const off = parseHtml(WorkspacePage({ row: { key: "w1", live: false }, tab: "files", signOut: false }));
+    const off = parseHtml(
+      WorkspacePage({ row: { key: "w1", live: false }, tabs: TABS, tab: "files", signOut: false }),
+    );
     expect(text(one(off, "#liveScreen"))).toBe("Not live.");
-    const on = parseHtml(WorkspacePage({ row: { key: "w1", live: true }, tab: "files", signOut: false }));
+    const on = parseHtml(
+      WorkspacePage({ row: { key: "w1", live: true }, tabs: TABS, tab: "files", signOut: false }),
+    );
     expect(text(one(on, "#liveScreen"))).not.toBe("Not live.");
     expect(render(LiveScreen({ live: false }))).toContain('id="liveView"');
   });

@@ -1,6 +1,8 @@
 // The admin UI's views, rendered from payloads shaped like the admin API's: the copy, the folds'
 // ids and aria attributes, the confirms, and escaping of hostile values.
 import { describe, expect, test } from "bun:test";
+import { TABS } from "../../src/registry.ts";
+import { tabNamed } from "../../src/surfaces/ui/panes.ts";
 import { FilesPane } from "../../views/files.tsx";
 import { FlowsPane } from "../../views/flows.tsx";
 import { ago, countsText } from "../../views/format.ts";
@@ -549,7 +551,13 @@ describe("escaping", () => {
       render(Card({ row: { key: "k", url: `https://app.example.test/?q=${HOSTILE}`, live: true } })),
       cardMessage({ key: "k", url: HOSTILE }),
       WorkspacesPage({ rows: [{ key: "k", url: HOSTILE }], error: HOSTILE, signOut: true }),
-      WorkspacePage({ row: { key: "k", url: HOSTILE }, tab: "history", item: HOSTILE, signOut: true }),
+      WorkspacePage({
+        row: { key: "k", url: HOSTILE },
+        tabs: TABS,
+        tab: "history",
+        item: HOSTILE,
+        signOut: true,
+      }),
       SignInPage({ error: HOSTILE, next: HOSTILE }),
     ];
     for (const html of outputs) {
@@ -707,7 +715,9 @@ describe("Workspaces", () => {
   });
 
   test("a workspace page: the tabs in order, the asked one selected, each pane loading its own", () => {
-    const root = parseHtml(WorkspacePage({ row: { key: "w1", live: false }, tab: "history", signOut: true }));
+    const root = parseHtml(
+      WorkspacePage({ row: { key: "w1", live: false }, tabs: TABS, tab: "history", signOut: true }),
+    );
     const tabs = all(root, "#sessionTabs [role=tab]");
     expect(tabs.map((t) => text(t))).toEqual(["Files", "Flows", "Site data", "History", "Timeline"]);
     expect(tabs.map((t) => t.attrs["aria-selected"])).toEqual(["false", "false", "false", "true", "false"]);
@@ -727,7 +737,7 @@ describe("Workspaces", () => {
     expect(text(one(root, "#siteDataTotal"))).toBe("");
     expect(one(root, "[hx-sse:connect]").attrs["hx-sse:connect"]).toBe("/ui/events?workspace=w1");
     const linked = parseHtml(
-      WorkspacePage({ row: { key: "w1" }, tab: "site-data", item: "[::1]", signOut: true }),
+      WorkspacePage({ row: { key: "w1" }, tabs: TABS, tab: "site-data", item: "[::1]", signOut: true }),
     );
     expect(one(linked, "#paneSiteData [data-rev]").attrs["hx-get"]).toBe(
       "/ui/workspaces/w1/panes/site-data?open=%5B%3A%3A1%5D",
@@ -745,7 +755,7 @@ describe("Workspaces", () => {
   /** Each pane's reload selector in the message for a pushed row. */
   const targets = (r: Record<string, unknown>): Record<string, string> =>
     Object.fromEntries(
-      all(parseHtml(liveMessage({ key: "w1", ...r })), "hx-partial")
+      all(parseHtml(liveMessage({ key: "w1", ...r }, TABS)), "hx-partial")
         .map((p) => p.attrs["hx-target"] as string)
         .filter((t) => t.includes("data-rev"))
         .map((t) => [/pane\w+/.exec(t)?.[0], t]),
@@ -755,7 +765,7 @@ describe("Workspaces", () => {
     const row = pushedRow;
     const before = targets(row);
     // The pane draws the revision the push compares with: same rev, its marker is left alone.
-    const historyRev = paneRev(row, "history");
+    const historyRev = paneRev(row, tabNamed("history")!);
     expect(before.paneHistory).toBe(`[id="paneHistory"] > [data-rev]:not([data-rev="${historyRev}"])`);
     const after = targets({ ...row, history_rev: "h2" });
     expect(after.paneHistory).not.toBe(before.paneHistory);
@@ -776,7 +786,7 @@ describe("Workspaces", () => {
     expect(targets({ key: "w1" }).paneFiles).toBe('[id="paneFiles"] > [data-rev]');
     // The loader swapped in reloads the pane into itself.
     const loader = one(
-      all(parseHtml(liveMessage(row)), "hx-partial").find((p) =>
+      all(parseHtml(liveMessage(row, TABS)), "hx-partial").find((p) =>
         (p.attrs["hx-target"] as string).includes("paneHistory"),
       ) as El,
       "i",
@@ -808,7 +818,7 @@ describe("Workspaces", () => {
     expect(moved({ ...pushedRow, flows_rev: "w2" })).toEqual(["paneFlows"]);
     expect(moved(pushedRow)).toEqual([]);
     expect(before.paneFlows).toBe(
-      `[id="paneFlows"] > [data-rev]:not([data-rev="${paneRev(pushedRow, "flows")}"])`,
+      `[id="paneFlows"] > [data-rev]:not([data-rev="${paneRev(pushedRow, tabNamed("flows")!)}"])`,
     );
   });
 });

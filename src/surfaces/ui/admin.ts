@@ -1,24 +1,14 @@
 // What the pages read and change, in-process: the same functions the admin JSON routes call (the
 // caller is already checked), each answer or failure kept as an Answer the views draw from.
 
-import type { Tab } from "../../../views/urls.ts";
+import { matchOp, type PaneOp, type PaneTab } from "../../admin/capability.ts";
 import { endWorkspace, forgetWorkspace, settingsList } from "../../admin/core.ts";
 import { requireWorkspace } from "../../admin/guard.ts";
 import { errorBody, notFound, statusOf } from "../../errors.ts";
-import { clearFolder, deleteKept, filesListing, keepFile } from "../../files/admin.ts";
-import { flowsPane } from "../../flows/admin.ts";
-import { flowOne } from "../../flows/resources.ts";
 import { log } from "../../log.ts";
-import { workspaceRows, workspaceView } from "../../registry.ts";
+import { type WorkspaceRow, workspaceRows, workspaceView } from "../../registry.ts";
 import type { Services } from "../../services.ts";
-import {
-  clearHistory,
-  clearSiteData,
-  forgetSite,
-  historyListing,
-  siteDataListing,
-} from "../../site-data/admin.ts";
-import { clearTimeline, keepRunAsFlow, timelineListing, timelineQuery } from "../../timeline/routes.ts";
+import { keepRunAsFlow, timelineListing, timelineQuery } from "../../timeline/routes.ts";
 
 /** What a read or a change answered: its result, or the failure's status and message. */
 export type Answer<T = unknown> =
@@ -39,37 +29,6 @@ export async function attempt<T>(fn: () => Promise<T> | T): Promise<Answer<T>> {
 
 const enc = encodeURIComponent;
 
-type Op = (services: Services, key: string) => Promise<unknown>;
-
-/**
- * The change a pane's action path names (the segments after the tab, decoded): the admin route the
- * same path takes under /admin/workspaces/{key}/, or null where the API has none (its 404 follows).
- */
-function paneOp(method: "POST" | "DELETE", tab: Tab, rest: string[]): Op | null {
-  const [a, b, c, ...more] = rest;
-  if (method === "POST") {
-    if (tab === "files" && c === "keep" && more.length === 0 && b !== undefined) {
-      return (s, key) => keepFile(s, key, a!, b);
-    }
-    return null;
-  }
-  if (rest.length > 1) return null;
-  switch (tab) {
-    case "files":
-      if (a === "screenshots" || a === "recordings") return (s, key) => clearFolder(s, key, a);
-      return a === undefined ? null : (s, key) => deleteKept(s, key, a);
-    case "site-data":
-      return a === undefined ? clearSiteData : (s, key) => forgetSite(s, key, a);
-    case "history":
-      return a === undefined ? clearHistory : null;
-    case "timeline":
-      if (a === undefined) return (s, key) => clearTimeline(s, key, "all");
-      return a === "screens" ? (s, key) => clearTimeline(s, key, "screens") : null;
-    default:
-      return null;
-  }
-}
-
 export class Admin {
   constructor(private readonly services: Services) {}
 
@@ -86,24 +45,9 @@ export class Admin {
     return attempt(async () => read(this.services, await requireWorkspace(this.services, key)));
   }
 
-  siteData(key: string) {
-    return this.on(key, siteDataListing);
-  }
-
-  history(key: string) {
-    return this.on(key, historyListing);
-  }
-
-  files(key: string) {
-    return this.on(key, filesListing);
-  }
-
-  flows(key: string) {
-    return this.on(key, flowsPane);
-  }
-
-  flow(key: string, name: string) {
-    return this.on(key, (s, k) => flowOne.read(s, k, { name }));
+  /** A tab's pane data: what its capability's admin route for it answers. */
+  pane(key: string, tab: PaneTab<WorkspaceRow, unknown>) {
+    return this.on(key, tab.load);
   }
 
   /** A page of the timeline, `before` and `limit` as a query would give them. */
@@ -112,14 +56,14 @@ export class Admin {
   }
 
   /** A pane's action: `rest` is the path after the tab, each part decoded. */
-  act(key: string, method: "POST" | "DELETE", tab: Tab, rest: string[]) {
+  act(key: string, method: PaneOp["method"], tab: PaneTab<WorkspaceRow, unknown>, rest: string[]) {
     return attempt(async () => {
-      const op = paneOp(method, tab, rest);
-      if (!op) {
-        const path = `/admin/workspaces/${enc(key)}/${tab}${rest.map((p) => `/${enc(p)}`).join("")}`;
+      const found = matchOp(tab.ops, method, rest);
+      if (!found) {
+        const path = `/admin/workspaces/${enc(key)}/${tab.slug}${rest.map((p) => `/${enc(p)}`).join("")}`;
         throw notFound(`no route ${method} ${path}: /openapi.json lists them`);
       }
-      return op(this.services, await requireWorkspace(this.services, key));
+      return found.op.run(this.services, await requireWorkspace(this.services, key), found.params);
     });
   }
 

@@ -1,10 +1,11 @@
 // /ui/events: the admin's live feed as htmx messages, straight off the event bus. The workspaces
 // page gets every card; a workspace's page its own row and its live screen.
-import type { Row } from "../../../views/models.ts";
+import type { Row } from "../../../views/row.ts";
 import { liveMessage } from "../../../views/workspace.tsx";
 import { cardMessage } from "../../../views/workspaces.tsx";
 import { notFound } from "../../errors.ts";
 import { isWorkspaceName } from "../../names.ts";
+import { TABS } from "../../registry.ts";
 import { frameMessage } from "../../timeline/view.tsx";
 import { feedRoom, openFeed, streamResponse } from "../feed.ts";
 import type { UiKit } from "./kit.ts";
@@ -24,7 +25,7 @@ export function eventsRoute(kit: UiKit) {
     feedRoom(services);
     // `message` renders a row, or null to skip it.
     const message =
-      key === undefined ? cardMessage : (row: Row) => (row.key === key ? liveMessage(row) : null);
+      key === undefined ? cardMessage : (row: Row) => (row.key === key ? liveMessage(row, TABS) : null);
     return streamResponse(
       ctx.request,
       (write) =>

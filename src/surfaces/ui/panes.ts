@@ -1,40 +1,22 @@
-// A workspace's page and its panes: each pane reads what its capability's admin route answers, and
-// an action on a pane (Forget, Clear, Keep…) does what the same path under the API does, then draws
-// the pane again.
-import { FilesPane } from "../../../views/files.tsx";
-import { FlowsPane } from "../../../views/flows.tsx";
-import { HistoryPane } from "../../../views/history.tsx";
-import type { FilesPayload, FlowEntry } from "../../../views/models.ts";
+// A workspace's page and its panes, one per tab of the registry: each pane reads what its
+// capability's admin route answers (its tab's `load`), and an action on a pane (Forget, Clear, Keep…)
+// does what the same path under the API does (its tab's `ops`), then draws the pane again.
 import { ErrorPage } from "../../../views/pages.tsx";
 import { Failed, render } from "../../../views/parts.tsx";
-import { SiteDataPane } from "../../../views/site-data.tsx";
-import { TABS, type Tab } from "../../../views/urls.ts";
 import { paneRev, totalId, WorkspaceHead, WorkspacePage } from "../../../views/workspace.tsx";
+import type { PaneTab } from "../../admin/capability.ts";
 import { badInput, notFound } from "../../errors.ts";
-import type { filesListing } from "../../files/admin.ts";
 import { failure } from "../../http/json.ts";
+import { TABS, type WorkspaceRow } from "../../registry.ts";
 import type { Services } from "../../services.ts";
-import { TimelinePane } from "../../timeline/view.tsx";
 import type { Admin, Answer } from "./admin.ts";
 import type { Ctx, UiKit } from "./kit.ts";
 import { errorNotice, fragment, page } from "./respond.ts";
 
-export const isTab = (t: string): t is Tab => (TABS as readonly string[]).includes(t);
+type Tab = PaneTab<WorkspaceRow, unknown>;
 
-/** The timeline's place in a row: how many entries, and the newest one's n. */
-export function timelineCounts(row: Record<string, unknown>): { total: number; last: number } {
-  const counts = (row.counts ?? {}) as Record<string, unknown>;
-  return {
-    total: typeof counts.timeline === "number" ? counts.timeline : 0,
-    last: typeof row.timeline_last === "number" ? row.timeline_last : 0,
-  };
-}
-
-/** The Files pane's folders (an empty `off` while files are on). */
-function filesView(data: Awaited<ReturnType<typeof filesListing>>): Required<FilesPayload> {
-  const { files, screenshots, recordings, downloads } = data;
-  return { off: "off" in data ? data.off : "", files, screenshots, recordings, downloads };
-}
+/** The tab a URL segment names, or undefined. */
+export const tabNamed = (slug: string): Tab | undefined => TABS.find((t) => t.slug === slug);
 
 /** The pane's fragment: its content, its revision marker and its tab's count, or the API's error. */
 export async function renderPane(
@@ -46,63 +28,18 @@ export async function renderPane(
 ): Promise<{ status: number; html: string }> {
   const failed = (a: Answer) => ({
     status: a.status,
-    html: render(Failed({ error: a.error, total: totalId(tab) })),
+    html: render(Failed({ error: a.error, total: totalId(tab.slug) })),
   });
-  const drawn = <T>(got: Answer<T>, draw: (data: T) => JSX.Element) =>
-    got.ok ? { status: 200, html: render(draw(got.body)) } : failed(got);
   // The row first: a change landing between the two reads then only costs one more reload.
   const row = await admin.row(key);
   if (!row.ok) return failed(row);
+  const got = await admin.pane(key, tab);
+  if (!got.ok) return failed(got);
   const rev = paneRev(row.body, tab);
-  const now = services.now();
-  switch (tab) {
-    case "site-data":
-      return drawn(await admin.siteData(key), (data) =>
-        SiteDataPane({ workspace: key, data, rev, now, open }),
-      );
-    case "history":
-      return drawn(await admin.history(key), (data) => HistoryPane({ workspace: key, data, rev, now }));
-    case "files":
-      return drawn(await admin.files(key), (data) =>
-        FilesPane({ workspace: key, data: filesView(data), rev }),
-      );
-    case "timeline": {
-      const { total, last } = timelineCounts(row.body);
-      return drawn(await admin.timeline(key), (data) =>
-        TimelinePane({ workspace: key, data, rev, total, last }),
-      );
-    }
-    case "flows": {
-      const got = await admin.flows(key);
-      if (!got.ok) return failed(got);
-      const data = {
-        enabled: got.body.enabled,
-        flows: got.body.flows.map(
-          (f): FlowEntry => ({
-            name: f.name,
-            description: f.description,
-            global: f.source === "global",
-            steps: f.steps,
-            problem: f.problem,
-          }),
-        ),
-      };
-      // The listing has no flow's YAML: read them one by one.
-      await Promise.all(
-        data.flows.slice(0, 100).map(async (f) => {
-          const one = await admin.flow(key, f.name);
-          if (!one.ok) {
-            f.error = one.error;
-            return;
-          }
-          const b = one.body as Record<string, unknown>;
-          if (typeof b.problem === "string") f.problem ??= b.problem;
-          f.yaml = typeof b.yaml === "string" ? b.yaml : JSON.stringify(b, null, 2);
-        }),
-      );
-      return { status: 200, html: render(FlowsPane({ workspace: key, data, rev, open })) };
-    }
-  }
+  const html = render(
+    tab.render({ workspace: key, data: got.body, row: row.body, rev, now: services.now(), open }),
+  );
+  return { status: 200, html };
 }
 
 /** The pane as it is now; a failed action's error above it. */
@@ -114,7 +51,7 @@ export async function paneAfter(
   outcome: Answer | null,
 ): Promise<Response> {
   const key = ctx.params.key as string;
-  const open = tab === "site-data" || tab === "flows" ? (ctx.query.open ?? null) : null;
+  const open = tab.opens ? (ctx.query.open ?? null) : null;
   const out = await renderPane(services, admin, key, tab, open);
   const notice = outcome && !outcome.ok ? errorNotice(outcome.error) : "";
   return fragment(notice + out.html, outcome && !outcome.ok ? outcome.status : out.status);
@@ -125,19 +62,19 @@ export function paneRoutes(kit: UiKit) {
   const workspacePage = (tabOf: (ctx: Ctx) => string, itemOf: (ctx: Ctx) => string | null) =>
     kit.pageRoute(async (ctx, admin) => {
       const key = ctx.params.key as string;
-      const tab = tabOf(ctx);
-      if (!isTab(tab)) return failure(notFound(`no route GET ${new URL(ctx.request.url).pathname}`));
+      const tab = tabNamed(tabOf(ctx));
+      if (!tab) return failure(notFound(`no route GET ${new URL(ctx.request.url).pathname}`));
       const row = await admin.row(key);
       if (!row.ok) return page(ErrorPage({ title: key, error: row.error, signOut }), row.status);
-      return page(WorkspacePage({ row: row.body, tab, item: itemOf(ctx), signOut }));
+      return page(WorkspacePage({ row: row.body, tab: tab.slug, tabs: TABS, item: itemOf(ctx), signOut }));
     });
 
   /** An action on a pane (Forget, Clear, Keep…): what the same path under the API does, then the pane again. */
   const paneAction = (method: "POST" | "DELETE") =>
     kit.fragmentRoute(async (ctx, admin) => {
       const key = ctx.params.key as string;
-      const tab = ctx.params.tab as string;
-      if (!isTab(tab)) throw notFound(`no route ${method} ${new URL(ctx.request.url).pathname}`);
+      const tab = tabNamed(ctx.params.tab as string);
+      if (!tab) throw notFound(`no route ${method} ${new URL(ctx.request.url).pathname}`);
       const rest = ctx.params["*"];
       let parts: string[] = [];
       try {
@@ -174,8 +111,8 @@ export function paneRoutes(kit: UiKit) {
   });
 
   const pane = kit.fragmentRoute((ctx, admin) => {
-    const tab = ctx.params.tab as string;
-    if (!isTab(tab)) throw notFound(`no route GET ${new URL(ctx.request.url).pathname}`);
+    const tab = tabNamed(ctx.params.tab as string);
+    if (!tab) throw notFound(`no route GET ${new URL(ctx.request.url).pathname}`);
     return paneAfter(services, ctx, admin, tab, null);
   });
 

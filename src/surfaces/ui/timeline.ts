@@ -7,10 +7,12 @@ import { unsupportedType } from "../../errors.ts";
 import { readCapped } from "../../http/json.ts";
 import { hasBody, mediaType } from "../../http/media.ts";
 import type { ListedEntry } from "../../timeline/entry.ts";
+import { timelineTab } from "../../timeline/index.ts";
+import { timelineCounts } from "../../timeline/row.ts";
 import { Entries, Newer } from "../../timeline/view.tsx";
 import type { Answer } from "./admin.ts";
 import type { UiKit } from "./kit.ts";
-import { paneAfter, renderPane, timelineCounts } from "./panes.ts";
+import { paneAfter, renderPane } from "./panes.ts";
 import { errorNotice, fragment } from "./respond.ts";
 
 /** The Save as flow form's largest body: a name and the ticked entries. */
@@ -25,7 +27,7 @@ export function timelineRoutes(kit: UiKit) {
   const newer = kit.fragmentRoute(async (ctx, admin) => {
     const key = ctx.params.key as string;
     const whole = async () => {
-      const out = await paneAfter(services, ctx, admin, "timeline", null);
+      const out = await paneAfter(services, ctx, admin, timelineTab, null);
       return fragment(await out.text(), out.status, {
         "hx-retarget": "#paneTimeline",
         "hx-reswap": "innerHTML",
@@ -44,7 +46,7 @@ export function timelineRoutes(kit: UiKit) {
       if (!got.ok) return whole();
       entries = got.body.entries.filter((e) => e.n > after);
     }
-    const rev = paneRev(r, "timeline");
+    const rev = paneRev(r, timelineTab);
     return fragment(render(Newer({ workspace: key, entries, rev, total, last })));
   });
 
@@ -89,7 +91,7 @@ export function timelineRoutes(kit: UiKit) {
         to: Math.max(...ticked),
       });
     }
-    const out = await renderPane(services, admin, key, "timeline", null);
+    const out = await renderPane(services, admin, key, timelineTab, null);
     const saved = outcome.body as { name?: unknown } | null;
     const notice = outcome.ok
       ? `<p class="empty notice">Saved as flow <a href="${attr(workspaceUrl(key, "flows", String(saved?.name ?? "")))}">${Bun.escapeHTML(String(saved?.name ?? ""))}</a>.</p>`

@@ -1,0 +1,81 @@
+// What a capability hands the registry: its admin routes, the part it adds to a workspace's row and
+// the workspace tabs it draws. Each capability folder's index.ts declares one; src/registry.ts lists
+// them, and the admin router, the row, the UI's tabs, panes and pane actions all read that list.
+import type { AnyElysia } from "elysia";
+import type { Services } from "../services.ts";
+import type { RowPart } from "./rows.ts";
+
+/** What a pane is drawn from: its data, the row it was read with and the row's revision of it. */
+export interface PaneInput<R, D> {
+  workspace: string;
+  data: D;
+  row: R;
+  rev: string;
+  now: number;
+  /** The item the URL names (a host, a flow), for tabs that `opens`. */
+  open: string | null;
+}
+
+/**
+ * An action on a pane (Forget, Clear, Keep…): `path` is what follows the tab, one segment each, a
+ * `:name` taking the segment; `run` does what the same path under /admin/workspaces/{key}/ does.
+ */
+export interface PaneOp {
+  method: "POST" | "DELETE";
+  path: readonly string[];
+  run(services: Services, key: string, params: Record<string, string>): Promise<unknown>;
+}
+
+/** A workspace tab: its URL segment `slug`, the row fields it follows, how its pane loads and draws. */
+export interface PaneTab<R, D> {
+  slug: string;
+  label: string;
+  /** The pane reloads when one of these row fields moves; the first one names the pane. */
+  revFields: readonly [keyof R & string, ...(keyof R & string)[]];
+  /** Whether /ui/workspaces/{key}/{slug}/{item} opens an item in it. */
+  opens?: boolean;
+  /** What a push swaps in for the pane's loader, when it is not the whole pane again. */
+  reloader?: (workspace: string) => JSX.Element;
+  load(services: Services, key: string): Promise<D>;
+  render(input: PaneInput<R, D>): JSX.Element;
+  ops: readonly PaneOp[];
+}
+
+export interface Capability<R extends object> {
+  name: string;
+  /** Its routes under /admin/workspaces/{key}/…. */
+  adminRoutes: (services: Services) => AnyElysia;
+  row: RowPart<R>;
+  tabs?: readonly PaneTab<R, unknown>[];
+}
+
+/** Tabs over `row`'s fields, each one's data inferred from its `load` and checked against its `render`. */
+export const tabsOver =
+  <R>(_row: RowPart<R>) =>
+  <D>(tab: PaneTab<R, D>): PaneTab<R, unknown> =>
+    tab;
+
+/** A capability's descriptor, its row's type kept for the registry's WorkspaceRow. */
+export const capability = <R extends object>(c: Capability<R>): Capability<R> => c;
+
+/** The row fields a capability adds. */
+export type RowOf<C> = C extends Capability<infer R> ? R : never;
+
+/** The op of `ops` that `method` and the path after the tab (decoded segments) name, with its params. */
+export function matchOp(
+  ops: readonly PaneOp[],
+  method: PaneOp["method"],
+  rest: readonly string[],
+): { op: PaneOp; params: Record<string, string> } | null {
+  for (const op of ops) {
+    if (op.method !== method || op.path.length !== rest.length) continue;
+    const params: Record<string, string> = {};
+    const fits = op.path.every((seg, i) => {
+      const got = rest[i] as string;
+      if (seg.startsWith(":")) params[seg.slice(1)] = got;
+      return seg.startsWith(":") || seg === got;
+    });
+    if (fits) return { op, params };
+  }
+  return null;
+}

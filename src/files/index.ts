@@ -1,0 +1,38 @@
+// The files capability as the registry lists it: its admin routes, its row part, and the Files tab.
+
+import { FilesPane } from "../../views/files.tsx";
+import { capability, tabsOver } from "../admin/capability.ts";
+import { clearFolder, deleteKept, filesListing, filesRoutes, keepFile } from "./admin.ts";
+import { filesPart } from "./row.ts";
+
+const tab = tabsOver(filesPart);
+
+export const files = capability({
+  name: "files",
+  adminRoutes: filesRoutes,
+  row: filesPart,
+  tabs: [
+    tab({
+      slug: "files",
+      label: "Files",
+      revFields: ["files_rev"],
+      load: filesListing,
+      render: ({ workspace, data, rev }) => {
+        const { files, screenshots, recordings, downloads } = data;
+        // An empty `off` while files are on.
+        const off = "off" in data ? data.off : "";
+        return FilesPane({ workspace, data: { off, files, screenshots, recordings, downloads }, rev });
+      },
+      ops: [
+        {
+          method: "POST",
+          path: [":folder", ":name", "keep"],
+          run: (s, k, p) => keepFile(s, k, p.folder!, p.name!),
+        },
+        { method: "DELETE", path: ["screenshots"], run: (s, k) => clearFolder(s, k, "screenshots") },
+        { method: "DELETE", path: ["recordings"], run: (s, k) => clearFolder(s, k, "recordings") },
+        { method: "DELETE", path: [":name"], run: (s, k, p) => deleteKept(s, k, p.name!) },
+      ],
+    }),
+  ],
+});

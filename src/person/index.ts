@@ -1,0 +1,7 @@
+// The person capability as the registry lists it: its admin routes (answer, input) and its row part
+// (the question its agent waits on). It draws no tab: the workspace page asks above the tabs.
+import { capability } from "../admin/capability.ts";
+import { personRoutes } from "./admin.ts";
+import { personPart } from "./row.ts";
+
+export const person = capability({ name: "person", adminRoutes: personRoutes, row: personPart });

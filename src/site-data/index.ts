@@ -1,0 +1,46 @@
+// The site-data capability as the registry lists it: its admin routes, its row part (history, saved
+// sites and the secrets' revision), and the Site data and History tabs.
+
+import { HistoryPane } from "../../views/history.tsx";
+import { SiteDataPane } from "../../views/site-data.tsx";
+import { capability, tabsOver } from "../admin/capability.ts";
+import {
+  clearHistory,
+  clearSiteData,
+  forgetSite,
+  historyListing,
+  siteDataListing,
+  siteDataRoutes,
+} from "./admin.ts";
+import { siteDataRow } from "./rows.ts";
+
+const tab = tabsOver(siteDataRow);
+
+export const siteData = capability({
+  name: "site-data",
+  adminRoutes: siteDataRoutes,
+  row: siteDataRow,
+  tabs: [
+    tab({
+      slug: "site-data",
+      label: "Site data",
+      revFields: ["site_data_rev"],
+      opens: true,
+      load: siteDataListing,
+      render: ({ workspace, data, rev, now, open }) => SiteDataPane({ workspace, data, rev, now, open }),
+      ops: [
+        { method: "DELETE", path: [], run: clearSiteData },
+        { method: "DELETE", path: [":host"], run: (s, k, p) => forgetSite(s, k, p.host!) },
+      ],
+    }),
+    tab({
+      slug: "history",
+      label: "History",
+      // A History row shows what is saved there and the secrets allowed there.
+      revFields: ["history_rev", "site_data_rev", "secrets_rev"],
+      load: historyListing,
+      render: ({ workspace, data, rev, now }) => HistoryPane({ workspace, data, rev, now }),
+      ops: [{ method: "DELETE", path: [], run: clearHistory }],
+    }),
+  ],
+});

@@ -1,6 +1,7 @@
 // One timeline entry: a call on a workspace as it happened (spec issue 16). The shape is declared
 // once here; the disk and store logs, the admin API and the views all read it from this schema.
 import { z } from "zod";
+import { isObject } from "../json.ts";
 
 export const Surface = z.enum(["mcp", "rest", "flow", "person"]);
 export type Surface = z.infer<typeof Surface>;
@@ -89,9 +90,7 @@ export function keptArgs(args: unknown, short = false): { args: Record<string, u
   };
   const root = (cutAt: number | null, items: number) => {
     const got = plain(args, 0, cutAt, items);
-    return typeof got === "object" && got !== null && !Array.isArray(got)
-      ? (got as Record<string, unknown>)
-      : {};
+    return isObject(got) ? got : {};
   };
   const fits = (a: Record<string, unknown>) => JSON.stringify(a).length <= ARGS_CAP;
   if (!short) {

@@ -3,8 +3,8 @@
 import { readFileSync } from "node:fs";
 import { parse as parseYamlText } from "yaml";
 import { type Config, SECTIONS, SETTING_BY_KEY, SETTINGS, type Setting } from "./config-schema.ts";
-import { isMap } from "./config-values.ts";
 import { messageOf } from "./errors.ts";
+import { isObject } from "./json.ts";
 import { workspaceNameProblem } from "./names.ts";
 
 export type Source = "default" | "file" | "env" | "flag";
@@ -120,7 +120,7 @@ export function readConfigFile(path: string): Record<string, unknown> {
     throw new ConfigError(`the config file ${path} is not valid YAML: ${where}`);
   }
   if (doc === null || doc === undefined) return {};
-  if (!isMap(doc)) {
+  if (!isObject(doc)) {
     throw new ConfigError(
       `the config file ${path} must be a mapping of sections (${Object.keys(SECTIONS).join(", ")})`,
     );
@@ -139,7 +139,7 @@ export function fileLayer(doc: Record<string, unknown>, path: string): Raw[] {
     }
     const fields = SETTINGS.filter((s) => s.key.startsWith(`${section}.`)).map((s) => s.key.split(".")[1]);
     if (body === null || body === undefined) continue;
-    if (!isMap(body)) {
+    if (!isObject(body)) {
       throw new ConfigError(
         `${section} in ${origin} must be a mapping of its settings (${fields.join(", ")})`,
       );

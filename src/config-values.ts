@@ -1,5 +1,6 @@
 // One setting's value: the rule it must follow, and parsing it from text (env, flag) or YAML.
 import type { Kind, SecretEntry, Setting } from "./config-schema.ts";
+import { isObject } from "./json.ts";
 
 /** What a setting accepts, as the end of a sentence that starts with its key. */
 export function ruleOf(kind: Kind): string {
@@ -115,19 +116,17 @@ export function parseYaml(s: Setting, raw: unknown): Parsed {
   return bad;
 }
 
-export const isMap = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 const isBlank = (v: unknown) => v === null || v === undefined || (typeof v === "string" && !v.trim());
 
 // Messages here name the path inside secrets.entries and never quote a value.
 function parseEntries(raw: unknown): Parsed {
-  if (!isMap(raw)) return { problem: `secrets.entries ${ruleOf({ type: "entries" })}` };
+  if (!isObject(raw)) return { problem: `secrets.entries ${ruleOf({ type: "entries" })}` };
   const out: Record<string, SecretEntry> = {};
   for (const [name, body] of Object.entries(raw)) {
     const at = `secrets.entries.${name}`;
     if (!name.trim())
       return { problem: "secrets.entries has a secret with a blank name: give every secret a name" };
-    if (!isMap(body))
+    if (!isObject(body))
       return { problem: `${at} must be a mapping with keys (and optionally description, allowed_urls)` };
     const unknown = Object.keys(body).filter((f) => !["description", "allowed_urls", "keys"].includes(f));
     if (unknown.length) {
@@ -146,12 +145,12 @@ function parseEntries(raw: unknown): Parsed {
       const urls = list.map((u) => (u ?? "").trim()).filter(Boolean);
       if (urls.length) entry.allowed_urls = urls;
     }
-    if (!isMap(body.keys) || Object.keys(body.keys).length === 0) {
+    if (!isObject(body.keys) || Object.keys(body.keys).length === 0) {
       return { problem: `${at}.keys must map at least one key name to {value: ...}` };
     }
     for (const [key, spec] of Object.entries(body.keys)) {
-      const field = isMap(spec) && Object.keys(spec).length === 1 ? Object.keys(spec)[0] : undefined;
-      if (!isMap(spec) || (field !== "value" && field !== "totp")) {
+      const field = isObject(spec) && Object.keys(spec).length === 1 ? Object.keys(spec)[0] : undefined;
+      if (!isObject(spec) || (field !== "value" && field !== "totp")) {
         return { problem: `${at}.keys.${key} must be {value: ...} or {totp: ...} and nothing else` };
       }
       const value = spec[field];

@@ -7,6 +7,7 @@ import { browserState } from "../actions/page/state.ts";
 import { validate } from "../actions/validate.ts";
 import { badInput } from "../errors.ts";
 import type { SourceActions } from "../grid/bidi-types.ts";
+import { isObject } from "../json.ts";
 
 const Coord = z.number().min(0).max(100_000);
 const Delta = z.number().min(-100_000).max(100_000);
@@ -32,7 +33,7 @@ export type PersonInput = z.infer<typeof PersonInput>;
 
 /** The body as one input: exactly one of click, text, key or scroll, else a 400 saying so. */
 export function readInput(raw: unknown): PersonInput {
-  const body = typeof raw === "object" && raw !== null && !Array.isArray(raw) ? raw : {};
+  const body = isObject(raw) ? raw : {};
   const given = Object.keys(body);
   const kind = given[0] as Kind;
   if (given.length !== 1 || !(kind in KINDS)) {

@@ -76,16 +76,15 @@ const sameCookie = (a: { name: string; domain: string; path: string }, b: Stored
 /** Sets every live, usable cookie; returns the ones the browser kept. */
 async function restoreCookies(
   bidi: SpareBidi,
-  stored: unknown,
+  stored: readonly StoredCookie[] | undefined,
   now: number,
   skipped: Skip[],
 ): Promise<StoredCookie[]> {
-  const all = Array.isArray(stored) ? (stored as unknown[]) : [];
   const usable: StoredCookie[] = [];
-  for (const c of all) {
+  for (const c of stored ?? []) {
     const bad = malformed(c);
     if (bad) skipped.push(bad);
-    else usable.push(c as StoredCookie);
+    else usable.push(c);
   }
   const live = liveCookies(usable, now);
   // Sent together (the browser takes them in order); each refusal is its own skip.
@@ -196,17 +195,11 @@ export async function restore(
   const skipped: Skip[] = [];
   let kept: StoredCookie[] = [];
   const filled: string[] = [];
-  const session = isObject(data.session) ? data.session : {};
-  const items = isObject(session.items) ? (session.items as Items) : {};
-  const sessionOrigin =
-    typeof session.origin === "string" && session.origin && Object.keys(items).length ? session.origin : null;
-  const origins = isObject(data.origins) ? data.origins : {};
+  const items = data.session?.items ?? {};
+  const sessionOrigin = data.session?.origin && Object.keys(items).length ? data.session.origin : null;
   const locals: Record<string, Items> = {};
-  const jobs = Object.entries(origins)
-    .map(([origin, e]) => {
-      const local = isObject(e) && isObject(e.local) ? (e.local as Items) : {};
-      return { origin, local, idb: storedIdb(e) };
-    })
+  const jobs = Object.entries(data.origins ?? {})
+    .map(([origin, e]) => ({ origin, local: e.local, idb: storedIdb(e) }))
     .filter((e) => Object.keys(e.local).length > 0 || e.idb.length > 0)
     .map(({ origin, local, idb }) => {
       locals[origin] = local;

@@ -1,7 +1,6 @@
 // A save is a snapshot: it replaces the last one whole (the jar, the localStorage of every origin
 // read, the page's sessionStorage). Pure; runs inside the settle write.
 import { badInput } from "../errors.ts";
-import { isObject } from "../json.ts";
 import type { SiteData, StoredCookie, Visit } from "../store/record.ts";
 import { type IdbDatabase, storedIdb } from "./idb.ts";
 
@@ -43,13 +42,11 @@ export function sizeOf(value: unknown): number {
   return Buffer.byteLength(JSON.stringify(value), "utf8");
 }
 
-/** What a snapshot holds for `origin` (its localStorage and IndexedDB), read defensively. */
+/** What a snapshot holds for `origin` (its localStorage and IndexedDB). */
 function storedEntry(data: SiteData | null | undefined, origin: string): Entry | null {
   const origins = data?.origins;
-  if (!isObject(origins)) return null;
-  const entry = Object.hasOwn(origins, origin) ? origins[origin] : undefined;
-  if (!isObject(entry)) return null;
-  return { local: isObject(entry.local) ? (entry.local as Items) : {}, idb: storedIdb(entry) };
+  const entry = origins && Object.hasOwn(origins, origin) ? origins[origin] : undefined;
+  return entry ? { local: entry.local, idb: storedIdb(entry) } : null;
 }
 
 const filled = (e: Entry | undefined): e is Entry =>
@@ -133,10 +130,9 @@ export function snapshot(
 
 /** Whether a snapshot holds anything a restore could put back. */
 export function restorable(data: SiteData | null | undefined): boolean {
-  if (!isObject(data)) return false;
-  const cookies = Array.isArray(data.cookies) && data.cookies.length > 0;
-  const origins = isObject(data.origins) && Object.keys(data.origins).length > 0;
-  const session =
-    isObject(data.session) && isObject(data.session.items) && Object.keys(data.session.items).length > 0;
+  if (!data) return false;
+  const cookies = (data.cookies?.length ?? 0) > 0;
+  const origins = Object.keys(data.origins ?? {}).length > 0;
+  const session = Object.keys(data.session?.items ?? {}).length > 0;
   return cookies || origins || session;
 }

@@ -33,20 +33,13 @@ export const rules = {
   },
 };
 
-function strings(v: unknown): Items {
-  if (!isObject(v)) return {};
-  const out: Items = {};
-  for (const [k, x] of Object.entries(v)) out[k] = typeof x === "string" ? x : String(x);
-  return out;
-}
-
 const identity = (c: StoredCookie): Identity => ({ name: c.name, domain: c.domain, path: c.path });
 
-/** The stored cookies a view can show: anything without a string name and domain is left out. */
+/** The stored cookies a view can show: anything without a string name and domain is left out (record.ts keeps them for restore to report). */
 function cookiesOf(data: SiteData): StoredCookie[] {
-  return Array.isArray(data.cookies)
-    ? data.cookies.filter((c) => isObject(c) && typeof c.name === "string" && typeof c.domain === "string")
-    : [];
+  return (data.cookies ?? []).filter(
+    (c) => isObject(c) && typeof c.name === "string" && typeof c.domain === "string",
+  );
 }
 
 /** One grouping of a snapshot: storage by host and origin, cookies indexed by domain. */
@@ -66,17 +59,16 @@ export class Jar {
       if (list) list.push(c);
       else this.byDomain.set(d, [c]);
     }
-    const origins = isObject(data.origins) ? data.origins : {};
-    for (const [o, e] of Object.entries(origins)) {
+    for (const [o, e] of Object.entries(data.origins ?? {})) {
       const host = hostOf(o);
       if (!host) continue;
       const entry = this.entry(host, o);
-      entry.local = strings(isObject(e) ? e.local : null);
+      entry.local = e.local;
       entry.idb = storedIdb(e);
     }
     // sessionStorage is one tab's, for the origin the save was made on; empty, it makes no row.
-    const session = isObject(data.session) ? data.session : {};
-    const items = strings(session.items);
+    const session = data.session ?? {};
+    const items = session.items ?? {};
     if (typeof session.origin === "string" && session.origin && Object.keys(items).length) {
       const host = hostOf(session.origin);
       if (host) this.entry(host, session.origin).session = items;
@@ -157,7 +149,7 @@ export function views(
   data: SiteData | null | undefined,
   history: readonly Visit[] = [],
 ): { listing: SiteListing; details: Record<string, SiteDetail> } {
-  const snap = isObject(data) ? data : {};
+  const snap = data ?? {};
   const jar = new Jar(snap);
   const hosts = jar.hosts();
   const stored = new Set(hosts);
@@ -200,7 +192,7 @@ export function views(
       kept_shared: cookies.filter((c) => !own.includes(c)).map(identity),
     };
   }
-  const savedAt = typeof snap.saved_at === "number" ? snap.saved_at : null;
+  const savedAt = snap.saved_at ?? null;
   return { listing: { sites, saved_at: savedAt, uri: SITE_DATA_URI }, details };
 }
 
@@ -240,20 +232,20 @@ export function forget(
   site: string,
 ): { left: SiteData; removed: Forgotten | null } {
   const host = site.toLowerCase();
-  const snap: SiteData = isObject(data) ? data : {};
+  const snap: SiteData = data ?? {};
   const jar = new Jar(snap);
   const covering = jar.covering(host);
   const gone = new Set(covering.filter((c) => rules.own(c.domain, host)));
-  const stored = isObject(snap.origins) ? snap.origins : {};
+  const stored = snap.origins ?? {};
   const origins = Object.keys(stored).filter((o) => hostOf(o) === host);
-  const session = isObject(snap.session) ? snap.session : {};
-  const ours = typeof session.origin === "string" && hostOf(session.origin) === host;
-  const sessionItems = ours && Object.keys(strings(session.items)).length > 0;
-  if (sessionItems && !origins.includes(session.origin as string)) origins.push(session.origin as string);
+  const sessionOrigin = snap.session?.origin ?? "";
+  const ours = sessionOrigin !== "" && hostOf(sessionOrigin) === host;
+  const sessionItems = ours && Object.keys(snap.session?.items ?? {}).length > 0;
+  if (sessionItems && !origins.includes(sessionOrigin)) origins.push(sessionOrigin);
   if (gone.size === 0 && origins.length === 0) return { left: snap, removed: null };
   const left: SiteData = {
     ...snap,
-    cookies: (Array.isArray(snap.cookies) ? snap.cookies : []).filter((c) => !gone.has(c)),
+    cookies: (snap.cookies ?? []).filter((c) => !gone.has(c)),
     origins: Object.fromEntries(Object.entries(stored).filter(([o]) => hostOf(o) !== host)),
   };
   if (ours) left.session = {};

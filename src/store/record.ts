@@ -1,25 +1,54 @@
 // The workspace record and its pure operations. The JSON field names are the Python build's, so a
 // record it wrote reads here as is. Every operation returns a new record; nothing mutates.
 
-import type { z } from "zod";
+import { z } from "zod";
+import { SiteDataHint } from "../actions/fields.ts";
 import { isObject } from "../json.ts";
-import type { BrowserSettingsShape } from "../workspaces/shapes.ts";
+import { BrowserSettingsShape } from "../workspaces/shapes.ts";
 
 export const HISTORY_CAP = 100;
 export const DEFAULT_TTL_SECONDS = 86_400;
 
-export interface Visit {
-  origin: string;
-  url: string;
-  /** Epoch seconds. */
-  at: number;
+// The record's shape, declared once: what a store reads is parsed here, once, and everything
+// downstream trusts the types. A record another build (or an older one) wrote must always load:
+// every field falls back (`.catch`) rather than failing the record.
+
+/** Counts the fallbacks taken while a snapshot is parsed (siteDataOf): parsing is synchronous. */
+let repairs = 0;
+const orElse = <T extends z.ZodType>(schema: T, fallback: z.output<T>) =>
+  schema.catch(() => {
+    repairs++;
+    return fallback;
+  });
+
+/** A landing; `at` is epoch seconds. */
+export const VisitSchema = z.object({ origin: z.string().min(1), url: z.string().min(1), at: z.number() });
+export type Visit = z.infer<typeof VisitSchema>;
+
+const History = z.array(VisitSchema);
+
+/** The landings; a malformed one is dropped alone and the rest stay (checked one by one only then). */
+function visits(raw: unknown): Visit[] {
+  const all = History.safeParse(raw);
+  if (all.success) return all.data;
+  if (!Array.isArray(raw)) return [];
+  return raw.flatMap((v) => {
+    const got = VisitSchema.safeParse(v);
+    return got.success ? [got.data] : [];
+  });
 }
+
+/** Each field of open_session's settings, dropped alone when it is of another type. */
+const settingsFields = Object.fromEntries(
+  Object.entries(BrowserSettingsShape.shape).map(([k, s]) => [k, (s as z.ZodType).catch(undefined)]),
+) as { [K in keyof typeof BrowserSettingsShape.shape]: z.ZodCatch<(typeof BrowserSettingsShape.shape)[K]> };
 
 /**
  * What a browser was opened with, so a replacement opens the same way (open_session's `settings`).
  * A record another build wrote may carry more: kept as it is.
  */
-export type BrowserSettings = z.infer<typeof BrowserSettingsShape> & { [key: string]: unknown };
+export const BrowserSettingsSchema = z.looseObject(settingsFields);
+export type BrowserSettings = z.infer<typeof BrowserSettingsSchema>;
 
 export interface StoredCookie {
   name: string;
@@ -33,50 +62,92 @@ export interface StoredCookie {
   expiry: number | null;
 }
 
-/** The saved snapshot. `{}` means nothing saved; read every field defensively. */
-export interface SiteData {
-  cookies?: StoredCookie[];
+/** Stored storage items: a value that is not text reads as its text (a page only ever stores text). */
+const Items = orElse(
+  z.record(
+    z.string(),
+    z.string().catch((c) => {
+      repairs++;
+      return String(c.input);
+    }),
+  ),
+  {},
+);
+
+/**
+ * The saved snapshot; `{}` means nothing saved. Each stored cookie is taken as it is: restore
+ * reports one it cannot use (no name, an expiry that is not a time) and the views leave it out,
+ * rather than it vanishing here.
+ */
+export const SiteDataSchema = z.looseObject({
+  cookies: orElse(z.array(z.custom<StoredCookie>()), []).optional(),
   /** `idb`: the origin's IndexedDB databases (src/site-data/idb.ts), absent when none. */
-  origins?: Record<string, { local: Record<string, string>; idb?: unknown[] }>;
-  session?: { origin?: string; items?: Record<string, string> };
-  saved_at?: number;
-}
+  origins: orElse(
+    z.record(
+      z.string(),
+      orElse(z.looseObject({ local: Items, idb: orElse(z.array(z.unknown()), []).optional() }), {
+        local: {},
+      }),
+    ),
+    {},
+  ).optional(),
+  session: orElse(
+    z.looseObject({ origin: orElse(z.string(), "").optional(), items: Items.optional() }),
+    {},
+  ).optional(),
+  saved_at: orElse(z.number().optional(), undefined),
+});
+export type SiteData = z.infer<typeof SiteDataSchema>;
 
 /** A silent reopen's restore report, held until the first successful call from that browser. */
-export interface SiteDataReport {
-  restored?: string[];
-  skipped?: Array<{ reason: string; site?: string; cookie?: string; domain?: string }>;
-  forgotten?: number;
-  uri?: string;
-}
+export type SiteDataReport = z.infer<typeof SiteDataHint>;
 
-export interface Reopened {
-  browser: string;
-  report: SiteDataReport;
+const ReopenedSchema = z.object({ browser: z.string(), report: SiteDataHint });
+export type Reopened = z.infer<typeof ReopenedSchema>;
+
+/** The held report, or `{}` (nothing held) for anything else. */
+function reopenedOf(raw: unknown): Reopened | Record<string, never> {
+  const got = ReopenedSchema.safeParse(raw);
+  return got.success ? got.data : {};
 }
 
 /** Which tab, and which frame in it, the agent acts in: BiDi context ids of `browser`. */
-export interface Focus {
-  browser: string;
-  tab: string;
-  frame: string | null;
-}
+const FocusSchema = z.object({
+  browser: z.string().min(1),
+  tab: z.string().min(1),
+  frame: z.string().min(1).nullable().catch(null),
+});
+export type Focus = z.infer<typeof FocusSchema>;
 
-export interface WorkspaceRecord {
-  session_id: string;
-  opened_at: number;
-  settings: BrowserSettings;
-  history: Visit[];
-  site_data: SiteData;
-  reopened: Reopened | Record<string, never>;
+// Fields of no use to this build (the Python build's `url`) are not carried.
+const RecordSchema = z.object({
+  session_id: z.string().catch(""),
+  opened_at: z.number().catch(0),
+  settings: BrowserSettingsSchema.catch({}),
+  history: z.unknown().optional().transform(visits),
+  site_data: z.unknown().optional(),
+  reopened: z.unknown().optional().transform(reopenedOf),
   /** Absent until a call of this build learnt where its browser is (the Python build has none). */
-  focus?: Focus;
+  focus: FocusSchema.optional().catch(undefined),
   /** Sealed site data that no key of this server opens: carried as it is, never overwritten (seal.ts). */
-  unreadable?: string;
-}
+  unreadable: z.string().optional().catch(undefined),
+});
+
+export type WorkspaceRecord = Omit<z.infer<typeof RecordSchema>, "site_data"> & { site_data: SiteData };
 
 export function emptyRecord(): WorkspaceRecord {
   return { session_id: "", opened_at: 0, settings: {}, history: [], site_data: {}, reopened: {} };
+}
+
+/**
+ * The snapshot, parsed. When nothing needed a fallback it is the very object given: the store's
+ * seal remembers a snapshot by identity, so one read and written back unchanged is not sealed again.
+ */
+function siteDataOf(raw: unknown): SiteData {
+  repairs = 0;
+  const got = SiteDataSchema.safeParse(raw);
+  if (!got.success) return {};
+  return repairs === 0 ? (raw as SiteData) : got.data;
 }
 
 /** Reads a record from its JSON (text or parsed). Malformed parts fall back; nothing throws. */
@@ -89,28 +160,20 @@ export function fromJson(raw: unknown): WorkspaceRecord {
       data = {};
     }
   }
-  const r = isObject(data) ? data : {};
-  const reopened: WorkspaceRecord["reopened"] =
-    isObject(r.reopened) && typeof r.reopened.browser === "string" && isObject(r.reopened.report)
-      ? { browser: r.reopened.browser, report: r.reopened.report as SiteDataReport }
-      : {};
+  const got = RecordSchema.safeParse(isObject(data) ? data : {});
+  // Every field falls back, so this never fails; were it to, the record reads as empty, not as an error.
+  if (!got.success) return emptyRecord();
+  const { session_id, opened_at, settings, history, site_data, reopened, focus, unreadable } = got.data;
   return {
-    session_id: typeof r.session_id === "string" && r.session_id ? r.session_id : "",
-    opened_at: typeof r.opened_at === "number" && Number.isFinite(r.opened_at) ? r.opened_at : 0,
-    settings: isObject(r.settings) ? (r.settings as BrowserSettings) : {},
-    history: visits(r.history),
-    site_data: isObject(r.site_data) ? (r.site_data as SiteData) : {},
+    session_id,
+    opened_at,
+    settings,
+    history,
+    site_data: siteDataOf(site_data),
     reopened,
-    ...focusOf(r.focus),
-    ...(typeof r.unreadable === "string" ? { unreadable: r.unreadable } : {}),
+    ...(focus ? { focus } : {}),
+    ...(unreadable !== undefined ? { unreadable } : {}),
   };
-}
-
-function focusOf(raw: unknown): { focus?: Focus } {
-  if (!isObject(raw)) return {};
-  const { browser, tab, frame } = raw;
-  if (typeof browser !== "string" || !browser || typeof tab !== "string" || !tab) return {};
-  return { focus: { browser, tab, frame: typeof frame === "string" && frame ? frame : null } };
 }
 
 /** Where the agent acts in `browser`, when the record knows it. */
@@ -126,19 +189,6 @@ export function focused(
   where: Omit<Focus, "browser">,
 ): WorkspaceRecord {
   return { ...record, focus: { browser, tab: where.tab, frame: where.frame } };
-}
-
-function visits(raw: unknown): Visit[] {
-  if (!Array.isArray(raw)) return [];
-  const out: Visit[] = [];
-  for (const e of raw) {
-    if (!isObject(e)) continue;
-    const { origin, url, at } = e;
-    if (typeof origin !== "string" || !origin || typeof url !== "string" || !url) continue;
-    if (typeof at !== "number" || !Number.isFinite(at)) continue;
-    out.push({ origin, url, at });
-  }
-  return out;
 }
 
 export function toJson(record: WorkspaceRecord): string {

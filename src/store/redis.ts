@@ -2,13 +2,14 @@
 // connection. `update` reads the record (or takes the value this process last saw), applies `fn`,
 // and writes with a compare-and-set script: one round trip when nothing else wrote the key.
 import { LeaseLost, StoreConflict, unavailable } from "../errors.ts";
+import { ParsedRecords } from "./parsed.ts";
 import { DEFAULT_TTL_SECONDS, type WorkspaceRecord } from "./record.ts";
 import { RedisConnection, redactedUrl, script } from "./redis-client.ts";
 import { LEASE } from "./redis-keys.ts";
 import { RedisLeases } from "./redis-leases.ts";
 import { RedisSessions } from "./redis-sessions.ts";
 import { backoff, CAS_SCRIPT, FENCED_CAS_SCRIPT, Hints, UPDATE_RETRIES } from "./redis-update.ts";
-import { type RecordCodec, readRecord, writeRecord } from "./seal.ts";
+import { type RecordCodec, writeRecord } from "./seal.ts";
 import type { LeaseFence, RecordStore, UpdateFn, UpdateOptions } from "./types.ts";
 
 export { redactedUrl } from "./redis-client.ts";
@@ -36,6 +37,7 @@ export class RedisStore implements RecordStore {
   readonly prefix: string;
   private readonly where: string;
   private readonly codec: RecordCodec | undefined;
+  private readonly parsed: ParsedRecords;
   private readonly hints: Hints;
   private readonly conn: RedisConnection;
   private readonly leases: RedisLeases;
@@ -45,6 +47,7 @@ export class RedisStore implements RecordStore {
   constructor(options: RedisStoreOptions) {
     this.where = redactedUrl(options.url);
     this.codec = options.codec;
+    this.parsed = new ParsedRecords(options.codec);
     this.ttl = Math.max(1, Math.ceil(options.ttl ?? DEFAULT_TTL_SECONDS));
     this.prefix = options.prefix ?? "sf:";
     this.conn = new RedisConnection(options.url, this.where, options.timeoutMs ?? 5000);
@@ -55,7 +58,7 @@ export class RedisStore implements RecordStore {
 
   async get(key: string): Promise<WorkspaceRecord | null> {
     const raw = await this.read(this.prefix + key);
-    return raw === null ? null : readRecord(raw, this.codec);
+    return raw === null ? null : this.parsed.read(key, raw);
   }
 
   async set(key: string, record: WorkspaceRecord): Promise<void> {
@@ -64,6 +67,7 @@ export class RedisStore implements RecordStore {
     try {
       await this.command("SET", [full, json, "EX", String(this.ttl)]);
       this.hints.set(full, json);
+      this.parsed.wrote(key, json, record);
     } catch (err) {
       this.hints.delete(full);
       throw err;
@@ -101,7 +105,7 @@ export class RedisStore implements RecordStore {
       // compare-and-set compares their SHA-1 instead.
       let digest: string | undefined;
       for (let conflicts = 0; ; ) {
-        const current = raw === null ? null : readRecord(raw, this.codec);
+        const current = raw === null ? null : this.parsed.read(key, raw);
         let next: WorkspaceRecord | null;
         try {
           next = fn(current);
@@ -125,6 +129,7 @@ export class RedisStore implements RecordStore {
         if (reply === -1) throw new LeaseLost(key);
         if (reply === 1) {
           this.hints.set(full, json);
+          this.parsed.wrote(key, json, next);
           return next;
         }
         fresh = true;
@@ -199,6 +204,7 @@ export class RedisStore implements RecordStore {
   async delete(key: string): Promise<boolean> {
     const full = this.prefix + key;
     this.hints.delete(full);
+    this.parsed.forget(key);
     const removed = Number(await this.command("DEL", [full])) > 0;
     this.hints.set(full, null);
     return removed;

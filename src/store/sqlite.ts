@@ -3,8 +3,9 @@
 // transaction without yielding; other processes on the same file wait on the busy timeout.
 import { Database, type Statement } from "bun:sqlite";
 import { FlowError, LeaseLost, unavailable } from "../errors.ts";
+import { ParsedRecords } from "./parsed.ts";
 import { DEFAULT_TTL_SECONDS, type WorkspaceRecord } from "./record.ts";
-import { type RecordCodec, readRecord, writeRecord } from "./seal.ts";
+import { type RecordCodec, writeRecord } from "./seal.ts";
 import { type LeaseStatements, leaseStatements, leaseTransactions } from "./sqlite-leases.ts";
 import { createTables, ownerOnly } from "./sqlite-schema.ts";
 import type { LeaseFence, RecordStore, UpdateFn, UpdateOptions } from "./types.ts";
@@ -33,6 +34,7 @@ export class SqliteStore implements RecordStore {
   /** The open database; tests use it to plant rows. */
   readonly db: Database;
   private readonly codec: RecordCodec | undefined;
+  private readonly parsed: ParsedRecords;
   private readonly now: () => number;
   private readonly select: Statement<Row, [string]>;
   private readonly write: Statement<unknown, [string, string, number]>;
@@ -53,6 +55,7 @@ export class SqliteStore implements RecordStore {
     this.ttl = options.ttl ?? DEFAULT_TTL_SECONDS;
     this.now = options.now ?? (() => Date.now() / 1000);
     this.codec = options.codec;
+    this.parsed = new ParsedRecords(options.codec);
     // The file holds cookie values: made owner-only before SQLite opens it, so its WAL and SHM
     // (which SQLite creates with the database's mode) are too; an older file is tightened.
     if (this.path !== ":memory:") ownerOnly(this.path);
@@ -96,7 +99,7 @@ export class SqliteStore implements RecordStore {
         if (current === null) this.removeExpired.run(key, now);
         return current;
       }
-      this.write.run(key, writeRecord(next, this.codec), now + this.ttl);
+      this.put(key, next, now);
       return next;
     }).immediate;
     this.leaseSteps = leaseTransactions(this.db, ops, () => this.now());
@@ -112,7 +115,7 @@ export class SqliteStore implements RecordStore {
   }
 
   async set(key: string, record: WorkspaceRecord): Promise<void> {
-    this.guard(() => this.write.run(key, writeRecord(record, this.codec), this.now() + this.ttl));
+    this.guard(() => this.put(key, record, this.now()));
   }
 
   async update(key: string, fn: UpdateFn, opts: UpdateOptions = {}): Promise<WorkspaceRecord | null> {
@@ -123,6 +126,7 @@ export class SqliteStore implements RecordStore {
     return this.guard(() => {
       const existed = this.read(key, this.now()) !== null;
       this.remove.run(key);
+      this.parsed.forget(key);
       return existed;
     });
   }
@@ -229,7 +233,14 @@ export class SqliteStore implements RecordStore {
     const row = this.select.get(key);
     if (!row || !(row.expires_at > now)) return null;
     const raw = row.value instanceof Uint8Array ? new TextDecoder().decode(row.value) : row.value;
-    return readRecord(raw, this.codec);
+    // A value that is not text (another program's) reads as an empty record, as it always has.
+    return this.parsed.read(key, typeof raw === "string" ? raw : "");
+  }
+
+  private put(key: string, record: WorkspaceRecord, now: number): void {
+    const text = writeRecord(record, this.codec);
+    this.write.run(key, text, now + this.ttl);
+    this.parsed.wrote(key, text, record);
   }
 
   /** SQLite's own failures (a locked or unreadable file) become 503s; fn's errors pass through. */

@@ -4,6 +4,7 @@
 // server refuses unknown fields with a 400 that names them), no length caps, no docs-only prose,
 // and a shared shape shown as its type and one line rather than in full wherever it occurs.
 import { z } from "zod";
+import { isObject } from "../json.ts";
 
 declare module "zod" {
   interface GlobalMeta {
@@ -19,21 +20,19 @@ type Node = Record<string, unknown>;
 // What zod's int() emits when no bound was given: the safe-integer range, which tells nobody anything.
 const MEANINGLESS = new Set([Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER]);
 
-const isNode = (v: unknown): v is Node => typeof v === "object" && v !== null && !Array.isArray(v);
-
 /** Rewrites every subschema of `node` in place, children first. */
 function walk(node: Node, visit: (n: Node) => void): void {
   for (const key of ["properties", "$defs", "patternProperties"]) {
     const map = node[key];
-    if (isNode(map)) for (const child of Object.values(map)) if (isNode(child)) walk(child, visit);
+    if (isObject(map)) for (const child of Object.values(map)) if (isObject(child)) walk(child, visit);
   }
   for (const key of ["items", "additionalProperties", "propertyNames", "not"]) {
     const child = node[key];
-    if (isNode(child)) walk(child, visit);
+    if (isObject(child)) walk(child, visit);
   }
   for (const key of ["anyOf", "oneOf", "allOf", "prefixItems"]) {
     const list = node[key];
-    if (Array.isArray(list)) for (const child of list) if (isNode(child)) walk(child, visit);
+    if (Array.isArray(list)) for (const child of list) if (isObject(child)) walk(child, visit);
   }
   visit(node);
 }
@@ -89,7 +88,7 @@ export function toolSchema(schema: z.ZodType, io: "input" | "output"): Node {
     delete n.maxItems;
     if (n.additionalProperties === false) delete n.additionalProperties;
     // {} allows anything, as leaving it out does.
-    if (isNode(n.additionalProperties) && Object.keys(n.additionalProperties).length === 0)
+    if (isObject(n.additionalProperties) && Object.keys(n.additionalProperties).length === 0)
       delete n.additionalProperties;
     if (Array.isArray(n.anyOf)) {
       const branches = n.anyOf as Node[];
@@ -103,7 +102,7 @@ export function toolSchema(schema: z.ZodType, io: "input" | "output"): Node {
     }
     // A record's keys are strings in JSON anyway.
     if (
-      isNode(n.propertyNames) &&
+      isObject(n.propertyNames) &&
       n.propertyNames.type === "string" &&
       Object.keys(n.propertyNames).length === 1
     )

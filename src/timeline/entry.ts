@@ -1,6 +1,7 @@
 // One timeline entry: a call on a workspace as it happened (spec issue 16). The shape is declared
 // once here; the disk and store logs, the admin API and the views all read it from this schema.
 import { z } from "zod";
+import { isObject } from "../json.ts";
 
 export const Surface = z.enum(["mcp", "rest", "flow", "person"]);
 export type Surface = z.infer<typeof Surface>;
@@ -31,6 +32,14 @@ export const TimelineEntry = z.object({
   screen: z.boolean().optional(),
 });
 export type TimelineEntry = z.infer<typeof TimelineEntry>;
+
+/** An entry as the admin's timeline lists it: with the path of its screen when it has one. */
+export const ListedEntry = TimelineEntry.extend({ screen_url: z.string().optional() });
+export type ListedEntry = z.infer<typeof ListedEntry>;
+
+/** A page of the listing, newest first; `next` is the `before` cursor of the page after it. */
+export const TimelinePage = z.object({ entries: z.array(ListedEntry), next: z.number().int().nullable() });
+export type TimelinePage = z.infer<typeof TimelinePage>;
 
 /** What a caller hands the log; it numbers the entry. */
 export type NewEntry = Omit<TimelineEntry, "n">;
@@ -81,9 +90,7 @@ export function keptArgs(args: unknown, short = false): { args: Record<string, u
   };
   const root = (cutAt: number | null, items: number) => {
     const got = plain(args, 0, cutAt, items);
-    return typeof got === "object" && got !== null && !Array.isArray(got)
-      ? (got as Record<string, unknown>)
-      : {};
+    return isObject(got) ? got : {};
   };
   const fits = (a: Record<string, unknown>) => JSON.stringify(a).length <= ARGS_CAP;
   if (!short) {

@@ -5,27 +5,7 @@
 // flow keeps everything from the oldest ticked to the newest as a flow.
 import { attr, Confirm, Opens, Total } from "../../views/parts.tsx";
 import { paneUrl } from "../../views/urls.ts";
-
-/** An entry as the Timeline draws it (the admin's timeline listing fits it). */
-export interface EntryView {
-  n: number;
-  time: number;
-  surface: string;
-  tool: string;
-  args: Record<string, unknown>;
-  status: number;
-  ms: number;
-  error?: string;
-  url?: string;
-  title?: string;
-  flow?: string;
-  screen_url?: string;
-}
-
-export interface TimelinePayload {
-  entries: EntryView[];
-  next: number | null;
-}
+import type { ListedEntry, TimelinePage } from "./entry.ts";
 
 export const TIMELINE_LIST = "timelineList";
 export const TIMELINE_AFTER = "timelineAfter";
@@ -73,7 +53,7 @@ const clock = (t: number) => new Date(t * 1000).toISOString().slice(11, 19);
 /** The arguments on one line: what was asked (a secret reads as its reference). */
 const argsText = (args: Record<string, unknown>) => (Object.keys(args).length ? JSON.stringify(args) : "");
 
-export function Entry(props: { entry: EntryView }): JSX.Element {
+export function Entry(props: { entry: ListedEntry }): JSX.Element {
   const e = props.entry;
   const ok = e.status === 200;
   const box = `screen${e.n}`;
@@ -142,7 +122,7 @@ export function Entry(props: { entry: EntryView }): JSX.Element {
 }
 
 /** The entries, and the way to the older ones when there are more. */
-export function Entries(props: { workspace: string; data: TimelinePayload }): JSX.Element {
+export function Entries(props: { workspace: string; data: TimelinePage }): JSX.Element {
   const { data } = props;
   return (
     <>
@@ -169,7 +149,7 @@ export function Entries(props: { workspace: string; data: TimelinePayload }): JS
 
 export function TimelinePane(props: {
   workspace: string;
-  data: TimelinePayload;
+  data: TimelinePage;
   rev: string;
   /** How many entries are kept (the tab's count). */
   total: number;
@@ -244,7 +224,7 @@ export function TimelinePane(props: {
 /** The entries after what the page shows, for the top of its list, with the markers moved on. */
 export function Newer(props: {
   workspace: string;
-  entries: EntryView[];
+  entries: ListedEntry[];
   rev: string;
   total: number;
   last: number;

@@ -1,7 +1,8 @@
 // Test fixtures for the admin views: loose JSON-like objects, shaped like the admin API's answers,
 // made into the view models with every part they lack filled in empty.
 
-import type { EntryView, TimelinePayload } from "../../src/timeline/view.tsx";
+import { isObject } from "../../src/json.ts";
+import { TimelinePage } from "../../src/timeline/entry.ts";
 import type {
   Call,
   FileEntry,
@@ -12,8 +13,6 @@ import type {
   SiteDataPayload,
 } from "../../views/models.ts";
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 const str = (v: unknown, fallback = ""): string => (typeof v === "string" ? v : fallback);
 const count = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0);
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
@@ -171,26 +170,7 @@ export function callsOf(body: unknown): Call[] {
     }));
 }
 
-/** A timeline listing, read defensively. */
-const opt = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
-
-export function timelineOf(body: unknown): TimelinePayload {
-  const b = isObject(body) ? body : {};
-  const entries = (Array.isArray(b.entries) ? b.entries : []).filter(isObject).map(
-    (e): EntryView => ({
-      n: count(e.n),
-      time: count(e.time),
-      surface: opt(e.surface) ?? "",
-      tool: opt(e.tool) ?? "",
-      args: isObject(e.args) ? e.args : {},
-      status: count(e.status),
-      ms: count(e.ms),
-      error: opt(e.error),
-      url: opt(e.url),
-      title: opt(e.title),
-      flow: opt(e.flow),
-      screen_url: opt(e.screen_url),
-    }),
-  );
-  return { entries, next: typeof b.next === "number" ? b.next : null };
+/** A timeline listing, parsed by the entry's own schema (a listing with no `next` has no page after it). */
+export function timelineOf(body: unknown): TimelinePage {
+  return TimelinePage.parse({ next: null, ...(isObject(body) ? body : {}) });
 }

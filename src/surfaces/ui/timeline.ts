@@ -6,9 +6,10 @@ import { paneRev } from "../../../views/workspace.tsx";
 import { unsupportedType } from "../../errors.ts";
 import { readCapped } from "../../http/json.ts";
 import { hasBody, mediaType } from "../../http/media.ts";
+import type { ListedEntry } from "../../timeline/entry.ts";
 import { timelineTab } from "../../timeline/index.ts";
 import { timelineCounts } from "../../timeline/row.ts";
-import { Entries, type EntryView, Newer } from "../../timeline/view.tsx";
+import { Entries, Newer } from "../../timeline/view.tsx";
 import type { Answer } from "./admin.ts";
 import type { PaneCtx, UiKit } from "./kit.ts";
 import { paneAfter, renderPane } from "./panes.ts";
@@ -39,7 +40,7 @@ export function timelineRoutes(kit: UiKit) {
     const after = /^\d{1,15}$/.test(ctx.query.after ?? "") ? Number(ctx.query.after) : 0;
     // A page that shows none yet, a timeline cleared since, or a long way behind: all of it again.
     if (after < 1 || after > last || last - after > NEWER_MAX) return whole();
-    let entries: EntryView[] = [];
+    let entries: ListedEntry[] = [];
     if (last > after) {
       const got = await admin.timeline(key, null, String(last - after));
       if (!got.ok) return whole();

@@ -18,6 +18,7 @@ import { validate } from "../actions/validate.ts";
 import { errorBody, notFound, statusOf, tooLarge } from "../errors.ts";
 import { isText } from "../files/types.ts";
 import { log } from "../log.ts";
+import { readingFor } from "../pieces.ts";
 import { isTemplate, matchUri } from "../resources/define.ts";
 import { RESOURCES } from "../resources/index.ts";
 import type { Services } from "../services.ts";
@@ -74,54 +75,58 @@ export function mcpServer(services: Services, workspace: string, hooks?: CallHoo
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const action = byName.get(request.params.name);
-    if (!action) {
-      return toolError(notFound(`no tool ${request.params.name}: tools/list names them`));
-    }
-    const token = request.params._meta?.progressToken;
-    const note = services.activity.start(services.now(), workspace, action.name, "mcp");
-    const stop = new AbortController();
-    const relay = () => stop.abort(extra.signal.reason);
-    extra.signal.addEventListener("abort", relay, { once: true });
-    const ended = hooks?.started(extra.requestId, () =>
-      stop.abort(new Error("the client cancelled this call")),
-    );
-    try {
-      const args = request.params.arguments ?? {};
-      const result = await services.timeline.record({ surface: "mcp", workspace, action, args }, (after) =>
-        services.workspaces.run(workspace, action, validate(action.input, args), {
-          signal: stop.signal,
-          after,
-          progress: (progress, total, message) => {
-            if (token === undefined) return;
-            void extra
-              .sendNotification({
-                method: "notifications/progress",
-                params: { progressToken: token, progress, total, message },
-              })
-              .catch(() => undefined);
-          },
-        }),
+  // Each call reads for its workspace: pieces typed in another's browser mask nothing here.
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+    readingFor(workspace, async (): Promise<CallToolResult> => {
+      const action = byName.get(request.params.name);
+      if (!action) {
+        return toolError(notFound(`no tool ${request.params.name}: tools/list names them`));
+      }
+      const token = request.params._meta?.progressToken;
+      const note = services.activity.start(services.now(), workspace, action.name, "mcp");
+      const stop = new AbortController();
+      const relay = () => stop.abort(extra.signal.reason);
+      extra.signal.addEventListener("abort", relay, { once: true });
+      const ended = hooks?.started(extra.requestId, () =>
+        stop.abort(new Error("the client cancelled this call")),
       );
-      note(200);
-      const more = action.mcpContent?.(result);
-      const structured = more?.structured ?? result;
-      const json = more?.json === false ? [] : [{ type: "text" as const, text: JSON.stringify(structured) }];
-      return {
-        content: [...(more?.blocks ?? []), ...json],
-        structuredContent: structured,
-      };
-    } catch (err) {
-      note(statusOf(err));
-      if (errorBody(err).error.startsWith("something failed"))
-        log.error(`tool ${action.name}: ${errorBody(err).error}`);
-      return toolError(err);
-    } finally {
-      ended?.();
-      extra.signal.removeEventListener("abort", relay);
-    }
-  });
+      try {
+        const args = request.params.arguments ?? {};
+        const result = await services.timeline.record({ surface: "mcp", workspace, action, args }, (after) =>
+          services.workspaces.run(workspace, action, validate(action.input, args), {
+            signal: stop.signal,
+            after,
+            progress: (progress, total, message) => {
+              if (token === undefined) return;
+              void extra
+                .sendNotification({
+                  method: "notifications/progress",
+                  params: { progressToken: token, progress, total, message },
+                })
+                .catch(() => undefined);
+            },
+          }),
+        );
+        note(200);
+        const more = action.mcpContent?.(result);
+        const structured = more?.structured ?? result;
+        const json =
+          more?.json === false ? [] : [{ type: "text" as const, text: JSON.stringify(structured) }];
+        return {
+          content: [...(more?.blocks ?? []), ...json],
+          structuredContent: structured,
+        };
+      } catch (err) {
+        note(statusOf(err));
+        if (errorBody(err).error.startsWith("something failed"))
+          log.error(`tool ${action.name}: ${errorBody(err).error}`);
+        return toolError(err);
+      } finally {
+        ended?.();
+        extra.signal.removeEventListener("abort", relay);
+      }
+    }),
+  );
 
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
     resources: RESOURCES.filter((r) => !isTemplate(r)).map((r) => ({
@@ -143,22 +148,24 @@ export function mcpServer(services: Services, workspace: string, hooks?: CallHoo
     })),
   }));
 
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-    const uri = request.params.uri;
-    try {
-      for (const r of RESOURCES) {
-        const params = matchUri(r.uri, uri);
-        if (!params) continue;
-        const out = await r.read(services, workspace, params);
-        if (out instanceof Response) return { contents: [await resourceBytes(uri, out)] };
-        const text = typeof out === "string" ? out : JSON.stringify(out);
-        return { contents: [{ uri, mimeType: r.mimeType ?? "application/json", text }] };
+  server.setRequestHandler(ReadResourceRequestSchema, (request) =>
+    readingFor(workspace, async () => {
+      const uri = request.params.uri;
+      try {
+        for (const r of RESOURCES) {
+          const params = matchUri(r.uri, uri);
+          if (!params) continue;
+          const out = await r.read(services, workspace, params);
+          if (out instanceof Response) return { contents: [await resourceBytes(uri, out)] };
+          const text = typeof out === "string" ? out : JSON.stringify(out);
+          return { contents: [{ uri, mimeType: r.mimeType ?? "application/json", text }] };
+        }
+        throw notFound(`no resource ${uri}: resources/list and resources/templates/list name them`);
+      } catch (err) {
+        throw resourceError(err);
       }
-      throw notFound(`no resource ${uri}: resources/list and resources/templates/list name them`);
-    } catch (err) {
-      throw resourceError(err);
-    }
-  });
+    }),
+  );
 
   return server;
 }

@@ -6,6 +6,7 @@ import { validate } from "../actions/validate.ts";
 import { badInput, statusOf } from "../errors.ts";
 import { failure, json, readJson } from "../http/json.ts";
 import { requireJson, YAML_TYPES } from "../http/media.ts";
+import { readingFor } from "../pieces.ts";
 import type { ResourceDef } from "../resources/define.ts";
 import { RESOURCES } from "../resources/index.ts";
 import type { Services } from "../services.ts";
@@ -55,13 +56,14 @@ async function runAction(
   }
   const note = services.activity.start(services.now(), workspace, action.name, "rest");
   try {
-    const result = await services.timeline.record(
-      { surface: "rest", workspace, action, args: merged },
-      (after) =>
+    // Read for its workspace: pieces typed in another's browser mask nothing here (its error keeps that too).
+    const result = await readingFor(workspace, () =>
+      services.timeline.record({ surface: "rest", workspace, action, args: merged }, (after) =>
         services.workspaces.run(workspace, action, validate(action.input, merged), {
           signal: request.signal,
           after,
         }),
+      ),
     );
     note(200);
     return json(result);
@@ -79,7 +81,7 @@ async function readResource(
 ): Promise<Response> {
   requireToken(request, services.config.auth.token);
   const workspace = resource.perWorkspace === false ? "" : workspaceOf(request);
-  const out = await resource.read(services, workspace, params);
+  const out = await readingFor(workspace, async () => resource.read(services, workspace, params));
   if (out instanceof Response) return out;
   if (typeof out === "string") {
     return new Response(out, {

@@ -2,7 +2,9 @@
 // SDK's low-level server so validation and errors are the same as REST's. One server per MCP
 // session, bound to the workspace the session named.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
+  type CallToolRequest,
   CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
@@ -10,6 +12,8 @@ import {
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
+  type ServerNotification,
+  type ServerRequest,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { AnyAction } from "../actions/define.ts";
@@ -75,57 +79,60 @@ export function mcpServer(services: Services, workspace: string, hooks?: CallHoo
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
 
+  const callTool = async (
+    request: CallToolRequest,
+    extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+  ): Promise<CallToolResult> => {
+    const action = byName.get(request.params.name);
+    if (!action) {
+      return toolError(notFound(`no tool ${request.params.name}: tools/list names them`));
+    }
+    const token = request.params._meta?.progressToken;
+    const note = services.activity.start(services.now(), workspace, action.name, "mcp");
+    const stop = new AbortController();
+    const relay = () => stop.abort(extra.signal.reason);
+    extra.signal.addEventListener("abort", relay, { once: true });
+    const ended = hooks?.started(extra.requestId, () =>
+      stop.abort(new Error("the client cancelled this call")),
+    );
+    try {
+      const args = request.params.arguments ?? {};
+      const result = await services.timeline.record({ surface: "mcp", workspace, action, args }, (after) =>
+        services.workspaces.run(workspace, action, validate(action.input, args), {
+          signal: stop.signal,
+          after,
+          progress: (progress, total, message) => {
+            if (token === undefined) return;
+            void extra
+              .sendNotification({
+                method: "notifications/progress",
+                params: { progressToken: token, progress, total, message },
+              })
+              .catch(() => undefined);
+          },
+        }),
+      );
+      note(200);
+      const more = action.mcpContent?.(result);
+      const structured = more?.structured ?? result;
+      const json = more?.json === false ? [] : [{ type: "text" as const, text: JSON.stringify(structured) }];
+      return {
+        content: [...(more?.blocks ?? []), ...json],
+        structuredContent: structured,
+      };
+    } catch (err) {
+      note(statusOf(err));
+      if (errorBody(err).error.startsWith("something failed"))
+        log.error(`tool ${action.name}: ${errorBody(err).error}`);
+      return toolError(err);
+    } finally {
+      ended?.();
+      extra.signal.removeEventListener("abort", relay);
+    }
+  };
   // Each call reads for its workspace: pieces typed in another's browser mask nothing here.
   server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    readingFor(workspace, async (): Promise<CallToolResult> => {
-      const action = byName.get(request.params.name);
-      if (!action) {
-        return toolError(notFound(`no tool ${request.params.name}: tools/list names them`));
-      }
-      const token = request.params._meta?.progressToken;
-      const note = services.activity.start(services.now(), workspace, action.name, "mcp");
-      const stop = new AbortController();
-      const relay = () => stop.abort(extra.signal.reason);
-      extra.signal.addEventListener("abort", relay, { once: true });
-      const ended = hooks?.started(extra.requestId, () =>
-        stop.abort(new Error("the client cancelled this call")),
-      );
-      try {
-        const args = request.params.arguments ?? {};
-        const result = await services.timeline.record({ surface: "mcp", workspace, action, args }, (after) =>
-          services.workspaces.run(workspace, action, validate(action.input, args), {
-            signal: stop.signal,
-            after,
-            progress: (progress, total, message) => {
-              if (token === undefined) return;
-              void extra
-                .sendNotification({
-                  method: "notifications/progress",
-                  params: { progressToken: token, progress, total, message },
-                })
-                .catch(() => undefined);
-            },
-          }),
-        );
-        note(200);
-        const more = action.mcpContent?.(result);
-        const structured = more?.structured ?? result;
-        const json =
-          more?.json === false ? [] : [{ type: "text" as const, text: JSON.stringify(structured) }];
-        return {
-          content: [...(more?.blocks ?? []), ...json],
-          structuredContent: structured,
-        };
-      } catch (err) {
-        note(statusOf(err));
-        if (errorBody(err).error.startsWith("something failed"))
-          log.error(`tool ${action.name}: ${errorBody(err).error}`);
-        return toolError(err);
-      } finally {
-        ended?.();
-        extra.signal.removeEventListener("abort", relay);
-      }
-    }),
+    readingFor(workspace, () => callTool(request, extra)),
   );
 
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
@@ -148,24 +155,22 @@ export function mcpServer(services: Services, workspace: string, hooks?: CallHoo
     })),
   }));
 
-  server.setRequestHandler(ReadResourceRequestSchema, (request) =>
-    readingFor(workspace, async () => {
-      const uri = request.params.uri;
-      try {
-        for (const r of RESOURCES) {
-          const params = matchUri(r.uri, uri);
-          if (!params) continue;
-          const out = await r.read(services, workspace, params);
-          if (out instanceof Response) return { contents: [await resourceBytes(uri, out)] };
-          const text = typeof out === "string" ? out : JSON.stringify(out);
-          return { contents: [{ uri, mimeType: r.mimeType ?? "application/json", text }] };
-        }
-        throw notFound(`no resource ${uri}: resources/list and resources/templates/list name them`);
-      } catch (err) {
-        throw resourceError(err);
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    const uri = request.params.uri;
+    try {
+      for (const r of RESOURCES) {
+        const params = matchUri(r.uri, uri);
+        if (!params) continue;
+        const out = await readingFor(workspace, async () => r.read(services, workspace, params));
+        if (out instanceof Response) return { contents: [await resourceBytes(uri, out)] };
+        const text = typeof out === "string" ? out : JSON.stringify(out);
+        return { contents: [{ uri, mimeType: r.mimeType ?? "application/json", text }] };
       }
-    }),
-  );
+      throw notFound(`no resource ${uri}: resources/list and resources/templates/list name them`);
+    } catch (err) {
+      throw resourceError(err);
+    }
+  });
 
   return server;
 }

@@ -1,7 +1,7 @@
 // Every failure the server reports is one of these kinds; the surfaces map them to HTTP statuses
 // (and MCP tool errors with the same text). Messages say what was wrong and what to do, and pass
 // through `scrub` so credentials, Grid ids and registered secret values never leave the server.
-import { maskPieces } from "./pieces.ts";
+import { asThrown, maskPieces } from "./pieces.ts";
 
 export type ErrorKind =
   | "bad_input"
@@ -115,9 +115,11 @@ export function scrub(text: string): string {
 
 /** The text a caller may read for any thrown thing. */
 export function messageOf(err: unknown): string {
-  if (err instanceof FlowError) return scrub(err.message);
-  if (err instanceof Error) return scrub(err.message || err.name);
-  return scrub(String(err));
+  return asThrown(err, () => {
+    if (err instanceof FlowError) return scrub(err.message);
+    if (err instanceof Error) return scrub(err.message || err.name);
+    return scrub(String(err));
+  });
 }
 
 /** The body every surface sends for a failure. */

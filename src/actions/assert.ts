@@ -144,7 +144,7 @@ export const assertAction = defineAction({
     const page = await ctx.browser.page();
     const state: State = input.state ?? "visible";
     const script = input.script === undefined ? null : userFunction(input.script);
-    if (script !== null) await refuseAfterWrite(ctx.services, page);
+    if (script !== null) await refuseAfterWrite(ctx.services, page, ctx.browser.id);
     const start = Date.now();
     const deadline = start + input.timeout * 1000;
     const stable = input.stable_for * 1000;

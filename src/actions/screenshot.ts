@@ -118,10 +118,15 @@ export const screenshot = defineAction({
       ? await locate(page, input.selector, { timeout: input.timeout, visible: true, scroll: true })
       : undefined;
     // Fields holding a typed secret are greyed out in the captured pixels (a style the page could undo is not enough).
-    const base64 = await blankTyped(page, await capture(page, { el, full: input.full_page === true }), {
-      full: input.full_page === true,
-      origin: el ? () => page.callIn<{ x: number; y: number } | null>(el.context, BOX, el) : undefined,
-    });
+    const base64 = await blankTyped(
+      page,
+      ctx.browser.id,
+      await capture(page, { el, full: input.full_page === true }),
+      {
+        full: input.full_page === true,
+        origin: el ? () => page.callIn<{ x: number; y: number } | null>(el.context, BOX, el) : undefined,
+      },
+    );
     const png = new Uint8Array(Buffer.from(base64, "base64"));
     const state = await page.state();
     const out: Shot = { ...state, content_type: "image/png", ...pngSize(png) };
@@ -180,7 +185,7 @@ export const printPage = defineAction({
   },
   handler: async (ctx, input) => {
     const page = await ctx.browser.page();
-    await refusePrintWhileTyped(page);
+    await refusePrintWhileTyped(page, ctx.browser.id);
     const base64 = (
       await page.send(
         "browsingContext.print",

@@ -4,7 +4,8 @@ import { z } from "zod";
 import { badInput } from "../errors.ts";
 import { BidiError } from "../grid/bidi.ts";
 import type { Page } from "../grid/page.ts";
-import { browserHoldsTyped, markScripted } from "../secrets/typed.ts";
+import { markScripted } from "../secrets/typed.ts";
+import { holdsTyped } from "../secrets/typed-check.ts";
 import { type ActionServices, defineAction, pageFields } from "./define.ts";
 import { acting } from "./failures.ts";
 import { dialogField, gesture, landed } from "./page/state.ts";
@@ -30,8 +31,11 @@ export const SCRIPT_AFTER_WRITE =
  * document as script-reached, so no bound write lands where the script could have armed a copier.
  * Both checks fail closed.
  */
-export async function refuseAfterWrite(services: ActionServices, page: Page): Promise<void> {
-  if (services.config.secrets.scripts_after_write !== "allow" && (await browserHoldsTyped(page)))
+export async function refuseAfterWrite(services: ActionServices, page: Page, browser: string): Promise<void> {
+  if (
+    services.config.secrets.scripts_after_write !== "allow" &&
+    (await holdsTyped({ socket: page.held.socket, browser }))
+  )
     throw badInput(SCRIPT_AFTER_WRITE, "script");
   if (!(await markScripted(page)))
     throw badInput(
@@ -77,7 +81,7 @@ export const executeScript = defineAction({
   browser: "page",
   handler: async (ctx, input) => {
     const page = await ctx.browser.page();
-    await refuseAfterWrite(ctx.services, page);
+    await refuseAfterWrite(ctx.services, page, ctx.browser.id);
     const context = page.context;
     let value: Awaited<ReturnType<Page["userCall"]>> | null = null;
     const before = await gesture(page, () =>

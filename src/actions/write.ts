@@ -269,7 +269,7 @@ export const write = defineAction({
             if (scripted) throw badInput(SCRIPTED, "secret");
             about.typed = typed;
             // From now on no run of 4 or more of its characters comes back in any answer or log line.
-            noteTyped(typed);
+            noteTyped(ctx.browser.id, ctx.workspace, typed, origin);
             // No screen is drawn from here until the write is done (a capture in flight finishes first).
             release = await page.held.holdScreens();
             await markTyped(page, realm);

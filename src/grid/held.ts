@@ -3,6 +3,7 @@
 // idle time. Each held connection follows the browser's dialogs and navigations, which page work
 // needs to know about (a gesture that opens an alert never answers until the alert is handled).
 import { log } from "../log.ts";
+import { forgetBrowser } from "../pieces.ts";
 import type { BidiSocket, EventName, NavigationInfo, UserPrompt } from "./bidi.ts";
 import { DEFAULT_KEEP, EventRing, LOGGED } from "./event-log.ts";
 
@@ -107,16 +108,20 @@ export class HeldConnection {
     return this.started;
   }
 
-  private drawing: Promise<unknown> | null = null;
+  private readonly drawing = new Set<Promise<unknown>>();
   private writes = 0;
+  /** Bound writes whose value is going in now (past their wait for the screens in flight). */
+  private filling = 0;
+  /** Screens drawn, and those drawn while a bound write's value was going in (never, by design: a test counts). */
+  readonly screens = { drawn: 0, midWrite: 0 };
 
   /** A screen being drawn: a bound write waits for it before its value goes in. */
   drawn<T>(capture: Promise<T>): Promise<T> {
+    this.screens.drawn++;
+    if (this.filling > 0) this.screens.midWrite++;
     const done = capture.catch(() => undefined);
-    this.drawing = done;
-    void done.finally(() => {
-      if (this.drawing === done) this.drawing = null;
-    });
+    this.drawing.add(done);
+    void done.finally(() => this.drawing.delete(done));
     return capture;
   }
 
@@ -125,17 +130,22 @@ export class HeldConnection {
     return this.writes > 0;
   }
 
-  /** Holds screens off while a bound write runs, once the one being drawn is in; returns the release. */
+  /** Holds screens off while a bound write runs, once every one being drawn is in; returns the release. */
   async holdScreens(): Promise<() => void> {
     this.writes++;
     let held = true;
+    let filling = false;
     const release = () => {
       if (held) this.writes--;
+      if (filling) this.filling--;
       held = false;
+      filling = false;
     };
-    try {
-      await this.drawing;
-    } catch {}
+    while (this.drawing.size > 0) await Promise.all([...this.drawing]);
+    if (held) {
+      filling = true;
+      this.filling++;
+    }
     return release;
   }
 
@@ -259,6 +269,8 @@ export class HeldConnections {
     this.held.delete(id);
     this.preloads.delete(id);
     this.rings.delete(id);
+    // The browser ended: what was typed in it masks nothing more.
+    forgetBrowser(id);
     known?.close();
     // One still opening is closed as soon as it opens.
     const pending = this.opening.get(id);

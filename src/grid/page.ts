@@ -21,33 +21,6 @@ const LOAD_MS = 3_000;
 
 /** The page port, with where the browser is, moving the page, and input on top. */
 export class Page extends PagePort {
-  /**
-   * Whether a document of the agent's tab holds a typed secret (a bound write marked it in the
-   * sandbox, which the page cannot reach; a new document starts unmarked).
-   */
-  async holdsTypedSecret(): Promise<boolean> {
-    const contexts: string[] = [];
-    const walk = (c: BrowsingContextInfo) => {
-      contexts.push(c.context);
-      for (const child of c.children ?? []) walk(child);
-    };
-    walk(await this.tree());
-    const marks = await Promise.all(
-      contexts.map((context) =>
-        this.held.socket
-          .send("script.callFunction", {
-            functionDeclaration: "() => globalThis.__sfTyped === true",
-            target: { context, sandbox: SANDBOX },
-            awaitPromise: false,
-            resultOwnership: "none",
-          })
-          .then((r) => r.type === "success" && r.result.value === true)
-          .catch(() => false),
-      ),
-    );
-    return marks.some(Boolean);
-  }
-
   // ---- where the browser is -----------------------------------------------------------------
 
   /** The agent's tab and its frames, as the browser tells it. */

@@ -1,20 +1,21 @@
 // Where the fields holding a typed secret show in a tab: each document's own boxes (its sandbox
-// knows which fields write filled), placed in the tab's viewport through the frames the browser
+// knows which fields write filled; a restored form's fields count too), placed in the tab's viewport through the frames the browser
 // names, so screenshot can cover them in the captured pixels.
 import { badInput } from "../errors.ts";
-import { SANDBOX } from "../grid/bidi.ts";
 import type { Page } from "../grid/page.ts";
+import { typedOrigins } from "../pieces.ts";
 import { blankBoxes, type PixelBox } from "./png-blank.ts";
+import { holdsTyped, RESTORED, withOrigins } from "./typed-check.ts";
 
 const CALL_MS = 10_000;
 // A little past each box: a caret or a focus ring is part of the field.
 const PAD = 3;
 
 // The document's typed boxes, its scroll and pixel ratio, and each frame's content box with its window.
-const BOXES = `function () {
-  const typed = globalThis.__sfTypedEls;
+const BOXES = `function (origins) {
+  const typed = [...(globalThis.__sfTypedEls || []), ...${RESTORED}(origins)];
   const boxes = [];
-  if (typed) for (const el of typed) {
+  for (const el of typed) {
     if (!el.isConnected) continue;
     const r = el.getBoundingClientRect();
     boxes.push([r.left, r.top, r.width, r.height]);
@@ -48,19 +49,8 @@ interface Read {
   children: Map<string, [number, number]>;
 }
 
-async function readDoc(page: Page, context: string): Promise<Read | null> {
-  const reply = await page.held.socket
-    .send(
-      "script.callFunction",
-      {
-        functionDeclaration: BOXES,
-        target: { context, sandbox: SANDBOX },
-        awaitPromise: false,
-        resultOwnership: "none",
-      },
-      { timeoutMs: CALL_MS },
-    )
-    .catch(() => null);
+async function readDoc(page: Page, context: string, origins: string[]): Promise<Read | null> {
+  const reply = await withOrigins(page.held.socket, context, BOXES, origins, CALL_MS);
   if (reply?.type !== "success" || reply.result.type !== "array") return null;
   const [first, ...wins] = reply.result.value as { type: string; value?: unknown }[];
   if (first?.type !== "string") return null;
@@ -82,17 +72,19 @@ type Tree = { context: string; children?: Tree[] | null };
  */
 async function typedBoxes(
   page: Page,
+  browser: string,
 ): Promise<{ boxes: PixelBox[]; scrollX: number; scrollY: number; dpr: number } | "unknown"> {
   const got = await page.held.socket
     .send("browsingContext.getTree", { root: page.where.tab }, { timeoutMs: CALL_MS })
     .catch(() => null);
   const top = got?.contexts[0] as Tree | undefined;
   if (!top) return "unknown";
+  const origins = typedOrigins(browser);
   const boxes: PixelBox[] = [];
   let unknown = false;
   let topInfo: DocInfo | null = null;
   const walk = async (node: Tree, at: [number, number] | null): Promise<void> => {
-    const read = await readDoc(page, node.context);
+    const read = await readDoc(page, node.context, origins);
     if (!read) {
       unknown = true;
       return;
@@ -123,10 +115,13 @@ async function typedBoxes(
  */
 export async function blankTyped(
   page: Page,
+  browser: string,
   base64: string,
   shot: { full?: boolean; origin?: () => Promise<{ x: number; y: number } | null> },
 ): Promise<string> {
-  const where = await typedBoxes(page);
+  // After the capture: a mark set while it was taken is seen.
+  if (!(await holdsTyped({ socket: page.held.socket, browser, tab: page.where.tab }, CALL_MS))) return base64;
+  const where = await typedBoxes(page, browser);
   if (where !== "unknown" && where.boxes.length === 0) return base64;
   const png = Buffer.from(base64, "base64");
   const origin = where !== "unknown" && shot.origin ? await shot.origin().catch(() => null) : undefined;
@@ -142,12 +137,11 @@ export async function blankTyped(
   return blankBoxes(png, px).toString("base64");
 }
 
-/** The PDF cannot be covered after it is made: print_page is refused while the tab shows a typed field. */
-export async function refusePrintWhileTyped(page: Page): Promise<void> {
-  const where = await typedBoxes(page);
-  if (where === "unknown" || where.boxes.length > 0) {
+/** The PDF cannot be covered after it is made: print_page is refused while a page of the tab holds a typed secret. */
+export async function refusePrintWhileTyped(page: Page, browser: string): Promise<void> {
+  if (await holdsTyped({ socket: page.held.socket, browser, tab: page.where.tab }, CALL_MS)) {
     throw badInput(
-      "this tab shows a field holding a secret typed by write (or a frame would not say), and a PDF would picture it: go to another page first (navigate), or take a screenshot, which covers such fields",
+      "a page in this tab holds a secret typed by write (or a frame would not say), and a PDF would picture it: go to another page first (navigate), or take a screenshot, which covers such fields",
     );
   }
 }

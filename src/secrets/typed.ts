@@ -5,6 +5,7 @@
 import { badInput } from "../errors.ts";
 import { SANDBOX } from "../grid/bidi.ts";
 import type { NodeRef, Page } from "../grid/page.ts";
+import { contextsOf } from "./typed-check.ts";
 
 const CALL_MS = 10_000;
 
@@ -123,56 +124,30 @@ export async function fillIn(
   return got === "ok" || got === "focus" || got === "format" ? got : "gone";
 }
 
-/** Every document of the browser, every tab's frames included (the browser's own tree). */
-async function allContexts(page: Page): Promise<string[]> {
-  const tree = await page.held.socket.send("browsingContext.getTree", {}, { timeoutMs: CALL_MS });
-  const out: string[] = [];
-  const walk = (c: { context: string; children?: unknown[] | null }) => {
-    out.push(c.context);
-    for (const child of (c.children ?? []) as { context: string }[]) walk(child);
-  };
-  for (const c of tree.contexts) walk(c);
-  return out;
-}
-
-/** Runs `declaration` in the sandbox of every document of the browser; a document that will not answer counts as true. */
-async function everyDocument(page: Page, declaration: string): Promise<boolean[]> {
-  const contexts = await allContexts(page);
-  return Promise.all(
-    contexts.map((context) =>
-      page.held.socket
-        .send(
-          "script.callFunction",
-          {
-            functionDeclaration: declaration,
-            target: { context, sandbox: SANDBOX },
-            awaitPromise: false,
-            resultOwnership: "none",
-          },
-          { timeoutMs: CALL_MS },
-        )
-        .then((r) => r.type !== "success" || r.result.value === true)
-        .catch(() => true),
-    ),
-  );
-}
-
-/** Whether any document of the browser holds a typed secret; true when it cannot tell (fails closed). */
-export async function browserHoldsTyped(page: Page): Promise<boolean> {
-  try {
-    return (await everyDocument(page, "() => globalThis.__sfTyped === true")).some(Boolean);
-  } catch {
-    return true;
-  }
-}
-
 /**
  * Marks every document of the browser as one agent script may have reached (a bound write is
  * refused on it until it is replaced); a mark that cannot be set refuses the script.
  */
 export async function markScripted(page: Page): Promise<boolean> {
+  const socket = page.held.socket;
   try {
-    const set = await everyDocument(page, "() => { globalThis.__sfScripted = true; return true; }");
+    const set = await Promise.all(
+      (await contextsOf(socket)).map((context) =>
+        socket
+          .send(
+            "script.callFunction",
+            {
+              functionDeclaration: "() => { globalThis.__sfScripted = true; return true; }",
+              target: { context, sandbox: SANDBOX },
+              awaitPromise: false,
+              resultOwnership: "none",
+            },
+            { timeoutMs: CALL_MS },
+          )
+          .then((r) => r.type === "success" && r.result.value === true)
+          .catch(() => false),
+      ),
+    );
     return set.every(Boolean);
   } catch {
     return false;

@@ -2,7 +2,9 @@
 // SDK's low-level server so validation and errors are the same as REST's. One server per MCP
 // session, bound to the workspace the session named.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
+  type CallToolRequest,
   CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
@@ -10,6 +12,8 @@ import {
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
+  type ServerNotification,
+  type ServerRequest,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { AnyAction } from "../actions/define.ts";
@@ -17,6 +21,7 @@ import { ACTIONS } from "../actions/index.ts";
 import { errorBody, notFound, statusOf, tooLarge } from "../errors.ts";
 import { isText } from "../files/types.ts";
 import { log } from "../log.ts";
+import { readingFor } from "../pieces.ts";
 import { isTemplate, matchUri } from "../resources/define.ts";
 import { RESOURCES } from "../resources/index.ts";
 import type { Services } from "../services.ts";
@@ -74,7 +79,10 @@ export function mcpServer(services: Services, workspace: string, hooks?: CallHoo
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+  const callTool = async (
+    request: CallToolRequest,
+    extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+  ): Promise<CallToolResult> => {
     const action = byName.get(request.params.name);
     if (!action) {
       return toolError(notFound(`no tool ${request.params.name}: tools/list names them`));
@@ -118,7 +126,11 @@ export function mcpServer(services: Services, workspace: string, hooks?: CallHoo
       ended?.();
       extra.signal.removeEventListener("abort", relay);
     }
-  });
+  };
+  // Each call reads for its workspace: pieces typed in another's browser mask nothing here.
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+    readingFor(workspace, () => callTool(request, extra)),
+  );
 
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
     resources: RESOURCES.filter((r) => !isTemplate(r)).map((r) => ({
@@ -146,7 +158,7 @@ export function mcpServer(services: Services, workspace: string, hooks?: CallHoo
       for (const r of RESOURCES) {
         const params = matchUri(r.uri, uri);
         if (!params) continue;
-        const out = await r.read(services, workspace, params);
+        const out = await readingFor(workspace, async () => r.read(services, workspace, params));
         if (out instanceof Response) return { contents: [await resourceBytes(uri, out)] };
         const text = typeof out === "string" ? out : JSON.stringify(out);
         return { contents: [{ uri, mimeType: r.mimeType ?? "application/json", text }] };

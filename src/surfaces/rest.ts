@@ -6,6 +6,7 @@ import { ACTIONS } from "../actions/index.ts";
 import { badInput } from "../errors.ts";
 import { json, readJson } from "../http/json.ts";
 import { requireJson, YAML_TYPES } from "../http/media.ts";
+import { readingFor } from "../pieces.ts";
 import type { ResourceDef } from "../resources/define.ts";
 import { RESOURCES } from "../resources/index.ts";
 import type { Services } from "../services.ts";
@@ -69,7 +70,7 @@ async function readResource(
 ): Promise<Response> {
   requireToken(request, services.config.auth.token);
   const workspace = resource.perWorkspace === false ? "" : workspaceOf(request);
-  const out = await resource.read(services, workspace, params);
+  const out = await readingFor(workspace, async () => resource.read(services, workspace, params));
   if (out instanceof Response) return out;
   if (typeof out === "string") {
     return new Response(out, {

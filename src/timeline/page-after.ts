@@ -21,7 +21,7 @@ export async function sendScreen(
   const held = page.held;
   // The connection stays in use until the picture is in, after the call gave its browser back.
   const release = held.use();
-  const picture = screenOf({ held, tab: page.where.tab })
+  const picture = screenOf({ held, tab: page.where.tab, browser: browser.id })
     .then(
       (jpeg) => {
         if (!(jpeg instanceof Uint8Array)) return null;

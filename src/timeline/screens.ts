@@ -3,8 +3,9 @@
 // once a second while someone watches the workspace, and none while nobody does. A page that holds
 // a typed secret is never pictured: a value typed into a plain field would show.
 import { messageOf } from "../errors.ts";
-import { BidiError, type BidiSocket, SANDBOX } from "../grid/bidi.ts";
+import { BidiError, type BidiSocket } from "../grid/bidi.ts";
 import { log } from "../log.ts";
+import { holdsTyped } from "../secrets/typed-check.ts";
 import { focusFor } from "../store/record.ts";
 import type { RecordStore } from "../store/types.ts";
 
@@ -15,44 +16,6 @@ export const SCREEN_MS = 3_000;
 /** The live view's pace while a browser is live, and how often it looks again when none is. */
 export const FRAME_MS = 1_000;
 const IDLE_LOOK_MS = 3_000;
-
-/** The contexts of a tab, its frames included. */
-async function contextsOf(socket: BidiSocket, tab: string): Promise<string[]> {
-  const tree = await socket.send("browsingContext.getTree", { root: tab }, { timeoutMs: SCREEN_MS });
-  const out: string[] = [];
-  const walk = (c: { context: string; children: unknown[] | null }) => {
-    out.push(c.context);
-    for (const child of (c.children ?? []) as Array<{ context: string; children: unknown[] | null }>) {
-      walk(child);
-    }
-  };
-  for (const c of tree.contexts) walk(c);
-  return out;
-}
-
-/** Whether a document of the tab holds what a bound write typed (its mark lives in the sandbox). */
-export async function holdsTypedSecret(socket: BidiSocket, tab: string): Promise<boolean> {
-  const contexts = await contextsOf(socket, tab);
-  const marks = await Promise.all(
-    contexts.map((context) =>
-      socket
-        .send(
-          "script.callFunction",
-          {
-            functionDeclaration: "() => globalThis.__sfTyped === true",
-            target: { context, sandbox: SANDBOX },
-            awaitPromise: false,
-            resultOwnership: "none",
-          },
-          { timeoutMs: SCREEN_MS },
-        )
-        .then((r) => r.type === "success" && r.result.value === true)
-        // A frame that would not answer may hold one: not pictured.
-        .catch(() => true),
-    ),
-  );
-  return marks.some(Boolean);
-}
 
 /** A browser's held connection as a screen needs it: its socket, and how many navigations began. */
 export interface Drawable {
@@ -88,7 +51,11 @@ export async function fitWidth(jpeg: Uint8Array): Promise<Uint8Array> {
  * character in it is followed by a check that sees the mark (run beside the capture, the check could
  * answer before the mark and the picture after the typing).
  */
-export async function jpegOf(held: Drawable, tab: string): Promise<Uint8Array | "typed" | "moved"> {
+export async function jpegOf(
+  held: Drawable,
+  tab: string,
+  browser: string,
+): Promise<Uint8Array | "typed" | "moved"> {
   const before = held.navigationCount;
   // Never while a bound write runs; and a write waits for a screen in flight (its capture and its
   // check) before its value goes in, so a mark the check sees was there when the picture was taken.
@@ -99,7 +66,7 @@ export async function jpegOf(held: Drawable, tab: string): Promise<Uint8Array | 
       { context: tab, origin: "viewport", format: JPEG },
       { timeoutMs: SCREEN_MS },
     );
-    return { shot, typed: await holdsTypedSecret(held.socket, tab) };
+    return { shot, typed: await holdsTyped({ socket: held.socket, browser, tab }, SCREEN_MS) };
   })();
   const { shot, typed } = await (held.drawn ? held.drawn(drawing) : drawing);
   if (typed) return "typed";
@@ -109,9 +76,13 @@ export async function jpegOf(held: Drawable, tab: string): Promise<Uint8Array | 
 }
 
 /** The screen of what `reach` found; a tab closed since the agent picked it gives way to the first one. */
-export async function screenOf(at: { held: Drawable; tab: string }): Promise<Uint8Array | "typed" | "moved"> {
+export async function screenOf(at: {
+  held: Drawable;
+  tab: string;
+  browser: string;
+}): Promise<Uint8Array | "typed" | "moved"> {
   try {
-    return await jpegOf(at.held, at.tab);
+    return await jpegOf(at.held, at.tab, at.browser);
   } catch (err) {
     if (!(err instanceof BidiError) || err.error !== "no such frame") throw err;
     const tabs = await at.held.socket.send(
@@ -121,7 +92,7 @@ export async function screenOf(at: { held: Drawable; tab: string }): Promise<Uin
     );
     const first = tabs.contexts[0]?.context;
     if (!first || first === at.tab) throw err;
-    return jpegOf(at.held, first);
+    return jpegOf(at.held, first, at.browser);
   }
 }
 
@@ -138,7 +109,7 @@ export interface Reach {
 export async function reach(
   deps: Reach,
   workspace: string,
-): Promise<{ socket: BidiSocket; held: Drawable; tab: string; release: () => void } | null> {
+): Promise<{ socket: BidiSocket; held: Drawable; tab: string; browser: string; release: () => void } | null> {
   const record = await deps.store.get(workspace);
   const id = record?.session_id;
   if (!id) return null;
@@ -159,7 +130,7 @@ export async function reach(
       release();
       return null;
     }
-    return { socket: conn.socket, held: conn, tab, release };
+    return { socket: conn.socket, held: conn, tab, browser: id, release };
   } catch (err) {
     release();
     throw err;

@@ -180,7 +180,7 @@ export class Timeline {
     if (browser && changesPage(step.action) && this.screensOn(workspace)) {
       try {
         const page = await browser.page();
-        const got = await jpegOf(page.held, page.where.tab);
+        const got = await jpegOf(page.held, page.where.tab, browser.id);
         screen = got instanceof Uint8Array ? got : null;
         if (screen) this.screensTaken++;
       } catch {

@@ -42,7 +42,7 @@ describe("screen order", () => {
     const picture = Buffer.from(await jpeg(32, 16)).toString("base64");
     let kept = 0;
     for (let i = 0; i < 20; i++) {
-      if ((await jpegOf(writingDuringPicture(picture), "tab")) instanceof Uint8Array) kept++;
+      if ((await jpegOf(writingDuringPicture(picture), "tab", "b")) instanceof Uint8Array) kept++;
     }
     expect(kept).toBe(0);
   });
@@ -51,7 +51,7 @@ describe("screen order", () => {
 describe("screen size", () => {
   test("a 7680x4320 window gives a picture at most 1280 px wide, a small one is kept as it is", async () => {
     const big = await jpeg(7680, 4320);
-    const fitted = await jpegOf(writingDuringPicture(Buffer.from(big).toString("base64"), false), "tab");
+    const fitted = await jpegOf(writingDuringPicture(Buffer.from(big).toString("base64"), false), "tab", "b");
     if (!(fitted instanceof Uint8Array)) throw new Error(`no picture: ${fitted}`);
     const meta = await new Bun.Image(fitted).metadata();
     expect(meta.width).toBe(SCREEN_WIDTH);

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { OUTLINE } from "../../src/actions/read.ts";
 import { PNG } from "../../src/actions/screenshot.ts";
-import { scrub } from "../../src/errors.ts";
-import { forgetTyped, maskPieces, noteTyped } from "../../src/pieces.ts";
+import { messageOf, scrub } from "../../src/errors.ts";
+import { forgetBrowser, forgetTyped, maskPieces, noteTyped, readingFor } from "../../src/pieces.ts";
 import { hideValuesDeep } from "../../src/secrets/bound.ts";
 
 const SECRET = "hunter2-Secret";
@@ -25,7 +25,7 @@ afterAll(forgetTyped);
 describe("pieces of a typed value", () => {
   const TYPED = "Qm9-typed-Vx72Lk";
   test("no run of 4 or more of its characters comes back, in results, errors or log lines", () => {
-    noteTyped(TYPED);
+    noteTyped("b1", "w1", TYPED, "https://a.example.test");
     expect(maskPieces(`a ${TYPED.slice(0, 7)}Z${TYPED.slice(7)} b`)).toBe("a [hidden]Z[hidden] b");
     expect(maskPieces("prefixes Q Qm Qm9 Qm9- Qm9-t")).toBe("prefixes Q Qm Qm9 [hidden] [hidden]");
     expect(maskPieces("nothing like it here")).toBe("nothing like it here");
@@ -38,7 +38,7 @@ describe("pieces of a typed value", () => {
   });
 
   test("a picture's bytes are kept whole when told", () => {
-    noteTyped(TYPED);
+    noteTyped("b1", "w1", TYPED, "https://a.example.test");
     const shot = {
       content_type: "image/png",
       data: `AAAA${TYPED.slice(0, 5)}AAAA`,
@@ -46,5 +46,25 @@ describe("pieces of a typed value", () => {
     };
     const keep = (k: string | symbol, parent: object) => k === "data" && "content_type" in parent;
     expect(hideValuesDeep([TYPED], shot, keep)).toEqual({ ...shot, title: "[hidden]" });
+  });
+
+  test("per browser: another workspace's reads are not masked with them; the browser's end drops them", async () => {
+    forgetTyped();
+    noteTyped("b1", "w1", TYPED, "https://a.example.test");
+    const piece = `x ${TYPED.slice(2, 9)} y`;
+    const inW = (w: string, f: () => string) => readingFor(w, async () => f());
+    expect(await inW("w1", () => maskPieces(piece))).toBe("x [hidden] y");
+    expect(await inW("w2", () => maskPieces(piece))).toBe(piece);
+    expect(await inW("w2", () => scrub(piece))).toBe(piece);
+    // An error thrown in w2's call is rendered as w2's read, wherever it is rendered.
+    const err = await readingFor("w2", async () => {
+      throw new Error(piece);
+    }).catch((e: unknown) => e);
+    expect(messageOf(err)).toBe(piece);
+    // Outside any workspace's call (a log line): every browser's pieces.
+    expect(maskPieces(piece)).toBe("x [hidden] y");
+    forgetBrowser("b1");
+    expect(await inW("w1", () => maskPieces(piece))).toBe(piece);
+    expect(maskPieces(piece)).toBe(piece);
   });
 });

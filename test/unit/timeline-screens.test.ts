@@ -39,7 +39,7 @@ function held(opts: { typedIn?: string[]; moveDuringPicture?: boolean }) {
 describe("a screen", () => {
   test("of a page that holds no typed secret and stayed put: the JPEG, the picture sent first", async () => {
     const h = held({});
-    const got = await jpegOf(h, "tab");
+    const got = await jpegOf(h, "tab", "b");
     expect(got).toEqual(new Uint8Array(Buffer.from(JPEG, "base64")));
     expect(h.sent[0]).toBe("browsingContext.captureScreenshot");
     // Every document of the tab is asked, frames included.
@@ -47,10 +47,10 @@ describe("a screen", () => {
   });
 
   test("of a page whose frame holds a typed secret: thrown away", async () => {
-    expect(await jpegOf(held({ typedIn: ["frame"] }), "tab")).toBe("typed");
+    expect(await jpegOf(held({ typedIn: ["frame"] }), "tab", "b")).toBe("typed");
   });
 
   test("of a page that moved on while it was drawn: thrown away", async () => {
-    expect(await jpegOf(held({ moveDuringPicture: true }), "tab")).toBe("moved");
+    expect(await jpegOf(held({ moveDuringPicture: true }), "tab", "b")).toBe("moved");
   });
 });

@@ -1,0 +1,140 @@
+// A typed secret as the browser it was typed in holds it: its pieces mask what is read from that
+// browser and nothing of another workspace's, until the browser ends; a restored form of its origin
+// counts as typed; and no screen is drawn while a write's value goes in (20 writes, polled all along).
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { type Fixture, html, serveFixture } from "../support/fixtures.ts";
+import { endAll, startServer, type TestServer } from "../support/server.ts";
+
+const A = "secrets-browser-a";
+const B = "secrets-browser-b";
+const KEY = "Rb5Tq8Ln3Vw6Hj2";
+// A run of the secret that is neither its start nor its end.
+const PIECE = KEY.slice(3, 10);
+let server: TestServer;
+let site: Fixture;
+
+const call = (workspace: string, path: string, body: unknown = {}) =>
+  server.call("POST", path, body, workspace);
+
+beforeAll(async () => {
+  site = serveFixture({
+    // An API key field; the title says how long its value is (Chrome restores a form after its load).
+    "/form": () =>
+      html(`<title>Form</title><form action="/other"><label>API key <input id=key name=key></label></form>
+<a id=away href="/other">away</a><script>setInterval(() => { document.title = "len " + key.value.length; }, 20);</script>`),
+    "/other": () => html(`<title>Other</title><p>elsewhere</p>`),
+    // Text that happens to hold a run of the secret.
+    "/piece": () => html(`<title>Piece</title><p id=p>code ${PIECE} here</p>`),
+  });
+  server = await startServer({
+    configure: (c) => {
+      c.secrets.entries = {
+        api: {
+          description: "the fixture's API key",
+          allowed_urls: ["app.example.test"],
+          keys: { key: { value: KEY } },
+        },
+      };
+    },
+  });
+});
+
+afterAll(async () => {
+  await endAll(server, [A, B]);
+  await server.close();
+  site.stop();
+});
+
+const write = (workspace: string) =>
+  call(workspace, "/browser/write", { selector: { css: "#key" }, secret: { name: "api", key: "key" } });
+
+describe("pieces are the browser's own", () => {
+  test("typed in A: A's reads mask the piece; B's show it, errors too; A's next browser shows it", async () => {
+    expect((await call(A, "/browser/navigate", { url: site.url("/form") })).status).toBe(200);
+    expect((await write(A)).status).toBe(200);
+    expect((await call(A, "/browser/navigate", { url: site.url("/piece") })).status).toBe(200);
+    const inA = await call(A, "/browser/extract", { selector: { css: "#p" } });
+    expect(inA.body.result).toBe("code [hidden] here");
+    const missA = await call(A, "/browser/extract", { selector: { css: `#x${PIECE}` }, timeout: 0.2 });
+    expect(missA.status).toBe(400);
+    expect(missA.body.error).not.toContain(PIECE);
+
+    expect((await call(B, "/browser/navigate", { url: site.url("/piece") })).status).toBe(200);
+    expect((await call(B, "/browser/extract", { selector: { css: "#p" } })).body.result).toBe(
+      `code ${PIECE} here`,
+    );
+    expect(JSON.stringify((await call(B, "/browser/read")).body)).toContain(PIECE);
+    const missB = await call(B, "/browser/extract", { selector: { css: `#x${PIECE}` }, timeout: 0.2 });
+    expect(missB.status).toBe(400);
+    expect(missB.body.error).toContain(PIECE);
+    await endAll(server, [B]);
+
+    // A's browser ends: what was typed in it masks nothing more.
+    await endAll(server, [A]);
+    expect((await call(A, "/browser/navigate", { url: site.url("/piece") })).status).toBe(200);
+    expect((await call(A, "/browser/extract", { selector: { css: "#p" } })).body.result).toBe(
+      `code ${PIECE} here`,
+    );
+  });
+});
+
+describe("a restored form", () => {
+  test("Back onto the form Chrome refills: scripts refused, print refused, no read gives a piece", async () => {
+    expect((await call(A, "/browser/navigate", { url: site.url("/form") })).status).toBe(200);
+    expect((await write(A)).status).toBe(200);
+    expect((await call(A, "/browser/read")).body.title).toBe(`len ${KEY.length}`);
+    expect((await call(A, "/browser/interact/click", { selector: { css: "#away" } })).body.title).toBe(
+      "Other",
+    );
+    expect((await call(A, "/browser/navigate", { back: true })).status).toBe(200);
+    // The new document holds the value again (no back/forward cache: Chrome restored the form).
+    const title = async () => (await call(A, "/browser/read")).body.title;
+    for (let i = 0; i < 50 && (await title()) !== `len ${KEY.length}`; i++) await Bun.sleep(100);
+    expect(await title()).toBe(`len ${KEY.length}`);
+    const script = await call(A, "/browser/script", { script: "document.getElementById('key').value" });
+    expect(script.status).toBe(400);
+    expect(script.body.error).toContain("secret typed by write");
+    const value = await call(A, "/browser/extract", { selector: { css: "#key" }, get: "value" });
+    expect(JSON.stringify(value.body)).not.toContain(KEY.slice(0, 4));
+    const read = JSON.stringify((await call(A, "/browser/read")).body);
+    for (let i = 0; i + 4 <= KEY.length; i++) expect(read).not.toContain(KEY.slice(i, i + 4));
+    expect((await call(A, "/browser/print")).status).toBe(400);
+  });
+});
+
+describe("screens around writes", () => {
+  test("polling the live screen while 20 writes run: screens are drawn, none while a value goes in", async () => {
+    expect((await call(A, "/browser/navigate", { url: site.url("/form") })).status).toBe(200);
+    const live = server.app.services.timeline.live;
+    const stopWatch = live.watch(A, () => undefined);
+    let polling = true;
+    let looks = 0;
+    const poll = (async () => {
+      while (polling) {
+        await live.frame(A);
+        looks++;
+        // A look answered from memory (a write under way) must still let the write's own work run.
+        await Bun.sleep(5);
+      }
+    })();
+    try {
+      for (let i = 0; i < 20; i++) {
+        expect((await write(A)).status).toBe(200);
+        await Bun.sleep(20);
+      }
+    } finally {
+      polling = false;
+      stopWatch();
+      await poll;
+    }
+    const id = (await server.app.services.store.get(A))?.session_id as string;
+    const held = await server.app.services.workspaces.connections.get(id);
+    expect(looks).toBeGreaterThan(20);
+    expect(held.screens.drawn).toBeGreaterThan(20);
+    expect(held.screens.midWrite).toBe(0);
+    // The page holds the secret now: a print is refused.
+    const print = await call(A, "/browser/print");
+    expect(print.status).toBe(400);
+    expect(print.body.error).toContain("secret typed by write");
+  });
+});

@@ -232,7 +232,10 @@ export class WorkspaceManager {
       // A runner's steps may have replaced the browser (reopen, open or end step): settle for the one it has now.
       const now = call.browser;
       const where = now?.where();
-      if (now && where) ctx.state.changes.push((r, b) => (b === now.id ? focused(r, b, where) : r));
+      if (now && where) {
+        ctx.state.changes.push((r, b) => (b === now.id ? focused(r, b, where) : r));
+        ctx.state.elsewhere = this.connections.peek(now.id)?.pages.take(where.tab);
+      }
       const settled = await this.settle(
         workspace,
         result,

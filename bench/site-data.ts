@@ -15,6 +15,7 @@ import { testGridUrl } from "../test/support/env.ts";
 import { median, printTable, type Row, timed } from "./report.ts";
 import { benchServer, restCaller } from "./server.ts";
 import { changed } from "./site-data-changed.ts";
+import { idbRestore } from "./site-data-idb.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
@@ -338,10 +339,12 @@ export async function main(): Promise<void> {
     await app.close();
     sites.stop();
   }
+  // Then what a save costs when little changed, and IndexedDB, each with its own server and browsers.
+  await changed();
+  await idbRestore();
 }
 
 if (import.meta.main) {
   await main();
-  await changed();
   process.exit(0);
 }

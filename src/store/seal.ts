@@ -10,7 +10,7 @@ import { fromJson, type SiteData, toJson, type WorkspaceRecord } from "./record.
 /** How a record becomes the text a store keeps, and back. */
 export interface RecordCodec {
   encode(record: WorkspaceRecord): string;
-  /** The record of stored text already parsed as JSON. */
+  /** The record of stored text already parsed as JSON (the codec may fill it in place). */
   decode(parsed: Record<string, unknown>): Record<string, unknown>;
 }
 
@@ -96,7 +96,9 @@ export class SealCodec implements RecordCodec {
     const data = JSON.parse(opened.json) as SiteData;
     // Only a seal of the current key is written back as it is; an old key's is re-sealed.
     if (opened.current) this.seals.set(data, sealed);
-    return { ...parsed, [SEALED_FIELD]: undefined, site_data: data };
+    // What readRecord parsed is its own: filled in place rather than copied (fromJson reads it next).
+    parsed.site_data = data;
+    return parsed;
   }
 
   private seal(plain: string): string {

@@ -21,7 +21,8 @@ const IDB = `<script>
     tx.oncomplete = () => { document.title = 'ready'; }; };
 </script>`;
 
-function startSites() {
+/** The sites: `url(i, "/idb")` is a page of origin i with IndexedDB (its title turns "ready"). */
+export function idbSites() {
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
@@ -42,7 +43,7 @@ function startSites() {
 
 export async function changed(): Promise<void> {
   setLogLevel("warn");
-  const sites = startSites();
+  const sites = idbSites();
   const { app, server, base } = await benchServer((config) => {
     config.grid.open_timeout = 300;
   });

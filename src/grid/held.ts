@@ -5,6 +5,7 @@
 import { log } from "../log.ts";
 import { forgetBrowser } from "../pieces.ts";
 import type { BidiSocket, EventName, NavigationInfo, UserPrompt } from "./bidi.ts";
+import { PagesElsewhere } from "./elsewhere.ts";
 import { DEFAULT_KEEP, EventRing, LOGGED } from "./event-log.ts";
 
 /** Closed after this long without a call (a live call keeps its connection). */
@@ -21,6 +22,7 @@ const FOLLOWED: EventName[] = [
   "browsingContext.navigationCommitted",
   "browsingContext.fragmentNavigated",
   "browsingContext.load",
+  "browsingContext.contextCreated",
   "network.responseStarted",
   ...LOGGED,
 ];
@@ -44,6 +46,8 @@ export class HeldConnection {
   /** The HTTP status of each context's current document, from its navigation's response. */
   readonly documentStatus = new Map<string, number>();
   private readonly promptWaiters = new Set<(p: UserPrompt) => void>();
+  /** Top-level pages loaded in the tabs, for the history (elsewhere.ts). */
+  readonly pages: PagesElsewhere;
   /** Counts navigations started, so a caller can tell whether one began since it looked. */
   private started = 0;
   private users = 0;
@@ -57,6 +61,7 @@ export class HeldConnection {
     readonly logs: EventRing = new EventRing(),
   ) {
     logs.feed(socket);
+    this.pages = new PagesElsewhere(socket);
     socket.on("browsingContext.userPromptOpened", null, (p) => {
       this.prompts.set(p.context, p);
       for (const w of [...this.promptWaiters]) w(p);
@@ -95,6 +100,11 @@ export class HeldConnection {
     const [, script] = await Promise.all([
       this.socket.subscribe(FOLLOWED),
       preload ? this.socket.send("script.addPreloadScript", preload) : null,
+      // The tabs already open, whose creation the connection did not see.
+      this.socket
+        .send("browsingContext.getTree", { maxDepth: 0 })
+        .then((t) => this.pages.knowRoots(t?.contexts ?? []))
+        .catch(() => undefined),
     ]);
     return script?.script ?? null;
   }
@@ -261,6 +271,12 @@ export class HeldConnections {
     const opening = this.open(id).finally(() => this.opening.delete(id));
     this.opening.set(id, opening);
     return opening;
+  }
+
+  /** The browser's connection when one is open, without opening one. */
+  peek(id: string): HeldConnection | undefined {
+    const known = this.held.get(id);
+    return known && !known.closed ? known : undefined;
   }
 
   /** Closes and forgets the browser's connection (it ended, was replaced or reaped). */

@@ -103,7 +103,9 @@ export const saveSiteData = defineAction({
     const read = await held.then((b) => beginRead(b, stored)).catch(() => null);
     // Only what a document loaded since the last save (or restore) is read again; the rest is carried.
     const fresh = read?.fresh ? new Set(read.fresh) : null;
-    const origins = fresh ? [...new Set([...history, ...fresh])].filter((o) => fresh.has(o)) : history;
+    // A full read reads the history and whatever has a document now (a pop-up not yet in the history).
+    const all = [...new Set([...history, ...(read?.seen ?? [])])];
+    const origins = fresh ? all.filter((o) => fresh.has(o)) : all;
     const { page: seen, ...captured } = await capture(
       () => held,
       () => readPage(page),

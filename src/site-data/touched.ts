@@ -64,7 +64,7 @@ export async function liveOrigins(socket: BidiSocket): Promise<string[]> {
 
 /**
  * Begins a save's read: the origins to read afresh (touched since the baseline, live now), or null
- * when the server cannot know and everything is read. `stored` is the snapshot's origins now: one
+ * when the server cannot know and everything is read (the history's origins and `seen`). `stored` is the snapshot's origins now: one
  * changed beneath (a Forget, another browser's save) reads everything too. From here on, what loads
  * counts toward the next save; `settle` sets the new baseline once the save is written (a save
  * that is not written leaves none: the next reads everything).
@@ -72,15 +72,22 @@ export async function liveOrigins(socket: BidiSocket): Promise<string[]> {
 export async function beginRead(
   socket: BidiSocket,
   stored: readonly string[],
-): Promise<{ fresh: string[] | null; settle: (saved: string[]) => void }> {
+): Promise<{
+  fresh: string[] | null;
+  /** The touched and live origins, known or not: a full read adds them to the history's. */
+  seen: string[];
+  settle: (saved: string[]) => void;
+}> {
   const t = tracker(socket);
   const known = t.baseline !== null && sameSet(t.baseline, stored);
   const touched = [...t.touched];
   t.touched = new Set();
   t.baseline = null;
   const live = await liveOrigins(socket);
+  const seen = [...new Set([...touched, ...live])];
   return {
-    fresh: known ? [...new Set([...touched, ...live])] : null,
+    fresh: known ? seen : null,
+    seen,
     settle: (saved) => {
       t.baseline = [...saved];
     },

@@ -10,7 +10,7 @@ import { fromJson, type SiteData, toJson, type WorkspaceRecord } from "./record.
 /** How a record becomes the text a store keeps, and back. */
 export interface RecordCodec {
   encode(record: WorkspaceRecord): string;
-  /** The record of stored text already parsed as JSON. */
+  /** The record of stored text already parsed as JSON (the codec may fill it in place). */
   decode(parsed: Record<string, unknown>): Record<string, unknown>;
 }
 
@@ -27,12 +27,32 @@ export function deriveKey(secret: string): Buffer {
 /** The field a sealed record carries instead of its site data. */
 export const SEALED_FIELD = "site_data_sealed";
 
+/** Characters of seals (and the JSON they hold) kept opened; a seal larger than a quarter of it is not kept. */
+const OPENED_CHARS = 8 * 1024 * 1024;
+const OPENED_MAX = 64;
+/** Nonces drawn from the system's random source at a time (each is used once). */
+const NONCES_AT_ONCE = 256;
+
+interface Opened {
+  sealed: string;
+  json: string;
+  /** Whether the current key sealed it (an old key's seal is re-sealed at the next write). */
+  current: boolean;
+}
+
 export class SealCodec implements RecordCodec {
   private readonly keys: Buffer[];
   /** The seal each decoded (or sealed) snapshot came from, so an update that kept it re-seals nothing. */
   private readonly seals = new WeakMap<object, string>();
-  /** Seals this process opened lately, as the JSON they hold: a record read over and over is decrypted once. */
-  private readonly opened = new Map<string, { json: string; current: boolean }>();
+  /**
+   * Seals this process opened or made lately, by their nonce (unique per seal, and cheap to look up
+   * where the whole seal is not: a long string hashes in full): a record read again, or read back
+   * after this process wrote it, is not decrypted again. A hit counts only when the whole seal matches.
+   */
+  private readonly opened = new Map<string, Opened>();
+  private openedChars = 0;
+  private nonces = Buffer.alloc(0);
+  private nonceAt = 0;
   private readonly told = new Set<string>();
 
   /** `keys[0]` seals; every key is tried to open (the others are old keys being rotated out). */
@@ -42,24 +62,26 @@ export class SealCodec implements RecordCodec {
   }
 
   encode(record: WorkspaceRecord): string {
-    const { unreadable, ...rest } = record as WorkspaceRecord & { unreadable?: string };
+    const { unreadable } = record as WorkspaceRecord & { unreadable?: string };
     // A snapshot no key opened is written back as it was, whatever the call did to site_data.
     if (typeof unreadable === "string")
-      return JSON.stringify({ ...rest, site_data: {}, [SEALED_FIELD]: unreadable });
+      return JSON.stringify({ ...record, unreadable: undefined, site_data: {}, [SEALED_FIELD]: unreadable });
     const data = record.site_data;
-    if (!data || Object.keys(data).length === 0) return JSON.stringify({ ...rest, site_data: {} });
+    if (!data || Object.keys(data).length === 0)
+      return JSON.stringify({ ...record, unreadable: undefined, site_data: {} });
     let sealed = this.seals.get(data);
     if (sealed === undefined) {
-      sealed = this.seal(JSON.stringify(data));
+      const json = JSON.stringify(data);
+      sealed = this.seal(json);
       this.seals.set(data, sealed);
+      this.remember({ sealed, json, current: true });
     }
-    return JSON.stringify({ ...rest, site_data: {}, [SEALED_FIELD]: sealed });
+    return JSON.stringify({ ...record, unreadable: undefined, site_data: {}, [SEALED_FIELD]: sealed });
   }
 
   decode(parsed: Record<string, unknown>): Record<string, unknown> {
     const sealed = parsed[SEALED_FIELD];
     if (typeof sealed !== "string") return parsed; // a record written before sealing: sealed at its next write
-    const { [SEALED_FIELD]: _, ...rest } = parsed;
     const opened = this.open(sealed);
     if (opened === null) {
       if (!this.told.has(sealed)) {
@@ -68,25 +90,42 @@ export class SealCodec implements RecordCodec {
           "a workspace's saved site data is sealed under another key: it is kept as it is and not restored (store.key)",
         );
       }
-      return { ...rest, site_data: {}, unreadable: sealed };
+      return { ...parsed, [SEALED_FIELD]: undefined, site_data: {}, unreadable: sealed };
     }
+    // Parsed afresh for every read, as an unsealed record is: no two reads share an object.
     const data = JSON.parse(opened.json) as SiteData;
     // Only a seal of the current key is written back as it is; an old key's is re-sealed.
     if (opened.current) this.seals.set(data, sealed);
-    return { ...rest, site_data: data };
+    // What readRecord parsed is its own: filled in place rather than copied (fromJson reads it next).
+    parsed.site_data = data;
+    return parsed;
   }
 
   private seal(plain: string): string {
-    const nonce = randomBytes(NONCE);
+    const nonce = this.nonce();
     const cipher = createCipheriv("aes-256-gcm", this.keys[0] as Buffer, nonce);
-    const body = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
+    const body = cipher.update(plain, "utf8");
+    cipher.final();
     return `${VERSION}.${Buffer.concat([nonce, body, cipher.getAuthTag()]).toString("base64")}`;
   }
 
-  /** The JSON a seal holds and whether the current key sealed it, or null when no key opens it. */
-  private open(sealed: string): { json: string; current: boolean } | null {
-    const hit = this.opened.get(sealed);
-    if (hit !== undefined) return hit;
+  /** A fresh random nonce, never handed out twice. */
+  private nonce(): Buffer {
+    if (this.nonceAt + NONCE > this.nonces.length) {
+      this.nonces = randomBytes(NONCE * NONCES_AT_ONCE);
+      this.nonceAt = 0;
+    }
+    const out = this.nonces.subarray(this.nonceAt, this.nonceAt + NONCE);
+    this.nonceAt += NONCE;
+    return out;
+  }
+
+  /** What a seal holds, or null when no key opens it. */
+  private open(sealed: string): Opened | null {
+    // The nonce's 12 bytes are the first 16 base64 characters.
+    const id = sealed.slice(VERSION.length + 1, VERSION.length + 17);
+    const hit = this.opened.get(id);
+    if (hit !== undefined && hit.sealed === sealed) return hit;
     if (!sealed.startsWith(`${VERSION}.`)) return null;
     const raw = Buffer.from(sealed.slice(VERSION.length + 1), "base64");
     if (raw.length < NONCE + TAG) return null;
@@ -98,8 +137,8 @@ export class SealCodec implements RecordCodec {
           decipher.update(raw.subarray(NONCE, raw.length - TAG)),
           decipher.final(),
         ]).toString("utf8");
-        const opened = { json, current: i === 0 };
-        this.remember(sealed, opened);
+        const opened = { sealed, json, current: i === 0 };
+        this.remember(opened);
         return opened;
       } catch {
         // not this key
@@ -108,9 +147,24 @@ export class SealCodec implements RecordCodec {
     return null;
   }
 
-  private remember(sealed: string, opened: { json: string; current: boolean }): void {
-    if (this.opened.size >= 64) this.opened.delete(this.opened.keys().next().value as string);
-    this.opened.set(sealed, opened);
+  private remember(opened: Opened): void {
+    const size = opened.sealed.length + opened.json.length;
+    if (size > OPENED_CHARS / 4) return;
+    const id = opened.sealed.slice(VERSION.length + 1, VERSION.length + 17);
+    this.forget(id);
+    this.opened.set(id, opened);
+    this.openedChars += size;
+    // A Map iterates in insertion order: the first are the longest ago. (Only when over: an
+    // iterator over a Map that lost its first entries is slow to start.)
+    while (this.openedChars > OPENED_CHARS || this.opened.size > OPENED_MAX)
+      this.forget(this.opened.keys().next().value as string);
+  }
+
+  private forget(id: string): void {
+    const old = this.opened.get(id);
+    if (old === undefined) return;
+    this.openedChars -= old.sealed.length + old.json.length;
+    this.opened.delete(id);
   }
 }
 

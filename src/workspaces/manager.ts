@@ -290,7 +290,10 @@ export class WorkspaceManager<T = unknown> {
     // A runner's steps may have replaced the browser (reopen, open or end step): settle for the one it has now.
     const now = call.browser;
     const where = now?.where();
-    if (now && where) ctx.state.changes.push((r, b) => (b === now.id ? focused(r, b, where) : r));
+    if (now && where) {
+      ctx.state.changes.push((r, b) => (b === now.id ? focused(r, b, where) : r));
+      ctx.state.elsewhere = this.connections.peek(now.id)?.pages.take(where.tab);
+    }
     const settled = await this.settle(workspace, result, now?.id ?? "", action.reshapes === true, ctx.state);
     this.hooks.changed?.(workspace);
     return settled;

@@ -7,7 +7,16 @@ import { isPatched, type Patched, type RecordChange } from "../actions/shape.ts"
 import { maskPieces } from "../pieces.ts";
 import { hideValuesDeep, secretValuesOf, taints } from "../secrets/bound.ts";
 import type { SecretCatalogue } from "../secrets/catalogue.ts";
-import { at, delivered, reportFor, reshaped, type SiteDataReport } from "../store/record.ts";
+import {
+  at,
+  delivered,
+  HISTORY_CAP,
+  reportFor,
+  reshaped,
+  type SiteDataReport,
+  stripped,
+  type WorkspaceRecord,
+} from "../store/record.ts";
 import type { LeaseFence, RecordStore } from "../store/types.ts";
 import { updateWith } from "../store/update.ts";
 
@@ -24,6 +33,27 @@ export interface CallState {
   changes: RecordChange[];
   /** Several pages to record, in order (a runner's); when set, `landed` is not used. */
   pages?: Array<string | null>;
+  /** Top-level pages loaded in other tabs (a pop-up), oldest first: they join the history below its top. */
+  elsewhere?: string[];
+}
+
+/**
+ * `urls` in the history below its top entry (the agent's page, where a reopen goes), each replacing
+ * its origin's entry, kept as origin + path like every entry below the top.
+ */
+export function joinedBelow(
+  record: WorkspaceRecord,
+  urls: readonly string[],
+  now: number,
+  ttl: number,
+): WorkspaceRecord {
+  const [top, ...rest] = record.history;
+  if (!top || urls.length === 0) return record;
+  const added = at({ ...record, history: rest }, urls, now, ttl).history.filter(
+    (v) => v.origin !== top.origin,
+  );
+  const history = [top, ...added.map((v) => ({ ...v, url: stripped(v.url) }))].slice(0, HISTORY_CAP);
+  return { ...record, history };
 }
 
 export interface Settler {
@@ -53,6 +83,7 @@ export async function settle(
     state.landed !== undefined ? state.landed : typeof raw.url === "string" ? raw.url : null,
   );
   const pages = state.pages?.map(safe);
+  const elsewhere = (state.elsewhere ?? []).map(safe).filter((u): u is string => !!u);
   const now = d.now();
   type Told = { report: SiteDataReport | null; patches: Patched["patch"][] };
   const { value: told } = await updateWith<Told>(
@@ -63,6 +94,7 @@ export async function settle(
       if (!cur || cur.session_id !== browser) return { record: cur, value: { report: null, patches: [] } };
       const report = reportFor(cur, browser);
       let next = delivered(at(cur, pages ?? [landed], now, d.store.ttl));
+      next = joinedBelow(next, elsewhere, now, d.store.ttl);
       if (reshapes) next = reshaped(next, raw as { width?: number; height?: number });
       const patches: Patched["patch"][] = [];
       for (const change of state.changes) {

@@ -6,6 +6,11 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { endAll, startServer, type TestServer } from "../support/server.ts";
 
 const W = "site-data-incremental";
+// A pop-up that keeps something and closes itself, as an OAuth window does.
+const SETS = `<script>
+  localStorage.setItem('p', 'v1');
+  addEventListener('load', () => setTimeout(() => window.close(), 1500));
+</script>`;
 const TICK = `<script>
   let n = 0;
   setInterval(() => localStorage.setItem('tick', String(++n)), 50);
@@ -16,12 +21,18 @@ const fixture = Bun.serve({
   port: 0,
   fetch: (req) =>
     new Response(
-      `<!doctype html><title>page</title>${new URL(req.url).pathname === "/tick" ? TICK : ""}<body>ok</body>`,
+      `<!doctype html><title>page</title>${({ "/tick": TICK, "/sets": SETS } as Record<string, string>)[new URL(req.url).pathname] ?? ""}<body>ok</body>`,
       { headers: { "content-type": "text/html; charset=utf-8" } },
     ),
 });
 const at = (host: string) => `http://${host}.example.test:${fixture.port}`;
-const [A, B, C, POP] = ["a", "b", "c", "pop"].map(at) as [string, string, string, string];
+const [A, B, C, POP, OAUTH] = ["a", "b", "c", "pop", "oauth"].map(at) as [
+  string,
+  string,
+  string,
+  string,
+  string,
+];
 
 let server: TestServer;
 const call = (method: string, path: string, body?: unknown) => server.call(method, path, body, W);
@@ -95,6 +106,30 @@ describe("a save reads what changed", () => {
     await call("POST", "/browser/switch", { tab: "list" });
   }, 120_000);
 
+  test("a pop-up's page joins the history, so its origin is saved even after it closed and the connection dropped", async () => {
+    const tabs = async (): Promise<number> =>
+      (await call("POST", "/browser/switch", { tab: "list" })).body.tabs.length;
+    const before = await tabs();
+    await call("POST", "/browser/script", {
+      script: `window.open(${JSON.stringify(`${OAUTH}/sets?code=secret-code`)}); return 1;`,
+    });
+    let n = before;
+    for (let i = 0; i < 50 && n <= before; i++) [n] = [await tabs(), await Bun.sleep(50)];
+    expect(n).toBe(before + 1);
+    for (let i = 0; i < 100 && n > before; i++) [n] = [await tabs(), await Bun.sleep(50)];
+    expect(n).toBe(before);
+    // The next call records it, below the agent's page and without its query.
+    expect((await call("POST", "/browser/script", { script: "return 1" })).status).toBe(200);
+    const history = (await server.app.services.store.get(W))?.history ?? [];
+    expect(history[0]?.origin).toBe(C);
+    expect(history.find((v) => v.origin === OAUTH)?.url).toBe(`${OAUTH}/sets`);
+    // A save that reads everything (a new connection knows nothing) reads it from the history.
+    const id = (await server.app.services.store.get(W))?.session_id ?? "";
+    server.app.services.workspaces.connections.drop(id);
+    expect((await save()).sites).toContain(OAUTH);
+    expect(await saved(OAUTH)).toEqual({ p: "v1" });
+  }, 120_000);
+
   test("a save right after a restore reads only the landing page; a dropped connection reads everything", async () => {
     expect((await call("DELETE", "/browser")).status).toBe(200);
     const reopened = await call("POST", "/browser", { url: `${C}/` });
@@ -104,6 +139,7 @@ describe("a save reads what changed", () => {
     expect([await saved(A), await saved(B)]).toEqual([{ k: "a2" }, { k: "b1" }]);
     const id = (await server.app.services.store.get(W))?.session_id ?? "";
     server.app.services.workspaces.connections.drop(id);
-    expect((await save()).sites.sort()).toEqual([A, B, C].sort());
+    // The pop-ups' origins are in the history too.
+    expect((await save()).sites.sort()).toEqual([A, B, C, POP, OAUTH].sort());
   }, 180_000);
 });

@@ -1,0 +1,51 @@
+// Top-level pages loaded in the browser's tabs, as the held connection sees them load, so the
+// pages of the tabs the agent is not in (a window.open pop-up, an OAuth window that closed itself)
+// join the workspace's history at the next call and a save reads their origins. Frames are not
+// pages: a context is top-level when it was created without a parent, or was a root of the tree
+// when the connection began. The server's own spare tabs are left out.
+import type { BidiSocket, NavigationInfo } from "./bidi.ts";
+import { SPARE_PATH } from "./spare-tab.ts";
+
+/** Pages kept between calls, at most (the history keeps 100 origins). */
+const KEEP = 100;
+
+export class PagesElsewhere {
+  private readonly tops = new Set<string>();
+  /** The newest page of each origin loaded, by tab, oldest first. */
+  private loaded: Array<{ tab: string; origin: string; url: string }> = [];
+
+  constructor(socket: Pick<BidiSocket, "on">) {
+    socket.on("browsingContext.contextCreated", null, (c) => {
+      if (!c.parent) this.tops.add(c.context);
+    });
+    const seen = (p: NavigationInfo) => this.seen(p);
+    socket.on("browsingContext.navigationCommitted", null, seen);
+    socket.on("browsingContext.load", null, seen);
+  }
+
+  /** The top-level contexts that were there before the connection followed their creation. */
+  knowRoots(contexts: ReadonlyArray<{ context: string }>): void {
+    for (const c of contexts) this.tops.add(c.context);
+  }
+
+  /** The pages loaded in tabs other than `tab` since the last take, oldest first; all are forgotten. */
+  take(tab: string): string[] {
+    const out = this.loaded.filter((p) => p.tab !== tab).map((p) => p.url);
+    this.loaded = [];
+    return out;
+  }
+
+  private seen(p: NavigationInfo): void {
+    if (!p?.context || !this.tops.has(p.context)) return;
+    let origin: string;
+    try {
+      const u = new URL(p.url);
+      if ((u.protocol !== "http:" && u.protocol !== "https:") || u.pathname === SPARE_PATH) return;
+      origin = u.origin;
+    } catch {
+      return;
+    }
+    const kept = this.loaded.filter((q) => q.tab !== p.context || q.origin !== origin);
+    this.loaded = [...kept, { tab: p.context, origin, url: p.url }].slice(-KEEP);
+  }
+}

@@ -5,6 +5,7 @@
 import { badInput } from "../errors.ts";
 import { SANDBOX } from "../grid/bidi.ts";
 import type { NodeRef, Page } from "../grid/page.ts";
+import { isNoSuchSession } from "../grid/webdriver-errors.ts";
 
 const CALL_MS = 10_000;
 
@@ -125,7 +126,9 @@ export async function fillIn(
 
 /** Every document of the browser, every tab's frames included (the browser's own tree). */
 async function allContexts(page: Page): Promise<string[]> {
-  const tree = await page.held.socket.send("browsingContext.getTree", {}, { timeoutMs: CALL_MS });
+  const tree = await page.send("browsingContext.getTree", {}, { timeoutMs: CALL_MS });
+  // A pop-up no call used yet may be one Chromium's BiDi never answers (see Page.usable).
+  await Promise.all(tree.contexts.map((c) => page.usable(c.context)));
   const out: string[] = [];
   const walk = (c: { context: string; children?: unknown[] | null }) => {
     out.push(c.context);
@@ -161,7 +164,9 @@ async function everyDocument(page: Page, declaration: string): Promise<boolean[]
 export async function browserHoldsTyped(page: Page): Promise<boolean> {
   try {
     return (await everyDocument(page, "() => globalThis.__sfTyped === true")).some(Boolean);
-  } catch {
+  } catch (err) {
+    // A browser the Grid reaped is the manager's to reopen, not a page that holds a secret.
+    if (isNoSuchSession(err)) throw err;
     return true;
   }
 }

@@ -1,7 +1,7 @@
 // open_session's viewport: the page's innerWidth and innerHeight, set over BiDi for the browser's
 // whole user context, so every tab has it: those open now, the agent's new ones and the page's
-// pop-ups (sized before their first script runs). Width and height size the window around it. Read
-// back in the first tab so the result says what it got.
+// pop-ups (the browser keeps the setting across held connections). Width and height size the
+// window around it. Read back in the first tab so the result says what it got.
 import type { LiveBrowser } from "../actions/shape.ts";
 
 export type Viewport = { width: number; height: number };

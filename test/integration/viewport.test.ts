@@ -10,7 +10,7 @@ const W = "viewport";
 let server: TestServer;
 const site = serveFixture({
   "/": () => html("<title>Size</title><p style='height:3000px'>tall, so a scrollbar would show</p>"),
-  // What the pop-up's own first script measured: a size applied late would miss it.
+  // What the pop-up's own first script measured.
   "/pop": () => html("<title>Pop</title><script>document.title = 'Pop ' + innerWidth</script>"),
 });
 

@@ -32,6 +32,11 @@ export const SCRIPT_AFTER_WRITE =
  * Both checks fail closed.
  */
 export async function refuseAfterWrite(services: ActionServices, page: Page, browser: string): Promise<void> {
+  // A pop-up no call used yet may be one Chromium's BiDi never answers (see Page.usable): probed
+  // first, so it does not read as typed. A browser the Grid reaped throws here, for the manager to
+  // reopen, rather than reading as typed.
+  const tabs = await page.send("browsingContext.getTree", { maxDepth: 0 }, { timeoutMs: 10_000 });
+  await Promise.all(tabs.contexts.map((c) => page.usable(c.context)));
   if (
     services.config.secrets.scripts_after_write !== "allow" &&
     (await holdsTyped({ socket: page.held.socket, browser }))

@@ -130,7 +130,9 @@ export interface Commands {
     result: { contexts: BrowsingContextInfo[] };
   };
   "browsingContext.setViewport": {
-    params: { context: string; viewport: { width: number; height: number } | null };
+    params: ({ context: string } | { userContexts: string[] }) & {
+      viewport: { width: number; height: number } | null;
+    };
     result: Empty;
   };
   "browsingContext.activate": { params: { context: string }; result: Empty };

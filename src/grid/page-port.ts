@@ -35,7 +35,7 @@ export interface PageOptions {
   gone: () => Promise<boolean>;
 }
 
-/** How long a popup's first script may take before it is taken for one Chromium's BiDi ignores. */
+/** How long a pop-up's first script may take before it is taken for one Chromium's BiDi ignores. */
 const PROBE_MS = 500;
 /** How long a command may wait before the Grid is asked whether the browser still lives. */
 const WATCH_MS = 400;
@@ -190,7 +190,8 @@ export class PagePort {
   private async run<T>(context: string, arm: boolean, fn: PageFn, args: unknown[]): Promise<T> {
     const prompt = this.prompt;
     if (prompt) throw dialogOpenError(prompt);
-    await this.usable();
+    // Another tab (its title in a tab list) is made usable as the agent's own is.
+    await this.usable(context === this.context ? this.where.tab : context);
     // The library's own work (an outline of a huge page) gets the time a script would.
     const send = (withLibrary: boolean) =>
       this.whilePrompt(
@@ -218,12 +219,15 @@ export class PagePort {
   }
 
   /**
-   * Makes sure the tab takes scripts. Chromium's BiDi never answers a script sent to a window the
-   * page opened with window.open and kept its opener (an OAuth popup, say) until it has been
-   * navigated over BiDi: such a tab is reloaded once, the first time it is used.
+   * Makes sure `tab` takes commands. Chromium's BiDi never answers a command addressed to a pop-up
+   * that kept its opener and loaded a same-origin URL at once (`window.open("/path")` from a click,
+   * or a `target=_blank rel=opener` link): not a script, a gesture, a screenshot nor locateNodes,
+   * though it lists the pop-up and its realms. Only a new document over BiDi frees it: such a tab is
+   * reloaded once, the first time it is used. Pop-ups without an opener (`noopener`, a plain
+   * `target=_blank` link), cross-origin ones, and blank ones their opener writes into answer the
+   * probe and are left alone (test/integration/real-web.test.ts holds each case).
    */
-  async usable(): Promise<void> {
-    const tab = this.where.tab;
+  async usable(tab: string = this.where.tab): Promise<void> {
     if (this.held.usable.has(tab)) return;
     const top = (await this.send("browsingContext.getTree", { root: tab, maxDepth: 0 })).contexts[0] as
       | (BrowsingContextInfo & { originalOpener?: string | null })

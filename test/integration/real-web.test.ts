@@ -18,6 +18,16 @@ const site = serveFixture({
       w.document.write('<title>Written</title><p id=w>written by the opener</p>');
       w.document.close();
     ">Open</button>`),
+  // Each way a page opens a pop-up (see Page.usable): the first keeps its opener and loads a
+  // same-origin page at once, which Chromium's BiDi never answers until it is reloaded.
+  "/pops": () =>
+    html(`<title>Pops</title>
+<button id="same" onclick="window.open('/popped?same')">same</button>
+<a id="rel" href="/popped?rel" target="_blank" rel="opener">rel</a>
+<a id="blank" href="/popped?blank" target="_blank">blank</a>
+<button id="noopener" onclick="window.open('/popped?noopener', '_blank', 'noopener')">noopener</button>
+<button id="cross" onclick="window.open(location.href.replace('127.0.0.1', 'app.example.test').replace('/pops', '/popped?cross'))">cross</button>`),
+  "/popped": () => html(`<title>Popped</title><p>the pop-up's own page</p>`),
   "/tall": () =>
     html(`<title>Tall</title><div style="height:3000px">top</div>
 <div id="low" style="width:120px;height:40px;background:rgb(200,0,0)">low</div><div style="height:500px"></div>`),
@@ -64,6 +74,30 @@ test("a window.open pop-up lists, and keeps what its opener wrote into it", asyn
   expect(JSON.stringify(read.body)).toContain("written by the opener");
   await call("/browser/switch", { tab: "close" });
 }, 90_000);
+
+test("every kind of pop-up lists, reads and takes a click", async () => {
+  for (const id of ["same", "rel", "blank", "noopener", "cross"]) {
+    await call("/browser/navigate", { url: site.url("/pops") });
+    expect((await call("/browser/interact/click", { selector: { css: `#${id}` } })).status).toBe(200);
+    const started = Date.now();
+    const list = await call("/browser/switch", { tab: "list" });
+    expect([id, list.status, list.body.error]).toEqual([id, 200, undefined]);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect([id, list.body.tabs.map((t: { title: string }) => t.title)]).toEqual([id, ["Pops", "Popped"]]);
+    const into = await call("/browser/switch", { tab: 1 });
+    expect([id, into.status, into.body.url]).toEqual([id, 200, expect.stringContaining(`/popped?${id}`)]);
+    const read = await call("/browser/read", {});
+    expect([id, read.status, JSON.stringify(read.body).includes("the pop-up's own page")]).toEqual([
+      id,
+      200,
+      true,
+    ]);
+    expect(
+      (await call("/browser/interact/click", { selector: { text: "the pop-up's own page" } })).status,
+    ).toBe(200);
+    expect((await call("/browser/switch", { tab: "close" })).status).toBe(200);
+  }
+}, 180_000);
 
 test("an element below the first screen can be screenshot", async () => {
   await call("/browser/navigate", { url: site.url("/tall") });

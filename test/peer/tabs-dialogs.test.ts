@@ -43,6 +43,20 @@ test("close tab (tabs.spec.ts: close tab)", async () => {
   expect(await p.refused("switch", { tab: "close" })).toContain("end_browser");
 });
 
+test("a window.open tab in the list, as the page opened it (tabs.spec.ts: pop-ups)", async () => {
+  // Same origin, opener kept: the pop-up Chromium's BiDi does not answer until reloaded (Page.usable).
+  p.page("/opens", `<title>Opens</title><button onclick="window.open('/other')">Pop</button>`);
+  await p.tool("navigate", { url: p.site.url("/opens") });
+  await p.tool("interact", { action: "click", selector: { ref: await p.ref("Pop") } });
+  expect((await list()).map((t: any) => [t.index, t.title, t.current])).toEqual([
+    [0, "Opens", true],
+    [1, "Other", false],
+  ]);
+  expect((await p.tool("switch", { tab: 1 })).title).toBe("Other");
+  expect((await p.tool("read_page")).text).toContain("Other page");
+  expect((await p.tool("switch", { tab: "close" })).title).toBe("Opens");
+});
+
 test("alert dialog (dialogs.spec.ts: alert dialog)", async () => {
   p.page("/alert", `<title>Alert</title><button onclick="alert('Alert')">Button</button>`);
   await p.tool("navigate", { url: p.site.url("/alert") });

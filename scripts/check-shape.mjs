@@ -90,7 +90,7 @@ if (jscpd.status !== 0) {
   problems.push(`duplicated blocks of 6 lines or more (jscpd):\n${clones.trim()}`);
 }
 
-if (warnings.length) console.warn(`warnings:\n- ${warnings.join("\n- ")}`);
+if (warnings.length) console.log(`warnings:\n- ${warnings.join("\n- ")}`);
 if (problems.length) {
   console.error(`the shape of the tree (docs/architecture.md):\n- ${problems.join("\n- ")}`);
   process.exit(1);

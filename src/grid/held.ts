@@ -8,6 +8,8 @@ import { DEFAULT_KEEP, EventRing, LOGGED } from "./event-log.ts";
 
 /** Closed after this long without a call (a live call keeps its connection). */
 export const IDLE_MS = 5 * 60_000;
+const PRELOAD_MS = 2_000;
+const LATE_PRELOAD_MS = 120_000;
 
 // What every held connection follows, for the whole browser.
 const FOLLOWED: EventName[] = [
@@ -39,6 +41,8 @@ export class HeldConnection {
   readonly prompts = new Map<string, UserPrompt>();
   /** Tabs known to take scripts (see Page.usable). */
   readonly usable = new Set<string>();
+  /** A page of this browser did not take even a trivial script (a busy loop): see page-stuck.ts. */
+  stuck = false;
   private readonly navigations = new Map<string, Navigation>();
   /** The HTTP status of each context's current document, from its navigation's response. */
   readonly documentStatus = new Map<string, number>();
@@ -90,12 +94,28 @@ export class HeldConnection {
    * sandbox of every new document; a fresh connection does this before any use. Returns the
    * preload script's id.
    */
-  async follow(preload: { functionDeclaration: string; sandbox: string } | null): Promise<string | null> {
-    const [, script] = await Promise.all([
-      this.socket.subscribe(FOLLOWED),
-      preload ? this.socket.send("script.addPreloadScript", preload) : null,
-    ]);
-    return script?.script ?? null;
+  async follow(
+    preload: { functionDeclaration: string; sandbox: string } | null,
+    late: (script: string) => void = () => undefined,
+  ): Promise<string | null> {
+    // Adding a preload script waits on every open document: a stuck one (a busy loop, a tab held by
+    // another tab's dialog) would keep the connection from opening at all. Past PRELOAD_MS it goes
+    // on without (page calls bring the library themselves), and the script's id is kept when it comes.
+    const adding = preload
+      ? this.socket.send("script.addPreloadScript", preload, { timeoutMs: LATE_PRELOAD_MS })
+      : null;
+    adding?.catch(() => undefined);
+    await this.socket.subscribe(FOLLOWED);
+    if (!adding) return null;
+    const got = await Promise.race([adding.then((r) => r.script), Bun.sleep(PRELOAD_MS).then(() => null)]);
+    if (got === null) {
+      this.stuck = true;
+      adding.then(
+        (r) => late(r.script),
+        () => undefined,
+      );
+    }
+    return got;
   }
 
   get closed(): boolean {
@@ -253,6 +273,12 @@ export class HeldConnections {
     return opening;
   }
 
+  /** The browser's open connection, if it has one now (nothing is opened). */
+  peek(id: string): HeldConnection | null {
+    const known = this.held.get(id);
+    return known && !known.closed ? known : null;
+  }
+
   /** Closes and forgets the browser's connection (it ended, was replaced or reaped). */
   drop(id: string): void {
     const known = this.held.get(id);
@@ -306,7 +332,9 @@ export class HeldConnections {
       // A preload script outlives the connection that added it: the last one goes first.
       const old = this.preloads.get(id);
       if (old) await socket.send("script.removePreloadScript", { script: old }).catch(() => undefined);
-      const script = await conn.follow(this.preload);
+      const script = await conn.follow(this.preload, (late) => {
+        if (this.held.get(id) === conn) this.preloads.set(id, late);
+      });
       if (script) this.preloads.set(id, script);
     } catch (err) {
       conn.close();

@@ -17,6 +17,7 @@ import {
 import type { HeldConnection } from "./held.ts";
 import { declaration, NO_LIBRARY, type PageFn, packArgs, settling, unpackResult } from "./page-call.ts";
 import { DialogOpened, dialogOpenError } from "./page-dialogs.ts";
+import { DialogElsewhere, PageBusy, promptElsewhere, whyStuck } from "./page-stuck.ts";
 
 /** Which tab the agent acts in, and which frame inside it (null: the tab's top document). */
 export interface Where {
@@ -91,8 +92,16 @@ export class PagePort {
     params: Commands[M]["params"],
     opts: { timeoutMs?: number } = {},
   ): Promise<Commands[M]["result"]> {
+    const target = targetOf(method, params);
+    // A page found stuck before: a trivial script says at once whether it still is.
+    if (target && this.held.stuck) {
+      const why = await whyStuck(this.held.socket, this.held.prompts, this.where.tab, target);
+      if (why) throw why;
+      this.held.stuck = false;
+    }
     const work = this.held.socket.send(method, params, opts);
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let watch: ReturnType<typeof setInterval> | undefined;
     const watchdog = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         this.isGone().then(
@@ -101,6 +110,17 @@ export class PagePort {
           },
           () => undefined,
         );
+      }, WATCH_MS);
+      // A dialog open in another tab may be what this one waits on (see page-stuck.ts).
+      let asking = false;
+      watch = setInterval(() => {
+        if (!target || asking || !promptElsewhere(this.held.prompts, this.where.tab, target)) return;
+        asking = true;
+        whyStuck(this.held.socket, this.held.prompts, this.where.tab, target)
+          .then((why) => why instanceof DialogElsewhere && reject(why))
+          .finally(() => {
+            asking = false;
+          });
       }, WATCH_MS);
     });
     try {
@@ -111,9 +131,11 @@ export class PagePort {
         this.held.close();
         throw err;
       }
-      throw await this.plain(err, params as { context?: string });
+      if (err instanceof DialogElsewhere) throw err;
+      throw await this.plain(err, params as { context?: string }, target);
     } finally {
       clearTimeout(timer);
+      clearInterval(watch);
     }
   }
 
@@ -131,12 +153,17 @@ export class PagePort {
   private async plain(
     err: unknown,
     params: { context?: string; target?: { context?: string } },
+    target: string | null,
   ): Promise<unknown> {
     if (err instanceof BidiTimeout) {
       // A Grid that does not answer either is named as such (its 503).
       if (await this.isGone()) {
         return new wd.NoSuchSessionError("the browser is gone");
       }
+      // The browser answers but the page does not: say why, and keep the connection that knows it.
+      const why = target ? await whyStuck(this.held.socket, this.held.prompts, this.where.tab, target) : null;
+      if (why instanceof PageBusy) this.held.stuck = true;
+      if (why) return why;
       // A command past its deadline is not waited on again: the next call opens a fresh connection.
       this.held.close();
       return err;
@@ -304,4 +331,12 @@ export class PagePort {
     }
     return reply.result;
   }
+}
+
+/** The context a script or input command goes to (its document must answer, not just the browser). */
+function targetOf(method: string, params: unknown): string | null {
+  if (!/^(script|input)\./.test(method)) return null;
+  const p = params as { context?: unknown; target?: { context?: unknown } };
+  const c = p.context ?? p.target?.context;
+  return typeof c === "string" ? c : null;
 }

@@ -8,8 +8,7 @@ import { DEFAULT_KEEP, EventRing, LOGGED } from "./event-log.ts";
 
 /** Closed after this long without a call (a live call keeps its connection). */
 export const IDLE_MS = 5 * 60_000;
-const PRELOAD_MS = 2_000;
-const LATE_PRELOAD_MS = 120_000;
+const [PRELOAD_MS, LATE_PRELOAD_MS] = [2_000, 120_000];
 
 // What every held connection follows, for the whole browser.
 const FOLLOWED: EventName[] = [
@@ -98,9 +97,8 @@ export class HeldConnection {
     preload: { functionDeclaration: string; sandbox: string } | null,
     late: (script: string) => void = () => undefined,
   ): Promise<string | null> {
-    // Adding a preload script waits on every open document: a stuck one (a busy loop, a tab held by
-    // another tab's dialog) would keep the connection from opening at all. Past PRELOAD_MS it goes
-    // on without (page calls bring the library themselves), and the script's id is kept when it comes.
+    // Adding a preload script waits on every open document, so a stuck one would keep the connection
+    // from opening: past PRELOAD_MS it goes on without (page calls bring the library themselves).
     const adding = preload
       ? this.socket.send("script.addPreloadScript", preload, { timeoutMs: LATE_PRELOAD_MS })
       : null;

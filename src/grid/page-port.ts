@@ -17,7 +17,7 @@ import {
 import type { HeldConnection } from "./held.ts";
 import { declaration, NO_LIBRARY, type PageFn, packArgs, settling, unpackResult } from "./page-call.ts";
 import { DialogOpened, dialogOpenError } from "./page-dialogs.ts";
-import { DialogElsewhere, PageBusy, promptElsewhere, whyStuck } from "./page-stuck.ts";
+import { DialogElsewhere, PageBusy, stillStuck, targetOf, watchElsewhere, whyStuck } from "./page-stuck.ts";
 
 /** Which tab the agent acts in, and which frame inside it (null: the tab's top document). */
 export interface Where {
@@ -93,15 +93,10 @@ export class PagePort {
     opts: { timeoutMs?: number } = {},
   ): Promise<Commands[M]["result"]> {
     const target = targetOf(method, params);
-    // A page found stuck before: a trivial script says at once whether it still is.
-    if (target && this.held.stuck) {
-      const why = await whyStuck(this.held.socket, this.held.prompts, this.where.tab, target);
-      if (why) throw why;
-      this.held.stuck = false;
-    }
+    if (target) await stillStuck(this.held, this.where.tab, target);
     const work = this.held.socket.send(method, params, opts);
     let timer: ReturnType<typeof setTimeout> | undefined;
-    let watch: ReturnType<typeof setInterval> | undefined;
+    let unwatch = () => {};
     const watchdog = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         this.isGone().then(
@@ -111,17 +106,7 @@ export class PagePort {
           () => undefined,
         );
       }, WATCH_MS);
-      // A dialog open in another tab may be what this one waits on (see page-stuck.ts).
-      let asking = false;
-      watch = setInterval(() => {
-        if (!target || asking || !promptElsewhere(this.held.prompts, this.where.tab, target)) return;
-        asking = true;
-        whyStuck(this.held.socket, this.held.prompts, this.where.tab, target)
-          .then((why) => why instanceof DialogElsewhere && reject(why))
-          .finally(() => {
-            asking = false;
-          });
-      }, WATCH_MS);
+      if (target) unwatch = watchElsewhere(this.held, () => this.where.tab, target, WATCH_MS, reject);
     });
     try {
       return await Promise.race([work, watchdog]);
@@ -135,7 +120,7 @@ export class PagePort {
       throw await this.plain(err, params as { context?: string }, target);
     } finally {
       clearTimeout(timer);
-      clearInterval(watch);
+      unwatch();
     }
   }
 
@@ -331,12 +316,4 @@ export class PagePort {
     }
     return reply.result;
   }
-}
-
-/** The context a script or input command goes to (its document must answer, not just the browser). */
-function targetOf(method: string, params: unknown): string | null {
-  if (!/^(script|input)\./.test(method)) return null;
-  const p = params as { context?: unknown; target?: { context?: unknown } };
-  const c = p.context ?? p.target?.context;
-  return typeof c === "string" ? c : null;
 }

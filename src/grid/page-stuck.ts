@@ -4,6 +4,9 @@
 // held connection is kept: it is the one that saw the dialog open.
 import { FlowError } from "../errors.ts";
 import { type BidiSocket, BidiTimeout, SANDBOX, type UserPrompt } from "./bidi.ts";
+import type { HeldConnection } from "./held.ts";
+
+type Held = Pick<HeldConnection, "socket" | "prompts" | "stuck">;
 
 /** How long a trivial script may take before the document it went to counts as not answering. */
 export const PROBE_MS = 1_000;
@@ -81,4 +84,44 @@ export async function whyStuck(
   // A dialog in another tab (one this tab shares an event loop with) holds it; else a script does.
   const after = promptElsewhere(prompts, tab, target);
   return after ? dialogElsewhere(socket, after) : new PageBusy();
+}
+
+/** The context a script or input command goes to (its document must answer, not just the browser). */
+export function targetOf(method: string, params: unknown): string | null {
+  if (!/^(script|input)\./.test(method)) return null;
+  const p = params as { context?: unknown; target?: { context?: unknown } };
+  const c = p.context ?? p.target?.context;
+  return typeof c === "string" ? c : null;
+}
+
+/** On a page found stuck before, a trivial script says at once whether it still is (throws why). */
+export async function stillStuck(held: Held, tab: string, target: string): Promise<void> {
+  if (!held.stuck) return;
+  const why = await whyStuck(held.socket, held.prompts, tab, target);
+  if (why) throw why;
+  held.stuck = false;
+}
+
+/**
+ * While a command to `target` waits, and a dialog is open in another tab, asks every `ms` whether
+ * that dialog is what holds it; `stuck` gets the error when it is. Returns the way to stop.
+ */
+export function watchElsewhere(
+  held: Held,
+  tab: () => string,
+  target: string,
+  ms: number,
+  stuck: (err: DialogElsewhere) => void,
+): () => void {
+  let asking = false;
+  const watch = setInterval(() => {
+    if (asking || !promptElsewhere(held.prompts, tab(), target)) return;
+    asking = true;
+    whyStuck(held.socket, held.prompts, tab(), target)
+      .then((why) => why instanceof DialogElsewhere && stuck(why))
+      .finally(() => {
+        asking = false;
+      });
+  }, ms);
+  return () => clearInterval(watch);
 }

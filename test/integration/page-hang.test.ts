@@ -27,7 +27,8 @@ const timed = async (method: string, path: string, body?: unknown) => {
   const res = await call(method, path, body);
   return { ...res, ms: performance.now() - t0 };
 };
-const HELD = /^the page in tab (\d) shows a dialog \(alert: "Pay 4242 now"\) and this tab waits on it: answer it with dialog, or close that tab/;
+const HELD =
+  /^the page in tab (\d) shows a dialog \(alert: "Pay 4242 now"\) and this tab waits on it: answer it with dialog, or close that tab/;
 
 async function popUp(): Promise<void> {
   const click = await call("POST", "/browser/interact/click", { selector: { css: "#pop" } });

@@ -10,8 +10,8 @@ import { RedisClient } from "bun";
 import { FlowError, LeaseLost } from "../../src/errors.ts";
 import { emptyRecord, type WorkspaceRecord } from "../../src/store/record.ts";
 import { RedisStore } from "../../src/store/redis.ts";
-import { LEASE_DEADLINES } from "../../src/store/redis-leases.ts";
 import { LEASE_QUEUE } from "../../src/store/redis-keys.ts";
+import { LEASE_DEADLINES } from "../../src/store/redis-leases.ts";
 import { SqliteStore } from "../../src/store/sqlite.ts";
 import type { RecordStore } from "../../src/store/types.ts";
 import { Leases } from "../../src/workspaces/lock.ts";
@@ -350,7 +350,8 @@ describe("the Redis lease queue's poll with 250 waiters", () => {
     for (let i = 0; i < waiting; i++) expect(await store.takeLease(name, `t${i}`, 60_000)).toBeNull();
     await redis.raw.send("CONFIG", ["RESETSTAT"]);
     const polls = 20;
-    for (let i = 0; i < polls; i++) expect(await store.takeLease(name, `t${waiting >> 1}`, 60_000)).toBeNull();
+    for (let i = 0; i < polls; i++)
+      expect(await store.takeLease(name, `t${waiting >> 1}`, 60_000)).toBeNull();
     const calls = await redis.calls();
     let n = 0;
     for (const [cmd, c] of Object.entries(calls)) if (!/^(info|config|evalsha|eval|script)/.test(cmd)) n += c;

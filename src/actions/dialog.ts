@@ -25,7 +25,8 @@ async function openDialog(
 ): Promise<Open> {
   const deadline = performance.now() + waitSeconds * 1000;
   for (let first = true; ; first = false) {
-    const prompt = page.prompt;
+    // None in this tab: one open in another (a pop-up's alert holds the tab that opened it).
+    const prompt = page.prompt ?? page.held.prompts.values().next().value;
     if (prompt) return { prompt };
     // One the connection did not see open (it opened before this server held it).
     if (first) {
@@ -79,7 +80,7 @@ export const dialog = defineAction({
     "wait: seconds to wait for one the last action will open. No dialog open is a 400.",
   ].join(" "),
   docs: [
-    "Handle it here first. For a prompt accepted without text, the prompt's default is kept.",
+    "Handle it here first; with none open in this tab, the one open in another tab is handled (a pop-up's alert holds the tab that opened it). For a prompt accepted without text, the prompt's default is kept.",
     "Returns message, type (alert, confirm or prompt), and the page's url and title after it closed (both empty while a dialog is still open).",
     "wait is for a dialog raised later, e.g. by a timer. text on an alert or confirm is a 400 that leaves the dialog open.",
   ].join(" "),

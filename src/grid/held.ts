@@ -10,6 +10,7 @@ import { DEFAULT_KEEP, EventRing, LOGGED } from "./event-log.ts";
 
 /** Closed after this long without a call (a live call keeps its connection). */
 export const IDLE_MS = 5 * 60_000;
+const [PRELOAD_MS, LATE_PRELOAD_MS] = [2_000, 120_000];
 
 // What every held connection follows, for the whole browser.
 const FOLLOWED: EventName[] = [
@@ -42,6 +43,8 @@ export class HeldConnection {
   readonly prompts = new Map<string, UserPrompt>();
   /** Tabs known to take scripts (see Page.usable). */
   readonly usable = new Set<string>();
+  /** A page of this browser did not take even a trivial script (a busy loop): see page-stuck.ts. */
+  stuck = false;
   private readonly navigations = new Map<string, Navigation>();
   /** The HTTP status of each context's current document, from its navigation's response. */
   readonly documentStatus = new Map<string, number>();
@@ -96,17 +99,34 @@ export class HeldConnection {
    * sandbox of every new document; a fresh connection does this before any use. Returns the
    * preload script's id.
    */
-  async follow(preload: { functionDeclaration: string; sandbox: string } | null): Promise<string | null> {
-    const [, script] = await Promise.all([
+  async follow(
+    preload: { functionDeclaration: string; sandbox: string } | null,
+    late: (script: string) => void = () => undefined,
+  ): Promise<string | null> {
+    // Adding a preload script waits on every open document, so a stuck one would keep the connection
+    // from opening: past PRELOAD_MS it goes on without (page calls bring the library themselves).
+    const adding = preload
+      ? this.socket.send("script.addPreloadScript", preload, { timeoutMs: LATE_PRELOAD_MS })
+      : null;
+    adding?.catch(() => undefined);
+    await Promise.all([
       this.socket.subscribe(FOLLOWED),
-      preload ? this.socket.send("script.addPreloadScript", preload) : null,
       // The tabs already open, whose creation the connection did not see.
       this.socket
         .send("browsingContext.getTree", { maxDepth: 0 })
         .then((t) => this.pages.knowRoots(t?.contexts ?? []))
         .catch(() => undefined),
     ]);
-    return script?.script ?? null;
+    if (!adding) return null;
+    const got = await Promise.race([adding.then((r) => r.script), Bun.sleep(PRELOAD_MS).then(() => null)]);
+    if (got === null) {
+      this.stuck = true;
+      adding.then(
+        (r) => late(r.script),
+        () => undefined,
+      );
+    }
+    return got;
   }
 
   get closed(): boolean {
@@ -334,7 +354,9 @@ export class HeldConnections {
       // A preload script outlives the connection that added it: the last one goes first.
       const old = this.preloads.get(id);
       if (old) await socket.send("script.removePreloadScript", { script: old }).catch(() => undefined);
-      const script = await conn.follow(this.preload);
+      const script = await conn.follow(this.preload, (late) => {
+        if (this.held.get(id) === conn) this.preloads.set(id, late);
+      });
       if (script) this.preloads.set(id, script);
     } catch (err) {
       conn.close();

@@ -17,6 +17,7 @@ import {
 import type { HeldConnection } from "./held.ts";
 import { declaration, NO_LIBRARY, type PageFn, packArgs, settling, unpackResult } from "./page-call.ts";
 import { DialogOpened, dialogOpenError } from "./page-dialogs.ts";
+import { DialogElsewhere, PageBusy, stillStuck, targetOf, watchElsewhere, whyStuck } from "./page-stuck.ts";
 
 /** Which tab the agent acts in, and which frame inside it (null: the tab's top document). */
 export interface Where {
@@ -91,8 +92,11 @@ export class PagePort {
     params: Commands[M]["params"],
     opts: { timeoutMs?: number } = {},
   ): Promise<Commands[M]["result"]> {
+    const target = targetOf(method, params);
+    if (target) await stillStuck(this.held, this.where.tab, target);
     const work = this.held.socket.send(method, params, opts);
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let unwatch = () => {};
     const watchdog = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         this.isGone().then(
@@ -102,6 +106,7 @@ export class PagePort {
           () => undefined,
         );
       }, WATCH_MS);
+      if (target) unwatch = watchElsewhere(this.held, () => this.where.tab, target, WATCH_MS, reject);
     });
     try {
       return await Promise.race([work, watchdog]);
@@ -111,9 +116,11 @@ export class PagePort {
         this.held.close();
         throw err;
       }
-      throw await this.plain(err, params as { context?: string });
+      if (err instanceof DialogElsewhere) throw err;
+      throw await this.plain(err, params as { context?: string }, target);
     } finally {
       clearTimeout(timer);
+      unwatch();
     }
   }
 
@@ -131,12 +138,17 @@ export class PagePort {
   private async plain(
     err: unknown,
     params: { context?: string; target?: { context?: string } },
+    target: string | null,
   ): Promise<unknown> {
     if (err instanceof BidiTimeout) {
       // A Grid that does not answer either is named as such (its 503).
       if (await this.isGone()) {
         return new wd.NoSuchSessionError("the browser is gone");
       }
+      // The browser answers but the page does not: say why, and keep the connection that knows it.
+      const why = target ? await whyStuck(this.held.socket, this.held.prompts, this.where.tab, target) : null;
+      if (why instanceof PageBusy) this.held.stuck = true;
+      if (why) return why;
       // A command past its deadline is not waited on again: the next call opens a fresh connection.
       this.held.close();
       return err;

@@ -4,6 +4,7 @@ import { error as wd } from "selenium-webdriver";
 import type { LiveBrowser } from "../actions/shape.ts";
 import type { HeldConnection, HeldConnections } from "../grid/held.ts";
 import { Page, type Where } from "../grid/page.ts";
+import { answers } from "../grid/page-stuck.ts";
 import type { Grid } from "../grid/webdriver.ts";
 import { type BrowserSettings, focusFor, type WorkspaceRecord } from "../store/record.ts";
 
@@ -17,6 +18,8 @@ export interface Held extends LiveBrowser {
 /** Classic WebDriver's default page load timeout, which the browser keeps when none is set. */
 const PAGE_LOAD_MS = 300_000;
 const SCRIPT_MS = 30_000;
+/** How long a browser found stuck has to answer before the next call replaces it. */
+const WEDGED_MS = 3_000;
 
 export class Browsers {
   constructor(
@@ -41,6 +44,27 @@ export class Browsers {
       }
       throw err;
     }
+  }
+
+  /**
+   * Whether the browser is wedged: a page of it was found stuck (page-stuck.ts) and the agent's tab
+   * still takes no trivial script within WEDGED_MS, with no dialog open that would explain it (a
+   * dialog is answered, not replaced). Only a browser this server saw stuck is asked.
+   */
+  async wedged(id: string, record: WorkspaceRecord | null): Promise<boolean> {
+    const conn = this.connections.peek(id);
+    if (!conn?.stuck || conn.prompts.size > 0) return false;
+    const tab =
+      focusFor(record, id)?.tab ||
+      (
+        await conn.socket
+          .send("browsingContext.getTree", { maxDepth: 0 }, { timeoutMs: WEDGED_MS })
+          .catch(() => null)
+      )?.contexts[0]?.context;
+    if (!tab) return false;
+    if (!(await answers(conn.socket, tab, WEDGED_MS))) return conn.prompts.size === 0;
+    conn.stuck = false;
+    return false;
   }
 
   live(id: string, settings: BrowserSettings, record: WorkspaceRecord | null = null): Held {

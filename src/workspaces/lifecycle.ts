@@ -96,8 +96,15 @@ export class Lifecycle {
   /** The workspace's browser, opening one (with its settings, site data and last page) when there is none. */
   async resolve(workspace: string): Promise<Held> {
     const record = await this.store.get(workspace);
-    if (record?.session_id) return this.browsers.live(record.session_id, record.settings, record);
-    return this.reopen(workspace, "", record);
+    const id = record?.session_id;
+    if (!id) return this.reopen(workspace, "", record);
+    // A browser whose page stopped answering, and still does not: it counts as gone, and is ended.
+    if (await this.browsers.wedged(id, record)) {
+      log.info(`workspace ${workspace}: its browser stopped answering; replacing it`);
+      await this.endGridBrowser(id);
+      return this.reopen(workspace, id, record);
+    }
+    return this.browsers.live(id, record.settings, record);
   }
 
   /** The browser the record names now, as a call holds it; null when it names none. */

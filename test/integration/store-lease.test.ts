@@ -2,7 +2,7 @@
 // Redis), on real time: one holder at a time, served in the order they came, a dead holder's or a
 // dead waiter's place given up after the lease's time, fencing tokens that refuse a stale write,
 // and three processes counting under one lease without losing an increment.
-import { afterAll, afterEach, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,10 +10,13 @@ import { RedisClient } from "bun";
 import { FlowError, LeaseLost } from "../../src/errors.ts";
 import { emptyRecord, type WorkspaceRecord } from "../../src/store/record.ts";
 import { RedisStore } from "../../src/store/redis.ts";
+import { LEASE_QUEUE } from "../../src/store/redis-keys.ts";
+import { LEASE_DEADLINES } from "../../src/store/redis-leases.ts";
 import { SqliteStore } from "../../src/store/sqlite.ts";
 import type { RecordStore } from "../../src/store/types.ts";
 import { Leases } from "../../src/workspaces/lock.ts";
 import { testRedisUrl } from "../support/env.ts";
+import { type PrivateRedis, startRedis } from "../support/redis-server.ts";
 
 const WORKER = join(import.meta.dir, "../support/lease-worker.ts");
 const dirs: string[] = [];
@@ -325,3 +328,61 @@ for (const h of harnesses) {
     }
   });
 }
+
+// The lease queue's poll is bounded by a sorted set of deadlines: a waiter asking again reads the
+// queue's head and the tickets whose deadline passed (at most 100 of those), never the whole queue.
+// Counted in Redis commands on a private server (scripts' own calls count), not in time.
+describe("the Redis lease queue's poll with 250 waiters", () => {
+  let redis: PrivateRedis;
+  let store: RedisStore;
+  beforeAll(async () => {
+    redis = await startRedis();
+    store = new RedisStore({ url: redis.url, prefix: "q:" });
+  });
+  afterAll(async () => {
+    await store.close();
+    await redis.stop();
+  });
+
+  /** Redis commands per poll of one waiter, with `waiting` tickets in line behind a holder. */
+  async function perPoll(name: string, waiting: number): Promise<number> {
+    expect(await store.takeLease(name, "holder", 60_000)).toBeGreaterThan(0);
+    for (let i = 0; i < waiting; i++) expect(await store.takeLease(name, `t${i}`, 60_000)).toBeNull();
+    await redis.raw.send("CONFIG", ["RESETSTAT"]);
+    const polls = 20;
+    for (let i = 0; i < polls; i++)
+      expect(await store.takeLease(name, `t${waiting >> 1}`, 60_000)).toBeNull();
+    const calls = await redis.calls();
+    let n = 0;
+    for (const [cmd, c] of Object.entries(calls)) if (!/^(info|config|evalsha|eval|script)/.test(cmd)) n += c;
+    return n / polls;
+  }
+
+  test("each poll does the same few commands with 250 waiters as with 10", async () => {
+    const few = await perPoll("few", 10);
+    const many = await perPoll("many", 250);
+    expect(few).toBeLessThanOrEqual(8);
+    expect(many).toBe(few);
+    expect(await redis.raw.send("ZCARD", [`q:${LEASE_QUEUE}many`])).toBe(250);
+  });
+
+  test("250 waiters gone at once are cleared at most 100 per poll, and all of them in three", async () => {
+    expect(await store.takeLease("gone", "holder", 60_000)).toBeGreaterThan(0);
+    for (let i = 0; i < 250; i++) await store.takeLease("gone", `t${i}`, 30);
+    // One that stays keeps the queue's keys from expiring with the others.
+    await store.takeLease("gone", "stays", 60_000);
+    await Bun.sleep(80);
+    const left = () => redis.raw.send("ZCARD", [`q:${LEASE_DEADLINES}gone`]) as Promise<number>;
+    const cleared: number[] = [];
+    for (let poll = 0; poll < 3; poll++) {
+      const before = await left();
+      await redis.raw.send("CONFIG", ["RESETSTAT"]);
+      expect(await store.takeLease("gone", "late", 60_000)).toBeNull();
+      // Two removals per ticket cleared (its deadline and its place in line), nothing per ticket kept.
+      expect((await redis.calls()).zrem ?? 0).toBeLessThanOrEqual(200);
+      cleared.push(before - (await left()) + (poll === 0 ? 1 : 0));
+    }
+    expect(cleared).toEqual([100, 100, 50]);
+    expect(await redis.raw.send("ZRANGE", [`q:${LEASE_QUEUE}gone`, "0", "-1"])).toEqual(["stays", "late"]);
+  });
+});

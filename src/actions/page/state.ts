@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { DialogOpened, type Page } from "../../grid/page.ts";
 import { DIALOG_SETTLE_MS, promptWithin } from "../../grid/page-dialogs.ts";
+import { DialogElsewhere } from "../../grid/page-stuck.ts";
 import type { ActionContext, LiveBrowser } from "../define.ts";
 
 type Ctx = Pick<ActionContext, "land">;
@@ -63,6 +64,8 @@ export async function here(ctx: Ctx, page: Page): Promise<Landed> {
     try {
       state = await page.state(page.context);
     } catch (err) {
+      // A dialog in another tab holds this one (a pop-up's alert): the action's result names it.
+      if (err instanceof DialogElsewhere) return { url: "", title: "", dialog: err.prompt.message };
       // The action closed its own tab (a script's window.close): nowhere to report, nothing to record.
       if (await page.tabOpen().catch(() => true)) throw err;
       ctx.land(null);

@@ -1,0 +1,127 @@
+// A page that stops answering: a dialog in another tab that holds this one (a pop-up's alert stops
+// the tab that opened it: they share one event loop), or a script that never yields. The browser
+// itself still answers (its context tree, its events), so each is told apart and named, and the
+// held connection is kept: it is the one that saw the dialog open.
+import { FlowError } from "../errors.ts";
+import { type BidiSocket, BidiTimeout, SANDBOX, type UserPrompt } from "./bidi.ts";
+import type { HeldConnection } from "./held.ts";
+
+type Held = Pick<HeldConnection, "socket" | "prompts" | "stuck">;
+
+/** How long a trivial script may take before the document it went to counts as not answering. */
+export const PROBE_MS = 1_000;
+
+/** Whether `context`'s document runs a trivial script within `ms` (an error reply still answers). */
+export function answers(socket: BidiSocket, context: string, ms = PROBE_MS): Promise<boolean> {
+  return socket
+    .send(
+      "script.callFunction",
+      { functionDeclaration: "() => 1", target: { context, sandbox: SANDBOX }, awaitPromise: false },
+      { timeoutMs: ms },
+    )
+    .then(
+      () => true,
+      (err: unknown) => !(err instanceof BidiTimeout),
+    );
+}
+
+/** A dialog open in another tab, which the tab a call went to waits on (a 400: answer it). */
+export class DialogElsewhere extends FlowError {
+  constructor(
+    readonly prompt: UserPrompt,
+    index: number,
+  ) {
+    const kind = prompt.type === "beforeunload" ? "leave-page" : prompt.type;
+    super(
+      "bad_input",
+      `the page in tab ${index} shows a dialog (${kind}: ${JSON.stringify(prompt.message)}) and this tab waits on it: answer it with dialog, or close that tab (switch tab ${index}, then tab "close")`,
+    );
+    this.name = "DialogElsewhere";
+  }
+}
+
+export const PAGE_BUSY =
+  "the page stopped answering (a script in it is busy): call open_session to get a fresh browser (saved site data is restored), or wait; if it still does not answer, the next call opens a fresh browser on its own";
+
+/** The page runs something that never yields: a 503, as the next call may find it free. */
+export class PageBusy extends FlowError {
+  constructor() {
+    super("unavailable", PAGE_BUSY);
+    this.name = "PageBusy";
+  }
+}
+
+/** A dialog open in a tab other than `tab` (and `target`), if the connection saw one. */
+export function promptElsewhere(
+  prompts: ReadonlyMap<string, UserPrompt>,
+  tab: string,
+  target: string,
+): UserPrompt | null {
+  for (const [context, p] of prompts) if (context !== tab && context !== target) return p;
+  return null;
+}
+
+/** The error naming `prompt`'s tab by its index (the browser's order of tabs, as switch lists them). */
+export async function dialogElsewhere(socket: BidiSocket, prompt: UserPrompt): Promise<DialogElsewhere> {
+  const tree = await socket
+    .send("browsingContext.getTree", { maxDepth: 0 }, { timeoutMs: PROBE_MS })
+    .catch(() => null);
+  const index = tree?.contexts.findIndex((c) => c.context === prompt.context) ?? -1;
+  return new DialogElsewhere(prompt, Math.max(0, index));
+}
+
+/**
+ * Why a command to `target` has not answered, when the page is the reason: a dialog elsewhere, or
+ * a busy script (the document does not take even a trivial one). Null: the page answers.
+ */
+export async function whyStuck(
+  socket: BidiSocket,
+  prompts: ReadonlyMap<string, UserPrompt>,
+  tab: string,
+  target: string,
+): Promise<DialogElsewhere | PageBusy | null> {
+  if (await answers(socket, target)) return null;
+  // A dialog in another tab (one this tab shares an event loop with) holds it; else a script does.
+  const after = promptElsewhere(prompts, tab, target);
+  return after ? dialogElsewhere(socket, after) : new PageBusy();
+}
+
+/** The context a script or input command goes to (its document must answer, not just the browser). */
+export function targetOf(method: string, params: unknown): string | null {
+  if (!/^(script|input)\./.test(method)) return null;
+  const p = params as { context?: unknown; target?: { context?: unknown } };
+  const c = p.context ?? p.target?.context;
+  return typeof c === "string" ? c : null;
+}
+
+/** On a page found stuck before, a trivial script says at once whether it still is (throws why). */
+export async function stillStuck(held: Held, tab: string, target: string): Promise<void> {
+  if (!held.stuck) return;
+  const why = await whyStuck(held.socket, held.prompts, tab, target);
+  if (why) throw why;
+  held.stuck = false;
+}
+
+/**
+ * While a command to `target` waits, and a dialog is open in another tab, asks every `ms` whether
+ * that dialog is what holds it; `stuck` gets the error when it is. Returns the way to stop.
+ */
+export function watchElsewhere(
+  held: Held,
+  tab: () => string,
+  target: string,
+  ms: number,
+  stuck: (err: DialogElsewhere) => void,
+): () => void {
+  let asking = false;
+  const watch = setInterval(() => {
+    if (asking || !promptElsewhere(held.prompts, tab(), target)) return;
+    asking = true;
+    whyStuck(held.socket, held.prompts, tab(), target)
+      .then((why) => why instanceof DialogElsewhere && stuck(why))
+      .finally(() => {
+        asking = false;
+      });
+  }, ms);
+  return () => clearInterval(watch);
+}

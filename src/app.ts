@@ -4,7 +4,8 @@ import { Elysia } from "elysia";
 import { ACTIONS } from "./actions/index.ts";
 import { AdminAuth, adminTokenOf, isAdminPath } from "./admin/auth.ts";
 import { Events } from "./admin/events.ts";
-import type { Config, Source } from "./config.ts";
+import type { Config } from "./config-schema.ts";
+import type { Source } from "./config-sources.ts";
 import { fileRoutes } from "./files/routes.ts";
 import { setupFiles } from "./files/setup.ts";
 import { Flows } from "./flows/service.ts";
@@ -29,7 +30,8 @@ import { restRoutes } from "./surfaces/rest.ts";
 import { uiRoutes } from "./surfaces/ui.ts";
 import { Timeline, type Trail } from "./timeline/service.ts";
 import { openTimelineLog } from "./timeline/setup.ts";
-import { type ManagerHooks, WorkspaceManager } from "./workspaces/manager.ts";
+import type { ManagerHooks } from "./workspaces/lifecycle.ts";
+import { WorkspaceManager } from "./workspaces/manager.ts";
 
 export interface AppOptions {
   /** A store built elsewhere (tests); otherwise one is opened from the config. */

@@ -288,9 +288,6 @@ export type Config = {
   };
 };
 
-export type LogLevel = Config["log"]["level"];
-export type WatchMode = Config["recording"]["watch"];
-
 const sections = Object.entries(TABLE) as [
   keyof Config,
   { about: string; fields: Record<string, Spec<unknown>> },

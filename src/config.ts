@@ -15,12 +15,6 @@ import {
 import { type Parsed, parseText, parseYaml } from "./config-values.ts";
 import { scrub } from "./errors.ts";
 
-export { helpText, settingsView, withoutCredentials } from "./config-help.ts";
-export type { Config, SecretEntry, Setting } from "./config-schema.ts";
-export { defaultConfig, SETTINGS } from "./config-schema.ts";
-export type { Cli, Loaded, Source } from "./config-sources.ts";
-export { ConfigError } from "./config-sources.ts";
-
 // The one retired name that is refused rather than ignored: a deployment still setting it would
 // otherwise boot with flows quietly off.
 export const RETIRED_FLOW =

@@ -28,7 +28,7 @@ const STATUS: Record<ErrorKind, number> = {
   internal: 500,
 };
 
-export class FlowError extends Error {
+export class AppError extends Error {
   readonly kind: ErrorKind;
   /** The request field the message is about, when there is one (`body.url`, `selector`). */
   readonly field?: string;
@@ -36,7 +36,7 @@ export class FlowError extends Error {
     super(message);
     this.kind = kind;
     this.field = field;
-    this.name = "FlowError";
+    this.name = "AppError";
   }
   get status(): number {
     return STATUS[this.kind];
@@ -44,16 +44,16 @@ export class FlowError extends Error {
 }
 
 /** 400: the request cannot succeed as sent. */
-export const badInput = (message: string, field?: string) => new FlowError("bad_input", message, field);
+export const badInput = (message: string, field?: string) => new AppError("bad_input", message, field);
 export const unauthorized = (message = "missing or wrong bearer token: send Authorization: Bearer <token>") =>
-  new FlowError("unauthorized", message);
-export const forbidden = (message: string) => new FlowError("forbidden", message);
-export const notFound = (message: string) => new FlowError("not_found", message);
-export const tooLarge = (message: string) => new FlowError("too_large", message);
+  new AppError("unauthorized", message);
+export const forbidden = (message: string) => new AppError("forbidden", message);
+export const notFound = (message: string) => new AppError("not_found", message);
+export const tooLarge = (message: string) => new AppError("too_large", message);
 /** 415: a body of a type the route does not take. */
-export const unsupportedType = (message: string) => new FlowError("unsupported_type", message);
+export const unsupportedType = (message: string) => new AppError("unsupported_type", message);
 /** 429: too many tries; `retryAfter` is the seconds to wait. */
-export class TooMany extends FlowError {
+export class TooMany extends AppError {
   constructor(
     message: string,
     readonly retryAfter: number,
@@ -64,11 +64,11 @@ export class TooMany extends FlowError {
 }
 /** 503: the Grid, its BiDi channel or the store could not serve this; worth retrying after a wait. */
 /** A 409: the thing is in a state that does not allow it (nothing waits; one waits already). */
-export const conflict = (message: string) => new FlowError("conflict", message);
-export const unavailable = (message: string) => new FlowError("unavailable", message);
+export const conflict = (message: string) => new AppError("conflict", message);
+export const unavailable = (message: string) => new AppError("unavailable", message);
 
 /** Raised when an atomic store update kept losing its race. */
-export class StoreConflict extends FlowError {
+export class StoreConflict extends AppError {
   constructor(key: string) {
     super("unavailable", `the record for workspace ${key} kept changing under this write: retry the call`);
     this.name = "StoreConflict";
@@ -76,7 +76,7 @@ export class StoreConflict extends FlowError {
 }
 
 /** Raised by a fenced write whose lease another holder has taken (or an admin broke) since. */
-export class LeaseLost extends FlowError {
+export class LeaseLost extends AppError {
   constructor(key: string) {
     super(
       "unavailable",
@@ -89,7 +89,7 @@ export class LeaseLost extends FlowError {
 export const BIDI_DOWN = "the browser's BiDi channel did not answer: nothing was saved";
 
 export function statusOf(err: unknown): number {
-  return err instanceof FlowError ? err.status : 500;
+  return err instanceof AppError ? err.status : 500;
 }
 
 // Values registered here (secret values, the current Grid ids) are replaced wherever a message or
@@ -98,9 +98,6 @@ const hidden = new Set<string>();
 
 export function hideValue(value: string): void {
   if (value.length >= 3) hidden.add(value);
-}
-export function unhideValue(value: string): void {
-  hidden.delete(value);
 }
 
 const CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^/@\s]+@/gi;
@@ -116,7 +113,7 @@ export function scrub(text: string): string {
 /** The text a caller may read for any thrown thing. */
 export function messageOf(err: unknown): string {
   return asThrown(err, () => {
-    if (err instanceof FlowError) return scrub(err.message);
+    if (err instanceof AppError) return scrub(err.message);
     if (err instanceof Error) return scrub(err.message || err.name);
     return scrub(String(err));
   });
@@ -124,6 +121,6 @@ export function messageOf(err: unknown): string {
 
 /** The body every surface sends for a failure. */
 export function errorBody(err: unknown): { error: string } {
-  if (err instanceof FlowError) return { error: messageOf(err) };
+  if (err instanceof AppError) return { error: messageOf(err) };
   return { error: `something failed that this server did not expect: ${messageOf(err)}` };
 }

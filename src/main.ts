@@ -2,15 +2,9 @@
 // Exit codes: 0 after a clean stop, 2 for a bad setting, 1 for anything else that stops the boot.
 import { credentialsLine } from "./admin/auth.ts";
 import { buildApp, buildServices, openSealedStore, serveMcpStdio } from "./app.ts";
-import {
-  ConfigError,
-  configProblem,
-  helpText,
-  hostProblem,
-  type Loaded,
-  loadConfig,
-  settingsView,
-} from "./config.ts";
+import { configProblem, hostProblem, loadConfig } from "./config.ts";
+import { helpText, settingsView } from "./config-help.ts";
+import { ConfigError, type Loaded } from "./config-sources.ts";
 import { messageOf } from "./errors.ts";
 import { UPLOAD_CAP } from "./files/uris.ts";
 import { log, setLogLevel } from "./log.ts";

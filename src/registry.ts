@@ -12,8 +12,6 @@ import type { Services } from "./services.ts";
 import { siteData } from "./site-data/index.ts";
 import { timeline } from "./timeline/index.ts";
 
-export { workspaceExists } from "./admin/rows.ts";
-
 /** Every capability, in the order of the workspace page's tabs. */
 const CAPABILITIES = [files, flows, siteData, timeline, person] as const;
 

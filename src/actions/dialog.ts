@@ -4,10 +4,11 @@
 import { type Alert, error as wd } from "selenium-webdriver";
 import { z } from "zod";
 import { badInput } from "../errors.ts";
-import type { UserPrompt } from "../grid/bidi.ts";
+import type { UserPrompt } from "../grid/bidi-types.ts";
 import type { Page } from "../grid/page.ts";
 import { hideSecrets } from "../secrets/bound.ts";
-import { defineAction, pageFields } from "./define.ts";
+import { defineAction } from "./define.ts";
+import { pageFields } from "./fields.ts";
 import { here } from "./page/state.ts";
 
 const POLL_MS = 100;

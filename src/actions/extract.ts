@@ -3,8 +3,9 @@
 import { z } from "zod";
 import { badInput } from "../errors.ts";
 import type { PageLib, PageSelector } from "../page/index.ts";
-import { defineAction, flag, pageFields, webUrl } from "./define.ts";
+import { defineAction } from "./define.ts";
 import { acting, quoteSelector } from "./failures.ts";
+import { flag, pageFields, webUrl } from "./fields.ts";
 import { here } from "./page/state.ts";
 import { type PageMatch, type SeekArgs, Selector, seek, timeoutField } from "./selectors.ts";
 

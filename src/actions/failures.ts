@@ -1,6 +1,6 @@
 // What a WebDriver failure means for the caller, decided in one place for every page action.
 //
-//   failureOf(err, about)  → the error to throw: a FlowError with a clear message, or `err` itself
+//   failureOf(err, about)  → the error to throw: a AppError with a clear message, or `err` itself
 //                            when it is not the caller's to fix (the browser is gone, so the manager
 //                            reopens it; the Grid is down; an error nobody expected → 500).
 //   acting(about, act)     → runs `act`, once more when the element went stale (act must locate its
@@ -8,8 +8,8 @@
 //
 // `about.selector` is quoted in messages; `about.typed` (text being typed) is cut out of any message.
 import { error as wd } from "selenium-webdriver";
-import { badInput, FlowError, scrub, unavailable } from "../errors.ts";
-import { isNoSuchSession } from "../grid/webdriver.ts";
+import { AppError, badInput, scrub, unavailable } from "../errors.ts";
+import { isNoSuchSession } from "../grid/webdriver-errors.ts";
 
 export interface About {
   /** The selector the action was working on, quoted as the user wrote it. */
@@ -56,9 +56,9 @@ function withoutTyped(message: string, typed: string | undefined): string {
 }
 
 export function failureOf(err: unknown, about: About = {}): unknown {
-  if (err instanceof FlowError) {
+  if (err instanceof AppError) {
     if (!about.typed || !err.message.includes(about.typed)) return err;
-    return new FlowError(err.kind, withoutTyped(err.message, about.typed), err.field);
+    return new AppError(err.kind, withoutTyped(err.message, about.typed), err.field);
   }
   if (!(err instanceof Error) || isNoSuchSession(err)) return err;
   const q = about.selector === undefined ? "the element" : quoteSelector(about.selector);
@@ -124,7 +124,7 @@ export function failureOf(err: unknown, about: About = {}): unknown {
 }
 
 /** The 400 for a click another element would get; `cover` describes that element when known. */
-export function coveredError(about: About, cover: string | null): FlowError {
+export function coveredError(about: About, cover: string | null): AppError {
   const q = about.selector === undefined ? "the element" : quoteSelector(about.selector);
   return badInput(
     `${q} is covered${cover ? ` by ${cover}` : " by another element"}, which would get the click: close or wait for what covers it (a dialog, a banner, an overlay), then retry`,

@@ -5,7 +5,6 @@ import { deleteFlowAction, runFlowAction, saveFlowAction } from "../flows/action
 import { askHuman } from "../person/actions.ts";
 import { saveSiteData } from "../site-data/actions.ts";
 import { assertAction } from "./assert.ts";
-import type { AnyAction } from "./define.ts";
 import { dialog } from "./dialog.ts";
 import { extract } from "./extract.ts";
 import { interact } from "./interact.ts";
@@ -15,6 +14,7 @@ import { readPageAction } from "./read.ts";
 import { printPage, screenshot } from "./screenshot.ts";
 import { executeScript } from "./script.ts";
 import { endBrowser, openSession } from "./session.ts";
+import type { AnyAction } from "./shape.ts";
 import { switchTo } from "./switch.ts";
 import { write } from "./write.ts";
 

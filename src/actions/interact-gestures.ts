@@ -1,7 +1,8 @@
 // The gestures interact performs: the page functions they run in the sandbox, and the checks and
 // BiDi input around them (an option picked, a box checked, keys pressed, a pointer's target).
 import { badInput } from "../errors.ts";
-import type { NodeRef, Page } from "../grid/page.ts";
+import type { Page } from "../grid/page.ts";
+import type { NodeRef } from "../grid/page-call.ts";
 import type { PageLib, PageSelector } from "../page/index.ts";
 import { coveredError } from "./failures.ts";
 import type { Combo } from "./keys.ts";

@@ -4,9 +4,10 @@
 // DataTransfer carrying them: WebDriver's pointer cannot start an OS drag carrying files).
 import { badInput, tooLarge } from "../errors.ts";
 import { contentType } from "../files/types.ts";
-import type { NodeRef, Page } from "../grid/page.ts";
+import type { Page } from "../grid/page.ts";
+import type { NodeRef } from "../grid/page-call.ts";
 import type { PageLib } from "../page/index.ts";
-import type { ActionContext } from "./define.ts";
+import type { ActionContext } from "./ports.ts";
 import type { Selector } from "./selectors.ts";
 
 /** What each settable input type takes, for the message when the browser refused a value. */

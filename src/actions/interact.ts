@@ -6,12 +6,14 @@ import { z } from "zod";
 import { badInput } from "../errors.ts";
 import type { Page } from "../grid/page.ts";
 import { clickActions, hoverActions, type PointAt, withModifiers } from "../grid/page-input.ts";
-import { type ActionContext, defineAction, pageFields } from "./define.ts";
+import { defineAction } from "./define.ts";
 import { acting } from "./failures.ts";
+import { pageFields } from "./fields.ts";
 import { FOCUS, HTML5_DRAG, pressKeys, selectOption, setChecked, target } from "./interact-gestures.ts";
 import { dropOn, inViewport, setInputValue } from "./interact-inputs.ts";
 import { MODIFIER_NAMES, modifierCodes, parseKeys } from "./keys.ts";
 import { armNavigation, dialogField, gesture, landed } from "./page/state.ts";
+import type { ActionContext } from "./ports.ts";
 import { locate, Selector, timeoutField } from "./selectors.ts";
 
 export const INTERACTIONS = [

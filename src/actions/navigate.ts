@@ -1,7 +1,8 @@
 // Moving the page: to a URL, back, forward, or a reload.
 import { z } from "zod";
 import { badInput } from "../errors.ts";
-import { defineAction, flag, pageFields, webUrl } from "./define.ts";
+import { defineAction } from "./define.ts";
+import { flag, pageFields, webUrl } from "./fields.ts";
 
 export const navigate = defineAction({
   name: "navigate",

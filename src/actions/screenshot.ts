@@ -4,13 +4,16 @@
 import { z } from "zod";
 import { badInput } from "../errors.ts";
 import { FileEntrySchema } from "../files/schema.ts";
-import type { NodeRef, Page } from "../grid/page.ts";
+import type { Page } from "../grid/page.ts";
+import type { NodeRef } from "../grid/page-call.ts";
 import { log } from "../log.ts";
 import type { PageLib } from "../page/index.ts";
-import { errorKind } from "../recordings/collector.ts";
+import { errorKind } from "../recordings/owed.ts";
 import { blankTyped, refusePrintWhileTyped } from "../secrets/typed-boxes.ts";
-import { defineAction, flag, type McpContent, pageFields } from "./define.ts";
+import { defineAction } from "./define.ts";
+import { flag, pageFields } from "./fields.ts";
 import { locate, Selector, timeoutField } from "./selectors.ts";
+import type { McpContent } from "./shape.ts";
 
 /** The PNG (base64) rides along on the result for the MCP image block; JSON never sees a symbol key. */
 export const PNG = Symbol("png");

@@ -6,10 +6,12 @@ import { BidiError } from "../grid/bidi.ts";
 import type { Page } from "../grid/page.ts";
 import { markScripted } from "../secrets/typed.ts";
 import { holdsTyped } from "../secrets/typed-check.ts";
-import { type ActionServices, defineAction, pageFields } from "./define.ts";
+import { defineAction } from "./define.ts";
 import { acting } from "./failures.ts";
+import { pageFields } from "./fields.ts";
 import { dialogField, gesture, landed } from "./page/state.ts";
 import { jsonOf, toLocal, userFunction } from "./page/user-script.ts";
+import type { ActionServices } from "./ports.ts";
 
 /** The browser could not serialise the result (a getter that throws when read): a 400 saying what to return. */
 function unreadable(err: unknown): never {

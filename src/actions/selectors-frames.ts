@@ -1,7 +1,8 @@
 // Which frame of the current document holds what a selector names, for a "nothing matched" message
 // that can say to switch into it. Each frame is asked in its own sandbox (cross-origin ones too, as
 // BiDi reaches them); a few frames deep, a few dozen in all.
-import type { Page, WindowRef } from "../grid/page.ts";
+import type { Page } from "../grid/page.ts";
+import type { WindowRef } from "../grid/page-call.ts";
 import type { PageLib, PageSelector } from "../page/index.ts";
 
 const FRAMES = (L: PageLib) =>

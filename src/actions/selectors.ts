@@ -3,7 +3,8 @@
 // is there instead when nothing matched); elements come back as BiDi node references.
 import { z } from "zod";
 import { badInput } from "../errors.ts";
-import type { NodeRef, Page, PageFn } from "../grid/page.ts";
+import type { Page } from "../grid/page.ts";
+import type { NodeRef, PageFn } from "../grid/page-call.ts";
 import type { PageLib, PageSelector } from "../page/index.ts";
 import type { Found } from "../page/selectors.ts";
 import { quoteSelector } from "./failures.ts";

@@ -3,10 +3,12 @@
 // (its tab, and the frame in it) is the call's page's `where`, which the manager keeps in the record.
 import { z } from "zod";
 import { badInput } from "../errors.ts";
-import type { NodeRef, Page, WindowRef } from "../grid/page.ts";
+import type { Page } from "../grid/page.ts";
+import type { NodeRef, WindowRef } from "../grid/page-call.ts";
 import type { PageLib } from "../page/index.ts";
-import { defineAction, pageFields, webUrl } from "./define.ts";
+import { defineAction } from "./define.ts";
 import { failureOf, quoteSelector } from "./failures.ts";
+import { pageFields, webUrl } from "./fields.ts";
 import { locate, Selector, timeoutField } from "./selectors.ts";
 
 const Tab = z.object({

@@ -1,7 +1,7 @@
 // One validation for every surface: REST and MCP give the same 400 text for the same bad input.
 // Messages name the field and what it takes, never the submitted value (it may be a secret).
 import type { z } from "zod";
-import { badInput, type FlowError } from "../errors.ts";
+import { type AppError, badInput } from "../errors.ts";
 
 type Issue = z.core.$ZodIssue;
 
@@ -91,6 +91,6 @@ export function validate<S extends z.ZodType>(schema: S, value: unknown): z.infe
 }
 
 /** The 400 for one issue `schema` raised (for callers that pick among the issues themselves). */
-export function issueError(schema: z.ZodType, issue: Issue): FlowError {
+export function issueError(schema: z.ZodType, issue: Issue): AppError {
   return badInput(describe(issue, keysAt(schema, issue.path)), fieldOf(issue) || undefined);
 }

@@ -5,9 +5,9 @@
 // Sec-Fetch-Site: same-origin): SameSite ignores ports, so any page on 127.0.0.1:* is "same site".
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { parseCookie } from "cookie";
-import type { Config } from "../config.ts";
+import type { Config } from "../config-schema.ts";
 import { badInput, forbidden, TooMany, unauthorized } from "../errors.ts";
-import { changes, type HostRules, hostOf } from "../http/guard.ts";
+import { changes, type HostRules, requestHost } from "../http/guard.ts";
 import type { RecordStore } from "../store/types.ts";
 
 export const ADMIN_COOKIE = "sf_admin";
@@ -110,7 +110,7 @@ export class AdminAuth {
 
   private fromOwnPage(request: Request): boolean {
     const origin = request.headers.get("origin");
-    if (origin !== null) return this.hosts.ownOrigin(origin, hostOf(request));
+    if (origin !== null) return this.hosts.ownOrigin(origin, requestHost(request));
     return request.headers.get("sec-fetch-site") === "same-origin";
   }
 }

@@ -1,11 +1,12 @@
 // keep_file and upload_file: keeping what the workspace made or downloaded into Files, and putting a
 // file into a page's file input through the Grid (so it works on a remote Grid too).
 import { z } from "zod";
-import { defineAction, pageFields } from "../actions/define.ts";
+import { defineAction } from "../actions/define.ts";
 import { quoteSelector } from "../actions/failures.ts";
+import { pageFields } from "../actions/fields.ts";
 import { type PageMatch, type SeekArgs, Selector, seek, timeoutField } from "../actions/selectors.ts";
 import { badInput, tooLarge } from "../errors.ts";
-import type { NodeRef } from "../grid/page.ts";
+import type { NodeRef } from "../grid/page-call.ts";
 import { readCapped, readJson } from "../http/json.ts";
 import { fileNameProblem } from "../names.ts";
 import type { PageLib, PageSelector } from "../page/index.ts";

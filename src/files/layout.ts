@@ -5,9 +5,10 @@
 //   DATA_DIR/sessions/<name>/{flows,files,screenshots,recordings}
 //   DATA_DIR/sessions/<name>/recordings/.pending/<gridId>.json   (notes: the collector's queue)
 //   DATA_DIR/recordings/                                        (the default inbox; the operator's)
-import { existsSync, lstatSync, readdirSync } from "node:fs";
+import { lstatSync, readdirSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
-import { type Config, ConfigError } from "../config.ts";
+import type { Config } from "../config-schema.ts";
+import { ConfigError } from "../config-sources.ts";
 import { InvalidName, isWorkspaceName, validFileName, workspaceNameProblem } from "../names.ts";
 
 export const SESSIONS_DIR = "sessions";
@@ -91,6 +92,3 @@ export function filePath(root: string, workspace: string, folder: DiskFolder, na
 }
 
 /** Whether anything of the workspace's lives on disk. */
-export function hasWorkspaceDir(root: string, workspace: string): boolean {
-  return isWorkspaceName(workspace) && existsSync(join(root, SESSIONS_DIR, workspace));
-}

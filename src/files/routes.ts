@@ -3,7 +3,7 @@
 // bearer token (a person opens it from the admin page, a player seeks in it). Disk files stream
 // with Range; downloads come from the Grid whole.
 import { Elysia } from "elysia";
-import { FlowError, forbidden, notFound } from "../errors.ts";
+import { AppError, forbidden, notFound } from "../errors.ts";
 import { log } from "../log.ts";
 import { fileNameProblem, workspaceNameProblem } from "../names.ts";
 import type { Services } from "../services.ts";
@@ -42,7 +42,7 @@ export async function serveSigned(services: Services, request: Request): Promise
   const { workspace, folder, name } = named;
   // A name that would leave its folder never reaches a path, signed or not.
   if (workspaceNameProblem(workspace) || fileNameProblem(name)) {
-    throw new FlowError("bad_input", "this link names no file a workspace can hold: it is refused");
+    throw new AppError("bad_input", "this link names no file a workspace can hold: it is refused");
   }
   const files = services.files;
   const verdict = files.links.verify(
@@ -53,7 +53,7 @@ export async function serveSigned(services: Services, request: Request): Promise
     url.searchParams.get("sig"),
   );
   if (verdict === "bad") throw forbidden(LINK_REFUSED);
-  if (verdict === "expired") throw new FlowError("forbidden", LINK_EXPIRED);
+  if (verdict === "expired") throw new AppError("forbidden", LINK_EXPIRED);
   if (folder !== "downloads" && !files.store) throw notFound(FILES_OFF);
   if (folder === "recordings") log.info(`reading recording ${name} for ${workspace}`);
   const maxAge = files.links.freshFor(url.searchParams.get("expires")!);

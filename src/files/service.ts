@@ -3,14 +3,16 @@
 // and upload_file actions and the admin routes all answer from here, so an entry reads the same
 // everywhere.
 import { badInput, notFound, tooLarge } from "../errors.ts";
-import type { Grid, GridDownload } from "../grid/webdriver.ts";
+import type { Grid } from "../grid/webdriver.ts";
+import type { GridDownload } from "../grid/webdriver-files.ts";
 import { log } from "../log.ts";
 import { InvalidName, repr } from "../names.ts";
 import type { RecordStore } from "../store/types.ts";
 import type { DiskFolder } from "./layout.ts";
 import type { LinkSigner } from "./links.ts";
 import { serveDisk, serveStream } from "./serve.ts";
-import { codeOf, type FileStore, openNoFollow, type StoredFile } from "./store.ts";
+import type { FileStore } from "./store.ts";
+import { codeOf, openNoFollow, type StoredFile } from "./store-disk.ts";
 import { contentType, isImage } from "./types.ts";
 import {
   checkName,

@@ -2,7 +2,9 @@
 // layout), the signed-link key, and the collector when recording is on (refusing an inbox it
 // cannot move files out of). A ConfigError here stops the boot like a bad setting.
 import { accessSync, constants, statSync } from "node:fs";
-import { type Config, ConfigError, RECORDING_NEEDS_DATA, recordingDir } from "../config.ts";
+import { RECORDING_NEEDS_DATA, recordingDir } from "../config.ts";
+import type { Config } from "../config-schema.ts";
+import { ConfigError } from "../config-sources.ts";
 import type { Grid } from "../grid/webdriver.ts";
 import { log } from "../log.ts";
 import { Collector } from "../recordings/collector.ts";

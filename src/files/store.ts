@@ -21,9 +21,6 @@ import {
 } from "./store-disk.ts";
 import { Folders } from "./store-folders.ts";
 
-export { codeOf, DIR_MODE, FILE_MODE, openNoFollow, type StoredFile } from "./store-disk.ts";
-export { type DiskOps, RESERVED_IN_FILES } from "./store-folders.ts";
-
 /** A recording owed to a workspace, as its note on disk says. */
 export interface Note {
   /** Epoch ms when the recorded browser opened; it names the filed video. */

@@ -1,9 +1,9 @@
 // The workspace:// addresses of files: the folders, an entry's shape, URIs and their parsing, name checks.
 import type { z } from "zod";
-import { badInput, type FlowError, notFound } from "../errors.ts";
+import { type AppError, badInput, notFound } from "../errors.ts";
 import { fileNameProblem, repr } from "../names.ts";
 import type { FileEntrySchema, FilesRootSchema } from "./schema.ts";
-import { RESERVED_IN_FILES } from "./store.ts";
+import { RESERVED_IN_FILES } from "./store-folders.ts";
 
 export const ROOT_URI = "workspace://files";
 export type Folder = "files" | "screenshots" | "recordings" | "downloads";
@@ -76,7 +76,7 @@ export function checkName(folder: Folder, name: string): void {
 }
 
 /** The 404 for a file a folder does not hold. */
-export function missingFile(folder: Folder, name: string): FlowError {
+export function missingFile(folder: Folder, name: string): AppError {
   return notFound(`no ${KIND[folder]} called ${repr(name)}. ${folderUri(folder)} lists them`);
 }
 

@@ -1,21 +1,16 @@
 // Flows as tools: save one, delete one, run one server-side in a single call.
 import { z } from "zod";
-import { type ActionServices, defineAction } from "../actions/define.ts";
+import { defineAction } from "../actions/define.ts";
+import type { ActionServices } from "../actions/ports.ts";
 import { badInput, tooLarge } from "../errors.ts";
 import { readCapped, readJson } from "../http/json.ts";
 import { mediaType } from "../http/media.ts";
-import {
-  bindFlow,
-  FLOW_CAP,
-  flowFields,
-  flowText,
-  GUIDE_URI,
-  type ParsedFlow,
-  PLACEHOLDER,
-  parseFlow,
-} from "./format.ts";
+import { bindFlow } from "./bind.ts";
+import { parseFlow } from "./format.ts";
+import type { ParsedFlow } from "./lines.ts";
 import { FlowRun } from "./report.ts";
 import { checkSecrets, runFlow } from "./run.ts";
+import { FLOW_CAP, flowFields, flowText, GUIDE_URI, PLACEHOLDER } from "./schema.ts";
 import { checkFlowName, flowUri, SAVING_OFF } from "./store.ts";
 
 const FlowName = z

@@ -5,7 +5,7 @@
 import { LineCounter, parseDocument } from "yaml";
 import type { z } from "zod";
 import { issueError } from "../actions/validate.ts";
-import { badInput, type FlowError } from "../errors.ts";
+import { type AppError, badInput } from "../errors.ts";
 import { isObject } from "../json.ts";
 import { fill, REF_IN_FLOW, SELECTOR_FIELDS, stepTool, undefinedParam } from "./bind.ts";
 import { checkNodes, issuePath, lineAt, locate, ParsedFlow, type Path } from "./lines.ts";
@@ -19,26 +19,6 @@ import {
   MAX_PARAMS,
 } from "./schema.ts";
 import type { ToolTable } from "./tools.ts";
-
-export { type BoundStep, bindFlow, fill, REF_IN_FLOW } from "./bind.ts";
-export { ParsedFlow } from "./lines.ts";
-export {
-  DEFAULT_TIMEOUT,
-  FLOW_CAP,
-  type Flow,
-  type FlowParam,
-  type FlowStep,
-  flowFields,
-  flowText,
-  GUIDE_URI,
-  MAX_PARAMS,
-  MAX_STEPS,
-  MAX_TIMEOUT,
-  ParamSpec,
-  type ParamValue,
-  PLACEHOLDER,
-  StepSpec,
-} from "./schema.ts";
 
 const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
@@ -127,7 +107,7 @@ export function parseFlow(text: string, tools: ToolTable): ParsedFlow {
   return out;
 }
 
-function checkParams(raw: unknown, refuse: (path: Path, what: string) => FlowError): void {
+function checkParams(raw: unknown, refuse: (path: Path, what: string) => AppError): void {
   if (raw === undefined || raw === null) return;
   if (!isObject(raw)) throw refuse(["params"], "params is a mapping of parameter names to their defaults");
   const count = Object.keys(raw).length;

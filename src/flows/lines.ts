@@ -2,7 +2,7 @@
 // name a step and its line, and the one pass over the document's nodes that refuses what YAML allows.
 import { type Document, isMap, isPair, isScalar, isSeq, type LineCounter, visit } from "yaml";
 import type { z } from "zod";
-import { badInput, type FlowError } from "../errors.ts";
+import { type AppError, badInput } from "../errors.ts";
 import type { Flow } from "./schema.ts";
 
 export type Path = ReadonlyArray<string | number>;
@@ -22,7 +22,7 @@ export class ParsedFlow {
   }
 
   /** A 400 located at `path`: `step 2 (navigate) at line 7: …` or `line 3: …`. */
-  refuse(path: Path, what: string, field?: string): FlowError {
+  refuse(path: Path, what: string, field?: string): AppError {
     return badInput(`${locate(this.flow.steps, path, this.lineAt(path))}: ${what}`, field);
   }
 }

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { messageOf, notFound } from "../errors.ts";
 import { defineResource } from "../resources/define.ts";
-import { GUIDE_URI } from "./format.ts";
+import { GUIDE_URI } from "./schema.ts";
 import { checkFlowName, listedAt } from "./store.ts";
 
 const Param = z.object({

@@ -2,16 +2,20 @@
 // bookkeeping done once. The history gets every safe page the run reached, in order, in the
 // call's one settle write; before a save_site_data step (and before an open or end step, or a
 // reopen) the pages reached so far are written first, so what comes next reads them.
-import type { ActionContext, ActionServices, RecordChange } from "../actions/define.ts";
+
 import { browserState } from "../actions/page/state.ts";
+import type { ActionContext, ActionServices } from "../actions/ports.ts";
+import type { RecordChange } from "../actions/shape.ts";
 import { isPatched } from "../actions/shape.ts";
 import { messageOf, scrub, statusOf } from "../errors.ts";
 import { redact, type SecretRef, taints } from "../secrets/bound.ts";
 import { keyNames } from "../secrets/catalogue.ts";
 import { originOf, type SiteDataReport } from "../store/record.ts";
 import type { StepOutcome, Steps } from "../workspaces/steps.ts";
-import type { BoundStep, Flow, ParsedFlow } from "./format.ts";
+import type { BoundStep } from "./bind.ts";
+import type { ParsedFlow } from "./lines.ts";
 import type { RunReport, StepReport } from "./report.ts";
+import type { Flow } from "./schema.ts";
 
 /** Tools before which the pages reached so far are written, so the step reads their storage. */
 const FLUSH_BEFORE: ReadonlySet<string> = new Set(["save_site_data"]);

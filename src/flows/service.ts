@@ -3,9 +3,11 @@
 
 import { parse } from "yaml";
 import type { AnyAction } from "../actions/shape.ts";
-import type { Config } from "../config.ts";
+import type { Config } from "../config-schema.ts";
 import { badInput, messageOf, notFound } from "../errors.ts";
-import { type Flow, type FlowParam, GUIDE_URI, type ParsedFlow, parseFlow } from "./format.ts";
+import { parseFlow } from "./format.ts";
+import type { ParsedFlow } from "./lines.ts";
+import type { Flow, FlowParam } from "./schema.ts";
 import {
   checkFlowName,
   FLOWS_OFF,
@@ -169,5 +171,3 @@ function looseSummary(text: string): Omit<FlowSummary, "name" | "source" | "uri"
   }
   return { description, params: {}, steps: 0, tools: [] };
 }
-
-export { GUIDE_URI };

@@ -2,11 +2,9 @@
 // (`/session/<id>/se/bidi`). The server holds one per live browser (see held.ts): all page work
 // goes over it; classic WebDriver keeps only the session's lifecycle.
 
-import { FlowError, messageOf, unavailable } from "../errors.ts";
+import { AppError, messageOf, unavailable } from "../errors.ts";
 import { log } from "../log.ts";
 import type { Commands, EventName, Events, Method } from "./bidi-types.ts";
-
-export type * from "./bidi-types.ts";
 
 /** The sandbox realm the server's own scripts run in: its own globals, the page's DOM. */
 export const SANDBOX = "selenium-flow";
@@ -27,7 +25,7 @@ export class BidiError extends Error {
 const DOWN = "the browser's BiDi channel";
 
 /** A command past its deadline (a 503: the browser did not answer in time). */
-export class BidiTimeout extends FlowError {
+export class BidiTimeout extends AppError {
   constructor(
     readonly method: string,
     readonly ms: number,

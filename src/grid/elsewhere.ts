@@ -3,7 +3,8 @@
 // join the workspace's history at the next call and a save reads their origins. Frames are not
 // pages: a context is top-level when it was created without a parent, or was a root of the tree
 // when the connection began. The server's own spare tabs are left out.
-import type { BidiSocket, NavigationInfo } from "./bidi.ts";
+import type { BidiSocket } from "./bidi.ts";
+import type { NavigationInfo } from "./bidi-types.ts";
 import { SPARE_PATH } from "./spare-tab.ts";
 
 /** Pages kept between calls, at most (the history keeps 100 origins). */

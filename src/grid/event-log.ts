@@ -2,7 +2,8 @@
 // errors and network requests — kept in a bounded ring per browser (setting logs.keep) so the
 // `logs` action and capture=true read them. Texts are kept as the browser sent them: whoever
 // hands them out hides secret values first.
-import type { BidiSocket, EventName } from "./bidi.ts";
+import type { BidiSocket } from "./bidi.ts";
+import type { EventName } from "./bidi-types.ts";
 
 /** The events the ring is fed by; the held connection subscribes to them with the rest. */
 export const LOGGED: EventName[] = [

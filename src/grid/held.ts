@@ -4,7 +4,8 @@
 // needs to know about (a gesture that opens an alert never answers until the alert is handled).
 import { log } from "../log.ts";
 import { forgetBrowser } from "../pieces.ts";
-import type { BidiSocket, EventName, NavigationInfo, UserPrompt } from "./bidi.ts";
+import type { BidiSocket } from "./bidi.ts";
+import type { EventName, NavigationInfo, UserPrompt } from "./bidi-types.ts";
 import { PagesElsewhere } from "./elsewhere.ts";
 import { DEFAULT_KEEP, EventRing, LOGGED } from "./event-log.ts";
 

@@ -1,6 +1,6 @@
 // Dialogs that stop page work: the error a call meets when one opens, or is already open.
 import { badInput } from "../errors.ts";
-import type { UserPrompt } from "./bidi.ts";
+import type { UserPrompt } from "./bidi-types.ts";
 import type { HeldConnection } from "./held.ts";
 
 /** A dialog opened while the page worked: the page answers nothing more until it is answered. */

@@ -1,5 +1,5 @@
 // Gestures as BiDi input actions: pointer moves and presses on an element, key combos, typed text.
-import type { KeyAction, PointerAction, SourceActions } from "./bidi.ts";
+import type { KeyAction, PointerAction, SourceActions } from "./bidi-types.ts";
 import type { NodeRef } from "./page-call.ts";
 
 /** The pause before a key sequence's deadline, per key (typing is one BiDi command). */

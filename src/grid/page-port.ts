@@ -1,19 +1,16 @@
 // The page port: one BiDi command with its failures said plainly, the dialog watch, sandbox and page calls.
 import { error as wd } from "selenium-webdriver";
 import { badInput } from "../errors.ts";
-import {
-  BidiError,
-  type BidiSocket,
-  BidiTimeout,
-  type BrowsingContextInfo,
-  type Commands,
-  type EvaluateResult,
-  type LocalValue,
-  type Method,
-  type RemoteValue,
-  SANDBOX,
-  type UserPrompt,
-} from "./bidi.ts";
+import { BidiError, type BidiSocket, BidiTimeout, SANDBOX } from "./bidi.ts";
+import type {
+  BrowsingContextInfo,
+  Commands,
+  EvaluateResult,
+  LocalValue,
+  Method,
+  RemoteValue,
+  UserPrompt,
+} from "./bidi-types.ts";
 import type { HeldConnection } from "./held.ts";
 import { declaration, NO_LIBRARY, type PageFn, packArgs, settling, unpackResult } from "./page-call.ts";
 import { DialogOpened, dialogOpenError } from "./page-dialogs.ts";

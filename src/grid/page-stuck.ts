@@ -2,8 +2,9 @@
 // the tab that opened it: they share one event loop), or a script that never yields. The browser
 // itself still answers (its context tree, its events), so each is told apart and named, and the
 // held connection is kept: it is the one that saw the dialog open.
-import { FlowError } from "../errors.ts";
-import { type BidiSocket, BidiTimeout, SANDBOX, type UserPrompt } from "./bidi.ts";
+import { AppError } from "../errors.ts";
+import { type BidiSocket, BidiTimeout, SANDBOX } from "./bidi.ts";
+import type { UserPrompt } from "./bidi-types.ts";
 import type { HeldConnection } from "./held.ts";
 
 type Held = Pick<HeldConnection, "socket" | "prompts" | "stuck">;
@@ -26,7 +27,7 @@ export function answers(socket: BidiSocket, context: string, ms = PROBE_MS): Pro
 }
 
 /** A dialog open in another tab, which the tab a call went to waits on (a 400: answer it). */
-export class DialogElsewhere extends FlowError {
+export class DialogElsewhere extends AppError {
   constructor(
     readonly prompt: UserPrompt,
     index: number,
@@ -44,7 +45,7 @@ export const PAGE_BUSY =
   "the page stopped answering (a script in it is busy): call open_session to get a fresh browser (saved site data is restored), or wait; if it still does not answer, the next call opens a fresh browser on its own";
 
 /** The page runs something that never yields: a 503, as the next call may find it free. */
-export class PageBusy extends FlowError {
+export class PageBusy extends AppError {
   constructor() {
     super("unavailable", PAGE_BUSY);
     this.name = "PageBusy";

@@ -4,15 +4,12 @@
 //   so a page that replaces its own globals changes nothing the server computes;
 // - elements cross as BiDi node references; gestures go through input.performActions.
 import { badInput, unavailable } from "../errors.ts";
-import { BidiError, BidiTimeout, type BrowsingContextInfo, SANDBOX, type SourceActions } from "./bidi.ts";
+import { BidiError, BidiTimeout, SANDBOX } from "./bidi.ts";
+import type { BrowsingContextInfo, SourceActions } from "./bidi-types.ts";
 import { type NodeRef, settling } from "./page-call.ts";
 import { DialogOpened, dialogOpenError } from "./page-dialogs.ts";
 import { clickActions, dragActions, hoverActions, KEY_MS, keyActions, keysOf } from "./page-input.ts";
 import { GRACE_MS, PagePort } from "./page-port.ts";
-
-export { isNodeRef, LIBRARY_PRELOAD, type NodeRef, type PageFn, type WindowRef } from "./page-call.ts";
-export { DIALOG_OPEN, DialogOpened, dialogOpenError } from "./page-dialogs.ts";
-export type { PageOptions, Where } from "./page-port.ts";
 
 /** The schemes a page may be loaded from when navigate.allow_schemes is not given. */
 export const DEFAULT_SCHEMES = ["http", "https", "data", "about"];

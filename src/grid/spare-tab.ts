@@ -4,7 +4,8 @@
 // Over BiDi only; no CDP.
 import { messageOf } from "../errors.ts";
 import { log } from "../log.ts";
-import { type BidiSocket, type NetworkEvent, SANDBOX } from "./bidi.ts";
+import { type BidiSocket, SANDBOX } from "./bidi.ts";
+import type { NetworkEvent } from "./bidi-types.ts";
 
 export const SPARE_MARKER = "selenium-flow-spare";
 /** The smallest document that says it is ours: nothing to fetch, nothing to run. */

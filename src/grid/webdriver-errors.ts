@@ -1,12 +1,12 @@
 // How the Grid and the driver say things went wrong: a gone browser, a command past its deadline, a reason.
 import { error as wdError } from "selenium-webdriver";
-import { FlowError, scrub, unavailable } from "../errors.ts";
+import { AppError, scrub, unavailable } from "../errors.ts";
 
 export const NO_FREE_SLOT =
   "the Grid has no free slot for a new browser: every slot is busy. Retry after a wait, or end a browser you no longer need";
 
 /** A command past its deadline: the Grid counts as not answering (503). */
-export function gridTimedOut(base: string, seconds: number, what = "grid.command_timeout"): FlowError {
+export function gridTimedOut(base: string, seconds: number, what = "grid.command_timeout"): AppError {
   return unavailable(
     `the Grid at ${base} did not answer a WebDriver command within ${seconds} s (${what}): it may be overloaded or stuck; retry after a wait`,
   );
@@ -39,6 +39,6 @@ const GONE =
 /** The Grid or the driver says the browser is gone (reaped, quit, crashed). */
 export function isNoSuchSession(err: unknown): boolean {
   if (err instanceof wdError.NoSuchSessionError) return true;
-  if (!(err instanceof Error) || err instanceof FlowError) return false;
+  if (!(err instanceof Error) || err instanceof AppError) return false;
   return err.name === "NoSuchSessionError" || GONE.test(err.message);
 }

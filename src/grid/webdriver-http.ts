@@ -1,6 +1,6 @@
 // selenium-webdriver's HTTP client on Bun's fetch: the Grid URL's credentials, and each command's deadline.
 import { Response as WdResponse } from "selenium-webdriver/http";
-import { badInput, type FlowError, messageOf, scrub, unavailable } from "../errors.ts";
+import { type AppError, badInput, messageOf, scrub, unavailable } from "../errors.ts";
 import { gridTimedOut } from "./webdriver-errors.ts";
 
 // A page load or a script may take the browser's own timeout; the driver's answer gets this long
@@ -164,7 +164,7 @@ export class GridHttpClient {
     return this.timeouts.get(id) as Timeouts;
   }
 
-  refusedCredentials(status: number): FlowError {
+  refusedCredentials(status: number): AppError {
     return unavailable(
       `the Grid at ${this.base} refused this server (HTTP ${status}): check the user and password in the Grid URL`,
     );

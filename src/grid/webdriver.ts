@@ -2,16 +2,12 @@
 // end it, ask whether it lives, and open its BiDi socket. Classic W3C WebDriver via selenium-webdriver.
 import { Session, WebDriver } from "selenium-webdriver";
 import { Executor } from "selenium-webdriver/http";
-import { badInput, FlowError, messageOf, scrub, unavailable } from "../errors.ts";
+import { AppError, badInput, messageOf, scrub, unavailable } from "../errors.ts";
 import { BidiSocket } from "./bidi.ts";
 import { capabilitiesOf, type OpenOptions } from "./webdriver-caps.ts";
 import { gridReason, isNoSuchSession, NO_FREE_SLOT } from "./webdriver-errors.ts";
 import { type GridDownload, GridFiles } from "./webdriver-files.ts";
 import { GridHttpClient, parseGridUrl, type Timeouts } from "./webdriver-http.ts";
-
-export type { OpenOptions } from "./webdriver-caps.ts";
-export { gridTimedOut, isNoSuchSession, NO_FREE_SLOT } from "./webdriver-errors.ts";
-export type { GridDownload } from "./webdriver-files.ts";
 
 export interface Opened {
   id: string;
@@ -182,7 +178,7 @@ export class Grid {
       const why = err instanceof DOMException ? "no answer in time" : messageOf(err);
       return {
         ready: false,
-        message: err instanceof FlowError ? why : `the Grid at ${this.base} did not answer: ${why}`,
+        message: err instanceof AppError ? why : `the Grid at ${this.base} did not answer: ${why}`,
       };
     }
   }
@@ -260,7 +256,7 @@ export class Grid {
 
   // Our wait ran out, or the Grid's queue gave up. If the Grid has nodes but none of this browser,
   // waiting longer would never help: say so rather than "busy".
-  private async noSlot(browser: string): Promise<FlowError> {
+  private async noSlot(browser: string): Promise<AppError> {
     try {
       const res = await this.statusCall();
       const body = (await res.json()) as {

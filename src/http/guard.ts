@@ -1,7 +1,7 @@
 // What every request passes before a route sees it (spec §1.14): a Host this server answers to (a
 // DNS-rebinding page names its own), no state-changing request from another origin's page, and a
 // path that decodes and names each of its parts. /healthz answers any Host: probes use the pod's IP.
-import type { Config } from "../config.ts";
+import type { Config } from "../config-schema.ts";
 import { hostEntry } from "../config-values.ts";
 import { badInput, forbidden } from "../errors.ts";
 
@@ -63,7 +63,7 @@ export class HostRules {
 }
 
 /** The Host a request was sent to (HTTP/1.0 may leave the header out: the URL then carries it). */
-export function hostOf(request: Request): string {
+export function requestHost(request: Request): string {
   return request.headers.get("host") ?? new URL(request.url).host;
 }
 
@@ -98,7 +98,7 @@ export function checkRequest(rules: HostRules, request: Request): void {
     throw badInput("the Host header is not a host name (and port): send this server's own address", "host");
   }
   const { pathname } = new URL(request.url);
-  const host = hostOf(request);
+  const host = requestHost(request);
   if (pathname !== "/healthz" && !rules.allows(host)) {
     throw forbidden(
       "this server does not answer to that Host: call it by its own address, or add the name to http.allowed_hosts (HTTP_ALLOWED_HOSTS)",

@@ -36,18 +36,6 @@ import {
   SOLO,
 } from "./owed.ts";
 
-export { inboxFiles, PARTIAL_SUFFIXES } from "./inbox.ts";
-export {
-  type Claims,
-  type CollectorOptions,
-  type CollectorStore,
-  errorKind,
-  type Note,
-  nameFor,
-  type Owed,
-} from "./owed.ts";
-
-export const RECORDINGS_FOLDER = "recordings";
 const TICK_S = 30;
 const IDLE_AFTER_S = 60;
 

@@ -49,7 +49,7 @@ const SECRET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const ENTRIES = SETTING_BY_KEY.get("secrets.entries")!;
 
 /** The host an allowed_urls item names: a URL's host, or the item itself when it is a bare host. */
-export function hostOf(item: string): string | null {
+export function allowedHost(item: string): string | null {
   const text = item.trim();
   const candidate = text.includes("://") ? text : `http://${text}`;
   if (!URL.canParse(candidate)) return null;
@@ -67,7 +67,7 @@ export interface Place {
 
 /** The place an allowed_urls item names, or null when it is neither a URL nor a host. */
 export function placeOf(item: string): Place | null {
-  const host = hostOf(item);
+  const host = allowedHost(item);
   if (!host) return null;
   const text = item.trim();
   const url = new URL(text.includes("://") ? text : `http://${text}`);

@@ -4,7 +4,8 @@
 // (the page cannot reach the mark), or when it is of an origin a secret was typed on in this browser
 // and a field holds a value its markup did not give it: Chrome's form restoration (Back onto a page
 // the back/forward cache did not keep) puts a typed value into a new, unmarked document. Fails closed.
-import { type BidiSocket, type EvaluateResult, SANDBOX } from "../grid/bidi.ts";
+import { type BidiSocket, SANDBOX } from "../grid/bidi.ts";
+import type { EvaluateResult } from "../grid/bidi-types.ts";
 import { typedOrigins } from "../pieces.ts";
 
 const CALL_MS = 10_000;

@@ -4,7 +4,8 @@
 // gets nothing.
 import { badInput } from "../errors.ts";
 import { SANDBOX } from "../grid/bidi.ts";
-import type { NodeRef, Page } from "../grid/page.ts";
+import type { Page } from "../grid/page.ts";
+import type { NodeRef } from "../grid/page-call.ts";
 import { contextsOf } from "./typed-check.ts";
 
 const CALL_MS = 10_000;

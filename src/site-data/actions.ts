@@ -1,10 +1,13 @@
 // save_site_data: one snapshot of every site the workspace has been to. The capture goes straight
 // into the settle write (ctx.change): it never appears in a result, a report or a log line.
 import { z } from "zod";
-import { type ActionContext, defineAction, pageFields, SITE_DATA_URI, webUrl } from "../actions/define.ts";
+import { defineAction } from "../actions/define.ts";
+import { pageFields, SITE_DATA_URI, webUrl } from "../actions/fields.ts";
+import type { ActionContext } from "../actions/ports.ts";
 import { BIDI_DOWN, badInput, unavailable } from "../errors.ts";
 import { type BidiSocket, SANDBOX } from "../grid/bidi.ts";
-import { dialogOpenError, type Page } from "../grid/page.ts";
+import type { Page } from "../grid/page.ts";
+import { dialogOpenError } from "../grid/page-dialogs.ts";
 import { originOf, withSiteData } from "../store/record.ts";
 import { capture, channelDown } from "./capture.ts";
 import { Saved } from "./schemas.ts";

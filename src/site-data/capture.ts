@@ -1,8 +1,9 @@
 // A save's read of the browser: the page's own two storages (in the sandbox), the whole cookie jar
 // (BiDi sees httpOnly ones), and the localStorage of every other history origin, read in a few
 // spare tabs side by side.
-import { BIDI_DOWN, FlowError, unavailable } from "../errors.ts";
-import { BidiError, type Cookie } from "../grid/bidi.ts";
+import { AppError, BIDI_DOWN, unavailable } from "../errors.ts";
+import { BidiError } from "../grid/bidi.ts";
+import type { Cookie } from "../grid/bidi-types.ts";
 import { type SpareBidi, SparePool } from "../grid/spare-tab.ts";
 import { isObject } from "../json.ts";
 import type { StoredCookie } from "../store/record.ts";
@@ -59,7 +60,7 @@ export function storedCookie(c: Cookie): StoredCookie {
 
 /** Only a channel that did not answer is a 503; anything else stays what it was (a 500). */
 export function channelDown(err: unknown): boolean {
-  return err instanceof BidiError || (err instanceof FlowError && err.kind === "unavailable");
+  return err instanceof BidiError || (err instanceof AppError && err.kind === "unavailable");
 }
 
 /** Reads the jar; a channel that does not answer is BIDI_DOWN and nothing is saved. */

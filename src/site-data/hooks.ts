@@ -1,8 +1,8 @@
 // What site data plugs into the workspace manager: restore on every open and silent reopen, the
 // summary for workspace://current.
-import { SITE_DATA_URI } from "../actions/define.ts";
+import { SITE_DATA_URI } from "../actions/fields.ts";
 import { messageOf } from "../errors.ts";
-import type { ManagerHooks } from "../workspaces/manager.ts";
+import type { ManagerHooks } from "../workspaces/lifecycle.ts";
 import { restore } from "./restore.ts";
 import { restorable } from "./snapshot.ts";
 import { restored, watch } from "./touched.ts";

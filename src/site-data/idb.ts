@@ -248,16 +248,6 @@ export function storedIdb(entry: unknown): IdbDatabase[] {
   return Array.isArray(dbs) ? (dbs as IdbDatabase[]).filter((d) => d && typeof d.name === "string") : [];
 }
 
-/** Databases and records an origin entry holds. */
-export function idbCounts(entry: unknown): { databases: number; records: number } {
-  const dbs = storedIdb(entry);
-  let records = 0;
-  for (const d of dbs)
-    for (const s of Array.isArray(d.stores) ? d.stores : [])
-      records += Array.isArray(s.records) ? s.records.length : 0;
-  return { databases: dbs.length, records };
-}
-
 /** A database as the one-site view shows it: each store's shape and records, key and value as JSON text. */
 export function idbView(dbs: IdbDatabase[]) {
   return dbs.map((d) => ({

@@ -1,6 +1,6 @@
 // workspace://site-data and workspace://site-data/{site}: what the last save holds. They read the
 // record only; reading never opens a browser.
-import { SITE_DATA_URI } from "../actions/define.ts";
+import { SITE_DATA_URI } from "../actions/fields.ts";
 import { notFound } from "../errors.ts";
 import { defineResource } from "../resources/define.ts";
 import { SiteDataShape, SiteList } from "./schemas.ts";

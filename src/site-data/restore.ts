@@ -2,12 +2,19 @@
 // origin's localStorage in a few spare tabs side by side, and the saved sessionStorage through a
 // one-shot preload script that fills the main tab's on its way to that site (the tab itself never
 // moves). Best effort: nothing here throws or fails an open.
-import { SITE_DATA_URI } from "../actions/define.ts";
+import { SITE_DATA_URI } from "../actions/fields.ts";
 import { messageOf } from "../errors.ts";
-import { type NavigationInfo, type PartialCookie, SANDBOX, type SameSite } from "../grid/bidi.ts";
+import { SANDBOX } from "../grid/bidi.ts";
+import type { NavigationInfo, PartialCookie, SameSite } from "../grid/bidi-types.ts";
 import { type SpareBidi, SparePool } from "../grid/spare-tab.ts";
 import { isObject } from "../json.ts";
-import { hostOf, originOf, type SiteData, type SiteDataReport, type StoredCookie } from "../store/record.ts";
+import {
+  hostOfUrl,
+  originOf,
+  type SiteData,
+  type SiteDataReport,
+  type StoredCookie,
+} from "../store/record.ts";
 import type { LoopOptions } from "./capture.ts";
 import { storedIdb } from "./idb.ts";
 import { sessionPreload, WRITE_LOCAL } from "./scripts.ts";
@@ -112,7 +119,7 @@ async function restoreCookies(
 
 /** The hosts that came back: filled origins, plus cookie domains that reach none of them. */
 function restoredHosts(filled: string[], kept: StoredCookie[]): string[] {
-  const hosts = new Set(filled.map(hostOf).filter(Boolean));
+  const hosts = new Set(filled.map(hostOfUrl).filter(Boolean));
   const storageHosts = [...hosts];
   for (const c of kept) {
     if (storageHosts.some((h) => rules.covers(c.domain, h))) continue;

@@ -1,13 +1,13 @@
 // The site data, history and secrets fields of the admin's workspace row.
 import type { RowContext } from "../admin/rows.ts";
-import { hostOf } from "../store/record.ts";
+import { hostOfUrl } from "../store/record.ts";
 import { view } from "./views.ts";
 
 /** History fields: distinct hosts, and a revision over every entry's origin and URL (not the clock). */
 const historyPart = ({ record }: RowContext) => {
   const history = record?.history ?? [];
   return {
-    history_count: new Set(history.map((v) => hostOf(v.origin))).size,
+    history_count: new Set(history.map((v) => hostOfUrl(v.origin))).size,
     history_rev: JSON.stringify(history.map((v) => [v.origin, v.url])),
   };
 };

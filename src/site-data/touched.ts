@@ -2,7 +2,8 @@
 // cannot have changed its storage, so the held connection's navigation events are followed, per
 // connection: a new one (the server restarted, the connection dropped, the browser was reattached)
 // knows nothing, and its first save reads everything. Spare-tab pages are the server's own.
-import type { BidiSocket, NavigationInfo } from "../grid/bidi.ts";
+import type { BidiSocket } from "../grid/bidi.ts";
+import type { NavigationInfo } from "../grid/bidi-types.ts";
 import { SPARE_PATH } from "../grid/spare-tab.ts";
 import { originOf } from "../store/record.ts";
 

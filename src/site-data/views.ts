@@ -2,9 +2,9 @@
 // views, Forget and the summary. A site is a host (cookies carry no scheme or port); storage stays
 // per origin. One grouping of the jar serves every view: cookies are indexed by domain once.
 import type { z } from "zod";
-import { SITE_DATA_URI } from "../actions/define.ts";
+import { SITE_DATA_URI } from "../actions/fields.ts";
 import { isObject } from "../json.ts";
-import { hostOf, type SiteData, type StoredCookie, type Visit } from "../store/record.ts";
+import { hostOfUrl, type SiteData, type StoredCookie, type Visit } from "../store/record.ts";
 import { type IdbDatabase, idbView, storedIdb } from "./idb.ts";
 import type { SiteDataShape, SiteList, SiteRowShape } from "./schemas.ts";
 
@@ -60,7 +60,7 @@ export class Jar {
       else this.byDomain.set(d, [c]);
     }
     for (const [o, e] of Object.entries(data.origins ?? {})) {
-      const host = hostOf(o);
+      const host = hostOfUrl(o);
       if (!host) continue;
       const entry = this.entry(host, o);
       entry.local = e.local;
@@ -70,7 +70,7 @@ export class Jar {
     const session = data.session ?? {};
     const items = session.items ?? {};
     if (typeof session.origin === "string" && session.origin && Object.keys(items).length) {
-      const host = hostOf(session.origin);
+      const host = hostOfUrl(session.origin);
       if (host) this.entry(host, session.origin).session = items;
     }
   }
@@ -124,7 +124,7 @@ export class Jar {
 export function historyHosts(history: readonly Visit[] | null | undefined): string[] {
   const out = new Set<string>();
   for (const v of history ?? []) {
-    const h = hostOf(v.origin);
+    const h = hostOfUrl(v.origin);
     if (h) out.add(h);
   }
   return [...out];
@@ -237,16 +237,16 @@ export function forget(
   const covering = jar.covering(host);
   const gone = new Set(covering.filter((c) => rules.own(c.domain, host)));
   const stored = snap.origins ?? {};
-  const origins = Object.keys(stored).filter((o) => hostOf(o) === host);
+  const origins = Object.keys(stored).filter((o) => hostOfUrl(o) === host);
   const sessionOrigin = snap.session?.origin ?? "";
-  const ours = sessionOrigin !== "" && hostOf(sessionOrigin) === host;
+  const ours = sessionOrigin !== "" && hostOfUrl(sessionOrigin) === host;
   const sessionItems = ours && Object.keys(snap.session?.items ?? {}).length > 0;
   if (sessionItems && !origins.includes(sessionOrigin)) origins.push(sessionOrigin);
   if (gone.size === 0 && origins.length === 0) return { left: snap, removed: null };
   const left: SiteData = {
     ...snap,
     cookies: (snap.cookies ?? []).filter((c) => !gone.has(c)),
-    origins: Object.fromEntries(Object.entries(stored).filter(([o]) => hostOf(o) !== host)),
+    origins: Object.fromEntries(Object.entries(stored).filter(([o]) => hostOfUrl(o) !== host)),
   };
   if (ours) left.session = {};
   return {
@@ -286,7 +286,7 @@ export function historyView(
   const rows = new Map(view(data, history).sites.map((r) => [r.site, r]));
   const sites: HistoryRow[] = [];
   for (const host of historyHosts(history)) {
-    const latest = history.find((v) => hostOf(v.origin) === host) as Visit;
+    const latest = history.find((v) => hostOfUrl(v.origin) === host) as Visit;
     const row = rows.get(host);
     sites.push({
       site: host,

@@ -3,12 +3,13 @@
 import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError } from "../config-sources.ts";
-import { RedisStore, redactedUrl } from "./redis.ts";
+import { RedisStore } from "./redis.ts";
+import { redactedUrl } from "./redis-client.ts";
 import { deriveKey, newStoreKey, SealCodec } from "./seal.ts";
 import { SqliteStore } from "./sqlite.ts";
 import type { RecordStore } from "./types.ts";
 
-export type { RecordStore, UpdateFn } from "./types.ts";
+export type { RecordStore } from "./types.ts";
 
 export interface StoreSettings {
   dataDir?: string | null;

@@ -200,10 +200,6 @@ export function recordUrl(record: WorkspaceRecord): string {
   return record.history[0]?.url ?? "";
 }
 
-export function attached(record: WorkspaceRecord): boolean {
-  return record.session_id !== "";
-}
-
 /**
  * The origin of an http(s) URL as `location.origin` spells it (lowercase, default port dropped,
  * IPv6 brackets kept), or "" for anything else: only web pages enter the history.
@@ -220,7 +216,7 @@ export function originOf(url: string | null | undefined): string {
 }
 
 /** The lowercase host of an origin or URL, or "". */
-export function hostOf(originOrUrl: string | null | undefined): string {
+export function hostOfUrl(originOrUrl: string | null | undefined): string {
   if (!originOrUrl) return "";
   try {
     return new URL(originOrUrl).hostname.toLowerCase();

@@ -1,6 +1,6 @@
 // One auto-pipelined Redis connection: a deadline per command, failures said plainly, scripts run by digest.
 import { RedisClient } from "bun";
-import { FlowError, unavailable } from "../errors.ts";
+import { AppError, unavailable } from "../errors.ts";
 
 export const CLIENT_OPTIONS = { connectionTimeout: 3000, maxRetries: 3, autoReconnect: true };
 
@@ -90,8 +90,8 @@ export class RedisConnection {
     this.shared = null;
   }
 
-  private failure(err: unknown): FlowError {
-    if (err instanceof FlowError) return err;
+  private failure(err: unknown): AppError {
+    if (err instanceof AppError) return err;
     const message = err instanceof Error ? err.message : String(err);
     const code = (err as { code?: unknown } | null)?.code;
     if (code === "ERR_REDIS_SERVER_ERROR") {
@@ -102,14 +102,14 @@ export class RedisConnection {
 }
 
 /** A connection-level failure (as opposed to a command Redis refused). */
-class StoreDown extends FlowError {
+class StoreDown extends AppError {
   constructor(message: string) {
     super("unavailable", message);
   }
 }
 
 /** A command Redis answered with an error; `reply` is Redis's own text (`NOSCRIPT …`). */
-class StoreRefused extends FlowError {
+class StoreRefused extends AppError {
   constructor(
     message: string,
     readonly reply: string,

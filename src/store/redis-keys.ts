@@ -5,7 +5,6 @@
 export const SESSION_MARK = "!admin-session:";
 export const LEASE = "!lease:";
 export const LEASE_QUEUE = "!lease-queue:";
-export const LEASE_ALIVE = "!lease-alive:";
 export const LEASE_SEQ = "!lease-seq";
 export const MCP_SESSION = "!mcp-session:";
 export const MCP_SESSIONS = "!mcp-sessions";

@@ -12,9 +12,6 @@ import { backoff, CAS_SCRIPT, FENCED_CAS_SCRIPT, Hints, UPDATE_RETRIES } from ".
 import { type RecordCodec, writeRecord } from "./seal.ts";
 import type { LeaseFence, RecordStore, UpdateFn, UpdateOptions } from "./types.ts";
 
-export { redactedUrl } from "./redis-client.ts";
-export { CAS_SCRIPT, FENCED_CAS_SCRIPT, UPDATE_RETRIES } from "./redis-update.ts";
-
 export interface RedisStoreOptions {
   /** `redis://` or `rediss://`, with an optional `/db`. */
   url: string;

@@ -2,7 +2,7 @@
 // bun:sqlite is synchronous, so `update` runs read, fn and write inside one BEGIN IMMEDIATE
 // transaction without yielding; other processes on the same file wait on the busy timeout.
 import { Database, type Statement } from "bun:sqlite";
-import { FlowError, LeaseLost, unavailable } from "../errors.ts";
+import { AppError, LeaseLost, unavailable } from "../errors.ts";
 import { ParsedRecords } from "./parsed.ts";
 import { DEFAULT_TTL_SECONDS, type WorkspaceRecord } from "./record.ts";
 import { type RecordCodec, writeRecord } from "./seal.ts";
@@ -248,7 +248,7 @@ export class SqliteStore implements RecordStore {
     try {
       return work();
     } catch (err) {
-      if (err instanceof FlowError || !isSqliteError(err)) throw err;
+      if (err instanceof AppError || !isSqliteError(err)) throw err;
       throw unavailable(`the record store at ${this.path} did not answer: ${err.message}`);
     }
   }

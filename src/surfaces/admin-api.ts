@@ -10,8 +10,6 @@ import { capabilityRoutes, workspaceRows, workspaceView } from "../registry.ts";
 import type { Services } from "../services.ts";
 import { type FeedEvent, feedEvents, feedRoom } from "./feed.ts";
 
-export { ADMIN_COOKIE } from "../admin/auth.ts";
-
 /**
  * ?watch=<key>: the stream also carries that workspace's live screen, about once a second, and
  * while it is open the workspace counts as watched (its calls keep screens).

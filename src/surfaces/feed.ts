@@ -2,9 +2,10 @@
 // (bursts coalesced, one row per workspace per tick), a heartbeat, and for a watched workspace its
 // live screen. The JSON stream (/admin/events) and the pages' stream (/ui/events) both write it.
 
+import { workspaceExists } from "../admin/rows.ts";
 import { TooMany } from "../errors.ts";
 import { log } from "../log.ts";
-import { type WorkspaceRow, workspaceExists, workspaceRow } from "../registry.ts";
+import { type WorkspaceRow, workspaceRow } from "../registry.ts";
 import type { Services } from "../services.ts";
 import type { Shown } from "../timeline/screens.ts";
 

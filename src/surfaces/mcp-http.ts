@@ -9,7 +9,7 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { badInput, forbidden, notFound, unavailable } from "../errors.ts";
-import { hostOf } from "../http/guard.ts";
+import { requestHost } from "../http/guard.ts";
 import { readJson } from "../http/json.ts";
 import { requireJson } from "../http/media.ts";
 import type { Services } from "../services.ts";
@@ -123,7 +123,7 @@ export class McpHttp {
   /** A page on another origin must not drive /mcp by any method (the app refuses its changes too). */
   private checkOrigin(request: Request): void {
     const origin = request.headers.get("origin");
-    if (origin === null || this.services.hosts.ownOrigin(origin, hostOf(request))) return;
+    if (origin === null || this.services.hosts.ownOrigin(origin, requestHost(request))) return;
     throw forbidden("requests to /mcp from a web page on another origin are refused");
   }
 

@@ -16,8 +16,8 @@ import {
   type ServerRequest,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { AnyAction } from "../actions/define.ts";
 import { ACTIONS } from "../actions/index.ts";
+import type { AnyAction } from "../actions/shape.ts";
 import { errorBody, notFound, statusOf, tooLarge } from "../errors.ts";
 import { isText } from "../files/types.ts";
 import { log } from "../log.ts";

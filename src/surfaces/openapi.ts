@@ -1,6 +1,7 @@
 // GET /openapi.json, built from the action and resource tables.
-import type { AnyAction } from "../actions/define.ts";
+
 import { ACTIONS } from "../actions/index.ts";
+import type { AnyAction } from "../actions/shape.ts";
 import { RESOURCES } from "../resources/index.ts";
 import { VERSION } from "../version.ts";
 import { jsonSchema } from "./json-schema.ts";

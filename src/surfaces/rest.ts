@@ -1,8 +1,8 @@
 // The REST surface: one route per action and one GET per resource, all from the tables.
 import { Elysia } from "elysia";
 import { z } from "zod";
-import type { AnyAction } from "../actions/define.ts";
 import { ACTIONS } from "../actions/index.ts";
+import type { AnyAction } from "../actions/shape.ts";
 import { badInput } from "../errors.ts";
 import { json, readJson } from "../http/json.ts";
 import { requireJson, YAML_TYPES } from "../http/media.ts";

@@ -1,7 +1,7 @@
 // Keeping a run as a flow: timeline entries become a flow's steps. A step is a call that worked and
 // changed something; read-only calls are left out unless they returned (a flow step that said
 // `return: true`), and so are the flow tools and calls whose arguments were cut.
-import type { FlowStep } from "../flows/format.ts";
+import type { FlowStep } from "../flows/schema.ts";
 import type { ToolTable } from "../flows/tools.ts";
 import type { TimelineEntry } from "./entry.ts";
 

@@ -3,7 +3,8 @@
 import { error as wd } from "selenium-webdriver";
 import type { LiveBrowser } from "../actions/shape.ts";
 import type { HeldConnection, HeldConnections } from "../grid/held.ts";
-import { Page, type Where } from "../grid/page.ts";
+import { Page } from "../grid/page.ts";
+import type { Where } from "../grid/page-port.ts";
 import { answers } from "../grid/page-stuck.ts";
 import type { Grid } from "../grid/webdriver.ts";
 import { type BrowserSettings, focusFor, type WorkspaceRecord } from "../store/record.ts";

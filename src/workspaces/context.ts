@@ -1,6 +1,7 @@
 // What a handler is handed for one call (or one step of a runner's call): its workspace, the
 // ports, its browser, the lifecycle, the step runner, and where its bookkeeping is collected.
-import type { ActionContext, ActionServices, AnyAction, LiveBrowser } from "../actions/define.ts";
+import type { ActionContext, ActionServices } from "../actions/ports.ts";
+import type { AnyAction, LiveBrowser } from "../actions/shape.ts";
 import type { LeaseFence } from "../store/types.ts";
 import type { Held } from "./browsers.ts";
 import type { Lifecycle, ManagerHooks } from "./lifecycle.ts";

@@ -1,10 +1,11 @@
 // A workspace's browser lifecycle: open (open_session), reopen (a reaped one, or the first, as the
 // last was opened), replace, and end. Each write that binds a browser is fenced by the call's lease;
 // a browser that could not be bound is quit.
-import { SITE_DATA_URI } from "../actions/define.ts";
+import { SITE_DATA_URI } from "../actions/fields.ts";
 import type { LiveBrowser } from "../actions/shape.ts";
 import { badInput, unavailable } from "../errors.ts";
-import { type Grid, isNoSuchSession } from "../grid/webdriver.ts";
+import type { Grid } from "../grid/webdriver.ts";
+import { isNoSuchSession } from "../grid/webdriver-errors.ts";
 import { log } from "../log.ts";
 import {
   at,
@@ -21,14 +22,8 @@ import {
 import type { LeaseFence, RecordStore } from "../store/types.ts";
 import { type Updated, updateWith } from "../store/update.ts";
 import type { Browsers, Held } from "./browsers.ts";
-import {
-  DEFAULT_HEIGHT,
-  DEFAULT_WIDTH,
-  type OpenRequest,
-  type OpenResult,
-  openOptions,
-  resolveSettings,
-} from "./settings.ts";
+import { type OpenRequest, type OpenResult, openOptions, resolveSettings } from "./settings.ts";
+import { DEFAULT_HEIGHT, DEFAULT_WIDTH } from "./shapes.ts";
 import { applyViewport, type Viewport } from "./viewport.ts";
 
 export const INSECURE_SKIP = "an insecure browser gets no saved site data";

@@ -4,7 +4,7 @@
 // finds it held waits in the store's queue, so calls are served in the order they came, whichever
 // server took them. A server that dies mid-call stops renewing: its lease runs out after `ms`.
 // The same lease, tried once, is the collector's claim on a recording.
-import { type FlowError, LeaseLost } from "../errors.ts";
+import { type AppError, LeaseLost } from "../errors.ts";
 import type { LeaseFence, RecordStore } from "../store/types.ts";
 
 /** A lease this server holds. */
@@ -24,7 +24,7 @@ export interface WaitOptions {
   /** Stops the wait (the caller went away). */
   signal?: AbortSignal;
   /** The 503 when the wait runs out. */
-  busy: () => FlowError;
+  busy: () => AppError;
 }
 
 /**

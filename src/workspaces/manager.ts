@@ -6,12 +6,14 @@
 // are lifecycle.ts's; the settle write settle.ts's; a runner's steps runner.ts's.
 
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { ActionContext, ActionServices, AnyAction, LiveBrowser } from "../actions/define.ts";
+import type { ActionContext, ActionServices } from "../actions/ports.ts";
+import type { AnyAction, LiveBrowser } from "../actions/shape.ts";
 import { LeaseLost, unavailable } from "../errors.ts";
 import { SANDBOX } from "../grid/bidi.ts";
 import { type HeldConnection, HeldConnections, IDLE_MS } from "../grid/held.ts";
-import { LIBRARY_PRELOAD } from "../grid/page.ts";
-import { type Grid, isNoSuchSession } from "../grid/webdriver.ts";
+import { LIBRARY_PRELOAD } from "../grid/page-call.ts";
+import type { Grid } from "../grid/webdriver.ts";
+import { isNoSuchSession } from "../grid/webdriver-errors.ts";
 import { log } from "../log.ts";
 import { focused } from "../store/record.ts";
 import type { LeaseFence, RecordStore } from "../store/types.ts";
@@ -24,10 +26,6 @@ import { Leases } from "./lock.ts";
 import type { Call, Runner } from "./runner.ts";
 import { type CallState, settle } from "./settle.ts";
 import type { Steps } from "./steps.ts";
-
-export type { AfterHook, CallEnd, Ended } from "./after.ts";
-export type { Describe } from "./describe.ts";
-export { INSECURE_SKIP, type ManagerHooks, RECORDING_OFF } from "./lifecycle.ts";
 
 /** What the manager is built on: the store, the Grid, and what handlers are handed. */
 export interface ManagerPorts<T> {

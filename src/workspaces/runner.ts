@@ -1,8 +1,9 @@
 // The step runner of a page call whose action calls others inside it (a flow run): each step's
 // handler gets a context of its own on the call's browser, its bookkeeping collected for the call's
 // one settle; a step whose browser the Grid reaped is retried once on a reopened one.
-import type { ActionContext, AnyAction, LiveBrowser } from "../actions/define.ts";
-import { isNoSuchSession } from "../grid/webdriver.ts";
+import type { ActionContext } from "../actions/ports.ts";
+import type { AnyAction, LiveBrowser } from "../actions/shape.ts";
+import { isNoSuchSession } from "../grid/webdriver-errors.ts";
 import { log } from "../log.ts";
 import type { SiteDataReport } from "../store/record.ts";
 import type { Held } from "./browsers.ts";

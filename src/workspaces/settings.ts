@@ -2,11 +2,9 @@
 // Grid options they make.
 
 import type { z } from "zod";
-import type { OpenOptions } from "../grid/webdriver.ts";
+import type { OpenOptions } from "../grid/webdriver-caps.ts";
 import type { BrowserSettings } from "../store/record.ts";
 import { DEFAULT_HEIGHT, DEFAULT_WIDTH, type OpenInput, type OpenOutput } from "./shapes.ts";
-
-export { DEFAULT_HEIGHT, DEFAULT_WIDTH } from "./shapes.ts";
 
 /** What an open asks for: open_session's input. */
 export type OpenRequest = z.infer<typeof OpenInput>;

@@ -1,7 +1,8 @@
 // The typed BiDi socket against a real browser on the test Grid, through the Grid's BiDi proxy.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { FlowError } from "../../src/errors.ts";
-import { BidiError, BidiSocket, type NavigationInfo, type NetworkEvent } from "../../src/grid/bidi.ts";
+import { AppError } from "../../src/errors.ts";
+import { BidiError, BidiSocket } from "../../src/grid/bidi.ts";
+import type { NavigationInfo, NetworkEvent } from "../../src/grid/bidi-types.ts";
 import { Grid } from "../../src/grid/webdriver.ts";
 import { testGridUrl } from "../support/env.ts";
 import { html, serveFixture } from "../support/fixtures.ts";
@@ -152,9 +153,9 @@ describe("the BiDi socket", () => {
         (e: unknown) => e,
       );
     expect(Date.now() - t).toBeLessThan(2_000);
-    expect(err).toBeInstanceOf(FlowError);
-    expect((err as FlowError).kind).toBe("unavailable");
-    expect((err as FlowError).message).toBe(
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).kind).toBe("unavailable");
+    expect((err as AppError).message).toBe(
       "the browser's BiDi channel did not answer script.evaluate within 0.3 s",
     );
     expect(await evaluate(bidi, main, "1 + 1")).toBe(2);
@@ -174,7 +175,7 @@ describe("the BiDi socket", () => {
         (e: unknown) => e,
       );
     const waited = Date.now() - t;
-    expect((err as FlowError).message).toBe(
+    expect((err as AppError).message).toBe(
       "the browser's BiDi channel did not answer script.evaluate within 5 s",
     );
     expect(waited).toBeGreaterThanOrEqual(4_900);
@@ -200,8 +201,8 @@ describe("the BiDi socket", () => {
     expect(bidi.closed).toBe(true);
     const later = outcome(bidi.send("browsingContext.getTree", {}));
     for (const err of [await waiting, await later]) {
-      expect(err).toBeInstanceOf(FlowError);
-      expect((err as FlowError).kind).toBe("unavailable");
+      expect(err).toBeInstanceOf(AppError);
+      expect((err as AppError).kind).toBe("unavailable");
     }
   });
 
@@ -210,9 +211,9 @@ describe("the BiDi socket", () => {
       () => null,
       (e: unknown) => e,
     );
-    expect(err).toBeInstanceOf(FlowError);
-    expect((err as FlowError).kind).toBe("unavailable");
-    expect((err as FlowError).message).toStartWith("the browser's BiDi channel could not be opened");
-    expect((err as FlowError).message).not.toContain("0123456789abcdef");
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).kind).toBe("unavailable");
+    expect((err as AppError).message).toStartWith("the browser's BiDi channel could not be opened");
+    expect((err as AppError).message).not.toContain("0123456789abcdef");
   });
 });

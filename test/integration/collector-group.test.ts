@@ -15,8 +15,8 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FileStore } from "../../src/files/store.ts";
-import { nameFor } from "../../src/recordings/collector.ts";
 import { trailer } from "../../src/recordings/mp4.ts";
+import { nameFor } from "../../src/recordings/owed.ts";
 import { testRedisUrl } from "../support/env.ts";
 
 const WORKER = join(import.meta.dir, "../support/collector-worker.ts");

@@ -2,8 +2,9 @@
 // failures it names (unreachable, no free slot, refused capabilities), Basic auth, connection reuse.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startGrid } from "../../scripts/lib.mjs";
-import { FlowError, messageOf } from "../../src/errors.ts";
-import { Grid, isNoSuchSession, NO_FREE_SLOT } from "../../src/grid/webdriver.ts";
+import { AppError, messageOf } from "../../src/errors.ts";
+import { Grid } from "../../src/grid/webdriver.ts";
+import { isNoSuchSession, NO_FREE_SLOT } from "../../src/grid/webdriver-errors.ts";
 import { startAuthProxy } from "../support/auth-proxy.ts";
 import { testGridUrl } from "../support/env.ts";
 import { html, serveFixture } from "../support/fixtures.ts";
@@ -20,13 +21,13 @@ async function open(grid: Grid, o: Parameters<Grid["open"]>[0] = { browser: "chr
   return got;
 }
 
-async function failure(p: Promise<unknown>): Promise<FlowError> {
+async function failure(p: Promise<unknown>): Promise<AppError> {
   const err = await p.then(
     () => null,
     (e: unknown) => e,
   );
-  expect(err).toBeInstanceOf(FlowError);
-  return err as FlowError;
+  expect(err).toBeInstanceOf(AppError);
+  return err as AppError;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RedisClient } from "bun";
-import { FlowError, LeaseLost } from "../../src/errors.ts";
+import { AppError, LeaseLost } from "../../src/errors.ts";
 import { emptyRecord, type WorkspaceRecord } from "../../src/store/record.ts";
 import { RedisStore } from "../../src/store/redis.ts";
 import { LEASE_QUEUE } from "../../src/store/redis-keys.ts";
@@ -166,7 +166,7 @@ for (const h of harnesses) {
       await b.breakLease("w");
       const refused = await a.update("w", (r) => withN(r, 2), { fence }).catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(LeaseLost);
-      expect((refused as FlowError).status).toBe(503);
+      expect((refused as AppError).status).toBe(503);
       expect((refused as Error).message).toBe(
         "this call no longer holds workspace w (its lease ran out or an admin ended the workspace's browser): nothing more was written; retry the call",
       );
@@ -247,7 +247,7 @@ for (const h of harnesses) {
       const la = new Leases(a, 5000);
       const lb = new Leases(b, 5000);
       const seen: string[] = [];
-      const busy = () => new FlowError("unavailable", "busy");
+      const busy = () => new AppError("unavailable", "busy");
       const first = la.run("w", { waitMs: 5000, busy }, async () => {
         seen.push("a start");
         await Bun.sleep(150);

@@ -4,7 +4,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { StoreConflict } from "../../src/errors.ts";
 import { emptyRecord, type WorkspaceRecord } from "../../src/store/record.ts";
-import { CAS_SCRIPT, RedisStore, type RedisStoreOptions } from "../../src/store/redis.ts";
+import { RedisStore, type RedisStoreOptions } from "../../src/store/redis.ts";
+import { CAS_SCRIPT } from "../../src/store/redis-update.ts";
 import { type PrivateRedis, startRedis } from "../support/redis-server.ts";
 
 const withN = (r: WorkspaceRecord | null, n: number): WorkspaceRecord => {

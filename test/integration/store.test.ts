@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RedisClient } from "bun";
-import { FlowError, StoreConflict } from "../../src/errors.ts";
+import { AppError, StoreConflict } from "../../src/errors.ts";
 import { openStore } from "../../src/store/index.ts";
 import { at, emptyRecord, recordUrl, type WorkspaceRecord } from "../../src/store/record.ts";
 import { RedisStore } from "../../src/store/redis.ts";
@@ -468,12 +468,12 @@ describe("the redis record store", () => {
         () => null,
         (e: unknown) => e,
       );
-      expect(err).toBeInstanceOf(FlowError);
-      expect((err as FlowError).kind).toBe("unavailable");
-      expect((err as FlowError).message).toStartWith(
+      expect(err).toBeInstanceOf(AppError);
+      expect((err as AppError).kind).toBe("unavailable");
+      expect((err as AppError).message).toStartWith(
         `the record store at redis://127.0.0.1:${port}/5 did not answer: `,
       );
-      expect((err as FlowError).message).not.toContain("hunter2");
+      expect((err as AppError).message).not.toContain("hunter2");
     }
     expect(await s.ping()).toBe(false);
     expect(performance.now() - started).toBeLessThan(8000);

@@ -1,7 +1,8 @@
 // A fake BiDi socket for unit tests of ordering and failure paths: tabs, a path-scoped intercept
 // that answers through the caller's handler, storage per origin (and per tab for sessionStorage),
 // a cookie jar, and scripts evaluated for real against fake `document`, `location` and storages.
-import type { BidiSocket, Cookie, NetworkEvent, PartialCookie } from "../../src/grid/bidi.ts";
+import type { BidiSocket } from "../../src/grid/bidi.ts";
+import type { Cookie, NetworkEvent, PartialCookie } from "../../src/grid/bidi-types.ts";
 
 export class FakeStorage {
   private readonly map = new Map<string, string>();

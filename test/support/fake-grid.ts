@@ -1,6 +1,7 @@
 // A fake Grid for unit tests of the workspace manager's ordering and failure paths: browsers with a
 // main tab and a FakeBidi each, whose connections the server holds.
-import type { Grid, OpenOptions } from "../../src/grid/webdriver.ts";
+import type { Grid } from "../../src/grid/webdriver.ts";
+import type { OpenOptions } from "../../src/grid/webdriver-caps.ts";
 import { FakeBidi, type FakeOptions } from "./fake-bidi.ts";
 
 export const goneError = () => Object.assign(new Error("invalid session id"), { name: "NoSuchSessionError" });

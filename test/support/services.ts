@@ -5,7 +5,7 @@ import { ACTIONS } from "../../src/actions/index.ts";
 import type { AnyAction } from "../../src/actions/shape.ts";
 import { AdminAuth, adminTokenOf } from "../../src/admin/auth.ts";
 import { Events } from "../../src/admin/events.ts";
-import { type Config, defaultConfig } from "../../src/config.ts";
+import { type Config, defaultConfig } from "../../src/config-schema.ts";
 import { setupFiles } from "../../src/files/setup.ts";
 import { Flows } from "../../src/flows/service.ts";
 import type { Grid } from "../../src/grid/webdriver.ts";
@@ -16,7 +16,8 @@ import type { Services } from "../../src/services.ts";
 import type { RecordStore } from "../../src/store/types.ts";
 import { MemoryLog } from "../../src/timeline/log.ts";
 import { Timeline, type Trail } from "../../src/timeline/service.ts";
-import { type LeaseSettings, type ManagerHooks, WorkspaceManager } from "../../src/workspaces/manager.ts";
+import type { ManagerHooks } from "../../src/workspaces/lifecycle.ts";
+import { type LeaseSettings, WorkspaceManager } from "../../src/workspaces/manager.ts";
 
 export interface TestServicesOptions {
   grid: Grid;

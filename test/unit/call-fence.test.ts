@@ -3,7 +3,7 @@
 // new call's browser stays the workspace's and nothing is orphaned on the Grid.
 import { beforeEach, expect, test } from "bun:test";
 import { validate } from "../../src/actions/validate.ts";
-import type { OpenOptions } from "../../src/grid/webdriver.ts";
+import type { OpenOptions } from "../../src/grid/webdriver-caps.ts";
 import { openStore, type RecordStore } from "../../src/store/index.ts";
 import { goAction as navigate } from "../support/actions.ts";
 import { FakeGrid } from "../support/fake-grid.ts";

@@ -37,7 +37,7 @@ test("the troubleshooting page quotes the messages as the code says them", async
   const { GUIDE } = await import("../../src/resources/skill.ts");
   const { DIALOG_OPEN } = await import("../../src/actions/failures.ts");
   const { BIDI_DOWN } = await import("../../src/errors.ts");
-  const { NO_FREE_SLOT } = await import("../../src/grid/webdriver.ts");
+  const { NO_FREE_SLOT } = await import("../../src/grid/webdriver-errors.ts");
   const { SW_REASON } = await import("../../src/grid/spare-tab.ts");
   const { NOT_KEPT } = await import("../../src/site-data/restore.ts");
   const page = GUIDE.find((p) => p.path === "references/TROUBLESHOOTING.md")!.text.replace(/\s+/g, " ");

@@ -3,10 +3,10 @@
 import { describe, expect, test } from "bun:test";
 import { error as wd } from "selenium-webdriver";
 import { acting, failureOf, reasonOf } from "../../src/actions/failures.ts";
-import { FlowError } from "../../src/errors.ts";
+import { AppError } from "../../src/errors.ts";
 
 const sel = { css: "#go" };
-const mapped = (err: Error, about = {}) => failureOf(err, { selector: sel, ...about }) as FlowError;
+const mapped = (err: Error, about = {}) => failureOf(err, { selector: sel, ...about }) as AppError;
 
 describe("failureOf", () => {
   test("driver errors become 400s that quote the selector and say what to do", () => {
@@ -53,7 +53,7 @@ describe("failureOf", () => {
     ];
     for (const [err, text] of cases) {
       const got = mapped(err);
-      expect(got).toBeInstanceOf(FlowError);
+      expect(got).toBeInstanceOf(AppError);
       expect(got.status).toBe(400);
       expect(got.message).toStartWith(text);
     }
@@ -68,10 +68,10 @@ describe("failureOf", () => {
     );
   });
 
-  test("the browser being gone, FlowErrors and the unexpected pass through untouched", () => {
+  test("the browser being gone, AppErrors and the unexpected pass through untouched", () => {
     const gone = new wd.NoSuchSessionError("invalid session id");
     expect(failureOf(gone)).toBe(gone);
-    const flow = new FlowError("bad_input", "as it was");
+    const flow = new AppError("bad_input", "as it was");
     expect(failureOf(flow)).toBe(flow);
     const odd = new wd.WebDriverError("unknown error: something odd");
     expect(failureOf(odd)).toBe(odd);
@@ -81,7 +81,7 @@ describe("failureOf", () => {
     const typed = "hunter2-typed";
     const got = mapped(new wd.JavascriptError(`javascript error: cannot use ${typed}`), { typed });
     expect(got.message).toBe("the page's script failed: cannot use [typed text]");
-    const flow = failureOf(new FlowError("bad_input", `saw ${typed}`, "x"), { typed }) as FlowError;
+    const flow = failureOf(new AppError("bad_input", `saw ${typed}`, "x"), { typed }) as AppError;
     expect(flow.message).toBe("saw [typed text]");
     expect(flow.field).toBe("x");
   });

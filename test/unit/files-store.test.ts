@@ -12,7 +12,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ConfigError } from "../../src/config.ts";
+import { ConfigError } from "../../src/config-sources.ts";
 import { checkLayout, filePath, oldLayout } from "../../src/files/layout.ts";
 import { FileStore } from "../../src/files/store.ts";
 import { candidates, InvalidName, validFileName, validGridId } from "../../src/names.ts";

@@ -6,10 +6,11 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writ
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildApp, buildServices } from "../../src/app.ts";
-import { ConfigError, defaultConfig } from "../../src/config.ts";
+import { defaultConfig } from "../../src/config-schema.ts";
+import { ConfigError } from "../../src/config-sources.ts";
 import { LinkSigner, linkKey } from "../../src/files/links.ts";
 import { cspFor, MEDIA_ONLY, NO_SCRIPT, parseRange } from "../../src/files/serve.ts";
-import { RESERVED_IN_FILES } from "../../src/files/store.ts";
+import { RESERVED_IN_FILES } from "../../src/files/store-folders.ts";
 import { FILES_OFF, parseUri, uriOf } from "../../src/files/uris.ts";
 import { unzipOne, zipOne } from "../../src/files/zip.ts";
 import { addLogSink } from "../../src/log.ts";

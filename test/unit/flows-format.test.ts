@@ -3,10 +3,12 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { defineAction, PageResult, webUrl } from "../../src/actions/define.ts";
+import { defineAction } from "../../src/actions/define.ts";
+import { PageResult, webUrl } from "../../src/actions/fields.ts";
 import { ACTIONS } from "../../src/actions/index.ts";
-import { FlowError } from "../../src/errors.ts";
-import { bindFlow, parseFlow, REF_IN_FLOW } from "../../src/flows/format.ts";
+import { AppError } from "../../src/errors.ts";
+import { bindFlow, REF_IN_FLOW } from "../../src/flows/bind.ts";
+import { parseFlow } from "../../src/flows/format.ts";
 import { StepTools } from "../../src/flows/tools.ts";
 
 const page = async () => ({ url: "", title: "" });
@@ -44,9 +46,9 @@ function refusal(text: string, params?: Record<string, string | number | boolean
     const parsed = parseFlow(text, tools);
     if (params) bindFlow(parsed, params, tools);
   } catch (err) {
-    expect(err).toBeInstanceOf(FlowError);
-    expect((err as FlowError).status).toBe(400);
-    return (err as FlowError).message;
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).status).toBe(400);
+    return (err as AppError).message;
   }
   throw new Error("the flow was accepted");
 }

@@ -3,8 +3,9 @@
 // answers, and one that answers slowly.
 import { afterAll, describe, expect, test } from "bun:test";
 import type { Socket } from "bun";
-import { FlowError, statusOf } from "../../src/errors.ts";
-import { Grid, isNoSuchSession } from "../../src/grid/webdriver.ts";
+import { AppError, statusOf } from "../../src/errors.ts";
+import { Grid } from "../../src/grid/webdriver.ts";
+import { isNoSuchSession } from "../../src/grid/webdriver-errors.ts";
 
 // Takes every connection and every byte, and never says a word.
 const held: Socket[] = [];
@@ -62,12 +63,12 @@ afterAll(() => {
   slow.stop(true);
 });
 
-async function failure(p: Promise<unknown>): Promise<FlowError> {
+async function failure(p: Promise<unknown>): Promise<AppError> {
   try {
     await p;
   } catch (err) {
-    expect(err).toBeInstanceOf(FlowError);
-    return err as FlowError;
+    expect(err).toBeInstanceOf(AppError);
+    return err as AppError;
   }
   throw new Error("expected the call to fail");
 }
@@ -138,7 +139,7 @@ describe("a slow Grid", () => {
       thrown = err;
     }
     expect(thrown).toBeInstanceOf(Error);
-    expect(thrown).not.toBeInstanceOf(FlowError);
+    expect(thrown).not.toBeInstanceOf(AppError);
     expect(isNoSuchSession(thrown)).toBe(true);
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { error as wdError } from "selenium-webdriver";
 import { unavailable } from "../../src/errors.ts";
-import { Grid, isNoSuchSession } from "../../src/grid/webdriver.ts";
+import { Grid } from "../../src/grid/webdriver.ts";
+import { isNoSuchSession } from "../../src/grid/webdriver-errors.ts";
 
 const grid = new Grid("http://127.0.0.1:4444");
 

@@ -3,7 +3,8 @@
 import { expect, test } from "bun:test";
 import { BidiError, BidiTimeout } from "../../src/grid/bidi.ts";
 import { HeldConnection, HeldConnections } from "../../src/grid/held.ts";
-import { DialogOpened, Page } from "../../src/grid/page.ts";
+import { Page } from "../../src/grid/page.ts";
+import { DialogOpened } from "../../src/grid/page-dialogs.ts";
 import { FakeSocket } from "../support/fake-socket.ts";
 
 const TAB = "TAB1";

@@ -4,7 +4,7 @@ import { expect, test } from "bun:test";
 import { openSession } from "../../src/actions/session.ts";
 import { validate } from "../../src/actions/validate.ts";
 import { openStore } from "../../src/store/index.ts";
-import type { ManagerHooks } from "../../src/workspaces/manager.ts";
+import type { ManagerHooks } from "../../src/workspaces/lifecycle.ts";
 import { goAction as go } from "../support/actions.ts";
 import { FakeGrid } from "../support/fake-grid.ts";
 import { testServices } from "../support/services.ts";

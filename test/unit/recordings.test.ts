@@ -5,9 +5,10 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, wr
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FileStore } from "../../src/files/store.ts";
-import { Collector, errorKind, nameFor } from "../../src/recordings/collector.ts";
+import { Collector } from "../../src/recordings/collector.ts";
 import { networkFilesystem, polling } from "../../src/recordings/mounts.ts";
 import { isComplete, trailer } from "../../src/recordings/mp4.ts";
+import { errorKind, nameFor } from "../../src/recordings/owed.ts";
 import { logLines } from "../support/server.ts";
 
 const GID = "8f3d6dc2a1b04e6f9c1d2e3f4a5b6c7d";

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { FlowError, messageOf, scrub } from "../../src/errors.ts";
+import { AppError, messageOf, scrub } from "../../src/errors.ts";
 import { addLogSink } from "../../src/log.ts";
 import { hideSecrets, redact, secretValue, taints } from "../../src/secrets/bound.ts";
 import { matchingSecrets, SecretCatalogue } from "../../src/secrets/catalogue.ts";
@@ -26,12 +26,12 @@ const entries = {
   bare: { allowed_urls: ["shop.example.test"], keys: { pin: { value: "0123" } } },
 };
 
-function refused(fn: () => unknown): FlowError {
+function refused(fn: () => unknown): AppError {
   try {
     fn();
   } catch (err) {
-    expect(err).toBeInstanceOf(FlowError);
-    return err as FlowError;
+    expect(err).toBeInstanceOf(AppError);
+    return err as AppError;
   }
   throw new Error("expected a refusal");
 }

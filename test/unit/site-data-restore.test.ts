@@ -2,7 +2,7 @@
 // by side, the main tab's sessionStorage through a one-shot preload that fills it on the way to the
 // first page), the cookie rules and their exact reasons, and failures reported, never raised.
 import { describe, expect, test } from "bun:test";
-import { SiteDataHint } from "../../src/actions/define.ts";
+import { SiteDataHint } from "../../src/actions/fields.ts";
 import { OUT_OF_TIME } from "../../src/grid/spare-tab.ts";
 import { BAD_EXPIRY, NO_NAME, NOT_KEPT, restore } from "../../src/site-data/restore.ts";
 import type { SiteData, StoredCookie } from "../../src/store/record.ts";

@@ -1,10 +1,10 @@
 // Save and restore through the workspace manager, on a fake Grid: what a save reads and stores,
 // what an open and a silent reopen put back and say, and the races a save must survive.
 import { beforeEach, describe, expect, test } from "bun:test";
-import type { AnyAction } from "../../src/actions/define.ts";
 import { endBrowser, openSession } from "../../src/actions/session.ts";
+import type { AnyAction } from "../../src/actions/shape.ts";
 import { validate } from "../../src/actions/validate.ts";
-import { FlowError } from "../../src/errors.ts";
+import { AppError } from "../../src/errors.ts";
 import { SW_REASON } from "../../src/grid/spare-tab.ts";
 import { REPLACED_BEFORE_SAVE, saveSiteData } from "../../src/site-data/actions.ts";
 import { capture } from "../../src/site-data/capture.ts";
@@ -147,11 +147,11 @@ describe("capture", () => {
 
   test("a jar the channel cannot read is a 503 that says nothing was saved; anything else stays itself", async () => {
     const down = new FakeBidi({
-      fail: (m) => (m === "storage.getCookies" ? new FlowError("unavailable", "closed") : undefined),
+      fail: (m) => (m === "storage.getCookies" ? new AppError("unavailable", "closed") : undefined),
     });
     const err = await capture(async () => down.socket, page(APP), []).catch((e: unknown) => e);
-    expect((err as FlowError).status).toBe(503);
-    expect((err as FlowError).message).toBe("the browser's BiDi channel did not answer: nothing was saved");
+    expect((err as AppError).status).toBe(503);
+    expect((err as AppError).message).toBe("the browser's BiDi channel did not answer: nothing was saved");
     const odd = new FakeBidi({
       fail: (m) => (m === "storage.getCookies" ? new TypeError("bad shape") : undefined),
     });
@@ -275,7 +275,7 @@ describe("save_site_data through the manager", () => {
         bidiCookie("big", "app.example.com", { value: { type: "string", value: "x".repeat(1_000_001) } }),
       );
     const err = await call(saveSiteData).catch((e: unknown) => e);
-    expect((err as FlowError).status).toBe(400);
+    expect((err as AppError).status).toBe(400);
     expect(Object.keys((await store.get(W))?.site_data.origins ?? {})).toEqual([APP, SSO]);
   });
 
@@ -354,9 +354,9 @@ describe("restore through the manager", () => {
 
   test("a failed open erases nothing", async () => {
     await savedWorld();
-    fake.openError = new FlowError("unavailable", "the grid is full");
+    fake.openError = new AppError("unavailable", "the grid is full");
     const err = await call(openSession, { restore_site_data: false }).catch((e: unknown) => e);
-    expect((err as FlowError).message).toBe("the grid is full");
+    expect((err as AppError).message).toBe("the grid is full");
     expect(Object.keys((await store.get(W))?.site_data.origins ?? {})).toEqual([APP, SSO]);
   });
 
@@ -454,7 +454,7 @@ describe("restore through the manager", () => {
     const realBidi = fake.bidi.bind(fake);
     fake.bidi = async () => {
       fake.bidi = realBidi;
-      throw new FlowError("unavailable", "the browser's BiDi channel could not be opened: refused");
+      throw new AppError("unavailable", "the browser's BiDi channel could not be opened: refused");
     };
     const out = await call(openSession);
     expect(out.url).toBe(`${APP}/x`);

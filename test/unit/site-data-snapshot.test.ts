@@ -1,7 +1,7 @@
 // A save is a snapshot: it replaces the last whole, keeps what it could not read, and stays under
 // the 1,000,000-byte cap by leaving out the origins visited longest ago first.
 import { describe, expect, test } from "bun:test";
-import { FlowError } from "../../src/errors.ts";
+import { AppError } from "../../src/errors.ts";
 import { SW_REASON } from "../../src/grid/spare-tab.ts";
 import { READ_LOCAL, READ_PAGE, sessionPreload, WRITE_LOCAL } from "../../src/site-data/scripts.ts";
 import {
@@ -192,10 +192,10 @@ describe("snapshot", () => {
     } catch (e) {
       err = e;
     }
-    expect(err).toBeInstanceOf(FlowError);
-    expect((err as FlowError).status).toBe(400);
-    expect((err as FlowError).message).toBe("the cookie jar is over 1000000 bytes; nothing was saved");
-    expect(JAR_OVER).toBe((err as FlowError).message);
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).status).toBe(400);
+    expect((err as AppError).message).toBe("the cookie jar is over 1000000 bytes; nothing was saved");
+    expect(JAR_OVER).toBe((err as AppError).message);
   });
 
   test("the record round-trips its snapshot; ending a browser and a landing keep it", () => {

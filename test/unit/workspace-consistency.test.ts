@@ -3,11 +3,11 @@
 // browser it came back in, an end keeps a save that landed while it quit, an open with nothing to
 // restore touches no BiDi, and neither a clean open nor a lost bind race erases the winner's data.
 import { beforeEach, describe, expect, test } from "bun:test";
-import type { AnyAction } from "../../src/actions/define.ts";
 import { endBrowser, openSession } from "../../src/actions/session.ts";
+import type { AnyAction } from "../../src/actions/shape.ts";
 import { validate } from "../../src/actions/validate.ts";
 import { LeaseLost } from "../../src/errors.ts";
-import type { OpenOptions } from "../../src/grid/webdriver.ts";
+import type { OpenOptions } from "../../src/grid/webdriver-caps.ts";
 import { saveSiteData } from "../../src/site-data/actions.ts";
 import { siteDataHooks } from "../../src/site-data/hooks.ts";
 import type { RecordStore } from "../../src/store/index.ts";

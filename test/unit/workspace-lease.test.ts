@@ -4,8 +4,8 @@
 // ahead of a waiting call without waiting itself.
 import { beforeEach, describe, expect, test } from "bun:test";
 import { validate } from "../../src/actions/validate.ts";
-import { FlowError, LeaseLost } from "../../src/errors.ts";
-import type { OpenOptions } from "../../src/grid/webdriver.ts";
+import { AppError, LeaseLost } from "../../src/errors.ts";
+import type { OpenOptions } from "../../src/grid/webdriver-caps.ts";
 import { openStore, type RecordStore } from "../../src/store/index.ts";
 import { busyMessage, type LeaseSettings, type WorkspaceManager } from "../../src/workspaces/manager.ts";
 import { goAction as navigate, testAction } from "../support/actions.ts";
@@ -36,8 +36,8 @@ describe("the workspace lease, through the manager", () => {
     const began = performance.now();
     const err = await go(m).catch((e: unknown) => e);
     expect(performance.now() - began).toBeGreaterThanOrEqual(290);
-    expect(err).toBeInstanceOf(FlowError);
-    expect((err as FlowError).status).toBe(503);
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).status).toBe(503);
     expect((err as Error).message).toBe(busyMessage(W, 0.3));
     expect((err as Error).message).toBe(
       "another call holds workspace w and did not end within 0.3 s: retry once it has ended",

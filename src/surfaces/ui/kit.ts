@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { SignInPage } from "../../../views/sign-in.tsx";
 import { type AdminCredential, adminTokenOf } from "../../admin/auth.ts";
-import { FlowError, notFound } from "../../errors.ts";
+import { AppError, notFound } from "../../errors.ts";
 import { isWorkspaceName } from "../../names.ts";
 import type { Services } from "../../services.ts";
 import { Admin } from "./admin.ts";
@@ -50,7 +50,7 @@ export function uiKit(services: Services): UiKit {
     try {
       return await services.admin.credential(request);
     } catch (err) {
-      if (err instanceof FlowError && err.kind === "unauthorized") return null;
+      if (err instanceof AppError && err.kind === "unauthorized") return null;
       throw err;
     }
   };

@@ -3,11 +3,11 @@
 // row moves its revision (see liveMessage); a tab with a reloader (the Timeline) loads only its newer
 // entries.
 
-import { LiveScreen } from "../src/timeline/view.tsx";
 import { Page } from "./layout.tsx";
 import { attr, Confirm, Opens } from "./parts.tsx";
 import { Asking, TakeOver, waitingOf } from "./person.tsx";
 import type { Row } from "./row.ts";
+import { LiveScreen } from "./timeline.tsx";
 import { paneUrl, type TabFace, workspaceUrl } from "./urls.ts";
 import { byId, LastPage, Pills } from "./workspaces.tsx";
 

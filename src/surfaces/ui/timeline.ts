@@ -1,6 +1,7 @@
 // The Timeline tab's own fragments: the entries newer than what the page shows (pushed while the
 // agent works), older ones below, and Save as flow over the ticked range.
 import { attr, render } from "../../../views/parts.tsx";
+import { Entries, Newer } from "../../../views/timeline.tsx";
 import { workspaceUrl } from "../../../views/urls.ts";
 import { paneRev } from "../../../views/workspace.tsx";
 import { unsupportedType } from "../../errors.ts";
@@ -9,7 +10,6 @@ import { hasBody, mediaType } from "../../http/media.ts";
 import type { ListedEntry } from "../../timeline/entry.ts";
 import { timelineTab } from "../../timeline/index.ts";
 import { timelineCounts } from "../../timeline/row.ts";
-import { Entries, Newer } from "../../timeline/view.tsx";
 import type { Answer } from "./admin.ts";
 import type { PaneCtx, UiKit } from "./kit.ts";
 import { paneAfter, renderPane } from "./panes.ts";

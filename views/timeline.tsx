@@ -3,9 +3,10 @@
 // errors in full. While the agent works, each push loads only the entries the page does not show
 // yet and puts them on top, so a range being ticked stays ticked. Ticking entries and Save as
 // flow keeps everything from the oldest ticked to the newest as a flow.
-import { attr, Confirm, Opens, Total } from "../../views/parts.tsx";
-import { paneUrl } from "../../views/urls.ts";
-import type { ListedEntry, TimelinePage } from "./entry.ts";
+
+import type { ListedEntry, TimelinePage } from "../src/timeline/entry.ts";
+import { attr, Confirm, Opens, Total } from "./parts.tsx";
+import { paneUrl } from "./urls.ts";
 
 export const TIMELINE_LIST = "timelineList";
 export const TIMELINE_AFTER = "timelineAfter";

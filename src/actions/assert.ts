@@ -3,15 +3,15 @@
 import { z } from "zod";
 import { badInput } from "../errors.ts";
 import type { Page } from "../grid/page.ts";
-import type { PageLib, PageSelector } from "../page/index.ts";
+import type { PageLib, PageSelector } from "../in-page/index.ts";
 import { hideSecrets } from "../secrets/bound.ts";
 import { defineAction } from "./define.ts";
 import { acting, quoteSelector } from "./failures.ts";
 import { pageFields } from "./fields.ts";
-import { here } from "./page/state.ts";
-import { jsonOf, truthy, userFunction } from "./page/user-script.ts";
+import { here } from "./landing.ts";
 import { refuseAfterWrite } from "./script.ts";
 import { pageSelector, Selector, whatIsThere } from "./selectors.ts";
+import { jsonOf, truthy, userFunction } from "./user-script.ts";
 
 const STATES = ["visible", "present", "absent"] as const;
 type State = (typeof STATES)[number];

@@ -9,7 +9,7 @@ import type { Page } from "../grid/page.ts";
 import { hideSecrets } from "../secrets/bound.ts";
 import { defineAction } from "./define.ts";
 import { pageFields } from "./fields.ts";
-import { here } from "./page/state.ts";
+import { here } from "./landing.ts";
 
 const POLL_MS = 100;
 export const NO_DIALOG =

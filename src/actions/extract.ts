@@ -2,11 +2,11 @@
 // reading in one sandbox call; the url comes from the browser.
 import { z } from "zod";
 import { badInput } from "../errors.ts";
-import type { PageLib, PageSelector } from "../page/index.ts";
+import type { PageLib, PageSelector } from "../in-page/index.ts";
 import { defineAction } from "./define.ts";
 import { acting, quoteSelector } from "./failures.ts";
 import { flag, pageFields, webUrl } from "./fields.ts";
-import { here } from "./page/state.ts";
+import { here } from "./landing.ts";
 import { type PageMatch, type SeekArgs, Selector, seek, timeoutField } from "./selectors.ts";
 
 const GETS = ["text", "html", "value", "attribute"] as const;

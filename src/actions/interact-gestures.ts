@@ -3,7 +3,7 @@
 import { badInput } from "../errors.ts";
 import type { Page } from "../grid/page.ts";
 import type { NodeRef } from "../grid/page-call.ts";
-import type { PageLib, PageSelector } from "../page/index.ts";
+import type { PageLib, PageSelector } from "../in-page/index.ts";
 import { coveredError } from "./failures.ts";
 import type { Combo } from "./keys.ts";
 import { type PageMatch, type SeekArgs, type Selector, seek } from "./selectors.ts";

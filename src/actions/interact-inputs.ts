@@ -6,7 +6,7 @@ import { badInput, tooLarge } from "../errors.ts";
 import { contentType } from "../files/types.ts";
 import type { Page } from "../grid/page.ts";
 import type { NodeRef } from "../grid/page-call.ts";
-import type { PageLib } from "../page/index.ts";
+import type { PageLib } from "../in-page/index.ts";
 import type { ActionContext } from "./ports.ts";
 import type { Selector } from "./selectors.ts";
 

@@ -12,7 +12,7 @@ import { pageFields } from "./fields.ts";
 import { FOCUS, HTML5_DRAG, pressKeys, selectOption, setChecked, target } from "./interact-gestures.ts";
 import { dropOn, inViewport, setInputValue } from "./interact-inputs.ts";
 import { MODIFIER_NAMES, modifierCodes, parseKeys } from "./keys.ts";
-import { armNavigation, dialogField, gesture, landed } from "./page/state.ts";
+import { armNavigation, dialogField, gesture, landed } from "./landing.ts";
 import type { ActionContext } from "./ports.ts";
 import { locate, Selector, timeoutField } from "./selectors.ts";
 

@@ -5,13 +5,13 @@ import { z } from "zod";
 import { badInput } from "../errors.ts";
 import type { HeldConnection } from "../grid/held.ts";
 import type { NodeRef } from "../grid/page-call.ts";
-import type { PageLib } from "../page/index.ts";
-import type { ReadArgs, ReadOutcome } from "../page/outline.ts";
-import { type Entry, type ReadElement, renderEntries } from "../page/render.ts";
+import type { PageLib } from "../in-page/index.ts";
+import type { ReadArgs, ReadOutcome } from "../in-page/outline.ts";
+import { type Entry, type ReadElement, renderEntries } from "../in-page/render.ts";
 import { defineAction } from "./define.ts";
 import { acting } from "./failures.ts";
 import { pageFields, webUrl } from "./fields.ts";
-import { here } from "./page/state.ts";
+import { here } from "./landing.ts";
 import { locate, Selector, timeoutField } from "./selectors.ts";
 import type { McpContent } from "./shape.ts";
 

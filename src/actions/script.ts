@@ -9,9 +9,9 @@ import { holdsTyped } from "../secrets/typed-check.ts";
 import { defineAction } from "./define.ts";
 import { acting } from "./failures.ts";
 import { pageFields } from "./fields.ts";
-import { dialogField, gesture, landed } from "./page/state.ts";
-import { jsonOf, toLocal, userFunction } from "./page/user-script.ts";
+import { dialogField, gesture, landed } from "./landing.ts";
 import type { ActionServices } from "./ports.ts";
+import { jsonOf, toLocal, userFunction } from "./user-script.ts";
 
 /** The browser could not serialise the result (a getter that throws when read): a 400 saying what to return. */
 function unreadable(err: unknown): never {

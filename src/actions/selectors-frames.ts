@@ -3,7 +3,7 @@
 // BiDi reaches them); a few frames deep, a few dozen in all.
 import type { Page } from "../grid/page.ts";
 import type { WindowRef } from "../grid/page-call.ts";
-import type { PageLib, PageSelector } from "../page/index.ts";
+import type { PageLib, PageSelector } from "../in-page/index.ts";
 
 const FRAMES = (L: PageLib) =>
   Array.from(document.querySelectorAll("iframe,frame"))

@@ -5,8 +5,8 @@ import { z } from "zod";
 import { badInput } from "../errors.ts";
 import type { Page } from "../grid/page.ts";
 import type { NodeRef, PageFn } from "../grid/page-call.ts";
-import type { PageLib, PageSelector } from "../page/index.ts";
-import type { Found } from "../page/selectors.ts";
+import type { PageLib, PageSelector } from "../in-page/index.ts";
+import type { Found } from "../in-page/selectors.ts";
 import { quoteSelector } from "./failures.ts";
 import { frameHolding, frameSentence } from "./selectors-frames.ts";
 

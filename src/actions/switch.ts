@@ -5,7 +5,7 @@ import { z } from "zod";
 import { badInput } from "../errors.ts";
 import type { Page } from "../grid/page.ts";
 import type { NodeRef, WindowRef } from "../grid/page-call.ts";
-import type { PageLib } from "../page/index.ts";
+import type { PageLib } from "../in-page/index.ts";
 import { defineAction } from "./define.ts";
 import { failureOf, quoteSelector } from "./failures.ts";
 import { pageFields, webUrl } from "./fields.ts";

@@ -6,14 +6,14 @@ import { z } from "zod";
 import { badInput } from "../errors.ts";
 import type { Page } from "../grid/page.ts";
 import type { NodeRef } from "../grid/page-call.ts";
-import type { PageLib, PageSelector } from "../page/index.ts";
+import type { PageLib, PageSelector } from "../in-page/index.ts";
 import { noteTyped } from "../pieces.ts";
 import { secretValue } from "../secrets/bound.ts";
 import { fieldRealm, fillIn, markTyped, SCRIPTED } from "../secrets/typed.ts";
 import { defineAction } from "./define.ts";
 import { type About, acting, quoteSelector } from "./failures.ts";
 import { flag, pageFields, webUrl } from "./fields.ts";
-import { dialogField, gesture, landed } from "./page/state.ts";
+import { dialogField, gesture, landed } from "./landing.ts";
 import { type PageMatch, type SeekArgs, Selector, seek, timeoutField } from "./selectors.ts";
 
 interface Field extends PageMatch {

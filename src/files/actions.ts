@@ -8,8 +8,8 @@ import { type PageMatch, type SeekArgs, Selector, seek, timeoutField } from "../
 import { badInput, tooLarge } from "../errors.ts";
 import type { NodeRef } from "../grid/page-call.ts";
 import { readCapped, readJson } from "../http/json.ts";
+import type { PageLib, PageSelector } from "../in-page/index.ts";
 import { fileNameProblem } from "../names.ts";
-import type { PageLib, PageSelector } from "../page/index.ts";
 import { FileEntrySchema } from "./schema.ts";
 import { KEEP_TOOL, ROOT_URI, UPLOAD_CAP } from "./uris.ts";
 

@@ -3,7 +3,7 @@
 // call's one settle write; before a save_site_data step (and before an open or end step, or a
 // reopen) the pages reached so far are written first, so what comes next reads them.
 
-import { browserState } from "../actions/page/state.ts";
+import { browserState } from "../actions/landing.ts";
 import type { ActionContext, ActionServices } from "../actions/ports.ts";
 import type { RecordChange } from "../actions/shape.ts";
 import { isPatched } from "../actions/shape.ts";

@@ -1,6 +1,6 @@
 // How a page function crosses into the sandbox and back: node refs, its declaration, packed args and results.
-import { pageLibrary } from "../page/bundle.ts" with { type: "macro" };
-import type { PageLib } from "../page/index.ts";
+import { pageLibrary } from "../in-page/bundle.ts" with { type: "macro" };
+import type { PageLib } from "../in-page/index.ts";
 import { BidiError } from "./bidi.ts";
 import type { LocalValue, RemoteValue } from "./bidi-types.ts";
 

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { defineAction } from "../actions/define.ts";
 import { parseKeys } from "../actions/keys.ts";
-import { browserState } from "../actions/page/state.ts";
+import { browserState } from "../actions/landing.ts";
 import { validate } from "../actions/validate.ts";
 import { badInput } from "../errors.ts";
 import type { SourceActions } from "../grid/bidi-types.ts";

@@ -1,5 +1,5 @@
 // The admin pages under /ui: server-rendered views (views/) over what the admin JSON API answers: the
-// pages call the same functions in-process (ui/admin.ts), so they never show more than the API would.
+// pages call the same functions in-process (ui/operations.ts), so they never show more than the API would.
 // Live updates: /ui/events renders the admin's live feed as htmx partials. Only named routes answer:
 // a mistyped path falls through to the app's JSON 404, never to a page. The parts are in ui/.
 import { Elysia } from "elysia";

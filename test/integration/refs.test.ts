@@ -3,7 +3,7 @@
 // element is gone or the page navigated; read_page's parts cover a 2,000-control page exactly once;
 // a cursor from before a navigation is a 400; over MCP the model reads the outline.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { CURSOR_STALE } from "../../src/page/outline.ts";
+import { CURSOR_STALE } from "../../src/in-page/outline.ts";
 import { html, serveFixture } from "../support/fixtures.ts";
 import { type McpClient, mcpClient } from "../support/mcp.ts";
 import { actionPages, CONTROLS } from "../support/pages.ts";

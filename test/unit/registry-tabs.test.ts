@@ -17,7 +17,7 @@ async function declared(): Promise<Capability<object>[]> {
   const out: Capability<object>[] = [];
   for (const e of readdirSync(SRC, { withFileTypes: true })) {
     if (!e.isDirectory() || !readdirSync(join(SRC, e.name)).includes("index.ts")) continue;
-    // Only the folders declaring a descriptor (src/page/ runs in the browser, not here).
+    // Only the folders declaring a descriptor (src/in-page/ runs in the browser, not here).
     if (!readFileSync(join(SRC, e.name, "index.ts"), "utf8").includes("capability(")) continue;
     const mod = (await import(join(SRC, e.name, "index.ts"))) as Record<string, unknown>;
     for (const value of Object.values(mod)) {

@@ -7,7 +7,7 @@ import { type AdminCredential, adminTokenOf } from "../../admin/auth.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { isWorkspaceName } from "../../names.ts";
 import type { Services } from "../../services.ts";
-import { Admin } from "./admin.ts";
+import { Admin } from "./operations.ts";
 import { page } from "./respond.ts";
 
 /** The params of a route on one workspace's page or panes (`/ui/workspaces/:key/…`), decoded once. */

@@ -8,8 +8,8 @@ import type { PaneTab } from "../../admin/capability.ts";
 import { badInput, notFound } from "../../errors.ts";
 import { TABS, type WorkspaceRow } from "../../registry.ts";
 import type { Services } from "../../services.ts";
-import type { Admin, Answer } from "./admin.ts";
 import type { PaneCtx, UiKit } from "./kit.ts";
+import type { Admin, Answer } from "./operations.ts";
 import { errorNotice, fragment, page } from "./respond.ts";
 
 type Tab = PaneTab<WorkspaceRow, unknown>;

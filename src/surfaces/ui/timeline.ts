@@ -10,8 +10,8 @@ import { hasBody, mediaType } from "../../http/media.ts";
 import type { ListedEntry } from "../../timeline/entry.ts";
 import { timelineTab } from "../../timeline/index.ts";
 import { timelineCounts } from "../../timeline/row.ts";
-import type { Answer } from "./admin.ts";
 import type { PaneCtx, UiKit } from "./kit.ts";
+import type { Answer } from "./operations.ts";
 import { paneAfter, renderPane } from "./panes.ts";
 import { errorNotice, fragment } from "./respond.ts";
 

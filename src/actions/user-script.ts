@@ -2,10 +2,10 @@
 // be an expression ("document.title"), a function ("() => x", "async () => ..."), or a function body
 // with return. The browser serialises its value (BiDi), and the server turns that into JSON here:
 // elements as short descriptions (read in the sandbox), cycles and functions marked, sizes bounded.
-import type { LocalValue, RemoteValue } from "../../grid/bidi-types.ts";
-import type { Page } from "../../grid/page.ts";
-import type { NodeRef } from "../../grid/page-call.ts";
-import type { PageLib } from "../../page/index.ts";
+import type { LocalValue, RemoteValue } from "../grid/bidi-types.ts";
+import type { Page } from "../grid/page.ts";
+import type { NodeRef } from "../grid/page-call.ts";
+import type { PageLib } from "../in-page/index.ts";
 
 /** Whether `source` parses as one expression (compiled only, never run, on the server). */
 export function isExpression(source: string): boolean {

@@ -1,10 +1,10 @@
 // Where an action left the browser, and what the history may record of it.
 import { z } from "zod";
-import type { Page } from "../../grid/page.ts";
-import { DIALOG_SETTLE_MS, DialogOpened, promptWithin } from "../../grid/page-dialogs.ts";
-import { DialogElsewhere } from "../../grid/page-stuck.ts";
-import type { ActionContext } from "../ports.ts";
-import type { LiveBrowser } from "../shape.ts";
+import type { Page } from "../grid/page.ts";
+import { DIALOG_SETTLE_MS, DialogOpened, promptWithin } from "../grid/page-dialogs.ts";
+import { DialogElsewhere } from "../grid/page-stuck.ts";
+import type { ActionContext } from "./ports.ts";
+import type { LiveBrowser } from "./shape.ts";
 
 type Ctx = Pick<ActionContext, "land">;
 

@@ -1,4 +1,4 @@
-// The Files tab (recordings-and-files.md §3.7): Screenshots, Recordings, Files, Downloads; Keep moves a
+// The Files tab (README, Files): Screenshots, Recordings, Files, Downloads; Keep moves a
 // screenshot or recording into Files (copies a download); Clear empties a folder after a confirm.
 import { plural } from "./format.ts";
 import type { FileEntry, FilesPayload } from "./models.ts";

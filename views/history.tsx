@@ -1,4 +1,4 @@
-// The History tab (site-data-and-history.md §5.10): one row per host, current first; the secrets
+// The History tab (docs/skill/references/SITE_DATA.md): one row per host, current first; the secrets
 // allowed there inside; a pill to the host's Site data; Clear with its confirm.
 import { ago, plural, savedText } from "./format.ts";
 import type { HistoryPayload, HistoryRow, SecretLine } from "./models.ts";

@@ -1,4 +1,4 @@
-// The Site data tab (site-data-and-history.md §5.10): one fold per host, Forget and Clear confirms.
+// The Site data tab (docs/skill/references/SITE_DATA.md): one fold per host, Forget and Clear confirms.
 import { ago, expiryText, plural } from "./format.ts";
 import type { SiteDataPayload, SiteDetail, SiteRow } from "./models.ts";
 import { attr, Confirm, Fold, Opens, type Pair, Rev, Total } from "./parts.tsx";

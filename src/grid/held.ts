@@ -1,4 +1,4 @@
-// One BiDi connection per live browser, held by the server (spec §1.6): opened on first use,
+// One BiDi connection per live browser, held by the server (docs/architecture.md: held connection): opened on first use,
 // opened again when it dropped, closed when the browser ends, is replaced or reaped, and after an
 // idle time. Each held connection follows the browser's dialogs and navigations, which page work
 // needs to know about (a gesture that opens an alert never answers until the alert is handled).

@@ -1,4 +1,4 @@
-// The page an action works on, over the browser's held BiDi connection (spec §1.6, §1.13):
+// The page an action works on, over the browser's held BiDi connection (docs/architecture.md: held connection, sandbox realm):
 // - where the browser is comes from BiDi's browsing-context tree, never from page script;
 // - every script of the server's own runs in a sandbox realm, with the page library installed,
 //   so a page that replaces its own globals changes nothing the server computes;

@@ -17,7 +17,7 @@ export interface Opened {
 
 // Cheap bookkeeping calls (status, alive, end) must not hang a request on a stuck Grid.
 const QUICK_MS = 10_000;
-// A BiDi command's deadline, and its socket's to open, unless a longer one applies (spec §1.6).
+// A BiDi command's deadline, and its socket's to open, unless a longer one applies (docs/architecture.md, src/grid/).
 const BIDI_OPEN_MS = 5_000;
 // Moving a file through the Grid (up to 64 MiB as base64) takes longer.
 const FILE_MS = 120_000;

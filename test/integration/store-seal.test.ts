@@ -1,4 +1,4 @@
-// Site data sealed at rest (spec §1.15): no saved value is readable in any file under the data dir
+// Site data sealed at rest (README, "Staying signed in: site data"): no saved value is readable in any file under the data dir
 // (WAL included) or in any Redis key; a wrong key refuses cleanly and never overwrites what it
 // cannot open; the right key then finds everything; rekey re-seals under a new key.
 import { afterAll, describe, expect, test } from "bun:test";

@@ -19,10 +19,10 @@ const read = (path: string) => readFileSync(join(DEPLOY, path), "utf8");
 // Parsed YAML, walked by the checks below.
 type Doc = Record<string, any>;
 
-/** Every environment name the spec's settings table (§3.6) gives: built ones and planned ones. */
+/** Every environment name the settings table gives (src/config-schema.ts; README, Configuration): built ones and planned ones. */
 const SETTING_ENVS = new Set([
   ...SETTINGS.flatMap((s) => (s.env ? [s.env] : [])),
-  // In spec §3.6 but not read by this build yet; the server ignores unknown names until it does.
+  // Named for deployments but not read by this build yet; the server ignores unknown names until it does.
   "HTTP_ALLOWED_HOSTS",
   "GRID_COMMAND_TIMEOUT",
   "MCP_MAX_SESSIONS",
@@ -291,7 +291,7 @@ describe("docs/deploy/kubernetes", () => {
       expect(SETTING_ENVS, name).toContain(name);
     expect(c!.env).toEqual([
       { name: "AUTH_TOKEN", valueFrom: { secretKeyRef: { name: "selenium-flow-auth", key: "token" } } },
-      // Redis needs the seal's key, the same on every server (spec §1.15).
+      // Redis needs the seal's key, the same on every server (README, "Staying signed in: site data").
       { name: "STORE_KEY", valueFrom: { secretKeyRef: { name: "selenium-flow-auth", key: "store-key" } } },
     ]);
     // The Secret is made by hand (no token in the repository): the file says how.

@@ -23,6 +23,28 @@ export async function benchServer(configure: (config: Config) => void = () => {}
   };
 }
 
+type Hooks = NonNullable<AppOptions["hooks"]>;
+
+/**
+ * The manager's hooks with the restore timed into `restores`: its own time, as the manager spends it
+ * between the browser's open and its first page (the BiDi connection, which the first page opens
+ * anyway, open before it starts).
+ */
+export function timedRestore(hooks: Hooks, restores: number[]): Hooks {
+  const restore = hooks.restore;
+  if (!restore) throw new Error("no restore hook to time");
+  return {
+    ...hooks,
+    restore: async (browser, data) => {
+      await browser.bidi();
+      const t = performance.now();
+      const report = await restore(browser, data);
+      restores.push(performance.now() - t);
+      return report;
+    },
+  };
+}
+
 /** A REST call on the bench server in `workspace`: the parsed body, or a throw naming the status. */
 export function restCaller(base: string) {
   return async (workspace: string, method: string, path: string, body?: unknown): Promise<any> => {

@@ -6,7 +6,7 @@ import { chromium } from "playwright-core";
 import { setLogLevel } from "../src/log.ts";
 import { siteDataHooks } from "../src/site-data/hooks.ts";
 import { median, printTable, timed } from "./report.ts";
-import { benchServer, restCaller } from "./server.ts";
+import { benchServer, restCaller, timedRestore } from "./server.ts";
 import { idbSites } from "./site-data-changed.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -23,19 +23,7 @@ export async function idbRestore(): Promise<void> {
     (config) => {
       config.grid.open_timeout = 300;
     },
-    {
-      hooks: {
-        ...hooks,
-        // The restore's own time, as the manager spends it between the browser's open and its first page.
-        restore: async (browser, data) => {
-          await browser.bidi();
-          const t = performance.now();
-          const report = await (hooks.restore as NonNullable<typeof hooks.restore>)(browser, data);
-          restores.push(performance.now() - t);
-          return report;
-        },
-      },
-    },
+    { hooks: timedRestore(hooks, restores) },
   );
   const call = restCaller(base);
   const W = "bench-sd-idb-restore";

@@ -13,7 +13,7 @@ import { preloadSession } from "../src/site-data/restore.ts";
 import { READ_PAGE, WRITE_LOCAL } from "../src/site-data/scripts.ts";
 import { testGridUrl } from "../test/support/env.ts";
 import { median, printTable, type Row, timed } from "./report.ts";
-import { benchServer, restCaller } from "./server.ts";
+import { benchServer, restCaller, timedRestore } from "./server.ts";
 import { changed } from "./site-data-changed.ts";
 import { idbRestore } from "./site-data-idb.ts";
 
@@ -108,18 +108,7 @@ export async function main(): Promise<void> {
       config.grid.open_timeout = 300;
       config.site_data = settings;
     },
-    {
-      hooks: {
-        ...hooks,
-        restore: async (browser, data) => {
-          await browser.bidi();
-          const t = performance.now();
-          const report = await (hooks.restore as NonNullable<typeof hooks.restore>)(browser, data);
-          restores.push(performance.now() - t);
-          return report;
-        },
-      },
-    },
+    { hooks: timedRestore(hooks, restores) },
   );
   const call = restCaller(base);
   let browser: Browser | null = null;

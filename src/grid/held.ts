@@ -1,13 +1,11 @@
-// One BiDi connection per live browser, held by the server (docs/architecture.md: held connection): opened on first use,
-// opened again when it dropped, closed when the browser ends, is replaced or reaped, and after an
-// idle time. Each held connection follows the browser's dialogs and navigations, which page work
-// needs to know about (a gesture that opens an alert never answers until the alert is handled).
-import { log } from "../log.ts";
-import { forgetBrowser } from "../pieces.ts";
+// One BiDi connection to a live browser, held by the server (docs/architecture.md: held connection;
+// held-pool.ts keeps one per browser). Each follows the browser's dialogs and navigations, which page
+// work needs to know about (a gesture that opens an alert never answers until the alert is handled),
+// and closes after an idle time.
 import type { BidiSocket } from "./bidi.ts";
 import type { EventName, NavigationInfo, UserPrompt } from "./bidi-types.ts";
 import { PagesElsewhere } from "./elsewhere.ts";
-import { DEFAULT_KEEP, EventRing, LOGGED } from "./event-log.ts";
+import { EventRing, LOGGED } from "./event-log.ts";
 
 /** Closed after this long without a call (a live call keeps its connection). */
 export const IDLE_MS = 5 * 60_000;
@@ -262,112 +260,5 @@ export class HeldConnection {
     if (!n || n.done || (p.navigation && n.id && p.navigation !== n.id)) return;
     n.done = true;
     for (const w of n.waiters.splice(0)) w();
-  }
-}
-
-/** The held connections of this server, by Grid session id (which never leaves the server). */
-export class HeldConnections {
-  private readonly held = new Map<string, HeldConnection>();
-  private readonly opening = new Map<string, Promise<HeldConnection>>();
-
-  /** Each browser's preload script, kept across its connections so a new one replaces it. */
-  private readonly preloads = new Map<string, string>();
-  /** Each browser's console and network ring, kept across its connections. */
-  private readonly rings = new Map<string, EventRing>();
-
-  constructor(
-    private readonly connect: (id: string) => Promise<BidiSocket>,
-    private readonly idleMs = IDLE_MS,
-    private readonly preload: { functionDeclaration: string; sandbox: string } | null = null,
-    private readonly keep = DEFAULT_KEEP,
-  ) {}
-
-  /** The browser's connection, opened (or opened again) when it has none. */
-  get(id: string): Promise<HeldConnection> {
-    const known = this.held.get(id);
-    if (known && !known.closed) return Promise.resolve(known);
-    if (known) this.held.delete(id);
-    const pending = this.opening.get(id);
-    if (pending) return pending;
-    const opening = this.open(id).finally(() => this.opening.delete(id));
-    this.opening.set(id, opening);
-    return opening;
-  }
-
-  /** The browser's connection when one is open, without opening one. */
-  peek(id: string): HeldConnection | undefined {
-    const known = this.held.get(id);
-    return known && !known.closed ? known : undefined;
-  }
-
-  /** Closes and forgets the browser's connection (it ended, was replaced or reaped). */
-  drop(id: string): void {
-    const known = this.held.get(id);
-    this.held.delete(id);
-    this.preloads.delete(id);
-    this.rings.delete(id);
-    // The browser ended: what was typed in it masks nothing more.
-    forgetBrowser(id);
-    known?.close();
-    // One still opening is closed as soon as it opens.
-    const pending = this.opening.get(id);
-    if (pending) {
-      pending.then(
-        (c) => {
-          if (this.held.get(id) === c) this.held.delete(id);
-          c.close();
-        },
-        () => undefined,
-      );
-    }
-  }
-
-  /** How many connections are open now (the leak tests count them). */
-  get size(): number {
-    let n = 0;
-    for (const c of this.held.values()) if (!c.closed) n++;
-    return n;
-  }
-
-  private ringOf(id: string): EventRing {
-    const ring = this.rings.get(id) ?? new EventRing(this.keep);
-    this.rings.set(id, ring);
-    return ring;
-  }
-
-  closeAll(): void {
-    for (const id of [...this.held.keys()]) this.drop(id);
-  }
-
-  private async open(id: string): Promise<HeldConnection> {
-    const socket = await this.connect(id);
-    const conn = new HeldConnection(
-      socket,
-      () => {
-        if (this.held.get(id) === conn) this.held.delete(id);
-        conn.close();
-        log.debug("a browser's BiDi connection closed after its idle time");
-      },
-      this.idleMs,
-      this.ringOf(id),
-    );
-    try {
-      // A preload script outlives the connection that added it: the last one goes first.
-      const old = this.preloads.get(id);
-      if (old) await socket.send("script.removePreloadScript", { script: old }).catch(() => undefined);
-      const script = await conn.follow(this.preload, (late) => {
-        if (this.held.get(id) === conn) this.preloads.set(id, late);
-      });
-      if (script) this.preloads.set(id, script);
-    } catch (err) {
-      conn.close();
-      throw err;
-    }
-    socket.onClose(() => {
-      if (this.held.get(id) === conn) this.held.delete(id);
-    });
-    this.held.set(id, conn);
-    log.debug(`holding a BiDi connection (${this.size} open)`);
-    return conn;
   }
 }

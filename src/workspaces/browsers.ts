@@ -2,7 +2,8 @@
 // given back at the end), over the one BiDi connection kept per live browser.
 import { error as wd } from "selenium-webdriver";
 import type { LiveBrowser } from "../actions/shape.ts";
-import type { HeldConnection, HeldConnections } from "../grid/held.ts";
+import type { HeldConnection } from "../grid/held.ts";
+import type { HeldConnections } from "../grid/held-pool.ts";
 import { Page } from "../grid/page.ts";
 import type { Where } from "../grid/page-port.ts";
 import { answers } from "../grid/page-stuck.ts";

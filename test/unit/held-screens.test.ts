@@ -1,7 +1,8 @@
 // A bound write waits for every screen in flight (a live one and a timeline one may be drawn at
 // once) before its value goes in; a browser's end forgets what was typed in it.
 import { expect, test } from "bun:test";
-import { HeldConnection, HeldConnections } from "../../src/grid/held.ts";
+import { HeldConnection } from "../../src/grid/held.ts";
+import { HeldConnections } from "../../src/grid/held-pool.ts";
 import { noteTyped, typedOrigins } from "../../src/pieces.ts";
 import { FakeSocket } from "../support/fake-socket.ts";
 

@@ -2,7 +2,8 @@
 // after its idle time; and what it follows (dialogs, navigations) for the page work that needs it.
 import { expect, test } from "bun:test";
 import { BidiError, BidiTimeout } from "../../src/grid/bidi.ts";
-import { HeldConnection, HeldConnections } from "../../src/grid/held.ts";
+import { HeldConnection } from "../../src/grid/held.ts";
+import { HeldConnections } from "../../src/grid/held-pool.ts";
 import { Page } from "../../src/grid/page.ts";
 import { DialogOpened } from "../../src/grid/page-dialogs.ts";
 import { FakeSocket } from "../support/fake-socket.ts";

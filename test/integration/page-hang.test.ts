@@ -73,6 +73,17 @@ describe("a page that stops answering", () => {
     expect([calm.status, calm.body.title]).toEqual([200, "Opener"]);
   }, 120_000);
 
+  test("open_session while a pop-up's alert holds the tab gets a working browser, and the old one is ended", async () => {
+    expect((await call("POST", "/browser", { url: site.url("/opener") })).status).toBe(200);
+    const before = (await server.app.services.store.get(W))?.session_id;
+    await popUp();
+    const open = await timed("POST", "/browser", { url: site.url("/calm") });
+    expect([open.status, open.body.title]).toEqual([200, "Calm"]);
+    const read = await call("POST", "/browser/read", {});
+    expect([read.status, read.body.title]).toEqual([200, "Calm"]);
+    expect(await server.app.services.grid.alive(before!)).toBe(false);
+  }, 180_000);
+
   test("a busy loop after a click is named; open_session gets a working browser", async () => {
     expect((await call("POST", "/browser", { url: site.url("/busy") })).status).toBe(200);
     const click = await call("POST", "/browser/interact/click", { selector: { css: "#spin" } });

@@ -2,9 +2,7 @@
 // SDK's low-level server so validation and errors are the same as REST's. One server per MCP
 // session, bound to the workspace the session named.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
-  type CallToolRequest,
   CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
@@ -12,8 +10,6 @@ import {
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
-  type ServerNotification,
-  type ServerRequest,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { ACTIONS } from "../actions/index.ts";
@@ -79,10 +75,9 @@ export function mcpServer(services: Services, workspace: string, hooks?: CallHoo
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
 
-  const callTool = async (
-    request: CallToolRequest,
-    extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
-  ): Promise<CallToolResult> => {
+  // invoke reads for the workspace (pieces typed in another's browser mask nothing here), and an
+  // error keeps that workspace for its message.
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const action = byName.get(request.params.name);
     if (!action) {
       return toolError(notFound(`no tool ${request.params.name}: tools/list names them`));
@@ -126,11 +121,7 @@ export function mcpServer(services: Services, workspace: string, hooks?: CallHoo
       ended?.();
       extra.signal.removeEventListener("abort", relay);
     }
-  };
-  // Each call reads for its workspace: pieces typed in another's browser mask nothing here.
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    readingFor(workspace, () => callTool(request, extra)),
-  );
+  });
 
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
     resources: RESOURCES.filter((r) => !isTemplate(r)).map((r) => ({

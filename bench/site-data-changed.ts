@@ -44,7 +44,7 @@ export function idbSites() {
 export async function changed(): Promise<void> {
   setLogLevel("warn");
   const sites = idbSites();
-  const { app, server, base } = await benchServer((config) => {
+  const { app, base, close } = await benchServer((config) => {
     config.grid.open_timeout = 300;
   });
   const call = restCaller(base);
@@ -123,8 +123,7 @@ export async function changed(): Promise<void> {
   } finally {
     await call(W, "DELETE", "/browser").catch(() => undefined);
     await pw.close();
-    server.stop(true);
-    await app.close();
+    await close();
     sites.stop();
   }
 }

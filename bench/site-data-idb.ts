@@ -19,7 +19,7 @@ export async function idbRestore(): Promise<void> {
   const sites = idbSites();
   const restores: number[] = [];
   const hooks = siteDataHooks(() => Date.now() / 1000);
-  const { app, server, base } = await benchServer(
+  const { app, base, close } = await benchServer(
     (config) => {
       config.grid.open_timeout = 300;
     },
@@ -92,8 +92,7 @@ export async function idbRestore(): Promise<void> {
   } finally {
     await call(W, "DELETE", "/browser").catch(() => undefined);
     await pw.close();
-    server.stop(true);
-    await app.close();
+    await close();
     sites.stop();
   }
 }

@@ -3,7 +3,7 @@
 // navigate result, and the first look at a real-world page (Playwright's browser_snapshot, our
 // read_page, and every page of it when read_page pages), how much of the page the parts cover (the
 // page's visible links, buttons and fields, counted in the browser by a plain query of its own,
-// against the elements the parts listed), on the saved pages in ../shared/pages
+// against the elements the parts listed), on the saved pages in test/fixtures/pages (copied from shared/pages)
 // (BENCH_PAGES to point elsewhere) served from 127.0.0.1. Playwright MCP runs from node_modules on
 // Debian's Chromium; ours is a real server on the Grid (TEST_GRID_URL or GRID_URL). The two sides
 // run one after the other, so no more than one browser of this bench is open at a time.
@@ -20,7 +20,7 @@ import { printTable, type Row } from "./report.ts";
 import { benchServer, TOKEN } from "./server.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
-const PAGES_DIR = resolve(process.env.BENCH_PAGES ?? join(ROOT, "..", "shared", "pages"));
+const PAGES_DIR = resolve(process.env.BENCH_PAGES ?? join(ROOT, "test", "fixtures", "pages"));
 const CHROMIUM = process.env.BENCH_CHROMIUM ?? "/usr/bin/chromium";
 const PLAYWRIGHT_MCP = join(ROOT, "node_modules", "@playwright", "mcp");
 const W = "bench-agent-tokens";
@@ -267,7 +267,7 @@ const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 export async function main(): Promise<void> {
   setLogLevel("warn");
   if (!existsSync(PAGES_DIR)) {
-    throw new Error(`no saved pages at ${PAGES_DIR}: set BENCH_PAGES to the folder of shared/pages`);
+    throw new Error(`no saved pages at ${PAGES_DIR}: set BENCH_PAGES to a folder of saved pages`);
   }
   if (!existsSync(join(PLAYWRIGHT_MCP, "cli.js")))
     throw new Error("@playwright/mcp is missing: run npm install");

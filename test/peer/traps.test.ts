@@ -1,7 +1,7 @@
 // The traps of real pages, each its own test on the real Grid over MCP: an open shadow root, a
 // single-page app's pushState and hash navigations, a redirect chain, an overlay over the target,
 // a button deep in a scrolled container, a contenteditable editor, and pages too big for one read
-// (a 50,000-node page and saved copies of real sites from shared/pages beside the checkout) read in parts, each
+// (a 50,000-node page and saved copies of real sites in test/fixtures/pages) read in parts, each
 // within its token budget.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -10,8 +10,8 @@ import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { html } from "../support/fixtures.ts";
 import { type Peer, peer } from "../support/peer.ts";
 
-// The real-world pages nobody here wrote: shared/ sits beside the checkout (CI lays a copy there).
-const PAGES = join(import.meta.dir, "..", "..", "..", "shared", "pages");
+// The real-world pages nobody here wrote (copied from shared/pages, so a plain clone has them).
+const PAGES = join(import.meta.dir, "..", "fixtures", "pages");
 
 let p: Peer;
 const log = async () => (await p.tool("execute_script", { script: "window.log" })).result;

@@ -67,6 +67,11 @@ export function typedOrigins(browser: string): string[] {
   return [...(browsers.get(browser)?.origins ?? [])];
 }
 
+/** Whether a bound write ever typed in `browser`: one where none did holds no typed document. */
+export function typedIn(browser: string): boolean {
+  return browsers.has(browser);
+}
+
 /** The browser ended: its pieces and origins are forgotten. */
 export function forgetBrowser(browser: string): void {
   browsers.delete(browser);

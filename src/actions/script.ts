@@ -41,7 +41,7 @@ export async function refuseAfterWrite(services: ActionServices, page: Page, bro
   await Promise.all(tabs.contexts.map((c) => page.usable(c.context)));
   if (
     services.config.secrets.scripts_after_write !== "allow" &&
-    (await holdsTyped({ socket: page.held.socket, browser }))
+    (await holdsTyped({ socket: page.held.socket, browser, alone: !services.config.store.url }))
   )
     throw badInput(SCRIPT_AFTER_WRITE, "script");
   if (!(await markScripted(page)))

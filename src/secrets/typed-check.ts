@@ -6,7 +6,7 @@
 // the back/forward cache did not keep) puts a typed value into a new, unmarked document. Fails closed.
 import { type BidiSocket, SANDBOX } from "../grid/bidi.ts";
 import type { EvaluateResult } from "../grid/bidi-types.ts";
-import { typedOrigins } from "../pieces.ts";
+import { typedIn, typedOrigins } from "../pieces.ts";
 
 const CALL_MS = 10_000;
 
@@ -62,12 +62,16 @@ export async function contextsOf(socket: BidiSocket, root?: string, timeoutMs = 
 
 /**
  * Whether a document of `browser` (of its tab `tab` only, when given) holds a typed secret; true
- * when any document would not say, or the browser's tree cannot be read.
+ * when any document would not say, or the browser's tree cannot be read. `alone`: this server is
+ * the only one that could have typed in the browser (no shared store), so a browser where it typed
+ * nothing pays nothing: no round trip, no refusal (a frame that never answers, as a `javascript:`
+ * frame under `script-src 'none'`, cannot hold what was never typed).
  */
 export async function holdsTyped(
-  at: { socket: BidiSocket; browser: string; tab?: string },
+  at: { socket: BidiSocket; browser: string; tab?: string; alone?: boolean },
   timeoutMs = CALL_MS,
 ): Promise<boolean> {
+  if (at.alone && !typedIn(at.browser)) return false;
   const origins = typedOrigins(at.browser);
   try {
     const contexts = await contextsOf(at.socket, at.tab, timeoutMs);

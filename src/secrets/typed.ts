@@ -127,11 +127,18 @@ export async function fillIn(
 
 /**
  * Marks every document of the browser as one agent script may have reached (a bound write is
- * refused on it until it is replaced); a mark that cannot be set refuses the script.
+ * refused on it until it is replaced); a tab's own document that cannot take the mark refuses the
+ * script. A frame that never answers the sandbox (a `javascript:` frame under `script-src 'none'`)
+ * cannot take a bound write either (fieldRealm asks that same sandbox first), so it does not refuse.
  */
 export async function markScripted(page: Page): Promise<boolean> {
   const socket = page.held.socket;
   try {
+    const tops = new Set(
+      (await socket.send("browsingContext.getTree", { maxDepth: 0 }, { timeoutMs: CALL_MS })).contexts.map(
+        (c) => c.context,
+      ),
+    );
     const set = await Promise.all(
       (await contextsOf(socket)).map((context) =>
         socket
@@ -145,8 +152,8 @@ export async function markScripted(page: Page): Promise<boolean> {
             },
             { timeoutMs: CALL_MS },
           )
-          .then((r) => r.type === "success" && r.result.value === true)
-          .catch(() => false),
+          .then((r) => (r.type === "success" && r.result.value === true) || !tops.has(context))
+          .catch(() => !tops.has(context)),
       ),
     );
     return set.every(Boolean);

@@ -20,7 +20,7 @@ import { hideSecrets } from "./secrets/bound.ts";
 import { SecretCatalogue } from "./secrets/catalogue.ts";
 import type { Services } from "./services.ts";
 import { siteDataHooks } from "./site-data/hooks.ts";
-import { checkSealed, openStore } from "./store/index.ts";
+import { checkKeyPrint, checkSealed, openStore } from "./store/index.ts";
 import type { RecordStore } from "./store/types.ts";
 import { adminRoutes } from "./surfaces/admin-api.ts";
 import { requireToken } from "./surfaces/http.ts";
@@ -51,8 +51,13 @@ export interface App {
 
 const epochSeconds = () => Date.now() / 1000;
 
-/** The configured store, refused at boot when its key cannot open the site data it holds. */
+/**
+ * The configured store, refused at boot when its key cannot open the site data it holds or is not
+ * the key whose fingerprint the store keeps; a key file the data dir lacks is written only then.
+ */
 export async function openSealedStore(config: Config, oldKeys: string[] = []) {
+  let key = "";
+  const later: { keep?: () => void } = {};
   const store = await openStore({
     dataDir: config.data.dir,
     storeUrl: config.store.url,
@@ -60,14 +65,19 @@ export async function openSealedStore(config: Config, oldKeys: string[] = []) {
     key: config.store.key,
     oldKeys,
     log: (m) => log.info(m),
+    chosen: (k) => {
+      key = k;
+    },
+    keyFileLater: later,
   });
-  if (oldKeys.length === 0) {
-    try {
-      await checkSealed(store);
-    } catch (err) {
-      await store.close().catch(() => undefined);
-      throw err;
-    }
+  try {
+    if (oldKeys.length === 0) await checkSealed(store);
+    // A rekey makes its new key the store's; every other boot must match the store's.
+    if (key) await checkKeyPrint(store, key, oldKeys);
+    later.keep?.();
+  } catch (err) {
+    await store.close().catch(() => undefined);
+    throw err;
   }
   return store;
 }

@@ -1,5 +1,7 @@
 // Picks the record store from the configuration: Redis when store.url is set, else SQLite in the
 // data directory, else SQLite in memory.
+
+import { createHmac } from "node:crypto";
 import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError } from "../config-sources.ts";
@@ -24,6 +26,10 @@ export interface StoreSettings {
   oldKeys?: string[];
   /** Told once where a generated key file is. */
   log?: (message: string) => void;
+  /** The key the store seals with, once chosen (its fingerprint is checked at boot). */
+  chosen?: (key: string, fresh: boolean) => void;
+  /** A key file the data dir lacks is made only once `keep()` is called (after the boot checks). */
+  keyFileLater?: { keep?: () => void };
 }
 
 /** The key file a data dir keeps when no store.key is set: beside the token file, never in records.sqlite. */
@@ -40,29 +46,49 @@ function checkKey(key: string, where: string): string {
 
 /** The store key: store.key, else the data dir's key file (made on first boot), else one for this process. */
 function storeKey(settings: StoreSettings): string {
-  if (settings.key) return checkKey(settings.key, "store.key (STORE_KEY)");
+  if (settings.key) {
+    const key = checkKey(settings.key, "store.key (STORE_KEY)");
+    settings.chosen?.(key, false);
+    return key;
+  }
   if (settings.storeUrl)
     throw new ConfigError(
       "store.key (STORE_KEY) is required with store.url: site data is sealed at rest, and every server of a group must be given the same key (at least 32 characters)",
     );
   if (!settings.dataDir) return newStoreKey();
   const file = join(settings.dataDir, KEY_FILE);
-  if (!existsSync(file)) {
-    // Written aside, then linked into place: two servers booting on one data dir agree on one key.
-    const aside = `${file}.${process.pid}.${Date.now()}`;
-    writeFileSync(aside, `${newStoreKey()}\n`, { mode: 0o600, flag: "wx" });
-    try {
-      linkSync(aside, file);
-      settings.log?.(
-        `site data is sealed at rest under a new key in ${file}: back it up with the data, or set store.key`,
-      );
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-    } finally {
-      rmSync(aside, { force: true });
-    }
+  if (!existsSync(file) && settings.keyFileLater) {
+    // Kept in memory until the boot's checks pass: a refused boot leaves no key file behind.
+    const key = newStoreKey();
+    settings.chosen?.(key, true);
+    settings.keyFileLater.keep = () => {
+      writeKeyFile(settings, file, key);
+      // Another server on this data dir made its file first: this one sealed nothing yet, but must not go on.
+      if (readFileSync(file, "utf8").trim() !== key)
+        throw new ConfigError(`another server made ${file} while this one booted: start this one again`);
+    };
+    return key;
   }
-  return checkKey(readFileSync(file, "utf8").trim(), `the key file ${file}`);
+  if (!existsSync(file)) writeKeyFile(settings, file, newStoreKey());
+  const key = checkKey(readFileSync(file, "utf8").trim(), `the key file ${file}`);
+  settings.chosen?.(key, false);
+  return key;
+}
+
+function writeKeyFile(settings: StoreSettings, file: string, key: string): void {
+  // Written aside, then linked into place: two servers booting on one data dir agree on one key.
+  const aside = `${file}.${process.pid}.${Date.now()}`;
+  writeFileSync(aside, `${key}\n`, { mode: 0o600, flag: "wx" });
+  try {
+    linkSync(aside, file);
+    settings.log?.(
+      `site data is sealed at rest under a new key in ${file}: back it up with the data, or set store.key`,
+    );
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+  } finally {
+    rmSync(aside, { force: true });
+  }
 }
 
 export async function openStore(settings: StoreSettings): Promise<RecordStore> {
@@ -105,6 +131,33 @@ export async function checkSealed(store: RecordStore, limit = 500): Promise<void
   throw new ConfigError(
     `store.key cannot open the site data of ${closed.length} workspace${closed.length === 1 ? "" : "s"} (${closed.slice(0, 3).join(", ")}${closed.length > 3 ? ", …" : ""}): start with the key it was sealed with (STORE_KEY, or the data dir's ${KEY_FILE}), or re-seal with selenium-flow rekey --from OLD_KEY`,
   );
+}
+
+const PRINT = "store-key";
+// A mark lives for a time; the key's fingerprint is meant to outlive every record.
+const FOREVER = 100 * 365 * 86400;
+
+/** A fingerprint of a store key: it tells keys apart and gives nothing of the key away. */
+export function keyPrint(key: string): string {
+  return createHmac("sha256", deriveKey(key)).update("selenium-flow store key").digest("hex").slice(0, 32);
+}
+
+/**
+ * Refuses a store that keeps another key's fingerprint (every server of a group checks it at boot,
+ * so one given another store.key never starts); a store without one takes this key's. A rekey
+ * (`retired`: the keys it re-seals from) makes this key the store's and retires theirs.
+ */
+export async function checkKeyPrint(store: RecordStore, key: string, retired: string[] = []): Promise<void> {
+  const mine = `${PRINT}:${keyPrint(key)}`;
+  const replace = retired.length > 0;
+  for (const old of retired) if (old !== key) await store.putMark(`${PRINT}:${keyPrint(old)}`, 1);
+  if (!replace && (await store.hasMark(mine))) return;
+  if (!replace && (await store.hasMark(PRINT)))
+    throw new ConfigError(
+      "store.key is not the key this store's site data was sealed with (the store keeps its key's fingerprint, and this one differs): give every server of the group the same store.key (STORE_KEY), or re-seal with selenium-flow rekey --from OLD_KEY",
+    );
+  await store.putMark(mine, FOREVER);
+  await store.putMark(PRINT, FOREVER);
 }
 
 /** Re-seals every record under the store's first key (opened with any of its keys). Returns how many were written and which no key opened. */

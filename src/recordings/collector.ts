@@ -37,6 +37,9 @@ import {
 } from "./owed.ts";
 
 const TICK_S = 30;
+// While a recording's file is in the inbox but not yet complete, it is looked at this often: its
+// last bytes may land without an event the watcher sees (an event seen mid-write, a network mount).
+const GROWING_S = 2;
 const IDLE_AFTER_S = 60;
 
 export class Collector {
@@ -53,6 +56,8 @@ export class Collector {
   private readonly quiet = new QuietFiles();
   private readonly watch: InboxWatcher;
   private loop: Promise<void> | null = null;
+  /** The last sweep saw a recording's file that is not complete yet. */
+  private growing = false;
   private closed = true;
 
   constructor(opts: CollectorOptions) {
@@ -176,7 +181,7 @@ export class Collector {
         await this.sweep();
         if (!this.owed.size || this.closed) break;
         if (!this.watch.opened) await this.watch.open();
-        await this.watch.next(this.tick, this.closed);
+        await this.watch.next(this.growing ? Math.min(this.tick, GROWING_S) : this.tick, this.closed);
       }
     } catch (err) {
       crashed = true;
@@ -192,6 +197,7 @@ export class Collector {
 
   /** One look: file what is finished, look up what may have ended, give up on what never came. */
   async sweep(): Promise<void> {
+    this.growing = false;
     if (!this.owed.size) return;
     const files = await inboxFiles(this.inbox);
     const now = this.clock();
@@ -212,7 +218,9 @@ export class Collector {
         // While a matching file exists no deadline applies, and a live browser is never early.
         if (await isComplete(match)) {
           await this.file(owed, match);
-        } else if ((await this.quiet.quietFor(match, now)) >= this.idleAfter && !(await alive(owed.gridId))) {
+        } else if ((await this.quiet.quietFor(match, now)) < this.idleAfter || (await alive(owed.gridId))) {
+          this.growing = true;
+        } else {
           log.info(
             `recordings: ${owed.workspace}/${nameFor(owed.opened)} ends without a trailer; filed as it is`,
           );

@@ -39,9 +39,9 @@ export class InboxWatcher {
       persistent: false,
       ...(this.polling
         ? {
-            backend: "polling" as const,
-            pollingInterval: this.pollMs,
-            pollingBinaryInterval: this.pollMs,
+            usePolling: true,
+            interval: this.pollMs,
+            binaryInterval: this.pollMs,
           }
         : {}),
     });

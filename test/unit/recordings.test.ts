@@ -102,7 +102,12 @@ interface Parts {
 }
 
 function parts(
-  opts: { polling?: boolean; tick?: number; liveIds?: () => Promise<Set<string> | null> } = {},
+  opts: {
+    polling?: boolean;
+    tick?: number;
+    pollMs?: number;
+    liveIds?: () => Promise<Set<string> | null>;
+  } = {},
 ): Parts {
   const store = new FileStore(dir);
   const inbox = join(dir, "recordings");
@@ -116,7 +121,7 @@ function parts(
     liveIds: opts.liveIds ?? (async () => new Set(alive)),
     wait: 600,
     polling: opts.polling ?? true,
-    pollMs: 50,
+    pollMs: opts.pollMs ?? 50,
     onFiled: (w) => filed.push(w),
     clock: () => clock.now,
     tick: opts.tick ?? 0.1,
@@ -327,6 +332,22 @@ describe("the collector", () => {
       await c.stop();
     });
   }
+});
+
+test("a growing file that completes with no event the watcher sees is filed within a few seconds, not a tick", async () => {
+  // Polling once a minute: the watcher sees nothing in time, so only the collector's own look finds it.
+  const { c, store, inbox, filed } = parts({ polling: true, pollMs: 60_000, tick: 30 });
+  const path = join(inbox, `bot_${GID}.mp4`);
+  writeFileSync(path, BODY);
+  c.expect("bot", GID, "chrome");
+  await c.start();
+  await Bun.sleep(300);
+  expect(filed).toEqual([]);
+  writeFileSync(path, FINISHED);
+  for (let i = 0; i < 50 && !filed.length; i++) await Bun.sleep(100);
+  expect(filed).toEqual(["bot"]);
+  expect(await store.list("bot", "recordings")).toHaveLength(1);
+  await c.stop();
 });
 
 describe("the boundary", () => {

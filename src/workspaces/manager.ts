@@ -218,11 +218,14 @@ export class WorkspaceManager<T = unknown> {
     const record = await this.ports.store.get(workspace);
     const url = (record && recordUrl(record)) || (before && recordUrl(before)) || "";
     const known = { url, title: "" };
-    if (!record?.session_id || stop.signal.aborted) return { ok: true, result: { ...out, ...known }, after: undefined };
+    if (!record?.session_id || stop.signal.aborted)
+      return { ok: true, result: { ...out, ...known }, after: undefined };
     const then_ = await this.call(workspace, then, {}, { signal: opts.signal });
     if (then_.ok) return { ...then_, result: { ...out, ...then_.result } };
     // The wait's outcome (a person's answer) is never lost to the page read failing.
-    log.info(`workspace ${workspace}: ${then.name} after ${action.name} failed; answering the page last known`);
+    log.info(
+      `workspace ${workspace}: ${then.name} after ${action.name} failed; answering the page last known`,
+    );
     return { ok: true, result: { ...out, ...known }, after: then_.after };
   }
 

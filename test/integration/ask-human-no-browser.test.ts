@@ -2,9 +2,9 @@
 // (and no record) asks, is answered or times out, and no browser is ever opened for it; End and
 // Forget cancel a wait (answered false), and neither brings a browser or the record back.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { type GridLedger, startGridLedger } from "../support/grid-ledger.ts";
-import { html, serveFixture } from "../support/fixtures.ts";
 import { testGridUrl } from "../support/env.ts";
+import { html, serveFixture } from "../support/fixtures.ts";
+import { type GridLedger, startGridLedger } from "../support/grid-ledger.ts";
 import { endAll, startServer, type TestServer } from "../support/server.ts";
 
 const site = serveFixture({ "/": () => html("<title>Stuck</title><p>a CAPTCHA") });
@@ -81,7 +81,9 @@ test("End during a wait cancels it: answered false with the last page, and no br
 }, 90_000);
 
 test("Forget during a wait cancels it: answered false, and the workspace stays forgotten", async () => {
-  expect((await server.call("POST", "/browser/navigate", { url: site.url("/") }, "nb-forget")).status).toBe(200);
+  expect((await server.call("POST", "/browser/navigate", { url: site.url("/") }, "nb-forget")).status).toBe(
+    200,
+  );
   const before = ledger.opened.length;
   const asked = ask("nb-forget", "Please solve the CAPTCHA");
   await untilWaiting("nb-forget");

@@ -26,7 +26,7 @@ export const askHuman = defineAction({
   http: { method: "POST", path: "/browser/ask-human" },
   title: "Ask human",
   description: "Ask the person watching for help (CAPTCHA, 2FA); waits for the answer.",
-  docs: "The workspace's row shows the question until a person answers (POST /admin/workspaces/{key}/answer) or the timeout passes; the answer is {answered, answer?, url, title}, the page as the person left it. One question per workspace at a time: a second is a 409.",
+  docs: "The workspace's row shows the question until a person answers (POST /admin/workspaces/{key}/answer) or the timeout passes; the answer is {answered, answer?, url, title}, the page as the person left it (with no live browser: the last known url and an empty title; none is opened). End or Forget cancels the wait (answered false). One question per workspace at a time: a second is a 409.",
   input: z.strictObject({
     question: z.string().min(1).max(500),
     timeout: z.number().int().min(5).max(3600).default(600),

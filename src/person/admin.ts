@@ -9,7 +9,7 @@ import { json, readJson } from "../http/json.ts";
 import type { Services } from "../services.ts";
 import { invoke } from "../workspaces/invoke.ts";
 import { inputArgs, personAction, readInput } from "./input.ts";
-import { answer } from "./waits.ts";
+import { answer, waitingOn } from "./waits.ts";
 
 const Answer = z.strictObject({
   text: z.string().max(2000).default("").describe("The answer the agent gets (may be empty: done)."),
@@ -22,7 +22,8 @@ export function personRoutes(services: Services) {
     .post(
       "/admin/workspaces/:key/answer",
       async ({ request, params }) => {
-        const key = await requireWorkspace(services, params.key);
+        // A workspace with no record may ask too: its question is what makes it answerable.
+        const key = waitingOn(params.key) ? params.key : await requireWorkspace(services, params.key);
         const body = validate(Answer, await readJson(request));
         if (!answer(key, body.text)) throw conflict(`workspace ${key} is not waiting on a question`);
         return json({ answered: true });

@@ -16,7 +16,7 @@ import { LIBRARY_PRELOAD } from "../grid/page-call.ts";
 import type { Grid } from "../grid/webdriver.ts";
 import { isNoSuchSession } from "../grid/webdriver-errors.ts";
 import { log } from "../log.ts";
-import { focused } from "../store/record.ts";
+import { focused, recordUrl } from "../store/record.ts";
 import type { LeaseFence, RecordStore } from "../store/types.ts";
 import { type AfterHook, afterCall, type Ended } from "./after.ts";
 import { Browsers, type Held } from "./browsers.ts";
@@ -68,6 +68,8 @@ export class WorkspaceManager<T = unknown> {
   readonly hooks: ManagerHooks;
   /** Each workspace's call in flight on this server, to stop it (interrupt). */
   private readonly running = new Map<string, AbortController>();
+  /** Each workspace's waiting (unleased) calls on this server, to cancel them (End, Forget). */
+  private readonly waiting = new Map<string, Set<AbortController>>();
   /**
    * The call a piece of work belongs to, carried with it (not looked up by workspace name): a call
    * stopped by an admin's End keeps its own, broken, fence, so it can never write with the next
@@ -195,9 +197,36 @@ export class WorkspaceManager<T = unknown> {
     opts: CallOptions,
   ): Promise<Ended<T>> {
     if (action.precheck) await action.precheck({ workspace, services: this.ports.services }, input);
-    const out = (await action.handler(this.context(workspace, null, opts).ctx, input)) as AnyRecord;
+    const before = await this.ports.store.get(workspace);
+    const stop = new AbortController();
+    const relay = () => stop.abort(opts.signal?.reason);
+    if (opts.signal?.aborted) relay();
+    else opts.signal?.addEventListener("abort", relay, { once: true });
+    const mine = this.waiting.get(workspace) ?? new Set();
+    this.waiting.set(workspace, mine.add(stop));
+    let out: AnyRecord;
+    try {
+      const ctx = this.context(workspace, null, { ...opts, signal: stop.signal }).ctx;
+      out = (await action.handler(ctx, input)) as AnyRecord;
+    } finally {
+      opts.signal?.removeEventListener("abort", relay);
+      mine.delete(stop);
+      if (mine.size === 0 && this.waiting.get(workspace) === mine) this.waiting.delete(workspace);
+    }
+    // No live browser (none opened; ended or forgotten, which cancelled the wait): the page last
+    // known, and none opened for it.
+    const record = await this.ports.store.get(workspace);
+    const url = (record && recordUrl(record)) || (before && recordUrl(before)) || "";
+    const known = { url, title: "" };
+    if (!record?.session_id || stop.signal.aborted)
+      return { ok: true, result: { ...out, ...known }, after: undefined };
     const then_ = await this.call(workspace, then, {}, { signal: opts.signal });
-    return then_.ok ? { ...then_, result: { ...out, ...then_.result } } : then_;
+    if (then_.ok) return { ...then_, result: { ...out, ...then_.result } };
+    // The wait's outcome (a person's answer) is never lost to the page read failing.
+    log.info(
+      `workspace ${workspace}: ${then.name} after ${action.name} failed; answering the page last known`,
+    );
+    return { ok: true, result: { ...out, ...known }, after: then_.after };
   }
 
   /**
@@ -207,7 +236,9 @@ export class WorkspaceManager<T = unknown> {
    * opens is quit. The stopped call settles nothing: the record no longer names its browser.
    */
   async interrupt(workspace: string): Promise<{ ended: boolean }> {
-    this.running.get(workspace)?.abort(new Error("an admin ended this workspace's browser"));
+    const reason = new Error("an admin ended this workspace's browser");
+    this.running.get(workspace)?.abort(reason);
+    for (const waiting of this.waiting.get(workspace) ?? []) waiting.abort(reason);
     await this.ports.store.breakLease(workspace);
     const record = await this.ports.store.get(workspace);
     if (record?.session_id) this.connections.drop(record.session_id);

@@ -16,19 +16,29 @@ export function setLogSink(fn: (line: string) => void): void {
   sink = fn;
 }
 
-const listeners = new Set<(line: string) => void>();
+/** A line as it was written: its level and its scrubbed message, without the time. */
+export interface LogEntry {
+  level: LogLevel;
+  text: string;
+}
 
-/** Also hands every line to `fn` (tests read what the server wrote); returns the way to stop. */
-export function addLogSink(fn: (line: string) => void): () => void {
+const listeners = new Set<(line: string, entry: LogEntry) => void>();
+
+/**
+ * Also hands every line to `fn` (tests read what the server wrote, MCP sessions that asked for
+ * logging get their workspace's lines); returns the way to stop.
+ */
+export function addLogSink(fn: (line: string, entry: LogEntry) => void): () => void {
   listeners.add(fn);
   return () => listeners.delete(fn);
 }
 
 function emit(level: LogLevel, msg: string): void {
   if (ORDER[level] < threshold) return;
-  const line = `${new Date().toISOString()} ${level.toUpperCase().padEnd(5)} ${scrub(msg)}`;
+  const text = scrub(msg);
+  const line = `${new Date().toISOString()} ${level.toUpperCase().padEnd(5)} ${text}`;
   sink(line);
-  for (const l of listeners) l(line);
+  for (const l of listeners) l(line, { level, text });
 }
 
 export const log = {

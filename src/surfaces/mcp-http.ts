@@ -15,6 +15,7 @@ import { requireJson } from "../http/media.ts";
 import type { Services } from "../services.ts";
 import { requireToken, workspaceOf } from "./http.ts";
 import { type CallHooks, mcpServer } from "./mcp.ts";
+import { storedLevel } from "./mcp-logging.ts";
 
 export const sessionsFull = (max: number) =>
   `this server holds its most MCP sessions (${max}, mcp.max_sessions): close one you no longer use (DELETE /mcp with its mcp-session-id) or retry once idle ones close`;
@@ -24,6 +25,8 @@ export const NO_SESSION =
 /** How often a call looks for a cancel sent to another server, and how long such a cancel is kept. */
 const CANCEL_POLL_MS = 1000;
 const CANCEL_KEEP_S = 600;
+/** How long a session's chosen log level is kept (a session unused for mcp.session_idle closes first). */
+const LEVEL_KEEP_S = 7 * 24 * 3600;
 /** A request id longer than this is not one a client sends: its cancel is ignored. */
 const MAX_ID_CHARS = 256;
 /** Cancels one request may carry: the rest of a batch of 9,000 is ignored, not 9,000 store writes. */
@@ -86,6 +89,7 @@ export class McpHttp {
   /** Registers each tools/call of the session, so a cancel reaches it here or through the store. */
   private hooks(session: string): CallHooks {
     return {
+      levels: storedLevel(this.services.store, session, LEVEL_KEEP_S),
       started: (requestId, cancel) => {
         const key = callKey(session, requestId);
         if (key === null) return () => undefined;

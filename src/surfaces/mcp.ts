@@ -9,12 +9,14 @@ import {
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
+  LoggingLevelSchema,
   ReadResourceRequestSchema,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import { ACTIONS } from "../actions/index.ts";
 import type { AnyAction } from "../actions/shape.ts";
-import { errorBody, notFound, statusOf, tooLarge } from "../errors.ts";
+import { badInput, errorBody, notFound, statusOf, tooLarge } from "../errors.ts";
 import { isText } from "../files/types.ts";
 import { log } from "../log.ts";
 import { readingFor } from "../pieces.ts";
@@ -24,12 +26,19 @@ import type { Services } from "../services.ts";
 import { VERSION } from "../version.ts";
 import { invoke } from "../workspaces/invoke.ts";
 import { toolSchema } from "./json-schema.ts";
+import { type LevelStore, localLevel, logRelay } from "./mcp-logging.ts";
+import { servePrompts } from "./mcp-prompts.ts";
 
 export const INSTRUCTIONS = [
   "selenium-flow drives a real browser for you on a Selenium Grid. Your browser belongs to this workspace and outlives the conversation: it is reopened silently if the Grid reaps it, on the page you were on.",
   'Start with navigate (a browser opens by itself), then read_page to see the page and act on its elements by their refs ({"ref": "e12"}); read it again after the page navigates.',
   "Read workspace://current to see where you are without touching the browser.",
 ].join(" ");
+
+const SET_LEVEL = z.object({
+  method: z.literal("logging/setLevel"),
+  params: z.object({ level: z.unknown() }).passthrough(),
+});
 
 export function toolOf(action: AnyAction): Tool {
   return {
@@ -64,14 +73,26 @@ function toolTable() {
 export interface CallHooks {
   /** A tools/call began; `cancel` stops it. Returns what to call once it ends. */
   started(requestId: string | number, cancel: () => void): () => void;
+  /** Where the session's log level is kept (the server's memory without hooks). */
+  levels: LevelStore;
 }
 
 export function mcpServer(services: Services, workspace: string, hooks?: CallHooks): Server {
   const server = new Server(
     { name: "selenium-flow", title: "selenium-flow", version: VERSION },
-    { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: {}, resources: {}, logging: {}, prompts: {} }, instructions: INSTRUCTIONS },
   );
   const { tools, byName } = toolTable();
+  const levels = hooks?.levels ?? localLevel();
+  // The level is checked here, so a wrong one is invalid params naming the levels, not an internal error.
+  server.setRequestHandler(SET_LEVEL, async (request) => {
+    const level = LoggingLevelSchema.safeParse(request.params.level);
+    if (!level.success)
+      throw resourceError(badInput(`"level" must be one of ${LoggingLevelSchema.options.join(", ")}`));
+    await levels.set(level.data);
+    return {};
+  });
+  servePrompts(server, resourceError);
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
 
@@ -89,6 +110,9 @@ export function mcpServer(services: Services, workspace: string, hooks?: CallHoo
     const ended = hooks?.started(extra.requestId, () =>
       stop.abort(new Error("the client cancelled this call")),
     );
+    const logs = await logRelay(levels, workspace, (n) => extra.sendNotification(n));
+    const began = performance.now();
+    const took = () => `${Math.round(performance.now() - began)} ms`;
     try {
       const result = await invoke(services, {
         surface: "mcp",
@@ -106,6 +130,7 @@ export function mcpServer(services: Services, workspace: string, hooks?: CallHoo
             .catch(() => undefined);
         },
       });
+      await logs.line("info", `${action.name}: done in ${took()}`);
       const more = action.mcpContent?.(result);
       const structured = more?.structured ?? result;
       const json = more?.json === false ? [] : [{ type: "text" as const, text: JSON.stringify(structured) }];
@@ -116,8 +141,10 @@ export function mcpServer(services: Services, workspace: string, hooks?: CallHoo
     } catch (err) {
       if (errorBody(err).error.startsWith("something failed"))
         log.error(`tool ${action.name}: ${errorBody(err).error}`);
+      await logs.line("warning", `${action.name}: failed (${statusOf(err)}) in ${took()}`);
       return toolError(err);
     } finally {
+      logs.stop();
       ended?.();
       extra.signal.removeEventListener("abort", relay);
     }

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { testGridUrl } from "../support/env.ts";
 import { html, serveFixture } from "../support/fixtures.ts";
 
@@ -24,8 +25,13 @@ test("tools over stdio act in the --workspace workspace", async () => {
     stderr: "pipe",
   });
   const client = new Client({ name: "test", version: "1" });
+  const logged: string[] = [];
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+    logged.push(`${n.params.level} ${n.params.data}`);
+  });
   await client.connect(transport);
   try {
+    await client.setLoggingLevel("info");
     const tools = await client.listTools();
     expect(tools.tools.map((t) => t.name)).toContain("navigate");
     // The files folders, recordings included, and their item templates are there over stdio too.
@@ -40,6 +46,7 @@ test("tools over stdio act in the --workspace workspace", async () => {
     const res = (await client.callTool({ name: "navigate", arguments: { url: site.url("/") } })) as any;
     expect(res.isError).toBeFalsy();
     expect(res.structuredContent.title).toBe("Stdio");
+    expect(logged).toContainEqual(expect.stringMatching(/^info navigate: done in \d+ ms$/));
     const current = await client.readResource({ uri: "workspace://current" });
     const body = JSON.parse((current.contents[0] as { text: string }).text);
     expect(body).toMatchObject({ live: true, url: site.url("/") });

@@ -4,8 +4,11 @@ import { type TestServer, TOKEN } from "./server.ts";
 export interface McpClient {
   /** Every raw reply, so a test can prove what never appeared in one. */
   readonly texts: string[];
-  /** One JSON-RPC request; the parsed reply (`result` or `error`) and the raw text. */
-  request(method: string, params?: unknown): Promise<{ data: any; text: string }>;
+  /**
+   * One JSON-RPC request; the parsed reply (`result` or `error`), the raw text, and the
+   * notifications sent on the request's stream before it.
+   */
+  request(method: string, params?: unknown): Promise<{ data: any; text: string; notes: any[] }>;
   /** tools/call; the tool's result (`structuredContent`, `content`, `isError`). */
   tool(name: string, args?: Record<string, unknown>): Promise<any>;
   /** resources/read; the first content's text, parsed as JSON when it is. */
@@ -32,8 +35,11 @@ export async function mcpClient(server: TestServer, workspace: string): Promise<
     texts.push(text);
     return { res, text };
   }
-  const parse = (text: string) =>
-    text.startsWith("{") ? JSON.parse(text) : JSON.parse(/data: (.*)/.exec(text)?.[1] ?? "null");
+  const events = (text: string): any[] =>
+    text.startsWith("{")
+      ? [JSON.parse(text)]
+      : [...text.matchAll(/^data: (.*)$/gm)].map((m) => JSON.parse(m[1]!));
+  const parse = (text: string) => events(text).find((m) => m && "id" in m) ?? events(text)[0] ?? null;
   const init = await post({
     jsonrpc: "2.0",
     id: nextId++,
@@ -47,7 +53,7 @@ export async function mcpClient(server: TestServer, workspace: string): Promise<
     texts,
     async request(method, params) {
       const { text } = await post({ jsonrpc: "2.0", id: nextId++, method, params });
-      return { data: parse(text), text };
+      return { data: parse(text), text, notes: events(text).filter((m) => m && !("id" in m)) };
     },
     async tool(name, args = {}) {
       const { data } = await client.request("tools/call", { name, arguments: args });

@@ -31,7 +31,9 @@ interface Seen {
   none?: boolean;
 }
 
-const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
+/** "1 match", "6 matches", "2 elements": words ending in s, x, z, ch or sh take "es". */
+export const plural = (n: number, one: string) =>
+  `${n} ${one}${n === 1 ? "" : /(s|x|z|ch|sh)$/.test(one) ? "es" : "s"}`;
 
 function holdsFor(state: State, total: number, visible: number): Seen {
   const seen = total === 0 ? "no match" : `${plural(total, "match")}, ${visible} visible`;

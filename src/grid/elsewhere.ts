@@ -1,8 +1,9 @@
 // Top-level pages loaded in the browser's tabs, as the held connection sees them load, so the
 // pages of the tabs the agent is not in (a window.open pop-up, an OAuth window that closed itself)
-// join the workspace's history at the next call and a save reads their origins. Frames are not
-// pages: a context is top-level when it was created without a parent, or was a root of the tree
-// when the connection began. The server's own spare tabs are left out.
+// join the workspace's history at the next call and a save reads their origins. A frame's document
+// joins too (its origin's storage is the site's, and the frame may be gone by the save), below the
+// agent's page like a pop-up's. A context is top-level when it was created without a parent, or was
+// a root of the tree when the connection began. The server's own spare tabs are left out.
 import type { BidiSocket } from "./bidi.ts";
 import type { NavigationInfo } from "./bidi-types.ts";
 import { SPARE_PATH } from "./spare-tab.ts";
@@ -12,12 +13,15 @@ const KEEP = 100;
 
 export class PagesElsewhere {
   private readonly tops = new Set<string>();
+  /** Frames created while the connection followed (in any tab, the agent's too). */
+  private readonly frames = new Set<string>();
   /** The newest page of each origin loaded, by tab, oldest first. */
   private loaded: Array<{ tab: string; origin: string; url: string }> = [];
 
   constructor(socket: Pick<BidiSocket, "on">) {
     socket.on("browsingContext.contextCreated", null, (c) => {
       if (!c.parent) this.tops.add(c.context);
+      else this.frames.add(c.context);
     });
     const seen = (p: NavigationInfo) => this.seen(p);
     socket.on("browsingContext.navigationCommitted", null, seen);
@@ -37,7 +41,7 @@ export class PagesElsewhere {
   }
 
   private seen(p: NavigationInfo): void {
-    if (!p?.context || !this.tops.has(p.context)) return;
+    if (!p?.context || !(this.tops.has(p.context) || this.frames.has(p.context))) return;
     let origin: string;
     try {
       const u = new URL(p.url);

@@ -1,5 +1,7 @@
-// What a save must read afresh. An origin no document has loaded since the last save or restore
-// cannot have changed its storage, so the held connection's navigation events are followed, per
+// What a save must read afresh. Only a document can change its origin's storage, and one alive at a
+// save keeps running after it (a timer, a pagehide handler, a second tab): an origin is read again
+// when a document loaded it since the last save or restore, or had one at that save (any tab, any
+// frame). Where nothing runs, the rest is carried. The held connection's navigation events are followed, per
 // connection: a new one (the server restarted, the connection dropped, the browser was reattached)
 // knows nothing, and its first save reads everything. Spare-tab pages are the server's own.
 import type { BidiSocket } from "../grid/bidi.ts";
@@ -8,7 +10,7 @@ import { SPARE_PATH } from "../grid/spare-tab.ts";
 import { originOf } from "../store/record.ts";
 
 interface Tracker {
-  /** Origins a document loaded since the baseline. */
+  /** Origins a document loaded since the baseline, or had one alive at it. */
   touched: Set<string>;
   /** The origins the baseline snapshot held, as the save or restore that set it left them; null: none known. */
   baseline: string[] | null;
@@ -85,6 +87,8 @@ export async function beginRead(
   t.touched = new Set();
   t.baseline = null;
   const live = await liveOrigins(socket);
+  // A document alive now may write after this save's read: its origin is read again at the next.
+  for (const o of live) t.touched.add(o);
   const seen = [...new Set([...touched, ...live])];
   return {
     fresh: known ? seen : null,

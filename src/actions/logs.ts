@@ -10,6 +10,14 @@ import { defineAction } from "./define.ts";
 const LEVELS = ["debug", "info", "warn", "error"] as const;
 type Level = (typeof LEVELS)[number];
 
+const CURSOR = /^\d{1,15}(\.[0-9a-f]{8})?$/;
+
+/** The seq a cursor stands for in `ring`: one from another browser (another tag) starts before its first. */
+function seqOf(cursor: string, ring: { epoch: string }): number {
+  const [n, tag] = cursor.split(".");
+  return tag !== undefined && tag !== ring.epoch ? 0 : Number(n);
+}
+
 const rank = (level: string) => Math.max(0, LEVELS.indexOf(level as Level));
 
 /** A request counts as an error when it failed or answered >= 400. */
@@ -62,7 +70,13 @@ export const logs = defineAction({
     level: z.enum(LEVELS).optional(),
     url_contains: z.string().max(1000).optional(),
     tab: z.enum(["current", "all"]).optional().describe("Default current."),
-    cursor: z.string().regex(/^\d+$/, "must be a next_cursor from an earlier logs result").optional(),
+    cursor: z
+      .string()
+      .refine(
+        (c) => CURSOR.test(c),
+        "must be a next_cursor from an earlier logs result (at most 15 digits, then its tag)",
+      )
+      .optional(),
     max: z.number().int().min(1).max(500).optional(),
   }),
   output: z.object({
@@ -86,7 +100,8 @@ export const logs = defineAction({
       rank(levelOf(l.entry)) >= floor &&
       (input.url_contains === undefined ||
         (l.entry.kind === "network" && l.entry.url.includes(input.url_contains)));
-    const all = ring.since(input.cursor === undefined ? 0 : Number(input.cursor) + 1);
+    const after = input.cursor === undefined ? undefined : seqOf(input.cursor, ring);
+    const all = ring.since(after === undefined ? 0 : after + 1);
     const picked = all.filter(wanted);
     const cut = picked.length > max;
     const shown = input.cursor === undefined ? picked.slice(-max) : picked.slice(0, max);
@@ -98,10 +113,10 @@ export const logs = defineAction({
         ? { ...e, text: clean(e.text), source: clean(e.source) }
         : { ...e, text: clean(e.text) };
     });
-    const cursor = last ?? (input.cursor === undefined ? ring.head - 1 : Number(input.cursor));
+    const cursor = last ?? (after === undefined ? ring.head - 1 : after);
     return {
       entries,
-      next_cursor: String(cursor),
+      next_cursor: `${cursor}.${ring.epoch}`,
       ...(cut && input.cursor !== undefined ? { more: true } : {}),
     };
   },

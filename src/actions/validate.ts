@@ -83,11 +83,20 @@ function keysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
   return def?.type === "object" ? Object.keys(def.shape ?? {}) : [];
 }
 
+/** For a number past the safe-integer range, the documented limit on that field (zod checks both). */
+function documented(issues: Issue[]): Issue | undefined {
+  const first = issues[0];
+  if (first?.code !== "too_big" || first.origin !== "int") return undefined;
+  const same = (i: Issue) => fieldOf(i) === fieldOf(first);
+  return issues.find((i) => i !== first && i.code === "too_big" && same(i));
+}
+
 /** Parses `value` with `schema` or throws a 400 naming the first bad field. */
 export function validate<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  throw issueError(schema, result.error.issues[0] as Issue);
+  const issues = result.error.issues as Issue[];
+  throw issueError(schema, documented(issues) ?? (issues[0] as Issue));
 }
 
 /** The 400 for one issue `schema` raised (for callers that pick among the issues themselves). */

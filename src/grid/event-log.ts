@@ -61,6 +61,9 @@ export class EventRing {
   /** Requests still under way, by request id and redirect step. */
   private readonly open = new Map<string, Logged>();
 
+  /** This browser's tag in the cursors handed out: a cursor from another browser names another. */
+  readonly epoch = crypto.randomUUID().slice(0, 8);
+
   constructor(readonly keep = DEFAULT_KEEP) {}
 
   /** The seq the next entry gets: entries since a reading of it are the newer ones. */

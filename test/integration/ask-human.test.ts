@@ -67,6 +67,9 @@ test("bad input is a 400 naming the field; an answer without the token is a 401"
   const short = await server.call("POST", "/browser/ask-human", { question: "x", timeout: 1 }, W);
   expect(short.status).toBe(400);
   expect(short.body.error).toContain("timeout");
+  const huge = await server.call("POST", "/browser/ask-human", { question: "x", timeout: 1e308 }, W);
+  expect(huge.status).toBe(400);
+  expect(huge.body.error).toContain('"timeout" is too large: at most 3600');
   const res = await fetch(`${server.url}/admin/workspaces/${W}/answer`, {
     method: "POST",
     headers: { "content-type": "application/json" },

@@ -134,4 +134,37 @@ describe("logs", () => {
     expect(res.status).toBe(400);
     expect(JSON.stringify(res.body)).toContain("cursor");
   });
+
+  test("numbers past their limits are a 400 naming the documented limit, never 1e+23", async () => {
+    const huge = await call("/browser/logs", { cursor: "99999999999999999999999" });
+    expect(huge.status).toBe(400);
+    expect((huge.body as any).error).toContain("cursor");
+    expect((huge.body as any).error).toContain("at most 15 digits");
+    const max = await call("/browser/logs", { max: 1e20 });
+    expect(max.status).toBe(400);
+    expect((max.body as any).error).toContain('"max"');
+    expect((max.body as any).error).toContain("at most 500");
+    // Realistic values still pass, the cursor round-trips as it came.
+    const ok = await logs({ max: 500 });
+    expect((await logs({ cursor: ok.next_cursor, max: 1 })).next_cursor).toBe(ok.next_cursor);
+  });
+
+  test("a cursor from the previous browser does not hide the new browser's entries", async () => {
+    expect((await call("/browser/navigate", { url: site.url("/flood") })).status).toBe(200);
+    const old = (await logs({ kind: "console" })).next_cursor;
+    const ended = await server.call("DELETE", "/browser", undefined, W);
+    expect(ended.status).toBe(200);
+    expect((await call("/browser", { url: site.url("/talk") })).status).toBe(200);
+    const deadline = Date.now() + 10_000;
+    let got = await logs({ cursor: old, kind: "console" });
+    while (!got.entries.some((e) => e.text === "careful") && Date.now() < deadline) {
+      await Bun.sleep(200);
+      got = await logs({ cursor: old, kind: "console" });
+    }
+    const texts = got.entries.map((e) => e.text);
+    // From the new browser's first entry: "hello 1" came before "careful".
+    expect(texts[0]).toBe("hello 1");
+    expect(texts).toContain("careful");
+    expect(got.next_cursor).not.toBe(old);
+  }, 120_000);
 });

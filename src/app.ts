@@ -1,11 +1,14 @@
 // The composition root: builds the store, the Grid client, the workspace manager and the surfaces.
+
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import type { Server } from "bun";
 import { Elysia } from "elysia";
 import { ACTIONS } from "./actions/index.ts";
 import { AdminAuth, adminTokenOf, isAdminPath } from "./admin/auth.ts";
 import { Events } from "./admin/events.ts";
 import type { Config } from "./config-schema.ts";
-import type { Source } from "./config-sources.ts";
+import { ConfigError, type Source } from "./config-sources.ts";
 import { fileRoutes } from "./files/routes.ts";
 import { setupFiles } from "./files/setup.ts";
 import { Flows } from "./flows/service.ts";
@@ -20,7 +23,7 @@ import { hideSecrets } from "./secrets/bound.ts";
 import { SecretCatalogue } from "./secrets/catalogue.ts";
 import type { Services } from "./services.ts";
 import { siteDataHooks } from "./site-data/hooks.ts";
-import { checkKeyPrint, checkSealed, openStore } from "./store/index.ts";
+import { checkKeyPrint, checkSealed, hasKeyPrint, KEY_FILE, openStore } from "./store/index.ts";
 import type { RecordStore } from "./store/types.ts";
 import { adminRoutes } from "./surfaces/admin-api.ts";
 import { requireToken } from "./surfaces/http.ts";
@@ -55,9 +58,14 @@ const epochSeconds = () => Date.now() / 1000;
  * The configured store, refused at boot when its key cannot open the site data it holds or is not
  * the key whose fingerprint the store keeps; a key file the data dir lacks is written only then.
  */
-export async function openSealedStore(config: Config, oldKeys: string[] = []) {
+export async function openSealedStore(
+  config: Config,
+  oldKeys: string[] = [],
+  attempt = 0,
+): Promise<RecordStore> {
   let key = "";
-  const later: { keep?: () => void } = {};
+  let fresh = false;
+  const later: { keep?: () => boolean } = {};
   const store = await openStore({
     dataDir: config.data.dir,
     storeUrl: config.store.url,
@@ -65,21 +73,33 @@ export async function openSealedStore(config: Config, oldKeys: string[] = []) {
     key: config.store.key,
     oldKeys,
     log: (m) => log.info(m),
-    chosen: (k) => {
+    chosen: (k, f) => {
       key = k;
+      fresh = f;
     },
     keyFileLater: later,
   });
+  // Servers booting together on one new data dir: the one whose key file landed first wins, and
+  // the others boot again with its key (a few times at most).
+  let again = false;
   try {
     if (oldKeys.length === 0) await checkSealed(store);
-    // A rekey makes its new key the store's; every other boot must match the store's.
-    if (key) await checkKeyPrint(store, key, oldKeys);
-    later.keep?.();
+    if (fresh) {
+      // A store sealed under a key before: a key file that appeared meanwhile holds it (boot again
+      // with it); otherwise this new key is refused below, and no file is written.
+      if (await hasKeyPrint(store)) again = existsSync(join(config.data.dir ?? "", KEY_FILE));
+      else again = later.keep?.() === false;
+    }
+    if (!again && key) await checkKeyPrint(store, key, oldKeys);
   } catch (err) {
     await store.close().catch(() => undefined);
     throw err;
   }
-  return store;
+  if (!again) return store;
+  await store.close();
+  if (attempt >= 3)
+    throw new ConfigError("the data dir's key file changed while this server booted: start it again");
+  return openSealedStore(config, oldKeys, attempt + 1);
 }
 
 export async function buildServices(config: Config, opts: AppOptions = {}): Promise<Services> {

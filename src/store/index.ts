@@ -29,7 +29,7 @@ export interface StoreSettings {
   /** The key the store seals with, once chosen (its fingerprint is checked at boot). */
   chosen?: (key: string, fresh: boolean) => void;
   /** A key file the data dir lacks is made only once `keep()` is called (after the boot checks). */
-  keyFileLater?: { keep?: () => void };
+  keyFileLater?: { keep?: () => boolean };
 }
 
 /** The key file a data dir keeps when no store.key is set: beside the token file, never in records.sqlite. */
@@ -63,9 +63,8 @@ function storeKey(settings: StoreSettings): string {
     settings.chosen?.(key, true);
     settings.keyFileLater.keep = () => {
       writeKeyFile(settings, file, key);
-      // Another server on this data dir made its file first: this one sealed nothing yet, but must not go on.
-      if (readFileSync(file, "utf8").trim() !== key)
-        throw new ConfigError(`another server made ${file} while this one booted: start this one again`);
+      // Another server on this data dir linked its file first: the boot starts again with that key.
+      return readFileSync(file, "utf8").trim() === key;
     };
     return key;
   }
@@ -158,6 +157,11 @@ export async function checkKeyPrint(store: RecordStore, key: string, retired: st
     );
   await store.putMark(mine, FOREVER);
   await store.putMark(PRINT, FOREVER);
+}
+
+/** Whether the store keeps a key's fingerprint (some server has sealed under a key already). */
+export function hasKeyPrint(store: RecordStore): Promise<boolean> {
+  return store.hasMark(PRINT);
 }
 
 /** Re-seals every record under the store's first key (opened with any of its keys). Returns how many were written and which no key opened. */

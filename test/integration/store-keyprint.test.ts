@@ -90,3 +90,13 @@ test("ordinary use: a new data dir without a key makes its key file once and boo
   expect(await boots(c)).toBe(true);
   expect(await boots(c)).toBe(true);
 });
+
+test("ordinary use: servers booting together on a new data dir all boot, on the one key file that landed", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "sf-keyprint-"));
+  dirs.push(dir);
+  const c = config((x) => {
+    x.data.dir = dir;
+  });
+  expect(await Promise.all([boots(c), boots(c), boots(c), boots(c)])).toEqual([true, true, true, true]);
+  expect(await boots(c)).toBe(true);
+});

@@ -60,6 +60,8 @@ export async function main(): Promise<void> {
     const reaching = {
       store: app.services.store,
       connection: (id: string) => app.services.workspaces.connection(id),
+      redactor: app.services.redactor,
+      alone: true,
     };
     // Blocks of back-to-back calls: without a timeline and with one; with the live view's frames
     // (about one a second of this browser) but no screens (a view of its own, which the timeline does
@@ -93,7 +95,7 @@ export async function main(): Promise<void> {
           const at = await reach(reaching, W);
           if (!at) throw new Error("no live browser");
           try {
-            await screenOf(at);
+            await screenOf({ ...at, guard: reaching });
           } finally {
             at.release();
           }

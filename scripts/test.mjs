@@ -18,7 +18,12 @@ import {
 } from "./lib.mjs";
 
 ensureNode();
-ensureApt({ ...BROWSER_PACKAGES, "redis-server": "redis-server", ffmpeg: "ffmpeg" });
+ensureApt({
+  ...BROWSER_PACKAGES,
+  "redis-server": "redis-server",
+  ffmpeg: "ffmpeg",
+  pdftotext: "poppler-utils",
+});
 ensureNodeModules();
 
 const gridPort = Number(process.env.TEST_GRID_PORT ?? 4455);

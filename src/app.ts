@@ -16,11 +16,11 @@ import { captureHook } from "./grid/capture.ts";
 import { Grid } from "./grid/webdriver.ts";
 import { checkRequest, HostRules } from "./http/guard.ts";
 import { failureOf, json } from "./http/json.ts";
-import { log } from "./log.ts";
+import { addRedaction, log, removeRedaction } from "./log.ts";
 import { CallMetrics } from "./metrics/calls.ts";
 import { metricsRoutes } from "./metrics/routes.ts";
-import { hideSecrets } from "./secrets/bound.ts";
 import { SecretCatalogue } from "./secrets/catalogue.ts";
+import { Redactor } from "./secrets/redactor.ts";
 import type { Services } from "./services.ts";
 import { siteDataHooks } from "./site-data/hooks.ts";
 import { checkKeyPrint, checkSealed, hasKeyPrint, KEY_FILE, openStore } from "./store/index.ts";
@@ -110,6 +110,8 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     commandTimeout: config.grid.command_timeout,
   });
   const secrets = new SecretCatalogue(config.secrets);
+  const redactor = new Redactor(secrets);
+  addRedaction(redactor.redact);
   const events = new Events();
   const { files, recordings } = setupFiles(config, {
     grid,
@@ -118,7 +120,7 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     changed: (w) => events.changed(w),
   });
   const hooks: ManagerHooks = {
-    capture: captureHook((text) => hideSecrets(secrets, text)),
+    capture: captureHook((text) => redactor.redact(text)),
     ...siteDataHooks(now, config.site_data),
     ...(recordings ? { recordings } : {}),
     ...opts.hooks,
@@ -132,13 +134,14 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     store,
     // The live view's reach; the manager is built next, before any frame is drawn.
     connection: (id) => workspaces.connection(id),
-    secrets,
+    redactor,
+    alone: !config.store.url,
     tools: flows.tools,
     now,
     changed: (w) => events.changed(w),
   });
   // What handlers are handed: the manager is built with it, and the whole set with the manager.
-  const ports = { config, store, grid, now, secrets, files, flows, timeline, events };
+  const ports = { config, store, grid, now, secrets, redactor, files, flows, timeline, events };
   const workspaces: WorkspaceManager<Trail> = new WorkspaceManager<Trail>({
     store,
     grid,
@@ -197,7 +200,9 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
       if (isAdminPath(new URL(request.url).pathname)) await services.admin.credential(request);
     })
     // Every failure, thrown by a hook, a route schema or a handler, answers the same way.
-    .onError(({ code, error, request }) => failureOf(code, error, request))
+    .onError(({ code, error, request }) =>
+      failureOf(code, error, request, (t) => services.redactor.redact(t)),
+    )
     .get("/", () => new Response(null, { status: 302, headers: { location: "/ui/" } }))
     .get("/healthz", async () => {
       const [grid, store] = await Promise.all([
@@ -240,6 +245,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
       await services.recordings?.stop();
       await services.store.close();
       log.debug("app closed");
+      removeRedaction(services.redactor.redact);
     },
   };
 }

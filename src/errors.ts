@@ -1,7 +1,6 @@
 // Every failure the server reports is one of these kinds; the surfaces map them to HTTP statuses
 // (and MCP tool errors with the same text). Messages say what was wrong and what to do, and pass
 // through `scrub` so credentials, Grid ids and registered secret values never leave the server.
-import { asThrown, maskPieces } from "./pieces.ts";
 
 export type ErrorKind =
   | "bad_input"
@@ -92,31 +91,21 @@ export function statusOf(err: unknown): number {
   return err instanceof AppError ? err.status : 500;
 }
 
-// Values registered here (secret values, the current Grid ids) are replaced wherever a message or
-// log line could carry them. The patterns below catch what was never registered.
-const hidden = new Set<string>();
-
-export function hideValue(value: string): void {
-  if (value.length >= 3) hidden.add(value);
-}
-
+// Credentials in URLs and Grid ids, wherever a message or log line could carry them. Secret values
+// are the redactor's (src/secrets/redactor.ts), applied where anything leaves the server.
 const CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^/@\s]+@/gi;
 // chromedriver ids are 32 hex digits, geckodriver's are UUIDs.
 const GRID_ID = /\b(?:[0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b/gi;
 
 export function scrub(text: string): string {
-  let out = text.replace(CREDENTIALS, "$1").replace(GRID_ID, "[browser]");
-  for (const v of hidden) if (out.includes(v)) out = out.split(v).join("[hidden]");
-  return maskPieces(out);
+  return text.replace(CREDENTIALS, "$1").replace(GRID_ID, "[browser]");
 }
 
 /** The text a caller may read for any thrown thing. */
 export function messageOf(err: unknown): string {
-  return asThrown(err, () => {
-    if (err instanceof AppError) return scrub(err.message);
-    if (err instanceof Error) return scrub(err.message || err.name);
-    return scrub(String(err));
-  });
+  if (err instanceof AppError) return scrub(err.message);
+  if (err instanceof Error) return scrub(err.message || err.name);
+  return scrub(String(err));
 }
 
 /** The body every surface sends for a failure. */

@@ -1,5 +1,5 @@
 // One logger for the whole server. Lines go to stderr (stdout belongs to MCP over stdio) and pass
-// through `scrub`, so a Grid id, a credential or a registered secret never reaches a log line.
+// through `scrub` and each app's redactor, so a Grid id, a credential or a secret never reaches a log line.
 import { scrub } from "./errors.ts";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
@@ -23,6 +23,17 @@ export interface LogEntry {
 }
 
 const listeners = new Set<(line: string, entry: LogEntry) => void>();
+// Each app's redactor (src/secrets/redactor.ts): log lines are process-wide, so every server's.
+const redactions = new Set<(text: string) => string>();
+
+/** Passes every line through `redact` too (an app's redactor), until removeRedaction. */
+export function addRedaction(redact: (text: string) => string): void {
+  redactions.add(redact);
+}
+
+export function removeRedaction(redact: (text: string) => string): void {
+  redactions.delete(redact);
+}
 
 /**
  * Also hands every line to `fn` (tests read what the server wrote, MCP sessions that asked for
@@ -35,7 +46,8 @@ export function addLogSink(fn: (line: string, entry: LogEntry) => void): () => v
 
 function emit(level: LogLevel, msg: string): void {
   if (ORDER[level] < threshold) return;
-  const text = scrub(msg);
+  let text = scrub(msg);
+  for (const redact of redactions) text = redact(text);
   const line = `${new Date().toISOString()} ${level.toUpperCase().padEnd(5)} ${text}`;
   sink(line);
   for (const l of listeners) l(line, { level, text });

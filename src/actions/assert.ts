@@ -4,12 +4,12 @@ import { z } from "zod";
 import { badInput } from "../errors.ts";
 import type { Page } from "../grid/page.ts";
 import type { PageLib, PageSelector } from "../in-page/index.ts";
-import { hideSecrets } from "../secrets/bound.ts";
+import { typedSelector } from "../secrets/contain.ts";
 import { defineAction } from "./define.ts";
 import { acting, quoteSelector } from "./failures.ts";
 import { pageFields } from "./fields.ts";
 import { here } from "./landing.ts";
-import { refuseAfterWrite } from "./script.ts";
+import { markReached, refuseAfterWrite } from "./script.ts";
 import { pageSelector, Selector, whatIsThere } from "./selectors.ts";
 import { jsonOf, truthy, userFunction } from "./user-script.ts";
 
@@ -112,6 +112,7 @@ async function look(page: Page, input: In, state: State, script: string | null):
     if (state === "absent" && got.invalid.gone) return holdsFor(state, 0, 0);
     throw badInput(got.invalid.reason, "selector.ref");
   }
+  if (got.invalid?.kind === "typed") throw typedSelector(got.invalid.reason, "selector");
   if (got.invalid) {
     const field = `selector.${got.invalid.kind}`;
     throw badInput(`field "${field}" is not a valid selector: ${got.invalid.reason}`, field);
@@ -147,7 +148,10 @@ export const assertAction = defineAction({
     const page = await ctx.browser.page();
     const state: State = input.state ?? "visible";
     const script = input.script === undefined ? null : userFunction(input.script);
-    if (script !== null) await refuseAfterWrite(ctx.services, page, ctx.browser.id);
+    if (script !== null) {
+      await refuseAfterWrite(ctx.services, page, ctx.browser.id);
+      await markReached(ctx.services, page, ctx.browser.id);
+    }
     const start = Date.now();
     const deadline = start + input.timeout * 1000;
     const stable = input.stable_for * 1000;
@@ -184,7 +188,7 @@ export const assertAction = defineAction({
         if (instead) detail += `. ${instead}`;
       }
       throw badInput(
-        hideSecrets(ctx.services.secrets, `assert failed after ${wait}: waited for ${cond} (${detail})`),
+        `assert failed after ${wait}: waited for ${cond} (${detail})`,
         input.selector ? "selector" : "script",
       );
     }

@@ -6,7 +6,6 @@ import { z } from "zod";
 import { badInput } from "../errors.ts";
 import type { UserPrompt } from "../grid/bidi-types.ts";
 import type { Page } from "../grid/page.ts";
-import { hideSecrets } from "../secrets/bound.ts";
 import { defineAction } from "./define.ts";
 import { pageFields } from "./fields.ts";
 import { here } from "./landing.ts";
@@ -120,9 +119,9 @@ export const dialog = defineAction({
   handler: async (ctx, input) => {
     const { driver } = ctx.browser;
     const page = await ctx.browser.page();
-    const clean = (text: string) => hideSecrets(ctx.services.secrets, text);
     const open = await openDialog(page, driver, input.wait ?? 0);
-    const message = clean("alert" in open ? await open.alert.getText() : open.prompt.message);
+    // What it says is redacted where every result is (the settle).
+    const message = "alert" in open ? await open.alert.getText() : open.prompt.message;
     let type: "alert" | "confirm" | "prompt" | undefined;
     if ("prompt" in open && open.prompt.type !== "beforeunload") type = open.prompt.type;
     if (input.action !== "read") {
@@ -141,7 +140,7 @@ export const dialog = defineAction({
       // The page cannot answer while a dialog is open: record nothing, and say which dialog it is.
       ctx.land(null);
       const next = page.prompt;
-      if (input.action !== "read" && next) out.next_dialog = clean(next.message);
+      if (input.action !== "read" && next) out.next_dialog = next.message;
     }
     return out;
   },

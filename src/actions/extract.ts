@@ -71,15 +71,20 @@ const READ = (L: PageLib, sel: PageSelector, o: ReadArgs): unknown => {
       .filter(Boolean)
       .join("\n");
   };
-  const read = (e: Element): string | null => {
+  // A field holding a typed secret reads as [hidden] (its value attribute too: a page may mirror
+  // it there); anything else read in a browser where something was typed has its runs masked.
+  const raw = (e: Element): string | null => {
     if (secretive(e)) return null;
-    // A field write put a secret into reads as [hidden], whatever was edited into it since.
-    if (L.holdsTyped(e) && o.get !== "attribute") return "[hidden]";
+    if (L.typedEl(e) && (o.get !== "attribute" || o.attribute === "value")) return "[hidden]";
     if (o.get === "text") return shown(e);
     if (o.get === "html") return e.outerHTML;
     if (o.get === "attribute") return e.getAttribute(o.attribute as string);
     const v = (e as HTMLInputElement).value;
     return typeof v === "string" ? v : null;
+  };
+  const read = (e: Element): string | null => {
+    const v = raw(e);
+    return v === null ? null : L.maskRuns(v);
   };
   let total = 0;
   let truncated = false;

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { badInput } from "../errors.ts";
 import type { Page } from "../grid/page.ts";
 import { clickActions, hoverActions, type PointAt, withModifiers } from "../grid/page-input.ts";
+import { checkCarry, checkKeys, typedAt } from "../secrets/contain.ts";
 import { defineAction } from "./define.ts";
 import { acting } from "./failures.ts";
 import { pageFields } from "./fields.ts";
@@ -223,11 +224,14 @@ async function perform(
       const parsed = parseKeys(input.keys as string);
       if ("problem" in parsed) throw badInput(`field "keys" must be valid: it ${parsed.problem}`, "keys");
       const el = sel ? await locate(page, sel, { timeout, visible: true }) : null;
+      // Keys that would edit a typed field, or copy out of a typed document, are refused.
+      await checkKeys(typedAt(ctx.services, page, ctx.browser.id), el, parsed.combos);
       await act(() => pressKeys(page, el, parsed.combos));
       break;
     }
     case "drag": {
       const from = await locate(page, sel!, { timeout, visible: true, scroll: true });
+      await checkCarry(typedAt(ctx.services, page, ctx.browser.id), from, "a drag from it");
       const to = await locate(page, input.target!, { timeout, visible: true, field: "target" });
       if (await page.callIn<boolean>(from.context, HTML5_DRAG, from, to)) break;
       await act(() => page.drag(from, to));

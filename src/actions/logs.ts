@@ -4,8 +4,9 @@
 import { z } from "zod";
 import type { LogEntry, Logged } from "../grid/event-log.ts";
 import type { Page } from "../grid/page.ts";
-import { hideSecrets } from "../secrets/bound.ts";
+import { mayHoldTyped, typedAt, typedDocs } from "../secrets/contain.ts";
 import { defineAction } from "./define.ts";
+import type { ActionContext } from "./ports.ts";
 
 const LEVELS = ["debug", "info", "warn", "error"] as const;
 type Level = (typeof LEVELS)[number];
@@ -54,6 +55,27 @@ const Entry = z.union([
   }),
 ]);
 
+const WITHHELD =
+  "entries reading [withheld] came from a page holding a secret typed by write: its console text and its requests' paths and queries are not shown";
+
+const originOf = (url: string) => (URL.canParse(url) ? new URL(url).origin : "");
+
+/**
+ * The contexts holding a typed document now; a stretch of the ring ends for each that holds one no
+ * more (it went to another document). A browser where nothing was typed pays nothing.
+ */
+async function typedNow(ctx: ActionContext, page: Page): Promise<Set<string>> {
+  const ring = page.held.logs;
+  // The whole browser: a typed document in another tab logs into the ring too.
+  const { tab: _, ...at } = typedAt(ctx.services, page, ctx.browser.id);
+  if (!mayHoldTyped(at)) return new Set();
+  const { typed, unknown } = await typedDocs(at);
+  const now = new Set([...typed, ...unknown]);
+  for (const c of ring.typedOpen) if (!now.has(c)) ring.typedUntil(c);
+  for (const c of now) ring.typedFrom(c);
+  return now;
+}
+
 export const logs = defineAction({
   name: "logs",
   http: { method: "POST", path: "/browser/logs" },
@@ -84,6 +106,7 @@ export const logs = defineAction({
     entries: z.array(Entry.meta({ shared: true })),
     next_cursor: z.string().optional(),
     more: z.boolean().optional(),
+    note: z.string().optional().describe("Why some entries read [withheld]."),
   }),
   annotations: { readOnly: true, destructive: false, idempotent: false },
   browser: "page",
@@ -106,18 +129,23 @@ export const logs = defineAction({
     const cut = picked.length > max;
     const shown = input.cursor === undefined ? picked.slice(-max) : picked.slice(0, max);
     const last = cut && input.cursor !== undefined ? shown.at(-1)?.seq : all.at(-1)?.seq;
-    const clean = (t: string) => hideSecrets(ctx.services.secrets, t);
-    const entries = shown.map(({ entry: e }): LogEntry => {
-      if (e.kind === "network") return { ...e, url: clean(e.url) };
-      return e.source
-        ? { ...e, text: clean(e.text), source: clean(e.source) }
-        : { ...e, text: clean(e.text) };
+    // What a typed document logged, while it held its secret, is withheld (values are redacted
+    // in the rest where every result is).
+    const held = await typedNow(ctx, page);
+    let withheld = 0;
+    const entries = shown.map((l): LogEntry => {
+      const e = l.entry;
+      if (!((l.context !== null && held.has(l.context)) || ring.withheld(l))) return e;
+      withheld++;
+      if (e.kind === "network") return { ...e, url: `${originOf(e.url)}/[withheld]` };
+      return { kind: "console", level: e.level, text: "[withheld]" };
     });
     const cursor = last ?? (after === undefined ? ring.head - 1 : after);
     return {
       entries,
       next_cursor: `${cursor}.${ring.epoch}`,
       ...(cut && input.cursor !== undefined ? { more: true } : {}),
+      ...(withheld ? { note: WITHHELD } : {}),
     };
   },
 });

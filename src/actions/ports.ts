@@ -7,6 +7,7 @@ import type { Files } from "../files/service.ts";
 import type { Flows } from "../flows/service.ts";
 import type { Grid } from "../grid/webdriver.ts";
 import type { SecretCatalogue } from "../secrets/catalogue.ts";
+import type { Redactor } from "../secrets/redactor.ts";
 import type { RecordStore } from "../store/types.ts";
 import type { Timeline } from "../timeline/service.ts";
 import type { OpenRequest, OpenResult } from "../workspaces/settings.ts";
@@ -24,6 +25,8 @@ export interface ActionServices {
   readonly now: () => number;
   /** The secrets agents may type without seeing them. */
   readonly secrets: SecretCatalogue;
+  /** The one redactor (what leaves the server), and what was typed in each browser. */
+  readonly redactor: Redactor;
   /** The workspace's files. */
   readonly files: Files;
   /** Saved flows and the tools their steps may call. */

@@ -9,9 +9,10 @@ import type { NodeRef } from "../grid/page-call.ts";
 import type { PageLib } from "../in-page/index.ts";
 import { log } from "../log.ts";
 import { errorKind } from "../recordings/owed.ts";
-import { blankTyped, refusePrintWhileTyped } from "../secrets/typed-boxes.ts";
+import { typedAt, withTypedCovered } from "../secrets/contain.ts";
 import { defineAction } from "./define.ts";
 import { flag, pageFields } from "./fields.ts";
+import type { ActionServices } from "./ports.ts";
 import { locate, Selector, timeoutField } from "./selectors.ts";
 import type { McpContent } from "./shape.ts";
 
@@ -93,6 +94,24 @@ async function capture(page: Page, opts: { el?: NodeRef; full?: boolean }): Prom
   ).data;
 }
 
+/**
+ * `capture()` of the agent's tab with every field holding a typed secret painted without its text;
+ * a tab whose documents would not all say where one is gives no picture (a 400 saying so).
+ */
+async function coveredFor(
+  services: ActionServices,
+  page: Page,
+  browser: string,
+  capture: () => Promise<string>,
+): Promise<string> {
+  const { value, covered } = await withTypedCovered(typedAt(services, page, browser), capture);
+  if (!covered)
+    throw badInput(
+      "a page of this tab holds a secret typed by write, or a frame that could would not answer, so it was not pictured: go to another page first (navigate), or wait and try again",
+    );
+  return value;
+}
+
 export const screenshot = defineAction({
   name: "screenshot",
   http: { method: "POST", path: "/browser/screenshot" },
@@ -120,15 +139,9 @@ export const screenshot = defineAction({
     const el = input.selector
       ? await locate(page, input.selector, { timeout: input.timeout, visible: true, scroll: true })
       : undefined;
-    // Fields holding a typed secret are greyed out in the captured pixels (a style the page could undo is not enough).
-    const base64 = await blankTyped(
-      page,
-      ctx.browser.id,
-      await capture(page, { el, full: input.full_page === true }),
-      {
-        full: input.full_page === true,
-        origin: el ? () => page.callIn<{ x: number; y: number } | null>(el.context, BOX, el) : undefined,
-      },
+    // Fields holding a typed secret are painted without their text in the page itself for the capture.
+    const base64 = await coveredFor(ctx.services, page, ctx.browser.id, () =>
+      capture(page, { el, full: input.full_page === true }),
     );
     const png = new Uint8Array(Buffer.from(base64, "base64"));
     const state = await page.state();
@@ -188,20 +201,25 @@ export const printPage = defineAction({
   },
   handler: async (ctx, input) => {
     const page = await ctx.browser.page();
-    await refusePrintWhileTyped(page, ctx.browser.id);
-    const base64 = (
-      await page.send(
-        "browsingContext.print",
-        {
-          context: page.where.tab,
-          orientation: input.landscape ? "landscape" : "portrait",
-          background: input.background,
-          ...(input.scale !== undefined ? { scale: input.scale } : {}),
-          ...(input.page_ranges ? { pageRanges: input.page_ranges } : {}),
-        },
-        { timeoutMs: 120_000 },
-      )
-    ).data;
+    const base64 = await coveredFor(
+      ctx.services,
+      page,
+      ctx.browser.id,
+      async () =>
+        (
+          await page.send(
+            "browsingContext.print",
+            {
+              context: page.where.tab,
+              orientation: input.landscape ? "landscape" : "portrait",
+              background: input.background,
+              ...(input.scale !== undefined ? { scale: input.scale } : {}),
+              ...(input.page_ranges ? { pageRanges: input.page_ranges } : {}),
+            },
+            { timeoutMs: 120_000 },
+          )
+        ).data,
+    );
     const state = await page.state();
     const file = await ctx.services.files.filePrint(
       ctx.workspace,

@@ -4,8 +4,8 @@ import { z } from "zod";
 import { badInput } from "../errors.ts";
 import { BidiError } from "../grid/bidi.ts";
 import type { Page } from "../grid/page.ts";
+import { holdsTyped, mayHoldTyped, typedAt } from "../secrets/contain.ts";
 import { markScripted } from "../secrets/typed.ts";
-import { holdsTyped } from "../secrets/typed-check.ts";
 import { defineAction } from "./define.ts";
 import { acting } from "./failures.ts";
 import { pageFields } from "./fields.ts";
@@ -29,26 +29,28 @@ export const SCRIPT_AFTER_WRITE =
 
 /**
  * Refuses a script while any document of the browser holds a typed secret (another tab's page can
- * reach it through window.open's reference), unless the operator allows it; otherwise marks every
- * document as script-reached, so no bound write lands where the script could have armed a copier.
- * Both checks fail closed.
+ * reach it through window.open's reference), unless the operator allows it; a browser where nothing
+ * was typed pays nothing for the check. Returns the marking of every document as script-reached
+ * (no bound write lands where the script could have armed a copier), to await before answering:
+ * it runs beside the script. Where no secret is configured there is nothing to mark.
  */
 export async function refuseAfterWrite(services: ActionServices, page: Page, browser: string): Promise<void> {
-  // A pop-up no call used yet may be one Chromium's BiDi never answers (see Page.usable): probed
-  // first, so it does not read as typed. A browser the Grid reaped throws here, for the manager to
-  // reopen, rather than reading as typed.
-  const tabs = await page.send("browsingContext.getTree", { maxDepth: 0 }, { timeoutMs: 10_000 });
-  await Promise.all(tabs.contexts.map((c) => page.usable(c.context)));
-  if (
-    services.config.secrets.scripts_after_write !== "allow" &&
-    (await holdsTyped({ socket: page.held.socket, browser, alone: !services.config.store.url }))
-  )
-    throw badInput(SCRIPT_AFTER_WRITE, "script");
-  if (!(await markScripted(page)))
-    throw badInput(
-      "the browser would not answer for every page, so no script was run: try again, or open_session",
-      "script",
-    );
+  // Every tab: another tab's page can reach this one's through window.open's reference.
+  const { tab: _, ...at } = typedAt(services, page, browser);
+  if (services.config.secrets.scripts_after_write !== "allow" && mayHoldTyped(at)) {
+    // A pop-up no call used yet may be one Chromium's BiDi never answers (see Page.usable): probed
+    // first, so it does not read as typed. A browser the Grid reaped throws here, for the manager to
+    // reopen, rather than reading as typed.
+    const tabs = await page.send("browsingContext.getTree", { maxDepth: 0 }, { timeoutMs: 10_000 });
+    await Promise.all(tabs.contexts.map((c) => page.usable(c.context)));
+    if (await holdsTyped(at)) throw badInput(SCRIPT_AFTER_WRITE, "script");
+  }
+}
+
+/** Marks every document as script-reached where a secret could later be typed; a browser that would not take every mark takes no bound write. */
+export async function markReached(services: ActionServices, page: Page, browser: string): Promise<void> {
+  if (services.secrets.all().length === 0 && services.config.secrets.dirs.length === 0) return;
+  if (!(await markScripted(page))) services.redactor.noteUnmarked(browser);
 }
 
 /** Bytes of JSON a script's result may take. */
@@ -89,6 +91,7 @@ export const executeScript = defineAction({
   handler: async (ctx, input) => {
     const page = await ctx.browser.page();
     await refuseAfterWrite(ctx.services, page, ctx.browser.id);
+    const marking = markReached(ctx.services, page, ctx.browser.id);
     const context = page.context;
     let value: Awaited<ReturnType<Page["userCall"]>> | null = null;
     const before = await gesture(page, () =>
@@ -97,7 +100,7 @@ export const executeScript = defineAction({
           .userCall(context, userFunction(input.script), input.args.map(toLocal))
           .catch(unreadable);
       }),
-    );
+    ).finally(() => marking);
     const result = value ? await jsonOf(page, context, value) : null;
     const size = Buffer.byteLength(JSON.stringify(result ?? null));
     if (size > MAX_RESULT) {

@@ -7,6 +7,7 @@ import type { Page } from "../grid/page.ts";
 import type { NodeRef, PageFn } from "../grid/page-call.ts";
 import type { PageLib, PageSelector } from "../in-page/index.ts";
 import type { Found } from "../in-page/selectors.ts";
+import { typedSelector } from "../secrets/contain.ts";
 import { quoteSelector } from "./failures.ts";
 import { frameHolding, frameSentence } from "./selectors-frames.ts";
 
@@ -138,6 +139,7 @@ async function poll<T extends PageMatch>(
     // Locating also marks the page for the gesture that follows (see page/leaving.ts).
     const got = await page.arming<T>(script, sel, all);
     if (got.invalid?.kind === "ref") throw badInput(got.invalid.reason, `${opts.field ?? "selector"}.ref`);
+    if (got.invalid?.kind === "typed") throw typedSelector(got.invalid.reason, opts.field ?? "selector");
     if (got.invalid) {
       const kind = got.invalid.kind;
       const field = `${opts.field ?? "selector"}.${kind}`;

@@ -7,7 +7,6 @@ import { badInput } from "../errors.ts";
 import type { Page } from "../grid/page.ts";
 import type { NodeRef } from "../grid/page-call.ts";
 import type { PageLib, PageSelector } from "../in-page/index.ts";
-import { noteTyped } from "../pieces.ts";
 import { secretValue } from "../secrets/bound.ts";
 import { fieldRealm, fillIn, markTyped, SCRIPTED } from "../secrets/typed.ts";
 import { defineAction } from "./define.ts";
@@ -25,6 +24,8 @@ interface Field extends PageMatch {
   filled?: boolean;
   /** An input's type. */
   type?: string;
+  /** It holds a typed secret (a bound write's, or a person's). */
+  typed?: boolean;
 }
 
 // Finds the field: the element itself, the control of a label, or the one field inside a wrapper.
@@ -58,7 +59,8 @@ const FIELD = (L: PageLib, sel: PageSelector, opts: SeekArgs): unknown => {
   const kind = f.tagName === "INPUT" ? "input" : f.tagName === "TEXTAREA" ? "textarea" : "editable";
   const locked = f.disabled ? "disabled" : f.readOnly ? "read-only" : undefined;
   const filled = kind === "editable" ? (f.textContent ?? "") !== "" : f.value !== "";
-  return { ...base, field, kind, locked, filled, type: kind === "input" ? f.type : undefined };
+  const typed = L.typedEl(f);
+  return { ...base, field, kind, locked, filled, typed, type: kind === "input" ? f.type : undefined };
 };
 
 // Focus goes to the field, with the caret at its end (as WebDriver's typing puts it); false when
@@ -260,6 +262,12 @@ export const write = defineAction({
           );
         }
         if (field.locked) throw badInput(`${q} is ${field.locked}: it cannot be typed into`, "selector");
+        // Text added to a typed value could be read back with it; replacing it whole is fine.
+        if (field.typed && input.text !== undefined && !input.clear)
+          throw badInput(
+            `${q} holds a secret typed by write: write into it with clear (the default), which replaces the secret`,
+            "clear",
+          );
         const el = field.field as NodeRef;
         // Checked against the document that holds the field (a frame's own host, as the browser
         // knows it), before anything is typed.
@@ -268,16 +276,22 @@ export const write = defineAction({
           const { realm, origin, scripted } = await fieldRealm(page, el);
           if (input.secret) {
             typed = await secretValue(ctx.services, input.secret, origin);
-            if (scripted) throw badInput(SCRIPTED, "secret");
+            if (scripted || ctx.services.redactor.unmarkedIn(ctx.browser.id))
+              throw badInput(SCRIPTED, "secret");
             about.typed = typed;
-            // From now on no run of 4 or more of its characters comes back in any answer or log line.
-            noteTyped(ctx.browser.id, ctx.workspace, typed, origin);
+            // From now on the browser's page checks know what was typed here and where.
+            ctx.services.redactor.noteTyped(ctx.browser.id, ctx.workspace, typed, origin);
             // No screen is drawn from here until the write is done (a capture in flight finishes first).
             release = await page.held.holdScreens();
             await markTyped(page, realm);
+            // What this document logs from now on is withheld from logs while it holds the secret.
+            page.held.logs.typedFrom(el.context);
           }
           before = await gesture(page, () => setInto(page, field, input, typed, realm));
         } else before = await gesture(page, () => typeInto(page, field, input, typed));
+        // Plain text replaced what was typed there: the field holds no secret now.
+        if (field.typed && input.secret === undefined)
+          await page.callIn(el.context, (L: PageLib, f: Element) => L.unmarkTyped(f), el);
       });
     } finally {
       release();

@@ -7,8 +7,8 @@ import { browserState } from "../actions/landing.ts";
 import type { ActionContext, ActionServices } from "../actions/ports.ts";
 import type { RecordChange } from "../actions/shape.ts";
 import { isPatched } from "../actions/shape.ts";
-import { messageOf, scrub, statusOf } from "../errors.ts";
-import { redact, type SecretRef, taints } from "../secrets/bound.ts";
+import { messageOf, statusOf } from "../errors.ts";
+import type { SecretRef } from "../secrets/bound.ts";
 import { keyNames } from "../secrets/catalogue.ts";
 import { originOf, type SiteDataReport } from "../store/record.ts";
 import type { StepOutcome, Steps } from "../workspaces/steps.ts";
@@ -73,13 +73,8 @@ export async function runFlow(
   const steps = ctx.steps();
   // Each step is an entry of the workspace's timeline.
   const timeline = ctx.services.timeline;
-  const typed: string[] = [];
-  const hide = (text: string) => {
-    let out = text;
-    for (const v of [...typed, ...ctx.services.secrets.typedCodes()])
-      if (taints(out, v)) out = redact(out, v);
-    return scrub(out);
-  };
+  const redactor = ctx.services.redactor;
+  const hide = (text: string) => redactor.redact(text);
   const deadline = performance.now() + flow.timeout * 1000;
 
   // Safe pages reached, in order; those before `flushed` are written already.
@@ -117,10 +112,6 @@ export async function runFlow(
     if (FLUSH_BEFORE.has(step.tool) || step.action.browser === "open" || step.action.browser === "end") {
       await flush();
     }
-    const ref = secretRef(step.input);
-    const value = ref ? ctx.services.secrets.get(ref.name)?.keys.get(ref.key) : undefined;
-    if (value !== undefined && !typed.includes(value)) typed.push(value);
-
     const time = ctx.services.now();
     const began = performance.now();
     const ran = await within(
@@ -138,7 +129,7 @@ export async function runFlow(
       pending.push(...changes.map((c) => forStep(c, reports.length)));
       const at = await pageAfter(steps, step, out, here);
       if (at) {
-        const withheld = landed === null || typed.some((v) => taints(at.url, v));
+        const withheld = landed === null || redactor.carries(at.url);
         page = { ...at, withheld, record: typeof landed === "string" ? landed : at.url };
       }
       if (step.return) result = hidden(out, hide);
@@ -149,7 +140,7 @@ export async function runFlow(
           : `the flow ran out of time during this step: its timeout is ${flow.timeout} s`;
       if (ran.kind === "failed" || ran.finished) {
         const at = steps.browser ? await browserState(steps.browser) : null;
-        if (at?.url) page = { ...at, withheld: typed.some((v) => taints(at.url, v)), record: at.url };
+        if (at?.url) page = { ...at, withheld: redactor.carries(at.url), record: at.url };
       }
     }
 

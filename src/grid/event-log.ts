@@ -118,6 +118,33 @@ export class EventRing {
     };
   }
 
+  /** Stretches of entries (by seq) from a context while it held a typed document; `until` null while it still does. */
+  private readonly typed: { context: string; from: number; until: number | null }[] = [];
+
+  /** `context` holds a typed document from now on: what it logs is withheld (src/secrets/contain.ts). */
+  typedFrom(context: string): void {
+    if (this.typed.some((w) => w.context === context && w.until === null)) return;
+    this.typed.push({ context, from: this.next, until: null });
+    if (this.typed.length > this.keep) this.typed.shift();
+  }
+
+  /** The contexts whose typed stretch is still open. */
+  get typedOpen(): string[] {
+    return this.typed.filter((w) => w.until === null).map((w) => w.context);
+  }
+
+  /** `context` holds a typed document no more: its stretch ends with what was logged so far. */
+  typedUntil(context: string): void {
+    for (const w of this.typed) if (w.context === context && w.until === null) w.until = this.next - 1;
+  }
+
+  /** Whether `l` was logged by a context while it held a typed document. */
+  withheld(l: Logged): boolean {
+    return this.typed.some(
+      (w) => w.context === l.context && l.seq >= w.from && (w.until === null || l.seq <= w.until),
+    );
+  }
+
   private push(l: Omit<Logged, "seq">): Logged {
     const item = { seq: this.next++, ...l };
     this.items.push(item);

@@ -2,7 +2,6 @@
 // first use, opened again when one dropped, closed when the browser ends, is replaced or reaped. Each
 // browser's preload script and console/network ring outlive its connections.
 import { log } from "../log.ts";
-import { forgetBrowser } from "../pieces.ts";
 import type { BidiSocket } from "./bidi.ts";
 import { DEFAULT_KEEP, EventRing } from "./event-log.ts";
 import { HeldConnection, IDLE_MS } from "./held.ts";
@@ -22,6 +21,8 @@ export class HeldConnections {
     private readonly idleMs = IDLE_MS,
     private readonly preload: { functionDeclaration: string; sandbox: string } | null = null,
     private readonly keep = DEFAULT_KEEP,
+    /** Told each browser that ended (what was typed there is forgotten). */
+    private readonly dropped?: (id: string) => void,
   ) {}
 
   /** The browser's connection, opened (or opened again) when it has none. */
@@ -48,8 +49,7 @@ export class HeldConnections {
     this.held.delete(id);
     this.preloads.delete(id);
     this.rings.delete(id);
-    // The browser ended: what was typed in it masks nothing more.
-    forgetBrowser(id);
+    this.dropped?.(id);
     known?.close();
     // One still opening is closed as soon as it opens.
     const pending = this.opening.get(id);

@@ -41,9 +41,9 @@ export function declaration(fn: PageFn, withLibrary: boolean): string {
     const install = withLibrary
       ? `if (!globalThis.__sfLib) { ${LIBRARY} }`
       : `if (!globalThis.__sfLib) return "${NO_LIBRARY}";`;
-    d = `async function (__args, __arm, ...__refs) {
+    d = `async function (__args, __arm, __typed, ...__refs) {
 ${install}
-const L = globalThis.__sfLib; L.fresh(); if (__arm) L.arm();
+const L = globalThis.__sfLib; L.fresh(); if (__typed) L.typedWith(__typed); if (__arm) L.arm();
 return L.pack(await (${fn.toString()})(L, ...L.unpack(__args, __refs)));
 }`;
     cache.set(fn, d);
@@ -51,8 +51,11 @@ return L.pack(await (${fn.toString()})(L, ...L.unpack(__args, __refs)));
   return d;
 }
 
-/** Arguments as the sandbox takes them: one JSON string, and the node refs it points at. */
-export function packArgs(args: unknown[], arm: boolean): LocalValue[] {
+/**
+ * Arguments as the sandbox takes them: one JSON string, whether to arm, the browser's typed digests
+ * (JSON, src/secrets/redactor.ts; null where nothing was typed), and the node refs it points at.
+ */
+export function packArgs(args: unknown[], arm: boolean, typed: string | null = null): LocalValue[] {
   const refs: LocalValue[] = [];
   const json = JSON.stringify(args, (_k, v: unknown) => {
     if (isNodeRef(v)) {
@@ -61,7 +64,12 @@ export function packArgs(args: unknown[], arm: boolean): LocalValue[] {
     }
     return v;
   });
-  return [{ type: "string", value: json }, { type: "boolean", value: arm }, ...refs];
+  return [
+    { type: "string", value: json },
+    { type: "boolean", value: arm },
+    typed === null ? { type: "null" } : { type: "string", value: typed },
+    ...refs,
+  ];
 }
 
 export function unpackResult(result: RemoteValue, context: string): unknown {

@@ -14,12 +14,13 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   });
 }
 
-function failure(err: unknown): Response {
+function failure(err: unknown, redact: (text: string) => string = (t) => t): Response {
   const status = statusOf(err);
-  if (status >= 500) log.error(`request failed: ${errorBody(err).error}`);
+  const body = { error: redact(errorBody(err).error) };
+  if (status >= 500) log.error(`request failed: ${body.error}`);
   const headers: Record<string, string> =
     err instanceof TooMany ? { "retry-after": String(err.retryAfter) } : {};
-  return json(errorBody(err), status, headers);
+  return json(body, status, headers);
 }
 
 /**
@@ -27,17 +28,22 @@ function failure(err: unknown): Response {
  * refusal is the 400 its first issue's message gives: route schemas carry the messages the
  * handlers gave before them.
  */
-export function failureOf(code: unknown, error: unknown, request: Request): Response {
+export function failureOf(
+  code: unknown,
+  error: unknown,
+  request: Request,
+  redact?: (text: string) => string,
+): Response {
   if (code === "NOT_FOUND") {
     const path = new URL(request.url).pathname;
-    return failure(notFound(`no route ${request.method} ${path}: /openapi.json lists them`));
+    return failure(notFound(`no route ${request.method} ${path}: /openapi.json lists them`), redact);
   }
   if (error instanceof ValidationError) {
     const issue = error.all[0];
     const field = issue?.path && issue.path !== "root" ? issue.path : undefined;
-    return failure(badInput(issue?.message ?? `the request's ${error.type} is not valid`, field));
+    return failure(badInput(issue?.message ?? `the request's ${error.type} is not valid`, field), redact);
   }
-  return failure(error);
+  return failure(error, redact);
 }
 
 /** Reads at most `cap` bytes of a body, or throws 413. */

@@ -113,9 +113,3 @@ export function deepest(matches: Element[]): Element[] {
   }
   return matches.filter((m) => !covered.has(m));
 }
-
-/** Whether write put a secret into el (its mark lives in this sandbox): its value reads as [hidden]. */
-export function holdsTyped(el: Element): boolean {
-  const typed = (globalThis as { __sfTypedEls?: Set<Element> }).__sfTypedEls;
-  return typed?.has(el) === true;
-}

@@ -1,7 +1,7 @@
 // The page library: what the server's own scripts use in the page, bundled at build time into one
 // string (bundle.ts) and installed once per document in the server's sandbox realm. The page's
 // scripts cannot see it, and nothing the page does to its own globals changes what it computes.
-import { allElements, BUTTON_INPUTS, cut, fresh, holdsTyped, isVisible, norm, textOf } from "./dom.ts";
+import { allElements, BUTTON_INPUTS, cut, fresh as freshDom, isVisible, norm, textOf } from "./dom.ts";
 import { describe, hints, INTERACTIVE } from "./hints.ts";
 import { arm, leaving } from "./leaving.ts";
 import { accessibleName, labelsOf } from "./names.ts";
@@ -9,7 +9,26 @@ import { readPage } from "./outline.ts";
 import { resolveRef } from "./refs.ts";
 import { roleOf } from "./roles.ts";
 import { cssFor, find } from "./selectors.ts";
+import {
+  coverTyped,
+  forgetTyped,
+  hasRun,
+  markTyped,
+  maskRuns,
+  selectorRisk,
+  typedDoc,
+  typedEl,
+  typedFields,
+  typedWith,
+  unmarkTyped,
+} from "./typed.ts";
 import { pack, unpack } from "./wire.ts";
+
+/** Forgets what one call learnt of the page; every call starts with it. */
+function fresh(): void {
+  freshDom();
+  forgetTyped();
+}
 
 const lib = {
   norm,
@@ -29,7 +48,16 @@ const lib = {
   arm,
   leaving,
   fresh,
-  holdsTyped,
+  typedEl,
+  typedDoc,
+  typedFields,
+  typedWith,
+  markTyped,
+  unmarkTyped,
+  maskRuns,
+  hasRun,
+  selectorRisk,
+  coverTyped,
   pack,
   unpack,
   INTERACTIVE,

@@ -1,6 +1,6 @@
 // Describing what read_page hands out: a walked line's elements (names, state, refs, a selector
 // for scripts), landmarks and frames, as entries for render.ts.
-import { BUTTON_INPUTS, cut, holdsTyped, norm, textOf } from "./dom.ts";
+import { BUTTON_INPUTS, cut, norm, textOf } from "./dom.ts";
 import { INTERACTIVE } from "./hints.ts";
 import { accessibleName } from "./names.ts";
 import { DRAGGABLE, type Frame, type Raw, urlWord } from "./outline-walk.ts";
@@ -8,6 +8,7 @@ import { refFor } from "./refs.ts";
 import type { Css, Entry, ReadElement } from "./render.ts";
 import { roleOf } from "./roles.ts";
 import { cssFor, find } from "./selectors.ts";
+import { typedEl } from "./typed.ts";
 
 const FIELD_ROLES = new Set(["checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"]);
 
@@ -71,7 +72,7 @@ function describe(el: Element, frame: Frame): ReadElement | null {
     if (type !== "text" && type !== "submit" && type !== "button") e.type = type;
     if (type === "checkbox" || type === "radio") e.checked = input.checked;
     else if (type === "password") e.filled = input.value.length > 0;
-    else if (holdsTyped(el) && input.value) e.value = "[hidden]";
+    else if (typedEl(el) && input.value) e.value = "[hidden]";
     else if (!BUTTON_INPUTS.includes(type) && type !== "file" && input.value) e.value = cut(input.value, 200);
     const ph = norm(input.getAttribute("placeholder"));
     if (ph && ph !== name) e.placeholder = cut(ph, 80);
@@ -89,7 +90,7 @@ function describe(el: Element, frame: Frame): ReadElement | null {
   } else if ((el as HTMLElement).isContentEditable) {
     // biome-ignore lint/performance/useDomNodeTextContent: what the editor shows
     const v = norm((el as HTMLElement).innerText);
-    if (v) e.value = holdsTyped(el) ? "[hidden]" : cut(v, 200);
+    if (v) e.value = typedEl(el) ? "[hidden]" : cut(v, 200);
   }
   if (FIELD_ROLES.has(role) && e.checked === undefined)
     e.checked = el.getAttribute("aria-checked") === "true";

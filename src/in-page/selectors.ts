@@ -15,6 +15,7 @@ import {
 import { accessibleName, fieldsOf, labelsOf, trimLabel } from "./names.ts";
 import { resolveRef } from "./refs.ts";
 import { ROLE_TAGS, roleOf } from "./roles.ts";
+import { hasRun, selectorRisk } from "./typed.ts";
 
 export type PageSelector =
   | { css: string }
@@ -29,7 +30,7 @@ export interface Found {
   els: Element[];
   visible: number;
   /** Set when the selector itself is broken (or a ref names nothing here): which kind and why. */
-  invalid?: { kind: "css" | "xpath" | "ref"; reason: string; gone?: true };
+  invalid?: { kind: "css" | "xpath" | "ref" | "typed"; reason: string; gone?: true };
 }
 
 export function byText(text: string, exact: boolean): Element[] {
@@ -41,7 +42,8 @@ export function byText(text: string, exact: boolean): Element[] {
     const raw = el.tagName === "INPUT" ? (el as HTMLInputElement).value : el.textContent;
     if (!raw?.toLowerCase().includes(want.split(" ")[0]!.toLowerCase())) continue;
     const shown = textOf(el);
-    if (exact ? shown === want : shown.toLowerCase().includes(want)) hits.push(el);
+    // Text holding a run of a typed value never matches: a text selector is no oracle for it.
+    if ((exact ? shown === want : shown.toLowerCase().includes(want)) && !hasRun(shown)) hits.push(el);
   }
   return deepest(hits);
 }
@@ -76,6 +78,8 @@ export function byLabel(label: string): Element[] {
 }
 export function find(sel: PageSelector): Found {
   let els: Element[] = [];
+  const risk = selectorRisk(sel);
+  if (risk) return { els: [], visible: 0, invalid: { kind: "typed", reason: risk } };
   if ("css" in sel) {
     try {
       els = css(sel.css);
@@ -139,13 +143,14 @@ export function cssFor(el: Element): string | null {
   if (el.id && uniqueFor(el, `#${CSS.escape(el.id)}`)) return `#${CSS.escape(el.id)}`;
   for (const attr of ATTRS) {
     const v = el.getAttribute(attr);
-    if (v === null || v.length > 120) continue;
+    // A value attribute may mirror a typed secret (React keeps it in step with the field).
+    if (v === null || v.length > 120 || hasRun(v)) continue;
     const q = `${tag}[${attr}=${quote(v)}]`;
     if (uniqueFor(el, q)) return q;
   }
   const name = el.getAttribute("name");
   const value = el.getAttribute("value");
-  if (name !== null && value !== null && value.length <= 120) {
+  if (name !== null && value !== null && value.length <= 120 && !hasRun(value)) {
     const q = `${tag}[name=${quote(name)}][value=${quote(value)}]`;
     if (uniqueFor(el, q)) return q;
   }

@@ -1,13 +1,12 @@
 // The secrets catalogue: configured entries plus one YAML file per secret in each of
 // `secrets.dirs`. The folders are re-stat'ed on every read (a readdir and a stat per file), so a
 // file added, changed or removed is seen by the next call without a restart or a watcher; only
-// changed files are parsed again. Every value is registered with `hideValue` as it is loaded.
+// changed files are parsed again. The redactor (redactor.ts) hides every value it holds.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseYamlText } from "yaml";
 import { SETTING_BY_KEY, type SecretEntry } from "../config-schema.ts";
 import { parseYaml } from "../config-values.ts";
-import { hideValue } from "../errors.ts";
 import { log } from "../log.ts";
 import { parseTotp, type TotpSpec } from "./totp.ts";
 
@@ -24,6 +23,8 @@ export interface Secret {
   readonly keys: ReadonlyMap<string, string>;
   /** One-time code keys (`totp:`): the code is made when it is typed. */
   readonly codes: ReadonlyMap<string, TotpSpec>;
+  /** Every string of it that is never shown: its values and its one-time code seeds as written. */
+  readonly hidden: readonly string[];
   /** Where it came from: a file path or `secrets.entries.<name>`. */
   readonly source: string;
 }
@@ -87,18 +88,32 @@ function build(name: string, entry: SecretEntry, source: string): Secret | strin
   }
   const keys = new Map<string, string>();
   const codes = new Map<string, TotpSpec>();
+  const hidden: string[] = [];
   for (const [k, v] of Object.entries(entry.keys)) {
     if ("value" in v) {
       keys.set(k, v.value);
-      hideValue(v.value);
+      hidden.push(v.value);
       continue;
     }
     const spec = parseTotp(v.totp);
     if (typeof spec === "string") return `keys.${k}.totp is not a one-time code seed: ${spec}`;
-    hideValue(v.totp);
+    hidden.push(v.totp);
+    // An otpauth:// URI's seed alone, too.
+    const seed = URL.canParse(v.totp) ? new URL(v.totp).searchParams.get("secret") : null;
+    if (seed) hidden.push(seed);
     codes.set(k, spec);
   }
-  return { name, description: entry.description ?? "", allowedUrls, hosts, places, keys, codes, source };
+  return {
+    name,
+    description: entry.description ?? "",
+    allowedUrls,
+    hosts,
+    places,
+    keys,
+    codes,
+    hidden,
+    source,
+  };
 }
 
 interface FileState {
@@ -130,7 +145,6 @@ export class SecretCatalogue {
 
   /** A one-time code about to be typed: hidden from then on, like every secret value. */
   remember(code: string): string {
-    hideValue(code);
     if (!this.codesTyped.includes(code)) this.codesTyped.push(code);
     // A code is good for a period or two; the last few are enough to keep out of what is shown.
     if (this.codesTyped.length > 32) this.codesTyped.shift();

@@ -1,6 +1,6 @@
 // One-time codes (RFC 6238) for a secret's `totp:` key: the seed as base32 or as the otpauth://
 // URI authenticator apps export. The code is computed with WebCrypto HMAC when it is typed; neither
-// the seed nor a code is ever logged or returned (the caller registers both with hideValue).
+// the seed nor a code is ever logged or returned (the redactor hides both).
 
 export type TotpAlgorithm = "SHA-1" | "SHA-256" | "SHA-512";
 

@@ -6,7 +6,6 @@ import { badInput } from "../errors.ts";
 import { SANDBOX } from "../grid/bidi.ts";
 import type { Page } from "../grid/page.ts";
 import type { NodeRef } from "../grid/page-call.ts";
-import { contextsOf } from "./typed-check.ts";
 
 const CALL_MS = 10_000;
 
@@ -19,9 +18,25 @@ const WHERE = `function (el) {
 
 // Sets the value on the element itself: the native setter of this realm (the page cannot patch
 // it), then input and change; a rich editor takes an insert at a selection inside it.
+// With a secret, the fields whose values the page changes in the next few moments are its derived
+// fields (a one-time code spread over six boxes): marked as typed too.
 const FILL = `function (el, value, clear, secret) {
   if (!el || !el.isConnected || el.ownerDocument !== document) return "gone";
-  if (secret) (globalThis.__sfTypedEls || (globalThis.__sfTypedEls = new Set())).add(el);
+  if (secret) {
+    const marks = globalThis.__sfTypedEls || (globalThis.__sfTypedEls = new Set());
+    marks.add(el);
+    const FIELDS = "input, textarea, [contenteditable]";
+    const read = (f) => (f.isContentEditable ? f.textContent : f.value);
+    const before = new Map(Array.from(document.querySelectorAll(FIELDS), (f) => [f, read(f)]));
+    const look = () => {
+      for (const f of document.querySelectorAll(FIELDS)) {
+        const v = read(f);
+        if (before.has(f) ? before.get(f) !== v : v) marks.add(f);
+      }
+    };
+    queueMicrotask(look);
+    for (const ms of [0, 50, 300, 1000]) setTimeout(look, ms);
+  }
   try { el.focus({ preventScroll: true }); } catch (e) {}
   if (el.isContentEditable) {
     const range = document.createRange();
@@ -90,6 +105,20 @@ export async function fieldRealm(
 /** A secret is not typed on a document agent script reached since it loaded (it may have armed a copier). */
 export const SCRIPTED =
   "a script (execute_script or assert's script) ran while this document was open, and it could copy what is typed: a secret is not typed here. Load the page again (navigate), then write";
+
+type Tree = { context: string; children?: unknown[] | null };
+
+/** Every document of the browser, as the browser tells it. */
+async function contextsOf(socket: Page["held"]["socket"]): Promise<string[]> {
+  const tree = await socket.send("browsingContext.getTree", {}, { timeoutMs: CALL_MS });
+  const out: string[] = [];
+  const walk = (c: Tree) => {
+    out.push(c.context);
+    for (const child of (c.children ?? []) as Tree[]) walk(child);
+  };
+  for (const c of tree.contexts) walk(c);
+  return out;
+}
 
 /** What went wrong putting the value in; "ok" when it is in. */
 export type FillOutcome = "ok" | "gone" | "focus" | "format";

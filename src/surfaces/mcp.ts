@@ -19,9 +19,9 @@ import type { AnyAction } from "../actions/shape.ts";
 import { badInput, errorBody, notFound, statusOf, tooLarge } from "../errors.ts";
 import { isText } from "../files/types.ts";
 import { log } from "../log.ts";
-import { readingFor } from "../pieces.ts";
 import { isTemplate, matchUri } from "../resources/define.ts";
 import { RESOURCES } from "../resources/index.ts";
+import type { Redactor } from "../secrets/redactor.ts";
 import type { Services } from "../services.ts";
 import { VERSION } from "../version.ts";
 import { invoke } from "../workspaces/invoke.ts";
@@ -57,8 +57,9 @@ export function toolOf(action: AnyAction): Tool {
   };
 }
 
-export function toolError(err: unknown): CallToolResult {
-  return { content: [{ type: "text", text: errorBody(err).error }], isError: true };
+export function toolError(err: unknown, redactor?: Pick<Redactor, "redact">): CallToolResult {
+  const text = errorBody(err).error;
+  return { content: [{ type: "text", text: redactor ? redactor.redact(text) : text }], isError: true };
 }
 
 // The tool list is the same for every session: built once, not per initialize (it is most of a
@@ -142,7 +143,7 @@ export function mcpServer(services: Services, workspace: string, hooks?: CallHoo
       if (errorBody(err).error.startsWith("something failed"))
         log.error(`tool ${action.name}: ${errorBody(err).error}`);
       await logs.line("warning", `${action.name}: failed (${statusOf(err)}) in ${took()}`);
-      return toolError(err);
+      return toolError(err, services.redactor);
     } finally {
       logs.stop();
       ended?.();
@@ -176,14 +177,15 @@ export function mcpServer(services: Services, workspace: string, hooks?: CallHoo
       for (const r of RESOURCES) {
         const params = matchUri(r.uri, uri);
         if (!params) continue;
-        const out = await readingFor(workspace, async () => r.read(services, workspace, params));
-        if (out instanceof Response) return { contents: [await resourceBytes(uri, out)] };
+        const read = await r.read(services, workspace, params);
+        if (read instanceof Response) return { contents: [await resourceBytes(uri, read)] };
+        const out = services.redactor.redactDeep(read);
         const text = typeof out === "string" ? out : JSON.stringify(out);
         return { contents: [{ uri, mimeType: r.mimeType ?? "application/json", text }] };
       }
       throw notFound(`no resource ${uri}: resources/list and resources/templates/list name them`);
     } catch (err) {
-      throw resourceError(err);
+      throw resourceError(err, services.redactor);
     }
   });
 
@@ -194,12 +196,13 @@ export function mcpServer(services: Services, workspace: string, hooks?: CallHoo
  * A resource's failure as MCP says it: bad input is invalid params (the 400), an unknown resource
  * its "resource not found" (the 404), the rest an internal error; the text is REST's.
  */
-export function resourceError(err: unknown): Error & { code: number } {
+export function resourceError(err: unknown, redactor?: Pick<Redactor, "redact">): Error & { code: number } {
   const status = statusOf(err);
   const code =
     status === 400 ? ErrorCode.InvalidParams : status === 404 ? RESOURCE_NOT_FOUND : ErrorCode.InternalError;
   // A plain Error with a code: the SDK sends its message as it is (McpError's would carry a prefix).
-  return Object.assign(new Error(errorBody(err).error), { code });
+  const text = errorBody(err).error;
+  return Object.assign(new Error(redactor ? redactor.redact(text) : text), { code });
 }
 
 /** MCP's code for a resource that is not there. */

@@ -6,7 +6,6 @@ import type { AnyAction } from "../actions/shape.ts";
 import { badInput } from "../errors.ts";
 import { json, readJson } from "../http/json.ts";
 import { requireJson, YAML_TYPES } from "../http/media.ts";
-import { readingFor } from "../pieces.ts";
 import type { ResourceDef } from "../resources/define.ts";
 import { RESOURCES } from "../resources/index.ts";
 import type { Services } from "../services.ts";
@@ -70,8 +69,9 @@ async function readResource(
 ): Promise<Response> {
   requireToken(request, services.config.auth.token);
   const workspace = resource.perWorkspace === false ? "" : workspaceOf(request);
-  const out = await readingFor(workspace, async () => resource.read(services, workspace, params));
-  if (out instanceof Response) return out;
+  const read = await resource.read(services, workspace, params);
+  if (read instanceof Response) return read;
+  const out = services.redactor.redactDeep(read);
   if (typeof out === "string") {
     return new Response(out, {
       headers: { "content-type": `${resource.mimeType ?? "text/plain"}; charset=utf-8` },

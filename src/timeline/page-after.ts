@@ -4,8 +4,7 @@
 // is read through `reach`.
 import type { LiveBrowser } from "../actions/shape.ts";
 import { SANDBOX } from "../grid/bidi.ts";
-import { hideValues } from "../secrets/bound.ts";
-import { type Reach, reach, SCREEN_MS, screenOf } from "./screens.ts";
+import { type Guard, type Reach, reach, SCREEN_MS, screenOf } from "./screens.ts";
 
 /**
  * Sends for the screen of the call's browser now (the command is on its way when this resolves);
@@ -15,13 +14,14 @@ import { type Reach, reach, SCREEN_MS, screenOf } from "./screens.ts";
 export async function sendScreen(
   browser: LiveBrowser,
   counts: { screensTaken: number; screenMs: number },
+  guard: Guard,
 ): Promise<{ picture: Promise<Uint8Array | null> }> {
   const began = performance.now();
   const page = await browser.page();
   const held = page.held;
   // The connection stays in use until the picture is in, after the call gave its browser back.
   const release = held.use();
-  const picture = screenOf({ held, tab: page.where.tab, browser: browser.id })
+  const picture = screenOf({ held, tab: page.where.tab, browser: browser.id, guard })
     .then(
       (jpeg) => {
         if (!(jpeg instanceof Uint8Array)) return null;
@@ -43,7 +43,7 @@ type Socket = Awaited<ReturnType<LiveBrowser["bidi"]>>;
 async function where(
   socket: Socket,
   tab: string,
-  values: string[],
+  redact: (text: string) => string,
 ): Promise<{ url?: string; title?: string }> {
   const [tree, title] = await Promise.all([
     socket.send("browsingContext.getTree", { root: tab, maxDepth: 0 }, { timeoutMs: SCREEN_MS }),
@@ -62,17 +62,17 @@ async function where(
       .catch(() => ""),
   ]);
   const url = tree.contexts[0]?.url;
-  return url ? { url: hideValues(values, url), title: hideValues(values, title) } : {};
+  return url ? { url: redact(url), title: redact(title) } : {};
 }
 
 /** Where a failed call left the page of the browser it was handed back. */
 export async function pageOf(
   browser: LiveBrowser,
-  values: string[],
+  redact: (text: string) => string,
 ): Promise<{ url?: string; title?: string }> {
   try {
     const page = await browser.page();
-    return await where(page.held.socket, page.where.tab, values);
+    return await where(page.held.socket, page.where.tab, redact);
   } catch {
     return {};
   }
@@ -82,12 +82,12 @@ export async function pageOf(
 export async function pageNow(
   reachable: Reach,
   workspace: string,
-  values: string[],
+  redact: (text: string) => string,
 ): Promise<{ url?: string; title?: string }> {
   let at: Awaited<ReturnType<typeof reach>> = null;
   try {
     at = await reach(reachable, workspace);
-    return at ? await where(at.socket, at.tab, values) : {};
+    return at ? await where(at.socket, at.tab, redact) : {};
   } catch {
     return {};
   } finally {

@@ -5,7 +5,8 @@
 import { messageOf } from "../errors.ts";
 import { BidiError, type BidiSocket } from "../grid/bidi.ts";
 import { log } from "../log.ts";
-import { holdsTyped } from "../secrets/typed-check.ts";
+import { withTypedCovered } from "../secrets/contain.ts";
+import type { Redactor } from "../secrets/redactor.ts";
 import { focusFor } from "../store/record.ts";
 import type { RecordStore } from "../store/types.ts";
 
@@ -43,34 +44,40 @@ export async function fitWidth(jpeg: Uint8Array): Promise<Uint8Array> {
     .bytes();
 }
 
+/** What a picture needs to leave typed values out: the redactor's knowledge, and whether a peer could have typed. */
+export interface Guard {
+  redactor: Redactor;
+  /** This server is the only one that could have typed in the browser (no shared store). */
+  alone: boolean;
+}
+
 /**
- * The tab's viewport as a JPEG; "typed" when a document of the tab holds a typed secret, "moved"
- * when a navigation began while it was drawn (the check may then have looked at the next page, not
- * the one drawn). Either way the picture is thrown away. The typed check runs after the capture has
- * answered: a bound write marks its document before its first character, so any picture with a
- * character in it is followed by a check that sees the mark (run beside the capture, the check could
- * answer before the mark and the picture after the typing).
+ * The tab's viewport as a JPEG, with every field holding a typed secret painted without its text
+ * in the page itself for the capture; "typed" when a document that could hold one would not paint
+ * (no picture then), "moved" when a navigation began while it was drawn. Never while a bound write
+ * runs; a write waits for a screen in flight (cover, capture and uncover) before its value goes in.
  */
 export async function jpegOf(
   held: Drawable,
   tab: string,
   browser: string,
+  guard: Guard,
 ): Promise<Uint8Array | "typed" | "moved"> {
   const before = held.navigationCount;
-  // Never while a bound write runs; and a write waits for a screen in flight (its capture and its
-  // check) before its value goes in, so a mark the check sees was there when the picture was taken.
   if (held.writing) return "typed";
-  const drawing = (async () => {
-    const shot = await held.socket.send(
-      "browsingContext.captureScreenshot",
-      { context: tab, origin: "viewport", format: JPEG },
-      { timeoutMs: SCREEN_MS },
-    );
-    return { shot, typed: await holdsTyped({ socket: held.socket, browser, tab }, SCREEN_MS) };
-  })();
-  const { shot, typed } = await (held.drawn ? held.drawn(drawing) : drawing);
-  if (typed) return "typed";
-  // Read once both answers are in: a navigation that began before either is told before it.
+  const drawing = withTypedCovered(
+    { socket: held.socket, browser, tab, ...guard },
+    () =>
+      held.socket.send(
+        "browsingContext.captureScreenshot",
+        { context: tab, origin: "viewport", format: JPEG },
+        { timeoutMs: SCREEN_MS },
+      ),
+    SCREEN_MS,
+  );
+  const { value: shot, covered } = await (held.drawn ? held.drawn(drawing) : drawing);
+  if (!covered) return "typed";
+  // Read once the picture is in: a navigation that began before it is told before it.
   if (held.navigationCount !== before) return "moved";
   return fitWidth(new Uint8Array(Buffer.from(shot.data, "base64")));
 }
@@ -80,9 +87,10 @@ export async function screenOf(at: {
   held: Drawable;
   tab: string;
   browser: string;
+  guard: Guard;
 }): Promise<Uint8Array | "typed" | "moved"> {
   try {
-    return await jpegOf(at.held, at.tab, at.browser);
+    return await jpegOf(at.held, at.tab, at.browser, at.guard);
   } catch (err) {
     if (!(err instanceof BidiError) || err.error !== "no such frame") throw err;
     const tabs = await at.held.socket.send(
@@ -92,12 +100,12 @@ export async function screenOf(at: {
     );
     const first = tabs.contexts[0]?.context;
     if (!first || first === at.tab) throw err;
-    return jpegOf(at.held, first, at.browser);
+    return jpegOf(at.held, first, at.browser, at.guard);
   }
 }
 
 /** What the timeline needs of the workspace manager: a live browser's held connection. */
-export interface Reach {
+export interface Reach extends Guard {
   store: RecordStore;
   connection(id: string): Promise<Drawable & { use(): () => void }>;
 }
@@ -254,7 +262,7 @@ export class LiveScreens {
     try {
       at = await reach(this.deps, workspace);
       if (!at) return { live: false };
-      const jpeg = await screenOf(at);
+      const jpeg = await screenOf({ ...at, guard: this.deps });
       if (jpeg === "typed") return { live: false, hidden: true };
       if (jpeg === "moved") return { live: true, moved: true };
       this.taken++;

@@ -9,8 +9,6 @@ import { badInput, errorBody, messageOf, statusOf } from "../errors.ts";
 import { flowText } from "../flows/schema.ts";
 import type { ToolTable } from "../flows/tools.ts";
 import { log } from "../log.ts";
-import { hideValues, hideValuesDeep, secretValuesOf } from "../secrets/bound.ts";
-import type { SecretCatalogue } from "../secrets/catalogue.ts";
 import type { CallEnd, Ended } from "../workspaces/after.ts";
 import { boundedEntry, keptArgs, type NewEntry, type Surface, type TimelineEntry } from "./entry.ts";
 import { flowFieldsOf } from "./flow.ts";
@@ -54,7 +52,6 @@ export interface Step {
 export interface TimelineDeps extends Reach {
   config: Config;
   log: TimelineLog;
-  secrets: SecretCatalogue;
   /** The tools a flow step may call. */
   tools: ToolTable;
   /** Epoch seconds. */
@@ -97,10 +94,8 @@ export class Timeline {
     );
   }
 
-  /** The catalogue's values, read once per entry (the catalogue looks at its folders each time). */
-  private values(): string[] {
-    return secretValuesOf(this.deps.secrets);
-  }
+  /** What an entry says, with every secret value left out (the one redactor). */
+  private readonly redact = (text: string) => this.deps.redactor.redact(text);
 
   /**
    * The manager's after-hook, in the call's turn, handed the browser the call leaves: sends for the
@@ -114,10 +109,10 @@ export class Timeline {
     // One screen at a time per workspace: calls that come faster than the browser draws go without.
     if (changesPage(action) && this.screensOn(workspace) && !this.drawing.has(workspace)) {
       this.drawing.add(workspace);
-      const sent = await sendScreen(browser, this).catch(() => null);
+      const sent = await sendScreen(browser, this, this.deps).catch(() => null);
       screen = (sent?.picture ?? Promise.resolve(null)).finally(() => this.drawing.delete(workspace));
     }
-    return end.failed ? { screen, page: await pageOf(browser, this.values()) } : { screen };
+    return end.failed ? { screen, page: await pageOf(browser, this.redact) } : { screen };
   }
 
   /**
@@ -126,26 +121,25 @@ export class Timeline {
    */
   async entry(call: Call, ended: Ended<Trail>): Promise<void> {
     if (!this.on) return;
-    const values = this.values();
     const refused = !ended.ok && statusOf(ended.error) === 400;
     const entry: NewEntry = {
       time: call.time,
       surface: call.surface,
       tool: call.action.name,
       ms: call.ms,
-      ...this.argsOf(call.args, values, refused),
+      ...this.argsOf(call.args, refused),
       status: ended.ok ? 200 : statusOf(ended.error),
     };
     const screen = ended.after?.screen ?? null;
     if (ended.ok) {
-      if (typeof ended.result.url === "string") entry.url = hideValues(values, ended.result.url);
-      if (typeof ended.result.title === "string") entry.title = hideValues(values, ended.result.title);
+      if (typeof ended.result.url === "string") entry.url = this.redact(ended.result.url);
+      if (typeof ended.result.title === "string") entry.title = this.redact(ended.result.title);
       return this.write(call.workspace, entry, screen);
     }
-    entry.error = hideValues(values, errorBody(ended.error).error);
+    entry.error = this.redact(errorBody(ended.error).error);
     const page =
       ended.after?.page ??
-      (call.action.browser === "none" ? null : await pageNow(this.deps, call.workspace, values));
+      (call.action.browser === "none" ? null : await pageNow(this.deps, call.workspace, this.redact));
     await this.write(call.workspace, { ...entry, ...page }, screen);
   }
 
@@ -180,38 +174,33 @@ export class Timeline {
     if (browser && changesPage(step.action) && this.screensOn(workspace)) {
       try {
         const page = await browser.page();
-        const got = await jpegOf(page.held, page.where.tab, browser.id);
+        const got = await jpegOf(page.held, page.where.tab, browser.id, this.deps);
         screen = got instanceof Uint8Array ? got : null;
         if (screen) this.screensTaken++;
       } catch {
         screen = null;
       }
     }
-    const values = this.values();
     const entry: NewEntry = {
       time: step.time,
       surface: "flow",
       tool: step.action.name,
-      ...this.argsOf(step.args, values),
+      ...this.argsOf(step.args),
       status: step.status,
       ms: step.ms,
     };
-    if (step.error !== undefined) entry.error = hideValues(values, step.error);
-    if (step.url !== undefined) entry.url = hideValues(values, step.url);
-    if (step.title !== undefined) entry.title = hideValues(values, step.title);
+    if (step.error !== undefined) entry.error = this.redact(step.error);
+    if (step.url !== undefined) entry.url = this.redact(step.url);
+    if (step.title !== undefined) entry.title = this.redact(step.title);
     if (step.return) entry.return = true;
     if (step.flow) entry.flow = step.flow;
     await this.write(workspace, entry, screen);
   }
 
-  private argsOf(
-    raw: unknown,
-    values: string[],
-    refused = false,
-  ): { args: Record<string, unknown>; args_cut?: true } {
+  private argsOf(raw: unknown, refused = false): { args: Record<string, unknown>; args_cut?: true } {
     // A refused call (400) keeps a short summary of what it sent.
     const { args, cut } = keptArgs(raw, refused);
-    return { args: hideValuesDeep(values, args), ...(cut ? { args_cut: true as const } : {}) };
+    return { args: this.deps.redactor.redactDeep(args), ...(cut ? { args_cut: true as const } : {}) };
   }
 
   private async append(workspace: string, entry: NewEntry, screen: Uint8Array | null): Promise<void> {

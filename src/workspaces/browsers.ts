@@ -29,6 +29,8 @@ export class Browsers {
     /** One BiDi connection per live browser this server has touched. */
     readonly connections: HeldConnections,
     private readonly schemes?: string[],
+    /** A browser's typed digests for the page library (null where nothing was typed). */
+    private readonly typed: (id: string) => string | null = () => null,
   ) {}
 
   /**
@@ -87,6 +89,7 @@ export class Browsers {
         scriptMs,
         ...(this.schemes ? { schemes: this.schemes } : {}),
         gone: async () => !(await this.grid.alive(id)),
+        typed: () => this.typed(id),
       });
       if (!known) {
         // The browser's first tab, until the agent picks another.

@@ -1,7 +1,6 @@
 // workspace://current: what the workspace's browser is, without opening one.
 import type { Grid } from "../grid/webdriver.ts";
-import { hideValuesDeep, secretValuesOf } from "../secrets/bound.ts";
-import type { SecretCatalogue } from "../secrets/catalogue.ts";
+import type { Redactor } from "../secrets/redactor.ts";
 import { type BrowserSettings, recordUrl, type WorkspaceRecord } from "../store/record.ts";
 import type { RecordStore } from "../store/types.ts";
 import type { Browsers } from "./browsers.ts";
@@ -21,7 +20,7 @@ export interface Describing {
   grid: Grid;
   browsers: Browsers;
   hooks: ManagerHooks;
-  secrets: SecretCatalogue;
+  redactor: Redactor;
 }
 
 // The title the page shows now ("" when it cannot tell, or a dialog is open).
@@ -50,7 +49,7 @@ export async function describe(d: Describing, workspace: string): Promise<Descri
   if (live && record) {
     // Shown, not trusted: a title that carries a typed secret reads [hidden], as in results.
     const title = await titleOf(d.browsers, record);
-    out.title = (hideValuesDeep(secretValuesOf(d.secrets), { title }) as { title: string }).title;
+    out.title = d.redactor.redact(title);
   }
   const summary = record ? d.hooks.siteDataSummary?.(record.site_data) : null;
   if (summary) out.site_data = summary;

@@ -5,7 +5,6 @@
 import type { AnyAction } from "../actions/shape.ts";
 import { validate } from "../actions/validate.ts";
 import { statusOf } from "../errors.ts";
-import { readingFor } from "../pieces.ts";
 import type { Services } from "../services.ts";
 import type { Surface } from "../timeline/entry.ts";
 
@@ -26,12 +25,7 @@ export interface Invocation {
 export type Pipeline = Pick<Services, "activity" | "now" | "workspaces" | "timeline">;
 
 /** Runs one call through every stage; its result, or its error thrown once the entry is on its way. */
-export function invoke(services: Pipeline, call: Invocation): Promise<AnyRecord> {
-  // Read for its workspace: pieces typed in another's browser mask nothing here (its error keeps that too).
-  return readingFor(call.workspace, () => stages(services, call));
-}
-
-async function stages(services: Pipeline, call: Invocation): Promise<AnyRecord> {
+export async function invoke(services: Pipeline, call: Invocation): Promise<AnyRecord> {
   const { surface, workspace, action } = call;
   const time = services.now();
   const began = performance.now();

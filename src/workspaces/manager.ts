@@ -97,8 +97,11 @@ export class WorkspaceManager<T = unknown> {
       IDLE_MS,
       { functionDeclaration: LIBRARY_PRELOAD, sandbox: SANDBOX },
       lease.logs,
+      (id) => ports.services.redactor.forgetBrowser(id),
     );
-    this.browsers = new Browsers(grid, this.connections, lease.schemes);
+    this.browsers = new Browsers(grid, this.connections, lease.schemes, (id) =>
+      ports.services.redactor.typedJson(id),
+    );
     this.lifecycle = new Lifecycle({
       store,
       grid,
@@ -362,7 +365,7 @@ export class WorkspaceManager<T = unknown> {
     const d = {
       store: this.ports.store,
       now: this.ports.now,
-      secrets: this.ports.services.secrets,
+      redactor: this.ports.services.redactor,
       fence: this.fenceOf(workspace),
     };
     return settle(d, workspace, raw, browser, reshapes, state);
@@ -371,6 +374,6 @@ export class WorkspaceManager<T = unknown> {
   /** workspace://current. Never opens a browser. */
   describe(workspace: string): Promise<Describe> {
     const d = { store: this.ports.store, grid: this.ports.grid, browsers: this.browsers, hooks: this.hooks };
-    return describe({ ...d, secrets: this.ports.services.secrets }, workspace);
+    return describe({ ...d, redactor: this.ports.services.redactor }, workspace);
   }
 }

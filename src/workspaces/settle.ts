@@ -4,9 +4,7 @@
 
 import { PNG } from "../actions/screenshot.ts";
 import { isPatched, type Patched, type RecordChange } from "../actions/shape.ts";
-import { maskPieces } from "../pieces.ts";
-import { hideValuesDeep, secretValuesOf, taints } from "../secrets/bound.ts";
-import type { SecretCatalogue } from "../secrets/catalogue.ts";
+import type { Redactor } from "../secrets/redactor.ts";
 import {
   at,
   delivered,
@@ -59,8 +57,8 @@ export function joinedBelow(
 export interface Settler {
   store: RecordStore;
   now: () => number;
-  /** Whose values no result or history shows. */
-  secrets: SecretCatalogue;
+  /** No result or history shows a secret value. */
+  redactor: Redactor;
   /** The call's lease. */
   fence: { fence?: LeaseFence };
 }
@@ -76,9 +74,7 @@ export async function settle(
 ): Promise<AnyRecord> {
   // The last line of defence for secrets: whatever an action returns or lands on, a page that
   // carries a secret value is never recorded and the value never reaches the caller.
-  const values = secretValuesOf(d.secrets);
-  const safe = (url: string | null) =>
-    url && (values.some((v) => taints(url, v)) || maskPieces(url, values) !== url) ? null : url;
+  const safe = (url: string | null) => (url && d.redactor.carries(url) ? null : url);
   const landed = safe(
     state.landed !== undefined ? state.landed : typeof raw.url === "string" ? raw.url : null,
   );
@@ -108,6 +104,6 @@ export async function settle(
   );
   // The last run's patches, in order; then hidden (a patch fills in what the write learnt: a receipt).
   const patched = told.patches.reduce((r, patch) => patch(r), raw);
-  const result = hideValuesDeep(values, patched, picture);
+  const result = d.redactor.redactDeep(patched, picture);
   return told.report ? { ...result, site_data: told.report } : result;
 }

@@ -6,7 +6,6 @@ import { join } from "node:path";
 import { type App, type AppOptions, buildApp } from "../../src/app.ts";
 import { type Config, defaultConfig } from "../../src/config-schema.ts";
 import { addLogSink, setLogLevel, setLogSink } from "../../src/log.ts";
-import { forgetTyped } from "../../src/pieces.ts";
 import { testGridUrl } from "./env.ts";
 
 export const TOKEN = "test-token-0123456789";
@@ -73,8 +72,6 @@ export async function startServer(opts: TestServerOptions = {}): Promise<TestSer
     async close() {
       await server.stop(true);
       await app.close();
-      // Pieces of what this server typed are masked process-wide: the next file's server starts clean.
-      forgetTyped();
       if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };

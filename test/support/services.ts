@@ -12,6 +12,7 @@ import type { Grid } from "../../src/grid/webdriver.ts";
 import { HostRules } from "../../src/http/guard.ts";
 import { CallMetrics } from "../../src/metrics/calls.ts";
 import { SecretCatalogue } from "../../src/secrets/catalogue.ts";
+import { Redactor } from "../../src/secrets/redactor.ts";
 import type { Services } from "../../src/services.ts";
 import type { RecordStore } from "../../src/store/types.ts";
 import { MemoryLog } from "../../src/timeline/log.ts";
@@ -39,6 +40,7 @@ export function testServices(opts: TestServicesOptions): Services {
   const now = opts.now ?? (() => 1_790_800_000);
   const { grid, store } = opts;
   const secrets = new SecretCatalogue(config.secrets);
+  const redactor = new Redactor(secrets);
   const events = new Events();
   const changed = (w: string) => events.changed(w);
   const { files, recordings } = setupFiles(config, { grid, records: store, now, changed });
@@ -49,12 +51,13 @@ export function testServices(opts: TestServicesOptions): Services {
     log: new MemoryLog(config.timeline.keep),
     store,
     connection: (id) => workspaces.connection(id),
-    secrets,
+    redactor,
+    alone: !config.store.url,
     tools: flows.tools,
     now,
     changed,
   });
-  const ports = { config, store, grid, now, secrets, files, flows, timeline, events };
+  const ports = { config, store, grid, now, secrets, redactor, files, flows, timeline, events };
   const workspaces: WorkspaceManager<Trail> = new WorkspaceManager<Trail>({
     store,
     grid,

@@ -4,6 +4,7 @@
 import { expect, test } from "bun:test";
 import type { RecordChange } from "../../src/actions/shape.ts";
 import { SecretCatalogue } from "../../src/secrets/catalogue.ts";
+import { Redactor } from "../../src/secrets/redactor.ts";
 import { openStore } from "../../src/store/index.ts";
 import { emptyRecord } from "../../src/store/record.ts";
 import { settle } from "../../src/workspaces/settle.ts";
@@ -19,7 +20,7 @@ const tag =
 async function settled(sessionId: string, changes: RecordChange[]) {
   const store = await openStore({ ttl: 86_400 });
   await store.update("w", () => ({ ...emptyRecord(), session_id: "b1" }));
-  const d = { store, now: () => 1_790_800_000, secrets, fence: {} };
+  const d = { store, now: () => 1_790_800_000, redactor: new Redactor(secrets), fence: {} };
   return settle(d, "w", { seen: ["handler"] }, sessionId, false, { landed: null, changes });
 }
 

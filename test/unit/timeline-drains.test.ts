@@ -12,6 +12,7 @@ import { badInput } from "../../src/errors.ts";
 import { workspaceDir } from "../../src/files/layout.ts";
 import { StepTools } from "../../src/flows/tools.ts";
 import { SecretCatalogue } from "../../src/secrets/catalogue.ts";
+import { Redactor } from "../../src/secrets/redactor.ts";
 import { emptyRecord } from "../../src/store/record.ts";
 import { SqliteStore } from "../../src/store/sqlite.ts";
 import { DiskLog } from "../../src/timeline/disk-log.ts";
@@ -40,7 +41,8 @@ async function timeline(log: MemoryLog, existing: string[]) {
     connection: async () => {
       throw new Error("no browser here");
     },
-    secrets: new SecretCatalogue(config.secrets),
+    redactor: new Redactor(new SecretCatalogue(config.secrets)),
+    alone: true,
     tools: new StepTools(() => ACTIONS),
     now: () => 1000,
     changed: () => undefined,

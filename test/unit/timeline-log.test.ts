@@ -12,6 +12,7 @@ import { defaultConfig } from "../../src/config-schema.ts";
 import { badInput } from "../../src/errors.ts";
 import { StepTools } from "../../src/flows/tools.ts";
 import { SecretCatalogue } from "../../src/secrets/catalogue.ts";
+import { Redactor } from "../../src/secrets/redactor.ts";
 import { emptyRecord } from "../../src/store/record.ts";
 import { SqliteStore } from "../../src/store/sqlite.ts";
 import { DiskLog } from "../../src/timeline/disk-log.ts";
@@ -142,7 +143,8 @@ function timelineWith(
     connection: async () => {
       throw new Error("no browser here");
     },
-    secrets: new SecretCatalogue(config.secrets),
+    redactor: new Redactor(new SecretCatalogue(config.secrets)),
+    alone: true,
     tools,
     now: () => clock.now,
     changed: () => undefined,

@@ -137,7 +137,12 @@ export const logs = defineAction({
       const e = l.entry;
       if (!((l.context !== null && held.has(l.context)) || ring.withheld(l))) return e;
       withheld++;
-      if (e.kind === "network") return { ...e, url: `${originOf(e.url)}/[withheld]` };
+      // Only the typed site's own origin is named: another host's name may carry what was typed.
+      if (e.kind === "network") {
+        const origin = originOf(e.url);
+        const own = ctx.services.redactor.typedOrigins(ctx.browser.id).includes(origin);
+        return { ...e, url: own ? `${origin}/[withheld]` : "[withheld]" };
+      }
       return { kind: "console", level: e.level, text: "[withheld]" };
     });
     const cursor = last ?? (after === undefined ? ring.head - 1 : after);

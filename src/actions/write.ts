@@ -289,9 +289,9 @@ export const write = defineAction({
           }
           before = await gesture(page, () => setInto(page, field, input, typed, realm));
         } else before = await gesture(page, () => typeInto(page, field, input, typed));
-        // Plain text replaced what was typed there: the field holds no secret now.
-        if (field.typed && input.secret === undefined)
-          await page.callIn(el.context, (L: PageLib, f: Element) => L.unmarkTyped(f), el);
+        // Plain text is the agent's own: the field holds no secret now, and never by what it holds.
+        if (input.secret === undefined && (field.typed || ctx.services.redactor.typedIn(ctx.browser.id)))
+          await page.callIn(el.context, (L: PageLib, f: Element) => L.wrotePlain(f), el);
       });
     } finally {
       release();

@@ -112,6 +112,8 @@ export class EventRing {
         const l = this.end(p);
         if (l) (l.entry as NetworkEntry).error = p.errorText;
       }),
+      // A new document in a context ends its typed stretch: what the next one logs is its own.
+      socket.on("browsingContext.navigationStarted", null, (p) => this.typedUntil(p.context)),
     ];
     return () => {
       for (const off of offs) off();

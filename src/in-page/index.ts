@@ -20,7 +20,7 @@ import {
   typedEl,
   typedFields,
   typedWith,
-  unmarkTyped,
+  wrotePlain,
 } from "./typed.ts";
 import { pack, unpack } from "./wire.ts";
 
@@ -53,7 +53,7 @@ const lib = {
   typedFields,
   typedWith,
   markTyped,
-  unmarkTyped,
+  wrotePlain,
   maskRuns,
   hasRun,
   selectorRisk,

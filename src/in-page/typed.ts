@@ -13,19 +13,40 @@ const RUN = 4;
 interface Digests {
   salt: number;
   runs: Set<number>;
+  /** Digests of the longer runs a restored field is recognised by (a word of a password is not one). */
+  longs: Set<number>;
+  long: number;
+  /** Values shorter than `long`, whole. */
+  wholes: Set<number>;
   origins: string[];
 }
 interface TypedGlobals {
   __sfTyped?: boolean;
   __sfTypedEls?: Set<Element>;
+  /** Fields the agent wrote plain text into: never typed by what they hold. */
+  __sfPlain?: WeakSet<Element>;
   __sfD?: Digests;
 }
 const G = globalThis as TypedGlobals;
 
 /** The browser's digests, as the server sent them with this call. */
 export function typedWith(json: string): void {
-  const d = JSON.parse(json) as { salt: number; runs: number[]; origins: string[] };
-  G.__sfD = { salt: d.salt, runs: new Set(d.runs), origins: d.origins };
+  const d = JSON.parse(json) as {
+    salt: number;
+    runs: number[];
+    longs: number[];
+    long: number;
+    wholes: number[];
+    origins: string[];
+  };
+  G.__sfD = {
+    salt: d.salt,
+    runs: new Set(d.runs),
+    longs: new Set(d.longs),
+    long: d.long,
+    wholes: new Set(d.wholes),
+    origins: d.origins,
+  };
 }
 
 export function runDigest(run: string, salt: number): number {
@@ -43,17 +64,25 @@ export function runDigest(run: string, salt: number): number {
 }
 
 /** The [start, end) stretches of text made of runs of a typed value (merged where they touch). */
-function runSpans(text: string): [number, number][] {
+function runSpans(text: string, set?: Set<number>, size = RUN): [number, number][] {
   const d = G.__sfD;
-  if (!d || d.runs.size === 0 || text.length < RUN) return [];
+  const digests = set ?? d?.runs;
+  if (!d || !digests || digests.size === 0 || text.length < size) return [];
   const spans: [number, number][] = [];
-  for (let i = 0; i + RUN <= text.length; i++) {
-    if (!d.runs.has(runDigest(text.slice(i, i + RUN), d.salt))) continue;
+  for (let i = 0; i + size <= text.length; i++) {
+    if (!digests.has(runDigest(text.slice(i, i + size), d.salt))) continue;
     const last = spans[spans.length - 1];
-    if (last && last[1] >= i) last[1] = i + RUN;
-    else spans.push([i, i + RUN]);
+    if (last && last[1] >= i) last[1] = i + size;
+    else spans.push([i, i + size]);
   }
   return spans;
+}
+
+/** Whether a field's text holds a typed value (or a long run of one): what a restored form shows. */
+function holdsValue(text: string | null): boolean {
+  const d = G.__sfD;
+  if (!d || !text) return false;
+  return d.wholes.has(runDigest(text.trim(), d.salt)) || runSpans(text, d.longs, d.long).length > 0;
 }
 
 /** Whether text holds a run of a value typed in this browser. */
@@ -107,15 +136,15 @@ function ofTypedOrigin(): boolean {
 /** Whether el holds a typed value: a field write or a person filled (or the page derived from one), or one holding a run of one. */
 export function typedEl(el: Element): boolean {
   if (G.__sfTypedEls?.has(el)) return true;
-  if (!G.__sfD || !ofTypedOrigin()) return false;
-  return hasRun(heldText(el));
+  if (!G.__sfD || !ofTypedOrigin() || G.__sfPlain?.has(el)) return false;
+  return holdsValue(heldText(el));
 }
 
 /** Every field of this document holding a typed value. */
 export function typedFields(): Element[] {
   const out = new Set<Element>();
   for (const el of G.__sfTypedEls ?? []) if (el.isConnected) out.add(el);
-  if (G.__sfD && ofTypedOrigin()) for (const el of fieldsOf(document)) if (hasRun(heldText(el))) out.add(el);
+  if (G.__sfD && ofTypedOrigin()) for (const el of fieldsOf(document)) if (typedEl(el)) out.add(el);
   return [...out];
 }
 
@@ -123,7 +152,7 @@ export function typedFields(): Element[] {
 export function typedDoc(): boolean {
   if (G.__sfTyped === true) return true;
   if (!G.__sfD || !ofTypedOrigin()) return false;
-  return fieldsOf(document).some((el) => hasRun(heldText(el)));
+  return fieldsOf(document).some(typedEl);
 }
 
 /** Marks the document, and `el` in it, as holding a typed value (a write's field, or a person's). */
@@ -134,8 +163,10 @@ export function markTyped(el: Element | null): boolean {
   return true;
 }
 
-/** el holds no typed value any more (plain text replaced it). */
-export function unmarkTyped(el: Element): boolean {
+/** The agent wrote plain text into el: it holds no typed value, and what it holds never counts as one. */
+export function wrotePlain(el: Element): boolean {
+  if (!G.__sfPlain) G.__sfPlain = new WeakSet();
+  G.__sfPlain.add(el);
   return G.__sfTypedEls?.delete(el) === true;
 }
 

@@ -8,6 +8,7 @@ import { validate } from "../actions/validate.ts";
 import { badInput } from "../errors.ts";
 import type { SourceActions } from "../grid/bidi-types.ts";
 import { isObject } from "../json.ts";
+import { notePersonTyping, typedAt } from "../secrets/contain.ts";
 
 const Coord = z.number().min(0).max(100_000);
 const Delta = z.number().min(-100_000).max(100_000);
@@ -77,10 +78,28 @@ export const personAction = defineAction({
       const c = given.click;
       await page.perform(tab, [mouse(c.x, c.y, c.button ?? 0, c.count ?? 1)]);
     } else if ("text" in given) {
+      // What a person types is theirs: the field holding it counts as holding a typed secret.
+      await notePersonTyping(
+        typedAt(ctx.services, page, ctx.browser.id),
+        ctx.workspace,
+        given.text,
+        page.held.logs,
+      );
       await page.type(tab, given.text);
     } else if ("key" in given) {
       const parsed = parseKeys(given.key);
       if ("problem" in parsed) throw badInput(`key: ${parsed.problem}`, "key");
+      // WebDriver's named keys are single characters of the private-use area.
+      const printable = parsed.combos.filter(
+        (c) => c.key.length === 1 && !/[\uE000-\uF8FF]/.test(c.key) && c.modifiers.length === 0,
+      );
+      if (printable.length)
+        await notePersonTyping(
+          typedAt(ctx.services, page, ctx.browser.id),
+          ctx.workspace,
+          printable.map((c) => c.key).join(""),
+          page.held.logs,
+        );
       await page.keys(tab, parsed.combos);
     } else {
       const s = given.scroll;

@@ -80,6 +80,8 @@ export async function inSandbox<T>(
 interface Doc {
   context: string;
   url: string;
+  /** The URL its origin comes from: its own, or for one that inherits (about:blank, srcdoc, javascript:) the nearest web page above it; "" for a tab that inherits from its opener. */
+  from: string;
 }
 type Tree = { context: string; url: string; children?: Tree[] | null };
 
@@ -87,28 +89,27 @@ type Tree = { context: string; url: string; children?: Tree[] | null };
 async function docsOf(at: TypedAt, timeoutMs: number): Promise<Doc[]> {
   const tree = await at.socket.send("browsingContext.getTree", at.tab ? { root: at.tab } : {}, { timeoutMs });
   const out: Doc[] = [];
-  const walk = (c: Tree) => {
-    out.push({ context: c.context, url: c.url });
-    for (const child of c.children ?? []) walk(child);
+  const walk = (c: Tree, above: string) => {
+    const from = /^https?:/i.test(c.url) ? c.url : above;
+    out.push({ context: c.context, url: c.url, from });
+    for (const child of c.children ?? []) walk(child, from);
   };
-  for (const c of tree.contexts as Tree[]) walk(c);
+  for (const c of tree.contexts as Tree[]) walk(c, "");
   return out;
 }
 
 /**
- * Whether a document that did not answer could hold a typed value: one of an origin a value was
- * typed on, or one inheriting its maker's origin (about:blank, srcdoc, javascript:) in a browser
- * where something was typed. With a peer server that may have typed, any that inherits or that a
- * typed document's origin shares, when a typed one answered.
+ * Whether a document that did not answer could hold a typed value: one whose origin (its own, or
+ * the page's it inherits from) a value was typed on; a tab that inherits from its opener, in a
+ * browser where something was typed. With a peer server that may have typed (origins unknown
+ * here): any that inherits, or any web page once a typed one answered.
  */
-function couldHold(at: TypedAt, url: string, someTyped: boolean): boolean {
-  const inherits = !/^https?:/i.test(url);
-  const origins = at.redactor.typedOrigins(at.browser);
-  if (origins.length > 0 || at.redactor.typedIn(at.browser)) {
-    if (inherits) return true;
-    return URL.canParse(url) && origins.includes(new URL(url).origin);
+function couldHold(at: TypedAt, doc: Doc, someTyped: boolean): boolean {
+  if (at.redactor.typedIn(at.browser)) {
+    if (!doc.from) return true;
+    return URL.canParse(doc.from) && at.redactor.typedOrigins(at.browser).includes(new URL(doc.from).origin);
   }
-  return !at.alone && (inherits || someTyped);
+  return !at.alone && (doc.from !== doc.url || someTyped);
 }
 
 /** The typed documents of the browser (or tab), and those that would not say and could hold one. */
@@ -124,12 +125,15 @@ export async function typedDocs(
     // The tree cannot be read: nothing is known, so everything may hold one.
     return { typed: [], unknown: at.tab ? [at.tab] : ["*"], docs: [] };
   }
+  // Where only this server types, a document of an origin nothing was typed on cannot hold a value:
+  // it is not asked (a frame that never answers, as a javascript: frame under CSP, costs nothing).
+  const asked = (d: Doc) => !at.alone || couldHold(at, d, false);
   const said = await Promise.all(
-    docs.map((d) => inSandbox<boolean>(at, d.context, (L) => L.typedDoc(), timeoutMs)),
+    docs.map((d) => (asked(d) ? inSandbox<boolean>(at, d.context, (L) => L.typedDoc(), timeoutMs) : false)),
   );
   const typed = docs.filter((_, i) => said[i] === true).map((d) => d.context);
   const unknown = docs
-    .filter((d, i) => said[i] === null && couldHold(at, d.url, typed.length > 0))
+    .filter((d, i) => said[i] === null && couldHold(at, d, typed.length > 0))
     .map((d) => d.context);
   return { typed, unknown, docs };
 }
@@ -153,10 +157,14 @@ export async function withTypedCovered<T>(
   if (!mayHoldTyped(at)) return { value: await capture(), covered: true };
   const docs = await docsOf(at, timeoutMs).catch(() => [] as Doc[]);
   const painted = await Promise.all(
-    docs.map((d) => inSandbox<number>(at, d.context, (L) => L.coverTyped(true), timeoutMs)),
+    docs.map((d) =>
+      !at.alone || couldHold(at, d, false)
+        ? inSandbox<number>(at, d.context, (L) => L.coverTyped(true), timeoutMs)
+        : 0,
+    ),
   );
   const someTyped = painted.some((n) => (n ?? 0) > 0);
-  const covered = docs.every((d, i) => painted[i] !== null || !couldHold(at, d.url, someTyped));
+  const covered = docs.every((d, i) => painted[i] !== null || !couldHold(at, d, someTyped));
   try {
     return { value: await capture(), covered: covered && docs.length > 0 };
   } finally {
@@ -185,12 +193,12 @@ export function refusedKeys(combos: Combo[], where: { doc: boolean; field: boole
   for (const c of combos) {
     const key = c.key.length === 1 ? c.key.toLowerCase() : c.key;
     const held = new Set(c.modifiers);
+    if (where.field && !(SUBMIT_KEYS.has(key) && [...held].every((m) => m === Key.SHIFT)))
+      return "the field holds a secret typed by write: only Enter or Tab may be pressed in it (other keys could edit or copy it); write it again to change it";
     if (where.doc && (held.has(Key.CONTROL) || held.has(Key.META)) && COPY_KEYS.has(key))
       return "this page holds a secret typed by write, and copying, cutting or selecting the whole page is not done here (the clipboard could carry it elsewhere)";
     if (where.doc && held.has(Key.SHIFT) && key === Key.DELETE)
       return "this page holds a secret typed by write, and cutting is not done here (the clipboard could carry it elsewhere)";
-    if (where.field && !(SUBMIT_KEYS.has(key) && [...held].every((m) => m === Key.SHIFT)))
-      return "the field holds a secret typed by write: only Enter or Tab may be pressed in it (other keys could edit or copy it); write it again to change it";
   }
   return null;
 }
@@ -280,4 +288,39 @@ export async function checkCarry(
       `this page holds a secret typed by write, and ${what} could carry it elsewhere: it is not done here. Nothing was done`,
       field,
     );
+}
+
+/**
+ * A person is about to type `text` (Take over): the focused field of the tab takes the typed mark,
+ * its document's logs are withheld from now on, and the text is hidden like a secret (a long
+ * enough one everywhere; any, as runs, in the document that holds it).
+ */
+export async function notePersonTyping(
+  at: TypedAt & { tab: string },
+  workspace: string,
+  text: string,
+  logs: { typedFrom(context: string): void },
+): Promise<void> {
+  at.redactor.notePersonal(text);
+  const docs = await docsOf(at, CALL_MS).catch(() => [] as Doc[]);
+  const marked = await Promise.all(
+    docs.map((d) =>
+      inSandbox<string | null>(at, d.context, (L) => {
+        let a = document.activeElement;
+        while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
+        if (!document.hasFocus() || !a || a.tagName === "IFRAME" || a.tagName === "FRAME") return null;
+        const field =
+          a.tagName === "INPUT" || a.tagName === "TEXTAREA" || (a as HTMLElement).isContentEditable;
+        if (!field) return null;
+        L.markTyped(a);
+        return String(self.origin);
+      }),
+    ),
+  );
+  docs.forEach((d, i) => {
+    const origin = marked[i];
+    if (typeof origin !== "string") return;
+    at.redactor.noteTyped(at.browser, workspace, text, origin);
+    logs.typedFrom(d.context);
+  });
 }

@@ -16,8 +16,12 @@ import type { SecretCatalogue } from "./catalogue.ts";
 export const HIDDEN = "[hidden]";
 /** The shortest value worth hiding: shorter ones would hide half of every text. */
 const MIN_VALUE = 3;
+/** A person's text shorter than this (a word in a search box) is hidden only where it was typed. */
+const MIN_PERSONAL = 6;
 /** The length of a run the page checks compare (src/in-page/typed.ts RUN). */
 const RUN = 4;
+/** The run a restored field must hold to count as holding a typed value: a word of a password is not one. */
+const LONG = 8;
 const MAX_TYPED = 200;
 
 interface Typed {
@@ -78,7 +82,13 @@ export function base64Cores(value: string): string[] {
 /** What the page checks are handed for a browser: its salt, its run digests and its typed origins. */
 export interface Digests {
   salt: number;
+  /** Every RUN-long run of every value typed. */
   runs: number[];
+  /** Every LONG-long run (a shorter value whole): what a restored field is recognised by. */
+  longs: number[];
+  long: number;
+  /** Values shorter than LONG, whole. */
+  wholes: number[];
   origins: string[];
 }
 
@@ -173,9 +183,9 @@ export class Redactor {
     }
   }
 
-  /** What a person typed: hidden everywhere from now on, like a secret value. */
+  /** What a person typed: hidden everywhere from now on, like a secret value (shorter text only where it is). */
   notePersonal(value: string): void {
-    if (value.length < MIN_VALUE || this.personal.includes(value)) return;
+    if (value.length < MIN_PERSONAL || this.personal.includes(value)) return;
     this.personal.push(value);
     if (this.personal.length > MAX_TYPED) this.personal.shift();
   }
@@ -203,11 +213,23 @@ export class Redactor {
   /** The browser's salt and the digests of every run of every value typed there, for the page checks. */
   digests(browser: string): Digests {
     const t = this.browsers.get(browser);
-    if (!t) return { salt: 0, runs: [], origins: [] };
+    if (!t) return { salt: 0, runs: [], longs: [], long: LONG, wholes: [], origins: [] };
     const runs = new Set<number>();
-    for (const v of t.values)
+    const longs = new Set<number>();
+    const wholes = new Set<number>();
+    for (const v of t.values) {
       for (let i = 0; i + RUN <= v.length; i++) runs.add(runDigest(v.slice(i, i + RUN), t.salt));
-    return { salt: t.salt, runs: [...runs], origins: [...t.origins] };
+      for (let i = 0; i + LONG <= v.length; i++) longs.add(runDigest(v.slice(i, i + LONG), t.salt));
+      if (v.length < LONG) wholes.add(runDigest(v, t.salt));
+    }
+    return {
+      salt: t.salt,
+      runs: [...runs],
+      longs: [...longs],
+      long: LONG,
+      wholes: [...wholes],
+      origins: [...t.origins],
+    };
   }
 
   /** digests() as the page library takes them (JSON), or null where nothing was typed. */

@@ -8,6 +8,7 @@ import type { Page } from "../grid/page.ts";
 import type { NodeRef } from "../grid/page-call.ts";
 
 const CALL_MS = 10_000;
+const FRAME_MARK_MS = 1_000;
 
 // Whether the element belongs to this realm's own document; its origin as the document knows it.
 // "scripted" when agent script may have reached it since it loaded (a copier may wait there).
@@ -179,7 +180,9 @@ export async function markScripted(page: Page): Promise<boolean> {
               awaitPromise: false,
               resultOwnership: "none",
             },
-            { timeoutMs: CALL_MS },
+            // A frame that does not answer soon cannot take a bound write either (fieldRealm asks
+            // the same sandbox first): it is not waited for.
+            { timeoutMs: tops.has(context) ? CALL_MS : FRAME_MARK_MS },
           )
           .then((r) => (r.type === "success" && r.result.value === true) || !tops.has(context))
           .catch(() => !tops.has(context)),

@@ -157,14 +157,14 @@ async function switching(page: Page, input: SwitchInput, land: (url: string | nu
       const rest = handles.filter((h) => h !== current);
       page.where.tab = rest[Math.max(0, Math.min(at - 1, rest.length - 1))] as string;
       page.where.frame = null;
-      await page.send("browsingContext.activate", { context: page.where.tab }).catch(() => undefined);
+      await page.front();
     } else {
       const target = handles[tab];
       if (!target) throw noTab(tab, handles.length);
       if (target !== page.where.tab) {
         page.where.tab = target;
         page.where.frame = null;
-        await page.send("browsingContext.activate", { context: target }).catch(() => undefined);
+        await page.front();
       }
     }
   }

@@ -44,6 +44,11 @@ export class HeldConnection {
   readonly usable = new Set<string>();
   /** A page of this browser did not take even a trivial script (a busy loop): see page-stuck.ts. */
   stuck = false;
+  /**
+   * The tab this server last brought to the front, null when it is not known (a new tab took the
+   * front since): Chromium's input.performActions never answers in a tab behind another.
+   */
+  activeTab: string | null = null;
   private readonly navigations = new Map<string, Navigation>();
   /** The HTTP status of each context's current document, from its navigation's response. */
   readonly documentStatus = new Map<string, number>();
@@ -72,6 +77,9 @@ export class HeldConnection {
       this.prompts.delete(p.context);
     });
     socket.on("browsingContext.navigationStarted", null, (p) => this.navStarted(p));
+    socket.on("browsingContext.contextCreated", null, (p) => {
+      if (!p.parent) this.activeTab = null;
+    });
     // The navigation's own request is the document's (the last of a redirect chain wins).
     socket.on("network.responseStarted", null, (p) => {
       if (p.context && p.navigation) this.documentStatus.set(p.context, p.response.status);

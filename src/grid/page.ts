@@ -201,7 +201,18 @@ export class Page extends PagePort {
   async perform(context: string, actions: SourceActions[], timeoutMs?: number): Promise<void> {
     const prompt = this.prompt;
     if (prompt) throw dialogOpenError(prompt);
+    await this.front();
     await this.whilePrompt(this.send("input.performActions", { context, actions }, { timeoutMs }));
+  }
+
+  /** Brings the agent's tab to the front when another may have taken it (a pop-up, a target=_blank link). */
+  async front(): Promise<void> {
+    const tab = this.where.tab;
+    if (this.held.activeTab === tab) return;
+    await this.send("browsingContext.activate", { context: tab }, { timeoutMs: 2_000 }).catch(
+      () => undefined,
+    );
+    this.held.activeTab = tab;
   }
 
   async click(el: NodeRef, opts: { button?: number; count?: number } = {}): Promise<void> {

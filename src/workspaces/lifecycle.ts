@@ -3,7 +3,7 @@
 // a browser that could not be bound is quit.
 import { SITE_DATA_URI } from "../actions/fields.ts";
 import type { LiveBrowser } from "../actions/shape.ts";
-import { badInput, unavailable } from "../errors.ts";
+import { type AppError, badInput, messageOf, unavailable } from "../errors.ts";
 import type { Grid } from "../grid/webdriver.ts";
 import { isNoSuchSession } from "../grid/webdriver-errors.ts";
 import { log } from "../log.ts";
@@ -25,6 +25,9 @@ import type { Browsers, Held } from "./browsers.ts";
 import { type OpenRequest, type OpenResult, openOptions, resolveSettings } from "./settings.ts";
 import { DEFAULT_HEIGHT, DEFAULT_WIDTH } from "./shapes.ts";
 import { applyViewport, type Viewport } from "./viewport.ts";
+
+/** How long ending a browser may take before the call answers (the Grid goes on quitting it). */
+const END_WAIT_MS = 5_000;
 
 export const INSECURE_SKIP = "an insecure browser gets no saved site data";
 export const RECORDING_OFF =
@@ -93,6 +96,12 @@ export class Lifecycle {
     const record = await this.store.get(workspace);
     const id = record?.session_id;
     if (!id) return this.reopen(workspace, "", record);
+    // A browser whose channel died (found so by an earlier call): ended, and replaced before the call.
+    if (this.browsers.connections.dead(id)) {
+      log.warn(`workspace ${workspace}: its browser's BiDi channel died; replacing it`);
+      await this.endGridBrowser(id);
+      return this.reopen(workspace, id, record, { quiet: true });
+    }
     // A browser whose page stopped answering, and still does not: it counts as gone, and is ended.
     if (await this.browsers.wedged(id, record)) {
       log.info(`workspace ${workspace}: its browser stopped answering; replacing it`);
@@ -112,7 +121,12 @@ export class Lifecycle {
    * Opens a replacement for `replacing` (or a first browser) the way the last one was opened, with
    * its site data, on its last page. Another server may bind first: then act on its browser.
    */
-  async reopen(workspace: string, replacing: string, known?: WorkspaceRecord | null): Promise<Held> {
+  async reopen(
+    workspace: string,
+    replacing: string,
+    known?: WorkspaceRecord | null,
+    opts: { quiet?: boolean } = {},
+  ): Promise<Held> {
     if (replacing) this.browsers.connections.drop(replacing);
     const record = known !== undefined ? known : await this.store.get(workspace);
     const settings = { ...(record?.settings ?? {}) };
@@ -123,6 +137,7 @@ export class Lifecycle {
       settings,
       recordUrl(record ?? emptyRecord()) || undefined,
       record?.site_data,
+      opts.quiet === true,
     );
     // An admin ended the workspace while this browser opened: it is not the workspace's.
     if (this.stopped(workspace)) {
@@ -178,8 +193,11 @@ export class Lifecycle {
     settings: BrowserSettings,
     url: string | undefined,
     siteData: SiteData | null | undefined,
+    quiet = false,
   ): Promise<Launched> {
     const { id } = await this.grid.open(openOptions(workspace, settings));
+    // It replaces a browser whose channel a page's console killed: this one follows no console.
+    if (quiet) this.browsers.connections.quiet(id);
     const browser = this.browsers.live(id, settings);
     try {
       let report: SiteDataReport | null = null;
@@ -209,6 +227,37 @@ export class Lifecycle {
       throw err;
     } finally {
       browser.release();
+    }
+  }
+
+  /**
+   * A call found its browser's BiDi channel dead: the browser is ended (classic WebDriver) and
+   * replaced as after a reap (site data restored, the last page reopened), by one that follows no
+   * console (chromedriver's channel dies on some console output). Answers the error the call ends
+   * with, saying what happened.
+   */
+  async replaceDead(workspace: string, id: string): Promise<AppError> {
+    log.warn(`workspace ${workspace}: its browser's BiDi channel died; replacing it`);
+    await this.endGridBrowser(id);
+    const what =
+      "the browser stopped answering (its BiDi channel died: chromedriver does that on some console output, such as text with unpaired UTF-16 surrogates), so it was ended";
+    try {
+      const fresh = await this.reopen(workspace, id, undefined, { quiet: true });
+      fresh.release();
+      const url = recordUrl((await this.store.get(workspace)) ?? emptyRecord());
+      return unavailable(
+        `${what} and replaced by a fresh browser${url ? ` on ${url}` : ""} with the saved site data, which follows no console messages: check the page, then retry the call if it is still to be done`,
+      );
+    } catch (err) {
+      log.warn(`workspace ${workspace}: its replacement did not open: ${messageOf(err)}`);
+      await this.store
+        .update(
+          workspace,
+          (cur) => (cur && cur.session_id === id ? detached(cur) : null),
+          this.fenceOf(workspace),
+        )
+        .catch(() => undefined);
+      return unavailable(`${what}; a fresh one did not open (${messageOf(err)}): the next call opens one`);
     }
   }
 
@@ -280,10 +329,18 @@ export class Lifecycle {
     return { ended: true };
   }
 
+  /** Quits the browser by classic WebDriver (its BiDi channel may be gone); never longer than END_WAIT_MS. */
   private async endGridBrowser(id: string): Promise<void> {
     this.browsers.connections.drop(id);
     try {
-      await this.grid.end(id);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<void>((resolve) => {
+        timer = setTimeout(() => {
+          log.warn(`the Grid did not end a browser within ${END_WAIT_MS / 1000} s; it goes on`);
+          resolve();
+        }, END_WAIT_MS);
+      });
+      await Promise.race([this.grid.end(id).finally(() => clearTimeout(timer)), late]);
     } catch (err) {
       log.warn(`ending a browser failed: ${err instanceof Error ? err.message : String(err)}`);
     } finally {

@@ -5,6 +5,8 @@ import type { Services } from "../services.ts";
 
 /** End: the browser quits, the record stays. A call stuck on a hanging Grid is stopped, not waited for. */
 export async function endWorkspace(services: Services, key: string): Promise<{ ended: boolean }> {
+  // A question its agent waits on goes too, on whichever server the agent's call waits.
+  await services.questions.cancel(key);
   const out = await services.workspaces.interrupt(key);
   services.events.changed(key);
   return out;
@@ -13,6 +15,7 @@ export async function endWorkspace(services: Services, key: string): Promise<{ e
 /** Forget: the record and its timeline go. */
 export async function forgetWorkspace(services: Services, key: string): Promise<{ forgotten: string }> {
   // A stopped call writes nothing afterwards: the record it would settle into is gone.
+  await services.questions.cancel(key);
   await services.workspaces.interrupt(key);
   await services.store.delete(key);
   // The timeline lives as long as the record.

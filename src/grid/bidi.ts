@@ -47,9 +47,9 @@ export class BidiDead extends AppError {
 }
 
 /** A command pending this long with nothing heard from the channel makes it probed. */
-const QUIET_MS = 3_000;
+const QUIET_MS = 2_000;
 /** How long the probe (a trivial command the browser answers even when a page is stuck) may take. */
-export const PROBE_MS = 4_000;
+export const PROBE_MS = 3_000;
 
 // lib.dom's WebSocket type hides the options argument Bun's constructor takes (headers).
 const BunWebSocket = WebSocket as unknown as new (url: string, options?: Bun.WebSocketOptions) => WebSocket;

@@ -3,7 +3,7 @@
 // a browser that could not be bound is quit.
 import { SITE_DATA_URI } from "../actions/fields.ts";
 import type { LiveBrowser } from "../actions/shape.ts";
-import { type AppError, badInput, messageOf, unavailable } from "../errors.ts";
+import { type AppError, badInput, unavailable } from "../errors.ts";
 import type { Grid } from "../grid/webdriver.ts";
 import { isNoSuchSession } from "../grid/webdriver-errors.ts";
 import { log } from "../log.ts";
@@ -80,6 +80,8 @@ export class Lifecycle {
   private readonly browsers: Browsers;
   private readonly fenceOf: LifecycleDeps["fenceOf"];
   private readonly stopped: LifecycleDeps["stopped"];
+  /** Workspaces whose last browser's channel died: their next browser follows no console. */
+  private readonly quietNext = new Set<string>();
 
   constructor(deps: LifecycleDeps) {
     this.store = deps.store;
@@ -95,7 +97,7 @@ export class Lifecycle {
   async resolve(workspace: string): Promise<Held> {
     const record = await this.store.get(workspace);
     const id = record?.session_id;
-    if (!id) return this.reopen(workspace, "", record);
+    if (!id) return this.reopen(workspace, "", record, { quiet: this.quietNext.delete(workspace) });
     // A browser whose channel died (found so by an earlier call): ended, and replaced before the call.
     if (this.browsers.connections.dead(id)) {
       log.warn(`workspace ${workspace}: its browser's BiDi channel died; replacing it`);
@@ -231,34 +233,26 @@ export class Lifecycle {
   }
 
   /**
-   * A call found its browser's BiDi channel dead: the browser is ended (classic WebDriver) and
-   * replaced as after a reap (site data restored, the last page reopened), by one that follows no
-   * console (chromedriver's channel dies on some console output). Answers the error the call ends
-   * with, saying what happened.
+   * A call found its browser's BiDi channel dead: the browser is ended (classic WebDriver, at most
+   * END_WAIT_MS) and the record names none, so the next call replaces it as after a reap (site data
+   * restored, the last page reopened), with one that follows no console (chromedriver's channel
+   * dies on some console output). Answers the error the call ends with, saying what happened.
    */
-  async replaceDead(workspace: string, id: string): Promise<AppError> {
-    log.warn(`workspace ${workspace}: its browser's BiDi channel died; replacing it`);
+  async endDead(workspace: string, id: string): Promise<AppError> {
+    log.warn(`workspace ${workspace}: its browser's BiDi channel died; ending it`);
     await this.endGridBrowser(id);
-    const what =
-      "the browser stopped answering (its BiDi channel died: chromedriver does that on some console output, such as text with unpaired UTF-16 surrogates), so it was ended";
-    try {
-      const fresh = await this.reopen(workspace, id, undefined, { quiet: true });
-      fresh.release();
-      const url = recordUrl((await this.store.get(workspace)) ?? emptyRecord());
-      return unavailable(
-        `${what} and replaced by a fresh browser${url ? ` on ${url}` : ""} with the saved site data, which follows no console messages: check the page, then retry the call if it is still to be done`,
-      );
-    } catch (err) {
-      log.warn(`workspace ${workspace}: its replacement did not open: ${messageOf(err)}`);
-      await this.store
-        .update(
-          workspace,
-          (cur) => (cur && cur.session_id === id ? detached(cur) : null),
-          this.fenceOf(workspace),
-        )
-        .catch(() => undefined);
-      return unavailable(`${what}; a fresh one did not open (${messageOf(err)}): the next call opens one`);
-    }
+    this.quietNext.add(workspace);
+    const record = await this.store
+      .update(
+        workspace,
+        (cur) => (cur && cur.session_id === id ? detached(cur) : null),
+        this.fenceOf(workspace),
+      )
+      .catch(() => null);
+    const url = record ? recordUrl(record) : "";
+    return unavailable(
+      `the browser stopped answering (its BiDi channel died: chromedriver does that on some console output, such as text with unpaired UTF-16 surrogates), so it was ended; the next call opens a fresh one${url ? ` on ${url}` : ""} with the saved site data, which follows no console messages: check the page there, then retry the call if it is still to be done`,
+    );
   }
 
   private expectRecording(workspace: string, gridId: string, settings: BrowserSettings): string | null {
@@ -268,6 +262,8 @@ export class Lifecycle {
 
   /** open_session: replaces the workspace's browser. Call inside `run` (it holds the lease). */
   async open(workspace: string, req: OpenRequest): Promise<OpenResult> {
+    // An explicit open starts a browser that follows the console again.
+    this.quietNext.delete(workspace);
     const previous = await this.store.get(workspace);
     const settings = resolveSettings(req, previous?.settings ?? {});
     if (settings.record && !this.hooks.recordings) throw badInput(RECORDING_OFF, "record");

@@ -308,9 +308,9 @@ export class WorkspaceManager<T = unknown> {
     try {
       result = await attempt(this.hooks.capture, browser, action, input, ctx.ctx);
     } catch (err) {
-      // Its channel died under the call: the browser is replaced, and the call says what happened.
+      // Its channel died under the call: the browser is ended (the next call replaces it), and the call says so.
       const dead = [call.browser?.id, browser.id].find((id) => id && this.connections.dead(id));
-      if (dead) throw await this.lifecycle.replaceDead(workspace, dead);
+      if (dead) throw await this.lifecycle.endDead(workspace, dead);
       if (!isNoSuchSession(err)) throw err;
       // The Grid reaped it between calls: reopen silently and do the call on the new browser.
       log.info(`workspace ${workspace}: its browser was gone; reopening it`);

@@ -49,23 +49,27 @@ describe("a page that poisons the browser's channel", () => {
     expect(await consoleTexts()).toContain("hello from a calm page");
   }, 120_000);
 
-  test("the navigate answers within seconds saying what happened; the browser is replaced and every later call works", async () => {
+  test("the navigate answers within seconds saying what happened; the next call has a fresh browser and every later call works", async () => {
     expect((await call("POST", "/browser/save-site-data", {})).status).toBe(200);
     const before = await browserId();
     const nav = await timed("POST", "/browser/navigate", { url: site.url("/freeze") });
     expect(nav.status).toBe(503);
     expect(nav.body.error).toContain("the browser stopped answering (its BiDi channel died");
-    expect(nav.body.error).toContain(`replaced by a fresh browser on ${site.url("/calm")}`);
+    expect(nav.body.error).toContain(
+      `so it was ended; the next call opens a fresh one on ${site.url("/calm")}`,
+    );
     expect(nav.ms).toBeLessThan(30_000);
-    const now = await browserId();
-    expect(now).toBeTruthy();
-    expect(now).not.toBe(before);
     // The dead one was ended by classic WebDriver, not left holding a Grid slot.
     expect(await server.app.services.grid.alive(before)).toBe(false);
 
-    // The replacement is on the last page, with the saved site data.
+    // The next call opens the replacement as after a reap: the last page, the saved site data.
     const read = await timed("POST", "/browser/read", {});
     expect([read.status, read.body.title]).toEqual([200, "Calm"]);
+    expect(read.body.site_data?.restored?.length).toBeGreaterThan(0);
+    expect(read.ms).toBeLessThan(30_000);
+    const now = await browserId();
+    expect(now).toBeTruthy();
+    expect(now).not.toBe(before);
     const kept = await call("POST", "/browser/script", { script: "return localStorage.getItem('kept')" });
     expect(kept.body.result).toBe("Welcome2024!");
     // A run of calls, the hostile page among them, all answer.
@@ -74,12 +78,25 @@ describe("a page that poisons the browser's channel", () => {
       expect([res.status, res.body.error]).toEqual([200, undefined]);
       expect(res.ms).toBeLessThan(30_000);
     }
+    expect(await browserId()).toBe(now);
     // The replacement says in its logs that it follows no console.
     expect((await consoleTexts()).some((t) => t.startsWith("console messages are not followed"))).toBe(true);
     const ended = await timed("DELETE", "/browser");
     expect([ended.status, ended.body]).toEqual([200, { ended: true }]);
     expect(ended.ms).toBeLessThan(10_000);
   }, 180_000);
+
+  test("DELETE /browser sent while the hostile page hangs the navigate answers within 10 s", async () => {
+    expect((await call("POST", "/browser", { url: site.url("/calm") })).status).toBe(200);
+    const before = await browserId();
+    const nav = call("POST", "/browser/navigate", { url: site.url("/freeze") });
+    await Bun.sleep(500);
+    const ended = await timed("DELETE", "/browser");
+    expect(ended.status).toBe(200);
+    expect(ended.ms).toBeLessThan(10_000);
+    expect((await nav).status).toBe(503);
+    expect(await server.app.services.grid.alive(before)).toBe(false);
+  }, 120_000);
 
   test("open_session starts a browser that follows the console again", async () => {
     expect((await call("POST", "/browser", { url: site.url("/calm") })).status).toBe(200);

@@ -19,6 +19,7 @@ import { failureOf, json } from "./http/json.ts";
 import { addRedaction, log, removeRedaction } from "./log.ts";
 import { CallMetrics } from "./metrics/calls.ts";
 import { metricsRoutes } from "./metrics/routes.ts";
+import { Questions } from "./person/waits.ts";
 import { SecretCatalogue } from "./secrets/catalogue.ts";
 import { Redactor } from "./secrets/redactor.ts";
 import type { Services } from "./services.ts";
@@ -141,7 +142,8 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     changed: (w) => events.changed(w),
   });
   // What handlers are handed: the manager is built with it, and the whole set with the manager.
-  const ports = { config, store, grid, now, secrets, redactor, files, flows, timeline, events };
+  const questions = new Questions(store, (w) => events.changed(w));
+  const ports = { config, store, grid, now, secrets, redactor, files, flows, timeline, events, questions };
   const workspaces: WorkspaceManager<Trail> = new WorkspaceManager<Trail>({
     store,
     grid,

@@ -11,6 +11,7 @@ import type { Files } from "./files/service.ts";
 import type { Flows } from "./flows/service.ts";
 import type { Grid } from "./grid/webdriver.ts";
 import type { HostRules } from "./http/guard.ts";
+import type { Questions } from "./person/waits.ts";
 import type { Collector } from "./recordings/collector.ts";
 import type { SecretCatalogue } from "./secrets/catalogue.ts";
 import type { RecordStore } from "./store/types.ts";
@@ -40,6 +41,8 @@ export interface Services extends ActionServices {
   readonly recordings: Collector | null;
   /** Change notices for the admin's live updates. */
   readonly events: Events;
+  /** The questions agents wait on: asked, answered and cancelled (End, Forget) from any server. */
+  readonly questions: Questions;
   /** The last calls, for the admin. */
   readonly activity: Activity;
   /** The Host names this server answers to, and which origins are its own. */

@@ -119,7 +119,8 @@ export const logs = defineAction({
     const tabs = (input.tab ?? "current") === "current" ? await contextsOf(page) : null;
     const wanted = (l: Logged) =>
       (kind === "all" || l.entry.kind === kind) &&
-      (!tabs || (l.context !== null && tabs.has(l.context))) &&
+      // An entry of no tab (the server's own notice) concerns every tab.
+      (!tabs || l.context === null || tabs.has(l.context)) &&
       rank(levelOf(l.entry)) >= floor &&
       (input.url_contains === undefined ||
         (l.entry.kind === "network" && l.entry.url.includes(input.url_contains)));

@@ -6,6 +6,7 @@ import type { Config } from "../config-schema.ts";
 import type { Files } from "../files/service.ts";
 import type { Flows } from "../flows/service.ts";
 import type { Grid } from "../grid/webdriver.ts";
+import type { Questions } from "../person/waits.ts";
 import type { SecretCatalogue } from "../secrets/catalogue.ts";
 import type { Redactor } from "../secrets/redactor.ts";
 import type { RecordStore } from "../store/types.ts";
@@ -35,6 +36,8 @@ export interface ActionServices {
   readonly timeline: Pick<Timeline, "step" | "flowYaml">;
   /** Change notices for the admin's live updates. */
   readonly events: { changed(workspace: string): void };
+  /** The questions agents wait on (ask_human). */
+  readonly questions: Pick<Questions, "ask">;
 }
 
 /** Opening and ending the workspace's browser: the manager does both, in the call's turn. */

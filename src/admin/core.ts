@@ -6,6 +6,9 @@ import type { Services } from "../services.ts";
 /** End: the browser quits, the record stays. A call stuck on a hanging Grid is stopped, not waited for. */
 export async function endWorkspace(services: Services, key: string): Promise<{ ended: boolean }> {
   const out = await services.workspaces.interrupt(key);
+  // A question its agent waits on goes too, on whichever server the agent's call waits (the record
+  // names no browser by now: the wait ends without reading a page).
+  await services.questions.cancel(key);
   services.events.changed(key);
   return out;
 }
@@ -14,6 +17,7 @@ export async function endWorkspace(services: Services, key: string): Promise<{ e
 export async function forgetWorkspace(services: Services, key: string): Promise<{ forgotten: string }> {
   // A stopped call writes nothing afterwards: the record it would settle into is gone.
   await services.workspaces.interrupt(key);
+  await services.questions.cancel(key);
   await services.store.delete(key);
   // The timeline lives as long as the record.
   await services.timeline.clear(key, "all");

@@ -35,6 +35,22 @@ export class BidiTimeout extends AppError {
   }
 }
 
+export const DEAD =
+  "the browser's BiDi channel stopped answering (even a trivial command): the browser cannot be driven any more";
+
+/** The channel is dead: it stopped answering every command, a trivial probe too (a 503). */
+export class BidiDead extends AppError {
+  constructor() {
+    super("unavailable", DEAD);
+    this.name = "BidiDead";
+  }
+}
+
+/** A command pending this long with nothing heard from the channel makes it probed. */
+const QUIET_MS = 2_000;
+/** How long the probe (a trivial command the browser answers even when a page is stuck) may take. */
+export const PROBE_MS = 3_000;
+
 // lib.dom's WebSocket type hides the options argument Bun's constructor takes (headers).
 const BunWebSocket = WebSocket as unknown as new (url: string, options?: Bun.WebSocketOptions) => WebSocket;
 
@@ -66,6 +82,11 @@ export class BidiSocket {
   private listeners: Listener[] = [];
   private closedWhy: string | null = null;
   private readonly closeHandlers: Array<() => void> = [];
+  /** When the channel last said anything (an answer, an event). */
+  private heard = Date.now();
+  private watchdog: ReturnType<typeof setInterval> | null = null;
+  private probing: Promise<boolean> | null = null;
+  private isDead = false;
 
   private constructor(
     private readonly ws: WebSocket,
@@ -114,6 +135,36 @@ export class BidiSocket {
     return this.closedWhy !== null;
   }
 
+  /** Whether the channel was found dead (it stopped answering a trivial probe): never opened again. */
+  get dead(): boolean {
+    return this.isDead;
+  }
+
+  /**
+   * Whether the channel still answers: a trivial command (the context tree's roots), which the
+   * browser answers even while a page is busy or a dialog holds it. One that does not answer within
+   * `ms` finds the channel dead: it is closed, and every command waiting fails as BidiDead.
+   */
+  probe(ms = PROBE_MS): Promise<boolean> {
+    if (this.closedWhy) return Promise.resolve(false);
+    this.probing ??= this.send("browsingContext.getTree", { maxDepth: 0 }, { timeoutMs: ms })
+      .then(
+        () => true,
+        (err: unknown) => {
+          if (err instanceof BidiTimeout) {
+            this.die();
+            return false;
+          }
+          // An error reply still answers; a closed socket does not.
+          return !this.closedWhy;
+        },
+      )
+      .finally(() => {
+        this.probing = null;
+      });
+    return this.probing;
+  }
+
   /** Calls `handler` once the socket is closed, by either side. */
   onClose(handler: () => void): void {
     if (this.closedWhy) handler();
@@ -126,15 +177,18 @@ export class BidiSocket {
     params: Commands[M]["params"],
     opts: { timeoutMs?: number } = {},
   ): Promise<Commands[M]["result"]> {
-    if (this.closedWhy) return Promise.reject(unavailable(this.closedWhy));
+    if (this.closedWhy) return Promise.reject(this.isDead ? new BidiDead() : unavailable(this.closedWhy));
     const id = this.nextId++;
     const timeoutMs = opts.timeoutMs ?? this.commandTimeoutMs;
+    // Quiet is counted from the first command waiting, not from the last word before an idle time.
+    if (this.pending.size === 0) this.heard = Date.now();
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
         reject(new BidiTimeout(method, timeoutMs));
       }, timeoutMs);
       this.pending.set(id, { method, resolve: resolve as (v: unknown) => void, reject, timer });
+      this.watch();
       try {
         this.ws.send(JSON.stringify({ id, method, params }));
       } catch (err) {
@@ -176,12 +230,44 @@ export class BidiSocket {
     }
   }
 
+  /**
+   * While commands wait and the channel has been quiet a while, it is probed (a command that does
+   * not answer is a health probe, not a reason to wait out its own deadline): a channel that died
+   * under a command is found within seconds, however long that command's deadline.
+   */
+  private watch(): void {
+    if (this.watchdog) return;
+    this.watchdog = setInterval(() => {
+      if (this.pending.size === 0 || this.closedWhy) {
+        if (this.watchdog) clearInterval(this.watchdog);
+        this.watchdog = null;
+        return;
+      }
+      if (!this.probing && Date.now() - this.heard >= QUIET_MS) void this.probe();
+    }, 1_000);
+    this.watchdog.unref?.();
+  }
+
+  private die(): void {
+    if (this.closedWhy) return;
+    this.isDead = true;
+    log.warn(DEAD);
+    this.fail(DEAD);
+    try {
+      this.ws.close();
+    } catch {
+      // already gone
+    }
+  }
+
   private fail(why: string): void {
     if (this.closedWhy) return;
     this.closedWhy = why;
+    if (this.watchdog) clearInterval(this.watchdog);
+    this.watchdog = null;
     for (const p of this.pending.values()) {
       clearTimeout(p.timer);
-      p.reject(unavailable(`${why} before it answered ${p.method}`));
+      p.reject(this.isDead ? new BidiDead() : unavailable(`${why} before it answered ${p.method}`));
     }
     this.pending.clear();
     this.listeners = [];
@@ -195,6 +281,7 @@ export class BidiSocket {
   }
 
   private receive(data: unknown): void {
+    this.heard = Date.now();
     let msg: {
       id?: number | null;
       type?: string;

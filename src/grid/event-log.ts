@@ -1,19 +1,30 @@
 // What a browser's pages reported over its held BiDi connection — console messages, uncaught
 // errors and network requests — kept in a bounded ring per browser (setting logs.keep) so the
-// `logs` action and capture=true read them. Texts are kept as the browser sent them: whoever
-// hands them out hides secret values first.
+// `logs` action and capture=true read them. Texts are kept as the browser sent them (an unpaired
+// surrogate replaced): whoever hands them out hides secret values first.
+//
+// chromedriver chokes on console text with unpaired UTF-16 surrogates ("bad inspector message …
+// log.entryAdded"): a few such messages and the whole BiDi channel stops answering, for good. So a
+// browser that replaces one whose channel died that way follows no console (QUIET says so in its ring).
 import type { BidiSocket } from "./bidi.ts";
 import type { EventName } from "./bidi-types.ts";
 
+/** Console messages and uncaught errors: the one event a browser's own page can poison (see QUIET). */
+export const CONSOLE: EventName = "log.entryAdded";
+
 /** The events the ring is fed by; the held connection subscribes to them with the rest. */
 export const LOGGED: EventName[] = [
-  "log.entryAdded",
+  CONSOLE,
   "network.beforeRequestSent",
   "network.responseCompleted",
   "network.fetchError",
 ];
 
 export const DEFAULT_KEEP = 1000;
+
+/** What a browser that follows no console says in its ring. */
+export const QUIET =
+  "console messages are not followed in this browser: the previous browser's BiDi channel died, as chromedriver does on some console output (text with unpaired UTF-16 surrogates); open_session starts a browser that follows them again";
 const MAX_TEXT = 2000;
 const MAX_URL = 1000;
 
@@ -81,7 +92,9 @@ export class EventRing {
   feed(socket: BidiSocket): () => void {
     const offs = [
       socket.on("log.entryAdded", null, (p) => {
-        const entry: ConsoleEntry = { kind: "console", level: p.level, text: cap(p.text ?? "", MAX_TEXT) };
+        // Taken as it comes: an unpaired UTF-16 surrogate is replaced (U+FFFD), never a failure.
+        const text = cap(String(p.text ?? "").toWellFormed(), MAX_TEXT);
+        const entry: ConsoleEntry = { kind: "console", level: p.level, text };
         const source = sourceOf(p as Parameters<typeof sourceOf>[0]);
         if (source) entry.source = source;
         this.push({ context: p.source.context ?? null, entry });
@@ -145,6 +158,11 @@ export class EventRing {
     return this.typed.some(
       (w) => w.context === l.context && l.seq >= w.from && (w.until === null || l.seq <= w.until),
     );
+  }
+
+  /** The server's own word in the ring (a browser that does not follow its console says so). */
+  notice(text: string): void {
+    this.push({ context: null, entry: { kind: "console", level: "warn", text, source: "selenium-flow" } });
   }
 
   private push(l: Omit<Logged, "seq">): Logged {

@@ -2,8 +2,8 @@
 // first use, opened again when one dropped, closed when the browser ends, is replaced or reaped. Each
 // browser's preload script and console/network ring outlive its connections.
 import { log } from "../log.ts";
-import type { BidiSocket } from "./bidi.ts";
-import { DEFAULT_KEEP, EventRing } from "./event-log.ts";
+import { BidiDead, type BidiSocket, BidiTimeout } from "./bidi.ts";
+import { DEFAULT_KEEP, EventRing, QUIET } from "./event-log.ts";
 import { HeldConnection, IDLE_MS } from "./held.ts";
 
 /** The held connections of this server, by Grid session id (which never leaves the server). */
@@ -15,6 +15,10 @@ export class HeldConnections {
   private readonly preloads = new Map<string, string>();
   /** Each browser's console and network ring, kept across its connections. */
   private readonly rings = new Map<string, EventRing>();
+  /** Browsers whose channel died (it stopped answering a probe): no connection is opened again. */
+  private readonly deadIds = new Set<string>();
+  /** Browsers that follow no console (QUIET). */
+  private readonly quietIds = new Set<string>();
 
   constructor(
     private readonly connect: (id: string) => Promise<BidiSocket>,
@@ -27,6 +31,7 @@ export class HeldConnections {
 
   /** The browser's connection, opened (or opened again) when it has none. */
   get(id: string): Promise<HeldConnection> {
+    if (this.deadIds.has(id)) return Promise.reject(new BidiDead());
     const known = this.held.get(id);
     if (known && !known.closed) return Promise.resolve(known);
     if (known) this.held.delete(id);
@@ -43,10 +48,23 @@ export class HeldConnections {
     return known && !known.closed ? known : undefined;
   }
 
+  /** Whether the browser's channel was found dead: it is to be ended and replaced. */
+  dead(id: string): boolean {
+    return this.deadIds.has(id);
+  }
+
+  /** The browser follows no console: its connections leave log.entryAdded out (see QUIET). */
+  quiet(id: string): void {
+    this.quietIds.add(id);
+    this.ringOf(id).notice(QUIET);
+  }
+
   /** Closes and forgets the browser's connection (it ended, was replaced or reaped). */
   drop(id: string): void {
     const known = this.held.get(id);
     this.held.delete(id);
+    this.deadIds.delete(id);
+    this.quietIds.delete(id);
     this.preloads.delete(id);
     this.rings.delete(id);
     this.dropped?.(id);
@@ -97,16 +115,27 @@ export class HeldConnections {
       // A preload script outlives the connection that added it: the last one goes first.
       const old = this.preloads.get(id);
       if (old) await socket.send("script.removePreloadScript", { script: old }).catch(() => undefined);
-      const script = await conn.follow(this.preload, (late) => {
-        if (this.held.get(id) === conn) this.preloads.set(id, late);
-      });
+      const script = await conn.follow(
+        this.preload,
+        (late) => {
+          if (this.held.get(id) === conn) this.preloads.set(id, late);
+        },
+        !this.quietIds.has(id),
+      );
       if (script) this.preloads.set(id, script);
     } catch (err) {
+      // A fresh connection whose first commands time out is probed: a dead channel is said so.
+      const dead = socket.dead || (err instanceof BidiTimeout && !(await socket.probe()) && socket.dead);
       conn.close();
+      if (dead) {
+        this.deadIds.add(id);
+        throw new BidiDead();
+      }
       throw err;
     }
     socket.onClose(() => {
       if (this.held.get(id) === conn) this.held.delete(id);
+      if (socket.dead) this.deadIds.add(id);
     });
     this.held.set(id, conn);
     log.debug(`holding a BiDi connection (${this.size} open)`);

@@ -5,7 +5,7 @@
 import type { BidiSocket } from "./bidi.ts";
 import type { EventName, NavigationInfo, UserPrompt } from "./bidi-types.ts";
 import { PagesElsewhere } from "./elsewhere.ts";
-import { EventRing, LOGGED } from "./event-log.ts";
+import { CONSOLE, EventRing, LOGGED } from "./event-log.ts";
 
 /** Closed after this long without a call (a live call keeps its connection). */
 export const IDLE_MS = 5 * 60_000;
@@ -109,6 +109,8 @@ export class HeldConnection {
   async follow(
     preload: { functionDeclaration: string; sandbox: string } | null,
     late: (script: string) => void = () => undefined,
+    /** false: the console is not followed (its output broke a browser's channel before). */
+    console = true,
   ): Promise<string | null> {
     // Adding a preload script waits on every open document, so a stuck one would keep the connection
     // from opening: past PRELOAD_MS it goes on without (page calls bring the library themselves).
@@ -117,7 +119,7 @@ export class HeldConnection {
       : null;
     adding?.catch(() => undefined);
     await Promise.all([
-      this.socket.subscribe(FOLLOWED),
+      this.socket.subscribe(console ? FOLLOWED : FOLLOWED.filter((e) => e !== CONSOLE)),
       // The tabs already open, whose creation the connection did not see.
       this.socket
         .send("browsingContext.getTree", { maxDepth: 0 })

@@ -1,7 +1,7 @@
 // The page port: one BiDi command with its failures said plainly, the dialog watch, sandbox and page calls.
 import { error as wd } from "selenium-webdriver";
 import { badInput } from "../errors.ts";
-import { BidiError, type BidiSocket, BidiTimeout, SANDBOX } from "./bidi.ts";
+import { BidiDead, BidiError, type BidiSocket, BidiTimeout, SANDBOX } from "./bidi.ts";
 import type {
   BrowsingContextInfo,
   Commands,
@@ -140,6 +140,8 @@ export class PagePort {
     target: string | null,
   ): Promise<unknown> {
     if (err instanceof BidiTimeout) {
+      // A command past its deadline is a health probe: a channel that answers nothing more is dead.
+      if (!(await this.held.socket.probe()) && this.held.socket.dead) return new BidiDead();
       // A Grid that does not answer either is named as such (its 503).
       if (await this.isGone()) {
         return new wd.NoSuchSessionError("the browser is gone");

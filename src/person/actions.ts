@@ -3,8 +3,6 @@
 import { z } from "zod";
 import { defineAction } from "../actions/define.ts";
 import { browserState } from "../actions/landing.ts";
-import { conflict } from "../errors.ts";
-import { ask } from "./waits.ts";
 
 const PROGRESS_MS = 10_000;
 
@@ -26,7 +24,7 @@ export const askHuman = defineAction({
   http: { method: "POST", path: "/browser/ask-human" },
   title: "Ask human",
   description: "Ask the person watching for help (CAPTCHA, 2FA); waits for the answer.",
-  docs: "The workspace's row shows the question until a person answers (POST /admin/workspaces/{key}/answer) or the timeout passes; the answer is {answered, answer?, url, title}, the page as the person left it (with no live browser: the last known url and an empty title; none is opened). End or Forget cancels the wait (answered false). One question per workspace at a time: a second is a 409.",
+  docs: "The workspace's row shows the question, on every server of a group, until a person answers (POST /admin/workspaces/{key}/answer, on any server) or the timeout passes. The person's answer call returns once this call took the answer, or says it was not delivered (409: this call ended first; 503: it did not take it within 10 s) and withdraws it: an answer arrives exactly once or not at all. The result is {answered, answer?, url, title}, the page as the person left it (with no live browser: the last known url and an empty title; none is opened). End or Forget, on any server, cancels the wait (answered false). One question per workspace at a time: a second is a 409.",
   input: z.strictObject({
     question: z.string().min(1).max(500),
     timeout: z.number().int().min(5).max(3600).default(600),
@@ -41,13 +39,12 @@ export const askHuman = defineAction({
   browser: "none",
   unleased: pageNow,
   handler: async (ctx, input) => {
-    const changed = () => ctx.services.events.changed(ctx.workspace);
-    const waiting = ask(ctx.workspace, input.question, input.timeout * 1000, ctx.signal, changed);
-    if (!waiting) {
-      throw conflict(
-        `workspace ${ctx.workspace} already waits on a question: wait for its answer before asking another`,
-      );
-    }
+    const waiting = ctx.services.questions.ask(
+      ctx.workspace,
+      input.question,
+      input.timeout * 1000,
+      ctx.signal,
+    );
     const began = Date.now();
     const tick = setInterval(() => {
       const s = Math.round((Date.now() - began) / 1000);

@@ -4,12 +4,10 @@ import { Elysia } from "elysia";
 import { z } from "zod";
 import { validate } from "../actions/validate.ts";
 import { adminGuard, onWorkspaceRoute, requireWorkspace } from "../admin/guard.ts";
-import { conflict } from "../errors.ts";
 import { json, readJson } from "../http/json.ts";
 import type { Services } from "../services.ts";
 import { invoke } from "../workspaces/invoke.ts";
 import { inputArgs, personAction, readInput } from "./input.ts";
-import { answer, waitingOn } from "./waits.ts";
 
 const Answer = z.strictObject({
   text: z.string().max(2000).default("").describe("The answer the agent gets (may be empty: done)."),
@@ -22,10 +20,11 @@ export function personRoutes(services: Services) {
     .post(
       "/admin/workspaces/:key/answer",
       async ({ request, params }) => {
-        // A workspace with no record may ask too: its question is what makes it answerable.
-        const key = waitingOn(params.key) ? params.key : await requireWorkspace(services, params.key);
+        // A question is kept in the record (a workspace with none gets one when it asks).
+        const key = await requireWorkspace(services, params.key);
         const body = validate(Answer, await readJson(request));
-        if (!answer(key, body.text)) throw conflict(`workspace ${key} is not waiting on a question`);
+        // Answers once the agent's call took it (on whichever server it waits); else 409 or 503.
+        await services.questions.answer(key, body.text);
         return json({ answered: true });
       },
       onWorkspaceRoute(),

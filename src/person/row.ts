@@ -1,5 +1,5 @@
 // The person part of the admin's workspace row: waiting {question, since} while its agent waits.
 import type { RowContext } from "../admin/rows.ts";
-import { waitingOn } from "./waits.ts";
+import { waitingIn } from "./waits.ts";
 
-export const personPart = ({ key }: RowContext) => ({ waiting: waitingOn(key) });
+export const personPart = ({ record }: RowContext) => ({ waiting: waitingIn(record) });

@@ -119,6 +119,20 @@ const FocusSchema = z.object({
 });
 export type Focus = z.infer<typeof FocusSchema>;
 
+/**
+ * The question the workspace's agent waits on (ask_human), kept here so any server of a group shows
+ * it and takes its answer: `since` and `until` are epoch seconds; `answer` is set by the person's
+ * answer until the agent's call takes it (src/person/waits.ts).
+ */
+const QuestionSchema = z.object({
+  id: z.string().min(1),
+  text: z.string(),
+  since: z.number(),
+  until: z.number(),
+  answer: z.string().optional(),
+});
+export type Question = z.infer<typeof QuestionSchema>;
+
 // Fields of no use to this build (the Python build's `url`) are not carried.
 const RecordSchema = z.object({
   session_id: z.string().catch(""),
@@ -131,6 +145,7 @@ const RecordSchema = z.object({
   focus: FocusSchema.optional().catch(undefined),
   /** Sealed site data that no key of this server opens: carried as it is, never overwritten (seal.ts). */
   unreadable: z.string().optional().catch(undefined),
+  question: QuestionSchema.optional().catch(undefined),
 });
 
 export type WorkspaceRecord = Omit<z.infer<typeof RecordSchema>, "site_data"> & { site_data: SiteData };
@@ -163,7 +178,8 @@ export function fromJson(raw: unknown): WorkspaceRecord {
   const got = RecordSchema.safeParse(isObject(data) ? data : {});
   // Every field falls back, so this never fails; were it to, the record reads as empty, not as an error.
   if (!got.success) return emptyRecord();
-  const { session_id, opened_at, settings, history, site_data, reopened, focus, unreadable } = got.data;
+  const { session_id, opened_at, settings, history, site_data, reopened, focus, unreadable, question } =
+    got.data;
   return {
     session_id,
     opened_at,
@@ -173,7 +189,14 @@ export function fromJson(raw: unknown): WorkspaceRecord {
     reopened,
     ...(focus ? { focus } : {}),
     ...(unreadable !== undefined ? { unreadable } : {}),
+    ...(question ? { question } : {}),
   };
+}
+
+/** The same record without a question. */
+export function unasked(record: WorkspaceRecord): WorkspaceRecord {
+  const { question: _gone, ...rest } = record;
+  return rest;
 }
 
 /** Where the agent acts in `browser`, when the record knows it. */

@@ -10,3 +10,4 @@ export const MCP_SESSION = "!mcp-session:";
 export const MCP_SESSIONS = "!mcp-sessions";
 export const MARK = "!mark:";
 export const LEASE_FREE = "!lease-free";
+export const NUDGE = "!nudge";

@@ -1,7 +1,7 @@
 // Workspace leases in Redis: taken in arrival order through a queue, renewed, released, and watched for.
 import { RedisClient } from "bun";
 import { CLIENT_OPTIONS, NOW_MS, type RedisConnection, script } from "./redis-client.ts";
-import { LEASE, LEASE_FREE, LEASE_QUEUE, LEASE_SEQ } from "./redis-keys.ts";
+import { LEASE, LEASE_FREE, LEASE_QUEUE, LEASE_SEQ, NUDGE } from "./redis-keys.ts";
 
 /** Each waiting ticket's deadline, a sorted set (a new name: the hash it replaces had another type). */
 export const LEASE_DEADLINES = "!lease-deadlines:";
@@ -57,9 +57,10 @@ const SCRIPTS = {
 };
 
 export class RedisLeases {
-  /** A connection in subscribe mode, opened for the first lease watcher. */
+  /** A connection in subscribe mode, opened for the first watcher. */
   private listening: RedisClient | null = null;
   private readonly watchers = new Set<(name: string) => void>();
+  private readonly nudged = new Set<(name: string) => void>();
 
   constructor(
     private readonly conn: RedisConnection,
@@ -101,22 +102,38 @@ export class RedisLeases {
 
   watchLeases(listener: (name: string) => void): () => void {
     this.watchers.add(listener);
-    if (!this.listening && !this.conn.closed) {
-      const client = new RedisClient(this.conn.url, CLIENT_OPTIONS);
-      this.listening = client;
-      client
-        .subscribe(this.prefix + LEASE_FREE, (name) => {
-          for (const w of this.watchers) w(name);
-        })
-        .catch(() => {
-          // Waiters still look on their own; the next watcher tries again.
-          if (this.listening === client) this.listening = null;
-          client.close();
-        });
-    }
+    this.listen();
     return () => {
       this.watchers.delete(listener);
     };
+  }
+
+  async nudge(name: string): Promise<void> {
+    await this.conn.command("PUBLISH", [this.prefix + NUDGE, name]);
+  }
+
+  watchNudges(listener: (name: string) => void): () => void {
+    this.nudged.add(listener);
+    this.listen();
+    return () => {
+      this.nudged.delete(listener);
+    };
+  }
+
+  private listen(): void {
+    if (this.listening || this.conn.closed) return;
+    const client = new RedisClient(this.conn.url, CLIENT_OPTIONS);
+    this.listening = client;
+    const failed = () => {
+      // Waiters still look on their own; the next watcher tries again.
+      if (this.listening === client) this.listening = null;
+      client.close();
+    };
+    const to = (set: Set<(name: string) => void>) => (name: string) => {
+      for (const w of set) w(name);
+    };
+    client.subscribe(this.prefix + LEASE_FREE, to(this.watchers)).catch(failed);
+    client.subscribe(this.prefix + NUDGE, to(this.nudged)).catch(failed);
   }
 
   async leaveLeaseQueue(name: string, ticket: string): Promise<void> {
@@ -128,5 +145,6 @@ export class RedisLeases {
     this.listening?.close();
     this.listening = null;
     this.watchers.clear();
+    this.nudged.clear();
   }
 }

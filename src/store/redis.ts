@@ -254,6 +254,14 @@ export class RedisStore implements RecordStore {
     return this.leases.watchLeases(listener);
   }
 
+  nudge(name: string): Promise<void> {
+    return this.leases.nudge(name);
+  }
+
+  watchNudges(listener: (name: string) => void): () => void {
+    return this.leases.watchNudges(listener);
+  }
+
   leaveLeaseQueue(name: string, ticket: string): Promise<void> {
     return this.leases.leaveLeaseQueue(name, ticket);
   }

@@ -58,6 +58,14 @@ export interface RecordStore {
    * Returns the way to stop listening.
    */
   watchLeases?(listener: (name: string) => void): () => void;
+  /**
+   * Tells every server of the group that something about `name` changed that a waiter may be after
+   * (a question answered, taken or cancelled), so it looks at once rather than at its next look
+   * (Redis: a published message). Stores without a way to say so leave both out.
+   */
+  nudge?(name: string): Promise<void>;
+  /** Calls `listener` with each name nudged, by any server. Returns the way to stop listening. */
+  watchNudges?(listener: (name: string) => void): () => void;
 
   /**
    * MCP sessions over HTTP, kept here so any server of a group serves any of them: opens `id` for

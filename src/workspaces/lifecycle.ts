@@ -3,7 +3,7 @@
 // a browser that could not be bound is quit.
 import { SITE_DATA_URI } from "../actions/fields.ts";
 import type { LiveBrowser } from "../actions/shape.ts";
-import { badInput, unavailable } from "../errors.ts";
+import { type AppError, badInput, unavailable } from "../errors.ts";
 import type { Grid } from "../grid/webdriver.ts";
 import { isNoSuchSession } from "../grid/webdriver-errors.ts";
 import { log } from "../log.ts";
@@ -25,6 +25,9 @@ import type { Browsers, Held } from "./browsers.ts";
 import { type OpenRequest, type OpenResult, openOptions, resolveSettings } from "./settings.ts";
 import { DEFAULT_HEIGHT, DEFAULT_WIDTH } from "./shapes.ts";
 import { applyViewport, type Viewport } from "./viewport.ts";
+
+/** How long ending a browser may take before the call answers (the Grid goes on quitting it). */
+const END_WAIT_MS = 5_000;
 
 export const INSECURE_SKIP = "an insecure browser gets no saved site data";
 export const RECORDING_OFF =
@@ -77,6 +80,8 @@ export class Lifecycle {
   private readonly browsers: Browsers;
   private readonly fenceOf: LifecycleDeps["fenceOf"];
   private readonly stopped: LifecycleDeps["stopped"];
+  /** Workspaces whose last browser's channel died: their next browser follows no console. */
+  private readonly quietNext = new Set<string>();
 
   constructor(deps: LifecycleDeps) {
     this.store = deps.store;
@@ -92,7 +97,13 @@ export class Lifecycle {
   async resolve(workspace: string): Promise<Held> {
     const record = await this.store.get(workspace);
     const id = record?.session_id;
-    if (!id) return this.reopen(workspace, "", record);
+    if (!id) return this.reopen(workspace, "", record, { quiet: this.quietNext.delete(workspace) });
+    // A browser whose channel died (found so by an earlier call): ended, and replaced before the call.
+    if (this.browsers.connections.dead(id)) {
+      log.warn(`workspace ${workspace}: its browser's BiDi channel died; replacing it`);
+      await this.endGridBrowser(id);
+      return this.reopen(workspace, id, record, { quiet: true });
+    }
     // A browser whose page stopped answering, and still does not: it counts as gone, and is ended.
     if (await this.browsers.wedged(id, record)) {
       log.info(`workspace ${workspace}: its browser stopped answering; replacing it`);
@@ -112,7 +123,12 @@ export class Lifecycle {
    * Opens a replacement for `replacing` (or a first browser) the way the last one was opened, with
    * its site data, on its last page. Another server may bind first: then act on its browser.
    */
-  async reopen(workspace: string, replacing: string, known?: WorkspaceRecord | null): Promise<Held> {
+  async reopen(
+    workspace: string,
+    replacing: string,
+    known?: WorkspaceRecord | null,
+    opts: { quiet?: boolean } = {},
+  ): Promise<Held> {
     if (replacing) this.browsers.connections.drop(replacing);
     const record = known !== undefined ? known : await this.store.get(workspace);
     const settings = { ...(record?.settings ?? {}) };
@@ -123,6 +139,7 @@ export class Lifecycle {
       settings,
       recordUrl(record ?? emptyRecord()) || undefined,
       record?.site_data,
+      opts.quiet === true,
     );
     // An admin ended the workspace while this browser opened: it is not the workspace's.
     if (this.stopped(workspace)) {
@@ -178,8 +195,11 @@ export class Lifecycle {
     settings: BrowserSettings,
     url: string | undefined,
     siteData: SiteData | null | undefined,
+    quiet = false,
   ): Promise<Launched> {
     const { id } = await this.grid.open(openOptions(workspace, settings));
+    // It replaces a browser whose channel a page's console killed: this one follows no console.
+    if (quiet) this.browsers.connections.quiet(id);
     const browser = this.browsers.live(id, settings);
     try {
       let report: SiteDataReport | null = null;
@@ -212,6 +232,29 @@ export class Lifecycle {
     }
   }
 
+  /**
+   * A call found its browser's BiDi channel dead: the browser is ended (classic WebDriver, at most
+   * END_WAIT_MS) and the record names none, so the next call replaces it as after a reap (site data
+   * restored, the last page reopened), with one that follows no console (chromedriver's channel
+   * dies on some console output). Answers the error the call ends with, saying what happened.
+   */
+  async endDead(workspace: string, id: string): Promise<AppError> {
+    log.warn(`workspace ${workspace}: its browser's BiDi channel died; ending it`);
+    await this.endGridBrowser(id);
+    this.quietNext.add(workspace);
+    const record = await this.store
+      .update(
+        workspace,
+        (cur) => (cur && cur.session_id === id ? detached(cur) : null),
+        this.fenceOf(workspace),
+      )
+      .catch(() => null);
+    const url = record ? recordUrl(record) : "";
+    return unavailable(
+      `the browser stopped answering (its BiDi channel died: chromedriver does that on some console output, such as text with unpaired UTF-16 surrogates), so it was ended; the next call opens a fresh one${url ? ` on ${url}` : ""} with the saved site data, which follows no console messages: check the page there, then retry the call if it is still to be done`,
+    );
+  }
+
   private expectRecording(workspace: string, gridId: string, settings: BrowserSettings): string | null {
     if (!settings.record || !this.hooks.recordings) return null;
     return this.hooks.recordings.expect(workspace, gridId, settings.browser ?? "chrome");
@@ -219,6 +262,8 @@ export class Lifecycle {
 
   /** open_session: replaces the workspace's browser. Call inside `run` (it holds the lease). */
   async open(workspace: string, req: OpenRequest): Promise<OpenResult> {
+    // An explicit open starts a browser that follows the console again.
+    this.quietNext.delete(workspace);
     const previous = await this.store.get(workspace);
     const settings = resolveSettings(req, previous?.settings ?? {});
     if (settings.record && !this.hooks.recordings) throw badInput(RECORDING_OFF, "record");
@@ -280,10 +325,18 @@ export class Lifecycle {
     return { ended: true };
   }
 
+  /** Quits the browser by classic WebDriver (its BiDi channel may be gone); never longer than END_WAIT_MS. */
   private async endGridBrowser(id: string): Promise<void> {
     this.browsers.connections.drop(id);
     try {
-      await this.grid.end(id);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<void>((resolve) => {
+        timer = setTimeout(() => {
+          log.warn(`the Grid did not end a browser within ${END_WAIT_MS / 1000} s; it goes on`);
+          resolve();
+        }, END_WAIT_MS);
+      });
+      await Promise.race([this.grid.end(id).finally(() => clearTimeout(timer)), late]);
     } catch (err) {
       log.warn(`ending a browser failed: ${err instanceof Error ? err.message : String(err)}`);
     } finally {

@@ -216,13 +216,13 @@ export class WorkspaceManager<T = unknown> {
       mine.delete(stop);
       if (mine.size === 0 && this.waiting.get(workspace) === mine) this.waiting.delete(workspace);
     }
-    // No live browser (none opened; ended or forgotten, which cancelled the wait): the page last
-    // known, and none opened for it.
+    // No live browser (none opened; ended, forgotten or reaped): the page last known, none opened.
     const record = await this.ports.store.get(workspace);
     const url = (record && recordUrl(record)) || (before && recordUrl(before)) || "";
     const known = { url, title: "" };
-    if (!record?.session_id || stop.signal.aborted)
-      return { ok: true, result: { ...out, ...known }, after: undefined };
+    // A browser the Grid no longer has is not reopened to read its page (a full Grid would hold the answer).
+    const live = record?.session_id && (await this.ports.grid.alive(record.session_id).catch(() => false));
+    if (!live || stop.signal.aborted) return { ok: true, result: { ...out, ...known }, after: undefined };
     const then_ = await this.call(workspace, then, {}, { signal: opts.signal });
     if (then_.ok) return { ...then_, result: { ...out, ...then_.result } };
     // The wait's outcome (a person's answer) is never lost to the page read failing.
@@ -311,6 +311,9 @@ export class WorkspaceManager<T = unknown> {
     try {
       result = await attempt(this.hooks.capture, browser, action, input, ctx.ctx);
     } catch (err) {
+      // Its channel died under the call: the browser is ended (the next call replaces it), and the call says so.
+      const dead = [call.browser?.id, browser.id].find((id) => id && this.connections.dead(id));
+      if (dead) throw await this.lifecycle.endDead(workspace, dead);
       if (!isNoSuchSession(err)) throw err;
       // The Grid reaped it between calls: reopen silently and do the call on the new browser.
       log.info(`workspace ${workspace}: its browser was gone; reopening it`);

@@ -40,7 +40,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await endAll(server, ["nb-end", "nb-forget"]);
+  await endAll(server, ["nb-end", "nb-forget", "nb-reaped"]);
   await server.close();
   await ledger.endAll();
   ledger.stop();
@@ -56,8 +56,8 @@ test("a workspace with no record asks and is answered: the text, the page unknow
   expect(res.status).toBe(200);
   expect(res.body).toEqual({ answered: true, answer: "Welcome2024!", url: "", title: "" });
   expect(ledger.opened).toHaveLength(0);
-  // Once answered, nothing waits: a late answer is refused as before.
-  expect((await admin("POST", "/admin/workspaces/nb-fresh/answer", { text: "late" })).status).toBe(404);
+  // Once answered, nothing waits: a late answer is refused (the question made the workspace's record).
+  expect((await admin("POST", "/admin/workspaces/nb-fresh/answer", { text: "late" })).status).toBe(409);
 }, 60_000);
 
 test("no answer on a workspace with no browser: answered false, and no browser opened", async () => {
@@ -95,3 +95,33 @@ test("Forget during a wait cancels it: answered false, and the workspace stays f
   // The forgotten record does not come back (the stopped wait settles nothing into it).
   expect(await server.app.services.store.get("nb-forget")).toBeNull();
 }, 90_000);
+
+test("a browser the Grid reaped during the wait is not reopened: the answer comes back at once with the last page", async () => {
+  expect((await server.call("POST", "/browser/navigate", { url: site.url("/") }, "nb-reaped")).status).toBe(
+    200,
+  );
+  const id = (await server.app.services.store.get("nb-reaped"))!.session_id;
+  const before = ledger.opened.length;
+  const asked = ask("nb-reaped", "Please solve the CAPTCHA");
+  await untilWaiting("nb-reaped");
+  // Gone behind the server's back, as a Grid's session timeout ends it.
+  await server.app.services.grid.end(id);
+  expect((await admin("POST", "/admin/workspaces/nb-reaped/answer", { text: "done" })).status).toBe(200);
+  const res = await asked;
+  expect([res.status, res.body]).toEqual([
+    200,
+    { answered: true, answer: "done", url: site.url("/"), title: "" },
+  ]);
+  expect(ledger.opened).toHaveLength(before);
+}, 90_000);
+
+test("1,000 asks on workspaces without browsers all time out cleanly, and make no Grid session", async () => {
+  const before = ledger.opened.length;
+  const names = Array.from({ length: 1000 }, (_, i) => `nb-many-${i}`);
+  const got = await Promise.all(names.map((w) => ask(w, "anyone?", 5)));
+  expect(got.filter((r) => r.status !== 200)).toEqual([]);
+  expect(new Set(got.map((r) => JSON.stringify(r.body)))).toEqual(
+    new Set([JSON.stringify({ answered: false, url: "", title: "" })]),
+  );
+  expect(ledger.opened).toHaveLength(before);
+}, 120_000);

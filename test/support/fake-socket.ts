@@ -1,6 +1,6 @@
 // A fake BiDi socket for unit tests of what a held connection follows: events are emitted by the
 // test, commands answer with what `answer` says (or never, to stand for a browser the Grid removed).
-import type { BidiSocket } from "../../src/grid/bidi.ts";
+import { type BidiSocket, BidiTimeout } from "../../src/grid/bidi.ts";
 
 type Handler = (params: unknown) => unknown;
 
@@ -9,6 +9,8 @@ export class FakeSocket {
   private handlers: Array<{ event: string; context: string | null; handler: Handler }> = [];
   private closers: Array<() => void> = [];
   closed = false;
+  /** Set when a probe went unanswered (as BidiSocket.probe does). */
+  dead = false;
 
   constructor(
     private readonly answer: (method: string, params: unknown) => unknown | Promise<unknown> = () => ({}),
@@ -40,6 +42,20 @@ export class FakeSocket {
     if (this.closed) throw new Error("closed");
     this.sent.push({ method, params });
     return await this.answer(method, params);
+  }
+
+  /** BidiSocket.probe: the roots of the tree, through `answer`; a timeout finds the channel dead. */
+  async probe(): Promise<boolean> {
+    if (this.closed) return false;
+    try {
+      await this.send("browsingContext.getTree", { maxDepth: 0 });
+      return true;
+    } catch (err) {
+      if (!(err instanceof BidiTimeout)) return true;
+      this.dead = true;
+      this.close();
+      return false;
+    }
   }
 
   onClose(h: () => void): void {

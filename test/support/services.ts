@@ -11,6 +11,7 @@ import { Flows } from "../../src/flows/service.ts";
 import type { Grid } from "../../src/grid/webdriver.ts";
 import { HostRules } from "../../src/http/guard.ts";
 import { CallMetrics } from "../../src/metrics/calls.ts";
+import { Questions } from "../../src/person/waits.ts";
 import { SecretCatalogue } from "../../src/secrets/catalogue.ts";
 import { Redactor } from "../../src/secrets/redactor.ts";
 import type { Services } from "../../src/services.ts";
@@ -57,7 +58,8 @@ export function testServices(opts: TestServicesOptions): Services {
     now,
     changed,
   });
-  const ports = { config, store, grid, now, secrets, redactor, files, flows, timeline, events };
+  const questions = new Questions(store, changed);
+  const ports = { config, store, grid, now, secrets, redactor, files, flows, timeline, events, questions };
   const workspaces: WorkspaceManager<Trail> = new WorkspaceManager<Trail>({
     store,
     grid,

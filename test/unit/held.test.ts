@@ -1,7 +1,7 @@
 // The held connection: one per browser, reused, opened again after a drop, closed on drop and
 // after its idle time; and what it follows (dialogs, navigations) for the page work that needs it.
 import { expect, test } from "bun:test";
-import { BidiError, BidiTimeout } from "../../src/grid/bidi.ts";
+import { BidiDead, BidiError, BidiTimeout } from "../../src/grid/bidi.ts";
 import { HeldConnection } from "../../src/grid/held.ts";
 import { HeldConnections } from "../../src/grid/held-pool.ts";
 import { Page } from "../../src/grid/page.ts";
@@ -207,8 +207,10 @@ test("a document loaded before the connection held has no library yet: the call 
 });
 
 test("a command past its deadline is a 503 and the connection is not used again", async () => {
-  const s = new FakeSocket((method) => {
-    if (method === "browsingContext.getTree") throw new BidiTimeout(method, 100);
+  // The tree of the tab times out; the probe (the roots alone) answers: the channel lives.
+  const s = new FakeSocket((method, params) => {
+    if (method === "browsingContext.getTree" && (params as { maxDepth?: number }).maxDepth !== 0)
+      throw new BidiTimeout(method, 100);
     return {};
   });
   const held = new HeldConnection(s.socket, () => {}, 60_000);
@@ -221,6 +223,23 @@ test("a command past its deadline is a 503 and the connection is not used again"
   expect(err).toBeInstanceOf(BidiTimeout);
   expect(err.status).toBe(503);
   expect(s.closed).toBe(true);
+});
+
+test("a command past its deadline whose probe goes unanswered too finds the channel dead", async () => {
+  const s = new FakeSocket((method) => {
+    if (method === "browsingContext.getTree") throw new BidiTimeout(method, 100);
+    return {};
+  });
+  const held = new HeldConnection(s.socket, () => {}, 60_000);
+  const page = new Page(
+    held,
+    { tab: TAB, frame: null },
+    { pageLoadMs: 1000, scriptMs: 1000, gone: async () => false },
+  );
+  const err = await page.tree().catch((e) => e);
+  expect(err).toBeInstanceOf(BidiDead);
+  expect(err.status).toBe(503);
+  expect([s.dead, s.closed]).toEqual([true, true]);
 });
 
 test("a read sent while the document is being replaced is sent again once the next is in", async () => {

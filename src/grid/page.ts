@@ -8,7 +8,7 @@ import { BidiError, BidiTimeout, SANDBOX } from "./bidi.ts";
 import type { BrowsingContextInfo, SourceActions } from "./bidi-types.ts";
 import { type NodeRef, settling } from "./page-call.ts";
 import { DialogOpened, dialogOpenError } from "./page-dialogs.ts";
-import { clickActions, dragActions, hoverActions, KEY_MS, keyActions, keysOf } from "./page-input.ts";
+import { clickActions, hoverActions, KEY_MS, keyActions, keysOf } from "./page-input.ts";
 import { GRACE_MS, PagePort } from "./page-port.ts";
 
 /** The schemes a page may be loaded from when navigate.allow_schemes is not given. */
@@ -208,11 +208,6 @@ export class Page extends PagePort {
 
   async hover(el: NodeRef): Promise<void> {
     await this.perform(el.context, [hoverActions(el)]);
-  }
-
-  /** A pointer drag: press, nudge past drag thresholds, travel, release. */
-  async drag(from: NodeRef, to: NodeRef): Promise<void> {
-    await this.perform(from.context, [dragActions(from, to)]);
   }
 
   /** Key presses in `context`: each combo's modifiers held around its key. */

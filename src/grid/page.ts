@@ -130,26 +130,38 @@ export class Page extends PagePort {
     return this.held.documentStatus.get(this.where.tab);
   }
 
-  async history(delta: -1 | 1): Promise<void> {
+  /**
+   * One step back or forward: done once the document it goes to is interactive (or came back from
+   * the back/forward cache), then up to LOAD_MS more for `load`, as goto. Says whether it stopped
+   * waiting for `load`.
+   */
+  async history(delta: -1 | 1): Promise<{ loading: boolean }> {
     this.where.frame = null;
     const before = this.held.navigationCount;
+    let loading = false;
     await this.loading(async () => {
       await this.send("browsingContext.traverseHistory", { context: this.where.tab, delta });
       // The step itself answers at once; the page it goes to loads afterwards.
       if (this.held.navigationCount === before) await Bun.sleep(15);
-      await this.held.settled(this.where.tab, this.opts.pageLoadMs);
+      const ready = await this.held.settled(this.where.tab, this.opts.pageLoadMs, true);
+      loading = !ready || !(await this.held.settled(this.where.tab, LOAD_MS));
     });
+    return { loading };
   }
 
-  async reload(): Promise<void> {
+  /** Loads the tab's document again: done once it is interactive, then up to LOAD_MS for `load`. */
+  async reload(): Promise<{ loading: boolean }> {
     this.where.frame = null;
-    await this.loading(() =>
-      this.send(
+    let loading = false;
+    await this.loading(async () => {
+      await this.send(
         "browsingContext.reload",
-        { context: this.where.tab, wait: "complete" },
+        { context: this.where.tab, wait: "interactive" },
         { timeoutMs: this.opts.pageLoadMs },
-      ),
-    );
+      );
+      loading = !(await this.held.settled(this.where.tab, LOAD_MS));
+    });
+    return { loading };
   }
 
   private async loading<T>(go: () => Promise<T>): Promise<void> {

@@ -28,13 +28,16 @@ const NOT_TARGETS = new Set(["LABEL", "HTML", "BODY", "MAIN", "FORM", "OPTION", 
  * Why a walked element is a click target though no role says so: "handler" (an inline handler, a
  * framework's click attribute, an anchor without href),
  * "pointer" (the top of a region with a pointer cursor, no bigger than a quarter of the window),
- * "focus" (focusable by script, tabindex -1, with a short text: a menu's or a list's item), or null.
+ * "focus" (focusable by script, tabindex -1, with a short text: a menu's or a list's item), "grab"
+ * (the top of a region with a grab or move cursor: something to drag), or null.
  */
 export function clickSignal(el: Element, style: CSSStyleDeclaration, parentCursor: string): string | null {
   if (NOT_TARGETS.has(el.tagName)) return null;
   // A wrapper around a link or a button (a datepicker's day cell): that one is the target.
   if (el.querySelector(INTERACTIVE)) return null;
   if (el.matches(HANDLERS) || el.matches(HREFLESS)) return "handler";
+  // A grab or move cursor marks something to drag (a card, a handle): its top, as a pointer's.
+  if ((style.cursor === "grab" || style.cursor === "move") && parentCursor !== style.cursor) return "grab";
   if (style.cursor === "pointer" && parentCursor !== "pointer") {
     const r = el.getBoundingClientRect();
     const view = el.ownerDocument.defaultView ?? window;

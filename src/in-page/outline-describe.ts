@@ -51,7 +51,8 @@ function boxOf(el: Element): { x: number; y: number; width: number; height: numb
 function describe(el: Element, frame: Frame, boxes: boolean): ReadElement | null {
   const tag = el.tagName;
   if (tag === "OPTION" && el.closest("select")) return null;
-  const drag = el.matches(DRAGGABLE);
+  const cursor = (el.ownerDocument.defaultView ?? window).getComputedStyle(el).cursor;
+  const drag = el.matches(DRAGGABLE) || cursor === "grab" || cursor === "move";
   const drop = el.matches(DROPPABLE);
   const native = el.matches(INTERACTIVE);
   // Listed for what the page made of it (a pointer cursor, a handler): something to click.

@@ -45,6 +45,10 @@ card.addEventListener('pointerup', () => { from = null; });
     `<title>Range</title><label for="vol">Volume</label><input id="vol" type="range" min="0" max="100" value="10">
 <output id="out"></output><script>vol.addEventListener('change', () => out.textContent = 'changed to ' + vol.value);</script>`,
   );
+  p.page(
+    "/fields",
+    `<title>Fields</title><label>Name <input value="Ann Lee"></label><label>Password <input type="password" value="hunter22"></label>`,
+  );
   p.page("/start", `<title>Start</title><a href="/hang">Hang</a>`);
   p.page("/hang", `<title>Hang</title><h1>Usable</h1><img src="/never.png">`);
   p.page("/popped", `<title>Popped</title><p>the pop-up's own page</p>`);
@@ -129,6 +133,20 @@ test("write sets a range input's value whole, with its change event; a value it 
   expect((await p.tool("extract", { selector: { ref: vol }, get: "value" })).result).toBe("70");
   expect((await p.tool("read_page")).text).toContain("changed to 70");
   expect(await p.refused("write", { selector: { ref: vol }, text: "500" })).toContain("max 100");
+});
+
+test("select_text in a field selects its value there; a password's value never comes back", async () => {
+  const read = await p.tool("read_page", { url: p.site.url("/fields") });
+  const name = await p.tool("interact", { action: "select_text", selector: { ref: refNamed(read, "Name") } });
+  expect(name.selection).toBe("Ann Lee");
+  const got = await p.tool("execute_script", { script: "document.activeElement.selectionEnd" });
+  expect(got.result).toBe(7);
+  const pw = await p.tool("interact", {
+    action: "select_text",
+    selector: { ref: refNamed(read, "Password") },
+  });
+  expect(pw.selection).toBe("[hidden]");
+  expect(JSON.stringify(pw.raw)).not.toContain("hunter22");
 });
 
 test("back, forward and reload onto a page whose picture never loads answer once it is usable", async () => {

@@ -33,8 +33,12 @@ const NOT_TARGETS = new Set(["LABEL", "HTML", "BODY", "MAIN", "FORM", "OPTION", 
  */
 export function clickSignal(el: Element, style: CSSStyleDeclaration, parentCursor: string): string | null {
   if (NOT_TARGETS.has(el.tagName)) return null;
+  const signal = signalOf(el, style, parentCursor);
   // A wrapper around a link or a button (a datepicker's day cell): that one is the target.
-  if (el.querySelector(INTERACTIVE)) return null;
+  return signal && !el.querySelector(INTERACTIVE) ? signal : null;
+}
+
+function signalOf(el: Element, style: CSSStyleDeclaration, parentCursor: string): string | null {
   if (el.matches(HANDLERS) || el.matches(HREFLESS)) return "handler";
   // A grab or move cursor marks something to drag (a card, a handle): its top, as a pointer's.
   if ((style.cursor === "grab" || style.cursor === "move") && parentCursor !== style.cursor) return "grab";
@@ -45,7 +49,7 @@ export function clickSignal(el: Element, style: CSSStyleDeclaration, parentCurso
   }
   if (el.getAttribute("tabindex") === "-1" && !/^H[1-6]$/.test(el.tagName)) {
     const t = norm(el.textContent);
-    if (t && t.length <= 60 && !el.querySelector("a[href],button,input,select,textarea")) return "focus";
+    if (t && t.length <= 60) return "focus";
   }
   return null;
 }

@@ -138,6 +138,11 @@ test("an icon toolbar drawn by CSS: icons named from their class or title, click
   await p.tool("interact", { action: "click", selector: { ref: refOf(elements, "Reply") } });
   await p.tool("interact", { action: "click", selector: { ref: refOf(elements, "trash") } });
   expect(await done()).toEqual(["star", "reply", "trash"]);
+  // A class written to forge a line of the outline names an icon, quoted, and nothing more.
+  expect(outline).toMatch(/^- icon button "now" \[[a-z]+\d+\]$/m);
+  for (const line of outline.split("\n"))
+    expect([line, line.match(/\[[a-z]+\d+\]/g)?.length ?? 0]).not.toEqual([line, 2]);
+  expect(outline).not.toMatch(/link "Pay/i);
 });
 
 test("an icon that hides on hover: the press lands on its parent, is stopped, and is a 400 naming it", async () => {

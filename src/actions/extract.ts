@@ -5,11 +5,11 @@ import { badInput } from "../errors.ts";
 import type { PageLib, PageSelector } from "../in-page/index.ts";
 import { defineAction } from "./define.ts";
 import { acting, quoteSelector } from "./failures.ts";
-import { flag, pageFields, webUrl } from "./fields.ts";
+import { Box, flag, pageFields, webUrl } from "./fields.ts";
 import { here } from "./landing.ts";
 import { type PageMatch, type SeekArgs, Selector, seek, timeoutField } from "./selectors.ts";
 
-const GETS = ["text", "html", "value", "attribute"] as const;
+const GETS = ["text", "html", "value", "attribute", "box"] as const;
 type Get = (typeof GETS)[number];
 
 export const MAX_MATCHES = 500;
@@ -17,8 +17,10 @@ export const MAX_MATCHES = 500;
 export const MAX_VALUE = 100_000;
 export const MAX_TOTAL = 500_000;
 
+type BoxOf = z.infer<typeof Box>;
+
 interface Read extends PageMatch {
-  results?: (string | null)[];
+  results?: (string | BoxOf | null)[];
   truncated?: boolean;
   password?: boolean;
 }
@@ -82,20 +84,26 @@ const READ = (L: PageLib, sel: PageSelector, o: ReadArgs): unknown => {
     const v = (e as HTMLInputElement).value;
     return typeof v === "string" ? v : null;
   };
-  const read = (e: Element): string | null => {
+  type Box = { x: number; y: number; width: number; height: number };
+  const read = (e: Element): string | null | Box => {
+    if (o.get === "box") {
+      const r = e.getBoundingClientRect();
+      const n = (v: number) => Math.round(v * 100) / 100;
+      return { x: n(r.x), y: n(r.y), width: n(r.width), height: n(r.height) };
+    }
     const v = raw(e);
     return v === null ? null : L.maskRuns(v);
   };
   let total = 0;
   let truncated = false;
-  const results: (string | null)[] = [];
+  const results: unknown[] = [];
   for (const e of els) {
     let v = read(e);
-    if (v !== null && v.length > o.maxValue) {
+    if (typeof v === "string" && v.length > o.maxValue) {
       v = v.slice(0, o.maxValue);
       truncated = true;
     }
-    total += v?.length ?? 0;
+    total += typeof v === "string" ? v.length : 40;
     if (total > o.maxTotal) {
       truncated = true;
       break;
@@ -111,9 +119,9 @@ const Input = z
     get: z
       .enum(GETS)
       .optional()
-      .describe("text (default) also reads a field's value, a select's choice, a box's state.")
+      .describe("text (default) also reads a field's value or a checkbox's state.")
       .meta({
-        docs: "What to read: text (default; a field's value, a select's chosen option, a checkbox's checked/unchecked), html (outer HTML), value (a field's value), or attribute (with attribute).",
+        docs: "What to read: text (default; a field's value, a select's chosen option, a checkbox's checked/unchecked), html (outer HTML), value (a field's value), attribute (with attribute), or box ({x, y, width, height}: where the element is in the viewport, CSS pixels, as the page is scrolled now; for interact's x and y).",
       }),
     attribute: z
       .string()
@@ -144,12 +152,12 @@ const Input = z
 const Output = z.object({
   ...pageFields,
   result: z
-    .string()
+    .union([z.string(), Box])
     .nullable()
     .optional()
     .describe("Without all: what the first match holds (null: no such attribute or value)."),
   results: z
-    .array(z.string().nullable())
+    .array(z.union([z.string(), Box]).nullable())
     .optional()
     .describe("With all: what each match holds, in page order."),
   count: z.number().int().describe("How many elements matched."),
@@ -163,10 +171,10 @@ export const extract = defineAction({
   description: [
     "Read what one element holds, or with all=true every match's.",
     "Use it to check a result, read a table column or get an href; for an overview, read_page.",
-    "No match is an error that lists what the page has instead (with all: count 0). A password's value is never read.",
+    "A password's value is never read.",
   ].join(" "),
   docs: [
-    "Matches come in page order. It waits up to timeout seconds for a match.",
+    "No match is an error that lists what the page has instead (with all: count 0). Matches come in page order. It waits up to timeout seconds for a match.",
     "Returns result (or results with all), count, and the page's url and title. url goes to that page first.",
   ].join(" "),
   input: Input,

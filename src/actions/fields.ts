@@ -4,6 +4,12 @@ import { z } from "zod";
 
 export const SITE_DATA_URI = "workspace://site-data";
 
+/** An element's box in its viewport, CSS pixels (read_page's boxes, extract's get box). */
+export const Box = z
+  .object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() })
+  .describe("Its box in the viewport: x, y, width, height in CSS pixels.")
+  .meta({ shared: true });
+
 export const SiteDataHint = z
   .object({
     restored: z

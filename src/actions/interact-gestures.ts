@@ -120,12 +120,15 @@ const READ_CHECKED = (_L: PageLib, el: Element): boolean => {
 
 interface Target extends PageMatch {
   els: NodeRef[];
-  /** What sits on top of the element's middle, where the pointer goes (a click would reach it). */
+  /** What covers the whole element, where the pointer would go (a click would reach it). */
   cover?: string | null;
+  /** The visible point aimed at, from the element's in-view centre. */
+  dx?: number;
+  dy?: number;
 }
 
-// Locates for a pointer gesture: scrolled to the middle of the window, and what covers it, checked
-// where WebDriver's element click checks it (the middle of its first box).
+// Locates for a pointer gesture: scrolled to the middle of the window, aimed at its middle, or at
+// the visible point nearest it when something covers the middle (the page library's aim).
 const TARGET = (L: PageLib, sel: PageSelector, opts: SeekArgs): unknown => {
   const found = L.find(sel);
   if (found.invalid) return { els: [], visible: 0, total: 0, invalid: found.invalid };
@@ -133,17 +136,13 @@ const TARGET = (L: PageLib, sel: PageSelector, opts: SeekArgs): unknown => {
   const el = found.els[0];
   if (!el || (opts.visible && !found.visible)) return { ...base, els: [] };
   el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
-  const r = el.getClientRects()[0];
-  let cover: string | null = null;
-  if (r) {
-    // Asked of the element's own root, so an element in a shadow tree is not its host's cover.
-    const root = el.getRootNode() as Document | ShadowRoot;
-    const top = root.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-    if (top && top !== el && !el.contains(top) && !el.shadowRoot?.contains(top)) {
-      const css = L.cssFor(top);
-      cover = css ? `${L.describe(top)} (${JSON.stringify({ css })})` : L.describe(top);
-    }
-  }
+  const got = L.aim(el);
+  if ("dx" in got) return { ...base, els: [el], dx: got.dx, dy: got.dy };
+  const top = got.cover;
+  // No box in view at all: the browser's own input says why.
+  if (!top) return { ...base, els: [el] };
+  const css = L.cssFor(top);
+  const cover = css ? `${L.describe(top)} (${JSON.stringify({ css })})` : L.describe(top);
   return { ...base, els: [el], cover };
 };
 
@@ -245,14 +244,17 @@ export async function setChecked(
   return now;
 }
 
-/** The element a pointer gesture goes to, in view; a 400 when something else would get the pointer. */
+/**
+ * The element a pointer gesture goes to, in view, with the visible point aimed at (from its
+ * middle); a 400 when something else covers all of it.
+ */
 export async function target(
   page: Page,
   selector: Selector,
   timeout: number,
   field?: string,
-): Promise<NodeRef> {
+): Promise<NodeRef & { dx: number; dy: number }> {
   const got = await seek<Target>(page, selector, { timeout, visible: true, field }, TARGET);
-  if (got.cover) throw coveredError({ selector, field }, got.cover);
-  return got.els[0] as NodeRef;
+  if (got.cover !== undefined) throw coveredError({ selector, field }, got.cover);
+  return { ...(got.els[0] as NodeRef), dx: got.dx ?? 0, dy: got.dy ?? 0 };
 }

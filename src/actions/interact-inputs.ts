@@ -60,11 +60,15 @@ const SET_VALUE = (_L: PageLib, el: Element, want: string, types: string[]): unk
   return { type, value: got };
 };
 
-/** Sets a range, date, time or color input to `value`; null when the element is none of those. */
+/**
+ * Sets a range, date, time or color input to `value`; null when the element is none of those.
+ * `field`: the input field the value came from (write's text), for messages.
+ */
 export async function setInputValue(
   page: Page,
   el: NodeRef,
   input: { selector?: Selector; value?: string },
+  field = "value",
 ): Promise<{ label: string; value: string } | null> {
   const want = input.value ?? "";
   const got = await page.callIn<ValueSet | null>(el.context, SET_VALUE, el, want, Object.keys(FORMATS));
@@ -78,7 +82,7 @@ export async function setInputValue(
       .join(", ");
     throw badInput(
       `${kind} does not take ${JSON.stringify(want)}: give ${FORMATS[got.type as string]}${range ? ` (${range})` : ""}`,
-      "value",
+      field,
     );
   }
   return { label: got.value as string, value: got.value as string };

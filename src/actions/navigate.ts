@@ -10,7 +10,7 @@ export const navigate = defineAction({
   title: "Navigate",
   description:
     "Go to a url, or back, forward or reload (exactly one). Waits for the page to load; returns its final url, title and HTTP status. Then read_page to see it; do not guess selectors.",
-  docs: "The url returned is where the page ended, after redirects; status is the HTTP status of its document (none when it came from the back/forward cache). Done once the document is interactive; loading: true says its load event had not come a few seconds later (a subresource still loading). Only the schemes navigate.allow_schemes lists load (http, https, data and about unless set).",
+  docs: "The url returned is where the page ended, after redirects; status is the HTTP status of its document (none when it came from the back/forward cache). Done once the document is interactive (back, forward and reload too); loading: true says its load event had not come a few seconds later (a subresource still loading). Only the schemes navigate.allow_schemes lists load (http, https, data and about unless set).",
   input: z
     .strictObject({
       url: webUrl().optional().meta({ docs: "An absolute URL to go to." }),
@@ -33,9 +33,9 @@ export const navigate = defineAction({
     const page = await ctx.browser.page();
     let loading = false;
     if (input.url !== undefined) ({ loading } = await page.goto(input.url));
-    else if (input.back) await page.history(-1);
-    else if (input.forward) await page.history(1);
-    else await page.reload();
+    else if (input.back) ({ loading } = await page.history(-1));
+    else if (input.forward) ({ loading } = await page.history(1));
+    else ({ loading } = await page.reload());
     // The page asks before it is left. The browser may accept that on its own and move on: then
     // the answer is where it went; a prompt still open is the answer itself, never the old page.
     if (page.prompt?.type === "beforeunload") {

@@ -10,7 +10,7 @@ import type { ReadArgs, ReadOutcome } from "../in-page/outline.ts";
 import { type Entry, type ReadElement, renderEntries } from "../in-page/render.ts";
 import { defineAction } from "./define.ts";
 import { acting } from "./failures.ts";
-import { pageFields, webUrl } from "./fields.ts";
+import { Box, pageFields, webUrl } from "./fields.ts";
 import { here } from "./landing.ts";
 import { locate, Selector, timeoutField } from "./selectors.ts";
 import type { McpContent } from "./shape.ts";
@@ -60,7 +60,9 @@ const Element = z.object({
   disabled: z.boolean().optional(),
   readonly: z.boolean().optional(),
   draggable: z.boolean().optional(),
+  droppable: z.boolean().optional().describe("A drop target: drag onto it."),
   focused: z.boolean().optional(),
+  box: Box.optional(),
 });
 
 const ELEMENT_KEYS = Object.keys(Element.shape);
@@ -169,7 +171,7 @@ export const readPageAction = defineAction({
   http: { method: "POST", path: "/browser/read" },
   title: "Read the page",
   description: [
-    'See the page without a screenshot: an outline in reading order of its headings, landmarks, text and every link, button and field with a ref (e12) and its state. Act with {"ref": "e12"} as the selector of interact, write, extract, assert or switch.',
+    'See the page without a screenshot: an outline in reading order of its headings, landmarks, text and everything to act on (links, fields, anything clickable or draggable) with a ref (e12) and its state. Act with {"ref": "e12"} as the selector of interact, write, extract, assert or switch.',
     "Call it after navigate and after anything that changes the page; refs last until the page navigates, then read it again.",
     "A long page comes in parts: pass next_cursor as cursor. selector reads one part (a landmark's ref).",
     "Elements in a frame sit under its frame line: switch into it first. A password's value is never returned.",
@@ -186,7 +188,10 @@ export const readPageAction = defineAction({
         .min(2000)
         .max(500_000)
         .default(DEFAULT_MAX_LENGTH)
-        .describe(`Characters per part (default ${DEFAULT_MAX_LENGTH}).`),
+        .describe("Characters per part."),
+      boxes: z.boolean().optional().describe("Give elements' boxes.").meta({
+        docs: "Add each element's box: x, y, width and height in CSS pixels of the viewport (its frame's, in a frame), as the page is scrolled now; the outline writes it box=x,y,WxH. For x and y gestures.",
+      }),
       timeout: timeoutField(),
     })
     .superRefine((i, ctx) => {
@@ -219,6 +224,7 @@ export const readPageAction = defineAction({
         : null;
       const args: ReadArgs = { max: input.max_length, floor };
       if (input.cursor !== undefined) args.cursor = input.cursor;
+      if (input.boxes) args.boxes = true;
       return tab.call<ReadOutcome>(READ, root, args);
     });
     if ("stale" in got) throw badInput(got.stale, "cursor");

@@ -32,6 +32,22 @@ export const Selector = z
       .describe(
         "With text: true (default) matches the whole text; false matches any element containing it, ignoring case.",
       ),
+    nth: z
+      .number()
+      .int()
+      .min(1)
+      .max(1000)
+      .optional()
+      .describe("With text: the n-th visible match in page order (1 = the first)."),
+    within: z
+      .strictObject({
+        ref: z
+          .string()
+          .regex(/^[a-z]{1,2}[0-9]{1,7}$/, "must be a ref read_page gave, such as e12")
+          .describe("A ref read_page gave."),
+      })
+      .optional()
+      .describe('With text: only matches inside this element, {"ref": "e12"}.'),
     label: part("A form field by its label, aria-label or placeholder."),
     role: part("An ARIA role: button, link, textbox, checkbox, radio, combobox, heading, tab, menuitem..."),
     name: part("With role: the accessible name (exact, ignoring case; else contained)."),
@@ -45,13 +61,17 @@ export const Selector = z
       });
     } else if (s.exact !== undefined && given[0] !== "text") {
       ctx.addIssue({ code: "custom", path: ["exact"], message: "must only come with text" });
+    } else if (s.nth !== undefined && given[0] !== "text") {
+      ctx.addIssue({ code: "custom", path: ["nth"], message: "must only come with text" });
+    } else if (s.within !== undefined && given[0] !== "text") {
+      ctx.addIssue({ code: "custom", path: ["within"], message: "must only come with text" });
     } else if (s.name !== undefined && given[0] !== "role") {
       ctx.addIssue({ code: "custom", path: ["name"], message: "must only come with role" });
     }
   })
   // Shared: tools/list shows this line, not the whole shape, wherever a selector is taken.
   .describe(
-    'Which element: {"ref": "e12"} from read_page, or one of css, xpath, text, label, role (+name), e.g. {"css": "#q"}.',
+    'Which element: {"ref": "e12"} from read_page, or one of css, xpath, text (+nth, within), label, role (+name), e.g. {"css": "#q"}.',
   )
   .meta({ shared: true });
 
@@ -72,8 +92,13 @@ export function pageSelector(s: Selector): PageSelector {
   if (s.ref !== undefined) return { ref: s.ref };
   if (s.css !== undefined) return { css: s.css };
   if (s.xpath !== undefined) return { xpath: s.xpath };
-  if (s.text !== undefined)
-    return s.exact === undefined ? { text: s.text } : { text: s.text, exact: s.exact };
+  if (s.text !== undefined) {
+    const t: PageSelector = { text: s.text };
+    if (s.exact !== undefined) t.exact = s.exact;
+    if (s.nth !== undefined) t.nth = s.nth;
+    if (s.within !== undefined) t.within = s.within.ref;
+    return t;
+  }
   if (s.label !== undefined) return { label: s.label };
   return s.name === undefined ? { role: s.role as string } : { role: s.role as string, name: s.name };
 }
@@ -119,6 +144,7 @@ const FIND = (L: PageLib, sel: PageSelector, opts: SeekArgs) => {
 };
 
 const HINTS = (L: PageLib, sel: PageSelector) => L.hints(sel);
+const VISIBLE = (L: PageLib, sel: PageSelector) => L.find(sel).visible;
 
 const POLL_MS = [0, 50, 100, 200, 250];
 
@@ -138,7 +164,11 @@ async function poll<T extends PageMatch>(
   for (let i = 0; ; i++) {
     // Locating also marks the page for the gesture that follows (see page/leaving.ts).
     const got = await page.arming<T>(script, sel, all);
-    if (got.invalid?.kind === "ref") throw badInput(got.invalid.reason, `${opts.field ?? "selector"}.ref`);
+    if (got.invalid?.kind === "ref")
+      throw badInput(
+        got.invalid.reason,
+        `${opts.field ?? "selector"}${got.invalid.within ? ".within" : ""}.ref`,
+      );
     if (got.invalid?.kind === "typed") throw typedSelector(got.invalid.reason, opts.field ?? "selector");
     if (got.invalid) {
       const kind = got.invalid.kind;
@@ -170,6 +200,15 @@ async function notMatched(
       `${q} matched ${got.total === 1 ? "1 element" : `${got.total} elements`} but none is visible after ${seconds(opts.timeout)}: it may be in a closed menu, a collapsed section or another tab. Reveal it first (hover or click what opens it), or call read_page to see what is visible`,
       field,
     );
+  }
+  if (selector.nth !== undefined) {
+    const { nth: _, ...all } = pageSelector(selector) as { text: string; nth?: number };
+    const shown = await page.call<number>(VISIBLE, all).catch(() => null);
+    if (shown !== null && shown > 0)
+      return badInput(
+        `${q} asks for match ${selector.nth}, but the page shows ${shown === 1 ? "1 visible match" : `${shown} visible matches`} of that text after ${seconds(opts.timeout)}: give a smaller nth, or call read_page`,
+        `${field}.nth`,
+      );
   }
   const instead = await whatIsThere(page, selector);
   return badInput(

@@ -12,6 +12,7 @@ import { fieldRealm, fillIn, markTyped, SCRIPTED } from "../secrets/typed.ts";
 import { defineAction } from "./define.ts";
 import { type About, acting, quoteSelector } from "./failures.ts";
 import { flag, pageFields, webUrl } from "./fields.ts";
+import { setInputValue } from "./interact-inputs.ts";
 import { dialogField, gesture, landed } from "./landing.ts";
 import { type PageMatch, type SeekArgs, Selector, seek, timeoutField } from "./selectors.ts";
 
@@ -35,7 +36,7 @@ const FIELD = (L: PageLib, sel: PageSelector, opts: SeekArgs): unknown => {
   const base = { total: found.els.length, visible: found.visible };
   const el = found.els[0];
   if (!el || (opts.visible && !found.visible)) return base;
-  const NOT_TEXT = ["button", "submit", "reset", "image", "checkbox", "radio", "file", "hidden", "range"];
+  const NOT_TEXT = ["button", "submit", "reset", "image", "checkbox", "radio", "file", "hidden"];
   const editable = (e: Element) =>
     (e.tagName === "INPUT" && !NOT_TEXT.includes((e as HTMLInputElement).type)) ||
     e.tagName === "TEXTAREA" ||
@@ -229,7 +230,7 @@ export const write = defineAction({
   docs: [
     "Enter sends most forms. A secret is refused on a page its allowed_urls do not name (an item with a scheme names scheme, host and port; a bare host any); GET /secrets or workspace://secrets lists what exists.",
     "The place is the origin the browser reports for the realm holding the field (an about:blank frame counts as its maker's); page script cannot fake it. A secret is put into the field itself, never sent as keys to whatever has focus. The page still controls what it shows, so check the url before typing a secret into what looks like a sign-in form.",
-    "After a secret is typed, scripts (execute_script, assert's script) are refused in every tab while a page holds it, and no 4-character piece of it comes back in any read; a secret is refused on a page a script ran in (navigate first). Date, time and color inputs are set whole (2024-01-31, 13:45, #ff0000).",
+    "After a secret is typed, scripts (execute_script, assert's script) are refused in every tab while a page holds it, and no 4-character piece of it comes back in any read; a secret is refused on a page a script ran in (navigate first). Date, time and color inputs are set whole (2024-01-31, 13:45, #ff0000), a range too (its value, as interact select sets it).",
     "url goes to that page first. It waits up to timeout seconds for the field to be visible.",
     "The url and title returned are after the submit, if any; a landing url that would reveal a typed secret is shown with [hidden] and not recorded.",
     "Use interact select for a <select>, check for a checkbox, and press for keys such as Tab or Escape.",
@@ -269,6 +270,14 @@ export const write = defineAction({
             "clear",
           );
         const el = field.field as NodeRef;
+        // A range takes its value whole, as interact select sets it (a secret never goes into one).
+        if (field.type === "range") {
+          if (input.secret) throw badInput(`${q} is a range input: a secret is never put into one`, "secret");
+          before = await gesture(page, () =>
+            setInputValue(page, el, { selector: input.selector, value: typed }, "text"),
+          );
+          return;
+        }
         // Checked against the document that holds the field (a frame's own host, as the browser
         // knows it), before anything is typed.
         if (setsWhole(field, input)) {

@@ -152,12 +152,14 @@ export const uploadFile = defineAction({
         .optional()
         .describe(`${ROOT_URI}/<name> or ${ROOT_URI}/<folder>/<name>`)
         .meta({ docs: `A workspace file: ${ROOT_URI}/<name> or ${ROOT_URI}/<folder>/<name>.` }),
-      uris: z
+      files: z
         .array(z.string().min(1).max(2048))
         .max(20)
         .optional()
-        .describe("Several, for a multiple input.")
-        .meta({ docs: "Instead of uri: several workspace files at once, for an input with `multiple`." }),
+        .describe("Uris, for a multiple input.")
+        .meta({
+          docs: "Instead of uri: several workspace files (uris) at once, for an input with `multiple`.",
+        }),
       file: z
         .strictObject({
           name: z.string().min(1).max(255).meta({ docs: "The name the page sees." }),
@@ -169,8 +171,8 @@ export const uploadFile = defineAction({
       timeout: timeoutField(),
     })
     .refine(
-      (i) => [i.uri, i.uris, i.file].filter((g) => g !== undefined).length === 1 && i.uris?.length !== 0,
-      "give exactly one of uri, uris or file",
+      (i) => [i.uri, i.files, i.file].filter((g) => g !== undefined).length === 1 && i.files?.length !== 0,
+      "give exactly one of uri, files or file",
     ),
   output: z.object({
     ...pageFields,
@@ -183,8 +185,8 @@ export const uploadFile = defineAction({
     const { id } = ctx.browser;
     const page = await ctx.browser.page();
     const chosen: { name: string; data: Uint8Array }[] = [];
-    if (input.uri !== undefined || input.uris !== undefined) {
-      for (const uri of input.uris ?? [input.uri as string])
+    if (input.uri !== undefined || input.files !== undefined) {
+      for (const uri of input.files ?? [input.uri as string])
         chosen.push(await ctx.services.files.read(ctx.workspace, uri));
     } else {
       const given = input.file!;
@@ -212,7 +214,7 @@ export const uploadFile = defineAction({
     if (chosen.length > 1 && !got.multiple) {
       throw badInput(
         `the file input ${quoteSelector(input.selector)} matched takes one file (it has no multiple): give one uri`,
-        "uris",
+        "files",
       );
     }
     const remote: string[] = [];

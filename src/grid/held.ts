@@ -22,6 +22,7 @@ const FOLLOWED: EventName[] = [
   "browsingContext.navigationCommitted",
   "browsingContext.fragmentNavigated",
   "browsingContext.load",
+  "browsingContext.domContentLoaded",
   "browsingContext.contextCreated",
   "network.responseStarted",
   ...LOGGED,
@@ -33,6 +34,8 @@ interface Navigation {
   url: string;
   /** Set once it loaded, failed, was aborted or turned into a download. */
   done: boolean;
+  /** Set once its document is interactive (DOMContentLoaded), or it is done. */
+  interactive: boolean;
   /** Calls waiting for it to be done. */
   waiters: Array<() => void>;
 }
@@ -91,6 +94,12 @@ export class HeldConnection {
       if (n && p.navigation && n.id && p.navigation !== n.id) this.navDone({ ...p, navigation: n.id });
     });
     socket.on("browsingContext.fragmentNavigated", null, (p) => this.navDone({ ...p, navigation: null }));
+    socket.on("browsingContext.domContentLoaded", null, (p) => {
+      const n = this.navigations.get(p.context);
+      if (!n || n.done || (p.navigation && n.id && p.navigation !== n.id)) return;
+      n.interactive = true;
+      for (const w of n.waiters.splice(0)) w();
+    });
     for (const done of [
       "browsingContext.load",
       "browsingContext.navigationAborted",
@@ -194,19 +203,27 @@ export class HeldConnection {
     return !!n && !n.done;
   }
 
-  /** Resolves once `context` has no navigation under way, or after `ms`; true when it settled. */
-  settled(context: string, ms: number): Promise<boolean> {
+  /**
+   * Resolves once `context` has no navigation under way (or, with `interactive`, none whose
+   * document is not interactive yet), or after `ms`; true when it settled.
+   */
+  settled(context: string, ms: number, interactive = false): Promise<boolean> {
+    return this.settledBy(context, Date.now() + ms, interactive);
+  }
+
+  private settledBy(context: string, deadline: number, interactive: boolean): Promise<boolean> {
     const n = this.navigations.get(context);
-    if (!n || n.done) return Promise.resolve(true);
+    if (!n || n.done || (interactive && n.interactive)) return Promise.resolve(true);
+    if (Date.now() >= deadline) return Promise.resolve(false);
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         n.waiters = n.waiters.filter((w) => w !== done);
         resolve(false);
-      }, ms);
+      }, deadline - Date.now());
       const done = () => {
         clearTimeout(timer);
         // A redirect or a script may start the next one at once: wait for that too.
-        resolve(this.settled(context, ms));
+        resolve(this.settledBy(context, deadline, interactive));
       };
       n.waiters.push(done);
     });
@@ -261,7 +278,13 @@ export class HeldConnection {
     this.documentStatus.delete(p.context);
     const prev = this.navigations.get(p.context);
     const waiters = prev && !prev.done ? prev.waiters : [];
-    this.navigations.set(p.context, { id: p.navigation, url: p.url, done: false, waiters });
+    this.navigations.set(p.context, {
+      id: p.navigation,
+      url: p.url,
+      done: false,
+      interactive: false,
+      waiters,
+    });
   }
 
   private navDone(p: NavigationInfo): void {
@@ -269,6 +292,7 @@ export class HeldConnection {
     // A late event of an earlier navigation does not end the current one.
     if (!n || n.done || (p.navigation && n.id && p.navigation !== n.id)) return;
     n.done = true;
+    n.interactive = true;
     for (const w of n.waiters.splice(0)) w();
   }
 }

@@ -22,12 +22,12 @@ const mouse = (actions: PointerAction[]): SourceActions => ({
 
 const origin = (el: NodeRef) => ({ type: "element" as const, element: { sharedId: el.sharedId } });
 
-/** Where a pointer goes: an element's middle, or a point of the viewport. */
-export type PointAt = NodeRef | { x: number; y: number };
+/** Where a pointer goes: an element's middle (or a point `dx`, `dy` from it), or a point of the viewport. */
+export type PointAt = (NodeRef & { dx?: number; dy?: number }) | { x: number; y: number };
 
 const moveTo = (at: PointAt): PointerAction =>
   "sharedId" in at
-    ? { type: "pointerMove", x: 0, y: 0, origin: origin(at) }
+    ? { type: "pointerMove", x: Math.round(at.dx ?? 0), y: Math.round(at.dy ?? 0), origin: origin(at) }
     : { type: "pointerMove", x: Math.round(at.x), y: Math.round(at.y), origin: "viewport" };
 
 export function clickActions(at: PointAt, opts: { button?: number; count?: number }): SourceActions {
@@ -62,15 +62,28 @@ export function hoverActions(at: PointAt): SourceActions {
   return mouse([moveTo(at)]);
 }
 
-/** A pointer drag: press, nudge past drag thresholds, travel, release. */
-export function dragActions(from: NodeRef, to: NodeRef): SourceActions {
-  return mouse([
-    { type: "pointerMove", x: 0, y: 0, origin: origin(from) },
-    { type: "pointerDown", button: 0 },
-    { type: "pointerMove", x: 5, y: 5, duration: 50, origin: origin(from) },
-    { type: "pointerMove", x: 0, y: 0, duration: 150, origin: origin(to) },
-    { type: "pointerUp", button: 0 },
-  ]);
+/**
+ * A press at `from`, a walk in small steps to `to` (points of the viewport), a release there: what
+ * a hand does, so a sortable list sees the pointer pass each item on the way and a text selection
+ * grows as it goes.
+ */
+export function pathActions(from: { x: number; y: number }, to: { x: number; y: number }): SourceActions {
+  const at = (x: number, y: number, duration = 0): PointerAction => ({
+    type: "pointerMove",
+    x: Math.max(0, Math.round(x)),
+    y: Math.max(0, Math.round(y)),
+    duration,
+    origin: "viewport",
+  });
+  const dx = to.x - from.x;
+  const dy = to.y - from.y;
+  const steps = Math.max(4, Math.min(30, Math.round(Math.hypot(dx, dy) / 15)));
+  const actions: PointerAction[] = [at(from.x, from.y), { type: "pointerDown", button: 0 }];
+  // Past a library's drag threshold first (jQuery UI waits for 1 px and a moment).
+  actions.push(at(from.x + Math.sign(dx || 1) * 3, from.y + Math.sign(dy || 1) * 3, 30));
+  for (let i = 1; i <= steps; i++) actions.push(at(from.x + (dx * i) / steps, from.y + (dy * i) / steps, 15));
+  actions.push({ type: "pause", duration: 60 }, at(to.x, to.y, 15), { type: "pointerUp", button: 0 });
+  return mouse(actions);
 }
 
 /** Key presses: each combo's modifiers held around its key. */

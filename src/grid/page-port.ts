@@ -15,6 +15,7 @@ import type { HeldConnection } from "./held.ts";
 import { declaration, NO_LIBRARY, type PageFn, packArgs, settling, unpackResult } from "./page-call.ts";
 import { DialogOpened, dialogOpenError } from "./page-dialogs.ts";
 import { DialogElsewhere, PageBusy, stillStuck, targetOf, watchElsewhere, whyStuck } from "./page-stuck.ts";
+import { putBack, readPopup } from "./popup-kept.ts";
 
 /** Which tab the agent acts in, and which frame inside it (null: the tab's top document). */
 export interface Where {
@@ -238,7 +239,8 @@ export class PagePort {
    * though it lists the pop-up and its realms. Only a new document over BiDi frees it: such a tab is
    * reloaded once, the first time it is used. Pop-ups without an opener (`noopener`, a plain
    * `target=_blank` link), cross-origin ones, and blank ones their opener writes into answer the
-   * probe and are left alone (test/integration/real-web.test.ts holds each case).
+   * probe and are left alone (test/integration/real-web.test.ts holds each case). What an opener
+   * appended to a reloaded one is put back (popup-kept.ts).
    */
   async usable(tab: string = this.where.tab): Promise<void> {
     if (this.held.usable.has(tab)) return;
@@ -257,11 +259,13 @@ export class PagePort {
           (err: unknown) => !(err instanceof BidiTimeout),
         );
       if (!answered) {
+        const kept = await readPopup(this.held.socket, tab);
         await this.send(
           "browsingContext.reload",
           { context: tab, wait: "complete" },
           { timeoutMs: this.opts.pageLoadMs },
         );
+        if (kept) await putBack(this.held.socket, tab, kept);
       }
     }
     this.held.usable.add(tab);

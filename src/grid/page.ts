@@ -8,7 +8,7 @@ import { BidiError, BidiTimeout, SANDBOX } from "./bidi.ts";
 import type { BrowsingContextInfo, SourceActions } from "./bidi-types.ts";
 import { type NodeRef, settling } from "./page-call.ts";
 import { DialogOpened, dialogOpenError } from "./page-dialogs.ts";
-import { clickActions, dragActions, hoverActions, KEY_MS, keyActions, keysOf } from "./page-input.ts";
+import { clickActions, hoverActions, KEY_MS, keyActions, keysOf } from "./page-input.ts";
 import { GRACE_MS, PagePort } from "./page-port.ts";
 
 /** The schemes a page may be loaded from when navigate.allow_schemes is not given. */
@@ -132,26 +132,38 @@ export class Page extends PagePort {
     return this.held.documentStatus.get(this.where.tab);
   }
 
-  async history(delta: -1 | 1): Promise<void> {
+  /**
+   * One step back or forward: done once the document it goes to is interactive (or came back from
+   * the back/forward cache), then up to LOAD_MS more for `load`, as goto. Says whether it stopped
+   * waiting for `load`.
+   */
+  async history(delta: -1 | 1): Promise<{ loading: boolean }> {
     this.where.frame = null;
     const before = this.held.navigationCount;
+    let loading = false;
     await this.loading(async () => {
       await this.send("browsingContext.traverseHistory", { context: this.where.tab, delta });
       // The step itself answers at once; the page it goes to loads afterwards.
       if (this.held.navigationCount === before) await Bun.sleep(15);
-      await this.held.settled(this.where.tab, this.opts.pageLoadMs);
+      const ready = await this.held.settled(this.where.tab, this.opts.pageLoadMs, true);
+      loading = !ready || !(await this.held.settled(this.where.tab, LOAD_MS));
     });
+    return { loading };
   }
 
-  async reload(): Promise<void> {
+  /** Loads the tab's document again: done once it is interactive, then up to LOAD_MS for `load`. */
+  async reload(): Promise<{ loading: boolean }> {
     this.where.frame = null;
-    await this.loading(() =>
-      this.send(
+    let loading = false;
+    await this.loading(async () => {
+      await this.send(
         "browsingContext.reload",
-        { context: this.where.tab, wait: "complete" },
+        { context: this.where.tab, wait: "interactive" },
         { timeoutMs: this.opts.pageLoadMs },
-      ),
-    );
+      );
+      loading = !(await this.held.settled(this.where.tab, LOAD_MS));
+    });
+    return { loading };
   }
 
   private async loading<T>(go: () => Promise<T>): Promise<void> {
@@ -221,11 +233,6 @@ export class Page extends PagePort {
 
   async hover(el: NodeRef): Promise<void> {
     await this.perform(el.context, [hoverActions(el)]);
-  }
-
-  /** A pointer drag: press, nudge past drag thresholds, travel, release. */
-  async drag(from: NodeRef, to: NodeRef): Promise<void> {
-    await this.perform(from.context, [dragActions(from, to)]);
   }
 
   /** Key presses in `context`: each combo's modifiers held around its key. */

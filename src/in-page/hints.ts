@@ -42,7 +42,7 @@ export function nearest(want: string, candidates: string[], n: number): string[]
 }
 
 export const INTERACTIVE =
-  "a[href],button,input:not([type=hidden]),select,textarea,summary,[contenteditable]:not([contenteditable=false]),[role=button],[role=link],[role=checkbox],[role=radio],[role=switch],[role=tab],[role=menuitem],[role=option],[role=combobox],[role=textbox],[onclick],[tabindex]:not([tabindex='-1'])";
+  "a[href],button,input:not([type=hidden]),select,textarea,summary,[contenteditable]:not([contenteditable=false]),[role=button],[role=link],[role=checkbox],[role=radio],[role=switch],[role=tab],[role=menuitem],[role=option],[role=combobox],[role=textbox],[role=searchbox],[role=treeitem],[role=menuitemcheckbox],[role=menuitemradio],[role=slider],[role=spinbutton],[onclick],[tabindex]:not([tabindex='-1'])";
 
 /** A few things on the page nearest to what `sel` asked for, for a "nothing matched" message. */
 export function hints(sel: PageSelector): { what: string; items: string[]; roles?: string[] } {

@@ -6,6 +6,7 @@ import { describe, hints, INTERACTIVE } from "./hints.ts";
 import { arm, leaving } from "./leaving.ts";
 import { accessibleName, labelsOf } from "./names.ts";
 import { readPage } from "./outline.ts";
+import { aim, dragEnds, hitSeen, hitWatch, textSelected, textSpan } from "./pointer.ts";
 import { resolveRef } from "./refs.ts";
 import { roleOf } from "./roles.ts";
 import { cssFor, find } from "./selectors.ts";
@@ -45,6 +46,12 @@ const lib = {
   describe,
   readPage,
   resolveRef,
+  aim,
+  hitWatch,
+  hitSeen,
+  dragEnds,
+  textSpan,
+  textSelected,
   arm,
   leaving,
   fresh,

@@ -1,9 +1,11 @@
 // Describing what read_page hands out: a walked line's elements (names, state, refs, a selector
 // for scripts), landmarks and frames, as entries for render.ts.
+
+import { DRAGGABLE, DROPPABLE, nameOf } from "./actable.ts";
 import { BUTTON_INPUTS, cut, norm, textOf } from "./dom.ts";
 import { INTERACTIVE } from "./hints.ts";
 import { accessibleName } from "./names.ts";
-import { DRAGGABLE, type Frame, type Raw, urlWord } from "./outline-walk.ts";
+import { type Frame, type Raw, urlWord } from "./outline-walk.ts";
 import { refFor } from "./refs.ts";
 import type { Css, Entry, ReadElement } from "./render.ts";
 import { roleOf } from "./roles.ts";
@@ -41,23 +43,36 @@ function ownPath(href: string, doc: Document): string {
   return rest === "" ? "/" : rest.startsWith("/") ? rest : href;
 }
 
-function describe(el: Element, frame: Frame): ReadElement | null {
+/** The element's box in its viewport, CSS pixels rounded. */
+function boxOf(el: Element): { x: number; y: number; width: number; height: number } {
+  const r = el.getBoundingClientRect();
+  return { x: Math.round(r.x), y: Math.round(r.y), width: Math.round(r.width), height: Math.round(r.height) };
+}
+
+function describe(el: Element, frame: Frame, boxes: boolean): ReadElement | null {
   const tag = el.tagName;
   if (tag === "OPTION" && el.closest("select")) return null;
+  const cursor = (el.ownerDocument.defaultView ?? window).getComputedStyle(el).cursor;
+  const drag = el.matches(DRAGGABLE) || cursor === "grab" || cursor === "move";
+  const drop = el.matches(DROPPABLE);
+  const native = el.matches(INTERACTIVE);
+  // Listed for what the page made of it (a pointer cursor, a handler): something to click.
+  const made = !native && !drag && !drop;
+  const { name: full, icon } = nameOf(el);
+  const explicit = roleOf(el);
   const role =
-    roleOf(el) ??
+    (made ? (icon ? "button" : "clickable") : explicit) ??
     ((el as HTMLElement).isContentEditable
       ? "textbox"
       : tag === "INPUT"
         ? (el as HTMLInputElement).type
-        : el.matches(INTERACTIVE)
+        : native
           ? "button"
           : "generic");
   // A role is a word: the page's own attribute must not write marks of the outline.
   const e: ReadElement = { ref: refFor(el), role: /^[a-z-]*/.exec(role)?.[0] || "generic" };
-  const drag = el.matches(DRAGGABLE);
-  // A drag handle is named by what it shows, though a generic element takes no name from its text.
-  const name = cut(accessibleName(el) || (drag ? textOf(el) : ""), 80);
+  if (icon && made) e.icon = true;
+  const name = cut(full, 80);
   if (name) e.name = name;
   const sel = selectorFor(el, frame.length > 0);
   if (sel) e.selector = sel;
@@ -98,13 +113,15 @@ function describe(el: Element, frame: Frame): ReadElement | null {
   if (expanded !== null) e.expanded = expanded === "true";
   if ((el as HTMLInputElement).disabled || el.getAttribute("aria-disabled") === "true") e.disabled = true;
   if (drag) e.draggable = true;
+  if (drop) e.droppable = true;
   // The focus, as its own document (or shadow root) holds it: where keys typed now would go.
   if ((el.getRootNode() as Document | ShadowRoot).activeElement === el && !el.shadowRoot?.activeElement)
     e.focused = true;
+  if (boxes) e.box = boxOf(el);
   return e;
 }
 
-export function entryOf(raw: Raw): Entry | null {
+export function entryOf(raw: Raw, boxes = false): Entry | null {
   if (raw.k === "landmark") {
     const out: Entry = { k: "landmark", d: raw.d, role: raw.role, ref: refFor(raw.el) };
     const name = cut(accessibleName(raw.el), 60);
@@ -122,7 +139,7 @@ export function entryOf(raw: Raw): Entry | null {
   for (const s of raw.segs) {
     if (typeof s === "string") segs.push(s);
     else if (s.isConnected) {
-      const d = describe(s, raw.fr);
+      const d = describe(s, raw.fr, boxes);
       if (d) segs.push(d);
     }
   }

@@ -1,5 +1,6 @@
 // Walking the page for read_page: the document in reading order (same-origin frames and open shadow
 // roots included) into raw lines of text and elements, landmarks and frames, not yet described.
+import { clickSignal, DRAGGABLE, DROPPABLE, namedByText } from "./actable.ts";
 import { cut, isVisible, textOf } from "./dom.ts";
 import { INTERACTIVE } from "./hints.ts";
 import { accessibleName } from "./names.ts";
@@ -43,9 +44,6 @@ const SKIP = new Set([
   "AUDIO",
   "OBJECT",
 ]);
-/** Drag handles: read_page lists them as refs (for drag) though nothing else makes them interactive. */
-export const DRAGGABLE =
-  "[draggable=true],[aria-grabbed],[aria-roledescription~=draggable i],[aria-roledescription~=sortable i]";
 /** A line longer than this (characters, an element counting LINE_EL) is cut into several. */
 const LINE_CAP = 1000;
 const LINE_EL = 60;
@@ -76,14 +74,15 @@ export function walkPage(scope: Element): Walked {
     }
   };
 
-  const walk = (node: Node, depth: number, quiet: boolean, shown: boolean): void => {
+  // `cursor` is the parent's: an element whose own pointer cursor its parent lacks starts a click target.
+  const walk = (node: Node, depth: number, quiet: boolean, shown: boolean, cursor = ""): void => {
     if (depth > 200) return;
     if (node.nodeType === 3) {
       if (!quiet && shown) segs.push(node.textContent ?? "");
       return;
     }
     if (node.nodeType === 11) {
-      for (const c of Array.from(node.childNodes)) walk(c, depth + 1, quiet, shown);
+      for (const c of Array.from(node.childNodes)) walk(c, depth + 1, quiet, shown, cursor);
       return;
     }
     if (node.nodeType !== 1) return;
@@ -100,7 +99,13 @@ export function walkPage(scope: Element): Walked {
     const d = style.display;
     const block = !d.startsWith("inline") && d !== "contents" && d !== "table-cell";
     const boxy = d.startsWith("inline-") || d === "table-cell";
-    if (el.matches(INTERACTIVE) || el.matches(DRAGGABLE)) {
+    const own = style.cursor;
+    if (
+      el.matches(INTERACTIVE) ||
+      el.matches(DRAGGABLE) ||
+      el.matches(DROPPABLE) ||
+      (!quiet && !none && clickSignal(el, style, cursor) !== null)
+    ) {
       // A styled checkbox hides its input behind its label: list it, check acts through the label.
       const boxed =
         tag === "INPUT" &&
@@ -111,9 +116,10 @@ export function walkPage(scope: Element): Walked {
         else if (boxy) segs.push(" ");
         segs.push(el);
         if (SKIP.has(tag) || none) return;
-        // Its text is its name (the outline shows that); a long one (a card) is read as text too.
-        const named = (el as HTMLElement).isContentEditable || (el.textContent ?? "").length <= 100;
-        children(el, depth, quiet || named, vis);
+        // Its text is its name (the outline shows that); a long one (a card), or a list's, is read as text too.
+        const named =
+          (el as HTMLElement).isContentEditable || ((el.textContent ?? "").length <= 100 && namedByText(el));
+        children(el, depth, quiet || named, vis, own);
         if (block) flush();
         else if (boxy) segs.push(" ");
         return;
@@ -130,7 +136,8 @@ export function walkPage(scope: Element): Walked {
     }
     if (tag === "SLOT") {
       const assigned = (el as HTMLSlotElement).assignedNodes({ flatten: true });
-      for (const c of assigned.length ? assigned : Array.from(el.childNodes)) walk(c, depth + 1, quiet, vis);
+      for (const c of assigned.length ? assigned : Array.from(el.childNodes))
+        walk(c, depth + 1, quiet, vis, own);
       return;
     }
     const role = roleOf(el);
@@ -138,7 +145,7 @@ export function walkPage(scope: Element): Walked {
       flush();
       raws.push({ k: "landmark", d: at.d, el, role });
       at = { d: at.d + 1, fr: at.fr };
-      children(el, depth, quiet, vis);
+      children(el, depth, quiet, vis, own);
       flush();
       at = { d: at.d - 1, fr: at.fr };
       return;
@@ -148,22 +155,22 @@ export function walkPage(scope: Element): Walked {
       mark = { h: Number(tag.slice(1)) || Number(el.getAttribute("aria-level")) || 2 };
       // A heading inside a link (a card's title) is still a heading of the page.
       if (quiet) segs.push(cut(textOf(el), 120));
-      else children(el, depth, quiet, vis);
+      else children(el, depth, quiet, vis, own);
       flush();
       return;
     }
     if (block) flush();
     else if (boxy) segs.push(" ");
     if (tag === "LI" && block) mark = { li: true };
-    children(el, depth, quiet, vis);
+    children(el, depth, quiet, vis, own);
     if (tag === "TD" || tag === "TH") segs.push(" | ");
     if (block) flush();
     else if (boxy) segs.push(" ");
   };
 
-  const children = (el: Element, depth: number, quiet: boolean, shown: boolean) => {
+  const children = (el: Element, depth: number, quiet: boolean, shown: boolean, cursor: string) => {
     const kids = el.shadowRoot ? Array.from(el.shadowRoot.childNodes) : Array.from(el.childNodes);
-    for (const c of kids) walk(c, depth + 1, quiet, shown);
+    for (const c of kids) walk(c, depth + 1, quiet, shown, cursor);
   };
 
   const frame = (el: Element, depth: number) => {

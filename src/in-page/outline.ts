@@ -18,6 +18,8 @@ export interface ReadArgs {
   floor: number;
   /** A cursor an earlier part gave: `token.read.offset`. */
   cursor?: string;
+  /** Each element's box in its viewport. */
+  boxes?: boolean;
 }
 
 export type ReadOutcome =
@@ -67,7 +69,7 @@ export function readPage(root: Element | null, args: ReadArgs): ReadOutcome {
   let used = 0;
   let i = start;
   for (; i < walked.raws.length; i++) {
-    const entry = masked(entryOf(walked.raws[i] as Raw));
+    const entry = masked(entryOf(walked.raws[i] as Raw, args.boxes === true));
     if (!entry) continue;
     const size = renderEntry(entry).length + 1;
     if (entries.length && used + size > args.max) break;

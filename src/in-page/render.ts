@@ -26,6 +26,11 @@ export interface ReadElement {
   readonly?: boolean;
   focused?: boolean;
   draggable?: boolean;
+  droppable?: boolean;
+  /** Named from its class or picture: an icon with no text. */
+  icon?: boolean;
+  /** Its box in its viewport (CSS pixels), when read_page was asked for boxes. */
+  box?: { x: number; y: number; width: number; height: number };
 }
 
 /** One line of the page in reading order: text, and the elements inside it where they stand. */
@@ -62,7 +67,7 @@ const q = (s: string) => JSON.stringify(s);
 
 /** An element as the outline shows it: `link "Sign in" [e12] /login`. */
 export function renderElement(e: ReadElement): string {
-  let out = e.role;
+  let out = e.icon ? `icon ${e.role}` : e.role;
   if (e.name) out += ` ${q(e.name)}`;
   out += ` [${e.ref}]`;
   if (e.href) out += ` ${e.href}`;
@@ -79,7 +84,9 @@ export function renderElement(e: ReadElement): string {
   if (e.disabled) out += " disabled";
   if (e.readonly) out += " readonly";
   if (e.draggable) out += " draggable";
+  if (e.droppable) out += " droppable";
   if (e.focused) out += " focused";
+  if (e.box) out += ` box=${e.box.x},${e.box.y},${e.box.width}x${e.box.height}`;
   return out;
 }
 

@@ -20,7 +20,7 @@ import { hasRun, selectorRisk } from "./typed.ts";
 export type PageSelector =
   | { css: string }
   | { xpath: string }
-  | { text: string; exact?: boolean }
+  | { text: string; exact?: boolean; nth?: number; within?: string }
   | { label: string }
   | { role: string; name?: string }
   | { ref: string };
@@ -30,7 +30,19 @@ export interface Found {
   els: Element[];
   visible: number;
   /** Set when the selector itself is broken (or a ref names nothing here): which kind and why. */
-  invalid?: { kind: "css" | "xpath" | "ref" | "typed"; reason: string; gone?: true };
+  invalid?: { kind: "css" | "xpath" | "ref" | "typed"; reason: string; gone?: true; within?: true };
+  /** With nth past the visible matches: how many there are. */
+  short?: number;
+}
+
+/** Whether `inner` is `outer` or inside it, shadow trees included. */
+export function contains(outer: Element, inner: Element): boolean {
+  let n: Node | null = inner;
+  while (n) {
+    if (n === outer) return true;
+    n = n.parentNode ?? ((n as ShadowRoot).host || null);
+  }
+  return false;
 }
 
 export function byText(text: string, exact: boolean): Element[] {
@@ -101,11 +113,24 @@ export function find(sel: PageSelector): Found {
       return { els: [], visible: 0, invalid };
     }
     els = [got.el];
-  } else if ("text" in sel) els = byText(sel.text, sel.exact !== false);
-  else if ("label" in sel) els = byLabel(sel.label);
+  } else if ("text" in sel) {
+    els = byText(sel.text, sel.exact !== false);
+    if (sel.within !== undefined) {
+      const got = resolveRef(sel.within);
+      if ("why" in got)
+        return { els: [], visible: 0, invalid: { kind: "ref", reason: got.why, within: true } };
+      const scope = got.el;
+      els = els.filter((el) => el !== scope && contains(scope, el));
+    }
+  } else if ("label" in sel) els = byLabel(sel.label);
   else if ("role" in sel) els = byRole(sel.role, sel.name);
   const shown = els.filter(isVisible);
   const hidden = els.filter((el) => !shown.includes(el));
+  if ("text" in sel && sel.nth !== undefined) {
+    // The n-th visible match in page order (byText's order), or none yet.
+    const pick = shown[sel.nth - 1];
+    return pick ? { els: [pick], visible: 1 } : { els: [], visible: 0, short: shown.length };
+  }
   return { els: [...shown, ...hidden], visible: shown.length };
 }
 export const quote = (v: string) => `"${v.replace(/["\\]/g, "\\$&").replace(/\n/g, "\\a ")}"`;

@@ -85,9 +85,15 @@ function holdsValue(text: string | null): boolean {
   return d.wholes.has(runDigest(text.trim(), d.salt)) || runSpans(text, d.longs, d.long).length > 0;
 }
 
-/** Whether text holds a run of a value typed in this browser. */
+/** Whether text from this document holds a run of a value typed in this browser, when the document is typed. */
 export function hasRun(text: string | null | undefined): boolean {
-  return !!text && runSpans(text).length > 0;
+  if (!G.__sfD || !text || !isTypedDoc()) return false;
+  return runSpans(text).length > 0;
+}
+
+function isTypedDoc(): boolean {
+  docMemo ??= typedDoc();
+  return docMemo;
 }
 
 // Whether this document is typed, worked out once per call (forgetTyped starts each call).
@@ -100,9 +106,7 @@ export function forgetTyped(): void {
 
 /** text from this document with every run of a typed value replaced by [hidden], when the document is typed. */
 export function maskRuns(text: string): string {
-  if (!G.__sfD || !text) return text;
-  docMemo ??= typedDoc();
-  if (!docMemo) return text;
+  if (!G.__sfD || !text || !isTypedDoc()) return text;
   const spans = runSpans(text);
   if (!spans.length) return text;
   let out = "";

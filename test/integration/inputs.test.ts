@@ -264,14 +264,14 @@ describe("select on value inputs", () => {
   });
 });
 
-describe("upload_file with uris", () => {
+describe("upload_file with files", () => {
   test("several workspace files go into one multiple input; a single input refuses them", async () => {
     putFile("a.txt", "alpha");
     putFile("b.txt", "bravo!");
     await go("/many");
     const up = await call("POST", "/browser/upload", {
       selector: { label: "Photos" },
-      uris: ["workspace://files/a.txt", "workspace://files/b.txt"],
+      files: ["workspace://files/a.txt", "workspace://files/b.txt"],
     });
     expect(up.status).toBe(200);
     expect(up.body.files).toEqual(["a.txt", "b.txt"]);
@@ -279,14 +279,14 @@ describe("upload_file with uris", () => {
     expect(got.sort()).toEqual(["m:a.txt:5:alpha", "m:b.txt:6:bravo!"]);
     const one = await call("POST", "/browser/upload", {
       selector: { label: "One" },
-      uris: ["workspace://files/a.txt", "workspace://files/b.txt"],
+      files: ["workspace://files/a.txt", "workspace://files/b.txt"],
     });
     expect(one.status).toBe(400);
     expect(one.body.error).toContain("multiple");
     const both = await call("POST", "/browser/upload", {
       selector: { label: "One" },
       uri: "workspace://files/a.txt",
-      uris: ["workspace://files/b.txt"],
+      files: ["workspace://files/b.txt"],
     });
     expect(both.status).toBe(400);
   });

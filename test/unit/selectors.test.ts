@@ -84,7 +84,7 @@ describe("interact input", () => {
       validate(interact.input, { action: "drag", selector: { css: "a" }, target: { css: "b" } }).target,
     ).toEqual({ css: "b" });
     expect(bad({ action: "drag", selector: { css: "a" } })).toBe(
-      'field "target" must be given for drag: the element to drop onto',
+      'field "target" must be given for drag: the element to drop onto, or x and y',
     );
     expect(bad({ action: "hover", selector: { css: "a" }, value: "x" })).toBe(
       'field "value" must only come with action select',
@@ -93,10 +93,69 @@ describe("interact input", () => {
       'field "keys" must be valid: it has "Ctl" before a "+"',
     );
     expect(bad({ action: "press", keys: "Enter", target: { css: "b" } })).toBe(
-      'field "target" must only come with action drag',
+      'field "target" must only come with action drag or select_text',
     );
     expect(bad({ action: "drag", selector: { css: "a" }, target: { nope: 1 } })).toContain(
       'unknown field "target.nope"',
+    );
+  });
+
+  test("the hand's fields: count on clicks, position or offset on a drag to a target, x and y as a drag's end", () => {
+    const sel = { css: "a" };
+    expect(validate(interact.input, { action: "click", selector: sel, count: 3 }).count).toBe(3);
+    expect(validate(interact.input, { action: "right_click", x: 5, y: 5, count: 2 }).count).toBe(2);
+    expect(bad({ action: "hover", selector: sel, count: 2 })).toBe(
+      'field "count" must only come with click, double_click, right_click',
+    );
+    expect(bad({ action: "click", selector: sel, count: 4 })).toContain('field "count"');
+    const after = validate(interact.input, {
+      action: "drag",
+      selector: sel,
+      target: { ref: "e2" },
+      position: "after",
+    });
+    expect(after.position).toBe("after");
+    expect(validate(interact.input, { action: "drag", selector: sel, x: 10, y: 20 })).toMatchObject({
+      x: 10,
+      y: 20,
+    });
+    expect(bad({ action: "drag", selector: sel, target: sel, x: 1, y: 2 })).toBe(
+      'field "target" must not come with x and y: give one or the other',
+    );
+    expect(bad({ action: "drag", selector: sel, x: 1, y: 2, position: "top" })).toBe(
+      'field "position" must only come with action drag and a target',
+    );
+    expect(bad({ action: "drag", selector: sel, target: sel, position: "top", offset: { x: 1, y: 1 } })).toBe(
+      'field "offset" must not come with position: give one or the other',
+    );
+    expect(bad({ action: "drag", selector: sel, target: sel, position: "middle" })).toContain(
+      'field "position"',
+    );
+    expect(bad({ action: "drag", x: 1, y: 2 })).toContain('field "selector" must be given for drag');
+    expect(validate(interact.input, { action: "select_text", selector: { ref: "e3" } }).action).toBe(
+      "select_text",
+    );
+    expect(
+      validate(interact.input, { action: "select_text", selector: { text: "a" }, target: { text: "b" } })
+        .target,
+    ).toEqual({ text: "b" });
+  });
+
+  test("text takes nth and within; no other kind does", () => {
+    const got = validate(interact.input, {
+      action: "click",
+      selector: { text: "Reply", nth: 2, within: { ref: "e7" } },
+    }).selector;
+    expect(got).toEqual({ text: "Reply", nth: 2, within: { ref: "e7" } });
+    expect(bad({ action: "click", selector: { css: "a", nth: 2 } })).toBe(
+      'field "selector.nth" must only come with text',
+    );
+    expect(bad({ action: "click", selector: { role: "button", within: { ref: "e7" } } })).toBe(
+      'field "selector.within" must only come with text',
+    );
+    expect(bad({ action: "click", selector: { text: "a", nth: 0 } })).toContain('field "selector.nth"');
+    expect(bad({ action: "click", selector: { text: "a", within: { css: "b" } } })).toContain(
+      "selector.within",
     );
   });
 });

@@ -101,12 +101,12 @@ describe("the token budget of tools/list", () => {
     expect(tool("extract").inputSchema.properties.selector).toEqual({
       type: "object",
       description: expect.stringContaining(
-        '{"ref": "e12"} from read_page, or one of css, xpath, text, label, role',
+        '{"ref": "e12"} from read_page, or one of css, xpath, text (+nth, within), label, role',
       ),
     });
     expect(tool("interact").inputSchema.properties.target).toEqual({
       type: "object",
-      description: "drag: the element to drop onto.",
+      description: "drag: drop here; select_text: end here.",
     });
     expect(tool("switch").inputSchema.properties.frame.type).toEqual(["object", "null"]);
   });
@@ -135,6 +135,8 @@ describe("the token budget of tools/list", () => {
       "xpath",
       "text",
       "exact",
+      "nth",
+      "within",
       "label",
       "role",
       "name",

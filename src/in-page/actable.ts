@@ -1,0 +1,223 @@
+// Page side: what a person could act on beyond native controls and roles (hints.ts INTERACTIVE):
+// elements the page made clickable (a pointer cursor, an inline click handler, an anchor without
+// href, a script's action attribute), drag handles and drop targets, and a short name for an icon
+// that has no text. The page's own addEventListener listeners live in its world, out of the
+// sandbox's reach (each world has its own EventTarget and its own onclick property: a handler the
+// page's script set reads as null here), so what a script made clickable is known from what it
+// shows: its cursor, its attributes, its classes.
+import { cut, norm, textOf } from "./dom.ts";
+import { INTERACTIVE } from "./hints.ts";
+import { accessibleName, NAME_FROM_CONTENT } from "./names.ts";
+import { roleOf } from "./roles.ts";
+
+/** Drag handles: listed with refs and marked draggable, for interact drag. */
+export const DRAGGABLE =
+  "[draggable=true],[aria-grabbed],[aria-roledescription~=draggable i],[aria-roledescription~=sortable i],.ui-draggable,.ui-sortable-handle,.ui-sortable>*:not(.ui-sortable-placeholder):not(.ui-sortable-helper)";
+/** Drop targets: a zone that takes a drop (ARIA, jQuery UI, an inline handler). */
+export const DROPPABLE = "[aria-dropeffect]:not([aria-dropeffect=none]),.ui-droppable,[ondrop],[ondragover]";
+/** Marks a page's script leaves on what it made clickable (inline handlers, frameworks' attributes). */
+const HANDLERS =
+  "[onclick],[onmousedown],[onmouseup],[onpointerdown],[onpointerup],[ondblclick],[ng-click],[data-ng-click],[data-handler],[data-action],[data-toggle],[data-bs-toggle],[jsaction*=click]";
+/** An anchor without href (a datepicker's Prev): a script's click target; one with a name is a mark. */
+const HREFLESS = "a:not([href]):not([name])";
+
+// Not click targets of their own: a label acts through its control, the page itself through its parts.
+const NOT_TARGETS = new Set(["LABEL", "HTML", "BODY", "MAIN", "FORM", "OPTION", "SELECT", "IFRAME", "FRAME"]);
+
+/**
+ * Why a walked element is a click target though no role says so: "handler" (an inline handler, a
+ * framework's click attribute, an anchor without href),
+ * "pointer" (the top of a region with a pointer cursor, no bigger than a quarter of the window),
+ * "focus" (focusable by script, tabindex -1, with a short text: a menu's or a list's item), "grab"
+ * (the top of a region with a grab or move cursor: something to drag), or null.
+ */
+export function clickSignal(el: Element, style: CSSStyleDeclaration, parentCursor: string): string | null {
+  if (NOT_TARGETS.has(el.tagName)) return null;
+  const signal = signalOf(el, style, parentCursor);
+  // A wrapper around a link or a button (a datepicker's day cell): that one is the target.
+  return signal && !el.querySelector(INTERACTIVE) ? signal : null;
+}
+
+function signalOf(el: Element, style: CSSStyleDeclaration, parentCursor: string): string | null {
+  if (el.matches(HANDLERS) || el.matches(HREFLESS)) return "handler";
+  // A grab or move cursor marks something to drag (a card, a handle): its top, as a pointer's.
+  if ((style.cursor === "grab" || style.cursor === "move") && parentCursor !== style.cursor) return "grab";
+  if (style.cursor === "pointer" && parentCursor !== "pointer") {
+    const r = el.getBoundingClientRect();
+    const view = el.ownerDocument.defaultView ?? window;
+    if (r.width * r.height <= (view.innerWidth * view.innerHeight) / 4) return "pointer";
+  }
+  if (el.getAttribute("tabindex") === "-1" && !/^H[1-6]$/.test(el.tagName)) {
+    const t = norm(el.textContent);
+    if (t && t.length <= 60) return "focus";
+  }
+  return null;
+}
+
+// Words of an icon's class or picture's file that say nothing of what it does.
+const NOISE = new Set([
+  "icon",
+  "icons",
+  "ico",
+  "fa",
+  "fas",
+  "far",
+  "fab",
+  "fal",
+  "glyphicon",
+  "bi",
+  "material",
+  "symbols",
+  "outlined",
+  "rounded",
+  "ui",
+  "btn",
+  "button",
+  "js",
+  "is",
+  "has",
+  "active",
+  "selected",
+  "hover",
+  "focus",
+  "disabled",
+  "sm",
+  "lg",
+  "xs",
+  "md",
+  "xl",
+  "png",
+  "svg",
+  "gif",
+  "jpg",
+  "jpeg",
+  "webp",
+  "img",
+  "image",
+  "images",
+  "static",
+  "assets",
+  "clickable",
+  "pointer",
+  "inline",
+  "block",
+  "small",
+  "large",
+  "left",
+  "right",
+  "pull",
+  "float",
+  "clearfix",
+  "item",
+  "wrapper",
+  "container",
+]);
+
+const words = (s: string) =>
+  s
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 1 && !NOISE.has(w) && !/^\d+$/.test(w) && !/^[0-9a-f]{6,}$/.test(w));
+
+// Classes that mark an icon (a font's glyph, a sprite): what they say names a link or a button.
+const ICON_CLASS = /icon|^fa[srlb]?$|^fa-|glyph|^bi-|material|^mdi|octicon|^ti-|sprite/i;
+
+/**
+ * A short name for an icon without text, after its aria-label, title and alt (names.ts): an inner
+ * picture's alt or title, an SVG's title, then what its class or background picture says ("star").
+ * `loose`: any class will do (a target only the page's script made); else only an icon's classes.
+ */
+export function iconName(el: Element, loose: boolean): string {
+  const inner = el.querySelector("img[alt]:not([alt='']),[title],svg title");
+  if (inner) {
+    const t = norm(
+      inner.tagName.toLowerCase() === "title"
+        ? inner.textContent
+        : inner.getAttribute("alt") || inner.getAttribute("title"),
+    );
+    if (t) return cut(t, 40);
+  }
+  const from = (s: string) => cut(words(s).slice(0, 3).join(" "), 40);
+  for (const e of [el, ...Array.from(el.querySelectorAll("*")).slice(0, 5)]) {
+    const cls = (typeof e.className === "string" ? e.className : (e.getAttribute("class") ?? "")).split(
+      /\s+/,
+    );
+    if (!loose && !cls.some((c) => ICON_CLASS.test(c))) continue;
+    // The last class that says something: the specific one ("tool star", "fa fa-star").
+    const named = cls.map(from).filter(Boolean).pop();
+    if (named) return named;
+    if (!loose) continue;
+    const view = e.ownerDocument.defaultView ?? window;
+    const bg = view.getComputedStyle(e).backgroundImage;
+    const file = /url\(["']?[^"')]*?([^/"')]+?)(?:\.[a-z0-9]{2,5})?(?:[?#][^"')]*)?["']?\)/i.exec(bg)?.[1];
+    if (file && !file.startsWith("data:")) {
+      let plain = file;
+      try {
+        plain = decodeURIComponent(file);
+      } catch {
+        // a file name with a stray %: read as written
+      }
+      const n = from(plain);
+      if (n) return n;
+    }
+  }
+  return "";
+}
+
+// Roles that hold other things: named by a label, never by all the text inside them.
+const CONTAINERS = new Set([
+  "list",
+  "listbox",
+  "menu",
+  "menubar",
+  "tablist",
+  "tree",
+  "treegrid",
+  "grid",
+  "table",
+  "rowgroup",
+  "group",
+  "radiogroup",
+  "toolbar",
+  "dialog",
+  "alertdialog",
+  "region",
+  "navigation",
+  "main",
+  "banner",
+  "contentinfo",
+  "complementary",
+  "form",
+  "search",
+  "article",
+  "feed",
+  "log",
+  "textbox",
+  "searchbox",
+  "combobox",
+  "spinbutton",
+  "slider",
+]);
+
+/** Whether a listed element is named by its own text (so the outline need not read that text again). */
+export function namedByText(el: Element): boolean {
+  const role = roleOf(el);
+  if (role && NAME_FROM_CONTENT.has(role)) return true;
+  if (role && CONTAINERS.has(role)) return false;
+  return !["INPUT", "SELECT", "TEXTAREA"].includes(el.tagName);
+}
+
+/**
+ * A listed element's name: its accessible name; else, unless it holds other things, its text (a
+ * span link, a tree node, a drag handle); else, with no text at all, what its icon says.
+ */
+export function nameOf(el: Element): { name: string; icon: boolean } {
+  const name = accessibleName(el);
+  if (name) return { name, icon: false };
+  if (!namedByText(el)) return { name: "", icon: false };
+  const text = textOf(el);
+  if (text) return { name: text, icon: false };
+  const made = !el.matches(INTERACTIVE);
+  return { name: iconName(el, made), icon: made };
+}

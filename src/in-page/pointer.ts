@@ -1,0 +1,282 @@
+// Page side: where a pointer gesture goes and what it met. A point of the element that the pointer
+// would reach (its middle, else a visible part of it), the check at the press of what took it, the
+// points a drag passes, and the range select_text selects. Points are CSS pixels of the element's
+// viewport; offsets are from its in-view centre (what a BiDi element origin means).
+
+import { describe } from "./hints.ts";
+import { refFor } from "./refs.ts";
+import { contains } from "./selectors.ts";
+import { maskRuns, typedEl } from "./typed.ts";
+
+type Point = { x: number; y: number };
+
+function viewOf(el: Element): Window {
+  return el.ownerDocument.defaultView ?? window;
+}
+
+/** The in-view centre of the element's first box (WebDriver's), or null when it has none in view. */
+export function centre(el: Element): Point | null {
+  const r = el.getClientRects()[0];
+  if (!r) return null;
+  const v = viewOf(el);
+  const left = Math.max(0, Math.min(r.left, r.right));
+  const right = Math.min(v.innerWidth, Math.max(r.left, r.right));
+  const top = Math.max(0, Math.min(r.top, r.bottom));
+  const bottom = Math.min(v.innerHeight, Math.max(r.top, r.bottom));
+  if (right <= left || bottom <= top) return null;
+  return { x: Math.floor((left + right) / 2), y: Math.floor((top + bottom) / 2) };
+}
+
+function reaches(el: Element, x: number, y: number): Element | true | null {
+  const root = el.getRootNode() as Document | ShadowRoot;
+  const top = root.elementFromPoint(x, y);
+  if (!top) return null;
+  return contains(el, top) || el.shadowRoot?.contains(top) ? true : top;
+}
+
+/**
+ * Where a pointer reaches the element (in view already): its middle when nothing covers it, else
+ * the visible point nearest the middle, as an offset from the in-view centre; or what covers it
+ * all (the thing at its middle).
+ */
+export function aim(el: Element): { dx: number; dy: number } | { cover: Element | null } {
+  const c = centre(el);
+  if (!c) return { cover: null };
+  const first = reaches(el, c.x, c.y);
+  if (first === true) return { dx: 0, dy: 0 };
+  const v = viewOf(el);
+  const points: Point[] = [];
+  for (const r of Array.from(el.getClientRects()).slice(0, 10)) {
+    const l = Math.max(0, r.left);
+    const t = Math.max(0, r.top);
+    const w = Math.min(v.innerWidth, r.right) - l;
+    const h = Math.min(v.innerHeight, r.bottom) - t;
+    if (w <= 0 || h <= 0) continue;
+    const n = 7;
+    for (let i = 0; i < n; i++)
+      for (let j = 0; j < n; j++)
+        points.push({ x: Math.floor(l + (w * (i + 0.5)) / n), y: Math.floor(t + (h * (j + 0.5)) / n) });
+  }
+  points.sort((a, b) => Math.hypot(a.x - c.x, a.y - c.y) - Math.hypot(b.x - c.x, b.y - c.y));
+  for (const p of points) if (reaches(el, p.x, p.y) === true) return { dx: p.x - c.x, dy: p.y - c.y };
+  return { cover: first };
+}
+
+// ---- the press ------------------------------------------------------------------------------------
+
+const PRESS_EVENTS = [
+  "pointerdown",
+  "mousedown",
+  "pointerup",
+  "mouseup",
+  "click",
+  "dblclick",
+  "auxclick",
+  "contextmenu",
+];
+
+interface Watch {
+  el: Element;
+  view: Window;
+  took: Element | null;
+  pressed: boolean;
+  off: () => void;
+}
+let watching: Watch | null = null;
+
+/**
+ * Watches the next press in the element's window: the first press that lands outside the element
+ * is stopped there (it and what follows it: release, click), so the page never sees a click the
+ * agent did not aim; hitSeen says what took it.
+ */
+export function hitWatch(el: Element): void {
+  watching?.off();
+  const view = viewOf(el);
+  const w: Watch = { el, view, took: null, pressed: false, off: () => undefined };
+  const on = (e: Event) => {
+    if (!e.isTrusted) return;
+    if (!w.pressed && (e.type === "pointerdown" || e.type === "mousedown")) {
+      w.pressed = true;
+      const at = (e.composedPath()[0] ?? e.target) as Element | null;
+      if (at && at.nodeType === 1 && !contains(el, at) && !el.shadowRoot?.contains(at)) w.took = at;
+    }
+    if (w.took) {
+      e.preventDefault();
+      e.stopImmediatePropagation();
+    }
+  };
+  for (const t of PRESS_EVENTS) view.addEventListener(t, on, true);
+  // A gesture takes well under this: a watch whose reading never came ends on its own.
+  const timer = setTimeout(() => w.off(), 15_000);
+  w.off = () => {
+    clearTimeout(timer);
+    for (const t of PRESS_EVENTS) view.removeEventListener(t, on, true);
+  };
+  watching = w;
+}
+
+/** What took the watched press instead of the element (described, with a ref), and stops watching. */
+export function hitSeen(): { took?: string; ref?: string; pressed: boolean } {
+  const w = watching;
+  watching = null;
+  if (!w) return { pressed: false };
+  w.off();
+  if (!w.took) return { pressed: w.pressed };
+  const parent = contains(w.took, w.el)
+    ? " (it holds the element: the element changed under the pointer, as an icon that swaps its picture on hover does)"
+    : "";
+  return { took: `${describe(w.took)}${parent}`, ref: refFor(w.took), pressed: true };
+}
+
+// ---- a drag -------------------------------------------------------------------------------------
+
+export type Position = "before" | "after" | "top" | "bottom";
+
+/**
+ * A drag's two ends in viewport points: the middle of `from` (scrolled to the middle of the view),
+ * and the end: a point of the view, the target's middle, or a point by the target: `before` and
+ * `after` just outside its top and bottom edges, `top` and `bottom` just inside them, or `offset`
+ * from its top left.
+ */
+export function dragEnds(
+  from: Element,
+  to: Element | null,
+  end: { point?: Point; position?: Position; offset?: Point },
+): { from: Point; to: Point } | { problem: string } {
+  from.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+  const a = centre(from);
+  if (!a) return { problem: "from" };
+  if (!to) return end.point ? { from: a, to: end.point } : { problem: "to" };
+  const r = to.getBoundingClientRect();
+  const v = viewOf(to);
+  // The target out of view: scrolled just into it (the handle may leave the middle then).
+  if (r.bottom < 0 || r.top > v.innerHeight || r.right < 0 || r.left > v.innerWidth)
+    to.scrollIntoView({ block: "nearest", inline: "nearest", behavior: "instant" });
+  return dragEndsInView(from, to, end);
+}
+
+function dragEndsInView(
+  from: Element,
+  to: Element,
+  end: { position?: Position; offset?: Point },
+): { from: Point; to: Point } | { problem: string } {
+  const a = centre(from);
+  if (!a) return { problem: "from" };
+  const r = to.getBoundingClientRect();
+  const gap = Math.max(2, Math.min(8, Math.floor(r.height / 4)));
+  let p: Point;
+  if (end.offset) p = { x: r.left + end.offset.x, y: r.top + end.offset.y };
+  else if (end.position === "before") p = { x: r.left + r.width / 2, y: r.top - gap };
+  else if (end.position === "after") p = { x: r.left + r.width / 2, y: r.bottom + gap };
+  else if (end.position === "top") p = { x: r.left + r.width / 2, y: r.top + gap };
+  else if (end.position === "bottom") p = { x: r.left + r.width / 2, y: r.bottom - gap };
+  else p = { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+  const v = viewOf(to);
+  p = { x: Math.round(p.x), y: Math.round(p.y) };
+  if (p.x < 0 || p.y < 0 || p.x >= v.innerWidth || p.y >= v.innerHeight) return { problem: "outside" };
+  return { from: a, to: p };
+}
+
+// ---- selecting text -------------------------------------------------------------------------------
+
+function textNodes(el: Element): Text[] {
+  const out: Text[] = [];
+  const walker = el.ownerDocument.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode())
+    if ((n.textContent ?? "").trim()) out.push(n as Text);
+  return out;
+}
+
+/** Where `needle` starts and ends among el's text nodes (case and runs of white space ignored). */
+function locateText(
+  el: Element,
+  needle: string | null,
+): { start: [Text, number]; end: [Text, number] } | null {
+  const nodes = textNodes(el);
+  const first = nodes[0];
+  const last = nodes[nodes.length - 1];
+  if (!first || !last) return null;
+  const whole = {
+    start: [first, 0] as [Text, number],
+    end: [last, (last.textContent ?? "").length] as [Text, number],
+  };
+  if (!needle) return whole;
+  // The text as one string, each character's node and offset beside it, white space runs as one.
+  let flat = "";
+  const at: [Text, number][] = [];
+  for (const n of nodes) {
+    const t = n.textContent ?? "";
+    for (let i = 0; i < t.length; i++) {
+      const ch = /\s/.test(t[i] as string) ? " " : (t[i] as string).toLowerCase();
+      if (ch === " " && flat.endsWith(" ")) continue;
+      flat += ch;
+      at.push([n, i]);
+    }
+  }
+  const want = needle.replace(/\s+/g, " ").trim().toLowerCase();
+  const i = flat.indexOf(want);
+  if (i < 0 || !want) return whole;
+  const s = at[i] as [Text, number];
+  const e = at[i + want.length - 1] as [Text, number];
+  return { start: s, end: [e[0], e[1] + 1] };
+}
+
+/**
+ * select_text's range: from the start of `start` (or of its text `startText` in it) to the end of
+ * `end` (or of `endText`), as the two viewport points a pointer drags between to select it, and
+ * the text it holds. A field's own text is selected in the field.
+ */
+export function textSpan(
+  start: Element,
+  end: Element,
+  startText: string | null,
+  endText: string | null,
+): { from: Point; to: Point; text: string } | { field: string } | { problem: string } {
+  if (start === end && (start.tagName === "INPUT" || start.tagName === "TEXTAREA")) {
+    const f = start as HTMLInputElement;
+    f.focus();
+    f.select();
+    // A password's or a typed secret's value never comes back.
+    return { field: f.type === "password" || typedEl(f) ? "[hidden]" : f.value };
+  }
+  const a = locateText(start, startText);
+  const b = locateText(end, endText);
+  if (!a || !b) return { problem: "no text" };
+  const doc = start.ownerDocument;
+  const range = doc.createRange();
+  range.setStart(a.start[0], a.start[1]);
+  range.setEnd(b.end[0], b.end[1]);
+  if (range.collapsed) {
+    range.setStart(b.start[0], b.start[1]);
+    range.setEnd(a.end[0], a.end[1]);
+  }
+  (start as HTMLElement).scrollIntoView({ block: "center", inline: "nearest", behavior: "instant" });
+  const rects = Array.from(range.getClientRects()).filter((r) => r.width > 0 && r.height > 0);
+  const first = rects[0];
+  const last = rects[rects.length - 1];
+  if (!first || !last) return { problem: "no box" };
+  const from = { x: Math.floor(first.left) + 1, y: Math.floor(first.top + first.height / 2) };
+  const to = { x: Math.ceil(last.right) - 1, y: Math.floor(last.top + last.height / 2) };
+  current = range;
+  const typed = [start, end].some(
+    (e) =>
+      e.closest("input,textarea,[contenteditable]") &&
+      typedEl(e.closest("input,textarea,[contenteditable]") as Element),
+  );
+  return { from, to, text: typed ? "[hidden]" : maskRuns(range.toString()) };
+}
+
+let current: Range | null = null;
+
+/** After the pointer's drag: the selection made exact to the range when the pointer's was not. */
+export function textSelected(): boolean {
+  const range = current;
+  current = null;
+  if (!range) return false;
+  const sel = range.startContainer.ownerDocument?.getSelection();
+  if (!sel) return false;
+  const want = range.toString().replace(/\s+/g, " ").trim();
+  if (sel.toString().replace(/\s+/g, " ").trim() === want) return true;
+  sel.setBaseAndExtent(range.startContainer, range.startOffset, range.endContainer, range.endOffset);
+  return false;
+}

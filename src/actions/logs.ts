@@ -106,7 +106,7 @@ export const logs = defineAction({
     entries: z.array(Entry.meta({ shared: true })),
     next_cursor: z.string().optional(),
     more: z.boolean().optional(),
-    note: z.string().optional().describe("Why some entries read [withheld]."),
+    note: z.string().optional(),
   }),
   annotations: { readOnly: true, destructive: false, idempotent: false },
   browser: "page",

@@ -5,6 +5,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
   type CallToolResult,
+  CompleteRequestSchema,
   ErrorCode,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
@@ -28,6 +29,7 @@ import type { Services } from "../services.ts";
 import { VERSION } from "../version.ts";
 import { invoke } from "../workspaces/invoke.ts";
 import { toolSchema } from "./json-schema.ts";
+import { complete } from "./mcp-complete.ts";
 import { type LevelStore, localLevel, logRelay } from "./mcp-logging.ts";
 import { servePrompts } from "./mcp-prompts.ts";
 import { localSubscriptions, ResourceWatch, type Subscriptions, subscribable } from "./mcp-subscribe.ts";
@@ -86,7 +88,7 @@ export function mcpServer(services: Services, workspace: string, hooks?: CallHoo
   const server = new Server(
     { name: "selenium-flow", title: "selenium-flow", version: VERSION },
     {
-      capabilities: { tools: {}, resources: { subscribe: true }, logging: {}, prompts: {} },
+      capabilities: { tools: {}, resources: { subscribe: true }, logging: {}, prompts: {}, completions: {} },
       instructions: INSTRUCTIONS,
     },
   );
@@ -114,6 +116,13 @@ export function mcpServer(services: Services, workspace: string, hooks?: CallHoo
     return {};
   });
   servePrompts(server, resourceError);
+  server.setRequestHandler(CompleteRequestSchema, async (request) => {
+    try {
+      return await complete(services, workspace, request.params);
+    } catch (err) {
+      throw resourceError(err);
+    }
+  });
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
 

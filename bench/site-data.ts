@@ -54,7 +54,9 @@ function startSites() {
 }
 
 type State = Awaited<ReturnType<BrowserContext["storageState"]>>;
-const SIZES = [1, 5, 20] as const;
+/** BENCH_SITE_SIZES=1,5 runs those sizes only, and not the changed and IndexedDB benches after. */
+const ONLY = process.env.BENCH_SITE_SIZES?.split(",").map(Number);
+const SIZES: readonly number[] = ONLY ?? [1, 5, 20];
 
 /**
  * The sessionStorage detour this build no longer takes, by hand over one socket: the main tab
@@ -337,6 +339,7 @@ export async function main(): Promise<void> {
     sites.stop();
   }
   // Then what a save costs when little changed, and IndexedDB, each with its own server and browsers.
+  if (ONLY) return;
   await changed();
   await idbRestore();
 }

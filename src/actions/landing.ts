@@ -1,7 +1,8 @@
 // Where an action left the browser, and what the history may record of it.
 import { z } from "zod";
+import type { BrowsingContextInfo } from "../grid/bidi-types.ts";
 import type { Page } from "../grid/page.ts";
-import { DIALOG_SETTLE_MS, DialogOpened, promptWithin } from "../grid/page-dialogs.ts";
+import { DialogOpened } from "../grid/page-dialogs.ts";
 import { DialogElsewhere } from "../grid/page-stuck.ts";
 import type { ActionContext } from "./ports.ts";
 import type { LiveBrowser } from "./shape.ts";
@@ -17,10 +18,9 @@ export interface Landed {
 // A gesture that sends the page elsewhere (a link, a submit button, Enter in a form) may start its
 // navigation a moment after the gesture answers. The browser tells the held connection when a
 // navigation begins and ends; locating marked the page (in the sandbox) so it also says when one
-// is on its way but has not begun ("maybe"), which is waited for a moment at most.
-
-/** When each page's last gesture answered: a dialog opening soon after is that gesture's. */
-const gestured = new WeakMap<Page, number>();
+// is on its way but has not begun ("maybe"), which is waited for a moment at most. Nothing else is
+// waited for: a dialog that opens after the gesture answered (a timer, a fetch's answer) is the
+// next call's to report (the held connection sees it open, and every call checks first).
 
 /** Runs a gesture; one that opens a dialog is done (the result says so). */
 export async function gesture(page: Page, act: () => Promise<unknown>): Promise<number> {
@@ -29,8 +29,6 @@ export async function gesture(page: Page, act: () => Promise<unknown>): Promise<
     await act();
   } catch (err) {
     if (!(err instanceof DialogOpened)) throw err;
-  } finally {
-    gestured.set(page, performance.now());
   }
   return before;
 }
@@ -46,15 +44,34 @@ export async function armNavigation(page: Page): Promise<void> {
  * back to: nothing enters the history. A dialog it opened is reported instead (url and title empty).
  */
 export async function landed(ctx: Ctx, page: Page, before: number): Promise<Landed> {
-  if (!page.prompt) {
-    const maybe = await page.call<string | null>((L) => L.leaving()).catch(() => null);
-    await page.afterGesture(before, maybe === "maybe");
-    // A dialog the gesture opens a moment later (a timer, a fetch's answer) is its result too.
-    const at = gestured.get(page);
-    if (at !== undefined)
-      await promptWithin(page.held, page.where.tab, at + DIALOG_SETTLE_MS - performance.now());
+  if (page.prompt) return here(ctx, page);
+  // Most gestures stay on the page: whether one is leaving and the title come in one sandbox call,
+  // beside the browser's tree for the url. A navigation begun meanwhile is waited for instead.
+  const tree = page.tree().catch(() => null);
+  const seen = await page
+    .call<{ leaving: string | null; title: string }>((L) => ({
+      leaving: L.leaving(),
+      title: String(document.title),
+    }))
+    .catch(() => null);
+  const top = await tree;
+  const url = top && seen ? urlIn(top, page.context) : null;
+  if (url !== null && seen && seen.leaving === null && page.held.navigationCount === before && !page.prompt) {
+    if (page.where.frame) ctx.land(null);
+    return { url, title: seen.title };
   }
+  await page.afterGesture(before, seen?.leaving === "maybe");
   return here(ctx, page);
+}
+
+/** The url of `context`'s document in the tab's tree, or null when it is not there. */
+function urlIn(tree: BrowsingContextInfo, context: string): string | null {
+  if (tree.context === context) return tree.url;
+  for (const child of tree.children ?? []) {
+    const found = urlIn(child, context);
+    if (found !== null) return found;
+  }
+  return null;
 }
 
 /** Where the agent is now: its document's url (from the browser) and title, or the open dialog. */

@@ -27,6 +27,8 @@ interface Field extends PageMatch {
   type?: string;
   /** It holds a typed secret (a bound write's, or a person's). */
   typed?: boolean;
+  /** The most characters it keeps (-1: no limit). */
+  maxLength?: number;
 }
 
 // Finds the field: the element itself, the control of a label, or the one field inside a wrapper.
@@ -61,12 +63,29 @@ const FIELD = (L: PageLib, sel: PageSelector, opts: SeekArgs): unknown => {
   const locked = f.disabled ? "disabled" : f.readOnly ? "read-only" : undefined;
   const filled = kind === "editable" ? (f.textContent ?? "") !== "" : f.value !== "";
   const typed = L.typedEl(f);
-  return { ...base, field, kind, locked, filled, typed, type: kind === "input" ? f.type : undefined };
+  const maxLength = kind === "editable" ? -1 : f.maxLength;
+  return {
+    ...base,
+    field,
+    kind,
+    locked,
+    filled,
+    typed,
+    maxLength,
+    type: kind === "input" ? f.type : undefined,
+  };
 };
 
 // Focus goes to the field, with the caret at its end (as WebDriver's typing puts it); false when
-// the page would not let the field have it (the keys would land elsewhere).
-const FOCUS_FIELD = (_L: PageLib, el: HTMLInputElement): boolean => {
+// the page would not let the field have it (the keys would land elsewhere). Given `insert`, its
+// text then goes in as one insert at the caret (what a paste or an IME commit does: beforeinput
+// and input, no key per character), over the field's text when it is cleared: "ok", or "keys" when
+// the field refused it (nothing changed, keys it is).
+const FOCUS_FIELD = (
+  _L: PageLib,
+  el: HTMLInputElement,
+  insert?: { text: string; clear: boolean },
+): boolean | "ok" | "keys" => {
   el.focus();
   const doc = el.ownerDocument;
   let active: Element | null = doc.activeElement;
@@ -84,7 +103,29 @@ const FOCUS_FIELD = (_L: PageLib, el: HTMLInputElement): boolean => {
   } catch {
     // an input type without a caret (email, number): the browser keeps it at the end
   }
-  return true;
+  if (!insert) return true;
+  if (insert.clear) {
+    if (el.isContentEditable) {
+      const range = doc.createRange();
+      range.selectNodeContents(el);
+      doc.getSelection()?.removeAllRanges();
+      doc.getSelection()?.addRange(range);
+    } else el.select();
+  }
+  if (insert.text === "") {
+    if (insert.clear) doc.execCommand("delete");
+    return "ok";
+  }
+  // As typing does, beforeinput first: a page that takes it (a rich editor) puts the text in itself.
+  const before = new InputEvent("beforeinput", {
+    inputType: "insertText",
+    data: insert.text,
+    bubbles: true,
+    cancelable: true,
+    composed: true,
+  });
+  if (!el.dispatchEvent(before)) return "ok";
+  return doc.execCommand("insertText", false, insert.text) ? "ok" : "keys";
 };
 
 // A textarea or a rich editor takes Enter as a new line: submit its form the way its button would.
@@ -198,15 +239,34 @@ async function setInto(page: Page, field: Field, input: In, typed: string, realm
   if (input.submit) await submitAfter(page, field, input);
 }
 
+/** Input types whose text an insert puts in as typing would. Text with a new line or a tab, and a
+ * field that keeps fewer characters than it would hold, take keys. */
+const INSERTS = ["text", "search", "url", "tel", "password", "email", "number"];
+
+const insertable = (field: Field, typed: string, maxLength: number) =>
+  !/[\n\r\t]/.test(typed) &&
+  (field.kind !== "input" || INSERTS.includes(field.type ?? "")) &&
+  (maxLength < 0 || maxLength >= typed.length);
+
 async function typeInto(page: Page, field: Field, input: In, typed: string): Promise<void> {
   const el = field.field as NodeRef;
   const q = quoteSelector(input.selector);
-  if (!(await page.callIn<boolean>(el.context, FOCUS_FIELD, el))) {
-    throw badInput(
+  const unfocused = () =>
+    badInput(
       `${q} would not take the focus (the page moved it elsewhere), so nothing was typed: click the field first, or name another one`,
       "selector",
     );
-  }
+  if (insertable(field, typed, field.maxLength ?? -1)) {
+    const got = await page.callIn<boolean | string>(el.context, FOCUS_FIELD, el, {
+      text: typed,
+      clear: input.clear && !!field.filled,
+    });
+    if (got === false) throw unfocused();
+    if (got === "ok") {
+      if (input.submit) await submitAfter(page, field, input);
+      return;
+    }
+  } else if (!(await page.callIn<boolean>(el.context, FOCUS_FIELD, el))) throw unfocused();
   const keys: { modifiers: string[]; key: string }[] = [];
   if (input.clear && field.filled)
     keys.push({ modifiers: [Key.CONTROL], key: "a" }, { modifiers: [], key: Key.BACK_SPACE });
@@ -230,7 +290,8 @@ export const write = defineAction({
   docs: [
     "Enter sends most forms. A secret is refused on a page its allowed_urls do not name (an item with a scheme names scheme, host and port; a bare host any); GET /secrets or workspace://secrets lists what exists.",
     "The place is the origin the browser reports for the realm holding the field (an about:blank frame counts as its maker's); page script cannot fake it. A secret is put into the field itself, never sent as keys to whatever has focus. The page still controls what it shows, so check the url before typing a secret into what looks like a sign-in form.",
-    "After a secret is typed, scripts (execute_script, assert's script) are refused in every tab while a page holds it, and no 4-character piece of it comes back in any read; a secret is refused on a page a script ran in (navigate first). Date, time and color inputs are set whole (2024-01-31, 13:45, #ff0000), a range too (its value, as interact select sets it).",
+    "After a secret is typed, scripts (execute_script, assert's script) are refused in every tab while a page holds it, and on the page holding it no key but Enter or Tab goes into its field, nothing is copied, and no selector may depend on its value; a secret is refused on a page a script ran in (navigate first). Date, time and color inputs are set whole (2024-01-31, 13:45, #ff0000), a range too (its value, as interact select sets it).",
+    "Plain text goes in as one insert at the caret (beforeinput and input, as a paste does), not a key per character; text with a new line or a tab, and a field that keeps fewer characters than the text (a code split over one-character boxes), are typed key by key. interact press sends real keys.",
     "url goes to that page first. It waits up to timeout seconds for the field to be visible.",
     "The url and title returned are after the submit, if any; a landing url that would reveal a typed secret is shown with [hidden] and not recorded.",
     "Use interact select for a <select>, check for a checkbox, and press for keys such as Tab or Escape.",

@@ -1,7 +1,6 @@
 // Dialogs that stop page work: the error a call meets when one opens, or is already open.
 import { badInput } from "../errors.ts";
 import type { UserPrompt } from "./bidi-types.ts";
-import type { HeldConnection } from "./held.ts";
 
 /** A dialog opened while the page worked: the page answers nothing more until it is answered. */
 export class DialogOpened extends Error {
@@ -18,20 +17,4 @@ export function dialogOpenError(prompt: UserPrompt | null): Error {
   return badInput(
     prompt?.message ? `${DIALOG_OPEN} (it says: ${JSON.stringify(prompt.message)})` : DIALOG_OPEN,
   );
-}
-
-/**
- * How long after a gesture a dialog it caused may still open and be reported in its result (a
- * click handler's setTimeout(alert), a fetch that then confirms).
- */
-export const DIALOG_SETTLE_MS = 250;
-
-/** Waits up to `ms` for a dialog in `tab` (at once when one is open); true when one is open. */
-export async function promptWithin(
-  held: Pick<HeldConnection, "racePrompt">,
-  tab: string,
-  ms: number,
-): Promise<boolean> {
-  const got = await held.racePrompt((c) => c === tab, ms > 0 ? Bun.sleep(ms) : Promise.resolve());
-  return "prompt" in got;
 }

@@ -103,12 +103,15 @@ export const saveSiteData = defineAction({
     const stored = Object.keys(record?.site_data?.origins ?? {});
     const held = socket(ctx);
     // A channel that cannot say what loaded reads everything (and fails as the capture says).
-    const read = await held.then((b) => beginRead(b, stored)).catch(() => null);
+    const reading = held.then((b) => beginRead(b, stored)).catch(() => null);
     // Only what a document loaded since the last save (or restore) is read again; the rest is carried.
-    const fresh = read?.fresh ? new Set(read.fresh) : null;
     // A full read reads the history and whatever has a document now (a pop-up not yet in the history).
-    const all = [...new Set([...history, ...(read?.seen ?? [])])];
-    const origins = fresh ? all.filter((o) => fresh.has(o)) : all;
+    // Worked out while the page and the jar are read: their commands go out together.
+    const origins = reading.then((read) => {
+      const fresh = read?.fresh ? new Set(read.fresh) : null;
+      const all = [...new Set([...history, ...(read?.seen ?? [])])];
+      return fresh ? all.filter((o) => fresh.has(o)) : all;
+    });
     const { page: seen, ...captured } = await capture(
       () => held,
       () => readPage(page),
@@ -117,6 +120,8 @@ export const saveSiteData = defineAction({
         tabs: ctx.services.config.site_data.tabs,
       },
     );
+    const read = await reading;
+    const fresh = read?.fresh ? new Set(read.fresh) : null;
     if (fresh) captured.carried = stored.filter((o) => !fresh.has(o));
     const now = ctx.services.now();
     if (!jarFits(captured.cookies, now)) throw badInput(JAR_OVER);

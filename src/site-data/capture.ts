@@ -79,25 +79,29 @@ export async function readJar(bidi: SpareBidi): Promise<StoredCookie[]> {
  * The page's storages, the jar (over the socket `connect` opens), and the localStorage of each other
  * http(s) origin in `origins` (newest first), read side by side in a pool of spare tabs. An origin
  * not read is named in `failed`; both keep the order of `origins`, however the visits finished.
+ * `origins` may still be on its way (what the save must read): the page and the jar are read
+ * meanwhile, so a save of the page alone is one round trip of commands sent together.
  */
 export async function capture(
   connect: () => Promise<SpareBidi>,
   readPage: () => Promise<PageStorage>,
-  origins: readonly string[],
+  origins: readonly string[] | Promise<readonly string[]>,
   opts: LoopOptions = {},
 ): Promise<Captured & { page: { url: string; title: string } | null }> {
-  const web = [...new Set(origins)].filter((o) => /^https?:\/\//.test(o));
   // While the page is read, the socket opens, the jar is read and the tabs for the history's other
   // sites (all but its newest, the page's as a rule) get ready.
   const socket = connect();
   const jar = socket.then(readJar);
-  const ahead = web.filter((o) => o !== origins[0]).length;
-  const pooled = socket.then((b) => {
+  const listed = Promise.resolve(origins).then((list) => ({
+    list,
+    web: [...new Set(list)].filter((o) => /^https?:\/\//.test(o)),
+  }));
+  const pooled = Promise.all([socket, listed]).then(([b, { list, web }]) => {
     const pool = new SparePool(b, opts.tabs);
-    pool.warm(ahead);
+    pool.warm(web.filter((o) => o !== list[0]).length);
     return pool;
   });
-  for (const p of [socket, jar, pooled]) p.catch(() => undefined);
+  for (const p of [socket, jar, listed, pooled]) p.catch(() => undefined);
   try {
     const found = await readPage();
     const pageData: Record<string, unknown> = isObject(found) ? { ...found } : {};
@@ -105,7 +109,7 @@ export async function capture(
     await socket;
     const cookies = await jar;
     // The page's own origin is read in place.
-    const wanted = web.filter((o) => o !== here);
+    const wanted = (await listed).web.filter((o) => o !== here);
     const others: Record<string, Items> = {};
     const idb: Captured["idb"] = {};
     const idbSkipped: Captured["idbSkipped"] = [];

@@ -5,7 +5,8 @@
 // and is served by the SDK's stateless transport made for that request alone. A request's progress
 // notifications and its result travel on that request's own event stream, so they reach the
 // client that asked. A cancel may land on another server than its call: it finds the call here,
-// or leaves a mark in the store that the call's server looks for.
+// or leaves a mark in the store that the call's server looks for. A GET opens the session's event
+// stream (src/surfaces/mcp-stream.ts): its subscribed resources' updates.
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { badInput, forbidden, notFound, unavailable } from "../errors.ts";
@@ -16,6 +17,8 @@ import type { Services } from "../services.ts";
 import { requireToken, workspaceOf } from "./http.ts";
 import { type CallHooks, mcpServer } from "./mcp.ts";
 import { storedLevel } from "./mcp-logging.ts";
+import { McpStreams } from "./mcp-stream.ts";
+import { storedSubscriptions } from "./mcp-subscribe.ts";
 
 export const sessionsFull = (max: number) =>
   `this server holds its most MCP sessions (${max}, mcp.max_sessions): close one you no longer use (DELETE /mcp with its mcp-session-id) or retry once idle ones close`;
@@ -25,7 +28,7 @@ export const NO_SESSION =
 /** How often a call looks for a cancel sent to another server, and how long such a cancel is kept. */
 const CANCEL_POLL_MS = 1000;
 const CANCEL_KEEP_S = 600;
-/** How long a session's chosen log level is kept (a session unused for mcp.session_idle closes first). */
+/** How long a session's chosen log level and subscriptions are kept (a session unused for mcp.session_idle closes first). */
 const LEVEL_KEEP_S = 7 * 24 * 3600;
 /** A request id longer than this is not one a client sends: its cancel is ignored. */
 const MAX_ID_CHARS = 256;
@@ -37,10 +40,12 @@ export class McpHttp {
   private readonly max: number;
   /** tools/call requests running on this server, by session and request id: how to stop each. */
   private readonly inflight = new Map<string, () => void>();
+  private readonly streams: McpStreams;
 
   constructor(private readonly services: Services) {
     this.idle = services.config.mcp.session_idle;
     this.max = services.config.mcp.max_sessions;
+    this.streams = new McpStreams(services, this.idle);
   }
 
   /** Answers one /mcp request; a failure it throws is the app's to answer (src/http/json.ts failureOf). */
@@ -54,9 +59,10 @@ export class McpHttp {
     if (workspace === null) throw notFound(NO_SESSION);
     if (request.method === "DELETE") {
       await this.services.store.closeMcpSession(id);
+      this.streams.end(id);
       return new Response(null, { status: 200 });
     }
-    // Nothing here sends a message no request asked for, so there is no stream to listen on.
+    if (request.method === "GET") return this.streams.stream(id, workspace, request);
     if (request.method !== "POST") return methodNotAllowed();
     const body = await readJson(request);
     const cancels = (Array.isArray(body) ? body : [body]).filter(isCancel).slice(0, MAX_CANCELS);
@@ -90,6 +96,9 @@ export class McpHttp {
   private hooks(session: string): CallHooks {
     return {
       levels: storedLevel(this.services.store, session, LEVEL_KEEP_S),
+      subscriptions: storedSubscriptions(this.services.store, session, LEVEL_KEEP_S, () =>
+        this.streams.watchOf(session),
+      ),
       started: (requestId, cancel) => {
         const key = callKey(session, requestId);
         if (key === null) return () => undefined;
@@ -132,6 +141,7 @@ export class McpHttp {
   }
 
   async close(): Promise<void> {
+    this.streams.close();
     for (const cancel of this.inflight.values()) cancel();
     this.inflight.clear();
   }
@@ -153,9 +163,9 @@ function methodNotAllowed(): Response {
   return new Response(
     JSON.stringify({
       jsonrpc: "2.0",
-      error: { code: -32000, message: "this server sends nothing unasked: POST requests, DELETE to close" },
+      error: { code: -32000, message: "POST requests, GET for the session's event stream, DELETE to close" },
       id: null,
     }),
-    { status: 405, headers: { allow: "POST, DELETE", "content-type": "application/json" } },
+    { status: 405, headers: { allow: "GET, POST, DELETE", "content-type": "application/json" } },
   );
 }

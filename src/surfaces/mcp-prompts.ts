@@ -39,6 +39,9 @@ const PROMPTS: PromptDef[] = [
   },
 ];
 
+/** Whether a prompt of that name is offered. */
+export const isPrompt = (name: string) => PROMPTS.some((p) => p.name === name);
+
 /** Serves prompts/list and prompts/get; `fail` turns an error into MCP's (resourceError). */
 export function servePrompts(server: Server, fail: (err: unknown) => Error): void {
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({

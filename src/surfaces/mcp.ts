@@ -5,13 +5,16 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
   type CallToolResult,
+  CompleteRequestSchema,
   ErrorCode,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   LoggingLevelSchema,
   ReadResourceRequestSchema,
+  SubscribeRequestSchema,
   type Tool,
+  UnsubscribeRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { ACTIONS } from "../actions/index.ts";
@@ -26,8 +29,10 @@ import type { Services } from "../services.ts";
 import { VERSION } from "../version.ts";
 import { invoke } from "../workspaces/invoke.ts";
 import { toolSchema } from "./json-schema.ts";
+import { complete } from "./mcp-complete.ts";
 import { type LevelStore, localLevel, logRelay } from "./mcp-logging.ts";
 import { servePrompts } from "./mcp-prompts.ts";
+import { localSubscriptions, ResourceWatch, type Subscriptions, subscribable } from "./mcp-subscribe.ts";
 
 export const INSTRUCTIONS = [
   "selenium-flow drives a real browser for you on a Selenium Grid. Your browser belongs to this workspace and outlives the conversation: it is reopened silently if the Grid reaps it, on the page you were on.",
@@ -76,15 +81,33 @@ export interface CallHooks {
   started(requestId: string | number, cancel: () => void): () => void;
   /** Where the session's log level is kept (the server's memory without hooks). */
   levels: LevelStore;
+  /** Where the session's subscriptions are kept (watched by the server itself without hooks). */
+  subscriptions: Subscriptions;
 }
 
 export function mcpServer(services: Services, workspace: string, hooks?: CallHooks): Server {
   const server = new Server(
     { name: "selenium-flow", title: "selenium-flow", version: VERSION },
-    { capabilities: { tools: {}, resources: {}, logging: {}, prompts: {} }, instructions: INSTRUCTIONS },
+    {
+      capabilities: { tools: {}, resources: { subscribe: true }, logging: {}, prompts: {}, completions: {} },
+      instructions: INSTRUCTIONS,
+    },
   );
   const { tools, byName } = toolTable();
   const levels = hooks?.levels ?? localLevel();
+  const subscriptions = hooks?.subscriptions ?? ownSubscriptions(server, services, workspace);
+  server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+    try {
+      await subscriptions.add(subscribable(request.params.uri));
+    } catch (err) {
+      throw resourceError(err);
+    }
+    return {};
+  });
+  server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+    await subscriptions.remove(request.params.uri);
+    return {};
+  });
   // The level is checked here, so a wrong one is invalid params naming the levels, not an internal error.
   server.setRequestHandler(SET_LEVEL, async (request) => {
     const level = LoggingLevelSchema.safeParse(request.params.level);
@@ -94,6 +117,13 @@ export function mcpServer(services: Services, workspace: string, hooks?: CallHoo
     return {};
   });
   servePrompts(server, resourceError);
+  server.setRequestHandler(CompleteRequestSchema, async (request) => {
+    try {
+      return await complete(services, workspace, request.params);
+    } catch (err) {
+      throw resourceError(err);
+    }
+  });
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
 
@@ -190,6 +220,17 @@ export function mcpServer(services: Services, workspace: string, hooks?: CallHoo
   });
 
   return server;
+}
+
+/** A server that sends its own notices (stdio): its watch ends when it closes. */
+function ownSubscriptions(server: Server, services: Services, workspace: string): Subscriptions {
+  const watch = new ResourceWatch(services, workspace, (n) => server.notification(n));
+  const closed = server.onclose;
+  server.onclose = () => {
+    watch.stop();
+    closed?.();
+  };
+  return localSubscriptions(watch);
 }
 
 /**

@@ -1,20 +1,26 @@
-// A dialog a gesture opens a moment after it answers (a click handler's timer, a key's fetch)
-// comes back in that gesture's result on the real Grid; one opened well after it does not.
+// A gesture waits for no dialog: one its handler opens at once is in its result; one that opens
+// after it answered (a fetch's answer, a timer) is reported by the next call, on the real Grid.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { DIALOG_SETTLE_MS } from "../../src/grid/page-dialogs.ts";
 import { html, serveFixture } from "../support/fixtures.ts";
 import { endAll, startServer, type TestServer } from "../support/server.ts";
 
 const W = "gesture-dialog";
 let server: TestServer;
+// The page's /held fetch answers only when the test lets it: its dialog opens after the call answered.
+let release = () => {};
+let asked = Promise.withResolvers<void>();
 const site = serveFixture({
   "/": () =>
     html(`<title>Later</title>
-<button id="soon" onclick="setTimeout(() => alert('soon after'), 120)">soon</button>
-<button id="late" onclick="setTimeout(() => confirm('much later'), ${DIALOG_SETTLE_MS + 1500})">late</button>
-<input id="box" onkeydown="if (event.key === 'Enter') fetch('/ok').then(() => confirm('saved?'))">`),
-  "/ok": async () => {
-    await Bun.sleep(100);
+<button id="now" onclick="alert('at once')">now</button>
+<button id="held" onclick="fetch('/held').then(() => confirm('saved?'))">held</button>
+<input id="box" onkeydown="if (event.key === 'Enter') fetch('/held').then(() => confirm('sent?'))">
+<button id="plain" onclick="this.textContent = 'pressed'">plain</button>`),
+  "/held": async () => {
+    const go = Promise.withResolvers<void>();
+    release = go.resolve;
+    asked.resolve();
+    await go.promise;
     return new Response("ok");
   },
 });
@@ -27,33 +33,59 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
+  release();
   await endAll(server, [W]);
   await server.close();
   site.stop();
 });
 
-describe("a dialog just after a gesture", () => {
-  test("a click whose handler alerts on a timer reports the alert", async () => {
-    const res = await call("/browser/interact/click", { selector: { css: "#soon" } });
+/** Lets the page's held fetch answer, then waits (reading, not answering) until its dialog is open. */
+async function opens(message: string): Promise<void> {
+  await asked.promise;
+  asked = Promise.withResolvers<void>();
+  release();
+  const read = await call("/browser/dialog", { action: "read", wait: 10 });
+  expect(read.body.message).toBe(message);
+}
+
+describe("dialogs and gestures", () => {
+  test("a click whose handler alerts at once reports the alert in its own result", async () => {
+    const res = await call("/browser/interact/click", { selector: { css: "#now" } });
     expect(res.status).toBe(200);
-    expect(res.body.dialog).toBe("soon after");
-    expect(res.body.url).toBe("");
+    expect(res.body).toMatchObject({ dialog: "at once", url: "", title: "" });
+    expect((await call("/browser/dialog", { action: "accept" })).body.title).toBe("Later");
+  }, 60_000);
+
+  test("a click whose fetch confirms after it answered: the click is plain, the next call reports the confirm", async () => {
+    const res = await call("/browser/interact/click", { selector: { css: "#held" } });
+    expect(res.status).toBe(200);
+    expect(res.body.dialog).toBeUndefined();
+    expect(res.body).toMatchObject({ url: site.url("/"), title: "Later" });
+    await opens("saved?");
+    const next = await call("/browser/interact/click", { selector: { css: "#plain" } });
+    expect(next.status).toBe(400);
+    expect(next.body.error).toContain("saved?");
+    expect((await call("/browser/dialog", { action: "dismiss" })).body.title).toBe("Later");
+    // Answered, the page takes gestures again.
+    const after = await call("/browser/interact/click", { selector: { css: "#plain" } });
+    expect(after.status).toBe(200);
+    expect(after.body.dialog).toBeUndefined();
+  }, 60_000);
+
+  test("Enter whose fetch then confirms: the press answers, a write after it is refused naming the confirm", async () => {
+    const res = await call("/browser/interact/press", { selector: { css: "#box" }, keys: "Enter" });
+    expect(res.status).toBe(200);
+    expect(res.body.dialog).toBeUndefined();
+    await opens("sent?");
+    const next = await call("/browser/write", { selector: { css: "#box" }, text: "more" });
+    expect(next.status).toBe(400);
+    expect(next.body.error).toContain("sent?");
     expect((await call("/browser/dialog", { action: "accept" })).status).toBe(200);
   }, 60_000);
 
-  test("Enter whose fetch then confirms reports the confirm", async () => {
-    const res = await call("/browser/interact/press", { selector: { css: "#box" }, keys: "Enter" });
+  test("a plain click on a page that opens nothing: url and title, no dialog", async () => {
+    const res = await call("/browser/interact/click", { selector: { css: "#plain" } });
     expect(res.status).toBe(200);
-    expect(res.body.dialog).toBe("saved?");
-    expect((await call("/browser/dialog", { action: "dismiss" })).status).toBe(200);
-  }, 60_000);
-
-  test("one opened well after the window is not the gesture's", async () => {
-    const res = await call("/browser/interact/click", { selector: { css: "#late" } });
-    expect(res.status).toBe(200);
-    expect(res.body.dialog).toBeUndefined();
-    expect(res.body.title).toBe("Later");
-    const later = await call("/browser/dialog", { action: "accept", wait: 5 });
-    expect(later.body.message).toBe("much later");
+    expect(res.body).toEqual({ url: site.url("/"), title: "Later" });
   }, 60_000);
 });

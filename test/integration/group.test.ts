@@ -274,14 +274,57 @@ for (const kind of ["redis", "sqlite"] as const) {
       const text = await read.text();
       const reply = JSON.parse(/data: (.*)/.exec(text)?.[1] ?? text);
       expect(JSON.parse(reply.result.contents[0].text)).toMatchObject({ live: false });
-      // Nothing is sent unasked, so there is no stream to hold open.
+      // The session's event stream opens on either server; a subscribe taken by the other reaches it.
+      const stop = new AbortController();
       const listen = await fetch(`${a.base}/mcp`, {
         headers: { ...withSession, accept: "text/event-stream" },
+        signal: stop.signal,
       });
-      expect(listen.status).toBe(405);
-      await listen.text();
+      expect(listen.status).toBe(200);
+      expect(listen.headers.get("content-type")).toContain("text/event-stream");
+      const subscribed = await fetch(`${b.base}/mcp`, {
+        method: "POST",
+        headers: withSession,
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 3,
+          method: "resources/subscribe",
+          params: { uri: "workspace://flows" },
+        }),
+      });
+      expect(subscribed.status).toBe(200);
+      expect(await subscribed.text()).toContain('"result":{}');
+      // Once a's stream has seen the mark (it looks every 2 s), a flow saved through a reaches it.
+      await Bun.sleep(2_500);
+      const saved = await fetch(`${a.base}/mcp`, {
+        method: "POST",
+        headers: withSession,
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 4,
+          method: "tools/call",
+          params: {
+            name: "save_flow",
+            arguments: {
+              name: "seen",
+              yaml: "steps:\n  - tool: navigate\n    args: {url: 'http://app.example.test/'}\n",
+            },
+          },
+        }),
+      });
+      expect(await saved.text()).toContain('"replaced"');
+      const reader = listen.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let heard = "";
+      const until = Date.now() + 10_000;
+      while (!heard.includes("notifications/resources/updated") && Date.now() < until) {
+        const next = await Promise.race([reader.read(), Bun.sleep(500).then(() => null)]);
+        if (next?.value) heard += next.value;
+        if (next?.done) break;
+      }
+      expect(heard).toContain('"params":{"uri":"workspace://flows"}');
       const closed = await fetch(`${b.base}/mcp`, { method: "DELETE", headers: withSession });
       expect(closed.status).toBe(200);
+      stop.abort();
       for (const base of [a.base, b.base]) {
         const gone = await fetch(`${base}/mcp`, {
           method: "POST",

@@ -5,7 +5,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  LoggingMessageNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { testGridUrl } from "../support/env.ts";
 import { html, serveFixture } from "../support/fixtures.ts";
 
@@ -29,9 +32,15 @@ test("tools over stdio act in the --workspace workspace", async () => {
   client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
     logged.push(`${n.params.level} ${n.params.data}`);
   });
+  const updated: string[] = [];
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+    updated.push(n.params.uri);
+  });
   await client.connect(transport);
   try {
     await client.setLoggingLevel("info");
+    expect(client.getServerCapabilities()?.resources).toEqual({ subscribe: true });
+    await client.subscribeResource({ uri: "workspace://current" });
     const tools = await client.listTools();
     expect(tools.tools.map((t) => t.name)).toContain("navigate");
     // The files folders, recordings included, and their item templates are there over stdio too.
@@ -47,6 +56,10 @@ test("tools over stdio act in the --workspace workspace", async () => {
     expect(res.isError).toBeFalsy();
     expect(res.structuredContent.title).toBe("Stdio");
     expect(logged).toContainEqual(expect.stringMatching(/^info navigate: done in \d+ ms$/));
+    // The page moved: the subscribed workspace://current says so, unasked.
+    for (let i = 0; i < 100 && !updated.includes("workspace://current"); i++) await Bun.sleep(100);
+    expect(updated).toContain("workspace://current");
+    await client.unsubscribeResource({ uri: "workspace://current" });
     const current = await client.readResource({ uri: "workspace://current" });
     const body = JSON.parse((current.contents[0] as { text: string }).text);
     expect(body).toMatchObject({ live: true, url: site.url("/") });

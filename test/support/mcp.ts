@@ -4,6 +4,8 @@ import { type TestServer, TOKEN } from "./server.ts";
 export interface McpClient {
   /** Every raw reply, so a test can prove what never appeared in one. */
   readonly texts: string[];
+  /** The session's id (mcp-session-id). */
+  readonly session: string;
   /**
    * One JSON-RPC request; the parsed reply (`result` or `error`), the raw text, and the
    * notifications sent on the request's stream before it.
@@ -51,6 +53,7 @@ export async function mcpClient(server: TestServer, workspace: string): Promise<
   await post({ jsonrpc: "2.0", method: "notifications/initialized" });
   const client: McpClient = {
     texts,
+    session: sessionId ?? "",
     async request(method, params) {
       const { text } = await post({ jsonrpc: "2.0", id: nextId++, method, params });
       return { data: parse(text), text, notes: events(text).filter((m) => m && !("id" in m)) };

@@ -1,0 +1,145 @@
+// MCP resource subscriptions: a session subscribes to a few of its workspace's resources and gets
+// notifications/resources/updated when one's content changes. The change bus (src/admin/events.ts)
+// says when the workspace changed; each subscribed resource is read again then, and a notice goes
+// out only when what it reads differs from what it read before.
+import type { ServerNotification } from "@modelcontextprotocol/sdk/types.js";
+import { badInput } from "../errors.ts";
+import { log } from "../log.ts";
+import { RESOURCES } from "../resources/index.ts";
+import type { Services } from "../services.ts";
+import type { RecordStore } from "../store/types.ts";
+
+/** The resources a session may subscribe to. */
+export const SUBSCRIBABLE = [
+  "workspace://current",
+  "workspace://site-data",
+  "workspace://files",
+  "workspace://flows",
+] as const;
+
+/** Bursts of changes (a call's several writes) are read once, this long after the first. */
+const COALESCE_MS = 50;
+
+/** Throws invalid params unless `uri` is one a session may subscribe to. */
+export function subscribable(uri: string): string {
+  if ((SUBSCRIBABLE as readonly string[]).includes(uri)) return uri;
+  throw badInput(`${uri} cannot be subscribed to: subscribe to one of ${SUBSCRIBABLE.join(", ")}`, "uri");
+}
+
+/** What a resource reads now, as one string to compare; null when it cannot be read. */
+async function contentOf(services: Services, workspace: string, uri: string): Promise<string | null> {
+  const def = RESOURCES.find((r) => r.uri === uri);
+  if (!def) return null;
+  try {
+    const out = services.redactor.redactDeep(await def.read(services, workspace, {}));
+    return JSON.stringify(out);
+  } catch (err) {
+    log.debug(`subscriptions: reading ${uri} for ${workspace} failed: ${(err as Error).message}`);
+    return null;
+  }
+}
+
+/**
+ * One session's watch over its workspace: `add` takes what a resource reads now as its starting
+ * point, and every change of the workspace afterwards that alters it sends one notice.
+ */
+export class ResourceWatch {
+  private readonly seen = new Map<string, string | null>();
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  // Reads run one after another, so two bursts never compare against a half-updated map.
+  private reading: Promise<void> = Promise.resolve();
+  private readonly off: () => void;
+
+  constructor(
+    private readonly services: Services,
+    private readonly workspace: string,
+    private readonly send: (n: ServerNotification) => Promise<void>,
+  ) {
+    this.off = services.events.subscribe((key) => {
+      if (key === workspace) this.changed();
+    });
+  }
+
+  /** Starts watching `uri` from what it reads now (a second add keeps the first starting point). */
+  async add(uri: string): Promise<void> {
+    if (this.seen.has(uri)) return;
+    this.seen.set(uri, null);
+    const done = this.reading.then(async () => {
+      if (this.seen.has(uri)) this.seen.set(uri, await contentOf(this.services, this.workspace, uri));
+    });
+    this.reading = done;
+    await done;
+  }
+
+  remove(uri: string): void {
+    this.seen.delete(uri);
+  }
+
+  has(uri: string): boolean {
+    return this.seen.has(uri);
+  }
+
+  stop(): void {
+    this.off();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.seen.clear();
+  }
+
+  private changed(): void {
+    if (this.seen.size === 0) return;
+    this.timer ??= setTimeout(() => {
+      this.timer = null;
+      const check = () => this.check();
+      this.reading = this.reading.then(check, check);
+    }, COALESCE_MS);
+  }
+
+  private async check(): Promise<void> {
+    for (const uri of [...this.seen.keys()]) {
+      const now = await contentOf(this.services, this.workspace, uri);
+      if (!this.seen.has(uri) || now === null || now === this.seen.get(uri)) continue;
+      this.seen.set(uri, now);
+      await this.send({ method: "notifications/resources/updated", params: { uri } }).catch(() => undefined);
+    }
+  }
+}
+
+/** Where a session's subscriptions are kept, and what learns of a new one. */
+export interface Subscriptions {
+  add(uri: string): Promise<void>;
+  remove(uri: string): Promise<void>;
+}
+
+/** In the server's memory, watched at once: stdio's one session. */
+export function localSubscriptions(watch: ResourceWatch): Subscriptions {
+  return {
+    add: (uri) => watch.add(uri),
+    remove: async (uri) => watch.remove(uri),
+  };
+}
+
+/** An HTTP session's subscription, as a mark any server of the group sees. */
+export const subscriptionMark = (session: string, uri: string) => `mcp-sub:${session}:${uri}`;
+
+/**
+ * In the record store's marks, so the server holding the session's stream finds them whichever
+ * server took the subscribe; `here` is that stream's watch when this server holds it.
+ */
+export function storedSubscriptions(
+  store: Pick<RecordStore, "putMark">,
+  session: string,
+  keepS: number,
+  here: () => ResourceWatch | undefined,
+): Subscriptions {
+  return {
+    async add(uri) {
+      await store.putMark(subscriptionMark(session, uri), keepS);
+      await here()?.add(uri);
+    },
+    async remove(uri) {
+      await store.putMark(subscriptionMark(session, uri), 0);
+      here()?.remove(uri);
+    },
+  };
+}

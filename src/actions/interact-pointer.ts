@@ -72,7 +72,8 @@ export async function dragTo(
         : `the drag's end by ${quoteSelector(input.target)} lies outside the window: give a position or an offset inside it`;
     throw badInput(what, field);
   }
-  await page.perform(from.context, [pathActions(ends.from, ends.to)]);
+  // Points of the tab's viewport (a frame's element's too): the pointer moves over the tab.
+  await page.perform(page.where.tab, [pathActions(ends.from, ends.to)]);
 }
 
 type Span = { from?: Point; to?: Point; text?: string; field?: string; problem?: string };
@@ -99,7 +100,7 @@ export async function selectText(
   if (span.field !== undefined) return span.field;
   if (!span.from || !span.to)
     throw badInput(`${quoteSelector(input.selector)} shows no text to select`, "selector");
-  await page.perform(start.context, [pathActions(span.from, span.to)]);
+  await page.perform(page.where.tab, [pathActions(span.from, span.to)]);
   await page.callIn<boolean>(start.context, TEXT_SELECTED);
   return span.text ?? "";
 }

@@ -1,8 +1,8 @@
 // Page side: where a pointer gesture goes and what it met. A point of the element that the pointer
 // would reach (its middle, else a visible part of it), the check at the press of what took it, the
 // points a drag passes, and the range select_text selects. Points are CSS pixels of the element's
-// viewport; offsets are from its in-view centre (what a BiDi element origin means).
-
+// viewport; offsets are from its in-view centre (what a BiDi element origin means); the ends of a
+// drag are points of the tab's viewport, where the pointer moves.
 import { describe } from "./hints.ts";
 import { refFor } from "./refs.ts";
 import { contains } from "./selectors.ts";
@@ -12,6 +12,28 @@ type Point = { x: number; y: number };
 
 function viewOf(el: Element): Window {
   return el.ownerDocument.defaultView ?? window;
+}
+
+/**
+ * A point of a frame's viewport as a point of the tab's, through the same-origin frames it sits
+ * in (the pointer moves over the tab's viewport); a cross-origin parent ends the climb.
+ */
+function inTab(p: Point, view: Window): Point {
+  let { x, y } = p;
+  let w = view;
+  try {
+    while (w.parent !== w && w.frameElement) {
+      const f = w.frameElement as HTMLElement;
+      const r = f.getBoundingClientRect();
+      const s = (w.parent as Window).getComputedStyle(f);
+      x += r.left + f.clientLeft + Number.parseFloat(s.paddingLeft || "0");
+      y += r.top + f.clientTop + Number.parseFloat(s.paddingTop || "0");
+      w = w.parent as Window;
+    }
+  } catch {
+    // a parent of another origin: the point stays as far as it got
+  }
+  return { x: Math.round(x), y: Math.round(y) };
 }
 
 /** The in-view centre of the element's first box (WebDriver's), or null when it has none in view. */
@@ -146,7 +168,7 @@ export function dragEnds(
   from.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
   const a = centre(from);
   if (!a) return { problem: "from" };
-  if (!to) return end.point ? { from: a, to: end.point } : { problem: "to" };
+  if (!to) return end.point ? { from: inTab(a, viewOf(from)), to: end.point } : { problem: "to" };
   const r = to.getBoundingClientRect();
   const v = viewOf(to);
   // The target out of view: scrolled just into it (the handle may leave the middle then).
@@ -174,7 +196,7 @@ function dragEndsInView(
   const v = viewOf(to);
   p = { x: Math.round(p.x), y: Math.round(p.y) };
   if (p.x < 0 || p.y < 0 || p.x >= v.innerWidth || p.y >= v.innerHeight) return { problem: "outside" };
-  return { from: a, to: p };
+  return { from: inTab(a, viewOf(from)), to: inTab(p, v) };
 }
 
 // ---- selecting text -------------------------------------------------------------------------------
@@ -263,7 +285,12 @@ export function textSpan(
       e.closest("input,textarea,[contenteditable]") &&
       typedEl(e.closest("input,textarea,[contenteditable]") as Element),
   );
-  return { from, to, text: typed ? "[hidden]" : maskRuns(range.toString()) };
+  const view = viewOf(start);
+  return {
+    from: inTab(from, view),
+    to: inTab(to, view),
+    text: typed ? "[hidden]" : maskRuns(range.toString()),
+  };
 }
 
 let current: Range | null = null;

@@ -49,6 +49,15 @@ card.addEventListener('pointerup', () => { from = null; });
     "/fields",
     `<title>Fields</title><label>Name <input value="Ann Lee"></label><label>Password <input type="password" value="hunter22"></label>`,
   );
+  p.page(
+    "/framed",
+    `<title>Framed</title><p>Above the frame.</p><iframe src="/inner" style="margin:40px;border:6px solid #888;padding:10px" width="400" height="160"></iframe>`,
+  );
+  p.page(
+    "/inner",
+    `<title>Inner</title><p id="x">Alpha beta gamma delta.</p><p>Second line.</p>
+<script>addEventListener('mouseup', () => { window.atUp = String(getSelection()); });</script>`,
+  );
   p.page("/start", `<title>Start</title><a href="/hang">Hang</a>`);
   p.page("/hang", `<title>Hang</title><h1>Usable</h1><img src="/never.png">`);
   p.page("/popped", `<title>Popped</title><p>the pop-up's own page</p>`);
@@ -147,6 +156,22 @@ test("select_text in a field selects its value there; a password's value never c
   });
   expect(pw.selection).toBe("[hidden]");
   expect(JSON.stringify(pw.raw)).not.toContain("hunter22");
+});
+
+test("select_text inside a frame: the pointer's drag lands where the frame shows the words", async () => {
+  const top = await p.tool("read_page", { url: p.site.url("/framed") });
+  const frame = top.frames[0].ref;
+  await p.tool("switch", { frame: { ref: frame } });
+  const got = await p.tool("interact", {
+    action: "select_text",
+    selector: { text: "beta", exact: false },
+    target: { text: "gamma", exact: false },
+  });
+  expect(got.selection).toBe("beta gamma");
+  // The pointer's own drag made it (no fix after): the frame's mouse events came where the words are.
+  const seen = await p.tool("execute_script", { script: "window.atUp" });
+  expect(seen.result).toBe("beta gamma");
+  await p.tool("switch", { frame: null });
 });
 
 test("back, forward and reload onto a page whose picture never loads answer once it is usable", async () => {

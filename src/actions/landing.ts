@@ -51,7 +51,8 @@ export async function landed(ctx: Ctx, page: Page, before: number): Promise<Land
   const seen = await page
     .call<{ leaving: string | null; title: string }>((L) => ({
       leaving: L.leaving(),
-      title: String(document.title),
+      // A typed page's title gives no run of the value (the page may echo it there).
+      title: L.maskRuns(String(document.title)),
     }))
     .catch(() => null);
   const top = await tree;

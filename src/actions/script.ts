@@ -4,6 +4,7 @@ import { z } from "zod";
 import { badInput } from "../errors.ts";
 import { BidiError } from "../grid/bidi.ts";
 import type { Page } from "../grid/page.ts";
+import { allowedAt } from "../secrets/bound.ts";
 import { holdsTyped, mayHoldTyped, typedAt } from "../secrets/contain.ts";
 import { markScripted } from "../secrets/typed.ts";
 import { defineAction } from "./define.ts";
@@ -49,8 +50,12 @@ export async function refuseAfterWrite(services: ActionServices, page: Page, bro
 
 /** Marks every document as script-reached where a secret could later be typed; a browser that would not take every mark takes no bound write. */
 export async function markReached(services: ActionServices, page: Page, browser: string): Promise<void> {
-  if (services.secrets.all().length === 0 && services.config.secrets.dirs.length === 0) return;
-  if (!(await markScripted(page))) services.redactor.noteUnmarked(browser);
+  const secrets = services.secrets.all();
+  if (secrets.length === 0) return;
+  // Only where a secret of the catalogue could be typed now: every page when one may go anywhere.
+  const anywhere = secrets.some((s) => s.allowedUrls.length === 0);
+  const typable = (url: string) => anywhere || secrets.some((s) => allowedAt(s.places, url));
+  if (!(await markScripted(page, typable))) services.redactor.noteUnmarked(browser);
 }
 
 /** Bytes of JSON a script's result may take. */

@@ -8,7 +8,7 @@ import type { Page } from "../grid/page.ts";
 import type { NodeRef } from "../grid/page-call.ts";
 
 const CALL_MS = 10_000;
-const FRAME_MARK_MS = 1_000;
+const FRAME_MARK_MS = 10_000;
 
 // Whether the element belongs to this realm's own document; its origin as the document knows it.
 // "scripted" when agent script may have reached it since it loaded (a copier may wait there).
@@ -109,18 +109,6 @@ export const SCRIPTED =
 
 type Tree = { context: string; children?: unknown[] | null };
 
-/** Every document of the browser, as the browser tells it. */
-async function contextsOf(socket: Page["held"]["socket"]): Promise<string[]> {
-  const tree = await socket.send("browsingContext.getTree", {}, { timeoutMs: CALL_MS });
-  const out: string[] = [];
-  const walk = (c: Tree) => {
-    out.push(c.context);
-    for (const child of (c.children ?? []) as Tree[]) walk(child);
-  };
-  for (const c of tree.contexts) walk(c);
-  return out;
-}
-
 /** What went wrong putting the value in; "ok" when it is in. */
 export type FillOutcome = "ok" | "gone" | "focus" | "format";
 
@@ -156,39 +144,44 @@ export async function fillIn(
 }
 
 /**
- * Marks every document of the browser as one agent script may have reached (a bound write is
- * refused on it until it is replaced); a tab's own document that cannot take the mark refuses the
- * script. A frame that never answers the sandbox (a `javascript:` frame under `script-src 'none'`)
- * cannot take a bound write either (fieldRealm asks that same sandbox first), so it does not refuse.
+ * Marks every document of the browser a secret could be typed on (`typable`, given the URL its
+ * origin comes from: its own, or for one that inherits, the web page above it) as one agent script
+ * may have reached: a bound write is refused on it until it is replaced. A tab's own document that
+ * cannot take the mark says so (false). A frame's mark is sent and not waited for: one that never
+ * answers the sandbox (a `javascript:` frame under `script-src 'none'`) cannot take a bound write
+ * either (fieldRealm asks that same sandbox, after the mark in the same queue).
  */
-export async function markScripted(page: Page): Promise<boolean> {
+export async function markScripted(page: Page, typable: (url: string) => boolean): Promise<boolean> {
   const socket = page.held.socket;
   try {
-    const tops = new Set(
-      (await socket.send("browsingContext.getTree", { maxDepth: 0 }, { timeoutMs: CALL_MS })).contexts.map(
-        (c) => c.context,
-      ),
-    );
-    const set = await Promise.all(
-      (await contextsOf(socket)).map((context) =>
-        socket
-          .send(
-            "script.callFunction",
-            {
-              functionDeclaration: "() => { globalThis.__sfScripted = true; return true; }",
-              target: { context, sandbox: SANDBOX },
-              awaitPromise: false,
-              resultOwnership: "none",
-            },
-            // A frame that does not answer soon cannot take a bound write either (fieldRealm asks
-            // the same sandbox first): it is not waited for.
-            { timeoutMs: tops.has(context) ? CALL_MS : FRAME_MARK_MS },
-          )
-          .then((r) => (r.type === "success" && r.result.value === true) || !tops.has(context))
-          .catch(() => !tops.has(context)),
-      ),
-    );
-    return set.every(Boolean);
+    const tree = await socket.send("browsingContext.getTree", {}, { timeoutMs: CALL_MS });
+    const mark = (context: string, timeoutMs: number) =>
+      socket.send(
+        "script.callFunction",
+        {
+          functionDeclaration: "() => { globalThis.__sfScripted = true; return true; }",
+          target: { context, sandbox: SANDBOX },
+          awaitPromise: false,
+          resultOwnership: "none",
+        },
+        { timeoutMs },
+      );
+    const tops: Promise<boolean>[] = [];
+    const walk = (c: Tree & { url: string }, above: string, top: boolean) => {
+      const from = /^https?:/i.test(c.url) ? c.url : above;
+      if (!from || typable(from)) {
+        if (top)
+          tops.push(
+            mark(c.context, CALL_MS)
+              .then((r) => r.type === "success" && r.result.value === true)
+              .catch(() => false),
+          );
+        else mark(c.context, FRAME_MARK_MS).catch(() => undefined);
+      }
+      for (const child of (c.children ?? []) as (Tree & { url: string })[]) walk(child, from, false);
+    };
+    for (const c of tree.contexts) walk(c, "", true);
+    return (await Promise.all(tops)).every(Boolean);
   } catch {
     return false;
   }

@@ -117,27 +117,15 @@ export const logs = defineAction({
     const max = input.max ?? 100;
     const floor = input.level ? rank(input.level) : 0;
     const tabs = (input.tab ?? "current") === "current" ? await contextsOf(page) : null;
-    const wanted = (l: Logged) =>
-      (kind === "all" || l.entry.kind === kind) &&
-      // An entry of no tab (the server's own notice) concerns every tab.
-      (!tabs || l.context === null || tabs.has(l.context)) &&
-      rank(levelOf(l.entry)) >= floor &&
-      (input.url_contains === undefined ||
-        (l.entry.kind === "network" && l.entry.url.includes(input.url_contains)));
-    const after = input.cursor === undefined ? undefined : seqOf(input.cursor, ring);
-    const all = ring.since(after === undefined ? 0 : after + 1);
-    const picked = all.filter(wanted);
-    const cut = picked.length > max;
-    const shown = input.cursor === undefined ? picked.slice(-max) : picked.slice(0, max);
-    const last = cut && input.cursor !== undefined ? shown.at(-1)?.seq : all.at(-1)?.seq;
-    // What a typed document logged, while it held its secret, is withheld (values are redacted
-    // in the rest where every result is).
+    // What a typed document logged, while it held its secret, is withheld (values are redacted in
+    // the rest where every result is). Filters look at entries as shown: a url_contains on what is
+    // withheld or redacted would tell, by what it matches, what was typed.
     const held = await typedNow(ctx, page);
-    let withheld = 0;
-    const entries = shown.map((l): LogEntry => {
+    const redact = ctx.services.redactor.redact;
+    const isWithheld = (l: Logged) => (l.context !== null && held.has(l.context)) || ring.withheld(l);
+    const asShown = (l: Logged): LogEntry => {
       const e = l.entry;
-      if (!((l.context !== null && held.has(l.context)) || ring.withheld(l))) return e;
-      withheld++;
+      if (!isWithheld(l)) return e;
       // Only the typed site's own origin is named: another host's name may carry what was typed.
       if (e.kind === "network") {
         const origin = originOf(e.url);
@@ -145,7 +133,24 @@ export const logs = defineAction({
         return { ...e, url: own ? `${origin}/[withheld]` : "[withheld]" };
       }
       return { kind: "console", level: e.level, text: "[withheld]" };
-    });
+    };
+    const wanted = (l: Logged) => {
+      if (kind !== "all" && l.entry.kind !== kind) return false;
+      // An entry of no tab (the server's own notice) concerns every tab.
+      if (tabs && l.context !== null && !tabs.has(l.context)) return false;
+      if (rank(levelOf(l.entry)) < floor) return false;
+      if (input.url_contains === undefined) return true;
+      const e = asShown(l);
+      return e.kind === "network" && redact(e.url).includes(input.url_contains);
+    };
+    const after = input.cursor === undefined ? undefined : seqOf(input.cursor, ring);
+    const all = ring.since(after === undefined ? 0 : after + 1);
+    const picked = all.filter(wanted);
+    const cut = picked.length > max;
+    const shown = input.cursor === undefined ? picked.slice(-max) : picked.slice(0, max);
+    const last = cut && input.cursor !== undefined ? shown.at(-1)?.seq : all.at(-1)?.seq;
+    const withheld = shown.filter(isWithheld).length;
+    const entries = shown.map(asShown);
     const cursor = last ?? (after === undefined ? ring.head - 1 : after);
     return {
       entries,

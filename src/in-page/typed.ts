@@ -29,16 +29,23 @@ interface TypedGlobals {
 }
 const G = globalThis as TypedGlobals;
 
+/** What the server hands every call in a browser where something was typed (src/secrets/redactor.ts digests). */
+export interface TypedDigests {
+  salt: number;
+  /** Every RUN-long run of every value typed. */
+  runs: number[];
+  /** Every `long`-long run: what a restored field is recognised by. */
+  longs: number[];
+  long: number;
+  /** Values shorter than `long`, whole. */
+  wholes: number[];
+  /** The origins a value was typed on. */
+  origins: string[];
+}
+
 /** The browser's digests, as the server sent them with this call. */
 export function typedWith(json: string): void {
-  const d = JSON.parse(json) as {
-    salt: number;
-    runs: number[];
-    longs: number[];
-    long: number;
-    wholes: number[];
-    origins: string[];
-  };
+  const d = JSON.parse(json) as TypedDigests;
   G.__sfD = {
     salt: d.salt,
     runs: new Set(d.runs),

@@ -9,7 +9,7 @@
 // origins, so the page checks know a browser where nothing was typed and pay nothing for it.
 import { randomInt } from "node:crypto";
 import { scrub } from "../errors.ts";
-import { runDigest } from "../in-page/typed.ts";
+import { runDigest, type TypedDigests } from "../in-page/typed.ts";
 import type { SecretCatalogue } from "./catalogue.ts";
 
 /** What a redacted stretch reads as. */
@@ -77,19 +77,6 @@ export function base64Cores(value: string): string[] {
   const whole = Buffer.from(bytes).toString("base64");
   if (whole.length >= 4) out.add(whole.replace(/=+$/, ""));
   return [...out];
-}
-
-/** What the page checks are handed for a browser: its salt, its run digests and its typed origins. */
-export interface Digests {
-  salt: number;
-  /** Every RUN-long run of every value typed. */
-  runs: number[];
-  /** Every LONG-long run (a shorter value whole): what a restored field is recognised by. */
-  longs: number[];
-  long: number;
-  /** Values shorter than LONG, whole. */
-  wholes: number[];
-  origins: string[];
 }
 
 export class Redactor {
@@ -211,7 +198,7 @@ export class Redactor {
   }
 
   /** The browser's salt and the digests of every run of every value typed there, for the page checks. */
-  digests(browser: string): Digests {
+  digests(browser: string): TypedDigests {
     const t = this.browsers.get(browser);
     if (!t) return { salt: 0, runs: [], longs: [], long: LONG, wholes: [], origins: [] };
     const runs = new Set<number>();

@@ -67,7 +67,6 @@ function originsIn(tree: Contexts): string[] {
   return [...out];
 }
 
-
 /**
  * Begins a save's read: the origins to read afresh (touched since the baseline, live now), or null
  * when the server cannot know and everything is read (the history's origins and `seen`). `stored` is the snapshot's origins now: one

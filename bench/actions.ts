@@ -57,7 +57,7 @@ export async function main(): Promise<void> {
         },
       ],
       [
-        "write (clear, type 12 characters)",
+        "write (clear, 12 characters)",
         () => rest("/browser/write", { selector: { css: "#t" }, text: "hello, world" }),
         async () => {
           const el = await driver.findElement(By.css("#t"));

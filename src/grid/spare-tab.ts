@@ -184,9 +184,24 @@ export const OUT_OF_TIME = "not reached: the spare tab ran out of time";
 export const SPARE_TABS = 4;
 /**
  * A tab more for every this many visits: a new tab costs a renderer of its own and its set-up and
- * teardown, about what a few visits cost, so a handful of sites is quicker in one.
+ * teardown, about what a few visits cost, so a handful of sites is quicker in one. That holds on a
+ * browser with two cores; one with more runs tabs side by side for real, and each origin gets a tab
+ * of its own (at most one a core, one core left for the browser).
  */
 export const VISITS_PER_TAB = 4;
+
+/** The cores of the browser's machine, as its page says (navigator.hardwareConcurrency); 0: unknown. */
+export async function browserCores(bidi: SpareBidi, context: string): Promise<number> {
+  const reply = await bidi
+    .send("script.evaluate", {
+      expression: "navigator.hardwareConcurrency",
+      target: { context, sandbox: SANDBOX },
+      awaitPromise: false,
+    })
+    .catch(() => null);
+  const n = reply?.type === "success" ? Number(reply.result.value) : 0;
+  return Number.isInteger(n) && n > 0 ? n : 0;
+}
 
 export interface SpareJob {
   origin: string;
@@ -222,16 +237,29 @@ const STOP = Symbol("stop");
 export class SparePool {
   private readonly tabs: Promise<SpareTab>[] = [];
   private closing: Promise<void> | null = null;
+  /** The browser's cores, once known (browserCores); 0 until then. */
+  private cores = 0;
 
   constructor(
     private readonly bidi: SpareBidi,
     readonly size: number = SPARE_TABS,
   ) {}
 
-  /** How many tabs `jobs` visits get: one for every VISITS_PER_TAB, at most `size`. */
+  /**
+   * How many tabs `jobs` visits get, at most `size`: one for every VISITS_PER_TAB, or, on a browser
+   * with more than 2 cores, one a visit up to one a core less one.
+   */
   tabsFor(jobs: number): number {
     if (jobs <= 0) return 0;
-    return Math.min(Math.max(1, Math.floor(this.size)), Math.ceil(jobs / VISITS_PER_TAB));
+    const most = Math.max(1, Math.floor(this.size));
+    if (this.cores > 2) return Math.min(most, this.cores - 1, jobs);
+    return Math.min(most, Math.ceil(jobs / VISITS_PER_TAB));
+  }
+
+  /** The browser's cores are known: more tabs open for `jobs` visits if they allow. */
+  useCores(cores: number, jobs: number): void {
+    this.cores = cores;
+    this.warm(jobs);
   }
 
   /** Starts opening the tabs `jobs` visits to come get; returns at once. */
@@ -241,8 +269,12 @@ export class SparePool {
       const tab = openSpareTab(this.bidi);
       tab.catch(() => undefined);
       this.tabs.push(tab);
+      this.joining?.(tab, this.tabs.length - 1);
     }
   }
+
+  /** While a run is on, a tab opened meanwhile (the cores became known) joins it. */
+  private joining: ((tab: Promise<SpareTab>, n: number) => void) | null = null;
 
   /**
    * Runs every job and says for each, in the order given, what happened; never throws. Each tab
@@ -292,9 +324,13 @@ export class SparePool {
         if (done.size === jobs.length) stop();
       }
     };
+    const workers = this.tabs.map((t, n) => worker(t, n));
+    this.joining = (t, n) => workers.push(worker(t, n));
     try {
-      await Promise.all(this.tabs.map((t, n) => worker(t, n)));
+      // Read by index: a worker that joins while these run is waited for too.
+      for (let i = 0; i < workers.length; i++) await workers[i];
     } finally {
+      this.joining = null;
       clearTimeout(timer);
     }
     // No tab opened: every job fails with the first tab's reason.

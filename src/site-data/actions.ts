@@ -22,15 +22,18 @@ export const GUIDE_URI = "skill://selenium-flow/references/SITE_DATA.md";
 const replaced = (): SaveReceipt => ({ cookies: 0, sites: [], skipped: [{ reason: REPLACED_BEFORE_SAVE }] });
 
 /**
- * The page's url (the browser's word: its context tree) beside its storages and title (one small
- * call in the sandbox), at once.
+ * The page's url (the browser's word: its context tree, the one the save's read asked for, `urlOf`)
+ * beside its storages and title (one small call in the sandbox), at once.
  */
-async function readPage(page: Page) {
+async function readPage(page: Page, urlOf: Promise<string | null>) {
   const tab = page.where.tab;
   if (page.prompt) throw dialogOpenError(page.prompt);
   await page.usable();
-  const [tree, reply] = await Promise.all([
-    page.send("browsingContext.getTree", { root: tab, maxDepth: 0 }),
+  const tree = async () =>
+    (await urlOf) ??
+    (await page.send("browsingContext.getTree", { root: tab, maxDepth: 0 })).contexts[0]?.url;
+  const [url, reply] = await Promise.all([
+    tree(),
     page.whilePrompt(
       page.send("script.callFunction", {
         functionDeclaration: READ_PAGE,
@@ -40,7 +43,6 @@ async function readPage(page: Page) {
       }),
     ),
   ]);
-  const url = tree.contexts[0]?.url;
   if (url === undefined) throw badInput("the current tab was closed: pick another with switch (tab)");
   if (reply.type !== "success")
     throw new Error(`the page's storage could not be read: ${reply.exceptionDetails.text}`);
@@ -49,6 +51,7 @@ async function readPage(page: Page) {
     session: unknown;
     idb: unknown;
     title: unknown;
+    cores: unknown;
   };
   return {
     origin: originOf(url),
@@ -57,6 +60,7 @@ async function readPage(page: Page) {
     idb: got.idb,
     url,
     title: String(got.title ?? ""),
+    cores: typeof got.cores === "number" ? got.cores : 0,
   };
 }
 
@@ -114,7 +118,11 @@ export const saveSiteData = defineAction({
     });
     const { page: seen, ...captured } = await capture(
       () => held,
-      () => readPage(page),
+      () =>
+        readPage(
+          page,
+          reading.then((r) => r?.tabs.get(page.where.tab) ?? null),
+        ),
       origins,
       {
         tabs: ctx.services.config.site_data.tabs,

@@ -19,6 +19,8 @@ export interface PageStorage {
   idb?: unknown;
   url: string | null;
   title: string | null;
+  /** The browser machine's cores (navigator.hardwareConcurrency); 0 or absent: unknown. */
+  cores?: number;
 }
 
 export interface LoopOptions {
@@ -121,7 +123,9 @@ export async function capture(
     const failed: Captured["failed"] = [];
     if (wanted.length) {
       const jobs = wanted.map((origin) => ({ origin, fn: READ_LOCAL }));
-      for (const o of await (await pooled).run(jobs, opts)) {
+      const pool = await pooled;
+      if (typeof found.cores === "number" && found.cores > 0) pool.useCores(found.cores, jobs.length);
+      for (const o of await pool.run(jobs, opts)) {
         if (o.ok) {
           const v = isObject(o.value) ? o.value : {};
           others[o.origin] = items(v.local);

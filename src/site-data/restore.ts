@@ -6,7 +6,7 @@ import { SITE_DATA_URI } from "../actions/fields.ts";
 import { messageOf } from "../errors.ts";
 import { SANDBOX } from "../grid/bidi.ts";
 import type { NavigationInfo, PartialCookie, SameSite } from "../grid/bidi-types.ts";
-import { type SpareBidi, SparePool } from "../grid/spare-tab.ts";
+import { browserCores, type SpareBidi, SparePool, VISITS_PER_TAB } from "../grid/spare-tab.ts";
 import { isObject } from "../json.ts";
 import {
   hostOfUrl,
@@ -216,6 +216,13 @@ export async function restore(
   // acts at the first page, which comes after every spare tab is closed.
   const pool = jobs.length ? new SparePool(bidi, opts.tabs) : null;
   pool?.warm(jobs.length);
+  // A browser with the cores for it writes more origins side by side; asked while the cookies go in.
+  if (pool && jobs.length > VISITS_PER_TAB)
+    opts
+      .main()
+      .then((context) => browserCores(bidi, context))
+      .then((cores) => pool.useCores(cores, jobs.length))
+      .catch(() => undefined);
   const inMain = sessionOrigin
     ? opts.main().then((context) => preloadSession(bidi, context, sessionOrigin, items))
     : null;

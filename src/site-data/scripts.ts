@@ -40,6 +40,7 @@ export function readPage(): string {
     local: dump(() => localStorage),
     session: dump(() => sessionStorage),
     title: String(document.title),
+    cores: navigator.hardwareConcurrency,
   });
 }
 

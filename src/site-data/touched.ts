@@ -51,17 +51,19 @@ const sameSet = (a: readonly string[], b: readonly string[]) => {
   return a.length === b.length && b.every((x) => s.has(x));
 };
 
-/** Every http(s) origin with a document in any tab or frame now. */
-export async function liveOrigins(socket: BidiSocket): Promise<string[]> {
+type Contexts = Array<{ context: string; url: string; children?: unknown }>;
+
+/** Every http(s) origin with a document in any tab or frame of `tree`. */
+function originsIn(tree: Contexts): string[] {
   const out = new Set<string>();
-  const walk = (cs: Array<{ url: string; children?: unknown }> | null | undefined) => {
+  const walk = (cs: Contexts | null | undefined) => {
     for (const c of cs ?? []) {
       const o = web(c.url);
       if (o) out.add(o);
-      walk(c.children as typeof cs);
+      walk(c.children as Contexts);
     }
   };
-  walk((await socket.send("browsingContext.getTree", {})).contexts);
+  walk(tree);
   return [...out];
 }
 
@@ -79,6 +81,8 @@ export async function beginRead(
   fresh: string[] | null;
   /** The touched and live origins, known or not: a full read adds them to the history's. */
   seen: string[];
+  /** Each tab's url now, as the browser said it (the tree this read asked for). */
+  tabs: Map<string, string>;
   settle: (saved: string[]) => void;
 }> {
   const t = tracker(socket);
@@ -86,13 +90,15 @@ export async function beginRead(
   const touched = [...t.touched];
   t.touched = new Set();
   t.baseline = null;
-  const live = await liveOrigins(socket);
+  const tree = (await socket.send("browsingContext.getTree", {})).contexts;
+  const live = originsIn(tree);
   // A document alive now may write after this save's read: its origin is read again at the next.
   for (const o of live) t.touched.add(o);
   const seen = [...new Set([...touched, ...live])];
   return {
     fresh: known ? seen : null,
     seen,
+    tabs: new Map(tree.map((c) => [c.context, c.url])),
     settle: (saved) => {
       t.baseline = [...saved];
     },

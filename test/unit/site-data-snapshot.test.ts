@@ -249,7 +249,7 @@ describe("the storage scripts", () => {
     }
   });
 
-  test("the page read gives both storages and the title of the document it runs in; a storage it may not read is empty", async () => {
+  test("the page read gives both storages, the title of the document it runs in and the browser's cores; a storage it may not read is empty", async () => {
     const run = async (local: unknown, session: unknown) =>
       JSON.parse(
         (await callOn(READ_PAGE, [], {
@@ -264,6 +264,7 @@ describe("the storage scripts", () => {
       local: { a: "1" },
       session: { t: "2" },
       title: "Home",
+      cores: navigator.hardwareConcurrency,
       idb: { dbs: [], skipped: [] },
     });
     const throwing = {
@@ -275,6 +276,7 @@ describe("the storage scripts", () => {
       local: {},
       session: { t: "2" },
       title: "Home",
+      cores: navigator.hardwareConcurrency,
       idb: { dbs: [], skipped: [] },
     });
   });

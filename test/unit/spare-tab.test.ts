@@ -287,6 +287,38 @@ describe("the spare-tab pool", () => {
     expect(await spareLoop(world().socket, [], { tabs: 4 })).toEqual([]);
   });
 
+  test("a browser with more than 2 cores gets a tab a visit, up to a core less one and its size; 2 cores change nothing", async () => {
+    const counts = (size: number, cores: number) => {
+      const pool = new SparePool(world().socket, size);
+      pool.useCores(cores, 0);
+      return [0, 1, 4, 5, 9, 100].map((n) => pool.tabsFor(n));
+    };
+    expect(counts(4, 2)).toEqual([0, 1, 1, 2, 3, 4]);
+    expect(counts(4, 0)).toEqual([0, 1, 1, 2, 3, 4]);
+    expect(counts(4, 8)).toEqual([0, 1, 4, 4, 4, 4]);
+    expect(counts(8, 4)).toEqual([0, 1, 3, 3, 3, 3]);
+  });
+
+  test("cores learnt while a run is on: the tabs opened then join it, every origin once, in the order asked", async () => {
+    const bidi = world({ navigateMs: () => 10 });
+    const pool = new SparePool(bidi.socket, 6);
+    let out: SpareOutcome[];
+    try {
+      const running = pool.run(reads);
+      await Bun.sleep(15);
+      pool.useCores(8, reads.length);
+      out = await running;
+    } finally {
+      await pool.close();
+    }
+    expect(out).toEqual(sequential);
+    expect(bidi.log.filter((l) => l.startsWith("create"))).toHaveLength(6);
+    // Every tab that opened visited: the late ones took a share.
+    const visitedIn = new Set(bidi.log.filter((l) => l.startsWith("navigate")).map((l) => l.split(" ")[1]));
+    expect(visitedIn.size).toBe(6);
+    allTornDown(bidi);
+  });
+
   test("a tab whose site never answers runs out of time alone; the others finish every other origin", async () => {
     const stuck = origins[1] as string;
     const bidi = world({ hang: [stuck], navigateMs: 5 });

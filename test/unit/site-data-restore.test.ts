@@ -403,7 +403,8 @@ describe("restore", () => {
   });
 
   test("after the budget ran out, every spare tab is closed before restore returns; sessionStorage lands only at the first page", async () => {
-    const bidi = new FakeBidi({ navigateMs: 40, closeMs: 100 });
+    // Margins wide enough for a loaded machine: a's visit ends well inside the budget, b's well past it.
+    const bidi = new FakeBidi({ navigateMs: 100, closeMs: 100 });
     const report = await restore(
       bidi.socket,
       {
@@ -414,7 +415,7 @@ describe("restore", () => {
         session: { origin: APP, items: { t: "1" } },
       },
       NOW,
-      { main, budgetMs: 60, tabs: 1 },
+      { main, budgetMs: 160, tabs: 1 },
     );
     expect(report.skipped).toEqual([{ site: "https://b.example.com", reason: OUT_OF_TIME }]);
     // b's write may still have been under way in the spare tab: it is gone before the first page.

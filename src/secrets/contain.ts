@@ -47,12 +47,13 @@ export function mayHoldTyped(at: Pick<TypedAt, "browser" | "redactor" | "alone">
   return !at.alone || at.redactor.typedIn(at.browser);
 }
 
-/** `fn(L)` in the sandbox of `context`, with the browser's digests; null when it would not answer. */
-export async function inSandbox<T>(
+/** `fn(L, ...args)` in the sandbox of `context`, with the browser's digests; null when it would not answer. */
+async function inSandbox<T>(
   at: Pick<TypedAt, "socket" | "browser" | "redactor">,
   context: string,
   fn: PageFn,
   timeoutMs = CALL_MS,
+  args: unknown[] = [],
 ): Promise<T | null> {
   const send = (withLibrary: boolean) =>
     at.socket.send(
@@ -60,7 +61,7 @@ export async function inSandbox<T>(
       {
         functionDeclaration: declaration(fn, withLibrary),
         target: { context, sandbox: SANDBOX },
-        arguments: packArgs([], false, at.redactor.typedJson(at.browser)),
+        arguments: packArgs(args, false, at.redactor.typedJson(at.browser)),
         awaitPromise: true,
         resultOwnership: "none",
       },
@@ -213,7 +214,7 @@ export async function keysTarget(
 ): Promise<{ doc: boolean; field: boolean }> {
   if (!mayHoldTyped(at)) return { doc: false, field: false };
   if (el) {
-    const got = await inSandboxOn(at, el);
+    const got = await typedOn(at, el);
     return got ?? { doc: true, field: true };
   }
   const docs = await docsOf(at, CALL_MS).catch(() => [] as Doc[]);
@@ -237,30 +238,18 @@ export async function keysTarget(
   return top ? { doc: top.doc, field: top.field } : { doc: true, field: true };
 }
 
-async function inSandboxOn(
+/** Whether `el`'s document, and `el` itself, hold a typed value; null when the document would not answer. */
+function typedOn(
   at: TypedAt,
   el: { context: string; sharedId: string },
 ): Promise<{ doc: boolean; field: boolean } | null> {
-  try {
-    const reply = await at.socket.send(
-      "script.callFunction",
-      {
-        functionDeclaration: declaration(
-          (L, target: Element) => ({ doc: L.typedDoc(), field: L.typedEl(target) }),
-          true,
-        ),
-        target: { context: el.context, sandbox: SANDBOX },
-        arguments: packArgs([el], false, at.redactor.typedJson(at.browser)),
-        awaitPromise: true,
-        resultOwnership: "none",
-      },
-      { timeoutMs: CALL_MS },
-    );
-    if (reply.type !== "success") return null;
-    return unpackResult(reply.result, el.context) as { doc: boolean; field: boolean };
-  } catch {
-    return null;
-  }
+  return inSandbox(
+    at,
+    el.context,
+    (L, target: Element) => ({ doc: L.typedDoc(), field: L.typedEl(target) }),
+    CALL_MS,
+    [el],
+  );
 }
 
 /** A 400 when keys would edit or copy a typed value; nothing happens in a browser where nothing was typed. */
@@ -282,7 +271,7 @@ export async function checkCarry(
   field = "selector",
 ): Promise<void> {
   if (!mayHoldTyped(at)) return;
-  const got = await inSandboxOn(at, el);
+  const got = await typedOn(at, el);
   if (got === null || got.doc)
     throw badInput(
       `this page holds a secret typed by write, and ${what} could carry it elsewhere: it is not done here. Nothing was done`,

@@ -5,6 +5,7 @@
 import { AppError, messageOf, unavailable } from "../errors.ts";
 import { log } from "../log.ts";
 import type { Commands, EventName, Events, Method } from "./bidi-types.ts";
+import { wellFormed } from "./well-formed.ts";
 
 /** The sandbox realm the server's own scripts run in: its own globals, the page's DOM. */
 export const SANDBOX = "selenium-flow";
@@ -74,6 +75,13 @@ function contextOf(params: unknown): string | null {
   if (typeof p.context === "string") return p.context;
   if (typeof p.source?.context === "string") return p.source.context;
   return null;
+}
+
+/** The server's own calls (in the sandbox) answer well-formed text: see well-formed.ts. */
+function ownCall(method: string, params: unknown): unknown {
+  if (method !== "script.callFunction") return params;
+  const p = params as { functionDeclaration: string; target?: { sandbox?: string } };
+  return p.target?.sandbox ? { ...p, functionDeclaration: wellFormed(p.functionDeclaration) } : params;
 }
 
 export class BidiSocket {
@@ -190,7 +198,7 @@ export class BidiSocket {
       this.pending.set(id, { method, resolve: resolve as (v: unknown) => void, reject, timer });
       this.watch();
       try {
-        this.ws.send(JSON.stringify({ id, method, params }));
+        this.ws.send(JSON.stringify({ id, method, params: ownCall(method, params) }));
       } catch (err) {
         clearTimeout(timer);
         this.pending.delete(id);

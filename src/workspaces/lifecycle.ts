@@ -101,8 +101,10 @@ export class Lifecycle {
     // A browser whose channel died (found so by an earlier call): ended, and replaced before the call.
     if (this.browsers.connections.dead(id)) {
       log.warn(`workspace ${workspace}: its browser's BiDi channel died; replacing it`);
+      // Reaped meanwhile, it was not a page that broke it: the replacement follows the console.
+      const quiet = await this.grid.alive(id).catch(() => true);
       await this.endGridBrowser(id);
-      return this.reopen(workspace, id, record, { quiet: true });
+      return this.reopen(workspace, id, record, { quiet });
     }
     // A browser whose page stopped answering, and still does not: it counts as gone, and is ended.
     if (await this.browsers.wedged(id, record)) {

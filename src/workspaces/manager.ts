@@ -311,10 +311,12 @@ export class WorkspaceManager<T = unknown> {
     try {
       result = await attempt(this.hooks.capture, browser, action, input, ctx.ctx);
     } catch (err) {
-      // Its channel died under the call: the browser is ended (the next call replaces it), and the call says so.
+      // Its channel died under the call, the browser still on the Grid (a page broke it): it is
+      // ended, the next call replaces it, and the call says so. One the Grid reaped is reopened.
       const dead = [call.browser?.id, browser.id].find((id) => id && this.connections.dead(id));
-      if (dead) throw await this.lifecycle.endDead(workspace, dead);
-      if (!isNoSuchSession(err)) throw err;
+      const gone = isNoSuchSession(err) || (dead && !(await this.ports.grid.alive(dead).catch(() => true)));
+      if (dead && !gone) throw await this.lifecycle.endDead(workspace, dead);
+      if (!gone) throw err;
       // The Grid reaped it between calls: reopen silently and do the call on the new browser.
       log.info(`workspace ${workspace}: its browser was gone; reopening it`);
       browser = hold(await this.lifecycle.reopen(workspace, browser.id));

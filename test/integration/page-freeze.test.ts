@@ -19,6 +19,11 @@ const site = serveFixture({
   "/freeze": () =>
     html(`<title>Freeze</title><script>for (let i = 0; i < 50; i++) console.log("a\\uD800b" + i)</script>`),
   "/other": () => html(`<title>Other</title><h1>other</h1>`),
+  // A title and a text with lone surrogates, which the server's own scripts read.
+  "/odd": () =>
+    html(
+      `<title>x</title><p id=t>x</p><script>document.getElementById('t').textContent = 'a\\uD800b'; document.title = 'T\\uDC00'</script>`,
+    ),
 });
 
 const call = (method: string, path: string, body?: unknown) => server.call(method, path, body, W);
@@ -96,6 +101,28 @@ describe("a page that poisons the browser's channel", () => {
     expect(ended.ms).toBeLessThan(10_000);
     expect((await nav).status).toBe(503);
     expect(await server.app.services.grid.alive(before)).toBe(false);
+  }, 120_000);
+
+  test("the admin's End while the hostile page hangs the navigate answers within 10 s", async () => {
+    expect((await call("POST", "/browser", { url: site.url("/calm") })).status).toBe(200);
+    const before = await browserId();
+    const nav = call("POST", "/browser/navigate", { url: site.url("/freeze") });
+    await Bun.sleep(500);
+    const t0 = performance.now();
+    const ended = await server.call("POST", `/admin/workspaces/${W}/end`, undefined, null);
+    expect([ended.status, ended.body]).toEqual([200, { ended: true }]);
+    expect(performance.now() - t0).toBeLessThan(10_000);
+    expect((await nav).status).toBe(503);
+    expect(await browserId()).toBe("");
+    expect(await server.app.services.grid.alive(before)).toBe(false);
+  }, 120_000);
+
+  test("a title and text with lone surrogates are read as they are, a lone surrogate replaced", async () => {
+    const open = await timed("POST", "/browser", { url: site.url("/odd") });
+    expect([open.status, open.body.title]).toEqual([200, "T\uFFFD"]);
+    const read = await call("POST", "/browser/read", {});
+    expect([read.status, read.body.title]).toEqual([200, "T\uFFFD"]);
+    expect(open.ms).toBeLessThan(30_000);
   }, 120_000);
 
   test("open_session starts a browser that follows the console again", async () => {

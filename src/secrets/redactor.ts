@@ -82,6 +82,7 @@ export function base64Cores(value: string): string[] {
 export class Redactor {
   private readonly browsers = new Map<string, Typed>();
   private readonly unmarked = new Set<string>();
+  private reading = false;
   /** Values a person typed (anywhere): hidden like the catalogue's. */
   private readonly personal: string[] = [];
   private compiled: { key: string; text: RegExp | null; b64: RegExp | null } = {
@@ -102,7 +103,16 @@ export class Redactor {
   }
 
   private matchers(): { text: RegExp | null; b64: RegExp | null } {
-    const values = this.values();
+    // Reading the catalogue may log (a broken secret file), and log lines come back here: the
+    // matchers already made answer that line.
+    if (this.reading) return this.compiled;
+    this.reading = true;
+    let values: string[];
+    try {
+      values = this.values();
+    } finally {
+      this.reading = false;
+    }
     const key = values.join("\u0000");
     if (key !== this.compiled.key) {
       const text = values.map((v) => Array.from(v, charPattern).join("")).join("|");

@@ -7,7 +7,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { parseCookie } from "cookie";
 import { LRUCache } from "lru-cache";
-import type { Config } from "../config-schema.ts";
+import type { Config } from "../config/schema.ts";
 import { badInput, forbidden, TooMany, unauthorized } from "../errors.ts";
 import { changes, type HostRules, requestHost } from "../http/guard.ts";
 import type { RecordStore } from "../store/types.ts";

@@ -4,7 +4,7 @@
 // An entry holds a secret as its reference and a landing URL with [hidden] where a typed value would
 // show: what a caller was told, never more.
 import type { AnyAction, LiveBrowser } from "../actions/shape.ts";
-import type { Config } from "../config-schema.ts";
+import type { Config } from "../config/schema.ts";
 import { badInput, errorBody, messageOf, statusOf } from "../errors.ts";
 import { flowText } from "../flows/schema.ts";
 import type { ToolTable } from "../flows/tools.ts";

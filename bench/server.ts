@@ -1,6 +1,6 @@
 // The real app on a free port, for benchmarks: the test Grid, a token, and whatever else `configure` sets.
 import { type AppOptions, buildApp } from "../src/app.ts";
-import { type Config, defaultConfig } from "../src/config-schema.ts";
+import { type Config, defaultConfig } from "../src/config/schema.ts";
 import { testGridUrl } from "../test/support/env.ts";
 
 export const TOKEN = "bench-token";

@@ -6,9 +6,8 @@ import type { Server } from "bun";
 import { Elysia } from "elysia";
 import { ACTIONS } from "./actions/index.ts";
 import { AdminAuth, adminTokenOf, isAdminPath } from "./admin/auth.ts";
-import { Events } from "./admin/events.ts";
-import type { Config } from "./config-schema.ts";
-import { ConfigError, type Source } from "./config-sources.ts";
+import type { Config } from "./config/schema.ts";
+import { ConfigError, type Source } from "./config/sources.ts";
 import { fileRoutes } from "./files/routes.ts";
 import { setupFiles } from "./files/setup.ts";
 import { Flows } from "./flows/service.ts";
@@ -16,10 +15,12 @@ import { captureHook } from "./grid/capture.ts";
 import { Grid } from "./grid/webdriver.ts";
 import { checkRequest, HostRules } from "./http/guard.ts";
 import { failureOf, json } from "./http/json.ts";
+import { Events } from "./kit/events.ts";
 import { addRedaction, log, removeRedaction } from "./log.ts";
 import { CallMetrics } from "./metrics/calls.ts";
 import { metricsRoutes } from "./metrics/routes.ts";
 import { Questions } from "./person/waits.ts";
+import { setupRecordings } from "./recordings/setup.ts";
 import { SecretCatalogue } from "./secrets/catalogue.ts";
 import { Redactor } from "./secrets/redactor.ts";
 import type { Services } from "./services.ts";
@@ -35,6 +36,7 @@ import { uiRoutes } from "./surfaces/ui.ts";
 import { Timeline, type Trail } from "./timeline/service.ts";
 import { openTimelineLog } from "./timeline/setup.ts";
 import type { ManagerHooks } from "./workspaces/lifecycle.ts";
+import { Leases } from "./workspaces/lock.ts";
 import { WorkspaceManager } from "./workspaces/manager.ts";
 
 export interface AppOptions {
@@ -114,18 +116,20 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
   const redactor = new Redactor(secrets);
   addRedaction(redactor.redact);
   const events = new Events();
-  const { files, recordings } = setupFiles(config, {
-    grid,
-    records: store,
-    now,
-    changed: (w) => events.changed(w),
+  const changed = (w: string) => events.changed(w);
+  const { files, store: fileStore } = setupFiles(config, { grid, records: store, now, changed });
+  const recordings = setupRecordings(config, fileStore, {
+    liveIds: () => grid.sessions(),
+    // Each recording is filed once across a group: by whichever server claims it in the store.
+    claims: new Leases(store, config.session.lease * 1000),
+    changed,
   });
   const hooks: ManagerHooks = {
     capture: captureHook((text) => redactor.redact(text)),
     ...siteDataHooks(now, config.site_data),
     ...(recordings ? { recordings } : {}),
     ...opts.hooks,
-    changed: (w) => events.changed(w),
+    changed,
   };
   const hosts = new HostRules(config);
   const flows = new Flows(config, () => ACTIONS);
@@ -139,10 +143,10 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     alone: !config.store.url,
     tools: flows.tools,
     now,
-    changed: (w) => events.changed(w),
+    changed,
   });
   // What handlers are handed: the manager is built with it, and the whole set with the manager.
-  const questions = new Questions(store, (w) => events.changed(w));
+  const questions = new Questions(store, changed);
   const ports = { config, store, grid, now, secrets, redactor, files, flows, timeline, events, questions };
   const workspaces: WorkspaceManager<Trail> = new WorkspaceManager<Trail>({
     store,

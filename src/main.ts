@@ -2,13 +2,13 @@
 // Exit codes: 0 after a clean stop, 2 for a bad setting, 1 for anything else that stops the boot.
 import { credentialsLine } from "./admin/auth.ts";
 import { buildApp, buildServices, openSealedStore, serveMcpStdio } from "./app.ts";
-import { configProblem, hostProblem, loadConfig } from "./config.ts";
-import { helpText, settingsView } from "./config-help.ts";
-import { ConfigError, type Loaded } from "./config-sources.ts";
+import { helpText, settingsView } from "./config/help.ts";
+import { configProblem, hostProblem, loadConfig } from "./config/load.ts";
+import { ConfigError, type Loaded } from "./config/sources.ts";
 import { messageOf } from "./errors.ts";
 import { UPLOAD_CAP } from "./files/uris.ts";
+import { VERSION } from "./kit/version.ts";
 import { log, setLogLevel } from "./log.ts";
-import { VERSION } from "./version.ts";
 
 const MAX_REQUEST_BODY = UPLOAD_CAP + 2 * 1024 * 1024;
 

@@ -4,13 +4,13 @@
 import type { ActionServices } from "./actions/ports.ts";
 import type { Activity } from "./admin/activity.ts";
 import type { AdminAuth } from "./admin/auth.ts";
-import type { Events } from "./admin/events.ts";
-import type { Config } from "./config-schema.ts";
-import type { Source } from "./config-sources.ts";
+import type { Config } from "./config/schema.ts";
+import type { Source } from "./config/sources.ts";
 import type { Files } from "./files/service.ts";
 import type { Flows } from "./flows/service.ts";
 import type { Grid } from "./grid/webdriver.ts";
 import type { HostRules } from "./http/guard.ts";
+import type { Events } from "./kit/events.ts";
 import type { Questions } from "./person/waits.ts";
 import type { Collector } from "./recordings/collector.ts";
 import type { SecretCatalogue } from "./secrets/catalogue.ts";

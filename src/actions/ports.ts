@@ -2,7 +2,7 @@
 // capabilities it calls, never the server. A leaf: it imports only types of modules that do not
 // import the action table, so the table and what it runs on form no circle.
 
-import type { Config } from "../config-schema.ts";
+import type { Config } from "../config/schema.ts";
 import type { Files } from "../files/service.ts";
 import type { Flows } from "../flows/service.ts";
 import type { Grid } from "../grid/webdriver.ts";

@@ -3,9 +3,11 @@
 // honours it, and a copy of the store cannot sign anyone in) until it expires. A cookie-signed
 // request that changes something must come from this server's own pages (Origin, or
 // Sec-Fetch-Site: same-origin): SameSite ignores ports, so any page on 127.0.0.1:* is "same site".
+
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { parseCookie } from "cookie";
-import type { Config } from "../config-schema.ts";
+import { LRUCache } from "lru-cache";
+import type { Config } from "../config/schema.ts";
 import { badInput, forbidden, TooMany, unauthorized } from "../errors.ts";
 import { changes, type HostRules, requestHost } from "../http/guard.ts";
 import type { RecordStore } from "../store/types.ts";
@@ -117,7 +119,7 @@ export class AdminAuth {
 
 /** Wrong sign-ins per client address: after SIGN_IN_TRIES in a minute, 429 until the oldest ages out. */
 export class SignInLimiter {
-  private readonly failures = new Map<string, number[]>();
+  private readonly failures = new LRUCache<string, number[]>({ max: MAX_ADDRESSES });
 
   constructor(private readonly clock: () => number = Date.now) {}
 
@@ -135,11 +137,7 @@ export class SignInLimiter {
   failed(address: string): void {
     const recent = this.recent(address);
     recent.push(this.clock());
-    this.failures.delete(address);
     this.failures.set(address, recent);
-    if (this.failures.size > MAX_ADDRESSES) {
-      this.failures.delete(this.failures.keys().next().value as string);
-    }
   }
 
   private recent(address: string): number[] {

@@ -3,7 +3,7 @@
 // The capabilities themselves are listed in src/registry.ts; no capability imports that list.
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { isWorkspaceName } from "../names.ts";
+import { isWorkspaceName } from "../kit/names.ts";
 import type { Services } from "../services.ts";
 import { type BrowserSettings, recordUrl, type WorkspaceRecord } from "../store/record.ts";
 

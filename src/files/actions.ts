@@ -9,7 +9,7 @@ import { badInput, tooLarge } from "../errors.ts";
 import type { NodeRef } from "../grid/page-call.ts";
 import { readCapped, readJson } from "../http/json.ts";
 import type { PageLib, PageSelector } from "../in-page/index.ts";
-import { fileNameProblem } from "../names.ts";
+import { fileNameProblem } from "./file-names.ts";
 import { FileEntrySchema } from "./schema.ts";
 import { KEEP_TOOL, ROOT_URI, UPLOAD_CAP } from "./uris.ts";
 

@@ -7,9 +7,10 @@
 //   DATA_DIR/recordings/                                        (the default inbox; the operator's)
 import { lstatSync, readdirSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
-import type { Config } from "../config-schema.ts";
-import { ConfigError } from "../config-sources.ts";
-import { InvalidName, isWorkspaceName, validFileName, workspaceNameProblem } from "../names.ts";
+import type { Config } from "../config/schema.ts";
+import { ConfigError } from "../config/sources.ts";
+import { InvalidName, isWorkspaceName, workspaceNameProblem } from "../kit/names.ts";
+import { validFileName } from "./file-names.ts";
 
 export const SESSIONS_DIR = "sessions";
 export const FLOWS_DIR = "flows";

@@ -4,9 +4,10 @@
 // with Range; downloads come from the Grid whole.
 import { Elysia } from "elysia";
 import { AppError, forbidden, notFound } from "../errors.ts";
+import { workspaceNameProblem } from "../kit/names.ts";
 import { log } from "../log.ts";
-import { fileNameProblem, workspaceNameProblem } from "../names.ts";
 import type { Services } from "../services.ts";
+import { fileNameProblem } from "./file-names.ts";
 import { LINK_FOLDERS, LINK_PREFIX, type LinkFolder, RECORDING_PREFIX } from "./links.ts";
 import { FILES_OFF } from "./uris.ts";
 

@@ -5,8 +5,8 @@
 import { badInput, notFound, tooLarge } from "../errors.ts";
 import type { Grid } from "../grid/webdriver.ts";
 import type { GridDownload } from "../grid/webdriver-files.ts";
+import { InvalidName, repr } from "../kit/names.ts";
 import { log } from "../log.ts";
-import { InvalidName, repr } from "../names.ts";
 import type { RecordStore } from "../store/types.ts";
 import type { DiskFolder } from "./layout.ts";
 import type { LinkSigner } from "./links.ts";

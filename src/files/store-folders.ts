@@ -2,7 +2,8 @@
 import { type Dirent, readdirSync } from "node:fs";
 import { chmod, type FileHandle, link, lstat, mkdir, open, readdir, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import { candidates, InvalidName, isWorkspaceName, validFileName } from "../names.ts";
+import { InvalidName, isWorkspaceName } from "../kit/names.ts";
+import { candidates, validFileName } from "./file-names.ts";
 import { type DiskFolder, FILES_DIR, filePath, SESSIONS_DIR, workspaceDir } from "./layout.ts";
 import {
   codeOf,

@@ -4,8 +4,8 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { chmod, mkdir, open, rename, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
+import { validGridId } from "../kit/names.ts";
 import { log } from "../log.ts";
-import { validGridId } from "../names.ts";
 import { PENDING_DIR, RECORDINGS_DIR } from "./layout.ts";
 import {
   codeOf,

@@ -1,7 +1,8 @@
 // The workspace:// addresses of files: the folders, an entry's shape, URIs and their parsing, name checks.
 import type { z } from "zod";
 import { type AppError, badInput, notFound } from "../errors.ts";
-import { fileNameProblem, repr } from "../names.ts";
+import { repr } from "../kit/names.ts";
+import { fileNameProblem } from "./file-names.ts";
 import type { FileEntrySchema, FilesRootSchema } from "./schema.ts";
 import { RESERVED_IN_FILES } from "./store-folders.ts";
 

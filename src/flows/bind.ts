@@ -5,7 +5,7 @@ import type { z } from "zod";
 import type { AnyAction } from "../actions/shape.ts";
 import { issueError } from "../actions/validate.ts";
 import { badInput } from "../errors.ts";
-import { isObject } from "../json.ts";
+import { isObject } from "../kit/json.ts";
 import { issuePath, type ParsedFlow, type Path } from "./lines.ts";
 import type { FlowParam, ParamValue } from "./schema.ts";
 import { NOT_STEPS, type ToolTable } from "./tools.ts";

@@ -6,7 +6,7 @@ import { LineCounter, parseDocument } from "yaml";
 import type { z } from "zod";
 import { issueError } from "../actions/validate.ts";
 import { type AppError, badInput } from "../errors.ts";
-import { isObject } from "../json.ts";
+import { isObject } from "../kit/json.ts";
 import { fill, REF_IN_FLOW, SELECTOR_FIELDS, stepTool, undefinedParam } from "./bind.ts";
 import { checkNodes, issuePath, lineAt, locate, ParsedFlow, type Path } from "./lines.ts";
 import {

@@ -3,7 +3,7 @@
 
 import { parse } from "yaml";
 import type { AnyAction } from "../actions/shape.ts";
-import type { Config } from "../config-schema.ts";
+import type { Config } from "../config/schema.ts";
 import { badInput, messageOf, notFound } from "../errors.ts";
 import { parseFlow } from "./format.ts";
 import type { ParsedFlow } from "./lines.ts";

@@ -18,7 +18,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { badInput, notFound } from "../errors.ts";
-import { isWorkspaceName } from "../names.ts";
+import { isWorkspaceName } from "../kit/names.ts";
 
 export type FlowSource = "workspace" | "global";
 

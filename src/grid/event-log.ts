@@ -6,6 +6,7 @@
 // chromedriver chokes on console text with unpaired UTF-16 surrogates ("bad inspector message …
 // log.entryAdded"): a few such messages and the whole BiDi channel stops answering, for good. So a
 // browser that replaces one whose channel died that way follows no console (QUIET says so in its ring).
+import { LRUCache } from "lru-cache";
 import type { BidiSocket } from "./bidi.ts";
 import type { EventName } from "./bidi-types.ts";
 
@@ -70,12 +71,15 @@ export class EventRing {
   private readonly items: Logged[] = [];
   private next = 1;
   /** Requests still under way, by request id and redirect step. */
-  private readonly open = new Map<string, Logged>();
+  private readonly open: LRUCache<string, Logged>;
 
   /** This browser's tag in the cursors handed out: a cursor from another browser names another. */
   readonly epoch = crypto.randomUUID().slice(0, 8);
 
-  constructor(readonly keep = DEFAULT_KEEP) {}
+  constructor(readonly keep = DEFAULT_KEEP) {
+    // A lost end event must not grow the map without bound.
+    this.open = new LRUCache({ max: Math.max(1, keep) });
+  }
 
   /** The seq the next entry gets: entries since a reading of it are the newer ones. */
   get head(): number {
@@ -109,8 +113,6 @@ export class EventRing {
         };
         const l = this.push({ context: p.context, entry, sent: p.timestamp });
         this.open.set(`${r.request}/${p.redirectCount}`, l);
-        // A lost end event must not grow the map without bound.
-        if (this.open.size > this.keep) this.open.delete(this.open.keys().next().value as string);
       }),
       socket.on("network.responseCompleted", null, (p) => {
         const l = this.end(p);

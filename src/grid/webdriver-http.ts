@@ -1,4 +1,5 @@
 // selenium-webdriver's HTTP client on Bun's fetch: the Grid URL's credentials, and each command's deadline.
+import { LRUCache } from "lru-cache";
 import { Response as WdResponse } from "selenium-webdriver/http";
 import { type AppError, badInput, messageOf, scrub, unavailable } from "../errors.ts";
 import { gridTimedOut } from "./webdriver-errors.ts";
@@ -55,7 +56,7 @@ interface WireRequest {
  * browser's own timeout when that is longer).
  */
 export class GridHttpClient {
-  private readonly timeouts = new Map<string, Timeouts>();
+  private readonly timeouts = new LRUCache<string, Timeouts>({ max: KNOWN_BROWSERS });
 
   constructor(
     private readonly base: string,
@@ -82,13 +83,10 @@ export class GridHttpClient {
   /** A browser's timeouts, as it was opened with them (or set them since). */
   remember(id: string, t: Partial<Timeouts>): void {
     const known = this.timeouts.get(id) ?? W3C_TIMEOUTS;
-    this.timeouts.delete(id);
     this.timeouts.set(id, {
       pageLoad: typeof t.pageLoad === "number" ? t.pageLoad : known.pageLoad,
       script: typeof t.script === "number" ? t.script : known.script,
     });
-    if (this.timeouts.size > KNOWN_BROWSERS)
-      this.timeouts.delete(this.timeouts.keys().next().value as string);
   }
 
   forget(id: string): void {

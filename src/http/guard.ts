@@ -1,8 +1,8 @@
 // What every request passes before a route sees it (README, "What the loopback default protects against"): a Host this server answers to (a
 // DNS-rebinding page names its own), no state-changing request from another origin's page, and a
 // path that decodes and names each of its parts. /healthz answers any Host: probes use the pod's IP.
-import type { Config } from "../config-schema.ts";
-import { hostEntry } from "../config-values.ts";
+import type { Config } from "../config/schema.ts";
+import { hostEntry } from "../config/values.ts";
 import { badInput, forbidden } from "../errors.ts";
 
 const LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];

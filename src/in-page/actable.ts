@@ -5,9 +5,10 @@
 // sandbox's reach (each world has its own EventTarget and its own onclick property: a handler the
 // page's script set reads as null here), so what a script made clickable is known from what it
 // shows: its cursor, its attributes, its classes.
+
+import { accessibleName, NAME_FROM_CONTENT } from "./accname.ts";
 import { cut, norm, textOf } from "./dom.ts";
 import { INTERACTIVE } from "./hints.ts";
-import { accessibleName, NAME_FROM_CONTENT } from "./names.ts";
 import { roleOf } from "./roles.ts";
 
 /** Drag handles: listed with refs and marked draggable, for interact drag. */
@@ -124,7 +125,7 @@ const words = (s: string) =>
 const ICON_CLASS = /icon|^fa[srlb]?$|^fa-|glyph|^bi-|material|^mdi|octicon|^ti-|sprite/i;
 
 /**
- * A short name for an icon without text, after its aria-label, title and alt (names.ts): an inner
+ * A short name for an icon without text, after its aria-label, title and alt (accname.ts): an inner
  * picture's alt or title, an SVG's title, then what its class or background picture says ("star").
  * `loose`: any class will do (a target only the page's script made); else only an icon's classes.
  */

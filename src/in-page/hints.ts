@@ -1,7 +1,8 @@
 // Page side: what the page holds nearest to a selector that matched nothing, and short element
 // descriptions for messages and script results.
+
+import { accessibleName, fieldsOf, labelsOf } from "./accname.ts";
 import { allElements, cut, isVisible, norm, SKIP_TEXT, textOf } from "./dom.ts";
-import { accessibleName, fieldsOf, labelsOf } from "./names.ts";
 import { roleOf } from "./roles.ts";
 import { cssFor, type PageSelector } from "./selectors.ts";
 

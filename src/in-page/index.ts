@@ -1,10 +1,11 @@
 // The page library: what the server's own scripts use in the page, bundled at build time into one
 // string (bundle.ts) and installed once per document in the server's sandbox realm. The page's
 // scripts cannot see it, and nothing the page does to its own globals changes what it computes.
+
+import { accessibleName, labelsOf } from "./accname.ts";
 import { allElements, BUTTON_INPUTS, cut, fresh as freshDom, isVisible, norm, textOf } from "./dom.ts";
 import { describe, hints, INTERACTIVE } from "./hints.ts";
 import { arm, leaving } from "./leaving.ts";
-import { accessibleName, labelsOf } from "./names.ts";
 import { readPage } from "./outline.ts";
 import { aim, dragEnds, hitSeen, hitWatch, textSelected, textSpan } from "./pointer.ts";
 import { resolveRef } from "./refs.ts";

@@ -1,10 +1,10 @@
 // Describing what read_page hands out: a walked line's elements (names, state, refs, a selector
 // for scripts), landmarks and frames, as entries for render.ts.
 
+import { accessibleName } from "./accname.ts";
 import { DRAGGABLE, DROPPABLE, nameOf } from "./actable.ts";
 import { BUTTON_INPUTS, cut, norm, textOf } from "./dom.ts";
 import { INTERACTIVE } from "./hints.ts";
-import { accessibleName } from "./names.ts";
 import { type Frame, type Raw, urlWord } from "./outline-walk.ts";
 import { refFor } from "./refs.ts";
 import type { Css, Entry, ReadElement } from "./render.ts";

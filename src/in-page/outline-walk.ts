@@ -1,9 +1,10 @@
 // Walking the page for read_page: the document in reading order (same-origin frames and open shadow
 // roots included) into raw lines of text and elements, landmarks and frames, not yet described.
+
+import { accessibleName } from "./accname.ts";
 import { clickSignal, DRAGGABLE, DROPPABLE, namedByText } from "./actable.ts";
 import { cut, isVisible, textOf } from "./dom.ts";
 import { INTERACTIVE } from "./hints.ts";
-import { accessibleName } from "./names.ts";
 import { roleOf } from "./roles.ts";
 import { cssFor } from "./selectors.ts";
 

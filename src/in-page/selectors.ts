@@ -1,5 +1,7 @@
 // Page side: finding elements by selector (css, xpath, visible text, label, role and name), and a
 // short CSS selector that finds exactly one element again.
+
+import { accessibleName, fieldsOf, labelsOf, trimLabel } from "./accname.ts";
 import {
   allElements,
   css,
@@ -12,7 +14,6 @@ import {
   textOf,
   xpath,
 } from "./dom.ts";
-import { accessibleName, fieldsOf, labelsOf, trimLabel } from "./names.ts";
 import { resolveRef } from "./refs.ts";
 import { ROLE_TAGS, roleOf } from "./roles.ts";
 import { hasRun, selectorRisk } from "./typed.ts";

@@ -7,7 +7,7 @@ import { browserState } from "../actions/landing.ts";
 import { validate } from "../actions/validate.ts";
 import { badInput } from "../errors.ts";
 import type { SourceActions } from "../grid/bidi-types.ts";
-import { isObject } from "../json.ts";
+import { isObject } from "../kit/json.ts";
 import { notePersonTyping, typedAt } from "../secrets/contain.ts";
 
 const Coord = z.number().min(0).max(100_000);

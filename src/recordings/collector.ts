@@ -20,8 +20,8 @@
 // It owns no browser, takes no workspace lease, and never logs an inbox file's name: it holds the
 // Grid id. Nothing here talks to the Grid's recorder or imports protocol code.
 import { basename } from "node:path";
+import { validGridId } from "../kit/names.ts";
 import { log } from "../log.ts";
-import { validGridId } from "../names.ts";
 import { InboxWatcher, inboxFiles, QuietFiles } from "./inbox.ts";
 import { isComplete } from "./mp4.ts";
 import {

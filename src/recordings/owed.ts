@@ -1,5 +1,5 @@
 // An owed recording: its note, the store, claims and options filing it needs, its filed name, failure kinds.
-import { InvalidName } from "../names.ts";
+import { InvalidName } from "../kit/names.ts";
 
 export interface Note {
   opened: number;

@@ -5,8 +5,8 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseYamlText } from "yaml";
-import { SETTING_BY_KEY, type SecretEntry } from "../config-schema.ts";
-import { parseYaml } from "../config-values.ts";
+import { SETTING_BY_KEY, type SecretEntry } from "../config/schema.ts";
+import { parseYaml } from "../config/values.ts";
 import { log } from "../log.ts";
 import { parseTotp, type TotpSpec } from "./totp.ts";
 

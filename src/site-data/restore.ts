@@ -7,7 +7,7 @@ import { messageOf } from "../errors.ts";
 import { SANDBOX } from "../grid/bidi.ts";
 import type { NavigationInfo, PartialCookie, SameSite } from "../grid/bidi-types.ts";
 import { browserCores, type SpareBidi, SparePool, VISITS_PER_TAB } from "../grid/spare-tab.ts";
-import { isObject } from "../json.ts";
+import { isObject } from "../kit/json.ts";
 import {
   hostOfUrl,
   originOf,

@@ -4,7 +4,7 @@
 import { createHmac } from "node:crypto";
 import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ConfigError } from "../config-sources.ts";
+import { ConfigError } from "../config/sources.ts";
 import { RedisStore } from "./redis.ts";
 import { redactedUrl } from "./redis-client.ts";
 import { deriveKey, newStoreKey, SealCodec } from "./seal.ts";

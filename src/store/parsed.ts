@@ -1,6 +1,7 @@
 // The record each key's stored text was last parsed to (or written from), so a store parses a text
 // once: store.update reads the text its last write left, and a zod parse of it on every read would
 // cost more than the write. Records are never changed in place, so one object serves every read.
+import { LRUCache } from "lru-cache";
 import type { WorkspaceRecord } from "./record.ts";
 import { type RecordCodec, readRecord } from "./seal.ts";
 
@@ -9,7 +10,7 @@ const MAX_KEYS = 256;
 const MAX_TEXT = 64 * 1024;
 
 export class ParsedRecords {
-  private readonly byKey = new Map<string, { text: string; record: WorkspaceRecord }>();
+  private readonly byKey = new LRUCache<string, { text: string; record: WorkspaceRecord }>({ max: MAX_KEYS });
 
   constructor(private readonly codec: RecordCodec | undefined) {}
 
@@ -34,10 +35,7 @@ export class ParsedRecords {
   }
 
   private keep(key: string, text: string, record: WorkspaceRecord): void {
-    this.byKey.delete(key);
-    if (text.length > MAX_TEXT) return;
-    // A Map iterates in insertion order: the first key is the one read longest ago.
-    if (this.byKey.size >= MAX_KEYS) this.byKey.delete(this.byKey.keys().next().value as string);
-    this.byKey.set(key, { text, record });
+    if (text.length > MAX_TEXT) this.byKey.delete(key);
+    else this.byKey.set(key, { text, record });
   }
 }

@@ -3,7 +3,7 @@
 
 import { z } from "zod";
 import { SiteDataHint } from "../actions/fields.ts";
-import { isObject } from "../json.ts";
+import { isObject } from "../kit/json.ts";
 import { BrowserSettingsShape } from "../workspaces/shapes.ts";
 
 export const HISTORY_CAP = 100;

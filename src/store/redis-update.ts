@@ -1,4 +1,5 @@
 // The update's optimistic parts: the compare-and-set scripts, the hints they check, the retry backoff.
+import { LRUCache } from "lru-cache";
 
 export const UPDATE_RETRIES = 10;
 
@@ -28,40 +29,39 @@ return 1`;
 const MAX_HINTS = 4096;
 
 /**
- * The raw value this process last saw stored under each key (null: absent), newest last, within
- * a character budget. Only a hint: the compare-and-set proves it before anything is written.
+ * The raw value this process last saw stored under each key (null: absent), least recently seen
+ * dropped first, within a character budget. Only a hint: the compare-and-set proves it before
+ * anything is written.
  */
 export class Hints {
-  private readonly values = new Map<string, string | null>();
-  private chars = 0;
-  constructor(private readonly budget: number) {}
+  private readonly values: LRUCache<string, { raw: string | null }> | null;
+  constructor(budget: number) {
+    this.values =
+      budget <= 0
+        ? null
+        : new LRUCache({
+            max: MAX_HINTS,
+            maxSize: Math.ceil(budget),
+            maxEntrySize: Math.max(1, Math.floor(budget / 8)),
+            // lru-cache sizes are positive: an absent value costs one.
+            sizeCalculation: (v) => (v.raw?.length ?? 0) + 1,
+          });
+  }
 
   get(key: string): string | null | undefined {
-    return this.values.get(key);
+    return this.values?.get(key)?.raw;
   }
 
   set(key: string, raw: string | null): void {
-    this.delete(key);
-    const size = raw?.length ?? 0;
-    if (this.budget === 0 || size > this.budget / 8) return;
-    this.values.set(key, raw);
-    this.chars += size;
-    // A Map iterates in insertion order, so the first keys are the least recently seen.
-    for (const old of this.values.keys()) {
-      if (this.chars <= this.budget && this.values.size <= MAX_HINTS) break;
-      this.delete(old);
-    }
+    this.values?.set(key, { raw });
   }
 
   delete(key: string): void {
-    if (!this.values.has(key)) return;
-    this.chars -= this.values.get(key)?.length ?? 0;
-    this.values.delete(key);
+    this.values?.delete(key);
   }
 
   clear(): void {
-    this.values.clear();
-    this.chars = 0;
+    this.values?.clear();
   }
 }
 

@@ -2,6 +2,7 @@
 // connection. `update` reads the record (or takes the value this process last saw), applies `fn`,
 // and writes with a compare-and-set script: one round trip when nothing else wrote the key.
 import { LeaseLost, StoreConflict, unavailable } from "../errors.ts";
+import { KeyedQueue } from "../kit/queue.ts";
 import { ParsedRecords } from "./parsed.ts";
 import { DEFAULT_TTL_SECONDS, type WorkspaceRecord } from "./record.ts";
 import { RedisConnection, redactedUrl, script } from "./redis-client.ts";
@@ -39,7 +40,7 @@ export class RedisStore implements RecordStore {
   private readonly conn: RedisConnection;
   private readonly leases: RedisLeases;
   private readonly sessions: RedisSessions;
-  private readonly queues = new Map<string, Promise<void>>();
+  private readonly queues = new KeyedQueue();
 
   constructor(options: RedisStoreOptions) {
     this.where = redactedUrl(options.url);
@@ -76,18 +77,7 @@ export class RedisStore implements RecordStore {
    * other's compare-and-set over. The compare-and-set settles races with other processes.
    */
   async update(key: string, fn: UpdateFn, opts: UpdateOptions = {}): Promise<WorkspaceRecord | null> {
-    const before = this.queues.get(key);
-    const mine = (before ?? Promise.resolve()).then(() => this.apply(key, fn, opts.fence));
-    const tail = mine.then(
-      () => {},
-      () => {},
-    );
-    this.queues.set(key, tail);
-    try {
-      return await mine;
-    } finally {
-      if (this.queues.get(key) === tail) this.queues.delete(key);
-    }
+    return this.queues.run(key, () => this.apply(key, fn, opts.fence));
   }
 
   private async apply(key: string, fn: UpdateFn, fence?: LeaseFence): Promise<WorkspaceRecord | null> {

@@ -4,6 +4,7 @@
 // must be synchronous (it runs inside SQLite's transaction and is retried by Redis), and the two
 // are the same algorithm. A seal that no key opens is carried as it is and never overwritten.
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
+import { LRUCache } from "lru-cache";
 import { log } from "../log.ts";
 import { fromJson, type SiteData, toJson, type WorkspaceRecord } from "./record.ts";
 
@@ -49,8 +50,12 @@ export class SealCodec implements RecordCodec {
    * where the whole seal is not: a long string hashes in full): a record read again, or read back
    * after this process wrote it, is not decrypted again. A hit counts only when the whole seal matches.
    */
-  private readonly opened = new Map<string, Opened>();
-  private openedChars = 0;
+  private readonly opened = new LRUCache<string, Opened>({
+    max: OPENED_MAX,
+    maxSize: OPENED_CHARS,
+    maxEntrySize: OPENED_CHARS / 4,
+    sizeCalculation: (o) => o.sealed.length + o.json.length,
+  });
   private nonces = Buffer.alloc(0);
   private nonceAt = 0;
   private readonly told = new Set<string>();
@@ -148,23 +153,7 @@ export class SealCodec implements RecordCodec {
   }
 
   private remember(opened: Opened): void {
-    const size = opened.sealed.length + opened.json.length;
-    if (size > OPENED_CHARS / 4) return;
-    const id = opened.sealed.slice(VERSION.length + 1, VERSION.length + 17);
-    this.forget(id);
-    this.opened.set(id, opened);
-    this.openedChars += size;
-    // A Map iterates in insertion order: the first are the longest ago. (Only when over: an
-    // iterator over a Map that lost its first entries is slow to start.)
-    while (this.openedChars > OPENED_CHARS || this.opened.size > OPENED_MAX)
-      this.forget(this.opened.keys().next().value as string);
-  }
-
-  private forget(id: string): void {
-    const old = this.opened.get(id);
-    if (old === undefined) return;
-    this.openedChars -= old.sealed.length + old.json.length;
-    this.opened.delete(id);
+    this.opened.set(opened.sealed.slice(VERSION.length + 1, VERSION.length + 17), opened);
   }
 }
 

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { endWorkspace, forgetWorkspace, settingsList } from "../admin/core.ts";
 import { adminGuard, onWorkspace, onWorkspaceRoute } from "../admin/guard.ts";
 import { json } from "../http/json.ts";
-import { isWorkspaceName } from "../names.ts";
+import { isWorkspaceName } from "../kit/names.ts";
 import { capabilityRoutes, workspaceRows, workspaceView } from "../registry.ts";
 import type { Services } from "../services.ts";
 import { type FeedEvent, feedEvents, feedRoom } from "./feed.ts";

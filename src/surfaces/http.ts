@@ -3,7 +3,7 @@
 
 import { bearerOf, sameToken } from "../admin/auth.ts";
 import { badInput, unauthorized } from "../errors.ts";
-import { workspaceNameProblem } from "../names.ts";
+import { workspaceNameProblem } from "../kit/names.ts";
 
 /** Throws 401 unless the request carries the bearer token (no token configured: loopback only, open). */
 export function requireToken(request: Request, token: string | null): void {

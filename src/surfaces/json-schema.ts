@@ -4,7 +4,7 @@
 // server refuses unknown fields with a 400 that names them), no length caps, no docs-only prose,
 // and a shared shape shown as its type and one line rather than in full wherever it occurs.
 import { z } from "zod";
-import { isObject } from "../json.ts";
+import { isObject } from "../kit/json.ts";
 
 declare module "zod" {
   interface GlobalMeta {

@@ -1,5 +1,5 @@
 // MCP resource subscriptions: a session subscribes to a few of its workspace's resources and gets
-// notifications/resources/updated when one's content changes. The change bus (src/admin/events.ts)
+// notifications/resources/updated when one's content changes. The change bus (src/kit/events.ts)
 // says when the workspace changed; each subscribed resource is read again then, and a notice goes
 // out only when what it reads differs from what it read before.
 import type { ServerNotification } from "@modelcontextprotocol/sdk/types.js";

@@ -2,8 +2,8 @@
 
 import { ACTIONS } from "../actions/index.ts";
 import type { AnyAction } from "../actions/shape.ts";
+import { VERSION } from "../kit/version.ts";
 import { RESOURCES } from "../resources/index.ts";
-import { VERSION } from "../version.ts";
 import { jsonSchema } from "./json-schema.ts";
 
 export const ERROR_MEANINGS: Record<string, string> = {

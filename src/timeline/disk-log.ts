@@ -8,10 +8,10 @@ import { mkdir, open, readdir, rename, rm, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { workspaceDir } from "../files/layout.ts";
 import { codeOf, DIR_MODE, FILE_MODE, openNoFollow } from "../files/store-disk.ts";
+import { KeyedQueue } from "../kit/queue.ts";
 import { log } from "../log.ts";
 import { ENTRY_CAP, type NewEntry, type TimelineEntry } from "./entry.ts";
 import { EMPTY, parseLine, type Summary, type TimelineLog } from "./log.ts";
-import { KeyedQueue } from "./queue.ts";
 
 export const TIMELINE_DIR = "timeline";
 const ENTRIES = "entries.jsonl";

@@ -4,10 +4,11 @@
 // An entry holds a secret as its reference and a landing URL with [hidden] where a typed value would
 // show: what a caller was told, never more.
 import type { AnyAction, LiveBrowser } from "../actions/shape.ts";
-import type { Config } from "../config-schema.ts";
+import type { Config } from "../config/schema.ts";
 import { badInput, errorBody, messageOf, statusOf } from "../errors.ts";
 import { flowText } from "../flows/schema.ts";
 import type { ToolTable } from "../flows/tools.ts";
+import { KeyedQueue } from "../kit/queue.ts";
 import { log } from "../log.ts";
 import type { CallEnd, Ended } from "../workspaces/after.ts";
 import { boundedEntry, keptArgs, type NewEntry, type Surface, type TimelineEntry } from "./entry.ts";
@@ -74,7 +75,7 @@ export class Timeline {
   screensTaken = 0;
   screenMs = 0;
   /** Each workspace's entries on their way (a call's answer does not wait for its screen). */
-  private readonly pending = new Map<string, Promise<void>>();
+  private readonly pending = new KeyedQueue();
   /** The workspaces whose browser is drawing a call's screen now. */
   private readonly drawing = new Set<string>();
 
@@ -153,18 +154,13 @@ export class Timeline {
     entry: NewEntry,
     screen: Promise<Uint8Array | null> | Uint8Array | null,
   ): Promise<void> {
-    const before = this.pending.get(workspace) ?? Promise.resolve();
-    const mine = before.then(async () => this.append(workspace, entry, await screen));
-    this.pending.set(workspace, mine);
-    void mine.then(() => {
-      if (this.pending.get(workspace) === mine) this.pending.delete(workspace);
-    });
+    const mine = this.pending.run(workspace, async () => this.append(workspace, entry, await screen));
     if (!(screen instanceof Promise)) await mine;
   }
 
   /** Resolves once every entry of the calls answered so far is written. */
   async settled(workspace: string): Promise<void> {
-    await this.pending.get(workspace);
+    await this.pending.idle(workspace);
   }
 
   /** A flow step's entry; `browser` is the run's, for the screen. */
@@ -257,7 +253,7 @@ export class Timeline {
 
   /** Writes what is on its way, then lets go of the store. */
   async close(): Promise<void> {
-    await Promise.all(this.pending.values());
+    await this.pending.allIdle();
     this.deps.log.close?.();
   }
 

@@ -1,6 +1,6 @@
 // Picks where timelines are kept: the data dir when there is one; otherwise beside the records
 // (Redis), or in this process's memory beside the embedded store's.
-import type { Config } from "../config-schema.ts";
+import type { Config } from "../config/schema.ts";
 import { dataDirOf } from "../files/layout.ts";
 import type { RecordStore } from "../store/types.ts";
 import { DiskLog } from "./disk-log.ts";

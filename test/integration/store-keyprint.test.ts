@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RedisClient } from "bun";
 import { openSealedStore } from "../../src/app.ts";
-import { type Config, defaultConfig } from "../../src/config-schema.ts";
+import { type Config, defaultConfig } from "../../src/config/schema.ts";
 import { KEY_FILE } from "../../src/store/index.ts";
 import { emptyRecord } from "../../src/store/record.ts";
 import { testRedisUrl } from "../support/env.ts";

@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RedisClient } from "bun";
-import { ConfigError } from "../../src/config-sources.ts";
+import { ConfigError } from "../../src/config/sources.ts";
 import { checkSealed, KEY_FILE, openStore, rekey } from "../../src/store/index.ts";
 import { emptyRecord, type WorkspaceRecord } from "../../src/store/record.ts";
 import type { RecordStore } from "../../src/store/types.ts";

@@ -1,7 +1,7 @@
 // Test fixtures for the admin views: loose JSON-like objects, shaped like the admin API's answers,
 // made into the view models with every part they lack filled in empty.
 
-import { isObject } from "../../src/json.ts";
+import { isObject } from "../../src/kit/json.ts";
 import { TimelinePage } from "../../src/timeline/entry.ts";
 import type {
   Call,

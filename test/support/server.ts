@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type App, type AppOptions, buildApp } from "../../src/app.ts";
-import { type Config, defaultConfig } from "../../src/config-schema.ts";
+import { type Config, defaultConfig } from "../../src/config/schema.ts";
 import { addLogSink, setLogLevel, setLogSink } from "../../src/log.ts";
 import { testGridUrl } from "./env.ts";
 

@@ -4,14 +4,15 @@
 import { ACTIONS } from "../../src/actions/index.ts";
 import type { AnyAction } from "../../src/actions/shape.ts";
 import { AdminAuth, adminTokenOf } from "../../src/admin/auth.ts";
-import { Events } from "../../src/admin/events.ts";
-import { type Config, defaultConfig } from "../../src/config-schema.ts";
+import { type Config, defaultConfig } from "../../src/config/schema.ts";
 import { setupFiles } from "../../src/files/setup.ts";
 import { Flows } from "../../src/flows/service.ts";
 import type { Grid } from "../../src/grid/webdriver.ts";
 import { HostRules } from "../../src/http/guard.ts";
+import { Events } from "../../src/kit/events.ts";
 import { CallMetrics } from "../../src/metrics/calls.ts";
 import { Questions } from "../../src/person/waits.ts";
+import { setupRecordings } from "../../src/recordings/setup.ts";
 import { SecretCatalogue } from "../../src/secrets/catalogue.ts";
 import { Redactor } from "../../src/secrets/redactor.ts";
 import type { Services } from "../../src/services.ts";
@@ -19,6 +20,7 @@ import type { RecordStore } from "../../src/store/types.ts";
 import { MemoryLog } from "../../src/timeline/log.ts";
 import { Timeline, type Trail } from "../../src/timeline/service.ts";
 import type { ManagerHooks } from "../../src/workspaces/lifecycle.ts";
+import { Leases } from "../../src/workspaces/lock.ts";
 import { type LeaseSettings, WorkspaceManager } from "../../src/workspaces/manager.ts";
 
 export interface TestServicesOptions {
@@ -44,7 +46,13 @@ export function testServices(opts: TestServicesOptions): Services {
   const redactor = new Redactor(secrets);
   const events = new Events();
   const changed = (w: string) => events.changed(w);
-  const { files, recordings } = setupFiles(config, { grid, records: store, now, changed });
+  const { files, store: fileStore } = setupFiles(config, { grid, records: store, now, changed });
+  const recordings = setupRecordings(config, fileStore, {
+    liveIds: () => grid.sessions(),
+    // Each recording is filed once across a group: by whichever server claims it in the store.
+    claims: new Leases(store, config.session.lease * 1000),
+    changed,
+  });
   const table = opts.actions ?? ACTIONS;
   const flows = new Flows(config, () => table);
   const timeline = new Timeline({

@@ -2,10 +2,10 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { configProblem, loadConfig, recordingDir } from "../../src/config.ts";
-import { helpText, settingsView } from "../../src/config-help.ts";
-import { defaultConfig, SETTINGS } from "../../src/config-schema.ts";
-import { ConfigError, type Loaded } from "../../src/config-sources.ts";
+import { helpText, settingsView } from "../../src/config/help.ts";
+import { configProblem, loadConfig, recordingDir } from "../../src/config/load.ts";
+import { defaultConfig, SETTINGS } from "../../src/config/schema.ts";
+import { ConfigError, type Loaded } from "../../src/config/sources.ts";
 
 const RETIRED =
   "FLOW_DATA_DIR is now DATA_DIR, and session folders live under DATA_DIR/sessions/ — move them there once, then set DATA_DIR";

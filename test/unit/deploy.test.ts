@@ -10,7 +10,7 @@ import Ajv from "ajv";
 import draft07 from "ajv/dist/refs/json-schema-draft-07.json";
 import ts from "typescript";
 import { parse, parseAllDocuments } from "yaml";
-import { SETTINGS } from "../../src/config-schema.ts";
+import { SETTINGS } from "../../src/config/schema.ts";
 
 const ROOT = join(import.meta.dir, "../..");
 const DEPLOY = join(ROOT, "docs/deploy");
@@ -19,7 +19,7 @@ const read = (path: string) => readFileSync(join(DEPLOY, path), "utf8");
 // Parsed YAML, walked by the checks below.
 type Doc = Record<string, any>;
 
-/** Every environment name the settings table gives (src/config-schema.ts; README, Configuration): built ones and planned ones. */
+/** Every environment name the settings table gives (src/config/schema.ts; README, Configuration): built ones and planned ones. */
 const SETTING_ENVS = new Set([
   ...SETTINGS.flatMap((s) => (s.env ? [s.env] : [])),
   // Named for deployments but not read by this build yet; the server ignores unknown names until it does.

@@ -73,5 +73,9 @@ test("the retired FLOW_DATA_DIR lives on only in its refusal", async () => {
       });
   }
   // The refusal's message and its check, and the README line that says it is refused.
-  expect(found.map((f) => f.split(":")[0]).sort()).toEqual(["README.md", "src/config.ts", "src/config.ts"]);
+  expect(found.map((f) => f.split(":")[0]).sort()).toEqual([
+    "README.md",
+    "src/config/load.ts",
+    "src/config/load.ts",
+  ]);
 });

@@ -6,8 +6,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writ
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildApp, buildServices } from "../../src/app.ts";
-import { defaultConfig } from "../../src/config-schema.ts";
-import { ConfigError } from "../../src/config-sources.ts";
+import { defaultConfig } from "../../src/config/schema.ts";
+import { ConfigError } from "../../src/config/sources.ts";
 import { LinkSigner, linkKey } from "../../src/files/links.ts";
 import { cspFor, MEDIA_ONLY, NO_SCRIPT, parseRange } from "../../src/files/serve.ts";
 import { RESERVED_IN_FILES } from "../../src/files/store-folders.ts";

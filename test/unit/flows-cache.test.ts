@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ACTIONS } from "../../src/actions/index.ts";
-import { defaultConfig } from "../../src/config-schema.ts";
+import { defaultConfig } from "../../src/config/schema.ts";
 import { Flows } from "../../src/flows/service.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "sf-flow-cache-"));

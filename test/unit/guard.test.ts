@@ -1,7 +1,7 @@
 // The rules every request passes (Host, Origin, path) and the sign-in limiter, on their own.
 import { describe, expect, test } from "bun:test";
 import { SIGN_IN_TRIES, SignInLimiter } from "../../src/admin/auth.ts";
-import { defaultConfig } from "../../src/config-schema.ts";
+import { defaultConfig } from "../../src/config/schema.ts";
 import { HostRules, pathProblem } from "../../src/http/guard.ts";
 
 function rules(host = "127.0.0.1", allowed: string[] = []): HostRules {

@@ -1,7 +1,7 @@
 // A bound write waits for every screen in flight (a live one and a timeline one may be drawn at
 // once) before its value goes in; a browser's end forgets what was typed in it.
 import { expect, test } from "bun:test";
-import { defaultConfig } from "../../src/config-schema.ts";
+import { defaultConfig } from "../../src/config/schema.ts";
 import { HeldConnection } from "../../src/grid/held.ts";
 import { HeldConnections } from "../../src/grid/held-pool.ts";
 import { SecretCatalogue } from "../../src/secrets/catalogue.ts";

@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { OUTLINE } from "../../src/actions/read.ts";
 import { PNG } from "../../src/actions/screenshot.ts";
-import { defaultConfig } from "../../src/config-schema.ts";
+import { defaultConfig } from "../../src/config/schema.ts";
 import { SecretCatalogue } from "../../src/secrets/catalogue.ts";
 import { base64Cores, Redactor } from "../../src/secrets/redactor.ts";
 

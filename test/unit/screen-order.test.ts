@@ -1,6 +1,6 @@
 // No screen is wider than SCREEN_WIDTH, whatever the window.
 import { describe, expect, test } from "bun:test";
-import { defaultConfig } from "../../src/config-schema.ts";
+import { defaultConfig } from "../../src/config/schema.ts";
 import type { BidiSocket } from "../../src/grid/bidi.ts";
 import { SecretCatalogue } from "../../src/secrets/catalogue.ts";
 import { Redactor } from "../../src/secrets/redactor.ts";

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ACTIONS } from "../../src/actions/index.ts";
 import type { AnyAction } from "../../src/actions/shape.ts";
-import { defaultConfig } from "../../src/config-schema.ts";
+import { defaultConfig } from "../../src/config/schema.ts";
 import { badInput } from "../../src/errors.ts";
 import { StepTools } from "../../src/flows/tools.ts";
 import { SecretCatalogue } from "../../src/secrets/catalogue.ts";

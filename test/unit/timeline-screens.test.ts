@@ -4,7 +4,7 @@
 // meanwhile throws the picture away; a browser where nothing was typed is just captured. A fake
 // socket orders the answers; the real browser is tested in test/integration/secrets-contained.test.ts.
 import { describe, expect, test } from "bun:test";
-import { defaultConfig } from "../../src/config-schema.ts";
+import { defaultConfig } from "../../src/config/schema.ts";
 import type { BidiSocket } from "../../src/grid/bidi.ts";
 import { SecretCatalogue } from "../../src/secrets/catalogue.ts";
 import { Redactor } from "../../src/secrets/redactor.ts";

@@ -5,7 +5,7 @@ import { frameMessage } from "../../../views/timeline.tsx";
 import { liveMessage } from "../../../views/workspace.tsx";
 import { cardMessage } from "../../../views/workspaces.tsx";
 import { notFound } from "../../errors.ts";
-import { isWorkspaceName } from "../../names.ts";
+import { isWorkspaceName } from "../../kit/names.ts";
 import { TABS } from "../../registry.ts";
 import { type FeedEvent, feedEvents, feedRoom } from "../feed.ts";
 import type { UiKit } from "./kit.ts";

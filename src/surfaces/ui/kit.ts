@@ -5,7 +5,7 @@ import { z } from "zod";
 import { SignInPage } from "../../../views/sign-in.tsx";
 import { type AdminCredential, adminTokenOf } from "../../admin/auth.ts";
 import { AppError, notFound } from "../../errors.ts";
-import { isWorkspaceName } from "../../names.ts";
+import { isWorkspaceName } from "../../kit/names.ts";
 import type { Services } from "../../services.ts";
 import { Admin } from "./operations.ts";
 import { page } from "./respond.ts";

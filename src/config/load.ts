@@ -2,7 +2,8 @@
 // that set it (GET /admin/settings, the boot log). A bad value is a ConfigError naming its key; the
 // main program prints it as `selenium-flow: <message>` and exits 2.
 import { join } from "node:path";
-import { type Config, defaultConfig, SETTINGS, setAt } from "./config-schema.ts";
+import { scrub } from "../errors.ts";
+import { type Config, defaultConfig, SETTINGS, setAt } from "./schema.ts";
 import {
   ConfigError,
   fileLayer,
@@ -11,9 +12,8 @@ import {
   type Raw,
   readConfigFile,
   type Source,
-} from "./config-sources.ts";
-import { type Parsed, parseText, parseYaml } from "./config-values.ts";
-import { scrub } from "./errors.ts";
+} from "./sources.ts";
+import { type Parsed, parseText, parseYaml } from "./values.ts";
 
 // The one retired name that is refused rather than ignored: a deployment still setting it would
 // otherwise boot with flows quietly off.

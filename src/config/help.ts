@@ -1,7 +1,8 @@
 // What people see of the settings: --help, and the effective settings an admin may read (masked).
-import { defaultConfig, getAt, SECTIONS, SETTINGS, type SecretEntry, type Setting } from "./config-schema.ts";
-import type { Loaded, Source } from "./config-sources.ts";
-import { scrub } from "./errors.ts";
+
+import { scrub } from "../errors.ts";
+import { defaultConfig, getAt, SECTIONS, SETTINGS, type SecretEntry, type Setting } from "./schema.ts";
+import type { Loaded, Source } from "./sources.ts";
 
 const MASK = "•••";
 

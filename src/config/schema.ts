@@ -1,5 +1,5 @@
 // The settings table: every setting once, with its env name, flags, type, default and description.
-// `Config` and `defaultConfig()` are derived from it; config.ts layers values onto it (config-values.ts
+// `Config` and `defaultConfig()` are derived from it; load.ts layers values onto it (values.ts
 // parses them); --help and GET /admin/settings are generated from it.
 
 export interface SecretEntry {

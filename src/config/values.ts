@@ -1,6 +1,7 @@
 // One setting's value: the rule it must follow, and parsing it from text (env, flag) or YAML.
-import type { Kind, SecretEntry, Setting } from "./config-schema.ts";
-import { isObject } from "./json.ts";
+
+import { isObject } from "../kit/json.ts";
+import type { Kind, SecretEntry, Setting } from "./schema.ts";
 
 /** What a setting accepts, as the end of a sentence that starts with its key. */
 export function ruleOf(kind: Kind): string {

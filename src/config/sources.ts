@@ -1,11 +1,11 @@
 // The layers a setting can come from besides its default: command-line flags and the YAML config
-// file (the environment is a plain lookup in config.ts), each read into raw values not yet parsed.
+// file (the environment is a plain lookup in load.ts), each read into raw values not yet parsed.
 import { readFileSync } from "node:fs";
 import { parse as parseYamlText } from "yaml";
-import { type Config, SECTIONS, SETTING_BY_KEY, SETTINGS, type Setting } from "./config-schema.ts";
-import { messageOf } from "./errors.ts";
-import { isObject } from "./json.ts";
-import { workspaceNameProblem } from "./names.ts";
+import { messageOf } from "../errors.ts";
+import { isObject } from "../kit/json.ts";
+import { workspaceNameProblem } from "../kit/names.ts";
+import { type Config, SECTIONS, SETTING_BY_KEY, SETTINGS, type Setting } from "./schema.ts";
 
 export type Source = "default" | "file" | "env" | "flag";
 

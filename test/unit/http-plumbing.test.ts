@@ -4,7 +4,6 @@
 // URIs match by the MCP SDK's template matcher.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { matchUri } from "../../src/resources/define.ts";
-import { feedHub } from "../../src/surfaces/feed.ts";
 import { startServer, type TestServer, TOKEN } from "../support/server.ts";
 
 const W = "plumbing";
@@ -124,7 +123,7 @@ describe("live feeds", () => {
     const first = await (res.body as ReadableStream<Uint8Array>).getReader().read();
     return { res, first: new TextDecoder().decode(first.value), close: () => abort.abort() };
   };
-  const feeds = () => feedHub(server.app.services).feeds.size;
+  const feeds = () => server.app.feeds.feeds.size;
   const settled = async () => {
     for (let i = 0; i < 50 && feeds() > 0; i++) await Bun.sleep(20);
     return feeds();

@@ -184,9 +184,10 @@ for (const file of files) {
 // Module state: what a module holds at its top level is shared by every server in the process and
 // every test in a file. State has an owner made in the composition root (src/app.ts) and handed
 // down; a module keeps constants only. Flagged: a top-level `let`/`var`; a top-level `const` made a
-// Map, Set, WeakMap, WeakSet, AsyncLocalStorage or empty array, unless its UPPER_CASE name says it
-// is a constant and nothing in the file changes it; a class's `static` field that is not readonly.
-// src/in-page/ runs in the page, one copy per document: exempt. Each left here says why.
+// Map, Set, WeakMap, WeakSet, AsyncLocalStorage, empty array or empty object, unless its UPPER_CASE
+// name says it is a constant and nothing in the file changes it; a class's `static` field that is
+// not readonly. src/in-page/ runs in the page, one copy per document: exempt. Each left here says
+// why.
 const MODULE_STATE_ALLOWED = [
   [
     "src/log.ts",
@@ -209,6 +210,7 @@ const STATE_LINE = [
   /^(?:export\s+)?(?:let|var)\s+(\w+)/,
   /^(?:export\s+)?const\s+(\w+)\s*(?::[^=]+)?=\s*new\s+(?:Map|Set|WeakMap|WeakSet|AsyncLocalStorage)\b/,
   /^(?:export\s+)?const\s+(\w+)\s*(?::[^=]+)?=\s*\[\s*\]/,
+  /^(?:export\s+)?const\s+(\w+)\s*(?::[^=]+)?=\s*\{\s*\};?\s*$/,
   /^\s+(?:(?:private|protected|public)\s+)?static\s+(?!readonly\b)(\w+)\s*[:=]/,
 ];
 const allowedState = new Map(MODULE_STATE_ALLOWED);

@@ -1,8 +1,9 @@
 // `npm run check`'s rules for the shape of the tree (docs/architecture.md): no import cycle (madge),
-// no file outside src/surfaces/ and src/app.ts importing src/surfaces/, no `export … from` outside an
-// index.ts, no export nothing uses (knip, with tests, benches and scripts as entries), no source file
-// over 400 lines (a warning above 350), no duplicated block of 6 lines or more (jscpd). Prints each
-// broken rule; exits 1 on any.
+// every import allowed by the layering table (LAYERS: which folder may import which), no module-level
+// mutable state outside src/in-page/ (MODULE_STATE_ALLOWED names the few left, each with its reason),
+// no `export … from` outside an index.ts, no export nothing uses (knip, with tests, benches and
+// scripts as entries), no source file over 400 lines (a warning above 350), no duplicated block of 6
+// lines or more (jscpd). Prints each broken rule; exits 1 on any.
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -34,19 +35,206 @@ const madge = spawnSync(bin("madge"), ["--circular", "--no-spinner", "--extensio
 });
 if (madge.status !== 0) problems.push(`import cycles (madge --circular):\n${madge.stdout.trim()}`);
 
-// Surfaces render; nothing below them imports them.
+// The layering table (docs/architecture.md): which part of the tree may import which. A part is a
+// folder of src/ ("grid/"), a file at src/'s top ("errors.ts") or the admin UI's views ("views/");
+// what a part may import is a list of parts or single files (a leaf reached for its schema or
+// type, as "actions/fields.ts"). Imports within a part are free; a part missing here is refused
+// until it has its row. Read bottom-up: each row only names rows above it, but for the named files.
+const BASE = ["kit/", "errors.ts", "log.ts"];
+const BELOW_CAPABILITIES = [...BASE, "config/", "http/", "store/", "grid/", "in-page/", "secrets/"];
+const CAPABILITY = [
+  ...BELOW_CAPABILITIES,
+  "actions/",
+  "admin/",
+  "workspaces/",
+  "resources/define.ts",
+  "services.ts",
+];
+const CAPABILITIES = ["files/", "flows/", "person/", "recordings/", "site-data/", "timeline/"];
+const EVERY_PART_BELOW_SURFACES = [
+  ...CAPABILITY,
+  ...CAPABILITIES,
+  "metrics/",
+  "resources/",
+  "registry.ts",
+  "views/",
+];
+const LAYERS = {
+  "kit/": [],
+  "errors.ts": [],
+  "log.ts": ["errors.ts"],
+  // Runs in the browser's sandbox: nothing of the server.
+  "in-page/": [],
+  "config/": BASE,
+  "http/": [...BASE, "config/"],
+  // The record's zod schema reuses the action fields and browser settings it stores.
+  "store/": [...BASE, "config/", "actions/fields.ts", "workspaces/shapes.ts"],
+  // The Grid zips uploads with files' zip; the capture hook is typed by what an action is handed.
+  "grid/": [...BASE, "in-page/", "files/zip.ts", "actions/shape.ts"],
+  "secrets/": [...BASE, "config/", "grid/", "in-page/", "actions/keys.ts", "resources/define.ts"],
+  "admin/": [...BASE, "config/", "http/", "store/", "services.ts"],
+  "workspaces/": [...BELOW_CAPABILITIES, "actions/", "services.ts", "timeline/entry.ts"],
+  // The action table lists the capabilities' own actions, and a handler's ports are their services.
+  "actions/": [
+    ...BELOW_CAPABILITIES,
+    "workspaces/",
+    "files/",
+    "flows/actions.ts",
+    "flows/service.ts",
+    "person/actions.ts",
+    "person/waits.ts",
+    "recordings/owed.ts",
+    "site-data/actions.ts",
+    "timeline/service.ts",
+  ],
+  "recordings/": [...BASE, "config/", "files/store.ts"],
+  "files/": [...CAPABILITY, "views/files.tsx"],
+  "flows/": [...CAPABILITY, "views/flows.tsx", "views/models.ts"],
+  "person/": CAPABILITY,
+  "site-data/": [...CAPABILITY, "views/history.tsx", "views/site-data.tsx"],
+  "timeline/": [...CAPABILITY, "files/", "flows/", "views/timeline.tsx"],
+  // The resource table lists the capabilities' own resources.
+  "resources/": [
+    ...BASE,
+    "services.ts",
+    "files/resources.ts",
+    "flows/resources.ts",
+    "secrets/resources.ts",
+    "site-data/resources.ts",
+  ],
+  "metrics/": [...BASE, "admin/", "services.ts"],
+  "services.ts": [...CAPABILITY.filter((p) => p !== "services.ts"), ...CAPABILITIES],
+  // The capabilities as the admin surfaces see them: each folder's descriptor.
+  "registry.ts": [
+    "admin/",
+    "services.ts",
+    "files/index.ts",
+    "flows/index.ts",
+    "person/index.ts",
+    "site-data/index.ts",
+    "timeline/index.ts",
+  ],
+  "views/": [...BASE, "admin/", "files/", "site-data/", "timeline/", "registry.ts"],
+  // Surfaces render what is below them; only the composition root mounts them.
+  "surfaces/": EVERY_PART_BELOW_SURFACES,
+  "app.ts": [...EVERY_PART_BELOW_SURFACES, "surfaces/"],
+  "main.ts": [...EVERY_PART_BELOW_SURFACES, "app.ts"],
+};
+
+// docs/architecture.md shows the same table; `node scripts/check-shape.mjs --table` prints it.
+const layerTable = () =>
+  [
+    "| part | may import |",
+    "| ---- | ---------- |",
+    ...Object.entries(LAYERS).map(
+      ([part, may]) => `| \`${part}\` | ${may.length ? may.map((m) => `\`${m}\``).join(" ") : "nothing"} |`,
+    ),
+  ].join("\n");
+if (process.argv.includes("--table")) {
+  console.log(layerTable());
+  process.exit(0);
+}
+// Compared cell by cell: the doc's copy may be padded into columns.
+const rowsOf = (text) =>
+  text
+    .split("\n")
+    .map((l) => l.trim().replace(/\s+/g, " ").replace(/-{3,}/g, "---"))
+    .filter((l) => l.startsWith("| "))
+    .join("\n");
+if (!rowsOf(readFileSync(join(root, "docs/architecture.md"), "utf8")).includes(rowsOf(layerTable())))
+  problems.push(
+    "docs/architecture.md's layering table is not LAYERS: paste `node scripts/check-shape.mjs --table` there",
+  );
+
+/** The part a path (from the root) belongs to, or null outside src/ and views/. */
+function partOf(path) {
+  if (path.startsWith("views/")) return "views/";
+  if (!path.startsWith("src/")) return null;
+  const rest = path.slice(4);
+  const slash = rest.indexOf("/");
+  return slash < 0 ? rest : rest.slice(0, slash + 1);
+}
+
 const IMPORT =
   /(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
 for (const file of files) {
-  if (file.startsWith("src/surfaces/") || file === "src/app.ts") continue;
+  const from = partOf(file);
+  const allowed = LAYERS[from];
+  if (!allowed) {
+    problems.push(
+      `${file}: its part ${from} has no row in the layering table (scripts/check-shape.mjs LAYERS)`,
+    );
+    continue;
+  }
   const text = readFileSync(join(root, file), "utf8");
   for (const m of text.matchAll(IMPORT)) {
     const spec = m[1] ?? m[2];
     if (!spec?.startsWith(".")) continue;
     const target = relative(root, resolve(root, dirname(file), spec));
-    if (target.startsWith("src/surfaces/") || target === "src/surfaces")
-      problems.push(`${file} imports ${target}: only src/surfaces/ and src/app.ts may`);
+    const to = partOf(target);
+    if (to === null || to === from) continue;
+    const named = target.startsWith("views/") ? target : target.slice(4);
+    if (!allowed.includes(to) && !allowed.includes(named))
+      problems.push(
+        `${file} imports ${target}: the layering table lets ${from} import ${allowed.join(", ") || "nothing"}`,
+      );
   }
+}
+
+// Module state: what a module holds at its top level is shared by every server in the process and
+// every test in a file. State has an owner made in the composition root (src/app.ts) and handed
+// down; a module keeps constants only. Flagged: a top-level `let`/`var`; a top-level `const` made a
+// Map, Set, WeakMap, WeakSet, AsyncLocalStorage, empty array or empty object, unless its UPPER_CASE
+// name says it is a constant and nothing in the file changes it; a class's `static` field that is
+// not readonly. src/in-page/ runs in the page, one copy per document: exempt. Each left here says
+// why.
+const MODULE_STATE_ALLOWED = [
+  [
+    "src/log.ts",
+    "the process's one log: stderr and its level are the process's, and each server adds its redactor when built and removes it on close",
+  ],
+  [
+    "src/grid/page-call.ts",
+    "a memo of a pure function of code (a page function's source to its script): the same for every server",
+  ],
+  [
+    "src/site-data/touched.ts",
+    "trackers by browser; in a file another engineer is changing (issue 29): move to the manager after",
+  ],
+  [
+    "src/surfaces/mcp.ts",
+    "the tool table's cache, the same for every server; in a file another engineer is changing (issue 29)",
+  ],
+];
+const STATE_LINE = [
+  /^(?:export\s+)?(?:let|var)\s+(\w+)/,
+  /^(?:export\s+)?const\s+(\w+)\s*(?::[^=]+)?=\s*new\s+(?:Map|Set|WeakMap|WeakSet|AsyncLocalStorage)\b/,
+  /^(?:export\s+)?const\s+(\w+)\s*(?::[^=]+)?=\s*\[\s*\]/,
+  /^(?:export\s+)?const\s+(\w+)\s*(?::[^=]+)?=\s*\{\s*\};?\s*$/,
+  /^\s+(?:(?:private|protected|public)\s+)?static\s+(?!readonly\b)(\w+)\s*[:=]/,
+];
+const allowedState = new Map(MODULE_STATE_ALLOWED);
+for (const file of files) {
+  if (file.startsWith("src/in-page/") || !file.startsWith("src/")) continue;
+  const text = readFileSync(join(root, file), "utf8");
+  const found = [];
+  text.split("\n").forEach((line, i) => {
+    for (const rule of STATE_LINE) {
+      const m = rule.exec(line);
+      if (!m) continue;
+      const name = m[1];
+      const constant = /^[A-Z][A-Z0-9_]*$/.test(name) && !line.startsWith("let") && !line.startsWith("var");
+      const changed = new RegExp(
+        `\\b${name}\\s*\\.\\s*(?:set|add|delete|clear|push|pop|shift|unshift|splice)\\(`,
+      );
+      if (constant && !rule.source.includes("static") && !changed.test(text)) continue;
+      found.push(`${file}:${i + 1} ${name}`);
+    }
+  });
+  if (found.length && !allowedState.has(file))
+    problems.push(`module state (give it an owner made in src/app.ts): ${found.join(", ")}`);
+  if (!found.length && allowedState.has(file))
+    problems.push(`${file} holds no module state now: take it off MODULE_STATE_ALLOWED`);
 }
 
 // Re-exports: import from the defining module; only a folder's index.ts gathers.
@@ -96,5 +284,5 @@ if (problems.length) {
   process.exit(1);
 }
 console.log(
-  `shape: no cycle, surfaces imported only by surfaces and app.ts, no re-export outside an index, no unused export, ${files.length} files of ${MAX_LINES} lines or fewer, no clone`,
+  `shape: no cycle, every import as the layering table allows, no module state (${MODULE_STATE_ALLOWED.length} allowed), no re-export outside an index, no unused export, ${files.length} files of ${MAX_LINES} lines or fewer, no clone`,
 );

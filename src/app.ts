@@ -28,6 +28,7 @@ import { siteDataHooks } from "./site-data/hooks.ts";
 import { checkKeyPrint, checkSealed, hasKeyPrint, KEY_FILE, openStore } from "./store/index.ts";
 import type { RecordStore } from "./store/types.ts";
 import { adminRoutes } from "./surfaces/admin-api.ts";
+import { Feeds } from "./surfaces/feed.ts";
 import { requireToken } from "./surfaces/http.ts";
 import type { McpHttp } from "./surfaces/mcp-http.ts";
 import { openApiDocument } from "./surfaces/openapi.ts";
@@ -50,6 +51,8 @@ export interface AppOptions {
 
 export interface App {
   services: Services;
+  /** The server's live feeds (the admin's and the pages' event streams). */
+  feeds: Feeds;
   /** Answers one HTTP request (what Bun.serve calls, with its server as the second argument). */
   fetch(request: Request, server?: Server<unknown>): Promise<Response>;
   close(): Promise<void>;
@@ -190,6 +193,7 @@ export async function serveMcpStdio(
 
 export async function buildApp(config: Config, opts: AppOptions = {}): Promise<App> {
   const services = await buildServices(config, opts);
+  const feeds = new Feeds(services);
   // The MCP SDK loads on the first /mcp request: it is a third of the start-up otherwise.
   let mcp: Promise<McpHttp> | null = null;
   const mcpHttp = () => {
@@ -232,11 +236,12 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     .all("/mcp", async ({ request }) => (await mcpHttp()).handle(request), { parse: "none" })
     .use(restRoutes(services))
     .use(fileRoutes(services))
-    .use(adminRoutes(services))
-    .use(uiRoutes(services))
+    .use(adminRoutes(services, feeds))
+    .use(uiRoutes(services, feeds))
     .use(metricsRoutes(services));
   return {
     services,
+    feeds,
     fetch: (request, server) => {
       // Served by our own Bun.serve (Elysia's listen would route through Bun's own router): Elysia
       // learns the server here, so a route reads the client's address from its context's `server`.

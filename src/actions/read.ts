@@ -3,7 +3,6 @@
 // reads the part as an indented outline (the MCP text block); programs get the same part as JSON.
 import { z } from "zod";
 import { badInput } from "../errors.ts";
-import type { HeldConnection } from "../grid/held.ts";
 import type { NodeRef } from "../grid/page-call.ts";
 import type { PageLib } from "../in-page/index.ts";
 import type { ReadArgs, ReadOutcome } from "../in-page/outline.ts";
@@ -21,10 +20,6 @@ const READ = (L: PageLib, root: Element | null, args: ReadArgs) => L.readPage(ro
 
 /** The outline rides along on the result for the MCP text block; JSON never sees a symbol key. */
 export const OUTLINE = Symbol("outline");
-
-// How many documents of each browser have had refs: each new one gets the next letter (e12, f12 …),
-// so a ref kept from before a navigation names nothing on the next page.
-const refFloors = new WeakMap<HeldConnection, number>();
 
 const SelectorOut = z
   .record(z.string(), z.string())
@@ -217,7 +212,7 @@ export const readPageAction = defineAction({
     const tab = await ctx.browser.page();
     const about = { selector: input.selector };
     if (input.url !== undefined) await acting(about, () => tab.goto(input.url as string));
-    const floor = refFloors.get(tab.held) ?? 0;
+    const floor = ctx.browser.refFloors.floor(tab.held);
     const got = await acting(about, async () => {
       const root: NodeRef | null = input.selector
         ? await locate(tab, input.selector, { timeout: input.timeout })
@@ -228,7 +223,7 @@ export const readPageAction = defineAction({
       return tab.call<ReadOutcome>(READ, root, args);
     });
     if ("stale" in got) throw badInput(got.stale, "cursor");
-    refFloors.set(tab.held, Math.max(floor, got.high));
+    ctx.browser.refFloors.raise(tab.held, got.high);
     const { url, title } = await here(ctx, tab);
     const result: Output = { url, title, ...structured(got.entries) };
     if (got.next) result.next_cursor = got.next;

@@ -5,6 +5,7 @@
 import type { WebDriver } from "selenium-webdriver";
 import type { z } from "zod";
 import type { BidiSocket } from "../grid/bidi.ts";
+import type { HeldConnection } from "../grid/held.ts";
 import type { Page } from "../grid/page.ts";
 import type { BrowserSettings, WorkspaceRecord } from "../store/record.ts";
 
@@ -33,6 +34,24 @@ export interface LiveBrowser {
   bidi(): Promise<BidiSocket>;
   /** The page the call acts on: where the agent is, the sandbox, input. One per call. */
   page(): Promise<Page>;
+  /** read_page's ref floors, kept for as long as the server holds the browser's connection. */
+  readonly refFloors: RefFloors;
+}
+
+/**
+ * How many documents of each held connection have had refs: each new one gets the next letter (e12,
+ * f12 …), so a ref kept from before a navigation names nothing on the next page.
+ */
+export class RefFloors {
+  private readonly floors = new WeakMap<HeldConnection, number>();
+
+  floor(held: HeldConnection): number {
+    return this.floors.get(held) ?? 0;
+  }
+
+  raise(held: HeldConnection, high: number): void {
+    this.floors.set(held, Math.max(this.floor(held), high));
+  }
 }
 
 /** A pure change to the record, applied inside the settle write (may run more than once). */

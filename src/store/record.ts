@@ -13,13 +13,7 @@ export const DEFAULT_TTL_SECONDS = 86_400;
 // downstream trusts the types. A record another build (or an older one) wrote must always load:
 // every field falls back (`.catch`) rather than failing the record.
 
-/** Counts the fallbacks taken while a snapshot is parsed (siteDataOf): parsing is synchronous. */
-let repairs = 0;
-const orElse = <T extends z.ZodType>(schema: T, fallback: z.output<T>) =>
-  schema.catch(() => {
-    repairs++;
-    return fallback;
-  });
+const orElse = <T extends z.ZodType>(schema: T, fallback: z.output<T>) => schema.catch(() => fallback);
 
 /** A landing; `at` is epoch seconds. */
 export const VisitSchema = z.object({ origin: z.string().min(1), url: z.string().min(1), at: z.number() });
@@ -66,10 +60,7 @@ export interface StoredCookie {
 const Items = orElse(
   z.record(
     z.string(),
-    z.string().catch((c) => {
-      repairs++;
-      return String(c.input);
-    }),
+    z.string().catch((c) => String(c.input)),
   ),
   {},
 );
@@ -159,8 +150,15 @@ export function emptyRecord(): WorkspaceRecord {
  * seal remembers a snapshot by identity, so one read and written back unchanged is not sealed again.
  */
 function siteDataOf(raw: unknown): SiteData {
-  repairs = 0;
-  const got = SiteDataSchema.safeParse(raw);
+  // Each fallback taken words its issue through this parse's error map: counting there tells a
+  // repaired snapshot from one taken as it is, with no count kept outside the call.
+  let repairs = 0;
+  const got = SiteDataSchema.safeParse(raw, {
+    error: () => {
+      repairs++;
+      return undefined;
+    },
+  });
   if (!got.success) return {};
   return repairs === 0 ? (raw as SiteData) : got.data;
 }

@@ -8,7 +8,7 @@ import { json } from "../http/json.ts";
 import { isWorkspaceName } from "../kit/names.ts";
 import { capabilityRoutes, workspaceRows, workspaceView } from "../registry.ts";
 import type { Services } from "../services.ts";
-import { type FeedEvent, feedEvents, feedRoom } from "./feed.ts";
+import type { FeedEvent, Feeds } from "./feed.ts";
 
 /**
  * ?watch=<key>: the stream also carries that workspace's live screen, about once a second, and
@@ -34,7 +34,7 @@ function message(event: FeedEvent, watch: string | null) {
   });
 }
 
-export function adminRoutes(services: Services) {
+export function adminRoutes(services: Services, feeds: Feeds) {
   const on = (fn: (key: string) => unknown) => onWorkspace(services, fn);
   return new Elysia({ name: "admin" })
     .use(adminGuard(services))
@@ -65,12 +65,12 @@ export function adminRoutes(services: Services) {
     .get(
       "/admin/events",
       async function* ({ query, request, set }) {
-        feedRoom(services);
+        feeds.room();
         set.headers["content-type"] = "text/event-stream; charset=utf-8";
         set.headers["cache-control"] = "no-store";
         set.headers.connection = "keep-alive";
         const watch = query.watch ?? null;
-        for await (const event of feedEvents(services, watch, request.signal)) yield message(event, watch);
+        for await (const event of feeds.events(watch, request.signal)) yield message(event, watch);
       },
       { admin: true, query: EventsQuery },
     );

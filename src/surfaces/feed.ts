@@ -25,10 +25,11 @@ export const MAX_FEEDS = 64;
 type Row = WorkspaceRow | { key: string; gone: true };
 
 /**
- * Every feed of one server shares one hub: it listens to the event bus once, and each change's row
- * is read once (one Grid listing per flush) and handed to every feed, however many are open.
+ * A server's live feeds, made once by the composition root: every feed shares it, so it listens to
+ * the event bus once, and each change's row is read once (one Grid listing per flush) and handed to
+ * every feed, however many are open.
  */
-class RowHub {
+export class Feeds {
   readonly feeds = new Set<(row: Row) => void>();
   /** Rows read so far and Grid listings made (a test measures the feed by them). */
   readonly reads = { rows: 0, listings: 0 };
@@ -41,7 +42,7 @@ class RowHub {
 
   constructor(private readonly services: Services) {}
 
-  add(feed: (row: Row) => void): () => void {
+  private add(feed: (row: Row) => void): () => void {
     this.feeds.add(feed);
     this.off ??= this.services.events.subscribe((key) => this.changed(key));
     return () => {
@@ -53,6 +54,65 @@ class RowHub {
       this.timer = null;
       this.pending.clear();
     };
+  }
+
+  /** Throws a 429 when MAX_FEEDS feeds are open already: checked before a stream is answered. */
+  room(): void {
+    if (this.feeds.size >= MAX_FEEDS) {
+      throw new TooMany(
+        `${MAX_FEEDS} live feeds are open on this server already: close a tab showing the admin pages, or retry later`,
+        5,
+      );
+    }
+  }
+
+  /** Starts a feed (`watch`: a workspace whose screen it carries too); the function it returns stops it. */
+  open(watch: string | null, on: FeedHandlers): () => void {
+    const { services } = this;
+    const off = this.add((row) => on.row(row));
+    const beat = setInterval(() => on.beat(services.now()), HEARTBEAT_MS);
+    // While it is open the workspace counts as watched (its calls keep screens).
+    const unwatch = watch ? services.timeline.live.watch(watch, (frame) => on.screen(frame)) : () => {};
+    on.beat(services.now());
+    return () => {
+      off();
+      unwatch();
+      clearInterval(beat);
+    };
+  }
+
+  /**
+   * A feed as events for an event stream (Elysia's generator streaming writes them): it opens with
+   * a heartbeat and ends, letting go of the feed, once `signal` aborts (the client left). A stream
+   * Elysia cancels ends at its next event at the latest (a heartbeat is at most HEARTBEAT_MS away).
+   */
+  async *events(watch: string | null, signal: AbortSignal): AsyncGenerator<FeedEvent> {
+    const queue: FeedEvent[] = [];
+    let wake = () => {};
+    const push = (event: FeedEvent) => {
+      queue.push(event);
+      wake();
+    };
+    const stop = this.open(watch, {
+      row: (row) => push({ row }),
+      beat: (beat) => push({ beat }),
+      screen: (screen) => push({ screen }),
+    });
+    const left = () => wake();
+    signal.addEventListener("abort", left);
+    try {
+      while (!signal.aborted) {
+        const next = queue.shift();
+        if (next) yield next;
+        else
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+          });
+      }
+    } finally {
+      signal.removeEventListener("abort", left);
+      stop();
+    }
   }
 
   private changed(key: string): void {
@@ -93,79 +153,5 @@ class RowHub {
   }
 }
 
-const hubs = new WeakMap<Services, RowHub>();
-
-/** The server's feed hub (made on first use). */
-export function feedHub(services: Services): RowHub {
-  let hub = hubs.get(services);
-  if (!hub) {
-    hub = new RowHub(services);
-    hubs.set(services, hub);
-  }
-  return hub;
-}
-
-/** Throws a 429 when MAX_FEEDS feeds are open already: checked before a stream is answered. */
-export function feedRoom(services: Services): void {
-  if (feedHub(services).feeds.size >= MAX_FEEDS) {
-    throw new TooMany(
-      `${MAX_FEEDS} live feeds are open on this server already: close a tab showing the admin pages, or retry later`,
-      5,
-    );
-  }
-}
-
-/** Starts the feed (`watch`: a workspace whose screen it carries too); the function it returns stops it. */
-export function openFeed(services: Services, watch: string | null, on: FeedHandlers): () => void {
-  const off = feedHub(services).add((row) => on.row(row));
-  const beat = setInterval(() => on.beat(services.now()), HEARTBEAT_MS);
-  // While it is open the workspace counts as watched (its calls keep screens).
-  const unwatch = watch ? services.timeline.live.watch(watch, (frame) => on.screen(frame)) : () => {};
-  on.beat(services.now());
-  return () => {
-    off();
-    unwatch();
-    clearInterval(beat);
-  };
-}
-
 /** One thing a feed says: a row, a heartbeat, or the watched workspace's screen. */
 export type FeedEvent = { row: Row } | { beat: number } | { screen: Shown };
-
-/**
- * The feed as events for an event stream (Elysia's generator streaming writes them): it opens with
- * a heartbeat and ends, letting go of the feed, once `signal` aborts (the client left). A stream
- * Elysia cancels ends at its next event at the latest (a heartbeat is at most HEARTBEAT_MS away).
- */
-export async function* feedEvents(
-  services: Services,
-  watch: string | null,
-  signal: AbortSignal,
-): AsyncGenerator<FeedEvent> {
-  const queue: FeedEvent[] = [];
-  let wake = () => {};
-  const push = (event: FeedEvent) => {
-    queue.push(event);
-    wake();
-  };
-  const stop = openFeed(services, watch, {
-    row: (row) => push({ row }),
-    beat: (beat) => push({ beat }),
-    screen: (screen) => push({ screen }),
-  });
-  const left = () => wake();
-  signal.addEventListener("abort", left);
-  try {
-    while (!signal.aborted) {
-      const next = queue.shift();
-      if (next) yield next;
-      else
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-        });
-    }
-  } finally {
-    signal.removeEventListener("abort", left);
-    stop();
-  }
-}

@@ -2,6 +2,7 @@
 // pages call the same functions in-process (ui/operations.ts), so they never show more than the API would.
 // Live updates: /ui/events renders the admin's live feed as htmx partials. Only named routes answer:
 // a mistyped path falls through to the app's JSON 404, never to a page. The parts are in ui/.
+
 import { Elysia } from "elysia";
 import { ASSETS } from "../../views/assets.ts";
 import { ActivityPage, SecretsPage, SettingsPage } from "../../views/pages.tsx";
@@ -9,6 +10,7 @@ import { WorkspacesPage } from "../../views/workspaces.tsx";
 import { notFound } from "../errors.ts";
 import { TABS } from "../registry.ts";
 import type { Services } from "../services.ts";
+import type { Feeds } from "./feed.ts";
 import { eventsRoute } from "./ui/events.ts";
 import { PaneParams, uiKit } from "./ui/kit.ts";
 import { paneRoutes } from "./ui/panes.ts";
@@ -16,8 +18,8 @@ import { page } from "./ui/respond.ts";
 import { signInRoutes } from "./ui/sign-in.ts";
 import { timelineRoutes } from "./ui/timeline.ts";
 
-export function uiRoutes(services: Services) {
-  const kit = uiKit(services);
+export function uiRoutes(services: Services, feeds: Feeds) {
+  const kit = uiKit(services, feeds);
   const { signOut } = kit;
   const panes = paneRoutes(kit);
   const timeline = timelineRoutes(kit);

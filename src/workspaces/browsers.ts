@@ -1,7 +1,7 @@
 // The browsers this server holds: each as one call holds it (its page port made on first use and
 // given back at the end), over the one BiDi connection kept per live browser.
 import { error as wd } from "selenium-webdriver";
-import type { LiveBrowser } from "../actions/shape.ts";
+import { type LiveBrowser, RefFloors } from "../actions/shape.ts";
 import type { HeldConnection } from "../grid/held.ts";
 import type { HeldConnections } from "../grid/held-pool.ts";
 import { Page } from "../grid/page.ts";
@@ -24,6 +24,9 @@ const SCRIPT_MS = 30_000;
 const WEDGED_MS = 3_000;
 
 export class Browsers {
+  /** read_page's ref floors for every browser this server holds. */
+  private readonly refFloors = new RefFloors();
+
   constructor(
     private readonly grid: Grid,
     /** One BiDi connection per live browser this server has touched. */
@@ -105,6 +108,7 @@ export class Browsers {
       driver,
       settings,
       bidi: async () => (await this.connection(id)).socket,
+      refFloors: this.refFloors,
       page: () => {
         page ??= open().catch((err) => {
           page = null;

@@ -27,7 +27,9 @@ afterAll(async () => {
 /** Every route the admin API registers, its path's parameters filled in. */
 function registered(server: TestServer): [string, string][] {
   const routes = (
-    adminRoutes(server.app.services) as unknown as { routes: { method: string; path: string }[] }
+    adminRoutes(server.app.services, server.app.feeds) as unknown as {
+      routes: { method: string; path: string }[];
+    }
   ).routes;
   return routes.map((r) => [r.method, r.path.replace(/:[A-Za-z_]+/g, "tok-ws").replace(/\*$/, "x")]);
 }

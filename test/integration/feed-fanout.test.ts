@@ -1,7 +1,7 @@
 // The live feed drains nothing: a change's row is read once for every stream open (one Grid listing
 // per flush, not one per stream), and past MAX_FEEDS streams a new one is a 429. Measured by counts.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { MAX_FEEDS, openFeed } from "../../src/surfaces/feed.ts";
+import { MAX_FEEDS } from "../../src/surfaces/feed.ts";
 import { startServer, type TestServer, TOKEN } from "../support/server.ts";
 
 let server: TestServer;
@@ -30,7 +30,7 @@ test("40 streams and 20 changes: 20 rows read and 20 listings, each stream gets 
   const s = server.app.services;
   const got: number[] = Array(40).fill(0);
   const stops = got.map((_, i) =>
-    openFeed(s, null, {
+    server.app.feeds.open(null, {
       row: () => {
         got[i]!++;
       },
@@ -51,9 +51,8 @@ test("40 streams and 20 changes: 20 rows read and 20 listings, each stream gets 
 });
 
 test(`past ${MAX_FEEDS} open streams a new one is a 429 that says what to do`, async () => {
-  const s = server.app.services;
   const stops = Array.from({ length: MAX_FEEDS }, () =>
-    openFeed(s, null, { row: () => {}, beat: () => {}, screen: () => {} }),
+    server.app.feeds.open(null, { row: () => {}, beat: () => {}, screen: () => {} }),
   );
   const res = await fetch(`${server.url}/admin/events`, { headers: { authorization: `Bearer ${TOKEN}` } });
   expect(res.status).toBe(429);

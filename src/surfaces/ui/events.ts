@@ -7,7 +7,7 @@ import { cardMessage } from "../../../views/workspaces.tsx";
 import { notFound } from "../../errors.ts";
 import { isWorkspaceName } from "../../kit/names.ts";
 import { TABS } from "../../registry.ts";
-import { type FeedEvent, feedEvents, feedRoom } from "../feed.ts";
+import type { FeedEvent } from "../feed.ts";
 import type { UiKit } from "./kit.ts";
 
 const encoder = new TextEncoder();
@@ -40,7 +40,7 @@ function message(event: FeedEvent, key: string | undefined): Uint8Array | null {
 }
 
 async function* pageFeed(kit: UiKit, key: string | undefined, signal: AbortSignal) {
-  for await (const event of feedEvents(kit.services, key ?? null, signal)) {
+  for await (const event of kit.feeds.events(key ?? null, signal)) {
     const out = message(event, key);
     if (out) yield out;
   }
@@ -51,7 +51,7 @@ export function eventsRoute(kit: UiKit) {
     const key = ctx.query.workspace;
     if (key !== undefined && !isWorkspaceName(key)) throw notFound(`no workspace ${key}`);
     // Checked here, before the stream: a refusal is an answer, not a stream that ends.
-    feedRoom(kit.services);
+    kit.feeds.room();
     ctx.set.headers["content-type"] = "text/event-stream; charset=utf-8";
     ctx.set.headers["cache-control"] = "no-store";
     return pageFeed(kit, key, ctx.request.signal);

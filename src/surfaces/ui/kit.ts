@@ -7,6 +7,7 @@ import { type AdminCredential, adminTokenOf } from "../../admin/auth.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { isWorkspaceName } from "../../kit/names.ts";
 import type { Services } from "../../services.ts";
+import type { Feeds } from "../feed.ts";
 import { Admin } from "./operations.ts";
 import { page } from "./respond.ts";
 
@@ -34,6 +35,8 @@ type Handler<C extends Ctx> = (ctx: C, admin: Admin) => Promise<Reply> | Reply;
 
 export interface UiKit {
   services: Services;
+  /** The server's live feeds. */
+  feeds: Feeds;
   /** Whether the pages offer Sign out (a token is configured). */
   signOut: boolean;
   signInHere(request: Request): Response;
@@ -43,7 +46,7 @@ export interface UiKit {
   fragmentRoute<C extends Ctx>(fn: Handler<C>): (ctx: C) => Promise<Reply>;
 }
 
-export function uiKit(services: Services): UiKit {
+export function uiKit(services: Services, feeds: Feeds): UiKit {
   const admin = new Admin(services);
   /** The caller's credential, or null without one (a malformed cookie is a 400). */
   const signedIn = async (request: Request): Promise<AdminCredential | null> => {
@@ -60,6 +63,7 @@ export function uiKit(services: Services): UiKit {
   };
   return {
     services,
+    feeds,
     signOut: adminTokenOf(services.config) !== null,
     signInHere,
     pageRoute: (fn) => async (ctx) => {

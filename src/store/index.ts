@@ -151,7 +151,9 @@ export async function checkKeyPrint(store: RecordStore, key: string, retired: st
   const replace = retired.length > 0;
   for (const old of retired) if (old !== key) await store.putMark(`${PRINT}:${keyPrint(old)}`, 1);
   if (!replace && (await store.hasMark(mine))) return;
-  if (!replace && (await store.hasMark(PRINT)))
+  // A server of the same key booting alongside writes its fingerprint before the store's mark: one
+  // seen now was there already, or was not this key's.
+  if (!replace && (await store.hasMark(PRINT)) && !(await store.hasMark(mine)))
     throw new ConfigError(
       "store.key is not the key this store's site data was sealed with (the store keeps its key's fingerprint, and this one differs): give every server of the group the same store.key (STORE_KEY), or re-seal with selenium-flow rekey --from OLD_KEY",
     );

@@ -1,7 +1,7 @@
 // The wrapper the server's own sandbox calls go through: a result or a thrown message with an
 // unpaired surrogate comes back well-formed; any other result is the very value the function gave.
 import { expect, test } from "bun:test";
-import { wellFormed } from "../../src/grid/well-formed.ts";
+import { wellFormed } from "../../../src/grid/well-formed.ts";
 
 // The declaration as the browser would run it: made a function, then called.
 const made = (fn: string) => new Function(`return (${wellFormed(fn)})`)() as (...args: unknown[]) => any;

@@ -33,7 +33,7 @@ export async function clickChecked(
   await page.callIn(at.context, WATCH, at);
   await page.perform(at.context, sources);
   // A click that navigated or opened a dialog was the element's: nothing is left to read.
-  const seen = await page.callIn<{ took?: string; ref?: string }>(at.context, SEEN).catch(() => null);
+  const seen = await page.glance<{ took?: string; ref?: string }>(at.context, SEEN).catch(() => null);
   if (seen?.took) {
     throw badInput(
       `${quoteSelector(opts.selector)} did not get the click: the press landed on ${seen.took}, so it was stopped before the page saw it. Call read_page and act on what shows there now${seen.ref ? ` (that element is {"ref": "${seen.ref}"})` : ""}, or wait for the page to settle`,

@@ -49,7 +49,7 @@ export async function landed(ctx: Ctx, page: Page, before: number): Promise<Land
   // beside the browser's tree for the url. A navigation begun meanwhile is waited for instead.
   const tree = page.tree().catch(() => null);
   const seen = await page
-    .call<{ leaving: string | null; title: string }>((L) => ({
+    .glance<{ leaving: string | null; title: string }>(page.context, (L) => ({
       leaving: L.leaving(),
       // A typed page's title gives no run of the value (the page may echo it there).
       title: L.maskRuns(String(document.title)),

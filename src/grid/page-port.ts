@@ -40,6 +40,8 @@ export interface PageOptions {
 const PROBE_MS = 500;
 /** How long a command may wait before the Grid is asked whether the browser still lives. */
 const WATCH_MS = 400;
+/** How long one of the server's own small reads may wait before the page counts as busy (see glance). */
+const GLANCE_MS = 10_000;
 /** How long past the script timeout a caller's script, or a key sequence, may take. */
 export const GRACE_MS = 10_000;
 
@@ -201,7 +203,22 @@ export class PagePort {
     return this.run<T>(context, false, fn, args);
   }
 
-  private async run<T>(context: string, arm: boolean, fn: PageFn, args: unknown[]): Promise<T> {
+  /**
+   * `callIn` for a small read of the server's own (a title, whether a navigation is on its way): a
+   * page that has not run it within GLANCE_MS is busy (a script that never yields), said then
+   * rather than after the whole script timeout.
+   */
+  async glance<T>(context: string, fn: PageFn, ...args: unknown[]): Promise<T> {
+    return this.run<T>(context, false, fn, args, GLANCE_MS);
+  }
+
+  private async run<T>(
+    context: string,
+    arm: boolean,
+    fn: PageFn,
+    args: unknown[],
+    timeoutMs = this.opts.scriptMs,
+  ): Promise<T> {
     const prompt = this.prompt;
     if (prompt) throw dialogOpenError(prompt);
     // Another tab (its title in a tab list) is made usable as the agent's own is.
@@ -219,7 +236,7 @@ export class PagePort {
             resultOwnership: "none",
             serializationOptions: { maxDomDepth: 0, maxObjectDepth: 1 },
           },
-          { timeoutMs: this.opts.scriptMs },
+          { timeoutMs: Math.min(timeoutMs, this.opts.scriptMs) },
         ),
       );
     let reply = await settling(() => send(false));

@@ -157,3 +157,12 @@ export function Failed(props: { error: string; total: string }): JSX.Element {
     </>
   );
 }
+
+/** A failed action's error, shown above what it acted on. */
+export function ErrorNotice(props: { error: string }): JSX.Element {
+  return (
+    <p class="empty error notice" safe>
+      {props.error}
+    </p>
+  );
+}

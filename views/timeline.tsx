@@ -6,7 +6,7 @@
 
 import type { ListedEntry, TimelinePage } from "../src/timeline/entry.ts";
 import { attr, Confirm, Opens, Total } from "./parts.tsx";
-import { paneUrl } from "./urls.ts";
+import { paneUrl, workspaceUrl } from "./urls.ts";
 
 export const TIMELINE_LIST = "timelineList";
 export const TIMELINE_AFTER = "timelineAfter";
@@ -264,4 +264,28 @@ export function frameMessage(frame: { live: boolean; jpeg?: string }): string {
   );
   if (typeof out !== "string") throw new Error("a view rendered asynchronously");
   return out;
+}
+
+/** Older entries that could not be read: the list's last item says why. */
+export function OlderFailed(props: { error: string }): JSX.Element {
+  return (
+    <li class="more">
+      <p class="empty error" safe>
+        {props.error}
+      </p>
+    </li>
+  );
+}
+
+/** What Save as flow kept, linked to the flow. */
+export function SavedAsFlow(props: { workspace: string; name: string }): JSX.Element {
+  return (
+    <p class="empty notice">
+      Saved as flow{" "}
+      <a href={attr(workspaceUrl(props.workspace, "flows", props.name))} safe>
+        {props.name}
+      </a>
+      .
+    </p>
+  );
 }

@@ -2,7 +2,7 @@
 // capability's admin route answers (its tab's `load`), and an action on a pane (Forget, Clear, Keep…)
 // does what the same path under the API does (its tab's `ops`), then draws the pane again.
 import { ErrorPage } from "../../../views/pages.tsx";
-import { Failed, render } from "../../../views/parts.tsx";
+import { ErrorNotice, Failed, render } from "../../../views/parts.tsx";
 import { paneRev, totalId, WorkspaceHead, WorkspacePage } from "../../../views/workspace.tsx";
 import type { PaneTab } from "../../admin/capability.ts";
 import { badInput, notFound } from "../../errors.ts";
@@ -10,7 +10,7 @@ import { TABS, type WorkspaceRow } from "../../registry.ts";
 import type { Services } from "../../services.ts";
 import type { PaneCtx, UiKit } from "./kit.ts";
 import type { Admin, Answer } from "./operations.ts";
-import { errorNotice, fragment, page } from "./respond.ts";
+import { fragment, page } from "./respond.ts";
 
 type Tab = PaneTab<WorkspaceRow, unknown>;
 
@@ -52,7 +52,7 @@ export async function paneAfter(
   const key = ctx.params.key;
   const open = tab.opens ? (ctx.query.open ?? null) : null;
   const out = await renderPane(services, admin, key, tab, open);
-  const notice = outcome && !outcome.ok ? errorNotice(outcome.error) : "";
+  const notice = outcome && !outcome.ok ? render(ErrorNotice({ error: outcome.error })) : "";
   return fragment(notice + out.html, outcome && !outcome.ok ? outcome.status : out.status);
 }
 
@@ -93,7 +93,7 @@ export function paneRoutes(kit: UiKit) {
     const ended = await admin.end(key);
     const row = await admin.row(key);
     const failed = ended.ok ? row : ended;
-    const notice = failed.ok ? "" : errorNotice(failed.error);
+    const notice = failed.ok ? "" : render(ErrorNotice({ error: failed.error }));
     const head = row.ok
       ? render(WorkspaceHead({ row: row.body }))
       : '<header class="card workspace" id="wsHead"></header>';
@@ -104,7 +104,7 @@ export function paneRoutes(kit: UiKit) {
     const key = ctx.params.key;
     const gone = await admin.forget(key);
     if (!gone.ok) {
-      return new Response(errorNotice(gone.error), {
+      return new Response(render(ErrorNotice({ error: gone.error })), {
         status: gone.status,
         headers: { "content-type": "text/html; charset=utf-8" },
       });

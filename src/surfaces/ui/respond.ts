@@ -22,6 +22,3 @@ export function fragment(html: string, status = 200, headers: Record<string, str
     headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", ...headers },
   });
 }
-
-/** A failed action's error, shown above what it acted on. */
-export const errorNotice = (error: string) => `<p class="empty error notice">${Bun.escapeHTML(error)}</p>`;

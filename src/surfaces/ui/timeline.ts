@@ -1,8 +1,7 @@
 // The Timeline tab's own fragments: the entries newer than what the page shows (pushed while the
 // agent works), older ones below, and Save as flow over the ticked range.
-import { attr, render } from "../../../views/parts.tsx";
-import { Entries, Newer } from "../../../views/timeline.tsx";
-import { workspaceUrl } from "../../../views/urls.ts";
+import { ErrorNotice, render } from "../../../views/parts.tsx";
+import { Entries, Newer, OlderFailed, SavedAsFlow } from "../../../views/timeline.tsx";
 import { paneRev } from "../../../views/workspace.tsx";
 import { unsupportedType } from "../../errors.ts";
 import { readCapped } from "../../http/json.ts";
@@ -13,7 +12,7 @@ import { timelineCounts } from "../../timeline/row.ts";
 import type { PaneCtx, UiKit } from "./kit.ts";
 import type { Answer } from "./operations.ts";
 import { paneAfter, renderPane } from "./panes.ts";
-import { errorNotice, fragment } from "./respond.ts";
+import { fragment } from "./respond.ts";
 
 /** The Save as flow form's largest body: a name and the ticked entries. */
 const FORM_CAP = 64 * 1024;
@@ -56,10 +55,7 @@ export function timelineRoutes(kit: UiKit) {
     const before = /^\d{1,15}$/.test(ctx.query.before ?? "") ? (ctx.query.before ?? "") : "";
     const got = await admin.timeline(key, before, null);
     if (!got.ok) {
-      return fragment(
-        `<li class="more"><p class="empty error">${Bun.escapeHTML(got.error)}</p></li>`,
-        got.status,
-      );
+      return fragment(render(OlderFailed({ error: got.error })), got.status);
     }
     return fragment(render(Entries({ workspace: key, data: got.body })));
   });
@@ -93,9 +89,11 @@ export function timelineRoutes(kit: UiKit) {
     }
     const out = await renderPane(services, admin, key, timelineTab, null);
     const saved = outcome.body as { name?: unknown } | null;
-    const notice = outcome.ok
-      ? `<p class="empty notice">Saved as flow <a href="${attr(workspaceUrl(key, "flows", String(saved?.name ?? "")))}">${Bun.escapeHTML(String(saved?.name ?? ""))}</a>.</p>`
-      : errorNotice(outcome.error);
+    const notice = render(
+      outcome.ok
+        ? SavedAsFlow({ workspace: key, name: String(saved?.name ?? "") })
+        : ErrorNotice({ error: outcome.error }),
+    );
     return fragment(notice + out.html, outcome.ok ? out.status : outcome.status);
   });
 

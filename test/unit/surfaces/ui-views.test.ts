@@ -8,7 +8,8 @@ import { FlowsPane } from "../../../views/flows.tsx";
 import { ago, countsText } from "../../../views/format.ts";
 import { HistoryPane } from "../../../views/history.tsx";
 import { ActivityPage } from "../../../views/pages.tsx";
-import { Failed, render } from "../../../views/parts.tsx";
+import { ErrorNotice, Failed, render } from "../../../views/parts.tsx";
+import { OlderFailed, SavedAsFlow } from "../../../views/timeline.tsx";
 import { SignInPage } from "../../../views/sign-in.tsx";
 import { SiteDataPane } from "../../../views/site-data.tsx";
 import { liveMessage, paneRev, WorkspacePage } from "../../../views/workspace.tsx";
@@ -861,5 +862,20 @@ describe("format", () => {
       "12",
     ]);
     expect(classes(row)).toContain("failed");
+  });
+});
+
+describe("notices", () => {
+  test("an error, an older page that failed and a kept flow show their text escaped", () => {
+    const err = parseHtml(render(ErrorNotice({ error: HOSTILE })));
+    expect(text(one(err, "p.error.notice"))).toBe(HOSTILE);
+    expect(all(err, "script")).toHaveLength(0);
+    const older = parseHtml(render(OlderFailed({ error: HOSTILE })));
+    expect(text(one(older, "li.more p.error"))).toBe(HOSTILE);
+    expect(all(older, "script")).toHaveLength(0);
+    const kept = parseHtml(render(SavedAsFlow({ workspace: "w1", name: `a"${HOSTILE}` })));
+    expect(text(one(kept, "p.notice"))).toBe(`Saved as flow a"${HOSTILE}.`);
+    expect(all(kept, "script")).toHaveLength(0);
+    expect(one(kept, "a").attrs.href).toContain("/flows/");
   });
 });

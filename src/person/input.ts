@@ -66,12 +66,11 @@ export const personAction = defineAction({
   http: { method: "POST", path: "/admin/workspaces/{key}/input" },
   title: "A person's input",
   description: "A person's click, text, key or scroll on the page.",
-  input: z.strictObject({ input: z.unknown() }),
+  input: z.strictObject({ input: PersonInput }),
   output: z.object({ url: z.string(), title: z.string() }),
   annotations: { readOnly: false, destructive: true, idempotent: false },
   browser: "page",
-  handler: async (ctx, { input }) => {
-    const given = input as PersonInput;
+  handler: async (ctx, { input: given }) => {
     const page = await ctx.browser.page();
     const tab = page.where.tab;
     if ("click" in given) {

@@ -6,6 +6,8 @@ import { z } from "zod";
 import { badInput } from "../errors.ts";
 import type { Page } from "../grid/page.ts";
 import type { NodeRef } from "../grid/page-call.ts";
+import { DialogOpened } from "../grid/page-dialogs.ts";
+import { insertable as insertableText } from "../in-page/fields.ts";
 import type { PageLib, PageSelector } from "../in-page/index.ts";
 import { secretValue } from "../secrets/bound.ts";
 import { fieldRealm, fillIn, markTyped, SCRIPTED } from "../secrets/typed.ts";
@@ -29,10 +31,18 @@ interface Field extends PageMatch {
   typed?: boolean;
   /** The most characters it keeps (-1: no limit). */
   maxLength?: number;
+  /** With `insert` asked: what the insert did in the same call (see FOCUS_FIELD), absent when not tried. */
+  inserted?: boolean | "ok" | "keys";
 }
 
 // Finds the field: the element itself, the control of a label, or the one field inside a wrapper.
-const FIELD = (L: PageLib, sel: PageSelector, opts: SeekArgs): unknown => {
+// Given `insert` (plain text, nothing typed in this browser), a field that takes it as one insert
+// gets it in the same call: one round trip for the common write.
+const FIELD = (
+  L: PageLib,
+  sel: PageSelector,
+  opts: SeekArgs & { insert?: { text: string; clear: boolean } },
+): unknown => {
   const found = L.find(sel);
   if (found.invalid) return { total: 0, visible: 0, invalid: found.invalid };
   const base = { total: found.els.length, visible: found.visible };
@@ -64,69 +74,18 @@ const FIELD = (L: PageLib, sel: PageSelector, opts: SeekArgs): unknown => {
   const filled = kind === "editable" ? (f.textContent ?? "") !== "" : f.value !== "";
   const typed = L.typedEl(f);
   const maxLength = kind === "editable" ? -1 : f.maxLength;
-  return {
-    ...base,
-    field,
-    kind,
-    locked,
-    filled,
-    typed,
-    maxLength,
-    type: kind === "input" ? f.type : undefined,
-  };
+  const type = kind === "input" ? f.type : undefined;
+  const insert = opts.insert;
+  const inserted =
+    insert && !locked && !typed && L.insertable(kind, type, maxLength, insert.text)
+      ? L.focusField(f, { text: insert.text, clear: insert.clear && filled })
+      : undefined;
+  return { ...base, field, kind, locked, filled, typed, maxLength, type, inserted };
 };
 
-// Focus goes to the field, with the caret at its end (as WebDriver's typing puts it); false when
-// the page would not let the field have it (the keys would land elsewhere). Given `insert`, its
-// text then goes in as one insert at the caret (what a paste or an IME commit does: beforeinput
-// and input, no key per character), over the field's text when it is cleared: "ok", or "keys" when
-// the field refused it (nothing changed, keys it is).
-const FOCUS_FIELD = (
-  _L: PageLib,
-  el: HTMLInputElement,
-  insert?: { text: string; clear: boolean },
-): boolean | "ok" | "keys" => {
-  el.focus();
-  const doc = el.ownerDocument;
-  let active: Element | null = doc.activeElement;
-  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
-  if (active !== el && !(el.isContentEditable && el.contains(active))) return false;
-  try {
-    if (el.isContentEditable) {
-      const range = doc.createRange();
-      range.selectNodeContents(el);
-      range.collapse(false);
-      const sel = doc.getSelection();
-      sel?.removeAllRanges();
-      sel?.addRange(range);
-    } else el.setSelectionRange(el.value.length, el.value.length);
-  } catch {
-    // an input type without a caret (email, number): the browser keeps it at the end
-  }
-  if (!insert) return true;
-  if (insert.clear) {
-    if (el.isContentEditable) {
-      const range = doc.createRange();
-      range.selectNodeContents(el);
-      doc.getSelection()?.removeAllRanges();
-      doc.getSelection()?.addRange(range);
-    } else el.select();
-  }
-  if (insert.text === "") {
-    if (insert.clear) doc.execCommand("delete");
-    return "ok";
-  }
-  // As typing does, beforeinput first: a page that takes it (a rich editor) puts the text in itself.
-  const before = new InputEvent("beforeinput", {
-    inputType: "insertText",
-    data: insert.text,
-    bubbles: true,
-    cancelable: true,
-    composed: true,
-  });
-  if (!el.dispatchEvent(before)) return "ok";
-  return doc.execCommand("insertText", false, insert.text) ? "ok" : "keys";
-};
+// Focus goes to the field (see in-page/fields.ts); with `insert`, its text goes in as one insert.
+const FOCUS_FIELD = (L: PageLib, el: HTMLInputElement, insert?: { text: string; clear: boolean }) =>
+  L.focusField(el, insert);
 
 // A textarea or a rich editor takes Enter as a new line: submit its form the way its button would.
 const SUBMIT_FORM = (_L: PageLib, el: Element): boolean => {
@@ -241,32 +200,29 @@ async function setInto(page: Page, field: Field, input: In, typed: string, realm
 
 /** Input types whose text an insert puts in as typing would. Text with a new line or a tab, and a
  * field that keeps fewer characters than it would hold, take keys. */
-const INSERTS = ["text", "search", "url", "tel", "password", "email", "number"];
 
 const insertable = (field: Field, typed: string, maxLength: number) =>
-  !/[\n\r\t]/.test(typed) &&
-  (field.kind !== "input" || INSERTS.includes(field.type ?? "")) &&
-  (maxLength < 0 || maxLength >= typed.length);
+  insertableText(field.kind ?? "input", field.type, maxLength, typed);
+
+const unfocused = (input: In) =>
+  badInput(
+    `${quoteSelector(input.selector)} would not take the focus (the page moved it elsewhere), so nothing was typed: click the field first, or name another one`,
+    "selector",
+  );
 
 async function typeInto(page: Page, field: Field, input: In, typed: string): Promise<void> {
   const el = field.field as NodeRef;
-  const q = quoteSelector(input.selector);
-  const unfocused = () =>
-    badInput(
-      `${q} would not take the focus (the page moved it elsewhere), so nothing was typed: click the field first, or name another one`,
-      "selector",
-    );
   if (insertable(field, typed, field.maxLength ?? -1)) {
     const got = await page.callIn<boolean | string>(el.context, FOCUS_FIELD, el, {
       text: typed,
       clear: input.clear && !!field.filled,
     });
-    if (got === false) throw unfocused();
+    if (got === false) throw unfocused(input);
     if (got === "ok") {
       if (input.submit) await submitAfter(page, field, input);
       return;
     }
-  } else if (!(await page.callIn<boolean>(el.context, FOCUS_FIELD, el))) throw unfocused();
+  } else if (!(await page.callIn<boolean>(el.context, FOCUS_FIELD, el))) throw unfocused(input);
   const keys: { modifiers: string[]; key: string }[] = [];
   if (input.clear && field.filled)
     keys.push({ modifiers: [Key.CONTROL], key: "a" }, { modifiers: [], key: Key.BACK_SPACE });
@@ -310,12 +266,25 @@ export const write = defineAction({
     let release = () => {};
     try {
       await acting(about, async () => {
-        const field = await seek<Field>(
-          page,
-          input.selector,
-          { timeout: input.timeout, visible: true },
-          FIELD,
-        );
+        // Plain text where nothing was typed in this browser goes in with the finding, when it can.
+        const insert =
+          input.text !== undefined && !ctx.services.redactor.typedIn(ctx.browser.id)
+            ? { insert: { text: input.text, clear: input.clear } }
+            : {};
+        let field: Field;
+        try {
+          field = await seek<Field>(
+            page,
+            input.selector,
+            { timeout: input.timeout, visible: true },
+            FIELD,
+            insert,
+          );
+        } catch (err) {
+          // The insert opened a dialog: the write is done, and the result says so (as a gesture's).
+          if (insert.insert && err instanceof DialogOpened) return;
+          throw err;
+        }
         const q = quoteSelector(input.selector);
         if (field.problem) {
           throw badInput(
@@ -358,6 +327,10 @@ export const write = defineAction({
             page.held.logs.typedFrom(el.context);
           }
           before = await gesture(page, () => setInto(page, field, input, typed, realm));
+        } else if (field.inserted === "ok") {
+          if (input.submit) before = await gesture(page, () => submitAfter(page, field, input));
+        } else if (field.inserted === false) {
+          throw unfocused(input);
         } else before = await gesture(page, () => typeInto(page, field, input, typed));
         // Plain text is the agent's own: the field holds no secret now, and never by what it holds.
         if (input.secret === undefined && (field.typed || ctx.services.redactor.typedIn(ctx.browser.id)))

@@ -4,6 +4,7 @@
 
 import { accessibleName, labelsOf } from "./accname.ts";
 import { allElements, BUTTON_INPUTS, cut, fresh as freshDom, isVisible, norm, textOf } from "./dom.ts";
+import { focusField, insertable } from "./fields.ts";
 import { describe, hints, INTERACTIVE } from "./hints.ts";
 import { arm, leaving } from "./leaving.ts";
 import { readPage } from "./outline.ts";
@@ -38,6 +39,8 @@ const lib = {
   isVisible,
   allElements,
   find,
+  focusField,
+  insertable,
   roleOf,
   accessibleName,
   labelsOf,

@@ -26,6 +26,8 @@ const site = serveFixture({
 <textarea id="notes" aria-label="Notes"></textarea>
 <div id="rich" contenteditable="true" aria-label="Rich">before</div>
 <div id="code">${[1, 2, 3, 4].map((i) => `<input id="d${i}" maxlength="1" aria-label="Digit ${i}" oninput="if (this.value) document.getElementById('d${i + 1}')?.focus()">`).join("")}</div>
+<input id="loud" aria-label="Loud" oninput="alert('got ' + this.value)">
+<input id="shy" aria-label="Shy" onfocus="document.getElementById('notes').focus()">
 <script>controlled(document.getElementById("name"));</script>`),
 });
 
@@ -75,4 +77,21 @@ test("a code split over one-character boxes fills box after box, as keys do", as
   expect(
     await inPage("return [1, 2, 3, 4].map((i) => document.getElementById('d' + i).value).join('')"),
   ).toBe("4821");
+}, 60_000);
+
+test("an insert whose input handler alerts is done, and its result names the dialog", async () => {
+  const res = await call("/browser/write", { selector: { label: "Loud" }, text: "hello" });
+  expect(res.status).toBe(200);
+  expect(res.body).toMatchObject({ dialog: "got hello", url: "", title: "" });
+  expect((await call("/browser/dialog", { action: "accept" })).status).toBe(200);
+  expect(await inPage("return document.getElementById('loud').value")).toBe("hello");
+}, 60_000);
+
+test("a field that hands its focus away gets nothing: a 400 says so, and the other field is untouched", async () => {
+  await call("/browser/write", { selector: { label: "Notes" }, text: "kept" });
+  const res = await call("/browser/write", { selector: { label: "Shy" }, text: "lost" });
+  expect([res.status, res.body.error]).toEqual([400, expect.stringContaining("would not take the focus")]);
+  expect(
+    await inPage("return [document.getElementById('shy').value, document.getElementById('notes').value]"),
+  ).toEqual(["", "kept"]);
 }, 60_000);

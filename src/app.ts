@@ -207,7 +207,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     // admin credential, by prefix: a route added under /admin is the admin's before any handler runs.
     .onRequest(async ({ request }) => {
       checkRequest(services.hosts, request);
-      if (isAdminPath(new URL(request.url).pathname)) await services.admin.credential(request);
+      if (isAdminPath(new URL(request.url).pathname)) await services.admin.require(request);
     })
     // Every failure, thrown by a hook, a route schema or a handler, answers the same way.
     .onError(({ code, error, request }) =>

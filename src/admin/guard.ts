@@ -6,19 +6,21 @@ import { notFound } from "../errors.ts";
 import { json } from "../http/json.ts";
 import { requireJson } from "../http/media.ts";
 import type { Services } from "../services.ts";
+import { isAdminPath } from "./auth.ts";
 import { workspaceExists } from "./rows.ts";
 
 /**
  * The `admin: true` route option: the token or a signed-in cookie (from our own pages when it
- * changes something), and no body but JSON. It runs in `transform`, before the route's schemas
- * (a caller without the credential hears a 401, never a 400 about a param) and before any body
- * is read (the app reads none for a route: each handler reads its own).
+ * changes something), and no body but JSON. Under /admin the app's first hook checked the
+ * credential already (src/app.ts), once a request; a route elsewhere is checked here. It runs in
+ * `transform`, before the route's schemas (a caller without the credential hears a 401, never a
+ * 400 about a param) and before any body is read (the app reads none for a route).
  */
 export function adminGuard(services: Services) {
   return new Elysia().macro({
     admin: {
       async transform({ request }: { request: Request }) {
-        await services.admin.require(request);
+        if (!isAdminPath(new URL(request.url).pathname)) await services.admin.require(request);
         requireJson(request);
       },
     },

@@ -93,3 +93,30 @@ describe("auth.admin_token unset", () => {
     expect(credentialsLine(one.config)).toContain("one token (auth.token) opens both");
   });
 });
+
+describe("one credential check a request", () => {
+  test("every admin route asks the credential once", async () => {
+    const auth = two.app.services.admin;
+    const original = auth.credential.bind(auth);
+    let asked = 0;
+    auth.credential = (request: Request) => {
+      asked++;
+      return original(request);
+    };
+    try {
+      for (const [method, path] of registered(two)) {
+        asked = 0;
+        // Only the answer's head: some routes stream (the live screen, the row feed).
+        const res = await fetch(`${two.url}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${ADMIN}` },
+          redirect: "manual",
+        });
+        await res.body?.cancel();
+        expect([method, path, asked]).toEqual([method, path, 1]);
+      }
+    } finally {
+      auth.credential = original;
+    }
+  });
+});

@@ -98,9 +98,20 @@ describe("watching a workspace", () => {
 
   test("the Timeline tab puts each new call on top as it happens, with its screen; a click opens the large one", async () => {
     await driver.executeScript("window.__samePage = true");
-    // The last test's navigate is written once its screen is in, after it answered: wait for it
-    // to be on the page, or it would land between `before` and this test's entry.
-    const shown = (await server.app.services.timeline.summary(A)).last;
+    // The last test's navigate is written once its screen is in, after it answered (its write may
+    // not even be queued yet): wait until no entry comes for a while and none is pending, then for
+    // the newest to be on the page, or it would land between `before` and this test's entry.
+    const timeline = server.app.services.timeline;
+    let shown = -1;
+    for (
+      let seen = (await timeline.summary(A)).last;
+      seen !== shown;
+      seen = (await timeline.summary(A)).last
+    ) {
+      shown = seen;
+      await Bun.sleep(1_000);
+      await timeline.settled(A);
+    }
     await waitFor(async () => (await entryIds())[0] === `entry${shown}`, "the last test's entry on top");
     const before = await entryIds();
     // A tick made while the agent works stays: new entries go on top, the rest is left alone.

@@ -198,9 +198,8 @@ async function setInto(page: Page, field: Field, input: In, typed: string, realm
   if (input.submit) await submitAfter(page, field, input);
 }
 
-/** Input types whose text an insert puts in as typing would. Text with a new line or a tab, and a
- * field that keeps fewer characters than it would hold, take keys. */
-
+/** Whether the text goes in as one insert (in-page/fields.ts); a new line or a tab, and a field that
+ * keeps fewer characters than it would hold, take keys. */
 const insertable = (field: Field, typed: string, maxLength: number) =>
   insertableText(field.kind ?? "input", field.type, maxLength, typed);
 

@@ -11,6 +11,8 @@ import { pageFields } from "./fields.ts";
 import { here } from "./landing.ts";
 
 const POLL_MS = 100;
+/** How long a dialog classic WebDriver sees may take to reach the held connection. */
+const SEEN_MS = 1_000;
 export const NO_DIALOG =
   "no dialog is open on this page: dialog handles an alert, confirm or prompt the page has opened. If the action that opens it has not happened yet, do it first, or pass wait (seconds) to wait for one";
 export const NOT_A_PROMPT =
@@ -28,12 +30,19 @@ async function openDialog(
     // None in this tab: one open in another (a pop-up's alert holds the tab that opened it).
     const prompt = page.prompt ?? page.held.prompts.values().next().value;
     if (prompt) return { prompt };
-    // One the connection did not see open (it opened before this server held it).
+    // One the connection did not see open (it opened before this server held it, or its event is
+    // on its way: then it is waited for a moment, so the next call is refused naming it).
     if (first) {
+      let alert: import("selenium-webdriver").Alert | null = null;
       try {
-        return { alert: await driver.switchTo().alert() };
+        alert = await driver.switchTo().alert();
       } catch (err) {
         if (!(err instanceof wd.NoSuchAlertError)) throw err;
+      }
+      if (alert) {
+        const until = performance.now() + SEEN_MS;
+        while (!page.prompt && performance.now() < until) await Bun.sleep(POLL_MS);
+        return page.prompt ? { prompt: page.prompt } : { alert };
       }
     }
     if (performance.now() >= deadline) {

@@ -1,16 +1,23 @@
 // Dialogs that stop page work: the error a call meets when one opens, or is already open.
-import { badInput } from "../errors.ts";
+import { AppError, badInput } from "../errors.ts";
 import type { UserPrompt } from "./bidi-types.ts";
 
-/** A dialog opened while the page worked: the page answers nothing more until it is answered. */
-export class DialogOpened extends Error {
+export const DIALOG_OPEN = "a dialog is open: answer it with the dialog tool first";
+
+/**
+ * A dialog opened while the page worked: the page answers nothing more until it is answered. A
+ * gesture's own dialog is its result (actions/landing.ts); anywhere else (a read that met one
+ * opening as it was sent) it is the 400 an open dialog is.
+ */
+export class DialogOpened extends AppError {
   constructor(readonly prompt: UserPrompt) {
-    super(`a dialog opened: ${prompt.message}`);
+    super(
+      "bad_input",
+      prompt.message ? `${DIALOG_OPEN} (it says: ${JSON.stringify(prompt.message)})` : DIALOG_OPEN,
+    );
     this.name = "DialogOpened";
   }
 }
-
-export const DIALOG_OPEN = "a dialog is open: answer it with the dialog tool first";
 
 /** A dialog is open in the tab: nothing can run until it is answered. */
 export function dialogOpenError(prompt: UserPrompt | null): Error {

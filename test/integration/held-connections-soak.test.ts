@@ -48,6 +48,20 @@ afterAll(async () => {
 });
 
 describe("held BiDi connections, soaked over the wire", () => {
+  test("a browser's calls share its one socket", async () => {
+    const before = grid.bidiOpened;
+    await call("POST", "/browser", { url: HOME });
+    for (let i = 0; i < 20; i++) {
+      const next = site.url(`/?call=${i}`);
+      expect((await call("POST", "/browser/navigate", { url: next })).url).toBe(next);
+    }
+    expect(grid.bidiOpened - before).toBe(1);
+    expect(grid.bidiOpen).toBe(1);
+    expect(server.app.services.workspaces.connections.size).toBe(1);
+    await call("DELETE", "/browser");
+    expect(await settled(0)).toBe(0);
+  });
+
   test(`${CYCLES} open/end cycles each hold one socket and leave none open`, async () => {
     const before = grid.bidiOpened;
     for (let i = 0; i < CYCLES; i++) {

@@ -50,7 +50,15 @@ export class BidiDead extends AppError {
 /** A command pending this long with nothing heard from the channel makes it probed. */
 const QUIET_MS = 2_000;
 /** How long the probe (a trivial command the browser answers even when a page is stuck) may take. */
-export const PROBE_MS = 3_000;
+const PROBE_MS = 3_000;
+
+/** The watchdog's timings (ms); tests shorten them. */
+export interface Health {
+  quietMs: number;
+  probeMs: number;
+  tickMs: number;
+}
+const HEALTH: Health = { quietMs: QUIET_MS, probeMs: PROBE_MS, tickMs: 1_000 };
 
 // lib.dom's WebSocket type hides the options argument Bun's constructor takes (headers).
 const BunWebSocket = WebSocket as unknown as new (url: string, options?: Bun.WebSocketOptions) => WebSocket;
@@ -99,6 +107,7 @@ export class BidiSocket {
   private constructor(
     private readonly ws: WebSocket,
     private readonly commandTimeoutMs: number,
+    private readonly health: Health,
   ) {
     ws.addEventListener("message", (ev) => this.receive(ev.data));
     ws.addEventListener("close", () => this.fail(`${DOWN} closed`));
@@ -107,7 +116,7 @@ export class BidiSocket {
   /** Opens the socket; `headers` carries the Grid's Basic auth when its URL has credentials. */
   static connect(
     url: string,
-    opts: { commandTimeoutMs?: number; headers?: Record<string, string> } = {},
+    opts: { commandTimeoutMs?: number; headers?: Record<string, string>; health?: Health } = {},
   ): Promise<BidiSocket> {
     const timeoutMs = opts.commandTimeoutMs ?? 5000;
     return new Promise((resolve, reject) => {
@@ -125,7 +134,7 @@ export class BidiSocket {
       const onOpen = () => {
         clearTimeout(timer);
         ws.removeEventListener("close", onClose);
-        resolve(new BidiSocket(ws, timeoutMs));
+        resolve(new BidiSocket(ws, timeoutMs, opts.health ?? HEALTH));
       };
       const onClose = (ev: CloseEvent) => {
         clearTimeout(timer);
@@ -153,7 +162,7 @@ export class BidiSocket {
    * browser answers even while a page is busy or a dialog holds it. One that does not answer within
    * `ms` finds the channel dead: it is closed, and every command waiting fails as BidiDead.
    */
-  probe(ms = PROBE_MS): Promise<boolean> {
+  probe(ms = this.health.probeMs): Promise<boolean> {
     if (this.closedWhy) return Promise.resolve(false);
     this.probing ??= this.send("browsingContext.getTree", { maxDepth: 0 }, { timeoutMs: ms })
       .then(
@@ -251,8 +260,8 @@ export class BidiSocket {
         this.watchdog = null;
         return;
       }
-      if (!this.probing && Date.now() - this.heard >= QUIET_MS) void this.probe();
-    }, 1_000);
+      if (!this.probing && Date.now() - this.heard >= this.health.quietMs) void this.probe();
+    }, this.health.tickMs);
     this.watchdog.unref?.();
   }
 

@@ -192,6 +192,6 @@ export const assertAction = defineAction({
         input.selector ? "selector" : "script",
       );
     }
-    return { ...(await here(ctx, page)), seen: last.seen };
+    return (await here(page)).map((at) => ({ ...at, seen: last.seen }));
   },
 });

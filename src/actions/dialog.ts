@@ -9,6 +9,7 @@ import type { Page } from "../grid/page.ts";
 import { defineAction } from "./define.ts";
 import { pageFields } from "./fields.ts";
 import { here } from "./landing.ts";
+import { outcome } from "./outcome.ts";
 
 const POLL_MS = 100;
 /** How long a dialog classic WebDriver sees may take to reach the held connection. */
@@ -138,7 +139,8 @@ export const dialog = defineAction({
       if (input.text !== undefined) type = "prompt";
     }
     // A dialog still open (this one, read; or the next the page opened) leaves url and title empty.
-    const state = input.action === "read" ? { url: "", title: "" } : await here(ctx, page);
+    const at = input.action === "read" ? null : await here(page);
+    const state = at?.result ?? { url: "", title: "" };
     const out: { message: string; type?: typeof type; next_dialog?: string; url: string; title: string } = {
       message,
       url: state.url,
@@ -147,10 +149,10 @@ export const dialog = defineAction({
     if (type) out.type = type;
     if (!state.url) {
       // The page cannot answer while a dialog is open: record nothing, and say which dialog it is.
-      ctx.land(null);
       const next = page.prompt;
       if (input.action !== "read" && next) out.next_dialog = next.message;
+      return outcome(out, { landed: null });
     }
-    return out;
+    return outcome(out, at?.happened ?? {});
   },
 });

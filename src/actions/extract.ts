@@ -7,6 +7,7 @@ import { defineAction } from "./define.ts";
 import { acting, quoteSelector } from "./failures.ts";
 import { Box, flag, pageFields, webUrl } from "./fields.ts";
 import { here } from "./landing.ts";
+import { outcome } from "./outcome.ts";
 import { type PageMatch, type SeekArgs, Selector, seek, timeoutField } from "./selectors.ts";
 
 const GETS = ["text", "html", "value", "attribute", "box"] as const;
@@ -202,12 +203,13 @@ export const extract = defineAction({
         "selector",
       );
     }
-    const { url, title } = await here(ctx, page);
+    const at = await here(page);
+    const { url, title } = at.result;
     const out: z.infer<typeof Output> = { url, title, count: got.total };
     const results = got.results ?? [];
     if (input.all) out.results = results;
     else out.result = results[0] ?? null;
     if (got.truncated) out.truncated = true;
-    return out;
+    return outcome(out, at.happened);
   },
 });

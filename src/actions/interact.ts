@@ -331,6 +331,6 @@ export const interact = defineAction({
     // Locating an element marks the page; a key press on the page locates nothing.
     if (!input.selector) await armNavigation(page);
     const { extra, before } = await acting({ selector: input.selector }, () => perform(ctx, page, input));
-    return { ...(await landed(ctx, page, before)), ...extra };
+    return (await landed(page, before)).map((at) => ({ ...at, ...extra }));
   },
 });

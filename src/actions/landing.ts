@@ -4,10 +4,8 @@ import type { BrowsingContextInfo } from "../grid/bidi-types.ts";
 import type { Page } from "../grid/page.ts";
 import { DialogOpened } from "../grid/page-dialogs.ts";
 import { DialogElsewhere } from "../grid/page-stuck.ts";
-import type { ActionContext } from "./ports.ts";
+import { type Outcome, outcome } from "./outcome.ts";
 import type { LiveBrowser } from "./shape.ts";
-
-type Ctx = Pick<ActionContext, "land">;
 
 export interface Landed {
   url: string;
@@ -43,8 +41,8 @@ export async function armNavigation(page: Page): Promise<void> {
  * one it started has loaded. Inside a frame they are the frame's, and a frame is not a page to come
  * back to: nothing enters the history. A dialog it opened is reported instead (url and title empty).
  */
-export async function landed(ctx: Ctx, page: Page, before: number): Promise<Landed> {
-  if (page.prompt) return here(ctx, page);
+export async function landed(page: Page, before: number): Promise<Outcome<Landed>> {
+  if (page.prompt) return here(page);
   // Most gestures stay on the page: whether one is leaving and the title come in one sandbox call,
   // beside the browser's tree for the url. A navigation begun meanwhile is waited for instead.
   const tree = page.tree().catch(() => null);
@@ -58,11 +56,10 @@ export async function landed(ctx: Ctx, page: Page, before: number): Promise<Land
   const top = await tree;
   const url = top && seen ? urlIn(top, page.context) : null;
   if (url !== null && seen && seen.leaving === null && page.held.navigationCount === before && !page.prompt) {
-    if (page.where.frame) ctx.land(null);
-    return { url, title: seen.title };
+    return inFrame(page, { url, title: seen.title });
   }
   await page.afterGesture(before, seen?.leaving === "maybe");
-  return here(ctx, page);
+  return here(page);
 }
 
 /** The url of `context`'s document in the tab's tree, or null when it is not there. */
@@ -75,8 +72,12 @@ function urlIn(tree: BrowsingContextInfo, context: string): string | null {
   return null;
 }
 
+// Inside a frame the landing is the frame's: nothing enters the history.
+const inFrame = (page: Page, at: Landed): Outcome<Landed> =>
+  outcome(at, page.where.frame ? { landed: null } : {});
+
 /** Where the agent is now: its document's url (from the browser) and title, or the open dialog. */
-export async function here(ctx: Ctx, page: Page): Promise<Landed> {
+export async function here(page: Page): Promise<Outcome<Landed>> {
   let prompt = page.prompt;
   if (!prompt) {
     let state: Landed;
@@ -84,20 +85,17 @@ export async function here(ctx: Ctx, page: Page): Promise<Landed> {
       state = await page.state(page.context);
     } catch (err) {
       // A dialog in another tab holds this one (a pop-up's alert): the action's result names it.
-      if (err instanceof DialogElsewhere) return { url: "", title: "", dialog: err.prompt.message };
+      if (err instanceof DialogElsewhere)
+        return outcome({ url: "", title: "", dialog: err.prompt.message }, {});
       // The action closed its own tab (a script's window.close): nowhere to report, nothing to record.
       if (await page.tabOpen().catch(() => true)) throw err;
-      ctx.land(null);
-      return { url: "", title: "" };
+      return outcome({ url: "", title: "" }, { landed: null });
     }
     // A dialog that opened meanwhile (the page opens the next one as soon as the last closes).
     prompt = page.prompt;
-    if (!prompt) {
-      if (page.where.frame) ctx.land(null);
-      return state;
-    }
+    if (!prompt) return inFrame(page, state);
   }
-  return { url: "", title: "", dialog: prompt.message };
+  return outcome({ url: "", title: "", dialog: prompt.message }, {});
 }
 
 /** The output field for actions that can open a dialog. */

@@ -13,12 +13,12 @@ import type { RecordStore } from "../store/types.ts";
 import type { Timeline } from "../timeline/service.ts";
 import type { OpenRequest, OpenResult } from "../workspaces/settings.ts";
 import type { Steps } from "../workspaces/steps.ts";
-import type { LiveBrowser, RecordChange } from "./shape.ts";
+import type { LiveBrowser } from "./shape.ts";
 
 /** The capabilities a handler may call. The server's whole set (services.ts) is one of these. */
 export interface ActionServices {
   readonly config: Config;
-  /** The workspace's record, to read: a handler changes it with ctx.change, in the settle write. */
+  /** The workspace's record, to read: a handler changes it by returning an Outcome (outcome.ts). */
   readonly store: Pick<RecordStore, "get">;
   /** Putting a file on the Grid's side, for a file input. */
   readonly grid: Pick<Grid, "upload">;
@@ -57,10 +57,6 @@ export interface ActionContext {
   readonly lifecycle: BrowserLifecycle;
   /** The step runner, for an action that calls others inside its call (a page action's only). */
   steps(): Steps;
-  /** Record `url` in the history instead of the result's url; null withholds the landing. */
-  land(url: string | null): void;
-  /** A further pure change to apply in the same settle write. */
-  change(fn: RecordChange): void;
   /** Progress for long actions (MCP progress notifications). */
   progress(progress: number, total: number | undefined, message: string): void;
   readonly signal: AbortSignal;

@@ -11,6 +11,7 @@ import { defineAction } from "./define.ts";
 import { acting } from "./failures.ts";
 import { Box, pageFields, webUrl } from "./fields.ts";
 import { here } from "./landing.ts";
+import { outcome } from "./outcome.ts";
 import { locate, Selector, timeoutField } from "./selectors.ts";
 import type { McpContent } from "./shape.ts";
 
@@ -224,12 +225,13 @@ export const readPageAction = defineAction({
     });
     if ("stale" in got) throw badInput(got.stale, "cursor");
     ctx.browser.refFloors.raise(tab.held, got.high);
-    const { url, title } = await here(ctx, tab);
+    const at = await here(tab);
+    const { url, title } = at.result;
     const result: Output = { url, title, ...structured(got.entries) };
     if (got.next) result.next_cursor = got.next;
     const carried: Carried = { entries: got.entries };
     if (got.more) carried.more = got.more;
-    return Object.assign(result, { [OUTLINE]: carried });
+    return outcome(Object.assign(result, { [OUTLINE]: carried }), at.happened);
   },
   mcpContent: (result): McpContent => {
     const { [OUTLINE]: carried, ...rest } = result as Output & { [OUTLINE]?: Carried };

@@ -114,6 +114,6 @@ export const executeScript = defineAction({
         "script",
       );
     }
-    return { ...(await landed(ctx, page, before)), result: result ?? null };
+    return (await landed(page, before)).map((at) => ({ ...at, result: result ?? null }));
   },
 });

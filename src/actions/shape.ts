@@ -7,7 +7,8 @@ import type { z } from "zod";
 import type { BidiSocket } from "../grid/bidi.ts";
 import type { HeldConnection } from "../grid/held.ts";
 import type { Page } from "../grid/page.ts";
-import type { BrowserSettings, WorkspaceRecord } from "../store/record.ts";
+import type { BrowserSettings } from "../store/record.ts";
+import type { Outcome } from "./outcome.ts";
 
 export interface Annotations {
   /** Reads only: changes nothing in the browser or the workspace. */
@@ -54,23 +55,6 @@ export class RefFloors {
   }
 }
 
-/** A pure change to the record, applied inside the settle write (may run more than once). */
-export type RecordChange = (record: WorkspaceRecord, browser: string) => WorkspaceRecord | null | Patched;
-
-/**
- * A change's record, and a patch for the call's result: applied once the write is in, and only when
- * the write's last run applied the change (a change the write did not apply leaves the result as
- * the handler made it).
- */
-export interface Patched {
-  record: WorkspaceRecord;
-  patch: (result: Record<string, unknown>) => Record<string, unknown>;
-}
-
-export function isPatched(out: WorkspaceRecord | Patched | null): out is Patched {
-  return out !== null && typeof (out as Partial<Patched>).patch === "function";
-}
-
 export interface HttpRoute {
   method: "GET" | "POST" | "PUT" | "DELETE";
   /** Path with `{param}` segments; each param is a field of the input. */
@@ -113,7 +97,8 @@ export interface ActionShape<I extends z.ZodObject, O extends z.ZodType, C, P> {
   reshapes?: boolean;
   /** Runs before the browser is resolved, so a call that cannot succeed opens no browser; throws to refuse it. */
   precheck?: (ctx: P, input: z.infer<I>) => Promise<void>;
-  handler: (ctx: C, input: z.infer<I>) => Promise<z.infer<O>>;
+  /** Answers its result, or an Outcome: the result and what else happened (outcome.ts). */
+  handler: (ctx: C, input: z.infer<I>) => Promise<z.infer<O> | Outcome<z.infer<O>>>;
   /** Over MCP: content blocks to send before the result's JSON (an image), or instead of it, and the structured result beside them. */
   mcpContent?: (result: z.infer<O>) => McpContent;
 }

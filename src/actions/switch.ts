@@ -9,6 +9,7 @@ import type { PageLib } from "../in-page/index.ts";
 import { defineAction } from "./define.ts";
 import { failureOf, quoteSelector } from "./failures.ts";
 import { pageFields, webUrl } from "./fields.ts";
+import { outcome } from "./outcome.ts";
 import { locate, Selector, timeoutField } from "./selectors.ts";
 
 const Tab = z.object({
@@ -93,7 +94,7 @@ export const switchTo = defineAction({
   browser: "page",
   handler: async (ctx, input) => {
     try {
-      return await switching(await ctx.browser.page(), input, ctx.land);
+      return await switching(await ctx.browser.page(), input);
     } catch (err) {
       throw failureOf(err, input.frame ? { selector: input.frame, field: "frame" } : {});
     }
@@ -128,7 +129,7 @@ async function enterFrame(page: Page, frame: Selector, timeout: number): Promise
   page.where.frame = got.window.window;
 }
 
-async function switching(page: Page, input: SwitchInput, land: (url: string | null) => void) {
+async function switching(page: Page, input: SwitchInput) {
   const tab = input.tab;
   let tabs: TabInfo[] | undefined;
   // A tab the page closed itself leaves the agent in the first tab.
@@ -177,13 +178,13 @@ async function switching(page: Page, input: SwitchInput, land: (url: string | nu
   let state = { url: "", title: "" };
   if (!page.prompt) state = await page.state(page.context);
   // A frame's url is not a page to come back to; nothing is recorded while inside one.
-  if (inFrame || !state.url) land(null);
   const index = handles.indexOf(page.where.tab);
-  return {
+  const out = {
     url: state.url,
     title: state.title,
     tab: index >= 0 ? index : null,
     in_frame: inFrame,
     ...(tabs ? { tabs } : {}),
   };
+  return outcome(out, inFrame || !state.url ? { landed: null } : {});
 }

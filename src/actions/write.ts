@@ -339,6 +339,6 @@ export const write = defineAction({
       release();
     }
     // A landing that carries the typed secret is shown [hidden] and not recorded by the settle.
-    return landed(ctx, page, before);
+    return landed(page, before);
   },
 });

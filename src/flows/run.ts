@@ -4,9 +4,8 @@
 // reopen) the pages reached so far are written first, so what comes next reads them.
 
 import { browserState } from "../actions/landing.ts";
+import { isPatched, type Outcome, outcome, type RecordChange } from "../actions/outcome.ts";
 import type { ActionContext, ActionServices } from "../actions/ports.ts";
-import type { RecordChange } from "../actions/shape.ts";
-import { isPatched } from "../actions/shape.ts";
 import { messageOf, statusOf } from "../errors.ts";
 import type { SecretRef } from "../secrets/bound.ts";
 import { keyNames } from "../secrets/catalogue.ts";
@@ -69,7 +68,7 @@ export async function runFlow(
   flow: Flow,
   bound: BoundStep[],
   name?: string,
-): Promise<RunReport> {
+): Promise<Outcome<RunReport>> {
   const steps = ctx.steps();
   // Each step is an entry of the workspace's timeline.
   const timeline = ctx.services.timeline;
@@ -198,14 +197,14 @@ export async function runFlow(
     }
   }
 
-  // The call's one settle write: the pages not flushed yet, then where the run ended unless withheld.
-  steps.land([...reached.slice(flushed), here.withheld ? null : here.url]);
-  for (const change of pending) ctx.change(change);
-
   const report: RunReport = { status, steps: reports, url: hide(here.url), title: hide(here.title) };
   if (here.withheld) report.url_redacted = true;
   if (told) report.site_data = told;
-  return report;
+  // The call's one settle write: the pages not flushed yet, then where the run ended unless withheld.
+  return outcome(report, {
+    pages: [...reached.slice(flushed), here.withheld ? null : here.url],
+    changes: pending,
+  });
 }
 
 /**

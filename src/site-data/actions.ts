@@ -1,8 +1,9 @@
 // save_site_data: one snapshot of every site the workspace has been to. The capture goes straight
-// into the settle write (ctx.change): it never appears in a result, a report or a log line.
+// into the settle write (a change its handler returns): it never appears in a result, a report or a log line.
 import { z } from "zod";
 import { defineAction } from "../actions/define.ts";
 import { pageFields, SITE_DATA_URI, webUrl } from "../actions/fields.ts";
+import { outcome, type RecordChange } from "../actions/outcome.ts";
 import type { ActionContext } from "../actions/ports.ts";
 import { BIDI_DOWN, badInput, unavailable } from "../errors.ts";
 import { type BidiSocket, SANDBOX } from "../grid/bidi.ts";
@@ -136,7 +137,7 @@ export const saveSiteData = defineAction({
     const out = { ...(seen ?? (await page.state())), saved: replaced(), uri: SITE_DATA_URI };
     // The snapshot is taken inside the settle write, against the record as it is then; its receipt
     // is the result's once the write is in. A write that did not apply it leaves `replaced()`.
-    ctx.change((r) => {
+    const take: RecordChange = (r) => {
       const { data, receipt } = snapshot(r.site_data, captured, r.history, now);
       return {
         record: withSiteData(r, data),
@@ -146,7 +147,7 @@ export const saveSiteData = defineAction({
           return { ...result, saved: receipt };
         },
       };
-    });
-    return out;
+    };
+    return outcome(out, { changes: [take] });
   },
 });

@@ -1,12 +1,12 @@
 // What a handler is handed for one call (or one step of a runner's call): its workspace, the
-// ports, its browser, the lifecycle, the step runner, and where its bookkeeping is collected.
+// ports, its browser, the lifecycle and the step runner. What it did beyond its result it returns
+// (actions/outcome.ts).
+import { type Happened, split } from "../actions/outcome.ts";
 import type { ActionContext, ActionServices } from "../actions/ports.ts";
 import type { AnyAction, LiveBrowser } from "../actions/shape.ts";
-import type { LeaseFence } from "../store/types.ts";
 import type { Held } from "./browsers.ts";
-import type { Lifecycle, ManagerHooks } from "./lifecycle.ts";
+import type { Lifecycle, ManagerHooks, Turn } from "./lifecycle.ts";
 import { type Call, type Runner, stepsOf } from "./runner.ts";
-import type { CallState } from "./settle.ts";
 
 type AnyRecord = Record<string, unknown>;
 
@@ -20,18 +20,17 @@ export interface Contexts {
   services: ActionServices;
   lifecycle: Pick<Lifecycle, "open" | "end">;
   runner: Runner;
-  fenceOf(workspace: string): { fence?: LeaseFence };
 }
 
 export function contextOf(
   d: Contexts,
   workspace: string,
+  turn: Turn,
   browser: LiveBrowser | null,
   opts: CallOptions,
   call: Call | null = null,
-): { ctx: ActionContext; state: CallState } {
-  const state: CallState = call?.state ?? { landed: undefined, changes: [] };
-  const ctx: ActionContext = {
+): ActionContext {
+  return {
     workspace,
     services: d.services,
     get browser(): LiveBrowser {
@@ -39,23 +38,16 @@ export function contextOf(
       return browser;
     },
     lifecycle: {
-      open: (req) => d.lifecycle.open(workspace, req),
-      end: () => d.lifecycle.end(workspace, d.fenceOf(workspace)),
+      open: (req) => d.lifecycle.open(workspace, req, turn),
+      end: () => d.lifecycle.end(workspace, { fence: turn.fence }),
     },
     steps: () => {
       if (!call) throw new Error("steps() takes the context of a page action's call");
       return stepsOf(d.runner, workspace, call);
     },
-    land: (url) => {
-      state.landed = url;
-    },
-    change: (fn) => {
-      state.changes.push(fn);
-    },
     progress: (p, total, message) => opts.progress?.(p, total, message),
     signal: opts.signal ?? new AbortController().signal,
   };
-  return { ctx, state };
 }
 
 /** Runs the handler; on a browser opened with capture=true, wrapped by the capture hook. */
@@ -65,17 +57,17 @@ export async function attempt(
   action: AnyAction,
   input: unknown,
   ctx: ActionContext,
-): Promise<AnyRecord> {
+): Promise<{ result: AnyRecord; happened: Happened }> {
   const wrap = browser.settings.capture === true ? capture : undefined;
-  if (!wrap) return (await action.handler(ctx, input)) as AnyRecord;
-  let result: AnyRecord = {};
+  if (!wrap) return split(await action.handler(ctx, input));
+  let out: { result: AnyRecord; happened: Happened } = { result: {}, happened: {} };
   const page = await wrap(browser, async () => {
-    result = (await action.handler(ctx, input)) as AnyRecord;
+    out = split(await action.handler(ctx, input));
   });
-  return page ? { ...result, page } : result;
+  return page ? { ...out, result: { ...out.result, page } } : out;
 }
 
-/** A page call on `browser`, its bookkeeping still empty. */
-export function track(browser: Held, hold: (b: Held) => Held): Call {
-  return { browser, reopened: false, state: { landed: undefined, changes: [] }, hold };
+/** A page call on `browser`, in `turn`. */
+export function track(browser: Held, hold: (b: Held) => Held, turn: Turn): Call {
+  return { browser, reopened: false, hold, turn };
 }

@@ -66,10 +66,16 @@ export interface LifecycleDeps {
   now: () => number;
   hooks: ManagerHooks;
   browsers: Browsers;
-  /** The lease of the workspace's call in flight on this server: its writes go through it. */
-  fenceOf(workspace: string): { fence?: LeaseFence };
-  /** Whether an admin stopped the workspace's call in flight (interrupt). */
-  stopped(workspace: string): boolean;
+}
+
+/**
+ * The call a piece of work belongs to, handed down with it: its lease's fence (its writes go through
+ * it) and its stop signal (an admin's End). A call stopped by End keeps its own, broken, fence, so it
+ * never writes with the next call's. Outside a call (an admin's End) there is neither.
+ */
+export interface Turn {
+  fence?: LeaseFence;
+  stop?: AbortSignal;
 }
 
 export class Lifecycle {
@@ -78,8 +84,6 @@ export class Lifecycle {
   private readonly now: () => number;
   private readonly hooks: ManagerHooks;
   private readonly browsers: Browsers;
-  private readonly fenceOf: LifecycleDeps["fenceOf"];
-  private readonly stopped: LifecycleDeps["stopped"];
   /** Workspaces whose last browser's channel died: their next browser follows no console. */
   private readonly quietNext = new Set<string>();
 
@@ -89,28 +93,26 @@ export class Lifecycle {
     this.now = deps.now;
     this.hooks = deps.hooks;
     this.browsers = deps.browsers;
-    this.fenceOf = deps.fenceOf;
-    this.stopped = deps.stopped;
   }
 
   /** The workspace's browser, opening one (with its settings, site data and last page) when there is none. */
-  async resolve(workspace: string): Promise<Held> {
+  async resolve(workspace: string, turn: Turn): Promise<Held> {
     const record = await this.store.get(workspace);
     const id = record?.session_id;
-    if (!id) return this.reopen(workspace, "", record, { quiet: this.quietNext.delete(workspace) });
+    if (!id) return this.reopen(workspace, "", turn, record, { quiet: this.quietNext.delete(workspace) });
     // A browser whose channel died (found so by an earlier call): ended, and replaced before the call.
     if (this.browsers.connections.dead(id)) {
       log.warn(`workspace ${workspace}: its browser's BiDi channel died; replacing it`);
       // Reaped meanwhile, it was not a page that broke it: the replacement follows the console.
       const quiet = await this.grid.alive(id).catch(() => true);
       await this.endGridBrowser(id);
-      return this.reopen(workspace, id, record, { quiet });
+      return this.reopen(workspace, id, turn, record, { quiet });
     }
     // A browser whose page stopped answering, and still does not: it counts as gone, and is ended.
     if (await this.browsers.wedged(id, record)) {
       log.info(`workspace ${workspace}: its browser stopped answering; replacing it`);
       await this.endGridBrowser(id);
-      return this.reopen(workspace, id, record);
+      return this.reopen(workspace, id, turn, record);
     }
     return this.browsers.live(id, record.settings, record);
   }
@@ -128,6 +130,7 @@ export class Lifecycle {
   async reopen(
     workspace: string,
     replacing: string,
+    turn: Turn,
     known?: WorkspaceRecord | null,
     opts: { quiet?: boolean } = {},
   ): Promise<Held> {
@@ -144,13 +147,13 @@ export class Lifecycle {
       opts.quiet === true,
     );
     // An admin ended the workspace while this browser opened: it is not the workspace's.
-    if (this.stopped(workspace)) {
+    if (turn.stop?.aborted) {
       this.browsers.connections.drop(opened.id);
       await this.grid.end(opened.id).catch(() => undefined);
       throw unavailable("an admin ended this workspace's browser while the call ran: retry the call");
     }
     const now = this.now();
-    const bound = await this.bindOrQuit(workspace, opened.id, (cur) => {
+    const bound = await this.bindOrQuit(workspace, opened.id, turn, (cur) => {
       const base = cur ?? emptyRecord();
       if (base.session_id && base.session_id !== replacing) return { record: base, value: base.session_id };
       const record: WorkspaceRecord = {
@@ -180,10 +183,11 @@ export class Lifecycle {
   private async bindOrQuit<T>(
     workspace: string,
     id: string,
+    turn: Turn,
     fn: (current: WorkspaceRecord | null) => Updated<T>,
   ): Promise<T> {
     try {
-      return (await updateWith(this.store, workspace, fn, this.fenceOf(workspace))).value;
+      return (await updateWith(this.store, workspace, fn, { fence: turn.fence })).value;
     } catch (err) {
       this.browsers.connections.drop(id);
       await this.grid.end(id).catch(() => undefined);
@@ -240,16 +244,14 @@ export class Lifecycle {
    * restored, the last page reopened), with one that follows no console (chromedriver's channel
    * dies on some console output). Answers the error the call ends with, saying what happened.
    */
-  async endDead(workspace: string, id: string): Promise<AppError> {
+  async endDead(workspace: string, id: string, turn: Turn): Promise<AppError> {
     log.warn(`workspace ${workspace}: its browser's BiDi channel died; ending it`);
     await this.endGridBrowser(id);
     this.quietNext.add(workspace);
     const record = await this.store
-      .update(
-        workspace,
-        (cur) => (cur && cur.session_id === id ? detached(cur) : null),
-        this.fenceOf(workspace),
-      )
+      .update(workspace, (cur) => (cur && cur.session_id === id ? detached(cur) : null), {
+        fence: turn.fence,
+      })
       .catch(() => null);
     const url = record ? recordUrl(record) : "";
     return unavailable(
@@ -263,7 +265,7 @@ export class Lifecycle {
   }
 
   /** open_session: replaces the workspace's browser. Call inside `run` (it holds the lease). */
-  async open(workspace: string, req: OpenRequest): Promise<OpenResult> {
+  async open(workspace: string, req: OpenRequest, turn: Turn): Promise<OpenResult> {
     // An explicit open starts a browser that follows the console again.
     this.quietNext.delete(workspace);
     const previous = await this.store.get(workspace);
@@ -275,7 +277,7 @@ export class Lifecycle {
     const url = req.url ?? (req.fresh ? undefined : recordUrl(previous ?? emptyRecord()) || undefined);
     const opened = await this.launch(workspace, settings, url, restore ? saved : null);
     const now = this.now();
-    const forgotten = await this.bindOrQuit(workspace, opened.id, (cur) => {
+    const forgotten = await this.bindOrQuit(workspace, opened.id, turn, (cur) => {
       const base = cur ?? emptyRecord();
       let next: WorkspaceRecord = {
         ...at(base, [opened.url], now, this.store.ttl),

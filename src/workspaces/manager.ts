@@ -5,7 +5,7 @@
 // it writes nothing more, and a browser it opened is quit. Opening, reopening and ending a browser
 // are lifecycle.ts's; the settle write settle.ts's; a runner's steps runner.ts's.
 
-import { AsyncLocalStorage } from "node:async_hooks";
+import { split } from "../actions/outcome.ts";
 import type { ActionContext, ActionServices } from "../actions/ports.ts";
 import type { AnyAction, LiveBrowser } from "../actions/shape.ts";
 import { LeaseLost, unavailable } from "../errors.ts";
@@ -17,12 +17,12 @@ import type { Grid } from "../grid/webdriver.ts";
 import { isNoSuchSession } from "../grid/webdriver-errors.ts";
 import { log } from "../log.ts";
 import { focused, recordUrl } from "../store/record.ts";
-import type { LeaseFence, RecordStore } from "../store/types.ts";
+import type { RecordStore } from "../store/types.ts";
 import { type AfterHook, afterCall, type Ended } from "./after.ts";
 import { Browsers, type Held } from "./browsers.ts";
 import { attempt, type CallOptions, type Contexts, contextOf, track } from "./context.ts";
 import { type Describe, describe } from "./describe.ts";
-import { Lifecycle, type ManagerHooks } from "./lifecycle.ts";
+import { Lifecycle, type ManagerHooks, type Turn } from "./lifecycle.ts";
 import { Leases } from "./lock.ts";
 import type { Call, Runner } from "./runner.ts";
 import { type CallState, settle } from "./settle.ts";
@@ -70,16 +70,6 @@ export class WorkspaceManager<T = unknown> {
   private readonly running = new Map<string, AbortController>();
   /** Each workspace's waiting (unleased) calls on this server, to cancel them (End, Forget). */
   private readonly waiting = new Map<string, Set<AbortController>>();
-  /**
-   * The call a piece of work belongs to, carried with it (not looked up by workspace name): a call
-   * stopped by an admin's End keeps its own, broken, fence, so it can never write with the next
-   * call's, and its own stop signal.
-   */
-  private readonly calls = new AsyncLocalStorage<{
-    workspace: string;
-    fence: LeaseFence;
-    stop: AbortSignal;
-  }>();
   /** One BiDi connection per live browser this server has touched. */
   readonly connections: HeldConnections;
   private readonly browsers: Browsers;
@@ -108,19 +98,16 @@ export class WorkspaceManager<T = unknown> {
       now,
       hooks,
       browsers: this.browsers,
-      fenceOf: (workspace) => this.fenceOf(workspace),
-      stopped: (workspace) => this.callOf(workspace)?.stop.aborted === true,
     });
     this.runner = {
       lifecycle: this.lifecycle,
-      context: (workspace, browser, opts) => this.context(workspace, browser, opts),
+      context: (workspace, turn, browser, opts) => this.context(workspace, turn, browser, opts),
       settle: (...args) => this.settle(...args),
     };
     this.contexts = {
       services: ports.services,
       lifecycle: this.lifecycle,
       runner: this.runner,
-      fenceOf: (w) => this.fenceOf(w),
     };
     this.leases = new Leases(store, lease.lease * 1000);
     this.waitSeconds = lease.wait;
@@ -175,10 +162,9 @@ export class WorkspaceManager<T = unknown> {
       held.lost.addEventListener("abort", lost, { once: true });
       this.running.set(workspace, stop);
       try {
-        const call = { workspace, fence: held.fence, stop: stop.signal };
-        const ended = await this.calls.run(call, () =>
-          this.runLocked(workspace, action, input, { ...opts, signal: stop.signal }),
-        );
+        // The call's own fence and stop signal go down with its work (lifecycle.ts `Turn`).
+        const turn: Turn = { fence: held.fence, stop: stop.signal };
+        const ended = await this.runLocked(workspace, turn, action, input, { ...opts, signal: stop.signal });
         // Whatever a call that lost its lease ran into, that is why it stopped.
         if (!ended.ok && held.lost.aborted && !(ended.error instanceof LeaseLost))
           return { ...ended, error: held.lost.reason };
@@ -209,8 +195,8 @@ export class WorkspaceManager<T = unknown> {
     this.waiting.set(workspace, mine.add(stop));
     let out: AnyRecord;
     try {
-      const ctx = this.context(workspace, null, { ...opts, signal: stop.signal }).ctx;
-      out = (await action.handler(ctx, input)) as AnyRecord;
+      const ctx = this.context(workspace, {}, null, { ...opts, signal: stop.signal });
+      out = split(await action.handler(ctx, input)).result;
     } finally {
       opts.signal?.removeEventListener("abort", relay);
       mine.delete(stop);
@@ -220,8 +206,12 @@ export class WorkspaceManager<T = unknown> {
     const record = await this.ports.store.get(workspace);
     const url = (record && recordUrl(record)) || (before && recordUrl(before)) || "";
     const known = { url, title: "" };
-    // A browser the Grid no longer has is not reopened to read its page (a full Grid would hold the answer).
-    const live = record?.session_id && (await this.ports.grid.alive(record.session_id).catch(() => false));
+    // A browser the Grid no longer has is not reopened to read its page (a full Grid would hold the
+    // answer); one an admin's End is ending is not asked after (the Grid may take seconds to say).
+    const live =
+      !stop.signal.aborted &&
+      record?.session_id &&
+      (await this.ports.grid.alive(record.session_id).catch(() => false));
     if (!live || stop.signal.aborted) return { ok: true, result: { ...out, ...known }, after: undefined };
     const then_ = await this.call(workspace, then, {}, { signal: opts.signal });
     if (then_.ok) return { ...then_, result: { ...out, ...then_.result } };
@@ -248,21 +238,10 @@ export class WorkspaceManager<T = unknown> {
     return this.lifecycle.end(workspace, { waitMs: INTERRUPT_WAIT_MS });
   }
 
-  /** The lease of the workspace's call in flight on this server: its writes go through it. */
-  private fenceOf(workspace: string): { fence?: LeaseFence } {
-    const call = this.callOf(workspace);
-    return call ? { fence: call.fence } : {};
-  }
-
-  /** The call of `workspace` this work runs in, or undefined outside one (an admin's End). */
-  private callOf(workspace: string) {
-    const call = this.calls.getStore();
-    return call?.workspace === workspace ? call : undefined;
-  }
-
   /** The call in its turn, ended by the after-hook, handed the browser the call leaves. */
   private async runLocked(
     workspace: string,
+    turn: Turn,
     action: AnyAction,
     input: unknown,
     opts: CallOptions,
@@ -277,7 +256,7 @@ export class WorkspaceManager<T = unknown> {
     const end = (failed: boolean) =>
       afterCall(this.ports.after, this.lifecycle, { workspace, action, failed }, call?.browser ?? null);
     try {
-      const result = await this.handle(workspace, action, input, opts, hold, (c) => {
+      const result = await this.handle(workspace, turn, action, input, opts, hold, (c) => {
         call = c;
       });
       return { ok: true, result, after: await end(false) };
@@ -290,6 +269,7 @@ export class WorkspaceManager<T = unknown> {
 
   private async handle(
     workspace: string,
+    turn: Turn,
     action: AnyAction,
     input: unknown,
     opts: CallOptions,
@@ -298,41 +278,55 @@ export class WorkspaceManager<T = unknown> {
   ): Promise<AnyRecord> {
     if (action.precheck) await action.precheck({ workspace, services: this.ports.services }, input);
     if (action.browser !== "page") {
-      const ctx = this.context(workspace, null, opts);
-      const out = (await action.handler(ctx.ctx, input)) as AnyRecord;
+      const ctx = this.context(workspace, turn, null, opts);
+      const { result: out } = split(await action.handler(ctx, input));
       if (action.browser !== "none") this.hooks.changed?.(workspace);
       return out;
     }
-    let browser = hold(await this.lifecycle.resolve(workspace));
-    let call = track(browser, hold);
+    let browser = hold(await this.lifecycle.resolve(workspace, turn));
+    let call = track(browser, hold, turn);
     tracked(call);
-    let ctx = this.context(workspace, browser, opts, call);
-    let result: AnyRecord;
+    let ctx = this.context(workspace, turn, browser, opts, call);
+    let done: Awaited<ReturnType<typeof attempt>>;
     try {
-      result = await attempt(this.hooks.capture, browser, action, input, ctx.ctx);
+      done = await attempt(this.hooks.capture, browser, action, input, ctx);
     } catch (err) {
       // Its channel died under the call, the browser still on the Grid (a page broke it): it is
       // ended, the next call replaces it, and the call says so. One the Grid reaped is reopened.
       const dead = [call.browser?.id, browser.id].find((id) => id && this.connections.dead(id));
       const gone = isNoSuchSession(err) || (dead && !(await this.ports.grid.alive(dead).catch(() => true)));
-      if (dead && !gone) throw await this.lifecycle.endDead(workspace, dead);
+      if (dead && !gone) throw await this.lifecycle.endDead(workspace, dead, turn);
       if (!gone) throw err;
       // The Grid reaped it between calls: reopen silently and do the call on the new browser.
       log.info(`workspace ${workspace}: its browser was gone; reopening it`);
-      browser = hold(await this.lifecycle.reopen(workspace, browser.id));
-      call = track(browser, hold);
+      browser = hold(await this.lifecycle.reopen(workspace, browser.id, turn));
+      call = track(browser, hold, turn);
       tracked(call);
-      ctx = this.context(workspace, browser, opts, call);
-      result = await attempt(this.hooks.capture, browser, action, input, ctx.ctx);
+      ctx = this.context(workspace, turn, browser, opts, call);
+      done = await attempt(this.hooks.capture, browser, action, input, ctx);
     }
     // A runner's steps may have replaced the browser (reopen, open or end step): settle for the one it has now.
+    // What the handler said happened, applied once, in the one settle write.
+    const { result, happened } = done;
+    const state: CallState = {
+      landed: happened.landed,
+      changes: [...(happened.changes ?? [])],
+      ...(happened.pages ? { pages: [...happened.pages] } : {}),
+    };
     const now = call.browser;
     const where = now?.where();
     if (now && where) {
-      ctx.state.changes.push((r, b) => (b === now.id ? focused(r, b, where) : r));
-      ctx.state.elsewhere = this.connections.peek(now.id)?.pages.take(where.tab);
+      state.changes.push((r, b) => (b === now.id ? focused(r, b, where) : r));
+      state.elsewhere = this.connections.peek(now.id)?.pages.take(where.tab);
     }
-    const settled = await this.settle(workspace, result, now?.id ?? "", action.reshapes === true, ctx.state);
+    const settled = await this.settle(
+      workspace,
+      result,
+      now?.id ?? "",
+      action.reshapes === true,
+      state,
+      turn,
+    );
     this.hooks.changed?.(workspace);
     return settled;
   }
@@ -344,11 +338,12 @@ export class WorkspaceManager<T = unknown> {
 
   private context(
     workspace: string,
+    turn: Turn,
     browser: LiveBrowser | null,
     opts: CallOptions,
     call: Call | null = null,
   ) {
-    return contextOf(this.contexts, workspace, browser, opts, call);
+    return contextOf(this.contexts, workspace, turn, browser, opts, call);
   }
 
   /**
@@ -366,12 +361,13 @@ export class WorkspaceManager<T = unknown> {
     browser: string,
     reshapes: boolean,
     state: CallState,
+    turn: Turn,
   ): Promise<AnyRecord> {
     const d = {
       store: this.ports.store,
       now: this.ports.now,
       redactor: this.ports.services.redactor,
-      fence: this.fenceOf(workspace),
+      fence: { fence: turn.fence },
     };
     return settle(d, workspace, raw, browser, reshapes, state);
   }

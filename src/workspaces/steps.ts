@@ -1,5 +1,6 @@
 // The contract for an action that calls other actions inside its own call (a flow run).
-import type { AnyAction, LiveBrowser, RecordChange } from "../actions/shape.ts";
+import type { RecordChange } from "../actions/outcome.ts";
+import type { AnyAction, LiveBrowser } from "../actions/shape.ts";
 import type { SiteDataReport } from "../store/record.ts";
 
 type AnyRecord = Record<string, unknown>;
@@ -20,8 +21,8 @@ export interface Steps {
   /** The browser the call acts on now: a reopen, or an open or end step, replaces it. */
   readonly browser: LiveBrowser | null;
   /**
-   * Calls `action`'s handler with a context of its own (this call's browser; its land and changes
-   * collected, not applied; nothing settled). A page step whose browser the Grid reaped is retried
+   * Calls `action`'s handler with a context of its own (this call's browser; what it did beyond its
+   * result handed back, not applied; nothing settled). A page step whose browser the Grid reaped is retried
    * once per call on a reopened browser, after `beforeReopen`.
    */
   run(
@@ -38,6 +39,4 @@ export interface Steps {
     changes?: RecordChange[],
     result?: AnyRecord,
   ): Promise<{ report: SiteDataReport | null; result: AnyRecord }>;
-  /** The pages the call's own settle records, in order, instead of its one landing. */
-  land(urls: ReadonlyArray<string | null>): void;
 }

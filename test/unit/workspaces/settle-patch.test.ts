@@ -2,7 +2,7 @@
 // changes were asked for, and only from the write's last run; a change the write did not apply (the
 // record names another browser) leaves the result as the handler made it.
 import { expect, test } from "bun:test";
-import type { RecordChange } from "../../../src/actions/shape.ts";
+import type { RecordChange } from "../../../src/actions/outcome.ts";
 import { SecretCatalogue } from "../../../src/secrets/catalogue.ts";
 import { Redactor } from "../../../src/secrets/redactor.ts";
 import { openStore } from "../../../src/store/index.ts";

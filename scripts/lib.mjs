@@ -58,7 +58,7 @@ export function ensureNodeModules() {
     statSync(stamp).mtimeMs >= Math.max(statSync(lock).mtimeMs, statSync(pkg).mtimeMs);
   if (fresh) return;
   log("installing npm packages");
-  execFileSync("npm", [existsSync(stamp) ? "install" : "ci", "--no-audit", "--no-fund"], {
+  execFileSync("npm", [existsSync(stamp) ? "install" : "ci", "--no-audit", "--no-fund", "--prefer-offline"], {
     cwd: root,
     stdio: ["ignore", "inherit", "inherit"],
   });

@@ -321,7 +321,7 @@ export const write = defineAction({
             ctx.services.redactor.noteTyped(ctx.browser.id, ctx.workspace, typed, origin);
             // No screen is drawn from here until the write is done (a capture in flight finishes first).
             release = await page.held.holdScreens();
-            await markTyped(page, realm);
+            await markTyped(page, realm, el.context);
             // What this document logs from now on is withheld from logs while it holds the secret.
             page.held.logs.typedFrom(el.context);
           }

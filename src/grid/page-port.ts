@@ -9,12 +9,21 @@ import type {
   LocalValue,
   Method,
   RemoteValue,
+  Target,
   UserPrompt,
 } from "./bidi-types.ts";
 import type { HeldConnection } from "./held.ts";
 import { declaration, NO_LIBRARY, type PageFn, packArgs, settling, unpackResult } from "./page-call.ts";
 import { DialogOpened, dialogOpenError } from "./page-dialogs.ts";
-import { DialogElsewhere, PageBusy, stillStuck, targetOf, watchElsewhere, whyStuck } from "./page-stuck.ts";
+import {
+  DialogElsewhere,
+  PageBusy,
+  PING,
+  stillStuck,
+  targetOf,
+  watchElsewhere,
+  whyStuck,
+} from "./page-stuck.ts";
 import { putBack, readPopup } from "./popup-kept.ts";
 
 /** Which tab the agent acts in, and which frame inside it (null: the tab's top document). */
@@ -212,6 +221,23 @@ export class PagePort {
     return this.run<T>(context, false, fn, args, GLANCE_MS);
   }
 
+  /**
+   * `callIn` in one realm the browser named (the sandbox of a field's document, asked before), so the
+   * work lands in that very document; `context` holds it (for the node refs it answers).
+   */
+  async callRealm<T>(realm: string, context: string, fn: PageFn, ...args: unknown[]): Promise<T> {
+    return (await this.runOn<T>({ realm }, context, false, fn, args)).value;
+  }
+
+  /** `callIn`, answering the sandbox realm it ran in beside what `fn` answered. */
+  async callWithRealm<T>(
+    context: string,
+    fn: PageFn,
+    ...args: unknown[]
+  ): Promise<{ value: T; realm: string }> {
+    return this.runOn<T>({ context, sandbox: SANDBOX }, context, false, fn, args);
+  }
+
   private async run<T>(
     context: string,
     arm: boolean,
@@ -219,10 +245,21 @@ export class PagePort {
     args: unknown[],
     timeoutMs = this.opts.scriptMs,
   ): Promise<T> {
+    return (await this.runOn<T>({ context, sandbox: SANDBOX }, context, arm, fn, args, timeoutMs)).value;
+  }
+
+  private async runOn<T>(
+    target: Target,
+    context: string,
+    arm: boolean,
+    fn: PageFn,
+    args: unknown[],
+    timeoutMs = this.opts.scriptMs,
+  ): Promise<{ value: T; realm: string }> {
     const prompt = this.prompt;
     if (prompt) throw dialogOpenError(prompt);
     // Another tab (its title in a tab list) is made usable as the agent's own is.
-    await this.usable(context === this.context ? this.where.tab : context);
+    if ("context" in target) await this.usable(context === this.context ? this.where.tab : context);
     // The library's own work (an outline of a huge page) gets the time a script would.
     const send = (withLibrary: boolean) =>
       this.whilePrompt(
@@ -230,7 +267,7 @@ export class PagePort {
           "script.callFunction",
           {
             functionDeclaration: declaration(fn, withLibrary),
-            target: { context, sandbox: SANDBOX },
+            target,
             arguments: packArgs(args, arm, this.opts.typed?.() ?? null),
             awaitPromise: true,
             resultOwnership: "none",
@@ -246,7 +283,7 @@ export class PagePort {
     if (reply.type === "exception") {
       throw new Error(`the page library failed: ${reply.exceptionDetails.text}`);
     }
-    return unpackResult(reply.result, context) as T;
+    return { value: unpackResult(reply.result, context) as T, realm: reply.realm };
   }
 
   /**
@@ -268,7 +305,7 @@ export class PagePort {
       const answered = await this.held.socket
         .send(
           "script.callFunction",
-          { functionDeclaration: "() => 1", target: { context: tab, sandbox: SANDBOX }, awaitPromise: false },
+          { functionDeclaration: PING, target: { context: tab, sandbox: SANDBOX }, awaitPromise: false },
           { timeoutMs: PROBE_MS },
         )
         .then(

@@ -3,9 +3,13 @@
 // itself still answers (its context tree, its events), so each is told apart and named, and the
 // held connection is kept: it is the one that saw the dialog open.
 import { AppError } from "../errors.ts";
+import { ping } from "../in-page/standalone.ts";
 import { type BidiSocket, BidiTimeout, SANDBOX } from "./bidi.ts";
 import type { UserPrompt } from "./bidi-types.ts";
 import type { HeldConnection } from "./held.ts";
+
+/** The probe a stuck page does not answer (src/in-page/standalone.ts). */
+export const PING = String(ping);
 
 type Held = Pick<HeldConnection, "socket" | "prompts" | "stuck">;
 
@@ -17,7 +21,7 @@ export function answers(socket: BidiSocket, context: string, ms = PROBE_MS): Pro
   return socket
     .send(
       "script.callFunction",
-      { functionDeclaration: "() => 1", target: { context, sandbox: SANDBOX }, awaitPromise: false },
+      { functionDeclaration: PING, target: { context, sandbox: SANDBOX }, awaitPromise: false },
       { timeoutMs: ms },
     )
     .then(

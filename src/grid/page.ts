@@ -4,12 +4,15 @@
 //   so a page that replaces its own globals changes nothing the server computes;
 // - elements cross as BiDi node references; gestures go through input.performActions.
 import { badInput, unavailable } from "../errors.ts";
+import { docTitle } from "../in-page/standalone.ts";
 import { BidiError, BidiTimeout, SANDBOX } from "./bidi.ts";
 import type { BrowsingContextInfo, SourceActions } from "./bidi-types.ts";
 import { type NodeRef, settling } from "./page-call.ts";
 import { DialogOpened, dialogOpenError } from "./page-dialogs.ts";
 import { clickActions, hoverActions, KEY_MS, keyActions, keysOf } from "./page-input.ts";
 import { GRACE_MS, PagePort } from "./page-port.ts";
+
+const TITLE = String(docTitle);
 
 /** The schemes a page may be loaded from when navigate.allow_schemes is not given. */
 export const DEFAULT_SCHEMES = ["http", "https", "data", "about"];
@@ -88,7 +91,7 @@ export class Page extends PagePort {
     const reply = await settling(() =>
       this.whilePrompt(
         this.send("script.callFunction", {
-          functionDeclaration: "() => String(document.title)",
+          functionDeclaration: TITLE,
           target: { context, sandbox: SANDBOX },
           awaitPromise: false,
           resultOwnership: "none",

@@ -4,6 +4,8 @@
 // reload, and what the opener appended to the page's own body is appended again after it (the
 // reloaded page's own markup must start what was read, so a page that renders itself anew is left
 // as it loads). Scripts in what is put back do not run; it is read and acted on as it was.
+
+import { putKeptBack, readKept } from "../in-page/standalone.ts";
 import type { BidiSocket } from "./bidi.ts";
 import { SANDBOX } from "./bidi.ts";
 
@@ -14,14 +16,8 @@ interface Kept {
   title: string;
 }
 
-const READ = "() => ({ body: document.body ? document.body.innerHTML : '', title: String(document.title) })";
-const PUT_BACK = `(body, title) => {
-  const now = document.body ? document.body.innerHTML : null;
-  if (now !== null && body.length > now.length && body.startsWith(now))
-    document.body.insertAdjacentHTML("beforeend", body.slice(now.length));
-  if (!document.title && title) document.title = title;
-  return now !== null;
-}`;
+const READ = String(readKept);
+const PUT_BACK = String(putKeptBack);
 
 /** The pop-up's body and title as its sandbox realm reads them, or null when it cannot be read. */
 export async function readPopup(socket: BidiSocket, tab: string): Promise<Kept | null> {

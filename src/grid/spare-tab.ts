@@ -3,6 +3,7 @@
 // storage (Playwright's way for storageState); and a pool of them, visiting origins side by side.
 // Over BiDi only; no CDP.
 import { messageOf } from "../errors.ts";
+import { cores, nothing, onMarkedPage } from "../in-page/standalone.ts";
 import { log } from "../log.ts";
 import { type BidiSocket, SANDBOX } from "./bidi.ts";
 import type { NetworkEvent } from "./bidi-types.ts";
@@ -38,10 +39,9 @@ export type SpareRun = (origin: string, fn: string, arg?: string) => Promise<unk
  */
 export function onSpare(fn: string): string {
   return (
-    "async (origin, arg) => { " +
-    `const spare = document.querySelector('meta[name="${SPARE_MARKER}"]') !== null; ` +
-    "if (!spare || location.origin !== origin) return JSON.stringify({ spare, origin: location.origin }); " +
-    `return JSON.stringify({ spare, origin, value: await (${fn})(arg) }); }`
+    `async (origin, arg) => { const at = (${String(onMarkedPage)})(${JSON.stringify(SPARE_MARKER)}); ` +
+    "if (!at.spare || at.origin !== origin) return JSON.stringify(at); " +
+    `return JSON.stringify({ spare: true, origin, value: await (${fn})(arg) }); }`
   );
 }
 
@@ -80,7 +80,7 @@ export async function openSpareTab(bidi: SpareBidi): Promise<SpareTab> {
     // The sandbox is made with each document rather than by the first call into it, a round trip
     // into the page saved on every visit.
     const preloading = bidi.send("script.addPreloadScript", {
-      functionDeclaration: "() => {}",
+      functionDeclaration: String(nothing),
       sandbox: SANDBOX,
       contexts: [context],
     });
@@ -193,8 +193,8 @@ export const VISITS_PER_TAB = 4;
 /** The cores of the browser's machine, as its page says (navigator.hardwareConcurrency); 0: unknown. */
 export async function browserCores(bidi: SpareBidi, context: string): Promise<number> {
   const reply = await bidi
-    .send("script.evaluate", {
-      expression: "navigator.hardwareConcurrency",
+    .send("script.callFunction", {
+      functionDeclaration: String(cores),
       target: { context, sandbox: SANDBOX },
       awaitPromise: false,
     })

@@ -5,6 +5,7 @@
 import { accessibleName, labelsOf } from "./accname.ts";
 import { allElements, BUTTON_INPUTS, cut, fresh as freshDom, isVisible, norm, textOf } from "./dom.ts";
 import { focusField, insertable } from "./fields.ts";
+import { fillField } from "./fill.ts";
 import { describe, hints, INTERACTIVE } from "./hints.ts";
 import { arm, leaving } from "./leaving.ts";
 import { readPage } from "./outline.ts";
@@ -23,6 +24,7 @@ import {
   typedEl,
   typedFields,
   typedWith,
+  whereIs,
   wrotePlain,
 } from "./typed.ts";
 import { pack, unpack } from "./wire.ts";
@@ -40,6 +42,7 @@ const lib = {
   allElements,
   find,
   focusField,
+  fillField,
   insertable,
   roleOf,
   accessibleName,
@@ -64,6 +67,7 @@ const lib = {
   typedFields,
   typedWith,
   markTyped,
+  whereIs,
   wrotePlain,
   maskRuns,
   hasRun,

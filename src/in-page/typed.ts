@@ -22,6 +22,8 @@ interface Digests {
 }
 interface TypedGlobals {
   __sfTyped?: boolean;
+  /** Agent script may have reached this document since it loaded (a copier may wait here). */
+  __sfScripted?: boolean;
   __sfTypedEls?: Set<Element>;
   /** Fields the agent wrote plain text into: never typed by what they hold. */
   __sfPlain?: WeakSet<Element>;
@@ -172,6 +174,12 @@ export function markTyped(el: Element | null): boolean {
   if (!G.__sfTypedEls) G.__sfTypedEls = new Set();
   if (el) G.__sfTypedEls.add(el);
   return true;
+}
+
+/** Whether el is of this realm's own document: its origin as the document knows it ("scripted " first when marked so), else "". */
+export function whereIs(el: Element | null): string {
+  if (!el?.isConnected || el.ownerDocument !== document) return "";
+  return (G.__sfScripted === true ? "scripted " : "") + String(self.origin);
 }
 
 /** The agent wrote plain text into el: it holds no typed value, and what it holds never counts as one. */

@@ -46,6 +46,8 @@ export const askHuman = defineAction({
       ctx.signal,
     );
     const began = Date.now();
+    // At once, then every PROGRESS_MS: the client knows the call waits on a person from the start.
+    ctx.progress(0, input.timeout, "waiting for a person");
     const tick = setInterval(() => {
       const s = Math.round((Date.now() - began) / 1000);
       ctx.progress(s, input.timeout, `waiting for a person (${s} s)`);

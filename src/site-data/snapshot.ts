@@ -1,8 +1,9 @@
 // A save is a snapshot: it replaces the last one whole (the jar, the localStorage of every origin
 // read, the page's sessionStorage). Pure; runs inside the settle write.
 import { badInput } from "../errors.ts";
+import type { IdbDatabase } from "../in-page/idb.ts";
 import type { SiteData, StoredCookie, Visit } from "../store/record.ts";
-import { type IdbDatabase, storedIdb } from "./idb.ts";
+import { storedIdb } from "./idb.ts";
 
 export const MAX_BYTES = 1_000_000;
 export const LEFT_OUT = `left out: the snapshot would pass ${MAX_BYTES} bytes`;

@@ -3,9 +3,10 @@
 // per origin. One grouping of the jar serves every view: cookies are indexed by domain once.
 import type { z } from "zod";
 import { SITE_DATA_URI } from "../actions/fields.ts";
+import type { IdbDatabase } from "../in-page/idb.ts";
 import { isObject } from "../kit/json.ts";
 import { hostOfUrl, type SiteData, type StoredCookie, type Visit } from "../store/record.ts";
-import { type IdbDatabase, idbView, storedIdb } from "./idb.ts";
+import { idbView, storedIdb } from "./idb.ts";
 import type { SiteDataShape, SiteList, SiteRowShape } from "./schemas.ts";
 
 export const MASK = "•••";

@@ -72,7 +72,7 @@ const Items = orElse(
  */
 export const SiteDataSchema = z.looseObject({
   cookies: orElse(z.array(z.custom<StoredCookie>()), []).optional(),
-  /** `idb`: the origin's IndexedDB databases (src/site-data/idb.ts), absent when none. */
+  /** `idb`: the origin's IndexedDB databases (src/in-page/idb.ts), absent when none. */
   origins: orElse(
     z.record(
       z.string(),

@@ -4,7 +4,10 @@
 // is read through `reach`.
 import type { LiveBrowser } from "../actions/shape.ts";
 import { SANDBOX } from "../grid/bidi.ts";
+import { docTitle } from "../in-page/standalone.ts";
 import { type Guard, type Reach, reach, SCREEN_MS, screenOf } from "./screens.ts";
+
+const TITLE = String(docTitle);
 
 /**
  * Sends for the screen of the call's browser now (the command is on its way when this resolves);
@@ -51,7 +54,7 @@ async function where(
       .send(
         "script.callFunction",
         {
-          functionDeclaration: "() => String(document.title)",
+          functionDeclaration: TITLE,
           target: { context: tab, sandbox: SANDBOX },
           awaitPromise: false,
           resultOwnership: "none",

@@ -3,6 +3,7 @@
 // pop-ups (the browser keeps the setting across held connections). Width and height size the
 // window around it. Read back in the first tab so the result says what it got.
 import type { LiveBrowser } from "../actions/shape.ts";
+import { innerSize } from "../in-page/standalone.ts";
 
 export type Viewport = { width: number; height: number };
 
@@ -16,8 +17,8 @@ export async function applyViewport(browser: LiveBrowser, viewport: Viewport): P
     // A browser whose BiDi sizes only one context at a time: its first tab at least.
     .catch(() => page.send("browsingContext.setViewport", { context, viewport }));
   const got = await page
-    .send("script.evaluate", {
-      expression: "innerWidth + 'x' + innerHeight",
+    .send("script.callFunction", {
+      functionDeclaration: String(innerSize),
       target: { context, sandbox: "viewport" },
       awaitPromise: false,
       resultOwnership: "none",

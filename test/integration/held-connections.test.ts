@@ -8,8 +8,8 @@ import { startServer, type TestServer } from "../support/server.ts";
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy.ts";
 
 const W = "held";
-const CYCLES = 10;
-const REAPS = 10;
+const CYCLES = 5;
+const REAPS = 5;
 const site = serveFixture({ "/": () => html("<title>Held</title><p id=p>here") });
 let proxy: TcpProxy;
 let server: TestServer;

@@ -38,10 +38,10 @@ const slow = Bun.serve({
       const caps = ((await req.json()) as any).capabilities.alwaysMatch;
       return value({
         sessionId: "s1",
-        capabilities: { ...caps, timeouts: { pageLoad: 4000, script: 4000 } },
+        capabilities: { ...caps, timeouts: { pageLoad: 2000, script: 2000 } },
       });
     }
-    if (command === "timeouts") return value({ implicit: 0, pageLoad: 4000, script: 4000 });
+    if (command === "timeouts") return value({ implicit: 0, pageLoad: 2000, script: 2000 });
     if (path.startsWith("/session/removed/")) {
       return value(
         {
@@ -127,7 +127,7 @@ describe("a slow Grid", () => {
     delays.url = 60_000;
     const driver = new Grid(SLOW, { commandTimeout: 1 }).attach("late");
     const err = await failure(driver.get("https://app.example.test/"));
-    expect(err.message).toContain("within 9 s (the browser's page_load_timeout)");
+    expect(err.message).toContain("within 7 s (the browser's page_load_timeout)");
     delays.url = 0;
   }, 20_000);
 

@@ -1,0 +1,56 @@
+// Page side, standalone: functions sent as their own text (String(fn)), without the library, where
+// it may not be there (a pop-up Chromium leaves unanswered, a spare tab's marked page) or a call must
+// cost no more than one round trip and be queued at once. Each is self-contained: it names nothing
+// outside itself. The sandbox globals they set are the library's too.
+
+/**
+ * Agent script may have reached this document (a script ran while it was open): no secret is typed
+ * here (the library's `whereIs` says so). Sent straight on the socket, so it is queued before any
+ * later call into the same sandbox.
+ */
+export function markScriptedDoc(): boolean {
+  (globalThis as { __sfScripted?: boolean }).__sfScripted = true;
+  return true;
+}
+
+/** What the document calls itself (shown, not trusted). */
+export function docTitle(): string {
+  return String(document.title);
+}
+
+/** Answers at once: whether the document runs a script at all (a stuck page does not). */
+export function ping(): number {
+  return 1;
+}
+
+/** A pop-up's body and title, kept across the reload that frees it (grid/popup-kept.ts). */
+export function readKept(): { body: string; title: string } {
+  return { body: document.body ? document.body.innerHTML : "", title: String(document.title) };
+}
+
+/** What the opener appended to the pop-up's own body, appended again after its reload. */
+export function putKeptBack(body: string, title: string): boolean {
+  const now = document.body ? document.body.innerHTML : null;
+  if (now !== null && body.length > now.length && body.startsWith(now))
+    document.body.insertAdjacentHTML("beforeend", body.slice(now.length));
+  if (!document.title && title) document.title = title;
+  return now !== null;
+}
+
+/** Nothing: a preload script that only makes the sandbox with each document (a spare tab's). */
+export function nothing(): void {}
+
+/** The window's inner size, as "WIDTHxHEIGHT". */
+export function innerSize(): string {
+  return `${innerWidth}x${innerHeight}`;
+}
+
+/** The cores of the browser's machine, as the page is told. */
+export function cores(): number {
+  return navigator.hardwareConcurrency;
+}
+
+/** Whether this is a spare tab's marked page (grid/spare-tab.ts), and the origin it stands on. */
+export function onMarkedPage(marker: string): { spare: boolean; origin: string } {
+  return { spare: document.querySelector(`meta[name="${marker}"]`) !== null, origin: location.origin };
+}

@@ -2,7 +2,7 @@
 // adds to a workspace's row and the workspace tabs it draws (src/admin/capability.ts). Surfaces read
 // this; no capability imports it (a capability builds on src/admin/ and src/http/ instead).
 import { Elysia } from "elysia";
-import type { PaneTab, RowOf } from "./admin/capability.ts";
+import { opRoutes, type PaneTab, type RowOf } from "./admin/capability.ts";
 import { requireWorkspace } from "./admin/guard.ts";
 import { type BaseRow, rowOf, workspaceKeys } from "./admin/rows.ts";
 import { files } from "./files/index.ts";
@@ -13,7 +13,7 @@ import { siteData } from "./site-data/index.ts";
 import { timeline } from "./timeline/index.ts";
 
 /** Every capability, in the order of the workspace page's tabs. */
-const CAPABILITIES = [files, flows, siteData, timeline, person] as const;
+export const CAPABILITIES = [files, flows, siteData, timeline, person] as const;
 
 type Capabilities = (typeof CAPABILITIES)[number];
 type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
@@ -31,7 +31,7 @@ const ROW_PARTS = CAPABILITIES.map((c) => c.row);
 /** Every capability's routes under /admin/workspaces/{key}/…. */
 export function capabilityRoutes(services: Services) {
   const app = new Elysia({ name: "admin-capabilities" });
-  for (const c of CAPABILITIES) app.use(c.adminRoutes(services));
+  for (const c of CAPABILITIES) app.use(c.adminRoutes(services)).use(opRoutes(services, c));
   return app;
 }
 

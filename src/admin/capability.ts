@@ -1,8 +1,11 @@
 // What a capability hands the registry: its admin routes, the part it adds to a workspace's row and
 // the workspace tabs it draws. Each capability folder's index.ts declares one; src/registry.ts lists
 // them, and the admin router, the row, the UI's tabs, panes and pane actions all read that list.
-import type { AnyElysia } from "elysia";
+import { type AnyElysia, Elysia } from "elysia";
+import { z } from "zod";
+import { json } from "../http/json.ts";
 import type { Services } from "../services.ts";
+import { adminGuard, requireWorkspace, WorkspaceParams } from "./guard.ts";
 import type { RowPart } from "./rows.ts";
 
 /** What a pane is drawn from: its data, the row it was read with and the row's revision of it. */
@@ -57,6 +60,29 @@ export const tabsOver =
 
 /** A capability's descriptor, its row's type kept for the registry's WorkspaceRow. */
 export const capability = <R extends object>(c: Capability<R>): Capability<R> => c;
+
+/**
+ * The JSON routes of a capability's pane ops, from the same declaration the UI's pane actions run:
+ * `METHOD /admin/workspaces/{key}/{tab}/{path…}`, a 404 for a workspace that does not exist.
+ */
+export function opRoutes(
+  services: Services,
+  c: Pick<Capability<object>, "name"> & { tabs?: readonly { slug: string; ops: readonly PaneOp[] }[] },
+): AnyElysia {
+  const app = new Elysia({ name: `admin-ops-${c.name}` }).use(adminGuard(services));
+  for (const tab of c.tabs ?? []) {
+    for (const op of tab.ops) {
+      const path = `/admin/workspaces/:key/${[tab.slug, ...op.path].join("/")}`;
+      const names = op.path.filter((s) => s.startsWith(":")).map((s) => s.slice(1));
+      const params = WorkspaceParams.extend(Object.fromEntries(names.map((n) => [n, z.string()])));
+      const handler = async ({ params: p }: { params: Record<string, string> }) =>
+        json(await op.run(services, await requireWorkspace(services, p.key as string), p));
+      if (op.method === "POST") app.post(path, handler, { admin: true, params });
+      else app.delete(path, handler, { admin: true, params });
+    }
+  }
+  return app;
+}
 
 /** The row fields a capability adds. */
 export type RowOf<C> = C extends Capability<infer R> ? R : never;

@@ -2,16 +2,8 @@
 // bulk, keep one into Files, and delete a kept file. Admin only: no agent tool deletes anything.
 // The JSON routes and the admin pages both call these.
 import { Elysia } from "elysia";
-import { z } from "zod";
-import {
-  adminGuard,
-  onWorkspace,
-  onWorkspaceRoute,
-  requireWorkspace,
-  WorkspaceParams,
-} from "../admin/guard.ts";
+import { adminGuard, onWorkspace, onWorkspaceRoute } from "../admin/guard.ts";
 import { badInput } from "../errors.ts";
-import { json } from "../http/json.ts";
 import type { Services } from "../services.ts";
 import { FILES_OFF, type Folder, SUBFOLDERS } from "./uris.ts";
 
@@ -55,33 +47,9 @@ export async function deleteKept(services: Services, key: string, name: string) 
 
 export function filesRoutes(services: Services) {
   const on = (fn: (key: string) => unknown) => onWorkspace(services, fn);
-  return new Elysia({ name: "admin-files" })
-    .use(adminGuard(services))
-    .get(
-      "/admin/workspaces/:key/files",
-      on((key) => filesListing(services, key)),
-      onWorkspaceRoute(),
-    )
-    .delete(
-      "/admin/workspaces/:key/files/screenshots",
-      on((key) => clearFolder(services, key, "screenshots")),
-      onWorkspaceRoute(),
-    )
-    .delete(
-      "/admin/workspaces/:key/files/recordings",
-      on((key) => clearFolder(services, key, "recordings")),
-      onWorkspaceRoute(),
-    )
-    .post(
-      "/admin/workspaces/:key/files/:folder/:name/keep",
-      async ({ params: { key, folder, name } }) =>
-        json(await keepFile(services, await requireWorkspace(services, key), folder, name)),
-      { admin: true, params: WorkspaceParams.extend({ folder: z.string(), name: z.string() }) },
-    )
-    .delete(
-      "/admin/workspaces/:key/files/:name",
-      async ({ params: { key, name } }) =>
-        json(await deleteKept(services, await requireWorkspace(services, key), name)),
-      { admin: true, params: WorkspaceParams.extend({ name: z.string() }) },
-    );
+  return new Elysia({ name: "admin-files" }).use(adminGuard(services)).get(
+    "/admin/workspaces/:key/files",
+    on((key) => filesListing(services, key)),
+    onWorkspaceRoute(),
+  );
 }

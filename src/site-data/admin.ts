@@ -2,16 +2,8 @@
 // per request from the record (and, for History, the secrets catalogue). Clears and Forget change
 // the store only, never the live browser. The JSON routes and the admin pages both call these.
 import { Elysia } from "elysia";
-import { z } from "zod";
-import {
-  adminGuard,
-  onWorkspace,
-  onWorkspaceRoute,
-  requireWorkspace,
-  WorkspaceParams,
-} from "../admin/guard.ts";
+import { adminGuard, onWorkspace, onWorkspaceRoute } from "../admin/guard.ts";
 import { notFound } from "../errors.ts";
-import { json } from "../http/json.ts";
 import { matchingSecrets } from "../secrets/catalogue.ts";
 import type { Services } from "../services.ts";
 import { historyCleared, type WorkspaceRecord, withSiteData } from "../store/record.ts";
@@ -95,25 +87,9 @@ export function siteDataRoutes(services: Services) {
       on((key) => siteDataListing(services, key)),
       onWorkspaceRoute(),
     )
-    .delete(
-      "/admin/workspaces/:key/site-data",
-      on((key) => clearSiteData(services, key)),
-      onWorkspaceRoute(),
-    )
-    .delete(
-      "/admin/workspaces/:key/site-data/:site",
-      async ({ params }) =>
-        json(await forgetSite(services, await requireWorkspace(services, params.key), params.site)),
-      { admin: true, params: WorkspaceParams.extend({ site: z.string() }) },
-    )
     .get(
       "/admin/workspaces/:key/history",
       on((key) => historyListing(services, key)),
-      onWorkspaceRoute(),
-    )
-    .delete(
-      "/admin/workspaces/:key/history",
-      on((key) => clearHistory(services, key)),
       onWorkspaceRoute(),
     );
 }

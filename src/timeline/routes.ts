@@ -4,13 +4,7 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
 import { validate } from "../actions/validate.ts";
-import {
-  adminGuard,
-  onWorkspace,
-  onWorkspaceRoute,
-  requireWorkspace,
-  WorkspaceParams,
-} from "../admin/guard.ts";
+import { adminGuard, onWorkspaceRoute, requireWorkspace, WorkspaceParams } from "../admin/guard.ts";
 import { badInput, notFound, unavailable } from "../errors.ts";
 import { NO_SCRIPT } from "../files/serve.ts";
 import { saveFlowText } from "../flows/actions.ts";
@@ -112,7 +106,6 @@ export async function keepRunAsFlow(services: Services, key: string, raw: unknow
 
 export function timelineRoutes(services: Services) {
   const timeline = services.timeline;
-  const on = (fn: (key: string) => unknown) => onWorkspace(services, fn);
   return new Elysia({ name: "admin-timeline" })
     .use(adminGuard(services))
     .get(
@@ -130,16 +123,6 @@ export function timelineRoutes(services: Services) {
         return jpeg(bytes, 3600);
       },
       { admin: true, params: WorkspaceParams.extend({ n: entryNumber("n") }) },
-    )
-    .delete(
-      "/admin/workspaces/:key/timeline",
-      on((key) => clearTimeline(services, key, "all")),
-      onWorkspaceRoute(),
-    )
-    .delete(
-      "/admin/workspaces/:key/timeline/screens",
-      on((key) => clearTimeline(services, key, "screens")),
-      onWorkspaceRoute(),
     )
     .post(
       "/admin/workspaces/:key/timeline/flow",

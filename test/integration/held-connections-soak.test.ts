@@ -4,7 +4,8 @@
 // sockets cross the wire; held-connections.test.ts proves the same against the real Grid, fewer times.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { html, serveFixture } from "../support/fixtures.ts";
-import { startServer, type TestServer } from "../support/server.ts";
+import { okCaller, startServer, type TestServer } from "../support/server.ts";
+import { bidiSettled } from "../support/tcp-proxy.ts";
 import { startWireGrid, type WireGrid } from "../support/wire-grid.ts";
 
 const W = "soak";
@@ -15,20 +16,12 @@ const HOME = site.url("/");
 let grid: WireGrid;
 let server: TestServer;
 
-const call = async (method: "POST" | "DELETE", path: string, body?: unknown) => {
-  const res = await server.call(method, path, body, W);
-  if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body as Record<string, unknown>;
-};
+const call = (method: "POST" | "DELETE", path: string, body?: unknown) =>
+  okCaller(server, W)(method, path, body);
 
 const sessionId = async () => (await server.app.services.store.get(W))?.session_id ?? null;
 
-// The wire Grid sees a socket close a moment after the server closes it.
-async function settled(want: number): Promise<number> {
-  const until = Date.now() + 5_000;
-  while (grid.bidiOpen !== want && Date.now() < until) await Bun.sleep(10);
-  return grid.bidiOpen;
-}
+const settled = (want: number) => bidiSettled(grid, want);
 
 beforeAll(async () => {
   grid = startWireGrid({ titles: { [HOME]: "Soak" } });

@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { testGridUrl } from "../support/env.ts";
 import { html, serveFixture } from "../support/fixtures.ts";
-import { startServer, type TestServer } from "../support/server.ts";
-import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy.ts";
+import { okCaller, startServer, type TestServer } from "../support/server.ts";
+import { bidiSettled, startTcpProxy, type TcpProxy } from "../support/tcp-proxy.ts";
 
 const W = "held";
 const CYCLES = 5;
@@ -14,18 +14,10 @@ const site = serveFixture({ "/": () => html("<title>Held</title><p id=p>here") }
 let proxy: TcpProxy;
 let server: TestServer;
 
-const call = async (method: "POST" | "DELETE", path: string, body?: unknown) => {
-  const res = await server.call(method, path, body, W);
-  if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body as Record<string, unknown>;
-};
+const call = (method: "POST" | "DELETE", path: string, body?: unknown) =>
+  okCaller(server, W)(method, path, body);
 
-// The relay sees a socket close a moment after the server closes it.
-async function settled(want: number): Promise<number> {
-  const until = Date.now() + 5_000;
-  while (proxy.bidiOpen !== want && Date.now() < until) await Bun.sleep(20);
-  return proxy.bidiOpen;
-}
+const settled = (want: number) => bidiSettled(proxy, want);
 
 beforeAll(async () => {
   const grid = new URL(testGridUrl);

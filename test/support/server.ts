@@ -77,6 +77,19 @@ export async function startServer(opts: TestServerOptions = {}): Promise<TestSer
   };
 }
 
+/** `server.call` on `workspace` that throws on anything but a 200, answering the body (a loop's calls). */
+export function okCaller(server: TestServer, workspace: string) {
+  return async (
+    method: "POST" | "DELETE",
+    path: string,
+    body?: unknown,
+  ): Promise<Record<string, unknown>> => {
+    const res = await server.call(method, path, body, workspace);
+    if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body as Record<string, unknown>;
+  };
+}
+
 /** Ends every browser the test's workspaces hold, so the two Grid slots are free for the next file. */
 export async function endAll(server: TestServer, workspaces: string[]): Promise<void> {
   for (const w of workspaces) await server.call("DELETE", "/browser", undefined, w).catch(() => undefined);

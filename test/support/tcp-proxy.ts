@@ -92,3 +92,13 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     stop: () => listener.stop(true),
   };
 }
+
+/**
+ * Waits up to 5 s for `counter`'s open BiDi sockets to be `want` (a relay or the wire Grid sees a
+ * socket close a moment after the server closes it); answers the count then.
+ */
+export async function bidiSettled(counter: { readonly bidiOpen: number }, want: number): Promise<number> {
+  const until = Date.now() + 5_000;
+  while (counter.bidiOpen !== want && Date.now() < until) await Bun.sleep(10);
+  return counter.bidiOpen;
+}

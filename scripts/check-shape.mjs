@@ -237,6 +237,20 @@ for (const file of files) {
     problems.push(`${file} holds no module state now: take it off MODULE_STATE_ALLOWED`);
 }
 
+// Bodies: the app reads a request's body in one place, Elysia's parse stage (src/http/body.ts); a
+// route declares the body it takes and its handler is handed it. Flagged: reading a request's body
+// anywhere else.
+const BODY_READ = /\brequest\s*\.\s*(?:json|text|formData|arrayBuffer|blob|bytes)\s*\(|\brequest\s*\.\s*body\s*\.\s*getReader\b/;
+for (const file of files) {
+  if (!file.startsWith("src/") || file === "src/http/body.ts") continue;
+  readFileSync(join(root, file), "utf8")
+    .split("\n")
+    .forEach((line, i) => {
+      if (!BODY_READ.test(line)) return;
+      problems.push(`${file}:${i + 1} reads a request body by hand: declare it (services.bodies.takes) and take \`body\``);
+    });
+}
+
 // Re-exports: import from the defining module; only a folder's index.ts gathers.
 const REEXPORT = /(?:^|\n)\s*export\s+(?:type\s+)?(?:\*|\{[^}]*\})\s*from\s*["'][^"']+["']/;
 for (const file of files) {
@@ -284,5 +298,5 @@ if (problems.length) {
   process.exit(1);
 }
 console.log(
-  `shape: no cycle, every import as the layering table allows, no module state (${MODULE_STATE_ALLOWED.length} allowed), no re-export outside an index, no unused export, ${files.length} files of ${MAX_LINES} lines or fewer, no clone`,
+  `shape: no cycle, every import as the layering table allows, no module state (${MODULE_STATE_ALLOWED.length} allowed), no body read by hand, no re-export outside an index, no unused export, ${files.length} files of ${MAX_LINES} lines or fewer, no clone`,
 );

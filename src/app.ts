@@ -13,8 +13,9 @@ import { setupFiles } from "./files/setup.ts";
 import { Flows } from "./flows/service.ts";
 import { captureHook } from "./grid/capture.ts";
 import { Grid } from "./grid/webdriver.ts";
+import { Bodies } from "./http/body.ts";
 import { checkRequest, HostRules } from "./http/guard.ts";
-import { failureOf, json } from "./http/json.ts";
+import { failureResponse, json } from "./http/json.ts";
 import { Events } from "./kit/events.ts";
 import { addRedaction, log, removeRedaction } from "./log.ts";
 import { CallMetrics } from "./metrics/calls.ts";
@@ -29,7 +30,7 @@ import { checkKeyPrint, checkSealed, hasKeyPrint, KEY_FILE, openStore } from "./
 import type { RecordStore } from "./store/types.ts";
 import { adminRoutes } from "./surfaces/admin-api.ts";
 import { Feeds } from "./surfaces/feed.ts";
-import { requireToken } from "./surfaces/http.ts";
+import { MCP_BODY_METHODS, mcpGate, requireToken } from "./surfaces/http.ts";
 import type { McpHttp } from "./surfaces/mcp-http.ts";
 import { openApiDocument } from "./surfaces/openapi.ts";
 import { restRoutes } from "./surfaces/rest.ts";
@@ -173,6 +174,7 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     recordings,
     hosts,
     admin: new AdminAuth(store, adminTokenOf(config), hosts),
+    bodies: new Bodies(),
   };
   await recordings?.start();
   return services;
@@ -200,9 +202,11 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     mcp ??= import("./surfaces/mcp-http.ts").then((m) => new m.McpHttp(services));
     return mcp;
   };
+  for (const method of MCP_BODY_METHODS) services.bodies.takes(method, "/mcp", { before: mcpGate(services) });
   const http = new Elysia()
-    // No route gets a body Elysia read for it: each reads its own, after its token is checked.
-    .onParse({ as: "global" }, () => null)
+    // The one body reader: a route reads the body it declared (`services.bodies.takes`), after the
+    // check it named (its token); one that declared none reads nothing.
+    .onParse({ as: "global" }, services.bodies.parse)
     // Before any route: the Host, the Origin and the path (src/http/guard.ts), and under /admin the
     // admin credential, by prefix: a route added under /admin is the admin's before any handler runs.
     .onRequest(async ({ request }) => {
@@ -211,7 +215,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     })
     // Every failure, thrown by a hook, a route schema or a handler, answers the same way.
     .onError(({ code, error, request }) =>
-      failureOf(code, error, request, (t) => services.redactor.redact(t)),
+      failureResponse(code, error, request, (t) => services.redactor.redact(t)),
     )
     .get("/", () => new Response(null, { status: 302, headers: { location: "/ui/" } }))
     .get("/healthz", async () => {
@@ -233,7 +237,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
       requireToken(request, config.auth.token);
       return json(openApiDocument());
     })
-    .all("/mcp", async ({ request }) => (await mcpHttp()).handle(request), { parse: "none" })
+    .all("/mcp", async ({ request, body }) => (await mcpHttp()).handle(request, body))
     .use(restRoutes(services))
     .use(fileRoutes(services))
     .use(adminRoutes(services, feeds))

@@ -7,6 +7,7 @@ import type { z } from "zod";
 import type { BidiSocket } from "../grid/bidi.ts";
 import type { HeldConnection } from "../grid/held.ts";
 import type { Page } from "../grid/page.ts";
+import type { BodyKind, BodySpec } from "../http/body.ts";
 import type { BrowserSettings } from "../store/record.ts";
 import type { Outcome } from "./outcome.ts";
 
@@ -61,9 +62,12 @@ export interface HttpRoute {
   path: string;
   /** The OpenAPI summary, when it is not the title. */
   summary?: string;
-  /** Reads a body that is not plain JSON (a multipart upload) into the input's fields; it enforces its own cap. */
-  readBody?: (request: Request) => Promise<Record<string, unknown>>;
-  /** With readBody: the body types it takes besides JSON, for OpenAPI (content type → schema); default a multipart upload. */
+  /** The body kinds it takes besides JSON (a flow's YAML, an upload's multipart form), and their caps. */
+  takes?: readonly Exclude<BodyKind, "json">[];
+  caps?: BodySpec["caps"];
+  /** The input's fields from the body the app read (a JSON object, YAML text, a multipart form). */
+  fromBody?: (body: unknown) => Record<string, unknown> | Promise<Record<string, unknown>>;
+  /** With takes: the body types besides JSON, for OpenAPI (content type → schema); default a multipart upload. */
   bodies?: Record<string, Record<string, unknown>>;
 }
 

@@ -7,7 +7,7 @@ import { pageFields } from "../actions/fields.ts";
 import { type PageMatch, type SeekArgs, Selector, seek, timeoutField } from "../actions/selectors.ts";
 import { badInput, tooLarge } from "../errors.ts";
 import type { NodeRef } from "../grid/page-call.ts";
-import { readCapped, readJson } from "../http/json.ts";
+import { objectBody } from "../http/body.ts";
 import type { PageLib, PageSelector } from "../in-page/index.ts";
 import { fileNameProblem } from "./file-names.ts";
 import { FileEntrySchema } from "./schema.ts";
@@ -81,26 +81,11 @@ const FILE_INPUT = (L: PageLib, sel: PageSelector, _opts: SeekArgs): unknown => 
 
 const CHOSEN = (_L: PageLib, el: HTMLInputElement) => Array.from(el.files ?? []).map((f) => f.name);
 
-/** A multipart upload (`file` and `selector` as JSON text), or the JSON body. */
-async function readUpload(request: Request): Promise<Record<string, unknown>> {
-  const type = request.headers.get("content-type") ?? "";
-  if (!/^multipart\/form-data\b/i.test(type)) {
-    const body = await readJson(request);
-    if (typeof body !== "object" || body === null || Array.isArray(body)) {
-      throw badInput("the body must be a JSON object, or multipart/form-data with a file");
-    }
-    return body as Record<string, unknown>;
-  }
-  // The cap is the file's; the form's other fields and boundaries get a little room.
-  const bytes = await readCapped(request, UPLOAD_CAP + MIB, "upload (64 MiB)");
-  let form: FormData;
-  try {
-    form = await new Response(bytes as Uint8Array<ArrayBuffer>, {
-      headers: { "content-type": type },
-    }).formData();
-  } catch {
-    throw badInput("the body is not valid multipart/form-data");
-  }
+/** The input from a multipart upload (`file`, and `selector` as JSON text), or from the JSON body. */
+async function uploadFields(body: unknown): Promise<Record<string, unknown>> {
+  if (!(body instanceof FormData))
+    return objectBody(body, "the body must be a JSON object, or multipart/form-data with a file");
+  const form = body;
   const out: Record<string, unknown> = {};
   for (const [key, entry] of form.entries()) {
     const value = entry as string | File;
@@ -130,7 +115,14 @@ async function readUpload(request: Request): Promise<Record<string, unknown>> {
 
 export const uploadFile = defineAction({
   name: "upload_file",
-  http: { method: "POST", path: "/browser/upload", readBody: readUpload },
+  http: {
+    method: "POST",
+    path: "/browser/upload",
+    takes: ["multipart"],
+    // The cap is the file's; the form's other fields and boundaries get a little room.
+    caps: { multipart: { bytes: UPLOAD_CAP + MIB, what: "upload (64 MiB)" } },
+    fromBody: uploadFields,
+  },
   title: "Upload a file",
   description: [
     "Put a workspace file (uri, as a listing gives it) into a file input, as a person choosing it would. Submit the form yourself afterwards.",

@@ -3,8 +3,7 @@ import { z } from "zod";
 import { defineAction } from "../actions/define.ts";
 import type { ActionServices } from "../actions/ports.ts";
 import { badInput, tooLarge } from "../errors.ts";
-import { readCapped, readJson } from "../http/json.ts";
-import { mediaType } from "../http/media.ts";
+import { objectBody } from "../http/body.ts";
 import { bindFlow } from "./bind.ts";
 import { parseFlow } from "./format.ts";
 import type { ParsedFlow } from "./lines.ts";
@@ -22,19 +21,13 @@ const ParamValues = z
   .describe("By name; one left out takes its default.")
   .meta({ docs: "Values for the flow's parameters, by name; a parameter left out takes its default." });
 
-/** PUT /flows/{name}: a JSON body is the flow's fields; a YAML one (the route refuses other types) is its text. */
-async function flowBody(request: Request): Promise<Record<string, unknown>> {
-  if (mediaType(request) === "application/json") {
-    const body = await readJson(request);
-    if (typeof body !== "object" || body === null || Array.isArray(body)) {
-      throw badInput(
-        "the body must be a JSON object: the flow's fields, or send its YAML as application/yaml",
-      );
-    }
-    return body as Record<string, unknown>;
-  }
-  const bytes = await readCapped(request, FLOW_CAP, "flow YAML");
-  return { yaml: new TextDecoder().decode(bytes) };
+/** PUT /flows/{name}: a JSON body is the flow's fields; a YAML one (the app read its text) is its text. */
+function flowBody(body: unknown): Record<string, unknown> {
+  if (typeof body === "string") return { yaml: body };
+  return objectBody(
+    body,
+    "the body must be a JSON object: the flow's fields, or send its YAML as application/yaml",
+  );
 }
 
 function prepare(
@@ -81,7 +74,9 @@ export const saveFlowAction = defineAction({
   http: {
     method: "PUT",
     path: "/flows/{name}",
-    readBody: flowBody,
+    takes: ["yaml"],
+    caps: { yaml: { bytes: FLOW_CAP, what: "flow YAML" } },
+    fromBody: flowBody,
     bodies: {
       "application/yaml": { type: "string", description: "The flow as YAML text (at most 1 MiB)." },
     },

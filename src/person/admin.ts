@@ -4,7 +4,7 @@ import { Elysia } from "elysia";
 import { z } from "zod";
 import { validate } from "../actions/validate.ts";
 import { adminGuard, onWorkspaceRoute, requireWorkspace } from "../admin/guard.ts";
-import { json, readJson } from "../http/json.ts";
+import { json } from "../http/json.ts";
 import type { Services } from "../services.ts";
 import { invoke } from "../workspaces/invoke.ts";
 import { inputArgs, personAction, readInput } from "./input.ts";
@@ -14,15 +14,16 @@ const Answer = z.strictObject({
 });
 
 export function personRoutes(services: Services) {
+  services.bodies.takes("POST", "/admin/workspaces/:key/answer");
   return new Elysia({ name: "admin-person" })
     .use(adminGuard(services))
     .use(inputRoutes(services))
     .post(
       "/admin/workspaces/:key/answer",
-      async ({ request, params }) => {
+      async ({ body: sent, params }) => {
         // A question is kept in the record (a workspace with none gets one when it asks).
         const key = await requireWorkspace(services, params.key);
-        const body = validate(Answer, await readJson(request));
+        const body = validate(Answer, sent);
         // Answers once the agent's call took it (on whichever server it waits); else 409 or 503.
         await services.questions.answer(key, body.text);
         return json({ answered: true });
@@ -33,12 +34,12 @@ export function personRoutes(services: Services) {
 
 /** POST /admin/workspaces/{key}/input: one input of a person's, in the workspace's turn. */
 export function inputRoutes(services: Services) {
+  services.bodies.takes("POST", "/admin/workspaces/:key/input");
   return new Elysia({ name: "admin-person-input" }).use(adminGuard(services)).post(
     "/admin/workspaces/:key/input",
-    async ({ request, params }) => {
+    async ({ request, body, params }) => {
       const key = await requireWorkspace(services, params.key);
-      const raw = await readJson(request);
-      const input = readInput(raw);
+      const input = readInput(body);
       const result = await invoke(services, {
         surface: "person",
         workspace: key,

@@ -1,9 +1,11 @@
-// What the agent surfaces' HTTP routes share: bearer auth and naming the workspace. JSON answers,
-// failures and capped bodies are src/http/json.ts (re-exported here for the surfaces).
+// What the agent surfaces' HTTP routes share: bearer auth, /mcp's gate and naming the workspace.
+// JSON answers and failures are src/http/json.ts; bodies src/http/body.ts.
 
 import { bearerOf, sameToken } from "../admin/auth.ts";
-import { badInput, unauthorized } from "../errors.ts";
+import { badInput, forbidden, unauthorized } from "../errors.ts";
+import { requestHost } from "../http/guard.ts";
 import { workspaceNameProblem } from "../kit/names.ts";
+import type { Services } from "../services.ts";
 
 /** Throws 401 unless the request carries the bearer token (no token configured: loopback only, open). */
 export function requireToken(request: Request, token: string | null): void {
@@ -28,4 +30,20 @@ export function workspaceOf(request: Request): string {
   const problem = workspaceNameProblem(name);
   if (problem) throw badInput(`invalid workspace name: ${problem}`, "workspace");
   return name;
+}
+
+/** The methods whose /mcp requests pass `mcpGate` in the parse stage (their body is declared). */
+export const MCP_BODY_METHODS = ["POST", "DELETE"];
+
+/**
+ * /mcp's checks, before anything is read: the bearer token, and no page on another origin driving
+ * it by any method (the app refuses its changes too).
+ */
+export function mcpGate(services: Pick<Services, "config" | "hosts">) {
+  return (request: Request): void => {
+    requireToken(request, services.config.auth.token);
+    const origin = request.headers.get("origin");
+    if (origin === null || services.hosts.ownOrigin(origin, requestHost(request))) return;
+    throw forbidden("requests to /mcp from a web page on another origin are refused");
+  };
 }

@@ -9,12 +9,9 @@
 // stream (src/surfaces/mcp-stream.ts): its subscribed resources' updates.
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
-import { badInput, forbidden, notFound, unavailable } from "../errors.ts";
-import { requestHost } from "../http/guard.ts";
-import { readJson } from "../http/json.ts";
-import { requireJson } from "../http/media.ts";
+import { badInput, notFound, unavailable } from "../errors.ts";
 import type { Services } from "../services.ts";
-import { requireToken, workspaceOf } from "./http.ts";
+import { MCP_BODY_METHODS, mcpGate, workspaceOf } from "./http.ts";
 import { type CallHooks, mcpServer } from "./mcp.ts";
 import { storedLevel } from "./mcp-logging.ts";
 import { McpStreams } from "./mcp-stream.ts";
@@ -48,13 +45,14 @@ export class McpHttp {
     this.streams = new McpStreams(services, this.idle);
   }
 
-  /** Answers one /mcp request; a failure it throws is the app's to answer (src/http/json.ts failureOf). */
-  async handle(request: Request): Promise<Response> {
-    requireToken(request, this.services.config.auth.token);
-    this.checkOrigin(request);
-    if (request.method === "POST") requireJson(request);
+  /**
+   * Answers one /mcp request, its body as the app read it (a POST's JSON; `mcpBodies` declared it,
+   * behind `mcpGate`); a failure it throws is the app's to answer (src/http/json.ts).
+   */
+  async handle(request: Request, body: unknown): Promise<Response> {
+    if (!MCP_BODY_METHODS.includes(request.method)) mcpGate(this.services)(request);
     const id = request.headers.get("mcp-session-id");
-    if (!id) return this.initialize(request);
+    if (!id) return this.initialize(request, body);
     const workspace = await this.services.store.mcpSession(id, this.idle);
     if (workspace === null) throw notFound(NO_SESSION);
     if (request.method === "DELETE") {
@@ -64,7 +62,6 @@ export class McpHttp {
     }
     if (request.method === "GET") return this.streams.stream(id, workspace, request);
     if (request.method !== "POST") return methodNotAllowed();
-    const body = await readJson(request);
     const cancels = (Array.isArray(body) ? body : [body]).filter(isCancel).slice(0, MAX_CANCELS);
     for (const m of cancels) await this.cancelled(id, m);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
@@ -72,10 +69,9 @@ export class McpHttp {
     return transport.handleRequest(request, { parsedBody: body });
   }
 
-  private async initialize(request: Request): Promise<Response> {
+  private async initialize(request: Request, body: unknown): Promise<Response> {
     if (request.method !== "POST") throw badInput("start an MCP session with an initialize POST");
     const workspace = workspaceOf(request);
-    const body = await readJson(request);
     const messages = Array.isArray(body) ? body : [body];
     if (!messages.some((m) => isInitializeRequest(m))) {
       throw badInput("no mcp-session-id header: start an MCP session with an initialize request");
@@ -131,13 +127,6 @@ export class McpHttp {
     // Only for an id the session used for a call (on any server): others are a client's noise.
     else if (await this.services.store.hasMark(usedKey(key)))
       await this.services.store.putMark(key, CANCEL_KEEP_S);
-  }
-
-  /** A page on another origin must not drive /mcp by any method (the app refuses its changes too). */
-  private checkOrigin(request: Request): void {
-    const origin = request.headers.get("origin");
-    if (origin === null || this.services.hosts.ownOrigin(origin, requestHost(request))) return;
-    throw forbidden("requests to /mcp from a web page on another origin are refused");
   }
 
   async close(): Promise<void> {

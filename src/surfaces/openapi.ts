@@ -83,11 +83,11 @@ function operation(action: AnyAction) {
   };
   if (action.http.method !== "GET" && action.http.method !== "DELETE") {
     const content: Record<string, unknown> = { "application/json": { schema: body } };
-    // An action that reads its own body also takes a multipart upload: the file as a part named
-    // "file", every other field as a part holding its JSON.
+    // An action that takes a multipart form is an upload: the file as a part named "file", every
+    // other field as a part holding its JSON.
     if (action.http.bodies) {
       for (const [type, schema] of Object.entries(action.http.bodies)) content[type] = { schema };
-    } else if (action.http.readBody) {
+    } else if (action.http.takes?.includes("multipart")) {
       const parts = {
         ...body.properties,
         file: { type: "string", format: "binary", description: "The file." },

@@ -4,8 +4,8 @@ import { z } from "zod";
 import { ACTIONS } from "../actions/index.ts";
 import type { AnyAction } from "../actions/shape.ts";
 import { badInput } from "../errors.ts";
-import { json, readJson } from "../http/json.ts";
-import { requireJson, YAML_TYPES } from "../http/media.ts";
+import { objectBody } from "../http/body.ts";
+import { json } from "../http/json.ts";
 import type { ResourceDef } from "../resources/define.ts";
 import { RESOURCES } from "../resources/index.ts";
 import type { Services } from "../services.ts";
@@ -25,27 +25,20 @@ function pathSchema(path: string) {
   return z.object(Object.fromEntries(names.map((k) => [k, z.string({ error: error(k) })]))).default({});
 }
 
-/** The body types an action takes besides JSON. */
-function bodyTypes(action: AnyAction): string[] {
-  const { bodies, readBody } = action.http;
-  if (bodies) return Object.keys(bodies).flatMap((t) => (t === "application/yaml" ? YAML_TYPES : [t]));
-  return readBody ? ["multipart/form-data"] : [];
-}
-
+/**
+ * One action's call: its body as the app read it (its token checked first, in the parse stage; see
+ * `restRoutes`), the path's params merged in.
+ */
 async function runAction(
   services: Services,
   action: AnyAction,
   request: Request,
+  body: unknown,
   params: Record<string, string>,
 ): Promise<Response> {
-  requireToken(request, services.config.auth.token);
-  requireJson(request, bodyTypes(action));
   const workspace = workspaceOf(request);
-  const body = action.http.readBody ? await action.http.readBody(request) : await readJson(request);
-  if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    throw badInput("the body must be a JSON object");
-  }
-  const merged: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+  const args = action.http.fromBody ? await action.http.fromBody(body) : objectBody(body);
+  const merged: Record<string, unknown> = { ...args };
   for (const [k, v] of Object.entries(params)) {
     if (Object.hasOwn(merged, k) && merged[k] !== v)
       throw badInput(`field "${k}" is given by the path: leave it out of the body`, k);
@@ -82,19 +75,26 @@ async function readResource(
 
 export function restRoutes(services: Services) {
   const app = new Elysia({ name: "rest" });
+  const token = (request: Request) => requireToken(request, services.config.auth.token);
   for (const action of ACTIONS) {
+    const path = elysiaPath(action.http.path);
+    services.bodies.takes(action.http.method, path, {
+      kinds: ["json", ...(action.http.takes ?? [])],
+      ...(action.http.caps ? { caps: action.http.caps } : {}),
+      before: token,
+    });
     app.route(
       action.http.method,
-      elysiaPath(action.http.path),
-      ({ request, params }) => runAction(services, action, request, params),
-      { parse: "none", params: pathSchema(action.http.path) },
+      path,
+      ({ request, body, params }) => runAction(services, action, request, body, params),
+      { params: pathSchema(action.http.path) },
     );
   }
   for (const resource of RESOURCES) {
     app.get(
       elysiaPath(resource.http),
       ({ request, params }) => readResource(services, resource, request, params),
-      { parse: "none", params: pathSchema(resource.http) },
+      { params: pathSchema(resource.http) },
     );
   }
   return app;

@@ -16,7 +16,7 @@ import { PaneParams, uiKit } from "./ui/kit.ts";
 import { paneRoutes } from "./ui/panes.ts";
 import { page } from "./ui/respond.ts";
 import { signInRoutes } from "./ui/sign-in.ts";
-import { timelineRoutes } from "./ui/timeline.ts";
+import { KEEP_AS_FLOW, timelineRoutes } from "./ui/timeline.ts";
 
 export function uiRoutes(services: Services, feeds: Feeds) {
   const kit = uiKit(services, feeds);
@@ -105,7 +105,7 @@ export function uiRoutes(services: Services, feeds: Feeds) {
           .get("/ui/workspaces/:key/panes/:tab", panes.pane)
           .get("/ui/workspaces/:key/panes/timeline/newer", timeline.newer)
           .get("/ui/workspaces/:key/panes/timeline/older", timeline.older)
-          .post("/ui/workspaces/:key/panes/timeline/flow", timeline.keepAsFlow)
+          .post(KEEP_AS_FLOW, timeline.keepAsFlow)
           .post("/ui/workspaces/:key/panes/:tab/*", panes.paneAction("POST"))
           .delete("/ui/workspaces/:key/panes/:tab", panes.paneAction("DELETE"))
           .delete("/ui/workspaces/:key/panes/:tab/*", panes.paneAction("DELETE"))

@@ -8,7 +8,7 @@ import { adminGuard, onWorkspaceRoute, requireWorkspace, WorkspaceParams } from 
 import { badInput, notFound, unavailable } from "../errors.ts";
 import { NO_SCRIPT } from "../files/serve.ts";
 import { saveFlowText } from "../flows/actions.ts";
-import { json, readJson } from "../http/json.ts";
+import { json } from "../http/json.ts";
 import type { Services } from "../services.ts";
 import type { TimelineEntry } from "./entry.ts";
 import { PAGE_MAX } from "./service.ts";
@@ -106,6 +106,7 @@ export async function keepRunAsFlow(services: Services, key: string, raw: unknow
 
 export function timelineRoutes(services: Services) {
   const timeline = services.timeline;
+  services.bodies.takes("POST", "/admin/workspaces/:key/timeline/flow");
   return new Elysia({ name: "admin-timeline" })
     .use(adminGuard(services))
     .get(
@@ -126,9 +127,9 @@ export function timelineRoutes(services: Services) {
     )
     .post(
       "/admin/workspaces/:key/timeline/flow",
-      async ({ request, params }) => {
+      async ({ body, params }) => {
         const key = await requireWorkspace(services, params.key);
-        return json(await keepRunAsFlow(services, key, await readJson(request)));
+        return json(await keepRunAsFlow(services, key, body));
       },
       onWorkspaceRoute(),
     )

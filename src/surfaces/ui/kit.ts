@@ -25,6 +25,8 @@ export type Ctx<P extends { key?: string } = { key?: string }> = {
   request: Request;
   params: P;
   query: Record<string, string | undefined>;
+  /** What the app read for a route that declared a body (src/http/body.ts). */
+  body?: unknown;
   set: { headers: Record<string, string | number> };
 };
 /** The context of a route on one workspace (its params as PaneParams gives them). */

@@ -4,9 +4,7 @@ import { stringifySetCookie } from "cookie";
 import { Elysia } from "elysia";
 import { SignInPage } from "../../../views/sign-in.tsx";
 import { ADMIN_COOKIE, adminTokenOf, SIGN_IN_SECONDS, SignInLimiter, sameToken } from "../../admin/auth.ts";
-import { TooMany, unsupportedType } from "../../errors.ts";
-import { readCapped } from "../../http/json.ts";
-import { hasBody, mediaType } from "../../http/media.ts";
+import { TooMany } from "../../errors.ts";
 import type { Services } from "../../services.ts";
 import { page } from "./respond.ts";
 
@@ -39,18 +37,18 @@ function nextPage(v: unknown): string {
 }
 
 export function signInRoutes(services: Services) {
+  services.bodies.takes("POST", "/ui/sign-in", {
+    kinds: ["form"],
+    caps: { form: { bytes: SIGN_IN_CAP, what: "sign-in form" } },
+    wrongType: "send the sign-in form as application/x-www-form-urlencoded",
+  });
   const token = adminTokenOf(services.config);
   const limiter = new SignInLimiter();
 
   /** The sign-in form: at most SIGN_IN_CAP bytes, and five wrong tokens a minute per client address. */
-  const signIn = async (request: Request, address: string): Promise<Response> => {
+  const signIn = async (request: Request, body: unknown, address: string): Promise<Response> => {
     limiter.check(address);
-    if (hasBody(request) && mediaType(request) !== "application/x-www-form-urlencoded") {
-      throw unsupportedType("send the sign-in form as application/x-www-form-urlencoded");
-    }
-    const form = new URLSearchParams(
-      new TextDecoder().decode(await readCapped(request, SIGN_IN_CAP, "sign-in form")),
-    );
+    const form = body instanceof URLSearchParams ? body : new URLSearchParams();
     const given = (form.get("token") ?? "").trim();
     const next = nextPage(form.get("next"));
     if (token === null) return new Response(null, { status: 303, headers: { location: next } });
@@ -68,8 +66,8 @@ export function signInRoutes(services: Services) {
   return (
     new Elysia({ name: "ui-sign-in" })
       // The address is the server's (Bun's requestIP), not a header a client could set.
-      .post("/ui/sign-in", ({ request, server }) =>
-        signIn(request, server?.requestIP(request)?.address ?? "unknown").catch((err) => {
+      .post("/ui/sign-in", ({ request, body, server }) =>
+        signIn(request, body, server?.requestIP(request)?.address ?? "unknown").catch((err) => {
           // A person waiting out the limit sees the form again, with why; other failures are the app's.
           if (!(err instanceof TooMany)) throw err;
           return page(SignInPage({ error: err.message }), 429, { "retry-after": String(err.retryAfter) });

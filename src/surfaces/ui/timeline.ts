@@ -3,9 +3,6 @@
 import { ErrorNotice, render } from "../../../views/parts.tsx";
 import { Entries, Newer, OlderFailed, SavedAsFlow } from "../../../views/timeline.tsx";
 import { paneRev } from "../../../views/workspace.tsx";
-import { unsupportedType } from "../../errors.ts";
-import { readCapped } from "../../http/json.ts";
-import { hasBody, mediaType } from "../../http/media.ts";
 import type { ListedEntry } from "../../timeline/entry.ts";
 import { timelineTab } from "../../timeline/index.ts";
 import { timelineCounts } from "../../timeline/row.ts";
@@ -14,13 +11,19 @@ import type { Answer } from "./operations.ts";
 import { paneAfter, renderPane } from "./panes.ts";
 import { fragment } from "./respond.ts";
 
-/** The Save as flow form's largest body: a name and the ticked entries. */
+/** The Save as flow form's route, and its largest body: a name and the ticked entries. */
+export const KEEP_AS_FLOW = "/ui/workspaces/:key/panes/timeline/flow";
 const FORM_CAP = 64 * 1024;
 /** The most entries a push loads onto the Timeline's top; further behind, the pane loads again. */
 const NEWER_MAX = 50;
 
 export function timelineRoutes(kit: UiKit) {
   const { services } = kit;
+  services.bodies.takes("POST", KEEP_AS_FLOW, {
+    kinds: ["form"],
+    caps: { form: { bytes: FORM_CAP, what: "form" } },
+    wrongType: "send the form as application/x-www-form-urlencoded",
+  });
 
   /** The Timeline's entries after what the page shows (`after`), or the whole pane when that cannot be said. */
   const newer = kit.fragmentRoute(async (ctx: PaneCtx, admin) => {
@@ -63,11 +66,8 @@ export function timelineRoutes(kit: UiKit) {
   /** Save as flow: the ticked entries' range (the oldest to the newest) kept as the flow `name`. */
   const keepAsFlow = kit.fragmentRoute(async (ctx: PaneCtx, admin) => {
     const key = ctx.params.key;
-    const request = ctx.request;
-    if (hasBody(request) && mediaType(request) !== "application/x-www-form-urlencoded") {
-      throw unsupportedType("send the form as application/x-www-form-urlencoded");
-    }
-    const form = new URLSearchParams(new TextDecoder().decode(await readCapped(request, FORM_CAP, "form")));
+    // The app read the form (a route of the UI's reads at most FORM_CAP bytes before its credential check).
+    const form = ctx.body instanceof URLSearchParams ? ctx.body : new URLSearchParams();
     const ticked = form
       .getAll("entry")
       .filter((v) => /^\d{1,15}$/.test(v))

@@ -113,6 +113,62 @@ describe("the admin credential", () => {
   });
 });
 
+describe("bodies: the app's one reader, in the parse stage", () => {
+  // A body that never ends: a route that reads it before answering never answers.
+  const endless = () =>
+    new ReadableStream<Uint8Array>({
+      pull: async (c) => {
+        await Bun.sleep(5);
+        c.enqueue(new TextEncoder().encode("{"));
+      },
+    });
+  const send = (method: string, path: string, headers: Record<string, string>, body: BodyInit) =>
+    server.app.fetch(
+      new Request(`${server.url}${path}`, { method, headers, body, duplex: "half" } as RequestInit),
+    );
+  const within = <T>(p: Promise<T>) =>
+    Promise.race([p, Bun.sleep(3000).then(() => "read the body: no answer in 3 s" as const)]);
+
+  test("an agent route checks its token before it reads a byte", async () => {
+    const res = await within(
+      send("POST", "/browser/navigate", { "content-type": "application/json", "x-workspace": W }, endless()),
+    );
+    expect(res instanceof Response ? res.status : res).toBe(401);
+    const mcp = await within(send("POST", "/mcp", { "content-type": "application/json" }, endless()));
+    expect(mcp instanceof Response ? mcp.status : mcp).toBe(401);
+  });
+
+  test("a route that declared no body reads none, whatever is sent", async () => {
+    const auth = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
+    const res = await within(send("DELETE", `/admin/workspaces/${W}/timeline/screens`, auth, endless()));
+    expect(res instanceof Response ? res.status : res).toBe(200);
+  });
+
+  test("a declared body over its cap is a 413, of a type the route does not take a 415 naming what it takes", async () => {
+    const auth = { authorization: `Bearer ${TOKEN}`, "x-workspace": W };
+    const big = await send(
+      "POST",
+      "/browser/navigate",
+      { ...auth, "content-type": "application/json" },
+      JSON.stringify({ url: `https://a.example.test/?q=${"x".repeat(1024 * 1024)}` }),
+    );
+    expect(big.status).toBe(413);
+    expect(((await big.json()) as { error: string }).error).toBe(
+      "the body is over its cap of 1048576 bytes of JSON: send less",
+    );
+    const upload = await send("POST", "/browser/upload", { ...auth, "content-type": "text/plain" }, "hello");
+    expect(upload.status).toBe(415);
+    expect(((await upload.json()) as { error: string }).error).toBe(
+      "the body is of type text/plain: send it as application/json or multipart/form-data (Content-Type)",
+    );
+    const flow = await send("PUT", "/flows/x", { ...auth, "content-type": "application/json" }, "{nope");
+    expect(flow.status).toBe(400);
+    expect(((await flow.json()) as { error: string }).error).toBe(
+      "the body is not valid JSON: send a JSON object",
+    );
+  });
+});
+
 describe("live feeds", () => {
   const open = async (path: string) => {
     const abort = new AbortController();

@@ -1,7 +1,7 @@
 // Secrets, Settings and Activity: read-only pages over the admin API.
 import { SecretItem } from "./history.tsx";
 import { Page } from "./layout.tsx";
-import type { Call, SecretLine, Setting } from "./models.ts";
+import type { ActivityNote, SecretLine, Setting } from "./models.ts";
 import { attr } from "./parts.tsx";
 import { workspaceUrl } from "./urls.ts";
 
@@ -98,7 +98,11 @@ export function SettingsPage(props: {
   });
 }
 
-export function ActivityPage(props: { calls: Call[]; error?: string | null; signOut: boolean }): string {
+export function ActivityPage(props: {
+  calls: ActivityNote[];
+  error?: string | null;
+  signOut: boolean;
+}): string {
   return Page({
     title: "Activity",
     section: "activity",

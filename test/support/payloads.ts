@@ -4,7 +4,7 @@
 import { isObject } from "../../src/kit/json.ts";
 import { TimelinePage } from "../../src/timeline/entry.ts";
 import type {
-  Call,
+  ActivityNote,
   FileEntry,
   FilesPayload,
   FlowsPayload,
@@ -156,7 +156,7 @@ export function flowsOf(body: unknown): Required<FlowsPayload> {
   };
 }
 
-export function callsOf(body: unknown): Call[] {
+export function callsOf(body: unknown): ActivityNote[] {
   const b = isObject(body) ? body : {};
   return list(b.calls)
     .filter(isObject)

@@ -1,10 +1,11 @@
 // What a WebDriver failure means for the caller, decided in one place for every page action.
 //
-//   failureOf(err, about)  → the error to throw: a AppError with a clear message, or `err` itself
-//                            when it is not the caller's to fix (the browser is gone, so the manager
-//                            reopens it; the Grid is down; an error nobody expected → 500).
-//   acting(about, act)     → runs `act`, once more when the element went stale (act must locate its
-//                            elements afresh), and maps whatever it throws with failureOf.
+//   mapDriverError(err, about) → the error to throw: an AppError with a clear message, or `err`
+//                                itself when it is not the caller's to fix (the browser is gone, so
+//                                the manager reopens it; the Grid is down; an error nobody
+//                                expected → 500).
+//   acting(about, act)         → runs `act`, once more when the element went stale (act must locate
+//                                its elements afresh), and maps whatever it throws with mapDriverError.
 //
 // `about.selector` is quoted in messages; `about.typed` (text being typed) is cut out of any message.
 import { error as wd } from "selenium-webdriver";
@@ -55,7 +56,7 @@ function withoutTyped(message: string, typed: string | undefined): string {
   return typed && typed.length >= 3 ? message.split(typed).join("[typed text]") : message;
 }
 
-export function failureOf(err: unknown, about: About = {}): unknown {
+export function mapDriverError(err: unknown, about: About = {}): unknown {
   if (err instanceof AppError) {
     if (!about.typed || !err.message.includes(about.typed)) return err;
     return new AppError(err.kind, withoutTyped(err.message, about.typed), err.field);
@@ -137,11 +138,11 @@ export async function acting<T>(about: About, act: () => Promise<T>): Promise<T>
   try {
     return await act();
   } catch (err) {
-    if (!(err instanceof wd.StaleElementReferenceError)) throw failureOf(err, about);
+    if (!(err instanceof wd.StaleElementReferenceError)) throw mapDriverError(err, about);
   }
   try {
     return await act();
   } catch (err) {
-    throw failureOf(err, about);
+    throw mapDriverError(err, about);
   }
 }

@@ -9,7 +9,7 @@
 //
 // `about.selector` is quoted in messages; `about.typed` (text being typed) is cut out of any message.
 import { error as wd } from "selenium-webdriver";
-import { AppError, badInput, scrub, unavailable } from "../errors.ts";
+import { AppError, badInput, redactCredentials, unavailable } from "../errors.ts";
 import { isNoSuchSession } from "../grid/webdriver-errors.ts";
 
 export interface About {
@@ -33,7 +33,7 @@ export function reasonOf(err: unknown): string {
   text = text.replace(/^(?:javascript error|unknown error|invalid argument|invalid selector):\s*/i, "");
   text = text.replace(/\s+/g, " ").trim();
   if (text.length > 300) text = `${text.slice(0, 297)}...`;
-  return scrub(text);
+  return redactCredentials(text);
 }
 
 /** What a "click intercepted" message says covers the element: `<div class="overlay">`. */
@@ -69,7 +69,9 @@ export function mapDriverError(err: unknown, about: About = {}): unknown {
 
   if (err instanceof wd.UnexpectedAlertOpenError || /unexpected alert open/i.test(err.message)) {
     const text = alertTextOf(err);
-    return bad(text === null ? DIALOG_OPEN : `${DIALOG_OPEN} (it says: ${JSON.stringify(scrub(text))})`);
+    return bad(
+      text === null ? DIALOG_OPEN : `${DIALOG_OPEN} (it says: ${JSON.stringify(redactCredentials(text))})`,
+    );
   }
   if (err instanceof wd.StaleElementReferenceError) {
     return bad(`${q} was replaced by the page while the action ran: retry the call`, field);

@@ -32,7 +32,7 @@ async function listTabs(page: Page, handles: string[]): Promise<TabInfo[]> {
   return Promise.all(
     handles.map(async (handle, index) => {
       const title = await page
-        .callIn<string>(handle, (L) => L.maskRuns(String(document.title)))
+        .callIn<string>(handle, (L) => L.redactRuns(String(document.title)))
         .catch(() => "");
       return { index, url: urls.get(handle) ?? "", title, current: handle === page.where.tab };
     }),

@@ -25,7 +25,7 @@ export async function forgetWorkspace(services: Services, key: string): Promise<
   return { forgotten: key };
 }
 
-/** Every setting: its value (secrets masked), where it came from, and what it does. */
+/** Every setting: its value (secrets redacted), where it came from, and what it does. */
 export function settingsList(services: Services) {
   return settingsView({
     config: services.config,

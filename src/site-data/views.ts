@@ -9,7 +9,7 @@ import { hostOfUrl, type SiteData, type StoredCookie, type Visit } from "../stor
 import { idbView, storedIdb } from "./idb.ts";
 import type { SiteDataShape, SiteList, SiteRowShape } from "./schemas.ts";
 
-export const MASK = "•••";
+export const REDACTED_DOTS = "•••";
 export const siteUri = (host: string) => `${SITE_DATA_URI}/${host}`;
 
 type Items = Record<string, string>;
@@ -134,7 +134,7 @@ export function historyHosts(history: readonly Visit[] | null | undefined): stri
 function cookieView(c: StoredCookie, host: string): CookieView {
   return {
     name: c.name,
-    value: c.http_only ? MASK : String(c.value ?? ""),
+    value: c.http_only ? REDACTED_DOTS : String(c.value ?? ""),
     domain: c.domain,
     path: typeof c.path === "string" ? c.path : "/",
     expiry: typeof c.expiry === "number" ? c.expiry : null,
@@ -202,7 +202,7 @@ export function view(data: SiteData | null | undefined, history: readonly Visit[
   return views(data, history).listing;
 }
 
-/** workspace://site-data/{site}: one host in full (httpOnly values masked), or null. */
+/** workspace://site-data/{site}: one host in full (httpOnly values redacted), or null. */
 export function siteView(data: SiteData | null | undefined, site: string): SiteDetail | null {
   const { details } = views(data);
   const host = site.toLowerCase();

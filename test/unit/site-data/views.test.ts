@@ -6,7 +6,7 @@ import {
   historyHosts,
   historyView,
   Jar,
-  MASK,
+  REDACTED_DOTS,
   rules,
   type SecretRow,
   siteView,
@@ -50,7 +50,7 @@ describe("the listing and one site", () => {
     expect(listing.sites.find((s) => s.site === "sso.example.com")?.storage).toEqual([]);
     const detail = siteView(DATA, "App.Example.com");
     expect(detail?.cookies.map((c) => [c.name, c.value, c.shared])).toEqual([
-      ["sid", MASK, false],
+      ["sid", REDACTED_DOTS, false],
       ["ab", "s", true],
     ]);
     expect(detail?.storage).toEqual([

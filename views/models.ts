@@ -5,11 +5,11 @@
 import type { ActivityNote as FullNote } from "../src/admin/activity.ts";
 import type { FileEntry as FullFileEntry } from "../src/files/uris.ts";
 import type {
-  CookieView as FullCookie,
+  CookieDetail as FullCookie,
   HistoryRow as FullHistoryRow,
   SiteDetail as FullSiteDetail,
   SiteRow as FullSiteRow,
-} from "../src/site-data/views.ts";
+} from "../src/site-data/by-host.ts";
 
 // A view's slice of a read model: the fields it cannot draw without, and the rest optional.
 type Slice<T, Need extends keyof T> = Pick<T, Need> & Partial<Omit<T, Need>>;

@@ -7,7 +7,7 @@ import type { Loaded, Source } from "./sources.ts";
 const REDACTED_DOTS = "•••";
 
 /** The effective settings as an admin may see them: secrets redacted, URLs without credentials. */
-export function settingsView(
+export function redactedSettings(
   loaded: Loaded,
 ): Array<{ key: string; value: unknown; source: Source; description: string }> {
   return SETTINGS.map((s) => ({

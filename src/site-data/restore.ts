@@ -15,11 +15,11 @@ import {
   type SiteDataReport,
   type StoredCookie,
 } from "../store/record.ts";
+import { rules } from "./by-host.ts";
 import type { LoopOptions } from "./capture.ts";
 import { storedIdb } from "./idb.ts";
 import { sessionPreload, WRITE_LOCAL } from "./scripts.ts";
 import type { Items } from "./snapshot.ts";
-import { rules } from "./views.ts";
 
 export const NO_NAME = "a stored cookie with no name or domain";
 export const BAD_EXPIRY = "a stored cookie whose expiry is not a time";

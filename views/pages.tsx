@@ -1,6 +1,6 @@
 // Secrets, Settings and Activity: read-only pages over the admin API.
 import { SecretItem } from "./history.tsx";
-import { Page } from "./layout.tsx";
+import { PageShell } from "./layout.tsx";
 import type { ActivityNote, SecretLine, Setting } from "./models.ts";
 import { attr } from "./parts.tsx";
 import { workspaceUrl } from "./urls.ts";
@@ -20,7 +20,7 @@ export function SecretsPage(props: {
   error?: string | null;
   signOut: boolean;
 }): string {
-  return Page({
+  return PageShell({
     title: "Secrets",
     section: "secrets",
     signOut: props.signOut,
@@ -55,7 +55,7 @@ export function SettingsPage(props: {
   error?: string | null;
   signOut: boolean;
 }): string {
-  return Page({
+  return PageShell({
     title: "Settings",
     section: "settings",
     signOut: props.signOut,
@@ -103,7 +103,7 @@ export function ActivityPage(props: {
   error?: string | null;
   signOut: boolean;
 }): string {
-  return Page({
+  return PageShell({
     title: "Activity",
     section: "activity",
     signOut: props.signOut,
@@ -158,7 +158,7 @@ export function ActivityPage(props: {
 
 /** A page for a workspace or route that failed (the API's error). */
 export function ErrorPage(props: { title: string; error: string; signOut: boolean }): string {
-  return Page({
+  return PageShell({
     title: props.title,
     section: "workspaces",
     signOut: props.signOut,

@@ -2,7 +2,7 @@
 // made into the view models with every part they lack filled in empty.
 
 import { isObject } from "../../src/kit/json.ts";
-import { TimelinePage } from "../../src/timeline/entry.ts";
+import { TimelineBatch } from "../../src/timeline/entry.ts";
 import type {
   ActivityNote,
   FileEntry,
@@ -171,6 +171,6 @@ export function callsOf(body: unknown): ActivityNote[] {
 }
 
 /** A timeline listing, parsed by the entry's own schema (a listing with no `next` has no page after it). */
-export function timelineOf(body: unknown): TimelinePage {
-  return TimelinePage.parse({ next: null, ...(isObject(body) ? body : {}) });
+export function timelineOf(body: unknown): TimelineBatch {
+  return TimelineBatch.parse({ next: null, ...(isObject(body) ? body : {}) });
 }

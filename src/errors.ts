@@ -1,6 +1,7 @@
 // Every failure the server reports is one of these kinds; the surfaces map them to HTTP statuses
 // (and MCP tool errors with the same text). Messages say what was wrong and what to do, and pass
-// through `scrub` so credentials, Grid ids and registered secret values never leave the server.
+// through `redactCredentials` so credentials, Grid ids and registered secret values never leave the
+// server.
 
 export type ErrorKind =
   | "bad_input"
@@ -97,15 +98,15 @@ const CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^/@\s]+@/gi;
 // chromedriver ids are 32 hex digits, geckodriver's are UUIDs.
 const GRID_ID = /\b(?:[0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b/gi;
 
-export function scrub(text: string): string {
+export function redactCredentials(text: string): string {
   return text.replace(CREDENTIALS, "$1").replace(GRID_ID, "[browser]");
 }
 
 /** The text a caller may read for any thrown thing. */
 export function messageOf(err: unknown): string {
-  if (err instanceof AppError) return scrub(err.message);
-  if (err instanceof Error) return scrub(err.message || err.name);
-  return scrub(String(err));
+  if (err instanceof AppError) return redactCredentials(err.message);
+  if (err instanceof Error) return redactCredentials(err.message || err.name);
+  return redactCredentials(String(err));
 }
 
 /** The body every surface sends for a failure. */

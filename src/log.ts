@@ -1,6 +1,6 @@
 // One logger for the whole server. Lines go to stderr (stdout belongs to MCP over stdio) and pass
-// through `scrub` and each app's redactor, so a Grid id, a credential or a secret never reaches a log line.
-import { scrub } from "./errors.ts";
+// through `redactCredentials` and each app's redactor, so a Grid id, a credential or a secret never reaches a log line.
+import { redactCredentials } from "./errors.ts";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -16,7 +16,7 @@ export function setLogSink(fn: (line: string) => void): void {
   sink = fn;
 }
 
-/** A line as it was written: its level and its scrubbed message, without the time. */
+/** A line as it was written: its level and its redacted message, without the time. */
 export interface LogEntry {
   level: LogLevel;
   text: string;
@@ -46,7 +46,7 @@ export function addLogSink(fn: (line: string, entry: LogEntry) => void): () => v
 
 function emit(level: LogLevel, msg: string): void {
   if (ORDER[level] < threshold) return;
-  let text = scrub(msg);
+  let text = redactCredentials(msg);
   for (const redact of redactions) text = redact(text);
   const line = `${new Date().toISOString()} ${level.toUpperCase().padEnd(5)} ${text}`;
   sink(line);

@@ -2,7 +2,7 @@
 // Exit codes: 0 after a clean stop, 2 for a bad setting, 1 for anything else that stops the boot.
 import { credentialsLine } from "./admin/auth.ts";
 import { buildApp, buildServices, openSealedStore, serveMcpStdio } from "./app.ts";
-import { helpText, settingsView } from "./config/help.ts";
+import { helpText, redactedSettings } from "./config/help.ts";
 import { configProblem, hostProblem, loadConfig } from "./config/load.ts";
 import { ConfigError, type Loaded } from "./config/sources.ts";
 import { messageOf } from "./errors.ts";
@@ -31,7 +31,7 @@ function load(argv = process.argv.slice(2)): Loaded {
 }
 
 function bootLine(loaded: Loaded): string {
-  const from = settingsView(loaded)
+  const from = redactedSettings(loaded)
     .filter((s) => s.source !== "default")
     .map((s) => `${s.key}=${typeof s.value === "string" ? s.value : JSON.stringify(s.value)} (${s.source})`);
   const recordings = loaded.config.recording.enabled ? "on" : "off";

@@ -50,7 +50,7 @@ export async function workspaceRows(services: Services): Promise<WorkspaceRow[]>
 }
 
 /** One workspace's row, or 404 `no workspace <key>`. */
-export async function workspaceView(services: Services, key: string): Promise<WorkspaceRow> {
+export async function existingWorkspaceRow(services: Services, key: string): Promise<WorkspaceRow> {
   await requireWorkspace(services, key);
   return workspaceRow(services, key, await services.grid.sessions());
 }

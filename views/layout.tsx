@@ -11,7 +11,7 @@ const NAV: ReadonlyArray<[Section, string, string]> = [
   ["activity", "Activity", "/ui/activity"],
 ];
 
-export function Page(props: {
+export function PageShell(props: {
   title: string;
   section?: Section | null;
   /** Draw the nav and Sign out (false on the sign-in page). */

@@ -2,14 +2,14 @@
 // compiler checks that each fits); these name only the fields a view draws, optional where the
 // view copes without one, so a test can give a view less than the server would.
 
-import type { Call as FullCall } from "../src/admin/activity.ts";
+import type { ActivityNote as FullNote } from "../src/admin/activity.ts";
 import type { FileEntry as FullFileEntry } from "../src/files/uris.ts";
 import type {
-  CookieView as FullCookie,
+  CookieDetail as FullCookie,
   HistoryRow as FullHistoryRow,
   SiteDetail as FullSiteDetail,
   SiteRow as FullSiteRow,
-} from "../src/site-data/views.ts";
+} from "../src/site-data/by-host.ts";
 
 // A view's slice of a read model: the fields it cannot draw without, and the rest optional.
 type Slice<T, Need extends keyof T> = Pick<T, Need> & Partial<Omit<T, Need>>;
@@ -75,4 +75,4 @@ export interface Setting {
   description?: string;
 }
 
-export type Call = Slice<FullCall, "time" | "workspace" | "tool" | "status" | "ms">;
+export type ActivityNote = Slice<FullNote, "time" | "workspace" | "tool" | "status" | "ms">;

@@ -1,7 +1,7 @@
 // Secrets, Settings and Activity: read-only pages over the admin API.
 import { SecretItem } from "./history.tsx";
-import { Page } from "./layout.tsx";
-import type { Call, SecretLine, Setting } from "./models.ts";
+import { PageShell } from "./layout.tsx";
+import type { ActivityNote, SecretLine, Setting } from "./models.ts";
 import { attr } from "./parts.tsx";
 import { workspaceUrl } from "./urls.ts";
 
@@ -20,7 +20,7 @@ export function SecretsPage(props: {
   error?: string | null;
   signOut: boolean;
 }): string {
-  return Page({
+  return PageShell({
     title: "Secrets",
     section: "secrets",
     signOut: props.signOut,
@@ -55,7 +55,7 @@ export function SettingsPage(props: {
   error?: string | null;
   signOut: boolean;
 }): string {
-  return Page({
+  return PageShell({
     title: "Settings",
     section: "settings",
     signOut: props.signOut,
@@ -98,8 +98,12 @@ export function SettingsPage(props: {
   });
 }
 
-export function ActivityPage(props: { calls: Call[]; error?: string | null; signOut: boolean }): string {
-  return Page({
+export function ActivityPage(props: {
+  calls: ActivityNote[];
+  error?: string | null;
+  signOut: boolean;
+}): string {
+  return PageShell({
     title: "Activity",
     section: "activity",
     signOut: props.signOut,
@@ -154,7 +158,7 @@ export function ActivityPage(props: { calls: Call[]; error?: string | null; sign
 
 /** A page for a workspace or route that failed (the API's error). */
 export function ErrorPage(props: { title: string; error: string; signOut: boolean }): string {
-  return Page({
+  return PageShell({
     title: props.title,
     section: "workspaces",
     signOut: props.signOut,

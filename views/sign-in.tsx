@@ -1,9 +1,9 @@
 // Sign-in: the admin types the token once; the server answers with the cookie.
-import { Page } from "./layout.tsx";
+import { PageShell } from "./layout.tsx";
 import { attr } from "./parts.tsx";
 
 export function SignInPage(props: { error?: string | null; next?: string }): string {
-  return Page({
+  return PageShell({
     title: "Sign in",
     signedIn: false,
     children: (

@@ -4,7 +4,7 @@
 // yet and puts them on top, so a range being ticked stays ticked. Ticking entries and Save as
 // flow keeps everything from the oldest ticked to the newest as a flow.
 
-import type { ListedEntry, TimelinePage } from "../src/timeline/entry.ts";
+import type { ListedEntry, TimelineBatch } from "../src/timeline/entry.ts";
 import { attr, Confirm, Opens, Total } from "./parts.tsx";
 import { paneUrl, workspaceUrl } from "./urls.ts";
 
@@ -123,7 +123,7 @@ export function Entry(props: { entry: ListedEntry }): JSX.Element {
 }
 
 /** The entries, and the way to the older ones when there are more. */
-export function Entries(props: { workspace: string; data: TimelinePage }): JSX.Element {
+export function Entries(props: { workspace: string; data: TimelineBatch }): JSX.Element {
   const { data } = props;
   return (
     <>
@@ -150,7 +150,7 @@ export function Entries(props: { workspace: string; data: TimelinePage }): JSX.E
 
 export function TimelinePane(props: {
   workspace: string;
-  data: TimelinePage;
+  data: TimelineBatch;
   rev: string;
   /** How many entries are kept (the tab's count). */
   total: number;

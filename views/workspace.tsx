@@ -3,7 +3,7 @@
 // row moves its revision (see liveMessage); a tab with a reloader (the Timeline) loads only its newer
 // entries.
 
-import { Page } from "./layout.tsx";
+import { PageShell } from "./layout.tsx";
 import { attr, Confirm, Opens } from "./parts.tsx";
 import { Asking, TakeOver, waitingOf } from "./person.tsx";
 import type { Row } from "./row.ts";
@@ -88,7 +88,7 @@ export function WorkspacePage(props: {
 }): string {
   const { row, tab } = props;
   const key = row.key;
-  return Page({
+  return PageShell({
     title: key,
     section: "workspaces",
     signOut: props.signOut,

@@ -1,6 +1,6 @@
 // The Workspaces page: one live card per workspace, repainted over SSE without a reload.
 import { countsText } from "./format.ts";
-import { Page } from "./layout.tsx";
+import { PageShell } from "./layout.tsx";
 import { attr } from "./parts.tsx";
 import type { Row } from "./row.ts";
 import { workspaceUrl } from "./urls.ts";
@@ -60,7 +60,7 @@ export function Card(props: { row: Row }): JSX.Element {
 }
 
 export function WorkspacesPage(props: { rows: Row[] | null; error?: string; signOut: boolean }): string {
-  return Page({
+  return PageShell({
     title: "Workspaces",
     section: "workspaces",
     signOut: props.signOut,

@@ -3,10 +3,10 @@
 
 import type { z } from "zod";
 import type { ActionContext, PrecheckContext } from "./ports.ts";
-import type { ActionShape } from "./shape.ts";
+import type { Action } from "./shape.ts";
 
 /** An action as the table holds it: its handler gets the call's context (ports.ts). */
-export type ActionDef<I extends z.ZodObject, O extends z.ZodType> = ActionShape<
+export type ActionDef<I extends z.ZodObject, O extends z.ZodType> = Action<
   I,
   O,
   ActionContext,

@@ -75,7 +75,7 @@ const READ = (L: PageLib, sel: PageSelector, o: ReadArgs): unknown => {
       .join("\n");
   };
   // A field holding a typed secret reads as [hidden] (its value attribute too: a page may mirror
-  // it there); anything else read in a browser where something was typed has its runs masked.
+  // it there); anything else read in a browser where something was typed has its runs redacted.
   const raw = (e: Element): string | null => {
     if (secretive(e)) return null;
     if (L.typedEl(e) && (o.get !== "attribute" || o.attribute === "value")) return "[hidden]";
@@ -93,7 +93,7 @@ const READ = (L: PageLib, sel: PageSelector, o: ReadArgs): unknown => {
       return { x: n(r.x), y: n(r.y), width: n(r.width), height: n(r.height) };
     }
     const v = raw(e);
-    return v === null ? null : L.maskRuns(v);
+    return v === null ? null : L.redactRuns(v);
   };
   let total = 0;
   let truncated = false;

@@ -1,14 +1,15 @@
 // What a WebDriver failure means for the caller, decided in one place for every page action.
 //
-//   failureOf(err, about)  → the error to throw: a AppError with a clear message, or `err` itself
-//                            when it is not the caller's to fix (the browser is gone, so the manager
-//                            reopens it; the Grid is down; an error nobody expected → 500).
-//   acting(about, act)     → runs `act`, once more when the element went stale (act must locate its
-//                            elements afresh), and maps whatever it throws with failureOf.
+//   mapDriverError(err, about) → the error to throw: an AppError with a clear message, or `err`
+//                                itself when it is not the caller's to fix (the browser is gone, so
+//                                the manager reopens it; the Grid is down; an error nobody
+//                                expected → 500).
+//   acting(about, act)         → runs `act`, once more when the element went stale (act must locate
+//                                its elements afresh), and maps whatever it throws with mapDriverError.
 //
 // `about.selector` is quoted in messages; `about.typed` (text being typed) is cut out of any message.
 import { error as wd } from "selenium-webdriver";
-import { AppError, badInput, scrub, unavailable } from "../errors.ts";
+import { AppError, badInput, redactCredentials, unavailable } from "../errors.ts";
 import { isNoSuchSession } from "../grid/webdriver-errors.ts";
 
 export interface About {
@@ -32,7 +33,7 @@ export function reasonOf(err: unknown): string {
   text = text.replace(/^(?:javascript error|unknown error|invalid argument|invalid selector):\s*/i, "");
   text = text.replace(/\s+/g, " ").trim();
   if (text.length > 300) text = `${text.slice(0, 297)}...`;
-  return scrub(text);
+  return redactCredentials(text);
 }
 
 /** What a "click intercepted" message says covers the element: `<div class="overlay">`. */
@@ -55,7 +56,7 @@ function withoutTyped(message: string, typed: string | undefined): string {
   return typed && typed.length >= 3 ? message.split(typed).join("[typed text]") : message;
 }
 
-export function failureOf(err: unknown, about: About = {}): unknown {
+export function mapDriverError(err: unknown, about: About = {}): unknown {
   if (err instanceof AppError) {
     if (!about.typed || !err.message.includes(about.typed)) return err;
     return new AppError(err.kind, withoutTyped(err.message, about.typed), err.field);
@@ -68,7 +69,9 @@ export function failureOf(err: unknown, about: About = {}): unknown {
 
   if (err instanceof wd.UnexpectedAlertOpenError || /unexpected alert open/i.test(err.message)) {
     const text = alertTextOf(err);
-    return bad(text === null ? DIALOG_OPEN : `${DIALOG_OPEN} (it says: ${JSON.stringify(scrub(text))})`);
+    return bad(
+      text === null ? DIALOG_OPEN : `${DIALOG_OPEN} (it says: ${JSON.stringify(redactCredentials(text))})`,
+    );
   }
   if (err instanceof wd.StaleElementReferenceError) {
     return bad(`${q} was replaced by the page while the action ran: retry the call`, field);
@@ -137,11 +140,11 @@ export async function acting<T>(about: About, act: () => Promise<T>): Promise<T>
   try {
     return await act();
   } catch (err) {
-    if (!(err instanceof wd.StaleElementReferenceError)) throw failureOf(err, about);
+    if (!(err instanceof wd.StaleElementReferenceError)) throw mapDriverError(err, about);
   }
   try {
     return await act();
   } catch (err) {
-    throw failureOf(err, about);
+    throw mapDriverError(err, about);
   }
 }

@@ -1,6 +1,6 @@
 // What the browser's pages reported: console messages, uncaught errors and network requests, from
 // the ring the held connection keeps per browser (grid/event-log.ts), read since a cursor. Secret
-// values are hidden in every text and URL handed out.
+// values are redacted in every text and URL handed out.
 import { z } from "zod";
 import type { LogEntry, Logged } from "../grid/event-log.ts";
 import type { Page } from "../grid/page.ts";

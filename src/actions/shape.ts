@@ -1,4 +1,4 @@
-// The shape of an action, whatever its handler is handed. A leaf: what reads the table without
+// The type of an action, whatever its handler is handed. A leaf: what reads the table without
 // running it (a flow's step tools, the timeline) types actions from here, so nothing that the
 // handler's context names imports the action table back.
 
@@ -80,7 +80,7 @@ export interface McpContent {
 }
 
 /** An action: `C` is what its handler is handed, `P` what its precheck is (define.ts names both). */
-export interface ActionShape<I extends z.ZodObject, O extends z.ZodType, C, P> {
+export interface Action<I extends z.ZodObject, O extends z.ZodType, C, P> {
   name: string;
   http: HttpRoute;
   title: string;
@@ -108,4 +108,4 @@ export interface ActionShape<I extends z.ZodObject, O extends z.ZodType, C, P> {
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the table holds actions of every input and output type
-export type AnyAction = ActionShape<any, any, any, any>;
+export type AnyAction = Action<any, any, any, any>;

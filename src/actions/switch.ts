@@ -7,7 +7,7 @@ import type { Page } from "../grid/page.ts";
 import type { NodeRef, WindowRef } from "../grid/page-call.ts";
 import type { PageLib } from "../in-page/index.ts";
 import { defineAction } from "./define.ts";
-import { failureOf, quoteSelector } from "./failures.ts";
+import { mapDriverError, quoteSelector } from "./failures.ts";
 import { pageFields, webUrl } from "./fields.ts";
 import { outcome } from "./outcome.ts";
 import { locate, Selector, timeoutField } from "./selectors.ts";
@@ -32,7 +32,7 @@ async function listTabs(page: Page, handles: string[]): Promise<TabInfo[]> {
   return Promise.all(
     handles.map(async (handle, index) => {
       const title = await page
-        .callIn<string>(handle, (L) => L.maskRuns(String(document.title)))
+        .callIn<string>(handle, (L) => L.redactRuns(String(document.title)))
         .catch(() => "");
       return { index, url: urls.get(handle) ?? "", title, current: handle === page.where.tab };
     }),
@@ -96,7 +96,7 @@ export const switchTo = defineAction({
     try {
       return await switching(await ctx.browser.page(), input);
     } catch (err) {
-      throw failureOf(err, input.frame ? { selector: input.frame, field: "frame" } : {});
+      throw mapDriverError(err, input.frame ? { selector: input.frame, field: "frame" } : {});
     }
   },
 });

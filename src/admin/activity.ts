@@ -1,5 +1,6 @@
 // The last calls across workspaces, for GET /admin/activity: never an argument's value.
-export interface Call {
+/** One call as the activity log notes it. */
+export interface ActivityNote {
   /** Epoch seconds. */
   time: number;
   workspace: string;
@@ -10,23 +11,28 @@ export interface Call {
 }
 
 export class Activity {
-  private readonly calls: Call[] = [];
+  private readonly calls: ActivityNote[] = [];
   constructor(private readonly cap = 200) {}
 
-  add(call: Call): void {
+  add(call: ActivityNote): void {
     this.calls.push(call);
     if (this.calls.length > this.cap) this.calls.splice(0, this.calls.length - this.cap);
   }
 
   /** Starts timing a call; the function it returns notes the call with its status when it ends. */
-  start(now: number, workspace: string, tool: string, surface: Call["surface"]): (status: number) => void {
+  start(
+    now: number,
+    workspace: string,
+    tool: string,
+    surface: ActivityNote["surface"],
+  ): (status: number) => void {
     const started = performance.now();
     return (status) =>
       this.add({ time: now, workspace, tool, surface, status, ms: Math.round(performance.now() - started) });
   }
 
   /** Newest first. */
-  list(): Call[] {
+  list(): ActivityNote[] {
     return [...this.calls].reverse();
   }
 }

@@ -1,6 +1,6 @@
 // The admin's core operations, which the JSON routes and the pages both call: End and Forget a
 // workspace, and the server's settings as the admin reads them.
-import { settingsView } from "../config/help.ts";
+import { redactedSettings } from "../config/help.ts";
 import type { Services } from "../services.ts";
 
 /** End: the browser quits, the record stays. A call stuck on a hanging Grid is stopped, not waited for. */
@@ -25,9 +25,9 @@ export async function forgetWorkspace(services: Services, key: string): Promise<
   return { forgotten: key };
 }
 
-/** Every setting: its value (secrets masked), where it came from, and what it does. */
+/** Every setting: its value (secrets redacted), where it came from, and what it does. */
 export function settingsList(services: Services) {
-  return settingsView({
+  return redactedSettings({
     config: services.config,
     sources: services.sources,
     cli: { help: false, stdio: false, workspace: "stdio", configFile: null },

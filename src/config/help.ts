@@ -1,13 +1,13 @@
-// What people see of the settings: --help, and the effective settings an admin may read (masked).
+// What people see of the settings: --help, and the effective settings an admin may read (redacted).
 
-import { scrub } from "../errors.ts";
+import { redactCredentials } from "../errors.ts";
 import { defaultConfig, getAt, SECTIONS, SETTINGS, type SecretEntry, type Setting } from "./schema.ts";
 import type { Loaded, Source } from "./sources.ts";
 
-const MASK = "•••";
+const REDACTED_DOTS = "•••";
 
-/** The effective settings as an admin may see them: secrets masked, URLs without credentials. */
-export function settingsView(
+/** The effective settings as an admin may see them: secrets redacted, URLs without credentials. */
+export function redactedSettings(
   loaded: Loaded,
 ): Array<{ key: string; value: unknown; source: Source; description: string }> {
   return SETTINGS.map((s) => ({
@@ -31,14 +31,14 @@ function shown(s: Setting, value: unknown): unknown {
       ]),
     );
   }
-  if (s.secret) return value ? MASK : null;
+  if (s.secret) return value ? REDACTED_DOTS : null;
   if (s.kind.type === "url" && typeof value === "string") return withoutCredentials(value);
   return Array.isArray(value) ? [...value] : value;
 }
 
 /** The URL without `user:pass@`; unchanged when it has none. */
 export function withoutCredentials(url: string): string {
-  if (!URL.canParse(url)) return scrub(url);
+  if (!URL.canParse(url)) return redactCredentials(url);
   const u = new URL(url);
   if (!u.username && !u.password) return url;
   u.username = "";

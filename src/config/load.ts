@@ -2,7 +2,7 @@
 // that set it (GET /admin/settings, the boot log). A bad value is a ConfigError naming its key; the
 // main program prints it as `selenium-flow: <message>` and exits 2.
 import { join } from "node:path";
-import { scrub } from "../errors.ts";
+import { redactCredentials } from "../errors.ts";
 import { type Config, defaultConfig, SETTINGS, setAt } from "./schema.ts";
 import {
   ConfigError,
@@ -110,5 +110,5 @@ function given(raw: Raw): string {
   if (!quotable) return `(from ${raw.origin})`;
   let text = JSON.stringify(raw.value) ?? String(raw.value);
   if (text.length > 60) text = `${text.slice(0, 57)}...`;
-  return `(from ${raw.origin}: ${scrub(text)})`;
+  return `(from ${raw.origin}: ${redactCredentials(text)})`;
 }

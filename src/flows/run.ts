@@ -73,7 +73,7 @@ export async function runFlow(
   // Each step is an entry of the workspace's timeline.
   const timeline = ctx.services.timeline;
   const redactor = ctx.services.redactor;
-  const hide = (text: string) => redactor.redact(text);
+  const redact = (text: string) => redactor.redact(text);
   const deadline = performance.now() + flow.timeout * 1000;
 
   // Safe pages reached, in order; those before `flushed` are written already.
@@ -131,11 +131,11 @@ export async function runFlow(
         const withheld = landed === null || redactor.carries(at.url);
         page = { ...at, withheld, record: typeof landed === "string" ? landed : at.url };
       }
-      if (step.return) result = hidden(out, hide);
+      if (step.return) result = redactAll(out, redact);
     } else {
       error =
         ran.kind === "failed"
-          ? hide(messageOf(ran.error))
+          ? redact(messageOf(ran.error))
           : `the flow ran out of time during this step: its timeout is ${flow.timeout} s`;
       if (ran.kind === "failed" || ran.finished) {
         const at = steps.browser ? await browserState(steps.browser) : null;
@@ -174,8 +174,8 @@ export async function runFlow(
         status: ran.kind === "done" ? 200 : ran.kind === "failed" ? statusOf(ran.error) : 503,
         ...(error !== undefined && { error }),
         // Where the step left the page: [hidden] where what a secret typed would show.
-        url: hide(here.url),
-        title: hide(here.title),
+        url: redact(here.url),
+        title: redact(here.title),
         return: step.return,
         ...(name !== undefined && { flow: name }),
       },
@@ -197,7 +197,7 @@ export async function runFlow(
     }
   }
 
-  const report: RunReport = { status, steps: reports, url: hide(here.url), title: hide(here.title) };
+  const report: RunReport = { status, steps: reports, url: redact(here.url), title: redact(here.title) };
   if (here.withheld) report.url_redacted = true;
   if (told) report.site_data = told;
   // The call's one settle write: the pages not flushed yet, then where the run ended unless withheld.
@@ -277,14 +277,14 @@ async function within(
   }
 }
 
-/** `value` with every string passed through `hide`, in place (a result is the step's own object). */
-function hidden(value: unknown, hide: (s: string) => string): unknown {
-  if (typeof value === "string") return hide(value);
+/** `value` with every string passed through `redact`, in place (a result is the step's own object). */
+function redactAll(value: unknown, redact: (s: string) => string): unknown {
+  if (typeof value === "string") return redact(value);
   if (Array.isArray(value)) {
-    for (const [i, v] of value.entries()) value[i] = hidden(v, hide);
+    for (const [i, v] of value.entries()) value[i] = redactAll(v, redact);
   } else if (typeof value === "object" && value !== null) {
     const obj = value as Record<string, unknown>;
-    for (const [k, v] of Object.entries(obj)) obj[k] = hidden(v, hide);
+    for (const [k, v] of Object.entries(obj)) obj[k] = redactAll(v, redact);
   }
   return value;
 }

@@ -30,21 +30,21 @@ export interface PageReport {
 
 const cap = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
-/** Collects one call's reports; `clean` hides anything secret in a text before it is kept. */
+/** Collects one call's reports; `redact` redacts anything secret in a text before it is kept. */
 export class Collector {
   readonly console: ConsoleError[] = [];
   readonly requests: FailedRequest[] = [];
   private dropped = { console_errors: 0, failed_requests: 0 };
 
-  constructor(private readonly clean: (text: string) => string) {}
+  constructor(private readonly redact: (text: string) => string) {}
 
   consoleError(text: string, source: string | undefined): void {
     if (this.console.length >= MAX_ITEMS) {
       this.dropped.console_errors++;
       return;
     }
-    const item: ConsoleError = { text: cap(this.clean(text), MAX_TEXT) };
-    if (source) item.source = cap(this.clean(source), MAX_URL);
+    const item: ConsoleError = { text: cap(this.redact(text), MAX_TEXT) };
+    if (source) item.source = cap(this.redact(source), MAX_URL);
     this.console.push(item);
   }
 
@@ -53,7 +53,7 @@ export class Collector {
       this.dropped.failed_requests++;
       return;
     }
-    this.requests.push({ url: cap(this.clean(url), MAX_URL), ...outcome });
+    this.requests.push({ url: cap(this.redact(url), MAX_URL), ...outcome });
   }
 
   report(): PageReport | null {
@@ -82,12 +82,12 @@ function collect(entries: Logged[], into: Collector): void {
 }
 
 /**
- * The `capture` hook for the workspace manager. `clean` removes anything secret from a URL or a
+ * The `capture` hook for the workspace manager. `redact` redacts anything secret in a URL or a
  * console text. A BiDi channel that cannot be opened does not fail the call: it runs uncaptured.
  */
-export function captureHook(clean: (text: string) => string) {
+export function captureHook(redact: (text: string) => string) {
   return async (browser: LiveBrowser, call: () => Promise<void>): Promise<Record<string, unknown> | null> => {
-    const collector = new Collector(clean);
+    const collector = new Collector(redact);
     let ring: EventRing | null = null;
     let from = 0;
     try {

@@ -1,7 +1,7 @@
 // What a browser's pages reported over its held BiDi connection — console messages, uncaught
 // errors and network requests — kept in a bounded ring per browser (setting logs.keep) so the
 // `logs` action and capture=true read them. Texts are kept as the browser sent them (an unpaired
-// surrogate replaced): whoever hands them out hides secret values first.
+// surrogate replaced): whoever hands them out redacts secret values first.
 //
 // chromedriver chokes on console text with unpaired UTF-16 surrogates ("bad inspector message …
 // log.entryAdded"): a few such messages and the whole BiDi channel stops answering, for good. So a

@@ -1,6 +1,6 @@
 // How the Grid and the driver say things went wrong: a gone browser, a command past its deadline, a reason.
 import { error as wdError } from "selenium-webdriver";
-import { AppError, scrub, unavailable } from "../errors.ts";
+import { AppError, redactCredentials, unavailable } from "../errors.ts";
 
 export const NO_FREE_SLOT =
   "the Grid has no free slot for a new browser: every slot is busy. Retry after a wait, or end a browser you no longer need";
@@ -26,7 +26,7 @@ export function gridReason(message: unknown): string {
     .replace(/\s+/g, " ")
     .trim();
   if (text.length > 300) text = `${text.slice(0, 297)}...`;
-  return scrub(text);
+  return redactCredentials(text);
 }
 
 // How the driver and the Grid say a browser is gone. The Grid's router: "Unable to find session with

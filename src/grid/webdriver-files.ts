@@ -1,6 +1,6 @@
 // Files through the Grid: the browser's managed downloads (listed, streamed) and uploads onto its machine.
 import { error as wdError } from "selenium-webdriver";
-import { scrub, unavailable } from "../errors.ts";
+import { redactCredentials, unavailable } from "../errors.ts";
 import { unzipOne, zipOne } from "../files/zip.ts";
 import { gridReason, isNoSuchSession } from "./webdriver-errors.ts";
 import type { GridHttpClient } from "./webdriver-http.ts";
@@ -101,7 +101,7 @@ export class GridFiles {
     if (res.ok && typeof value === "string") return value;
     const e = (value ?? {}) as { error?: string; message?: string };
     if (isNoSuchSession(new Error(`${e.error ?? ""}: ${e.message ?? ""}`))) {
-      throw new wdError.NoSuchSessionError(scrub(e.message ?? "no such session"));
+      throw new wdError.NoSuchSessionError(redactCredentials(e.message ?? "no such session"));
     }
     throw unavailable(`the Grid did not take the file: ${gridReason(e.message ?? `HTTP ${res.status}`)}`);
   }

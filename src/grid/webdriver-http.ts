@@ -1,7 +1,7 @@
 // selenium-webdriver's HTTP client on Bun's fetch: the Grid URL's credentials, and each command's deadline.
 import { LRUCache } from "lru-cache";
 import { Response as WdResponse } from "selenium-webdriver/http";
-import { type AppError, badInput, messageOf, scrub, unavailable } from "../errors.ts";
+import { type AppError, badInput, messageOf, redactCredentials, unavailable } from "../errors.ts";
 import { gridTimedOut } from "./webdriver-errors.ts";
 
 // A page load or a script may take the browser's own timeout; the driver's answer gets this long
@@ -29,7 +29,7 @@ export function parseGridUrl(url: string): { base: string; auth: string | null }
   try {
     u = new URL(url);
   } catch {
-    throw badInput(`the Grid URL is not a URL: ${scrub(url)}`);
+    throw badInput(`the Grid URL is not a URL: ${redactCredentials(url)}`);
   }
   const auth =
     u.username || u.password

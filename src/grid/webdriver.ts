@@ -2,7 +2,7 @@
 // end it, ask whether it lives, and open its BiDi socket. Classic W3C WebDriver via selenium-webdriver.
 import { Session, WebDriver } from "selenium-webdriver";
 import { Executor } from "selenium-webdriver/http";
-import { AppError, badInput, messageOf, scrub, unavailable } from "../errors.ts";
+import { AppError, badInput, messageOf, redactCredentials, unavailable } from "../errors.ts";
 import { BidiSocket } from "./bidi.ts";
 import { capabilitiesOf, type OpenOptions } from "./webdriver-caps.ts";
 import { gridReason, isNoSuchSession, NO_FREE_SLOT } from "./webdriver-errors.ts";
@@ -173,7 +173,10 @@ export class Grid {
           ready: false,
           message: `the Grid at ${this.base} answered HTTP ${res.status}, not a status`,
         };
-      return { ready: body.value.ready === true, message: scrub(String(body.value.message ?? "")) };
+      return {
+        ready: body.value.ready === true,
+        message: redactCredentials(String(body.value.message ?? "")),
+      };
     } catch (err) {
       const why = err instanceof DOMException ? "no answer in time" : messageOf(err);
       return {

@@ -6,7 +6,7 @@
 import { describe } from "./hints.ts";
 import { refFor } from "./refs.ts";
 import { contains } from "./selectors.ts";
-import { maskRuns, typedEl } from "./typed.ts";
+import { redactRuns, typedEl } from "./typed.ts";
 
 type Point = { x: number; y: number };
 
@@ -289,7 +289,7 @@ export function textSpan(
   return {
     from: inTab(from, view),
     to: inTab(to, view),
-    text: typed ? "[hidden]" : maskRuns(range.toString()),
+    text: typed ? "[hidden]" : redactRuns(range.toString()),
   };
 }
 

@@ -4,7 +4,7 @@
 // also holds one while a field's value holds a run of a typed value (Chrome's form restoration puts
 // it into a new, unmarked document): runs are compared as salted digests the server hands every call
 // made in a browser where something was typed (src/secrets/redactor.ts runDigest, the same function).
-// On a typed document the agent's selectors may not depend on a value, its reads hide runs, and its
+// On a typed document the agent's selectors may not depend on a value, its reads redact runs, and its
 // fields are painted without their text for a picture.
 
 /** The length of a run compared (src/secrets/redactor.ts RUN). */
@@ -114,7 +114,7 @@ export function forgetTyped(): void {
 }
 
 /** text from this document with every run of a typed value replaced by [hidden], when the document is typed. */
-export function maskRuns(text: string): string {
+export function redactRuns(text: string): string {
   if (!G.__sfD || !text || !isTypedDoc()) return text;
   const spans = runSpans(text);
   if (!spans.length) return text;

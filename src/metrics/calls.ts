@@ -1,7 +1,7 @@
 // The activity log that also counts: each call's tool, surface and status, and its latency, in the
 // server's own Prometheus registry (prom-client's, never its process-wide default one).
 import { Counter, Histogram, Registry } from "prom-client";
-import { Activity, type Call } from "../admin/activity.ts";
+import { Activity, type ActivityNote } from "../admin/activity.ts";
 
 /** Seconds: from a quick click to a page that takes its time. */
 const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
@@ -24,7 +24,7 @@ export class CallMetrics extends Activity {
     registers: [this.registry],
   });
 
-  override add(call: Call): void {
+  override add(call: ActivityNote): void {
     super.add(call);
     const labels = { tool: call.tool, surface: call.surface, status: String(call.status) };
     this.total.inc(labels);

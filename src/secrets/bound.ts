@@ -36,7 +36,7 @@ function placeText(where: string): string {
 /**
  * The value to type for ref in the document at `where` (its realm's origin, as the browser tells
  * it); a 400 when the secret or key is unknown or the document is not on a place it may be typed
- * on (naming the place and the secret, never the value); the redactor hides every catalogue value.
+ * on (naming the place and the secret, never the value); the redactor redacts every catalogue value.
  * A one-time code key gives the code current now (the next one when fewer than 3 s are left), made
  * only after the place check passed.
  */

@@ -1,7 +1,7 @@
 // The secrets catalogue: configured entries plus one YAML file per secret in each of
 // `secrets.dirs`. The folders are re-stat'ed on every read (a readdir and a stat per file), so a
 // file added, changed or removed is seen by the next call without a restart or a watcher; only
-// changed files are parsed again. The redactor (redactor.ts) hides every value it holds.
+// changed files are parsed again. The redactor (redactor.ts) redacts every value it holds.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseYamlText } from "yaml";
@@ -23,8 +23,8 @@ export interface Secret {
   readonly keys: ReadonlyMap<string, string>;
   /** One-time code keys (`totp:`): the code is made when it is typed. */
   readonly codes: ReadonlyMap<string, TotpSpec>;
-  /** Every string of it that is never shown: its values and its one-time code seeds as written. */
-  readonly hidden: readonly string[];
+  /** Every string of it the redactor redacts (never shown): its values and its one-time code seeds as written. */
+  readonly toRedact: readonly string[];
   /** Where it came from: a file path or `secrets.entries.<name>`. */
   readonly source: string;
 }
@@ -88,19 +88,19 @@ function build(name: string, entry: SecretEntry, source: string): Secret | strin
   }
   const keys = new Map<string, string>();
   const codes = new Map<string, TotpSpec>();
-  const hidden: string[] = [];
+  const toRedact: string[] = [];
   for (const [k, v] of Object.entries(entry.keys)) {
     if ("value" in v) {
       keys.set(k, v.value);
-      hidden.push(v.value);
+      toRedact.push(v.value);
       continue;
     }
     const spec = parseTotp(v.totp);
     if (typeof spec === "string") return `keys.${k}.totp is not a one-time code seed: ${spec}`;
-    hidden.push(v.totp);
+    toRedact.push(v.totp);
     // An otpauth:// URI's seed alone, too.
     const seed = URL.canParse(v.totp) ? new URL(v.totp).searchParams.get("secret") : null;
-    if (seed) hidden.push(seed);
+    if (seed) toRedact.push(seed);
     codes.set(k, spec);
   }
   return {
@@ -111,7 +111,7 @@ function build(name: string, entry: SecretEntry, source: string): Secret | strin
     places,
     keys,
     codes,
-    hidden,
+    toRedact,
     source,
   };
 }
@@ -143,7 +143,7 @@ export class SecretCatalogue {
 
   private readonly codesTyped: string[] = [];
 
-  /** A one-time code about to be typed: hidden from then on, like every secret value. */
+  /** A one-time code about to be typed: redacted from then on, like every secret value. */
   remember(code: string): string {
     if (!this.codesTyped.includes(code)) this.codesTyped.push(code);
     // A code is good for a period or two; the last few are enough to keep out of what is shown.
@@ -151,7 +151,7 @@ export class SecretCatalogue {
     return code;
   }
 
-  /** The one-time codes typed lately, to hide wherever secret values are hidden. */
+  /** The one-time codes typed lately, to redact wherever secret values are redacted. */
   typedCodes(): string[] {
     return [...this.codesTyped];
   }

@@ -281,7 +281,7 @@ export async function checkCarry(
 
 /**
  * A person is about to type `text` (Take over): the focused field of the tab takes the typed mark,
- * its document's logs are withheld from now on, and the text is hidden like a secret (a long
+ * its document's logs are withheld from now on, and the text is redacted like a secret (a long
  * enough one everywhere; any, as runs, in the document that holds it).
  */
 export async function notePersonTyping(

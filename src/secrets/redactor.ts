@@ -4,19 +4,19 @@
 // in any mix of the encodings a page or a URL may give it: raw, percent (URL and form), JSON string
 // escapes, HTML character references, and base64 (standard and URL-safe, at any byte alignment),
 // case-insensitively (a page that upper-cases a value into a query still gives it away). Runs of a
-// value are not masked here: only what comes from a document holding a typed value is, in the page
+// value are not redacted here: only what comes from a document holding a typed value is, in the page
 // itself (src/in-page/typed.ts). It also keeps, per browser, what was typed there and on which
 // origins, so the page checks know a browser where nothing was typed and pay nothing for it.
 import { randomInt } from "node:crypto";
-import { scrub } from "../errors.ts";
+import { redactCredentials } from "../errors.ts";
 import { runDigest, type TypedDigests } from "../in-page/typed.ts";
 import type { SecretCatalogue } from "./catalogue.ts";
 
 /** What a redacted stretch reads as. */
-export const HIDDEN = "[hidden]";
-/** The shortest value worth hiding: shorter ones would hide half of every text. */
+export const REDACTED = "[hidden]";
+/** The shortest value worth redacting: redacting shorter ones would cut half of every text. */
 const MIN_VALUE = 3;
-/** A person's text shorter than this (a word in a search box) is hidden only where it was typed. */
+/** A person's text shorter than this (a word in a search box) is redacted only where it was typed. */
 const MIN_PERSONAL = 6;
 /** The length of a run the page checks compare (src/in-page/typed.ts RUN). */
 const RUN = 4;
@@ -83,7 +83,7 @@ export class Redactor {
   private readonly browsers = new Map<string, Typed>();
   private readonly unmarked = new Set<string>();
   private reading = false;
-  /** Values a person typed (anywhere): hidden like the catalogue's. */
+  /** Values a person typed (anywhere): redacted like the catalogue's. */
   private readonly personal: string[] = [];
   private compiled: { key: string; text: RegExp | null; b64: RegExp | null } = {
     key: "",
@@ -93,10 +93,10 @@ export class Redactor {
 
   constructor(private readonly catalogue: SecretCatalogue) {}
 
-  /** Every value hidden now, longest first (a value that contains another is hidden whole). */
+  /** Every value redacted now, longest first (a value that contains another is redacted whole). */
   private values(): string[] {
     const all = new Set<string>();
-    for (const s of this.catalogue.all()) for (const v of s.hidden) all.add(v);
+    for (const s of this.catalogue.all()) for (const v of s.toRedact) all.add(v);
     for (const c of this.catalogue.typedCodes()) all.add(c);
     for (const v of this.personal) all.add(v);
     return [...all].filter((v) => v.length >= MIN_VALUE).sort((a, b) => b.length - a.length);
@@ -126,13 +126,13 @@ export class Redactor {
     return this.compiled;
   }
 
-  /** text with every secret value hidden, in any encoding; credentials and Grid ids scrubbed too. */
+  /** text with every secret value redacted, in any encoding; credentials and Grid ids too. */
   readonly redact = (text: string): string => {
-    let out = scrub(text);
+    let out = redactCredentials(text);
     if (out.length < MIN_VALUE) return out;
     const { text: re, b64 } = this.matchers();
-    if (re) out = out.replace(re, HIDDEN);
-    if (b64) out = out.replace(b64, HIDDEN);
+    if (re) out = out.replace(re, REDACTED);
+    if (b64) out = out.replace(b64, REDACTED);
     return out;
   };
 
@@ -180,7 +180,7 @@ export class Redactor {
     }
   }
 
-  /** What a person typed: hidden everywhere from now on, like a secret value (shorter text only where it is). */
+  /** What a person typed: redacted everywhere from now on, like a secret value (shorter text only where it is). */
   notePersonal(value: string): void {
     if (value.length < MIN_PERSONAL || this.personal.includes(value)) return;
     this.personal.push(value);
@@ -237,7 +237,7 @@ export class Redactor {
     return t.json;
   }
 
-  /** The browser ended: what was typed there is forgotten (the catalogue's values stay hidden). */
+  /** The browser ended: what was typed there is forgotten (the catalogue's values stay redacted). */
   forgetBrowser(browser: string): void {
     this.browsers.delete(browser);
     this.unmarked.delete(browser);

@@ -1,7 +1,7 @@
 // One-time codes (RFC 6238) for a secret's `totp:` key: the seed as base32 or as the otpauth://
 // URI authenticator apps export. `otpauth` decodes the seed and computes the code when it is typed;
 // the URI's checks stay here, so a bad key is refused with a reason that never quotes it. Neither
-// the seed nor a code is ever logged or returned (the redactor hides both).
+// the seed nor a code is ever logged or returned (the redactor redacts both).
 import { Secret, TOTP } from "otpauth";
 
 export type TotpAlgorithm = "SHA-1" | "SHA-256" | "SHA-512";

@@ -7,12 +7,19 @@ import { notFound } from "../errors.ts";
 import { matchingSecrets } from "../secrets/catalogue.ts";
 import type { Services } from "../services.ts";
 import { historyCleared, type WorkspaceRecord, withSiteData } from "../store/record.ts";
-import { type Forgotten, forget, historyHosts, historyView, view, views } from "./views.ts";
+import {
+  type Forgotten,
+  forget,
+  historyHosts,
+  historyRows,
+  listingAndDetails,
+  siteListing,
+} from "./by-host.ts";
 
 /** The Site data pane: every saved host, and each one's details. */
 export async function siteDataListing(services: Services, key: string) {
   const record = await services.store.get(key);
-  const { listing, details } = views(record?.site_data, record?.history ?? []);
+  const { listing, details } = listingAndDetails(record?.site_data, record?.history ?? []);
   return { key, ...listing, details };
 }
 
@@ -20,7 +27,7 @@ export async function siteDataListing(services: Services, key: string) {
 export async function historyListing(services: Services, key: string) {
   const record = await services.store.get(key);
   const secretsFor = (host: string) => matchingSecrets(services.secrets, host);
-  return { key, ...historyView(record?.history ?? [], record?.site_data, secretsFor) };
+  return { key, ...historyRows(record?.history ?? [], record?.site_data, secretsFor) };
 }
 
 /** A store change that says what it removed: `pick` gives the hosts and the record to write (null: none). */
@@ -44,7 +51,7 @@ async function clearing(
 /** Clear: every saved site's data goes. */
 export const clearSiteData = (services: Services, key: string) =>
   clearing(services, key, (r) => ({
-    cleared: view(r.site_data, r.history).sites.map((s) => s.site),
+    cleared: siteListing(r.site_data, r.history).sites.map((s) => s.site),
     next: Object.keys(r.site_data).length ? withSiteData(r, {}) : null,
   }));
 

@@ -3,10 +3,10 @@
 import { SITE_DATA_URI } from "../actions/fields.ts";
 import { messageOf } from "../errors.ts";
 import type { ManagerHooks } from "../workspaces/lifecycle.ts";
+import { summary } from "./by-host.ts";
 import { restore } from "./restore.ts";
 import { restorable } from "./snapshot.ts";
 import { restored, watch } from "./touched.ts";
-import { summary } from "./views.ts";
 
 /** `settings` is read at each restore (site_data: its `tabs`). */
 export function siteDataHooks(

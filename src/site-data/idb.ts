@@ -1,5 +1,5 @@
 // IndexedDB in a snapshot, server side: the page's read and write as text (src/in-page/idb.ts), and
-// the stored shape read back defensively for a restore and the one-site view.
+// the stored shape read back defensively for a restore and one site's detail.
 import { type IdbDatabase, readIdb, writeIdb } from "../in-page/idb.ts";
 
 export const READ_IDB = readIdb.toString();
@@ -11,8 +11,8 @@ export function storedIdb(entry: unknown): IdbDatabase[] {
   return Array.isArray(dbs) ? (dbs as IdbDatabase[]).filter((d) => d && typeof d.name === "string") : [];
 }
 
-/** A database as the one-site view shows it: each store's shape and records, key and value as JSON text. */
-export function idbView(dbs: IdbDatabase[]) {
+/** A database as one site's detail shows it: each store's shape and records, key and value as JSON text. */
+export function idbDetail(dbs: IdbDatabase[]) {
   return dbs.map((d) => ({
     name: String(d.name),
     version: Number(d.version) || 1,

@@ -3,8 +3,8 @@
 import { SITE_DATA_URI } from "../actions/fields.ts";
 import { notFound } from "../errors.ts";
 import { defineResource } from "../resources/define.ts";
+import { siteDetail, siteListing } from "./by-host.ts";
 import { SiteDataShape, SiteList } from "./schemas.ts";
-import { siteView, view } from "./views.ts";
 
 export const siteDataList = defineResource({
   uri: SITE_DATA_URI,
@@ -19,7 +19,7 @@ export const siteDataList = defineResource({
   output: SiteList,
   read: async (services, workspace) => {
     const record = await services.store.get(workspace);
-    return view(record?.site_data, record?.history ?? []);
+    return siteListing(record?.site_data, record?.history ?? []);
   },
 });
 
@@ -34,7 +34,7 @@ export const siteDataOne = defineResource({
   read: async (services, workspace, params) => {
     const site = params.site ?? "";
     const record = await services.store.get(workspace);
-    const found = siteView(record?.site_data, site);
+    const found = siteDetail(record?.site_data, site);
     // An unknown site is an unknown thing (404), `__proto__` and `constructor` included.
     if (!found) throw notFound(`no saved data for '${site}': ${SITE_DATA_URI} lists them`);
     return found;

@@ -15,11 +15,11 @@ import {
   type SiteDataReport,
   type StoredCookie,
 } from "../store/record.ts";
+import { rules } from "./by-host.ts";
 import type { LoopOptions } from "./capture.ts";
 import { storedIdb } from "./idb.ts";
 import { sessionPreload, WRITE_LOCAL } from "./scripts.ts";
 import type { Items } from "./snapshot.ts";
-import { rules } from "./views.ts";
 
 export const NO_NAME = "a stored cookie with no name or domain";
 export const BAD_EXPIRY = "a stored cookie whose expiry is not a time";
@@ -71,7 +71,7 @@ function partial(c: StoredCookie): PartialCookie {
 }
 
 // A browser's error may echo what it was given: a reason never carries a value.
-function hiding(reason: string, values: unknown[]): string {
+function redactValues(reason: string, values: unknown[]): string {
   let out = reason;
   for (const v of values) if (typeof v === "string" && v.length >= 3) out = out.split(v).join("[hidden]");
   return out;
@@ -102,7 +102,12 @@ async function restoreCookies(
   outcomes.forEach((o, i) => {
     const c = live[i] as StoredCookie;
     if (o.status === "fulfilled") sent.push(c);
-    else skipped.push({ cookie: c.name, domain: c.domain, reason: hiding(messageOf(o.reason), [c.value]) });
+    else
+      skipped.push({
+        cookie: c.name,
+        domain: c.domain,
+        reason: redactValues(messageOf(o.reason), [c.value]),
+      });
   });
   // A browser can refuse a cookie without an error; only the jar says.
   let jar: Array<{ name: string; domain: string; path: string }>;
@@ -233,7 +238,10 @@ export async function restore(
       for (const o of await pool.run(jobs, opts)) {
         if (o.ok) filled.push(o.origin);
         else
-          skipped.push({ site: o.origin, reason: hiding(o.reason, Object.values(locals[o.origin] ?? {})) });
+          skipped.push({
+            site: o.origin,
+            reason: redactValues(o.reason, Object.values(locals[o.origin] ?? {})),
+          });
       }
     }
   } catch (err) {
@@ -246,7 +254,7 @@ export async function restore(
       await inMain;
       filled.push(sessionOrigin);
     } catch (err) {
-      skipped.push({ site: sessionOrigin, reason: hiding(messageOf(err), Object.values(items)) });
+      skipped.push({ site: sessionOrigin, reason: redactValues(messageOf(err), Object.values(items)) });
     }
   }
   await closing;

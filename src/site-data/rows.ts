@@ -1,7 +1,7 @@
 // The site data, history and secrets fields of the admin's workspace row.
 import type { RowContext } from "../admin/rows.ts";
 import { hostOfUrl } from "../store/record.ts";
-import { view } from "./views.ts";
+import { siteListing } from "./by-host.ts";
 
 /** History fields: distinct hosts, and a revision over every entry's origin and URL (not the clock). */
 const historyPart = ({ record }: RowContext) => {
@@ -14,7 +14,7 @@ const historyPart = ({ record }: RowContext) => {
 
 /** How many hosts are saved, and a revision a save (its time) or a Forget/Clear (its hosts) moves. */
 const siteDataPart = ({ record }: RowContext) => {
-  const listed = view(record?.site_data, record?.history ?? []);
+  const listed = siteListing(record?.site_data, record?.history ?? []);
   return {
     site_data_count: listed.sites.length,
     site_data_rev: JSON.stringify([listed.saved_at, listed.sites.map((s) => s.site)]),

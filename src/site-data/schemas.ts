@@ -6,7 +6,7 @@ const storageNote =
 
 const keyPath = z.union([z.string(), z.array(z.string())]);
 
-const IdbDatabaseView = z.object({
+const IdbDatabaseShape = z.object({
   name: z.string(),
   version: z.number().int(),
   stores: z.array(
@@ -95,7 +95,7 @@ export const SiteDataShape = z
           origin: z.string(),
           local_storage: z.record(z.string(), z.string()),
           session_storage: z.record(z.string(), z.string()),
-          indexeddb: z.array(IdbDatabaseView).optional().describe("Absent when none."),
+          indexeddb: z.array(IdbDatabaseShape).optional().describe("Absent when none."),
         }),
       )
       .describe(storageNote),

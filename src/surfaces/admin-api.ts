@@ -6,7 +6,7 @@ import { endWorkspace, forgetWorkspace, settingsList } from "../admin/core.ts";
 import { adminGuard, onWorkspace, onWorkspaceRoute } from "../admin/guard.ts";
 import { json } from "../http/json.ts";
 import { isWorkspaceName } from "../kit/names.ts";
-import { capabilityRoutes, workspaceRows, workspaceView } from "../registry.ts";
+import { capabilityRoutes, existingWorkspaceRow, workspaceRows } from "../registry.ts";
 import type { Services } from "../services.ts";
 import type { FeedEvent, Feeds } from "./feed.ts";
 
@@ -44,7 +44,7 @@ export function adminRoutes(services: Services, feeds: Feeds) {
     })
     .get(
       "/admin/workspaces/:key",
-      async ({ params }) => json(await workspaceView(services, params.key)),
+      async ({ params }) => json(await existingWorkspaceRow(services, params.key)),
       onWorkspaceRoute(),
     )
     .post(

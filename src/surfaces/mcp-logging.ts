@@ -1,8 +1,8 @@
 // MCP logging: a session that chose a level (logging/setLevel) gets, during each of its tool calls,
 // the server's log lines about its workspace and the call's own line as notifications/message,
-// scrubbed as every log line is. A session that never chose a level gets none.
+// redacted as every log line is. A session that never chose a level gets none.
 import type { LoggingLevel, ServerNotification } from "@modelcontextprotocol/sdk/types.js";
-import { scrub } from "../errors.ts";
+import { redactCredentials } from "../errors.ts";
 import { addLogSink, type LogLevel } from "../log.ts";
 import type { RecordStore } from "../store/types.ts";
 
@@ -92,7 +92,7 @@ export async function logRelay(
   });
   return {
     line: async (l, text) => {
-      if (SEVERITY.indexOf(l) >= min) await out(l, scrub(text));
+      if (SEVERITY.indexOf(l) >= min) await out(l, redactCredentials(text));
     },
     stop,
   };

@@ -16,13 +16,13 @@ import { PaneParams, uiKit } from "./ui/kit.ts";
 import { paneRoutes } from "./ui/panes.ts";
 import { page } from "./ui/respond.ts";
 import { signInRoutes } from "./ui/sign-in.ts";
-import { KEEP_AS_FLOW, timelineRoutes } from "./ui/timeline.ts";
+import { KEEP_AS_FLOW, timelinePaneRoutes } from "./ui/timeline.ts";
 
 export function uiRoutes(services: Services, feeds: Feeds) {
   const kit = uiKit(services, feeds);
   const { signOut } = kit;
   const panes = paneRoutes(kit);
-  const timeline = timelineRoutes(kit);
+  const timeline = timelinePaneRoutes(kit);
 
   return (
     new Elysia({ name: "ui" })

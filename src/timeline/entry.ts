@@ -37,9 +37,9 @@ export type TimelineEntry = z.infer<typeof TimelineEntry>;
 export const ListedEntry = TimelineEntry.extend({ screen_url: z.string().optional() });
 export type ListedEntry = z.infer<typeof ListedEntry>;
 
-/** A page of the listing, newest first; `next` is the `before` cursor of the page after it. */
-export const TimelinePage = z.object({ entries: z.array(ListedEntry), next: z.number().int().nullable() });
-export type TimelinePage = z.infer<typeof TimelinePage>;
+/** One batch of the listing, newest first; `next` is the `before` cursor of the batch after it. */
+export const TimelineBatch = z.object({ entries: z.array(ListedEntry), next: z.number().int().nullable() });
+export type TimelineBatch = z.infer<typeof TimelineBatch>;
 
 /** What a caller hands the log; it numbers the entry. */
 export type NewEntry = Omit<TimelineEntry, "n">;

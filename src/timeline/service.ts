@@ -18,7 +18,7 @@ import { pageNow, pageOf, sendScreen } from "./page-after.ts";
 import { jpegOf, LiveScreens, type Reach } from "./screens.ts";
 
 /** What a call's entry is made from (MCP, REST and a person's input). */
-export interface Call {
+export interface CallFacts {
   surface: Exclude<Surface, "flow">;
   workspace: string;
   action: AnyAction;
@@ -120,7 +120,7 @@ export class Timeline {
    * Appends one MCP, REST or person call's entry, with what the after-hook said (none when the call
    * never had its turn: then where the browser is now, for a failure).
    */
-  async entry(call: Call, ended: Ended<Trail>): Promise<void> {
+  async entry(call: CallFacts, ended: Ended<Trail>): Promise<void> {
     if (!this.on) return;
     const refused = !ended.ok && statusOf(ended.error) === 400;
     const entry: NewEntry = {

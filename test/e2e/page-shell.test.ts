@@ -4,12 +4,12 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Builder, type WebDriver } from "selenium-webdriver";
 import { ASSETS } from "../../views/assets.ts";
-import { Page } from "../../views/layout.tsx";
+import { PageShell } from "../../views/layout.tsx";
 import { testGridUrl } from "../support/env.ts";
 
 let driver: WebDriver;
 let opened = 0;
-const shell = Page({
+const shell = PageShell({
   title: "shell",
   signedIn: false,
   children: '<div id="fed"></div><div hx-sse:connect="/events" hidden></div>',

@@ -2,9 +2,9 @@
 // made into the view models with every part they lack filled in empty.
 
 import { isObject } from "../../src/kit/json.ts";
-import { TimelinePage } from "../../src/timeline/entry.ts";
+import { TimelineBatch } from "../../src/timeline/entry.ts";
 import type {
-  Call,
+  ActivityNote,
   FileEntry,
   FilesPayload,
   FlowsPayload,
@@ -156,7 +156,7 @@ export function flowsOf(body: unknown): Required<FlowsPayload> {
   };
 }
 
-export function callsOf(body: unknown): Call[] {
+export function callsOf(body: unknown): ActivityNote[] {
   const b = isObject(body) ? body : {};
   return list(b.calls)
     .filter(isObject)
@@ -171,6 +171,6 @@ export function callsOf(body: unknown): Call[] {
 }
 
 /** A timeline listing, parsed by the entry's own schema (a listing with no `next` has no page after it). */
-export function timelineOf(body: unknown): TimelinePage {
-  return TimelinePage.parse({ next: null, ...(isObject(body) ? body : {}) });
+export function timelineOf(body: unknown): TimelineBatch {
+  return TimelineBatch.parse({ next: null, ...(isObject(body) ? body : {}) });
 }

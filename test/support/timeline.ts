@@ -1,14 +1,12 @@
 // One call's timeline entry as invoke() writes it, for a result or a failure a test makes up
 // (no browser, so no screen). `time` is the call's (epoch seconds): an entry older than session.ttl
 // is expired as it is read.
-import type { Timeline } from "../../src/timeline/service.ts";
+import type { CallFacts, Timeline } from "../../src/timeline/service.ts";
 import type { Ended } from "../../src/workspaces/after.ts";
-
-type Call = Omit<Parameters<Timeline["entry"]>[0], "time" | "ms">;
 
 export async function recordCall(
   t: Timeline,
-  call: Call,
+  call: Omit<CallFacts, "time" | "ms">,
   run: () => Promise<Record<string, unknown>>,
   time = 1000,
 ): Promise<Record<string, unknown>> {

@@ -6,7 +6,7 @@ import { endWorkspace, forgetWorkspace, settingsList } from "../../admin/core.ts
 import { requireWorkspace } from "../../admin/guard.ts";
 import { errorBody, notFound, statusOf } from "../../errors.ts";
 import { log } from "../../log.ts";
-import { type WorkspaceRow, workspaceRows, workspaceView } from "../../registry.ts";
+import { existingWorkspaceRow, type WorkspaceRow, workspaceRows } from "../../registry.ts";
 import type { Services } from "../../services.ts";
 import { keepRunAsFlow, timelineListing, timelineQuery } from "../../timeline/routes.ts";
 
@@ -37,7 +37,7 @@ export class Admin {
   }
 
   row(key: string) {
-    return attempt(() => workspaceView(this.services, key));
+    return attempt(() => existingWorkspaceRow(this.services, key));
   }
 
   /** `read` of a workspace that exists (404 otherwise): what `GET /admin/workspaces/{key}/…` answers. */

@@ -17,7 +17,8 @@ const FORM_CAP = 64 * 1024;
 /** The most entries a push loads onto the Timeline's top; further behind, the pane loads again. */
 const NEWER_MAX = 50;
 
-export function timelineRoutes(kit: UiKit) {
+/** The Timeline pane's handlers in the UI (its JSON routes are src/timeline/routes.ts). */
+export function timelinePaneRoutes(kit: UiKit) {
   const { services } = kit;
   services.bodies.takes("POST", KEEP_AS_FLOW, {
     kinds: ["form"],

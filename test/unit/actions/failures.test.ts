@@ -2,13 +2,13 @@
 // gone stays as it is for the manager, and typed text never reaches a message.
 import { describe, expect, test } from "bun:test";
 import { error as wd } from "selenium-webdriver";
-import { acting, failureOf, reasonOf } from "../../../src/actions/failures.ts";
+import { acting, mapDriverError, reasonOf } from "../../../src/actions/failures.ts";
 import { AppError } from "../../../src/errors.ts";
 
 const sel = { css: "#go" };
-const mapped = (err: Error, about = {}) => failureOf(err, { selector: sel, ...about }) as AppError;
+const mapped = (err: Error, about = {}) => mapDriverError(err, { selector: sel, ...about }) as AppError;
 
-describe("failureOf", () => {
+describe("mapDriverError", () => {
   test("driver errors become 400s that quote the selector and say what to do", () => {
     const cases: [Error, string][] = [
       [new wd.NoSuchElementError("no such element"), 'nothing matched {"css":"#go"}: call read_page'],
@@ -70,18 +70,18 @@ describe("failureOf", () => {
 
   test("the browser being gone, AppErrors and the unexpected pass through untouched", () => {
     const gone = new wd.NoSuchSessionError("invalid session id");
-    expect(failureOf(gone)).toBe(gone);
+    expect(mapDriverError(gone)).toBe(gone);
     const flow = new AppError("bad_input", "as it was");
-    expect(failureOf(flow)).toBe(flow);
+    expect(mapDriverError(flow)).toBe(flow);
     const odd = new wd.WebDriverError("unknown error: something odd");
-    expect(failureOf(odd)).toBe(odd);
+    expect(mapDriverError(odd)).toBe(odd);
   });
 
   test("typed text is cut out of any message", () => {
     const typed = "hunter2-typed";
     const got = mapped(new wd.JavascriptError(`javascript error: cannot use ${typed}`), { typed });
     expect(got.message).toBe("the page's script failed: cannot use [typed text]");
-    const flow = failureOf(new AppError("bad_input", `saw ${typed}`, "x"), { typed }) as AppError;
+    const flow = mapDriverError(new AppError("bad_input", `saw ${typed}`, "x"), { typed }) as AppError;
     expect(flow.message).toBe("saw [typed text]");
     expect(flow.field).toBe("x");
   });

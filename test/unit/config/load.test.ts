@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { helpText, settingsView } from "../../../src/config/help.ts";
+import { helpText, redactedSettings } from "../../../src/config/help.ts";
 import { configProblem, loadConfig, recordingDir } from "../../../src/config/load.ts";
 import { defaultConfig, SETTINGS } from "../../../src/config/schema.ts";
 import { ConfigError, type Loaded } from "../../../src/config/sources.ts";
@@ -663,7 +663,7 @@ describe("secrets entries", () => {
   });
 });
 
-describe("settingsView", () => {
+describe("redactedSettings", () => {
   const file = yamlFile(
     "secrets:\n  entries:\n    github:\n      allowed_urls: [github.example.test]\n      keys:\n        password: {value: hunter2-secret}\n",
   );
@@ -673,7 +673,7 @@ describe("settingsView", () => {
     STORE_URL: "redis://:redispass@cache.example.test:6379/0",
     HTTP_HOST: "0.0.0.0",
   });
-  const view = settingsView(loaded);
+  const view = redactedSettings(loaded);
   const json = JSON.stringify(view);
   const byKey = Object.fromEntries(view.map((row) => [row.key, row]));
 
@@ -693,7 +693,7 @@ describe("settingsView", () => {
       source: "file",
       value: { github: { description: "", allowed_urls: ["github.example.test"], keys: ["password"] } },
     });
-    expect(settingsView(load()).find((r) => r.key === "auth.token")!.value).toBeNull();
+    expect(redactedSettings(load()).find((r) => r.key === "auth.token")!.value).toBeNull();
   });
 
   test("strips credentials from grid.url and store.url", () => {
@@ -703,14 +703,14 @@ describe("settingsView", () => {
     expect(json).not.toMatch(/\/\/[^/"]*@/);
     expect(byKey["grid.url"]!.value).toBe("http://grid.example.test:4444/");
     expect(byKey["store.url"]!.value).toBe("redis://cache.example.test:6379/0");
-    expect(settingsView(load()).find((r) => r.key === "grid.url")!.value).toBe("http://127.0.0.1:4444");
+    expect(redactedSettings(load()).find((r) => r.key === "grid.url")!.value).toBe("http://127.0.0.1:4444");
     // The loaded config itself keeps what it needs to connect.
     expect(loaded.config.grid.url).toContain("gridadmin:gr1dpass@");
   });
 
   test("does not hand out the config's own arrays", () => {
     const l = load([], { SECRETS_DIRS: "/a" });
-    (settingsView(l).find((r) => r.key === "secrets.dirs")!.value as string[]).push("/b");
+    (redactedSettings(l).find((r) => r.key === "secrets.dirs")!.value as string[]).push("/b");
     expect(l.config.secrets.dirs).toEqual(["/a"]);
   });
 });

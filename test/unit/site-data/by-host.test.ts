@@ -4,16 +4,16 @@ import { describe, expect, spyOn, test } from "bun:test";
 import {
   forget,
   historyHosts,
-  historyView,
+  historyRows,
   Jar,
-  MASK,
+  listingAndDetails,
+  REDACTED_DOTS,
   rules,
   type SecretRow,
-  siteView,
+  siteDetail,
+  siteListing,
   summary,
-  view,
-  views,
-} from "../../../src/site-data/views.ts";
+} from "../../../src/site-data/by-host.ts";
 import { fromJson, type SiteData, type Visit } from "../../../src/store/record.ts";
 import { cookie } from "../../support/cookies.ts";
 
@@ -22,7 +22,7 @@ const APP = "https://app.example.com";
 const SSO = "https://sso.example.com";
 
 const visit = (url: string, when = NOW): Visit => ({ origin: new URL(url).origin, url, at: when });
-const hostsOf = (d: SiteData, h: Visit[] = []) => view(d, h).sites.map((s) => s.site);
+const hostsOf = (d: SiteData, h: Visit[] = []) => siteListing(d, h).sites.map((s) => s.site);
 
 const DATA: SiteData = {
   cookies: [
@@ -37,7 +37,7 @@ const DATA: SiteData = {
 
 describe("the listing and one site", () => {
   test("one row per host with counts; one site in full, httpOnly masked", () => {
-    const listing = view(DATA);
+    const listing = siteListing(DATA);
     expect(listing.saved_at).toBe(NOW);
     expect(listing.uri).toBe("workspace://site-data");
     const app = listing.sites.find((s) => s.site === "app.example.com");
@@ -48,20 +48,20 @@ describe("the listing and one site", () => {
       storage: [{ origin: APP, local_storage: 2, session_storage: 1 }],
     });
     expect(listing.sites.find((s) => s.site === "sso.example.com")?.storage).toEqual([]);
-    const detail = siteView(DATA, "App.Example.com");
+    const detail = siteDetail(DATA, "App.Example.com");
     expect(detail?.cookies.map((c) => [c.name, c.value, c.shared])).toEqual([
-      ["sid", MASK, false],
+      ["sid", REDACTED_DOTS, false],
       ["ab", "s", true],
     ]);
     expect(detail?.storage).toEqual([
       { origin: APP, local_storage: { theme: "dark", tour: "seen" }, session_storage: { token: "t" } },
     ]);
-    expect(JSON.stringify(views(DATA))).not.toContain("RAW-SECRET");
-    expect(siteView(DATA, "nowhere.example.com")).toBeNull();
+    expect(JSON.stringify(listingAndDetails(DATA))).not.toContain("RAW-SECRET");
+    expect(siteDetail(DATA, "nowhere.example.com")).toBeNull();
   });
 
-  test("the cookie view has exactly the published fields, and no value_type", () => {
-    const c = siteView(DATA, "sso.example.com")?.cookies[0];
+  test("the cookie detail has exactly the published fields, and no value_type", () => {
+    const c = siteDetail(DATA, "sso.example.com")?.cookies[0];
     expect(Object.keys(c ?? {}).sort()).toEqual(
       ["domain", "expiry", "http_only", "name", "path", "same_site", "secure", "shared", "value"].sort(),
     );
@@ -103,9 +103,9 @@ describe("the listing and one site", () => {
   });
 
   test("empty sessionStorage is no row; alone it makes one", () => {
-    expect(view({ session: { origin: APP, items: {} } }).sites).toEqual([]);
+    expect(siteListing({ session: { origin: APP, items: {} } }).sites).toEqual([]);
     expect(summary({ session: { origin: APP, items: {} } })).toBeNull();
-    const alone = view({ session: { origin: APP, items: { t: "1" } } });
+    const alone = siteListing({ session: { origin: APP, items: { t: "1" } } });
     expect(alone.sites).toEqual([
       {
         site: "app.example.com",
@@ -128,11 +128,11 @@ describe("the listing and one site", () => {
       },
       session: { origin: "http://localhost:8080", items: { s: "1" } },
     };
-    expect(view(data).sites[0]?.storage).toEqual([
+    expect(siteListing(data).sites[0]?.storage).toEqual([
       { origin: "http://localhost:3000", local_storage: 1, session_storage: 0 },
       { origin: "http://localhost:8080", local_storage: 1, session_storage: 1 },
     ]);
-    expect(siteView(data, "localhost")?.storage).toEqual([
+    expect(siteDetail(data, "localhost")?.storage).toEqual([
       { origin: "http://localhost:3000", local_storage: { k: "a" }, session_storage: {} },
       { origin: "http://localhost:8080", local_storage: { k: "b" }, session_storage: { s: "1" } },
     ]);
@@ -160,17 +160,17 @@ describe("the listing and one site", () => {
       ],
       origins: { [APP]: { local: { k: "1" } } },
     };
-    expect(siteView(data, "app.example.com")?.cookies.map((c) => [c.name, c.shared])).toEqual([
+    expect(siteDetail(data, "app.example.com")?.cookies.map((c) => [c.name, c.shared])).toEqual([
       ["own", false],
       ["ab", true],
       ["h", false],
     ]);
-    expect(siteView({ cookies: [cookie("x", ".example.org")] }, "example.org")?.cookies[0]?.shared).toBe(
+    expect(siteDetail({ cookies: [cookie("x", ".example.org")] }, "example.org")?.cookies[0]?.shared).toBe(
       false,
     );
   });
 
-  test("the site view names what Forget takes and what it keeps", () => {
+  test("the site detail names what Forget takes and what it keeps", () => {
     const data: SiteData = {
       cookies: [
         cookie("own", "app.example.com"),
@@ -179,10 +179,10 @@ describe("the listing and one site", () => {
       ],
       origins: { [APP]: { local: { k: "1" } } },
     };
-    const app = siteView(data, "app.example.com");
+    const app = siteDetail(data, "app.example.com");
     expect(app?.own_cookies).toEqual(["own", "dot"]);
     expect(app?.kept_shared).toEqual([{ name: "ab", domain: ".example.com", path: "/" }]);
-    const parent = siteView({ cookies: [cookie("ab", ".example.com")] }, "example.com");
+    const parent = siteDetail({ cookies: [cookie("ab", ".example.com")] }, "example.com");
     expect(parent?.own_cookies).toEqual(["ab"]);
     expect(parent?.kept_shared).toEqual([]);
   });
@@ -196,10 +196,10 @@ describe("the listing and one site", () => {
       ],
       origins: { [APP]: { local: { k: "1" } }, "https://mail.example.org": { local: { k: "1" } } },
     };
-    expect(siteView(data, "app.example.com")?.kept_shared).toEqual([
+    expect(siteDetail(data, "app.example.com")?.kept_shared).toEqual([
       { name: "sid", domain: ".example.com", path: "/" },
     ]);
-    expect(siteView(data, "mail.example.org")?.kept_shared).toEqual([
+    expect(siteDetail(data, "mail.example.org")?.kept_shared).toEqual([
       { name: "sid", domain: ".example.org", path: "/app" },
     ]);
   });
@@ -229,12 +229,12 @@ describe("the listing and one site", () => {
     try {
       const cookies = Array.from({ length: 500 }, (_, i) => cookie(`c${i}`, `.d${i}.example.net`));
       const data: SiteData = { cookies };
-      const { listing, details } = views(data);
+      const { listing, details } = listingAndDetails(data);
       expect(listing.sites).toHaveLength(500);
       expect(Object.keys(details).sort()).toEqual(listing.sites.map((s) => s.site).sort());
       expect(covers.mock.calls.length + own.mock.calls.length).toBeLessThanOrEqual(4 * 500);
       expect(covering.mock.calls.length).toBeLessThanOrEqual(500 + 5);
-      expect(view(data)).toEqual(listing);
+      expect(siteListing(data)).toEqual(listing);
     } finally {
       covers.mockRestore();
       own.mockRestore();
@@ -284,7 +284,7 @@ describe("forget", () => {
     const { left, removed } = forget({ cookies: [cookie("shared", ".example.org")] }, "example.org");
     expect(removed?.cookies).toEqual(["shared"]);
     expect(removed?.kept_shared).toEqual([]);
-    expect(view(left).sites).toEqual([]);
+    expect(siteListing(left).sites).toEqual([]);
   });
 
   test("a host with nothing of its own removes nothing", () => {
@@ -295,7 +295,7 @@ describe("forget", () => {
   });
 });
 
-describe("history view", () => {
+describe("history rows", () => {
   const secrets = (host: string): SecretRow[] =>
     host === "app.example.com" ? [{ name: "app", description: "the app", keys: ["user", "pass"] }] : [];
 
@@ -309,7 +309,7 @@ describe("history view", () => {
       cookies: [cookie("sid", "app.example.com"), cookie("ab", ".example.com")],
       origins: { [APP]: { local: { a: "1", b: "2" } } },
     };
-    expect(historyView(history, data, secrets)).toEqual({
+    expect(historyRows(history, data, secrets)).toEqual({
       sites: [
         {
           site: "app.example.com",
@@ -325,7 +325,7 @@ describe("history view", () => {
   });
 
   test("a secret never makes a row, and nothing visited is no rows", () => {
-    expect(historyView([], DATA, () => [{ name: "x", description: "", keys: [] }])).toEqual({
+    expect(historyRows([], DATA, () => [{ name: "x", description: "", keys: [] }])).toEqual({
       sites: [],
       clears: [],
     });

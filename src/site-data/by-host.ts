@@ -1,22 +1,23 @@
-// The snapshot by host: the agent's listing and one-site view, the admin's Site data and History
-// views, Forget and the summary. A site is a host (cookies carry no scheme or port); storage stays
-// per origin. One grouping of the jar serves every view: cookies are indexed by domain once.
+// The snapshot by host, as read models: the agent's listing and one site in full, the rows of the
+// admin's Site data and History panes, Forget and the summary. A site is a host (cookies carry no
+// scheme or port); storage stays per origin. One grouping of the jar serves every read: cookies are
+// indexed by domain once.
 import type { z } from "zod";
 import { SITE_DATA_URI } from "../actions/fields.ts";
 import type { IdbDatabase } from "../in-page/idb.ts";
 import { isObject } from "../kit/json.ts";
 import { hostOfUrl, type SiteData, type StoredCookie, type Visit } from "../store/record.ts";
-import { idbView, storedIdb } from "./idb.ts";
+import { idbDetail, storedIdb } from "./idb.ts";
 import type { SiteDataShape, SiteList, SiteRowShape } from "./schemas.ts";
 
-export const MASK = "•••";
+export const REDACTED_DOTS = "•••";
 export const siteUri = (host: string) => `${SITE_DATA_URI}/${host}`;
 
 type Items = Record<string, string>;
 
 // The shapes the agent surface declares (schemas.ts), as types: each is declared once, there.
 export type SiteDetail = z.infer<typeof SiteDataShape>;
-export type CookieView = SiteDetail["cookies"][number];
+export type CookieDetail = SiteDetail["cookies"][number];
 export type Identity = SiteDetail["kept_shared"][number];
 export type SiteRow = z.infer<typeof SiteRowShape>;
 export type SiteListing = z.infer<typeof SiteList>;
@@ -36,7 +37,7 @@ export const rules = {
 
 const identity = (c: StoredCookie): Identity => ({ name: c.name, domain: c.domain, path: c.path });
 
-/** The stored cookies a view can show: anything without a string name and domain is left out (record.ts keeps them for restore to report). */
+/** The stored cookies a listing can show: anything without a string name and domain is left out (record.ts keeps them for restore to report). */
 function cookiesOf(data: SiteData): StoredCookie[] {
   return (data.cookies ?? []).filter(
     (c) => isObject(c) && typeof c.name === "string" && typeof c.domain === "string",
@@ -131,10 +132,10 @@ export function historyHosts(history: readonly Visit[] | null | undefined): stri
   return [...out];
 }
 
-function cookieView(c: StoredCookie, host: string): CookieView {
+function cookieDetail(c: StoredCookie, host: string): CookieDetail {
   return {
     name: c.name,
-    value: c.http_only ? MASK : String(c.value ?? ""),
+    value: c.http_only ? REDACTED_DOTS : String(c.value ?? ""),
     domain: c.domain,
     path: typeof c.path === "string" ? c.path : "/",
     expiry: typeof c.expiry === "number" ? c.expiry : null,
@@ -146,7 +147,7 @@ function cookieView(c: StoredCookie, host: string): CookieView {
 }
 
 /** The listing and every host in full, from one grouping of the jar. History hosts come first. */
-export function views(
+export function listingAndDetails(
   data: SiteData | null | undefined,
   history: readonly Visit[] = [],
 ): { listing: SiteListing; details: Record<string, SiteDetail> } {
@@ -164,8 +165,8 @@ export function views(
     const byOrigin = jar.storage.get(host) ?? new Map();
     const storage = [...byOrigin.keys()].sort().map((o) => {
       const e = byOrigin.get(o) as { local: Items; session: Items; idb: IdbDatabase[] };
-      const view = { origin: o, local_storage: e.local, session_storage: e.session };
-      return e.idb.length ? { ...view, indexeddb: idbView(e.idb) } : view;
+      const entry = { origin: o, local_storage: e.local, session_storage: e.session };
+      return e.idb.length ? { ...entry, indexeddb: idbDetail(e.idb) } : entry;
     });
     sites.push({
       site: host,
@@ -187,7 +188,7 @@ export function views(
     details[host] = {
       site: host,
       uri: siteUri(host),
-      cookies: cookies.map((c) => cookieView(c, host)),
+      cookies: cookies.map((c) => cookieDetail(c, host)),
       storage,
       own_cookies: own.map((c) => c.name),
       kept_shared: cookies.filter((c) => !own.includes(c)).map(identity),
@@ -198,13 +199,13 @@ export function views(
 }
 
 /** workspace://site-data: one row per host with counts, never a value. */
-export function view(data: SiteData | null | undefined, history: readonly Visit[] = []): SiteListing {
-  return views(data, history).listing;
+export function siteListing(data: SiteData | null | undefined, history: readonly Visit[] = []): SiteListing {
+  return listingAndDetails(data, history).listing;
 }
 
-/** workspace://site-data/{site}: one host in full (httpOnly values masked), or null. */
-export function siteView(data: SiteData | null | undefined, site: string): SiteDetail | null {
-  const { details } = views(data);
+/** workspace://site-data/{site}: one host in full (httpOnly values redacted), or null. */
+export function siteDetail(data: SiteData | null | undefined, site: string): SiteDetail | null {
+  const { details } = listingAndDetails(data);
   const host = site.toLowerCase();
   // Own keys only: `__proto__` or `constructor` is a site nobody saved, not Object's.
   return Object.hasOwn(details, host) ? (details[host] as SiteDetail) : null;
@@ -212,7 +213,7 @@ export function siteView(data: SiteData | null | undefined, site: string): SiteD
 
 /** `{sites, uri}` for workspace://current, or null when nothing is saved. */
 export function summary(data: SiteData | null | undefined): { sites: number; uri: string } | null {
-  const n = view(data).sites.length;
+  const n = siteListing(data).sites.length;
   return n > 0 ? { sites: n, uri: SITE_DATA_URI } : null;
 }
 
@@ -279,12 +280,12 @@ export interface HistoryRow {
  * what is saved there, and the secrets allowed there. Secrets join a row and never make one.
  * `clears` names the origins a History Clear removes (every entry but the top one).
  */
-export function historyView(
+export function historyRows(
   history: readonly Visit[],
   data: SiteData | null | undefined,
   secretsFor: (host: string) => SecretRow[],
 ): { sites: HistoryRow[]; clears: string[] } {
-  const rows = new Map(view(data, history).sites.map((r) => [r.site, r]));
+  const rows = new Map(siteListing(data, history).sites.map((r) => [r.site, r]));
   const sites: HistoryRow[] = [];
   for (const host of historyHosts(history)) {
     const latest = history.find((v) => hostOfUrl(v.origin) === host) as Visit;

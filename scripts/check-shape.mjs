@@ -240,14 +240,17 @@ for (const file of files) {
 // Bodies: the app reads a request's body in one place, Elysia's parse stage (src/http/body.ts); a
 // route declares the body it takes and its handler is handed it. Flagged: reading a request's body
 // anywhere else.
-const BODY_READ = /\brequest\s*\.\s*(?:json|text|formData|arrayBuffer|blob|bytes)\s*\(|\brequest\s*\.\s*body\s*\.\s*getReader\b/;
+const BODY_READ =
+  /\brequest\s*\.\s*(?:json|text|formData|arrayBuffer|blob|bytes)\s*\(|\brequest\s*\.\s*body\s*\.\s*getReader\b/;
 for (const file of files) {
   if (!file.startsWith("src/") || file === "src/http/body.ts") continue;
   readFileSync(join(root, file), "utf8")
     .split("\n")
     .forEach((line, i) => {
       if (!BODY_READ.test(line)) return;
-      problems.push(`${file}:${i + 1} reads a request body by hand: declare it (services.bodies.takes) and take \`body\``);
+      problems.push(
+        `${file}:${i + 1} reads a request body by hand: declare it (services.bodies.takes) and take \`body\``,
+      );
     });
 }
 

@@ -197,14 +197,6 @@ const MODULE_STATE_ALLOWED = [
     "src/grid/page-call.ts",
     "a memo of a pure function of code (a page function's source to its script): the same for every server",
   ],
-  [
-    "src/site-data/touched.ts",
-    "trackers by browser; in a file another engineer is changing (issue 29): move to the manager after",
-  ],
-  [
-    "src/surfaces/mcp.ts",
-    "the tool table's cache, the same for every server; in a file another engineer is changing (issue 29)",
-  ],
 ];
 const STATE_LINE = [
   /^(?:export\s+)?(?:let|var)\s+(\w+)/,

@@ -103,6 +103,17 @@ export class BidiSocket {
   private watchdog: ReturnType<typeof setInterval> | null = null;
   private probing: Promise<boolean> | null = null;
   private isDead = false;
+  /** What other parts keep per connection (`attached`), living and dying with it. */
+  private readonly attachments = new Map<symbol, unknown>();
+
+  /**
+   * What a part keeps for this connection under `key` (a symbol of its own), made by `make` on first
+   * use: it is the connection's, so a new connection (a restart, a drop) starts with none.
+   */
+  attached<T>(key: symbol, make: () => T): T {
+    if (!this.attachments.has(key)) this.attachments.set(key, make());
+    return this.attachments.get(key) as T;
+  }
 
   private constructor(
     private readonly ws: WebSocket,

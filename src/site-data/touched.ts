@@ -16,7 +16,8 @@ interface Tracker {
   baseline: string[] | null;
 }
 
-const trackers = new WeakMap<object, Tracker>();
+/** The tracker's key on its connection (BidiSocket.attached). */
+const TRACKER = Symbol("site-data: touched origins");
 
 const web = (url: string): string | null => {
   const o = originOf(url);
@@ -29,8 +30,7 @@ const web = (url: string): string | null => {
 };
 
 function tracker(socket: BidiSocket): Tracker {
-  let t = trackers.get(socket);
-  if (!t) {
+  return socket.attached(TRACKER, () => {
     const made: Tracker = { touched: new Set(), baseline: null };
     const seen = (p: NavigationInfo) => {
       const o = web(p?.url ?? "");
@@ -40,10 +40,8 @@ function tracker(socket: BidiSocket): Tracker {
     socket.on("browsingContext.navigationCommitted", null, seen);
     socket.on("browsingContext.load", null, seen);
     socket.on("browsingContext.fragmentNavigated", null, seen);
-    trackers.set(socket, made);
-    t = made;
-  }
-  return t;
+    return made;
+  });
 }
 
 const sameSet = (a: readonly string[], b: readonly string[]) => {

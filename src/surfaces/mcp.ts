@@ -67,13 +67,12 @@ export function toolError(err: unknown, redactor?: Pick<Redactor, "redact">): Ca
   return { content: [{ type: "text", text: redactor ? redactor.redact(text) : text }], isError: true };
 }
 
-// The tool list is the same for every session: built once, not per initialize (it is most of a
-// session's memory otherwise).
-let tableCache: { tools: Tool[]; byName: Map<string, AnyAction> } | null = null;
-function toolTable() {
-  tableCache ??= { tools: ACTIONS.map(toolOf), byName: new Map(ACTIONS.map((a) => [a.name, a])) };
-  return tableCache;
-}
+// The tool list is the same for every session and server: a constant built when this module loads
+// (on the first /mcp request), not per initialize (it is most of a session's memory otherwise).
+const TOOL_TABLE: { readonly tools: readonly Tool[]; readonly byName: ReadonlyMap<string, AnyAction> } = {
+  tools: ACTIONS.map(toolOf),
+  byName: new Map(ACTIONS.map((a) => [a.name, a])),
+};
 
 /** What MCP over HTTP learns of each tools/call: it may be cancelled from another request. */
 export interface CallHooks {
@@ -93,7 +92,7 @@ export function mcpServer(services: Services, workspace: string, hooks?: CallHoo
       instructions: INSTRUCTIONS,
     },
   );
-  const { tools, byName } = toolTable();
+  const { tools, byName } = TOOL_TABLE;
   const levels = hooks?.levels ?? localLevel();
   const subscriptions = hooks?.subscriptions ?? ownSubscriptions(server, services, workspace);
   server.setRequestHandler(SubscribeRequestSchema, async (request) => {

@@ -114,6 +114,13 @@ export class FakeBidi {
     this.jar = [...(opts.cookies ?? [])];
   }
 
+  private readonly attachments = new Map<symbol, unknown>();
+  /** As the real socket's: what a part keeps for this connection. */
+  attached<T>(key: symbol, make: () => T): T {
+    if (!this.attachments.has(key)) this.attachments.set(key, make());
+    return this.attachments.get(key) as T;
+  }
+
   /** Typed as the real socket for the code under test. */
   get socket(): BidiSocket {
     return this as unknown as BidiSocket;

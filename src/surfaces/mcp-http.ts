@@ -13,6 +13,7 @@ import { badInput, notFound, unavailable } from "../errors.ts";
 import type { Services } from "../services.ts";
 import { MCP_BODY_METHODS, mcpGate, workspaceOf } from "./http.ts";
 import { type CallHooks, mcpServer } from "./mcp.ts";
+import { McpCancels } from "./mcp-cancels.ts";
 import { storedLevel } from "./mcp-logging.ts";
 import { McpStreams } from "./mcp-stream.ts";
 import { storedSubscriptions } from "./mcp-subscribe.ts";
@@ -22,27 +23,23 @@ export const sessionsFull = (max: number) =>
 export const NO_SESSION =
   "no such MCP session: it was closed, or unused for longer than mcp.session_idle; initialize a new one";
 
-/** How often a call looks for a cancel sent to another server, and how long such a cancel is kept. */
-const CANCEL_POLL_MS = 1000;
-const CANCEL_KEEP_S = 600;
 /** How long a session's chosen log level and subscriptions are kept (a session unused for mcp.session_idle closes first). */
 const LEVEL_KEEP_S = 7 * 24 * 3600;
-/** A request id longer than this is not one a client sends: its cancel is ignored. */
-const MAX_ID_CHARS = 256;
 /** Cancels one request may carry: the rest of a batch of 9,000 is ignored, not 9,000 store writes. */
 export const MAX_CANCELS = 16;
 
 export class McpHttp {
   private readonly idle: number;
   private readonly max: number;
-  /** tools/call requests running on this server, by session and request id: how to stop each. */
-  private readonly inflight = new Map<string, () => void>();
+  /** tools/call requests running on this server, and the cancels that reach them. */
+  private readonly cancels: McpCancels;
   private readonly streams: McpStreams;
 
   constructor(private readonly services: Services) {
     this.idle = services.config.mcp.session_idle;
     this.max = services.config.mcp.max_sessions;
     this.streams = new McpStreams(services, this.idle);
+    this.cancels = new McpCancels(services.store);
   }
 
   /**
@@ -63,7 +60,7 @@ export class McpHttp {
     if (request.method === "GET") return this.streams.stream(id, workspace, request);
     if (request.method !== "POST") return methodNotAllowed();
     const cancels = (Array.isArray(body) ? body : [body]).filter(isCancel).slice(0, MAX_CANCELS);
-    for (const m of cancels) await this.cancelled(id, m);
+    for (const m of cancels) await this.cancels.cancel(id, m);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     await mcpServer(this.services, workspace, this.hooks(id)).connect(transport);
     return transport.handleRequest(request, { parsedBody: body });
@@ -88,64 +85,25 @@ export class McpHttp {
     return res;
   }
 
-  /** Registers each tools/call of the session, so a cancel reaches it here or through the store. */
+  /** The session's ports: its log level, its subscriptions, where its calls register to be cancelled. */
   private hooks(session: string): CallHooks {
     return {
       levels: storedLevel(this.services.store, session, LEVEL_KEEP_S),
       subscriptions: storedSubscriptions(this.services.store, session, LEVEL_KEEP_S, () =>
         this.streams.watchOf(session),
       ),
-      started: (requestId, cancel) => {
-        const key = callKey(session, requestId);
-        if (key === null) return () => undefined;
-        this.inflight.set(key, cancel);
-        // The id is the session's: a cancel sent to another server may mark it for this call.
-        void this.services.store.putMark(usedKey(key), CANCEL_KEEP_S).catch(() => undefined);
-        const timer = setInterval(() => {
-          this.services.store.hasMark(key).then(
-            (yes) => yes && cancel(),
-            () => undefined,
-          );
-        }, CANCEL_POLL_MS);
-        timer.unref?.();
-        return () => {
-          clearInterval(timer);
-          if (this.inflight.get(key) === cancel) this.inflight.delete(key);
-        };
-      },
+      cancels: { session, registry: this.cancels },
     };
-  }
-
-  private async cancelled(session: string, message: unknown): Promise<void> {
-    const m = message as { params?: { requestId?: unknown } };
-    const requestId = m.params?.requestId;
-    if (typeof requestId !== "string" && typeof requestId !== "number") return;
-    const key = callKey(session, requestId);
-    if (key === null) return;
-    const here = this.inflight.get(key);
-    if (here) here();
-    // Only for an id the session used for a call (on any server): others are a client's noise.
-    else if (await this.services.store.hasMark(usedKey(key)))
-      await this.services.store.putMark(key, CANCEL_KEEP_S);
   }
 
   async close(): Promise<void> {
     this.streams.close();
-    for (const cancel of this.inflight.values()) cancel();
-    this.inflight.clear();
+    this.cancels.close();
   }
 }
 
 function isCancel(message: unknown): boolean {
   return (message as { method?: unknown } | null)?.method === "notifications/cancelled";
-}
-
-/** The mark that says the session used this request id for a call. */
-const usedKey = (key: string) => `${key}:used`;
-
-function callKey(session: string, requestId: string | number): string | null {
-  const id = JSON.stringify(requestId);
-  return id.length > MAX_ID_CHARS ? null : `mcp-cancel:${session}:${id}`;
 }
 
 function methodNotAllowed(): Response {

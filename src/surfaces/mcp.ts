@@ -29,6 +29,7 @@ import type { Redactor } from "../secrets/redactor.ts";
 import type { Services } from "../services.ts";
 import { invoke } from "../workspaces/invoke.ts";
 import { toolSchema } from "./json-schema.ts";
+import type { McpCancels } from "./mcp-cancels.ts";
 import { complete } from "./mcp-complete.ts";
 import { type LevelStore, localLevel, logRelay } from "./mcp-logging.ts";
 import { servePrompts } from "./mcp-prompts.ts";
@@ -74,10 +75,10 @@ const TOOL_TABLE: { readonly tools: readonly Tool[]; readonly byName: ReadonlyMa
   byName: new Map(ACTIONS.map((a) => [a.name, a])),
 };
 
-/** What MCP over HTTP learns of each tools/call: it may be cancelled from another request. */
+/** What MCP over HTTP hands a session's server: stored state, and where its calls register to be cancelled. */
 export interface CallHooks {
-  /** A tools/call began; `cancel` stops it. Returns what to call once it ends. */
-  started(requestId: string | number, cancel: () => void): () => void;
+  /** A tools/call registers here as it starts: a cancel in another request (or on another server) finds it. */
+  cancels: { session: string; registry: McpCancels };
   /** Where the session's log level is kept (the server's memory without hooks). */
   levels: LevelStore;
   /** Where the session's subscriptions are kept (watched by the server itself without hooks). */
@@ -137,7 +138,7 @@ export function mcpServer(services: Services, workspace: string, hooks?: CallHoo
     const stop = new AbortController();
     const relay = () => stop.abort(extra.signal.reason);
     extra.signal.addEventListener("abort", relay, { once: true });
-    const ended = hooks?.started(extra.requestId, () =>
+    const ended = hooks?.cancels.registry.register(hooks.cancels.session, extra.requestId, () =>
       stop.abort(new Error("the client cancelled this call")),
     );
     const logs = await logRelay(levels, workspace, (n) => extra.sendNotification(n));

@@ -176,7 +176,7 @@ export async function main(): Promise<void> {
       },
     ];
     printTable("the timeline and watching", rows);
-    const [last] = (await timeline.page(W, { limit: 1 })).entries;
+    const [last] = (await timeline.batch(W, { limit: 1 })).entries;
     const bytes = (await timeline.screen(W, last?.n ?? 0))?.length ?? 0;
     console.log(`A screen of this page weighs ${Math.round(bytes / 1024)} KiB.`);
   } finally {

@@ -70,7 +70,7 @@ const LAYERS = {
   // The record's zod schema reuses the action fields and browser settings it stores.
   "store/": [...BASE, "config/", "actions/fields.ts", "workspaces/shapes.ts"],
   // The Grid zips uploads with files' zip; the capture hook is typed by what an action is handed.
-  "grid/": [...BASE, "in-page/", "files/zip.ts", "actions/shape.ts"],
+  "grid/": [...BASE, "in-page/", "files/zip.ts", "actions/action.ts"],
   "secrets/": [...BASE, "config/", "grid/", "in-page/", "actions/keys.ts", "resources/define.ts"],
   "admin/": [...BASE, "config/", "http/", "store/", "services.ts"],
   "workspaces/": [...BELOW_CAPABILITIES, "actions/", "services.ts", "timeline/entry.ts"],

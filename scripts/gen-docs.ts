@@ -2,8 +2,8 @@
 // `bun scripts/gen-docs.ts` writes it; `--check` fails when a page is stale (CI runs the check).
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import type { AnyAction } from "../src/actions/action.ts";
 import { ACTIONS } from "../src/actions/index.ts";
-import type { AnyAction } from "../src/actions/shape.ts";
 import { RESOURCES } from "../src/resources/index.ts";
 import { jsonSchema } from "../src/surfaces/json-schema.ts";
 import { ERROR_MEANINGS } from "../src/surfaces/openapi.ts";

@@ -2,8 +2,8 @@
 // OpenAPI document and generated docs all come from these declarations.
 
 import type { z } from "zod";
+import type { Action } from "./action.ts";
 import type { ActionContext, PrecheckContext } from "./ports.ts";
-import type { Action } from "./shape.ts";
 
 /** An action as the table holds it: its handler gets the call's context (ports.ts). */
 export type ActionDef<I extends z.ZodObject, O extends z.ZodType> = Action<

@@ -4,6 +4,7 @@ import { keepFile, uploadFile } from "../files/actions.ts";
 import { deleteFlowAction, runFlowAction, saveFlowAction } from "../flows/actions.ts";
 import { askHuman } from "../person/actions.ts";
 import { saveSiteData } from "../site-data/actions.ts";
+import type { AnyAction } from "./action.ts";
 import { assertAction } from "./assert.ts";
 import { dialog } from "./dialog.ts";
 import { extract } from "./extract.ts";
@@ -14,7 +15,6 @@ import { readPageAction } from "./read.ts";
 import { printPage, screenshot } from "./screenshot.ts";
 import { executeScript } from "./script.ts";
 import { endBrowser, openSession } from "./session.ts";
-import type { AnyAction } from "./shape.ts";
 import { switchTo } from "./switch.ts";
 import { write } from "./write.ts";
 

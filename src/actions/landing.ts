@@ -4,8 +4,8 @@ import type { BrowsingContextInfo } from "../grid/bidi-types.ts";
 import type { Page } from "../grid/page.ts";
 import { DialogOpened } from "../grid/page-dialogs.ts";
 import { DialogElsewhere } from "../grid/page-stuck.ts";
+import type { LiveBrowser } from "./action.ts";
 import { type Outcome, outcome } from "./outcome.ts";
-import type { LiveBrowser } from "./shape.ts";
 
 export interface Landed {
   url: string;

@@ -13,7 +13,7 @@ import type { RecordStore } from "../store/types.ts";
 import type { Timeline } from "../timeline/service.ts";
 import type { OpenRequest, OpenResult } from "../workspaces/settings.ts";
 import type { Steps } from "../workspaces/steps.ts";
-import type { LiveBrowser } from "./shape.ts";
+import type { LiveBrowser } from "./action.ts";
 
 /** The capabilities a handler may call. The server's whole set (services.ts) is one of these. */
 export interface ActionServices {

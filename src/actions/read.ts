@@ -7,13 +7,13 @@ import type { NodeRef } from "../grid/page-call.ts";
 import type { PageLib } from "../in-page/index.ts";
 import type { ReadArgs, ReadOutcome } from "../in-page/outline.ts";
 import { type Entry, type ReadElement, renderEntries } from "../in-page/render.ts";
+import type { McpContent } from "./action.ts";
 import { defineAction } from "./define.ts";
 import { acting } from "./failures.ts";
 import { Box, pageFields, webUrl } from "./fields.ts";
 import { here } from "./landing.ts";
 import { outcome } from "./outcome.ts";
 import { locate, Selector, timeoutField } from "./selectors.ts";
-import type { McpContent } from "./shape.ts";
 
 export const DEFAULT_MAX_LENGTH = 6_000;
 

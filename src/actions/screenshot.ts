@@ -10,11 +10,11 @@ import type { PageLib } from "../in-page/index.ts";
 import { log } from "../log.ts";
 import { errorKind } from "../recordings/owed.ts";
 import { typedAt, withTypedCovered } from "../secrets/contain.ts";
+import type { McpContent } from "./action.ts";
 import { defineAction } from "./define.ts";
 import { flag, pageFields } from "./fields.ts";
 import type { ActionServices } from "./ports.ts";
 import { locate, Selector, timeoutField } from "./selectors.ts";
-import type { McpContent } from "./shape.ts";
 
 /** The PNG (base64) rides along on the result for the MCP image block; JSON never sees a symbol key. */
 export const PNG = Symbol("png");

@@ -2,7 +2,7 @@
 // its arguments, and the result checked by that tool's own input schema.
 
 import type { z } from "zod";
-import type { AnyAction } from "../actions/shape.ts";
+import type { AnyAction } from "../actions/action.ts";
 import { issueError } from "../actions/validate.ts";
 import { badInput } from "../errors.ts";
 import { isObject } from "../kit/json.ts";

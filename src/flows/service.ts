@@ -2,7 +2,7 @@
 // step may call, and each flow read and checked.
 
 import { parse } from "yaml";
-import type { AnyAction } from "../actions/shape.ts";
+import type { AnyAction } from "../actions/action.ts";
 import type { Config } from "../config/schema.ts";
 import { badInput, messageOf, notFound } from "../errors.ts";
 import { parseFlow } from "./format.ts";

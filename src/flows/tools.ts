@@ -1,5 +1,5 @@
 // Which actions a flow step may call: every action of the table but the flow actions themselves.
-import type { AnyAction } from "../actions/shape.ts";
+import type { AnyAction } from "../actions/action.ts";
 
 /**
  * Actions that cannot be steps: a flow does not run, save or delete flows; nor does it wait on a

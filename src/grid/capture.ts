@@ -1,7 +1,7 @@
 // capture=true: during each call of such a browser, what the page reported over BiDi — console
 // errors, responses >= 400 and network errors — handed back as the result's `page` when there
 // were some. Browsers opened without capture never get here (the manager checks the setting).
-import type { LiveBrowser } from "../actions/shape.ts";
+import type { LiveBrowser } from "../actions/action.ts";
 import { messageOf } from "../errors.ts";
 import { log } from "../log.ts";
 import type { EventRing, Logged } from "./event-log.ts";

@@ -17,8 +17,8 @@ import {
   UnsubscribeRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import type { AnyAction } from "../actions/action.ts";
 import { ACTIONS } from "../actions/index.ts";
-import type { AnyAction } from "../actions/shape.ts";
 import { badInput, errorBody, notFound, statusOf, tooLarge } from "../errors.ts";
 import { isText } from "../files/types.ts";
 import { VERSION } from "../kit/version.ts";

@@ -1,7 +1,7 @@
 // GET /openapi.json, built from the action and resource tables.
 
+import type { AnyAction } from "../actions/action.ts";
 import { ACTIONS } from "../actions/index.ts";
-import type { AnyAction } from "../actions/shape.ts";
 import { VERSION } from "../kit/version.ts";
 import { RESOURCES } from "../resources/index.ts";
 import { jsonSchema } from "./json-schema.ts";

@@ -1,8 +1,8 @@
 // The REST surface: one route per action and one GET per resource, all from the tables.
 import { Elysia } from "elysia";
 import { z } from "zod";
+import type { AnyAction } from "../actions/action.ts";
 import { ACTIONS } from "../actions/index.ts";
-import type { AnyAction } from "../actions/shape.ts";
 import { badInput } from "../errors.ts";
 import { objectBody } from "../http/body.ts";
 import { json } from "../http/json.ts";

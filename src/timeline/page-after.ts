@@ -2,7 +2,7 @@
 // the call's turn and drawn after, and where a failed call left the page (URL and title). Both read
 // the browser the call was handed back (the manager's after-hook); a call that never had its turn
 // is read through `reach`.
-import type { LiveBrowser } from "../actions/shape.ts";
+import type { LiveBrowser } from "../actions/action.ts";
 import { SANDBOX } from "../grid/bidi.ts";
 import { docTitle } from "../in-page/standalone.ts";
 import { type Guard, type Reach, reach, SCREEN_MS, screenOf } from "./screens.ts";

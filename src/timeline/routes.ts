@@ -79,7 +79,7 @@ export async function timelineListing(
   key: string,
   query: { before?: number; limit: number },
 ) {
-  const { entries, next } = await services.timeline.page(key, query);
+  const { entries, next } = await services.timeline.batch(key, query);
   return {
     key,
     entries: entries.map((e) => (e.screen ? { ...e, screen_url: screenPath(key, e) } : e)),

@@ -3,7 +3,7 @@
 // are on; the admin reads it newest first, watches the browser live, and keeps a run as a flow.
 // An entry holds a secret as its reference and a landing URL with [hidden] where a typed value would
 // show: what a caller was told, never more.
-import type { AnyAction, LiveBrowser } from "../actions/shape.ts";
+import type { AnyAction, LiveBrowser } from "../actions/action.ts";
 import type { Config } from "../config/schema.ts";
 import { badInput, errorBody, messageOf, statusOf } from "../errors.ts";
 import { flowText } from "../flows/schema.ts";
@@ -239,7 +239,7 @@ export class Timeline {
   }
 
   /** Newest first: the entries numbered below `before` (all without), at most `limit`; `next` pages on. */
-  async page(
+  async batch(
     workspace: string,
     opts: { before?: number; limit: number },
   ): Promise<{ entries: TimelineEntry[]; next: number | null }> {

@@ -1,7 +1,7 @@
 // What runs as a call ends: one hook, declared when the manager is built (the timeline's screen),
 // handed the browser the call leaves; what it says goes back with the call's outcome, never through
 // a closure the caller passed down.
-import type { AnyAction, LiveBrowser } from "../actions/shape.ts";
+import type { AnyAction, LiveBrowser } from "../actions/action.ts";
 import type { Held } from "./browsers.ts";
 
 /** How a call ended, with what its after-hook said (none when the call never had its turn). */

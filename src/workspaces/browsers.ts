@@ -1,7 +1,7 @@
 // The browsers this server holds: each as one call holds it (its page port made on first use and
 // given back at the end), over the one BiDi connection kept per live browser.
 import { error as wd } from "selenium-webdriver";
-import { type LiveBrowser, RefFloors } from "../actions/shape.ts";
+import { type LiveBrowser, RefFloors } from "../actions/action.ts";
 import type { HeldConnection } from "../grid/held.ts";
 import type { HeldConnections } from "../grid/held-pool.ts";
 import { Page } from "../grid/page.ts";

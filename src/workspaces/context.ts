@@ -1,9 +1,10 @@
 // What a handler is handed for one call (or one step of a runner's call): its workspace, the
 // ports, its browser, the lifecycle and the step runner. What it did beyond its result it returns
 // (actions/outcome.ts).
+
+import type { AnyAction, LiveBrowser } from "../actions/action.ts";
 import { type Happened, split } from "../actions/outcome.ts";
 import type { ActionContext, ActionServices } from "../actions/ports.ts";
-import type { AnyAction, LiveBrowser } from "../actions/shape.ts";
 import type { Held } from "./browsers.ts";
 import type { Lifecycle, ManagerHooks, Turn } from "./lifecycle.ts";
 import { type Call, type Runner, stepsOf } from "./runner.ts";

@@ -2,7 +2,7 @@
 // action's validation, the manager's run in the workspace's turn (its after-hook, the timeline's
 // screen, declared when the manager was built), then the timeline entry. It flows one way: each
 // stage's output is the next one's input, and nothing is handed down to be called back.
-import type { AnyAction } from "../actions/shape.ts";
+import type { AnyAction } from "../actions/action.ts";
 import { validate } from "../actions/validate.ts";
 import { statusOf } from "../errors.ts";
 import type { Services } from "../services.ts";

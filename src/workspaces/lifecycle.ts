@@ -1,8 +1,9 @@
 // A workspace's browser lifecycle: open (open_session), reopen (a reaped one, or the first, as the
 // last was opened), replace, and end. Each write that binds a browser is fenced by the call's lease;
 // a browser that could not be bound is quit.
+
+import type { LiveBrowser } from "../actions/action.ts";
 import { SITE_DATA_URI } from "../actions/fields.ts";
-import type { LiveBrowser } from "../actions/shape.ts";
 import { type AppError, badInput, unavailable } from "../errors.ts";
 import type { Grid } from "../grid/webdriver.ts";
 import { isNoSuchSession } from "../grid/webdriver-errors.ts";

@@ -5,9 +5,9 @@
 // it writes nothing more, and a browser it opened is quit. Opening, reopening and ending a browser
 // are lifecycle.ts's; the settle write settle.ts's; a runner's steps runner.ts's.
 
+import type { AnyAction, LiveBrowser } from "../actions/action.ts";
 import { split } from "../actions/outcome.ts";
 import type { ActionContext, ActionServices } from "../actions/ports.ts";
-import type { AnyAction, LiveBrowser } from "../actions/shape.ts";
 import { LeaseLost, unavailable } from "../errors.ts";
 import { SANDBOX } from "../grid/bidi.ts";
 import { type HeldConnection, IDLE_MS } from "../grid/held.ts";

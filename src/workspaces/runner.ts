@@ -2,9 +2,9 @@
 // handler gets a context of its own on the call's browser, and what it did beyond its result goes
 // back to the runner's handler; a step whose browser the Grid reaped is retried once on a reopened one.
 
+import type { AnyAction, LiveBrowser } from "../actions/action.ts";
 import { split } from "../actions/outcome.ts";
 import type { ActionContext } from "../actions/ports.ts";
-import type { AnyAction, LiveBrowser } from "../actions/shape.ts";
 import { isNoSuchSession } from "../grid/webdriver-errors.ts";
 import { log } from "../log.ts";
 import type { SiteDataReport } from "../store/record.ts";

@@ -1,6 +1,7 @@
 // The contract for an action that calls other actions inside its own call (a flow run).
+
+import type { AnyAction, LiveBrowser } from "../actions/action.ts";
 import type { RecordChange } from "../actions/outcome.ts";
-import type { AnyAction, LiveBrowser } from "../actions/shape.ts";
 import type { SiteDataReport } from "../store/record.ts";
 
 type AnyRecord = Record<string, unknown>;

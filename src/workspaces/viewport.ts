@@ -2,7 +2,7 @@
 // whole user context, so every tab has it: those open now, the agent's new ones and the page's
 // pop-ups (the browser keeps the setting across held connections). Width and height size the
 // window around it. Read back in the first tab so the result says what it got.
-import type { LiveBrowser } from "../actions/shape.ts";
+import type { LiveBrowser } from "../actions/action.ts";
 import { innerSize } from "../in-page/standalone.ts";
 
 export type Viewport = { width: number; height: number };

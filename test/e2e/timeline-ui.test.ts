@@ -210,7 +210,7 @@ describe("watching a workspace", () => {
     await agent("POST", "/browser/navigate", { url: site.url("/") });
     await Bun.sleep(2_500);
     expect(live.taken).toBe(taken);
-    const [top] = (await server.app.services.timeline.page(A, { limit: 1 })).entries;
+    const [top] = (await server.app.services.timeline.batch(A, { limit: 1 })).entries;
     expect([top?.tool, top?.screen]).toEqual(["navigate", undefined]);
   }, 60_000);
 });

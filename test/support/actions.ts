@@ -1,8 +1,8 @@
 // Test-only actions for tests of the manager and of flows.
 import { z } from "zod";
+import type { AnyAction } from "../../src/actions/action.ts";
 import { defineAction } from "../../src/actions/define.ts";
 import type { ActionContext } from "../../src/actions/ports.ts";
-import type { AnyAction } from "../../src/actions/shape.ts";
 
 type Result = object;
 

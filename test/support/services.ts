@@ -1,8 +1,9 @@
 // The server's whole set for a unit test, built as app.ts builds it but on what the test hands in
 // (a fake Grid, a store, a clock, the manager's hooks): complete, so production code never has to
 // allow for a service that is missing.
+
+import type { AnyAction } from "../../src/actions/action.ts";
 import { ACTIONS } from "../../src/actions/index.ts";
-import type { AnyAction } from "../../src/actions/shape.ts";
 import { AdminAuth, adminTokenOf } from "../../src/admin/auth.ts";
 import { type Config, defaultConfig } from "../../src/config/schema.ts";
 import { setupFiles } from "../../src/files/setup.ts";

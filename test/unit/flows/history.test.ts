@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { AnyAction } from "../../../src/actions/shape.ts";
+import type { AnyAction } from "../../../src/actions/action.ts";
 import { validate } from "../../../src/actions/validate.ts";
 import { runFlowAction } from "../../../src/flows/actions.ts";
 import type { Flows } from "../../../src/flows/service.ts";

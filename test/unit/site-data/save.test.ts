@@ -1,8 +1,8 @@
 // Save and restore through the workspace manager, on a fake Grid: what a save reads and stores,
 // what an open and a silent reopen put back and say, and the races a save must survive.
 import { beforeEach, describe, expect, test } from "bun:test";
+import type { AnyAction } from "../../../src/actions/action.ts";
 import { endBrowser, openSession } from "../../../src/actions/session.ts";
-import type { AnyAction } from "../../../src/actions/shape.ts";
 import { validate } from "../../../src/actions/validate.ts";
 import { AppError } from "../../../src/errors.ts";
 import { SW_REASON } from "../../../src/grid/spare-tab.ts";

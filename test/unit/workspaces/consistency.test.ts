@@ -3,8 +3,8 @@
 // browser it came back in, an end keeps a save that landed while it quit, an open with nothing to
 // restore touches no BiDi, and neither a clean open nor a lost bind race erases the winner's data.
 import { beforeEach, describe, expect, test } from "bun:test";
+import type { AnyAction } from "../../../src/actions/action.ts";
 import { endBrowser, openSession } from "../../../src/actions/session.ts";
-import type { AnyAction } from "../../../src/actions/shape.ts";
 import { validate } from "../../../src/actions/validate.ts";
 import { LeaseLost } from "../../../src/errors.ts";
 import type { OpenOptions } from "../../../src/grid/webdriver-caps.ts";

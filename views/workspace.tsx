@@ -4,7 +4,7 @@
 // entries.
 
 import { PageShell } from "./layout.tsx";
-import { attr, Confirm, Opens } from "./parts.tsx";
+import { attr, Confirm, ErrorNotice, Opens } from "./parts.tsx";
 import { Asking, TakeOver, waitingOf } from "./person.tsx";
 import type { Row } from "./row.ts";
 import { LiveScreen } from "./timeline.tsx";
@@ -49,8 +49,16 @@ export function Loader(props: { workspace: string; tab: string; query?: string }
   );
 }
 
-export function WorkspaceHead(props: { row: Row }): JSX.Element {
+/** The workspace's head; after End, `error` says why it failed, and without a row the head is empty. */
+export function WorkspaceHead(props: { row: Row | null; error?: string | null }): JSX.Element {
   const { row } = props;
+  const error = props.error ? <ErrorNotice error={props.error} /> : "";
+  if (!row)
+    return (
+      <header class="card workspace" id="wsHead">
+        {error}
+      </header>
+    );
   return (
     <header class="card workspace" id="wsHead">
       <div class="head">
@@ -73,6 +81,7 @@ export function WorkspaceHead(props: { row: Row }): JSX.Element {
         </span>
       </div>
       <LastPage row={row} />
+      {error}
     </header>
   );
 }

@@ -93,11 +93,8 @@ export function paneRoutes(kit: UiKit) {
     const ended = await admin.end(key);
     const row = await admin.row(key);
     const failed = ended.ok ? row : ended;
-    const notice = failed.ok ? "" : render(ErrorNotice({ error: failed.error }));
-    const head = row.ok
-      ? render(WorkspaceHead({ row: row.body }))
-      : '<header class="card workspace" id="wsHead"></header>';
-    return fragment(head.replace(/<\/header>$/, `${notice}</header>`), ended.ok ? 200 : ended.status);
+    const head = WorkspaceHead({ row: row.ok ? row.body : null, error: failed.ok ? null : failed.error });
+    return fragment(render(head), ended.ok ? 200 : ended.status);
   });
 
   const forget = kit.fragmentRoute(async (ctx: PaneCtx, admin) => {

@@ -12,7 +12,7 @@ import { ErrorNotice, Failed, render } from "../../../views/parts.tsx";
 import { SignInPage } from "../../../views/sign-in.tsx";
 import { SiteDataPane } from "../../../views/site-data.tsx";
 import { OlderFailed, SavedAsFlow } from "../../../views/timeline.tsx";
-import { liveMessage, paneRev, WorkspacePage } from "../../../views/workspace.tsx";
+import { liveMessage, paneRev, WorkspaceHead, WorkspacePage } from "../../../views/workspace.tsx";
 import { Card, cardMessage, WorkspacesPage } from "../../../views/workspaces.tsx";
 import { all, classes, type El, one, parseHtml, text } from "../../support/html.ts";
 import { callsOf, filesOf, flowsOf, historyOf, siteDataOf } from "../../support/payloads.ts";
@@ -877,5 +877,13 @@ describe("notices", () => {
     expect(text(one(kept, "p.notice"))).toBe(`Saved as flow a"${HOSTILE}.`);
     expect(all(kept, "script")).toHaveLength(0);
     expect(one(kept, "a").attrs.href).toContain("/flows/");
+  });
+
+  test("End's answer: the head with why it failed inside it, or an empty head holding only the error", () => {
+    const empty = one(parseHtml(render(WorkspaceHead({ row: null, error: HOSTILE }))), "header#wsHead");
+    expect(text(one(empty, "p.error.notice"))).toBe(HOSTILE);
+    expect(empty.children).toHaveLength(1);
+    expect(all(empty, "script")).toHaveLength(0);
+    expect(one(parseHtml(render(WorkspaceHead({ row: null }))), "header#wsHead").children).toHaveLength(0);
   });
 });

@@ -62,6 +62,18 @@ export const tabsOver =
 export const capability = <R extends object>(c: Capability<R>): Capability<R> => c;
 
 /**
+ * A pane op's route after `…/workspaces/:key/` (`{tab}/{path…}`) and its params' schema: the JSON
+ * route (`opRoutes`) and the UI's pane action are both made from these, so Elysia routes both.
+ */
+export function opRoute(tab: { slug: string }, op: PaneOp) {
+  const names = op.path.filter((s) => s.startsWith(":")).map((s) => s.slice(1));
+  return {
+    path: [tab.slug, ...op.path].join("/"),
+    params: WorkspaceParams.extend(Object.fromEntries(names.map((n) => [n, z.string()]))),
+  };
+}
+
+/**
  * The JSON routes of a capability's pane ops, from the same declaration the UI's pane actions run:
  * `METHOD /admin/workspaces/{key}/{tab}/{path…}`, a 404 for a workspace that does not exist.
  */
@@ -72,9 +84,8 @@ export function opRoutes(
   const app = new Elysia({ name: `admin-ops-${c.name}` }).use(adminGuard(services));
   for (const tab of c.tabs ?? []) {
     for (const op of tab.ops) {
-      const path = `/admin/workspaces/:key/${[tab.slug, ...op.path].join("/")}`;
-      const names = op.path.filter((s) => s.startsWith(":")).map((s) => s.slice(1));
-      const params = WorkspaceParams.extend(Object.fromEntries(names.map((n) => [n, z.string()])));
+      const { path: after, params } = opRoute(tab, op);
+      const path = `/admin/workspaces/:key/${after}`;
       const handler = async ({ params: p }: { params: Record<string, string> }) =>
         json(await op.run(services, await requireWorkspace(services, p.key as string), p));
       if (op.method === "POST") app.post(path, handler, { admin: true, params });
@@ -86,22 +97,3 @@ export function opRoutes(
 
 /** The row fields a capability adds. */
 export type RowOf<C> = C extends Capability<infer R> ? R : never;
-
-/** The op of `ops` that `method` and the path after the tab (decoded segments) name, with its params. */
-export function matchOp(
-  ops: readonly PaneOp[],
-  method: PaneOp["method"],
-  rest: readonly string[],
-): { op: PaneOp; params: Record<string, string> } | null {
-  for (const op of ops) {
-    if (op.method !== method || op.path.length !== rest.length) continue;
-    const params: Record<string, string> = {};
-    const fits = op.path.every((seg, i) => {
-      const got = rest[i] as string;
-      if (seg.startsWith(":")) params[seg.slice(1)] = got;
-      return seg.startsWith(":") || seg === got;
-    });
-    if (fits) return { op, params };
-  }
-  return null;
-}

@@ -38,6 +38,7 @@ export function uiRoutes(services: Services, feeds: Feeds) {
         });
       })
       .use(signInRoutes(services))
+      .use(panes.opRoutes())
       .get(
         "/ui/",
         kit.pageRoute(async (_, admin) => {
@@ -106,9 +107,6 @@ export function uiRoutes(services: Services, feeds: Feeds) {
           .get("/ui/workspaces/:key/panes/timeline/newer", timeline.newer)
           .get("/ui/workspaces/:key/panes/timeline/older", timeline.older)
           .post(KEEP_AS_FLOW, timeline.keepAsFlow)
-          .post("/ui/workspaces/:key/panes/:tab/*", panes.paneAction("POST"))
-          .delete("/ui/workspaces/:key/panes/:tab", panes.paneAction("DELETE"))
-          .delete("/ui/workspaces/:key/panes/:tab/*", panes.paneAction("DELETE"))
           .post("/ui/workspaces/:key/end", panes.end)
           .delete("/ui/workspaces/:key", panes.forget),
       )

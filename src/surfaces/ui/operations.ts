@@ -1,10 +1,10 @@
 // What the pages read and change, in-process: the same functions the admin JSON routes call (the
 // caller is already checked), each answer or failure kept as an Answer the views draw from.
 
-import { matchOp, type PaneOp, type PaneTab } from "../../admin/capability.ts";
+import type { PaneOp, PaneTab } from "../../admin/capability.ts";
 import { endWorkspace, forgetWorkspace, settingsList } from "../../admin/core.ts";
 import { requireWorkspace } from "../../admin/guard.ts";
-import { errorBody, notFound, statusOf } from "../../errors.ts";
+import { errorBody, statusOf } from "../../errors.ts";
 import { log } from "../../log.ts";
 import { existingWorkspaceRow, type WorkspaceRow, workspaceRows } from "../../registry.ts";
 import type { Services } from "../../services.ts";
@@ -26,8 +26,6 @@ export async function attempt<T>(fn: () => Promise<T> | T): Promise<Answer<T>> {
     return { ok: false, status, body: null, error };
   }
 }
-
-const enc = encodeURIComponent;
 
 export class Admin {
   constructor(private readonly services: Services) {}
@@ -55,16 +53,9 @@ export class Admin {
     return this.on(key, (s, k) => timelineListing(s, k, timelineQuery(before, limit)));
   }
 
-  /** A pane's action: `rest` is the path after the tab, each part decoded. */
-  act(key: string, method: PaneOp["method"], tab: PaneTab<WorkspaceRow, unknown>, rest: string[]) {
-    return attempt(async () => {
-      const found = matchOp(tab.ops, method, rest);
-      if (!found) {
-        const path = `/admin/workspaces/${enc(key)}/${tab.slug}${rest.map((p) => `/${enc(p)}`).join("")}`;
-        throw notFound(`no route ${method} ${path}: /openapi.json lists them`);
-      }
-      return found.op.run(this.services, await requireWorkspace(this.services, key), found.params);
-    });
+  /** A pane's action: what its JSON route (`opRoutes`) does, `params` as Elysia decoded them. */
+  act(key: string, op: PaneOp, params: Record<string, string>) {
+    return this.on(key, (s, k) => op.run(s, k, params));
   }
 
   keepRun(key: string, body: unknown) {

@@ -1,18 +1,21 @@
 // A workspace's page and its panes, one per tab of the registry: each pane reads what its
 // capability's admin route answers (its tab's `load`), and an action on a pane (Forget, Clear, Keep…)
 // does what the same path under the API does (its tab's `ops`), then draws the pane again.
+import { Elysia } from "elysia";
 import { ErrorPage } from "../../../views/pages.tsx";
 import { ErrorNotice, Failed, render } from "../../../views/parts.tsx";
 import { paneRev, totalId, WorkspaceHead, WorkspacePage } from "../../../views/workspace.tsx";
-import type { PaneTab } from "../../admin/capability.ts";
-import { badInput, notFound } from "../../errors.ts";
+import { opRoute, type PaneTab } from "../../admin/capability.ts";
+import { notFound } from "../../errors.ts";
 import { TABS, type WorkspaceRow } from "../../registry.ts";
 import type { Services } from "../../services.ts";
-import type { PaneCtx, UiKit } from "./kit.ts";
+import type { Ctx, PaneCtx, UiKit } from "./kit.ts";
 import type { Admin, Answer } from "./operations.ts";
 import { fragment, page } from "./respond.ts";
 
 type Tab = PaneTab<WorkspaceRow, unknown>;
+/** A pane action's context: the workspace and its op's own params. */
+type OpCtx = Ctx<Record<string, string>>;
 
 /** The tab a URL segment names, or undefined. */
 export const tabNamed = (slug: string | undefined): Tab | undefined => TABS.find((t) => t.slug === slug);
@@ -71,22 +74,26 @@ export function paneRoutes(kit: UiKit) {
       return page(WorkspacePage({ row: row.body, tab: tab.slug, tabs: TABS, item: itemOf(ctx), signOut }));
     });
 
-  /** An action on a pane (Forget, Clear, Keep…): what the same path under the API does, then the pane again. */
-  const paneAction = (method: "POST" | "DELETE") =>
-    kit.fragmentRoute(async (ctx: PaneCtx, admin) => {
-      const key = ctx.params.key;
-      const tab = tabNamed(ctx.params.tab);
-      if (!tab) throw notFound(`no route ${method} ${new URL(ctx.request.url).pathname}`);
-      const rest = ctx.params["*"];
-      let parts: string[] = [];
-      try {
-        parts = rest ? rest.split("/").map((s) => decodeURIComponent(s)) : [];
-      } catch {
-        throw badInput("the path is not valid percent-encoding");
+  /**
+   * The pane actions (Forget, Clear, Keep…): a route for each op of each tab, made from the op as its
+   * JSON route is (`opRoute`); each does what that route does, then draws the pane again.
+   */
+  const opRoutes = () => {
+    const app = new Elysia({ name: "ui-pane-ops" });
+    for (const tab of TABS) {
+      for (const op of tab.ops) {
+        const { path, params } = opRoute(tab, op);
+        const handler = kit.fragmentRoute(async (ctx: OpCtx, admin) => {
+          const key = ctx.params.key as string;
+          const outcome = await admin.act(key, op, ctx.params);
+          return paneAfter(services, { ...ctx, params: { key } }, admin, tab, outcome);
+        });
+        if (op.method === "POST") app.post(`/ui/workspaces/:key/panes/${path}`, handler, { params });
+        else app.delete(`/ui/workspaces/:key/panes/${path}`, handler, { params });
       }
-      const outcome = await admin.act(key, method, tab, parts);
-      return paneAfter(services, ctx, admin, tab, outcome);
-    });
+    }
+    return app;
+  };
 
   const end = kit.fragmentRoute(async (ctx: PaneCtx, admin) => {
     const key = ctx.params.key;
@@ -115,5 +122,5 @@ export function paneRoutes(kit: UiKit) {
     return paneAfter(services, ctx, admin, tab, null);
   });
 
-  return { workspacePage, paneAction, end, forget, pane };
+  return { workspacePage, opRoutes, end, forget, pane };
 }

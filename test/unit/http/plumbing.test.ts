@@ -3,6 +3,7 @@
 // live feeds open with a heartbeat and let go of the feed when the client leaves, and resource
 // URIs match by the MCP SDK's template matcher.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { ACTIONS } from "../../../src/actions/index.ts";
 import { matchUri } from "../../../src/resources/define.ts";
 import { startServer, type TestServer, TOKEN } from "../../support/server.ts";
 
@@ -136,6 +137,20 @@ describe("bodies: the app's one reader, in the parse stage", () => {
     expect(res instanceof Response ? res.status : res).toBe(401);
     const mcp = await within(send("POST", "/mcp", { "content-type": "application/json" }, endless()));
     expect(mcp instanceof Response ? mcp.status : mcp).toBe(401);
+  });
+
+  test("every action's REST route refuses a caller without the token, with a body or without", async () => {
+    for (const action of ACTIONS) {
+      const path = action.http.path.replace(/\{[a-z_]+\}/g, "x");
+      for (const body of [undefined, "{}"]) {
+        const headers: Record<string, string> = { "x-workspace": W };
+        if (body) headers["content-type"] = "application/json";
+        const res = await server.app.fetch(
+          new Request(`${server.url}${path}`, { method: action.http.method, headers, body }),
+        );
+        expect([action.name, res.status]).toEqual([action.name, 401]);
+      }
+    }
   });
 
   test("a route that declared no body reads none, whatever is sent", async () => {

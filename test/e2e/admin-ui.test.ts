@@ -3,6 +3,7 @@
 // through the same browser (attached by id, so its own clicks leave the history alone).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { By, until, type WebDriver, type WebElement } from "selenium-webdriver";
+import { waitOn } from "../support/e2e.ts";
 import { html, serveFixture } from "../support/fixtures.ts";
 import { endAll, startServer, type TestServer, TOKEN } from "../support/server.ts";
 
@@ -26,7 +27,7 @@ async function rest(method: string, path: string, body?: unknown) {
 }
 
 const waitFor = <T>(fn: () => Promise<T | null | undefined | false>, what: string, ms = 15_000) =>
-  driver.wait(async () => (await fn()) || null, ms, `waited ${ms} ms for ${what}`) as Promise<T>;
+  waitOn(driver, fn, what, ms);
 
 /**
  * Shows the tab `tab` (its pane `pane`): a click the page takes before its script does is lost, as a

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { By, until, type WebDriver, type WebElement } from "selenium-webdriver";
+import { waitOn } from "../support/e2e.ts";
 import { html, serveFixture } from "../support/fixtures.ts";
 import { actionPages } from "../support/pages.ts";
 import { endAll, startServer, type TestServer, TOKEN } from "../support/server.ts";
@@ -34,7 +35,7 @@ async function agent(method: string, path: string, body?: unknown) {
 }
 
 const waitFor = <T>(fn: () => Promise<T | null | undefined | false>, what: string, ms = 20_000) =>
-  driver.wait(async () => (await fn()) || null, ms, `waited ${ms} ms for ${what}`) as Promise<T>;
+  waitOn(driver, fn, what, ms);
 
 // Read in the page in one go: the live picture is replaced every second, so a handle to it goes stale.
 const liveSrc = () =>

@@ -153,6 +153,19 @@ describe("bodies: the app's one reader, in the parse stage", () => {
     }
   });
 
+  test("/mcp's event stream (a GET, no parse stage) is refused to a page on another origin and to no token", async () => {
+    const get = (headers: Record<string, string>) =>
+      server.app.fetch(
+        new Request(`${server.url}/mcp`, { headers: { accept: "text/event-stream", ...headers } }),
+      );
+    const auth = { authorization: `Bearer ${TOKEN}`, "mcp-session-id": "none" };
+    expect((await get({ ...auth, origin: "https://evil.example.test" })).status).toBe(403);
+    expect((await get({ "mcp-session-id": "none" })).status).toBe(401);
+    // Its own page, or no page at all: on to the session (none here).
+    expect((await get({ ...auth, origin: server.url })).status).toBe(404);
+    expect((await get(auth)).status).toBe(404);
+  });
+
   test("a route that declared no body reads none, whatever is sent", async () => {
     const auth = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
     const res = await within(send("DELETE", `/admin/workspaces/${W}/timeline/screens`, auth, endless()));

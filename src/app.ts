@@ -35,7 +35,7 @@ import type { McpHttp } from "./surfaces/mcp-http.ts";
 import { openApiDocument } from "./surfaces/openapi.ts";
 import { restRoutes } from "./surfaces/rest.ts";
 import { uiRoutes } from "./surfaces/ui.ts";
-import { Timeline, type Trail } from "./timeline/service.ts";
+import { Timeline } from "./timeline/service.ts";
 import { openTimelineLog } from "./timeline/setup.ts";
 import type { ManagerHooks } from "./workspaces/lifecycle.ts";
 import { Leases } from "./workspaces/lock.ts";
@@ -152,7 +152,8 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
   // What handlers are handed: the manager is built with it, and the whole set with the manager.
   const questions = new Questions(store, changed);
   const ports = { config, store, grid, now, secrets, redactor, files, flows, timeline, events, questions };
-  const workspaces: WorkspaceManager<Trail> = new WorkspaceManager<Trail>({
+  const activity = new CallMetrics();
+  const workspaces: WorkspaceManager = new WorkspaceManager({
     store,
     grid,
     now,
@@ -164,13 +165,13 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
       schemes: config.navigate.allow_schemes,
       logs: config.logs.keep,
     },
-    after: (end) => timeline.after(end),
+    records: { activity, timeline },
   });
   const services: Services = {
     ...ports,
     sources: opts.sources ?? {},
     workspaces,
-    activity: new CallMetrics(),
+    activity,
     recordings,
     hosts,
     admin: new AdminAuth(store, adminTokenOf(config), hosts),

@@ -16,7 +16,7 @@ import type { Questions } from "./person/waits.ts";
 import type { Collector } from "./recordings/collector.ts";
 import type { SecretCatalogue } from "./secrets/catalogue.ts";
 import type { RecordStore } from "./store/types.ts";
-import type { Timeline, Trail } from "./timeline/service.ts";
+import type { Timeline } from "./timeline/service.ts";
 import type { WorkspaceManager } from "./workspaces/manager.ts";
 
 /** The whole of each capability; what a handler is handed is the narrower ActionServices. */
@@ -27,7 +27,7 @@ export interface Services extends ActionServices {
   readonly store: RecordStore;
   readonly grid: Grid;
   /** Built with the timeline's after-hook: a call's trail is its screen. */
-  readonly workspaces: WorkspaceManager<Trail>;
+  readonly workspaces: WorkspaceManager;
   /** Epoch seconds; injectable for tests. */
   readonly now: () => number;
   /** Each workspace's calls, with screens along the way; the live view. */

@@ -6,7 +6,6 @@ import { validate } from "../actions/validate.ts";
 import { adminGuard, onWorkspaceRoute, requireWorkspace } from "../admin/guard.ts";
 import { json } from "../http/json.ts";
 import type { Services } from "../services.ts";
-import { invoke } from "../workspaces/invoke.ts";
 import { inputArgs, personAction, readInput } from "./input.ts";
 
 const Answer = z.strictObject({
@@ -40,7 +39,7 @@ export function inputRoutes(services: Services) {
     async ({ request, body, params }) => {
       const key = await requireWorkspace(services, params.key);
       const input = readInput(body);
-      const result = await invoke(services, {
+      const result = await services.workspaces.calls.invoke({
         surface: "person",
         workspace: key,
         action: personAction,

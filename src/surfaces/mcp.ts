@@ -27,7 +27,6 @@ import { isTemplate, matchUri } from "../resources/define.ts";
 import { RESOURCES } from "../resources/index.ts";
 import type { Redactor } from "../secrets/redactor.ts";
 import type { Services } from "../services.ts";
-import { invoke } from "../workspaces/invoke.ts";
 import { toolSchema } from "./json-schema.ts";
 import type { McpCancels } from "./mcp-cancels.ts";
 import { complete } from "./mcp-complete.ts";
@@ -145,7 +144,7 @@ export function mcpServer(services: Services, workspace: string, hooks?: CallHoo
     const began = performance.now();
     const took = () => `${Math.round(performance.now() - began)} ms`;
     try {
-      const result = await invoke(services, {
+      const result = await services.workspaces.calls.invoke({
         surface: "mcp",
         workspace,
         action,

@@ -9,7 +9,6 @@ import { json } from "../http/json.ts";
 import type { ResourceDef } from "../resources/define.ts";
 import { RESOURCES } from "../resources/index.ts";
 import type { Services } from "../services.ts";
-import { invoke } from "../workspaces/invoke.ts";
 import { requireToken, workspaceOf } from "./http.ts";
 
 /** `/browser/interact/{action}` → `/browser/interact/:action`. */
@@ -44,7 +43,7 @@ async function runAction(
       throw badInput(`field "${k}" is given by the path: leave it out of the body`, k);
     merged[k] = v;
   }
-  const result = await invoke(services, {
+  const result = await services.workspaces.calls.invoke({
     surface: "rest",
     workspace,
     action,

@@ -10,30 +10,12 @@ import { flowText } from "../flows/schema.ts";
 import type { ToolTable } from "../flows/tools.ts";
 import { KeyedQueue } from "../kit/queue.ts";
 import { log } from "../log.ts";
-import type { CallEnd, Ended } from "../workspaces/after.ts";
-import { boundedEntry, keptArgs, type NewEntry, type Surface, type TimelineEntry } from "./entry.ts";
+import type { CallEnd } from "../workspaces/call.ts";
+import { boundedEntry, keptArgs, type NewEntry, type TimelineEntry } from "./entry.ts";
 import { flowFieldsOf } from "./flow.ts";
 import type { Summary, TimelineLog } from "./log.ts";
 import { pageNow, pageOf, sendScreen } from "./page-after.ts";
 import { jpegOf, LiveScreens, type Reach } from "./screens.ts";
-
-/** What a call's entry is made from (MCP, REST and a person's input). */
-export interface CallFacts {
-  surface: Exclude<Surface, "flow">;
-  workspace: string;
-  action: AnyAction;
-  /** The arguments as the caller sent them. */
-  args: unknown;
-  /** Epoch seconds when it began. */
-  time: number;
-  ms: number;
-}
-
-/** What the after-hook says of a call: its screen on its way, and where a failed call left the page. */
-export interface Trail {
-  screen: Promise<Uint8Array | null> | null;
-  page?: { url?: string; title?: string };
-}
 
 /** A flow step as the runner saw it. */
 export interface Step {
@@ -99,49 +81,54 @@ export class Timeline {
   private readonly redact = (text: string) => this.deps.redactor.redact(text);
 
   /**
-   * The manager's after-hook, in the call's turn, handed the browser the call leaves: sends for the
-   * screen there, so the picture is of the page the call left and the answer does not wait for it
-   * (the entry does); and where a failed call left the page.
+   * A call as it ends, in its turn, handed the browser it leaves: sends for the screen there (the
+   * picture is of the page the call left, and the answer does not wait for it: the entry does), and
+   * appends the entry; a failed call's entry says where the page was left (with no browser: where
+   * the record says it is). Never throws.
    */
-  async after(end: CallEnd): Promise<Trail> {
-    const { workspace, action, browser } = end;
-    if (!this.on || !browser) return { screen: null };
-    let screen: Trail["screen"] = null;
-    // One screen at a time per workspace: calls that come faster than the browser draws go without.
-    if (changesPage(action) && this.screensOn(workspace) && !this.drawing.has(workspace)) {
-      this.drawing.add(workspace);
-      const sent = await sendScreen(browser, this, this.deps).catch(() => null);
-      screen = (sent?.picture ?? Promise.resolve(null)).finally(() => this.drawing.delete(workspace));
+  async ended(end: CallEnd): Promise<void> {
+    if (!this.on) return;
+    try {
+      const screen = await this.screenOf(end);
+      await this.write(end.workspace, await this.entryOf(end), screen);
+    } catch (err) {
+      log.warn(`workspace ${end.workspace}: a timeline entry was not written: ${messageOf(err)}`);
     }
-    return end.failed ? { screen, page: await pageOf(browser, this.redact) } : { screen };
   }
 
-  /**
-   * Appends one MCP, REST or person call's entry, with what the after-hook said (none when the call
-   * never had its turn: then where the browser is now, for a failure).
-   */
-  async entry(call: CallFacts, ended: Ended<Trail>): Promise<void> {
-    if (!this.on) return;
+  private async screenOf(end: CallEnd): Promise<Promise<Uint8Array | null> | null> {
+    const { workspace, action, browser } = end;
+    // One screen at a time per workspace: calls that come faster than the browser draws go without.
+    if (!browser || !changesPage(action) || !this.screensOn(workspace) || this.drawing.has(workspace))
+      return null;
+    this.drawing.add(workspace);
+    const sent = await sendScreen(browser, this, this.deps).catch(() => null);
+    return (sent?.picture ?? Promise.resolve(null)).finally(() => this.drawing.delete(workspace));
+  }
+
+  private async entryOf(end: CallEnd): Promise<NewEntry> {
+    const { ended } = end;
     const refused = !ended.ok && statusOf(ended.error) === 400;
     const entry: NewEntry = {
-      time: call.time,
-      surface: call.surface,
-      tool: call.action.name,
-      ms: call.ms,
-      ...this.argsOf(call.args, refused),
+      time: end.time,
+      surface: end.surface,
+      tool: end.action.name,
+      ms: end.ms,
+      ...this.argsOf(end.args, refused),
       status: ended.ok ? 200 : statusOf(ended.error),
     };
-    const screen = ended.after?.screen ?? null;
     if (ended.ok) {
       if (typeof ended.result.url === "string") entry.url = this.redact(ended.result.url);
       if (typeof ended.result.title === "string") entry.title = this.redact(ended.result.title);
-      return this.write(call.workspace, entry, screen);
+      return entry;
     }
     entry.error = this.redact(errorBody(ended.error).error);
-    const page =
-      ended.after?.page ??
-      (call.action.browser === "none" ? null : await pageNow(this.deps, call.workspace, this.redact));
-    await this.write(call.workspace, { ...entry, ...page }, screen);
+    const page = end.browser
+      ? await pageOf(end.browser, this.redact)
+      : end.action.browser === "none"
+        ? null
+        : await pageNow(this.deps, end.workspace, this.redact);
+    return { ...entry, ...page };
   }
 
   /**

@@ -1,12 +1,12 @@
-// The step runner of a page call whose action calls others inside it (a flow run): each step's
-// handler gets a context of its own on the call's browser, and what it did beyond its result goes
-// back to the runner's handler; a step whose browser the Grid reaped is retried once on a reopened one.
+// What a handler is handed for one call (or one step of a runner's call): its workspace, the ports,
+// its browser, the lifecycle and the step runner. The step runner is for a page call whose action
+// calls others inside it (a flow run): each step's handler gets a context of its own on the call's
+// browser, and what it did beyond its result goes back to the runner's handler; a step whose
+// browser the Grid reaped is retried once on a reopened one.
 
 import type { AnyAction, LiveBrowser } from "../actions/action.ts";
-import { split } from "../actions/outcome.ts";
-import type { ActionContext } from "../actions/ports.ts";
-import { isNoSuchSession } from "../grid/webdriver-errors.ts";
-import { log } from "../log.ts";
+import { type Happened, split } from "../actions/outcome.ts";
+import type { ActionContext, ActionServices } from "../actions/ports.ts";
 import type { SiteDataReport } from "../store/record.ts";
 import type { Held } from "./browsers.ts";
 import type { Lifecycle, Turn } from "./lifecycle.ts";
@@ -25,16 +25,59 @@ export interface Call {
   hold: (b: Held) => Held;
 }
 
-/** What the runner needs of the manager. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  progress?: (progress: number, total: number | undefined, message: string) => void;
+}
+
+/** What a context is made from: the pipeline's parts. */
+export interface Contexts {
+  services: ActionServices;
+  lifecycle: Pick<Lifecycle, "open" | "end">;
+  runner: Runner;
+}
+
+export function contextOf(
+  d: Contexts,
+  workspace: string,
+  turn: Turn,
+  browser: LiveBrowser | null,
+  opts: CallOptions,
+  call: Call | null = null,
+): ActionContext {
+  return {
+    workspace,
+    services: d.services,
+    get browser(): LiveBrowser {
+      if (!browser) throw new Error("this action has no browser");
+      return browser;
+    },
+    lifecycle: {
+      open: (req) => d.lifecycle.open(workspace, req, turn),
+      end: () => d.lifecycle.end(workspace, { fence: turn.fence }),
+    },
+    steps: () => {
+      if (!call) throw new Error("steps() takes the context of a page action's call");
+      return stepsOf(d.runner, workspace, call);
+    },
+    progress: (p, total, message) => opts.progress?.(p, total, message),
+    signal: opts.signal ?? new AbortController().signal,
+  };
+}
+
+/** What the runner needs of the pipeline. */
 export interface Runner {
-  lifecycle: Pick<Lifecycle, "resolve" | "reopen" | "held">;
-  /** A context of the step's own (no settle of its own). */
-  context(
+  lifecycle: Pick<Lifecycle, "held">;
+  /** A context of the step's own, with no browser (an open, end or browserless step). */
+  context(workspace: string, turn: Turn, opts: { signal: AbortSignal }): ActionContext;
+  /** A page step: the call's browser (reopened once a call when the Grid reaped it) and the handler. */
+  act(
     workspace: string,
-    turn: Turn,
-    browser: LiveBrowser | null,
-    opts: { signal: AbortSignal },
-  ): ActionContext;
+    call: Call,
+    action: AnyAction,
+    input: unknown,
+    opts: { signal: AbortSignal; beforeReopen?: () => Promise<void> },
+  ): Promise<{ result: AnyRecord; happened: Happened }>;
   settle(
     workspace: string,
     raw: AnyRecord,
@@ -77,31 +120,29 @@ async function step(
   input: unknown,
   opts: { signal: AbortSignal; beforeReopen?: () => Promise<void> },
 ): Promise<StepOutcome> {
-  const once = async (): Promise<StepOutcome> => {
-    if (action.browser === "page" && !call.browser)
-      call.browser = call.hold(await d.lifecycle.resolve(workspace, call.turn));
-    const c = d.context(workspace, call.turn, action.browser === "page" ? call.browser : null, {
-      signal: opts.signal,
-    });
-    try {
-      const { result, happened } = split(await action.handler(c, input));
-      return { result, landed: happened.landed, changes: [...(happened.changes ?? [])] };
-    } finally {
-      // An open or end step replaced the record's browser: the rest of the call uses what it holds.
-      if (action.browser === "open" || action.browser === "end") {
-        const now = await d.lifecycle.held(workspace);
-        call.browser = now && call.hold(now);
-      }
-    }
-  };
+  // A page step goes through the stages a call's handler does (the browser, the handler).
+  const { result, happened } =
+    action.browser === "page"
+      ? await d.act(workspace, call, action, input, opts)
+      : await browserless(d, workspace, call, action, input, opts.signal);
+  return { result, landed: happened.landed, changes: [...(happened.changes ?? [])] };
+}
+
+/** An open, end or browserless step: an open or end replaces the browser the rest of the call uses. */
+async function browserless(
+  d: Runner,
+  workspace: string,
+  call: Call,
+  action: AnyAction,
+  input: unknown,
+  signal: AbortSignal,
+): Promise<{ result: AnyRecord; happened: Happened }> {
   try {
-    return await once();
-  } catch (err) {
-    if (action.browser !== "page" || !isNoSuchSession(err) || call.reopened || !call.browser) throw err;
-    call.reopened = true;
-    log.info(`workspace ${workspace}: its browser was gone mid-call; reopening it`);
-    await opts.beforeReopen?.();
-    call.browser = call.hold(await d.lifecycle.reopen(workspace, call.browser.id, call.turn));
-    return await once();
+    return split(await action.handler(d.context(workspace, call.turn, { signal }), input));
+  } finally {
+    if (action.browser === "open" || action.browser === "end") {
+      const now = await d.lifecycle.held(workspace);
+      call.browser = now && call.hold(now);
+    }
   }
 }

@@ -1,7 +1,6 @@
 // One call pipeline for every surface (issue 21): a click over REST and a click over MCP go through
-// the same invoke(), each once, with its own surface; and both reach the page and the timeline.
+// the same call pipeline (`calls.invoke`), each once, with its own surface; and both reach the page and the timeline.
 import { afterAll, beforeAll, expect, spyOn, test } from "bun:test";
-import * as pipeline from "../../src/workspaces/invoke.ts";
 import { serveFixture } from "../support/fixtures.ts";
 import { mcpClient } from "../support/mcp.ts";
 import { actionPages } from "../support/pages.ts";
@@ -20,16 +19,16 @@ afterAll(async () => {
   site.stop();
 });
 
-test("a REST click and an MCP click both go through invoke(), once each, with their surface", async () => {
+test("a REST click and an MCP click both go through the call pipeline, once each, with their surface", async () => {
   const mcp = await mcpClient(server, W);
   expect((await server.call("POST", "/browser/navigate", { url: site.url("/clicks") }, W)).status).toBe(200);
-  const invoke = spyOn(pipeline, "invoke");
+  const invoke = spyOn(server.app.services.workspaces.calls, "invoke");
   try {
     const rest = await server.call("POST", "/browser/interact/click", { selector: { css: "#one" } }, W);
     expect(rest.status).toBe(200);
     const over = await mcp.tool("interact", { action: "click", selector: { css: "#one" } });
     expect(over.isError).toBeUndefined();
-    const calls = invoke.mock.calls.map(([, call]) => [call.surface, call.workspace, call.action.name]);
+    const calls = invoke.mock.calls.map(([call]) => [call.surface, call.workspace, call.action.name]);
     expect(calls).toEqual([
       ["rest", W, "interact"],
       ["mcp", W, "interact"],

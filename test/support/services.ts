@@ -20,7 +20,7 @@ import { Redactor } from "../../src/secrets/redactor.ts";
 import type { Services } from "../../src/services.ts";
 import type { RecordStore } from "../../src/store/types.ts";
 import { MemoryLog } from "../../src/timeline/log.ts";
-import { Timeline, type Trail } from "../../src/timeline/service.ts";
+import { Timeline } from "../../src/timeline/service.ts";
 import type { ManagerHooks } from "../../src/workspaces/lifecycle.ts";
 import { Leases } from "../../src/workspaces/lock.ts";
 import { type LeaseSettings, WorkspaceManager } from "../../src/workspaces/manager.ts";
@@ -70,21 +70,22 @@ export function testServices(opts: TestServicesOptions): Services {
   });
   const questions = new Questions(store, changed);
   const ports = { config, store, grid, now, secrets, redactor, files, flows, timeline, events, questions };
-  const workspaces: WorkspaceManager<Trail> = new WorkspaceManager<Trail>({
+  const activity = new CallMetrics();
+  const workspaces: WorkspaceManager = new WorkspaceManager({
     store,
     grid,
     now,
     services: ports,
     ...(opts.hooks && { hooks: opts.hooks }),
     ...(opts.lease && { lease: opts.lease }),
-    after: (end) => timeline.after(end),
+    records: { activity, timeline },
   });
   const hosts = new HostRules(config);
   return {
     ...ports,
     sources: {},
     workspaces,
-    activity: new CallMetrics(),
+    activity,
     recordings,
     hosts,
     admin: new AdminAuth(store, adminTokenOf(config), hosts),

@@ -1,22 +1,22 @@
-// One call's timeline entry as invoke() writes it, for a result or a failure a test makes up
-// (no browser, so no screen). `time` is the call's (epoch seconds): an entry older than session.ttl
-// is expired as it is read.
-import type { CallFacts, Timeline } from "../../src/timeline/service.ts";
-import type { Ended } from "../../src/workspaces/after.ts";
+// One call's timeline entry as the call pipeline writes it, for a result or a failure a test makes
+// up (no browser, so no screen). `time` is the call's (epoch seconds): an entry older than
+// session.ttl is expired as it is read.
+import type { Timeline } from "../../src/timeline/service.ts";
+import type { CallEnd, Ended } from "../../src/workspaces/call.ts";
 
 export async function recordCall(
   t: Timeline,
-  call: Omit<CallFacts, "time" | "ms">,
+  call: Pick<CallEnd, "surface" | "workspace" | "action" | "args">,
   run: () => Promise<Record<string, unknown>>,
   time = 1000,
 ): Promise<Record<string, unknown>> {
-  let ended: Ended<never>;
+  let ended: Ended;
   try {
-    ended = { ok: true, result: await run(), after: undefined };
+    ended = { ok: true, result: await run() };
   } catch (error) {
-    ended = { ok: false, error, after: undefined };
+    ended = { ok: false, error };
   }
-  await t.entry({ ...call, time, ms: 0 }, ended);
+  await t.ended({ ...call, time, ms: 0, ended, browser: null });
   if (!ended.ok) throw ended.error;
   return ended.result;
 }

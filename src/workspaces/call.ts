@@ -1,0 +1,53 @@
+// A call as it comes into the call pipeline, and as it ends for where calls are recorded (the
+// activity log, the timeline): types only, so a surface or a recorder need not import the pipeline.
+import type { AnyAction, LiveBrowser } from "../actions/action.ts";
+import type { Surface } from "../timeline/entry.ts";
+
+type AnyRecord = Record<string, unknown>;
+
+export interface Invocation {
+  surface: Exclude<Surface, "flow">;
+  workspace: string;
+  action: AnyAction;
+  /** The arguments as the caller sent them (validated here, and kept in the timeline). */
+  args: unknown;
+  /** The input as its route read it already (a person's): then `args` is only what the timeline keeps. */
+  input?: unknown;
+  signal?: AbortSignal;
+  progress?: (progress: number, total: number | undefined, message: string) => void;
+}
+
+/** How a call ended. */
+export type Ended = { ok: true; result: AnyRecord } | { ok: false; error: unknown };
+
+/** A call as it ends, for its record: still in its turn, handed the browser the call leaves. */
+export interface CallEnd {
+  surface: Exclude<Surface, "flow">;
+  workspace: string;
+  action: AnyAction;
+  /** The arguments as the caller sent them. */
+  args: unknown;
+  /** Epoch seconds when it began. */
+  time: number;
+  ms: number;
+  ended: Ended;
+  /** The browser the call leaves (the workspace's, for one that held none); null when none is live. */
+  browser: LiveBrowser | null;
+}
+
+/** Where each call is recorded as it ends: declared once, when the manager is built. */
+export interface Records {
+  /** The activity log and its metrics (an agent's calls; a person's input is the admin's own). */
+  activity?: {
+    add(note: {
+      time: number;
+      workspace: string;
+      tool: string;
+      surface: "rest" | "mcp";
+      status: number;
+      ms: number;
+    }): void;
+  };
+  /** The timeline: the screen of the page the call left, and the entry. Never throws. */
+  timeline?: { ended(end: CallEnd): Promise<void> };
+}

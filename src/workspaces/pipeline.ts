@@ -1,0 +1,393 @@
+// One call, end to end, for every surface (REST, MCP, a person's input), as stages in one place:
+// admit (the action's validation, unless the route read the input already) → turn (the workspace's
+// lease, one call at a time on every server) → browser (the record's browser, reopened when the
+// Grid reaped it) → handler (what it did comes back beside its result) → apply (one fenced settle
+// write, then the change announced) → record (the activity note, the timeline's screen and entry,
+// in the turn, handed the browser the call leaves). Each stage's output is the next one's input;
+// nothing is handed down to be called back, and nothing is written into a state read back later.
+import type { AnyAction, LiveBrowser } from "../actions/action.ts";
+import { type Happened, split } from "../actions/outcome.ts";
+import type { ActionContext, ActionServices } from "../actions/ports.ts";
+import { validate } from "../actions/validate.ts";
+import { LeaseLost, statusOf, unavailable } from "../errors.ts";
+import type { HeldConnections } from "../grid/held-pool.ts";
+import type { Grid } from "../grid/webdriver.ts";
+import { isNoSuchSession } from "../grid/webdriver-errors.ts";
+import { log } from "../log.ts";
+import { focused, recordUrl } from "../store/record.ts";
+import type { RecordStore } from "../store/types.ts";
+import type { Held } from "./browsers.ts";
+import type { CallEnd, Ended, Invocation, Records } from "./call.ts";
+import type { Lifecycle, ManagerHooks, Turn } from "./lifecycle.ts";
+import type { Leases } from "./lock.ts";
+import { type Call, type CallOptions, contextOf, type Runner } from "./runner.ts";
+import { type CallState, settle } from "./settle.ts";
+
+type AnyRecord = Record<string, unknown>;
+
+export interface PipelinePorts {
+  store: RecordStore;
+  grid: Grid;
+  now: () => number;
+  services: ActionServices;
+  hooks: ManagerHooks;
+  lifecycle: Lifecycle;
+  leases: Leases;
+  connections: HeldConnections;
+  /** Seconds a call waits for its workspace's lease before a 503. */
+  waitSeconds: number;
+  records: Records;
+}
+
+export const busyMessage = (workspace: string, seconds: number) =>
+  `another call holds workspace ${workspace} and did not end within ${seconds} s: retry once it has ended`;
+
+/** How a call (whole) or one step of a runner's call is run. */
+type Step = CallOptions & { whole?: boolean; beforeReopen?: () => Promise<void> };
+
+/** What a call is recorded with (null: not recorded, as the page read after a wait). */
+type Facts = Omit<CallEnd, "ms" | "ended" | "browser"> & { began: number };
+
+export class CallPipeline {
+  /** Each workspace's call in flight on this server, to stop it (an admin's End). */
+  private readonly running = new Map<string, AbortController>();
+  /** Each workspace's waiting (unleased) calls on this server, to cancel them (End, Forget). */
+  private readonly waiting = new Map<string, Set<AbortController>>();
+  /** What a runner's steps run through. */
+  private readonly runner: Runner;
+
+  constructor(private readonly ports: PipelinePorts) {
+    this.runner = {
+      lifecycle: ports.lifecycle,
+      context: (workspace, turn, opts) => this.context(workspace, turn, null, opts),
+      act: (...step) => this.act(...step),
+      settle: (...write) => this.settle(...write),
+    };
+  }
+
+  /** Runs one call through every stage: its result, or its error thrown once its record is on its way. */
+  async invoke(call: Invocation): Promise<AnyRecord> {
+    const { surface, workspace, action, args } = call;
+    const facts: Facts = {
+      surface,
+      workspace,
+      action,
+      args,
+      time: this.ports.now(),
+      began: performance.now(),
+    };
+    let ended: Ended;
+    try {
+      const input = call.input ?? validate(action.input, args);
+      ended = await this.turn(workspace, action, input, call, facts);
+    } catch (error) {
+      // It never had its turn (refused, or its lease never came): recorded without a browser.
+      ended = { ok: false, error };
+      await this.record(facts, ended, null);
+    }
+    if (!ended.ok) throw ended.error;
+    return ended.result;
+  }
+
+  /** The call without its record (a test's, or the page read after a wait). */
+  async run(
+    workspace: string,
+    action: AnyAction,
+    input: unknown,
+    opts: CallOptions = {},
+  ): Promise<AnyRecord> {
+    const ended = await this.turn(workspace, action, input, opts, null);
+    if (!ended.ok) throw ended.error;
+    return ended.result;
+  }
+
+  /** Stops the workspace's call in flight and its waiting calls on this server. */
+  stop(workspace: string, reason: Error): void {
+    this.running.get(workspace)?.abort(reason);
+    for (const waiting of this.waiting.get(workspace) ?? []) waiting.abort(reason);
+  }
+
+  /**
+   * The turn: the workspace's lease (one call at a time on every server of the group, in the order
+   * they came; a call that waits longer than grid.command_timeout is a 503), the call in it, and its
+   * record before the lease goes. A call that lost its lease ends with why.
+   */
+  private async turn(
+    workspace: string,
+    action: AnyAction,
+    input: unknown,
+    opts: CallOptions,
+    facts: Facts | null,
+  ): Promise<Ended> {
+    if (action.unleased) return this.unleased(workspace, action, input, opts, facts);
+    const seconds = this.ports.waitSeconds;
+    const wait = {
+      waitMs: seconds * 1000,
+      signal: opts.signal,
+      busy: () => unavailable(busyMessage(workspace, seconds)),
+    };
+    return this.ports.leases.run(workspace, wait, async (held) => {
+      if (held.waitedMs > 0)
+        log.debug(`workspace ${workspace}: ${action.name} waited ${held.waitedMs} ms for its turn`);
+      const stop = new AbortController();
+      const outer = opts.signal;
+      const relay = () => stop.abort(outer?.reason);
+      const lost = () => stop.abort(held.lost.reason);
+      if (outer?.aborted) relay();
+      else outer?.addEventListener("abort", relay, { once: true });
+      held.lost.addEventListener("abort", lost, { once: true });
+      this.running.set(workspace, stop);
+      // The browsers the call came to hold, given back as it ends; the last is the one it leaves.
+      const touched: Held[] = [];
+      const call: Call = {
+        browser: null,
+        reopened: false,
+        turn: { fence: held.fence, stop: stop.signal },
+        hold: (b) => {
+          touched.push(b);
+          return b;
+        },
+      };
+      try {
+        let ended: Ended;
+        try {
+          ended = {
+            ok: true,
+            result: await this.handle(workspace, call, action, input, { ...opts, signal: stop.signal }),
+          };
+        } catch (error) {
+          ended = { ok: false, error };
+        }
+        // Whatever a call that lost its lease ran into, that is why it stopped.
+        if (!ended.ok && held.lost.aborted && !(ended.error instanceof LeaseLost))
+          ended = { ok: false, error: held.lost.reason };
+        if (facts) await this.recordInTurn(facts, ended, call);
+        return ended;
+      } finally {
+        for (const b of touched) b.release();
+        outer?.removeEventListener("abort", relay);
+        held.lost.removeEventListener("abort", lost);
+        if (this.running.get(workspace) === stop) this.running.delete(workspace);
+      }
+    });
+  }
+
+  /** A waiting action: its handler holds no lease; `then` reads the page in the workspace's turn. */
+  private async unleased(
+    workspace: string,
+    action: AnyAction,
+    input: unknown,
+    opts: CallOptions,
+    facts: Facts | null,
+  ): Promise<Ended> {
+    const ended = await this.waitFor(workspace, action, action.unleased as AnyAction, input, opts).then(
+      (result): Ended => ({ ok: true, result }),
+      (error): Ended => ({ ok: false, error }),
+    );
+    if (facts) await this.record(facts, ended, null);
+    return ended;
+  }
+
+  private async waitFor(
+    workspace: string,
+    action: AnyAction,
+    then: AnyAction,
+    input: unknown,
+    opts: CallOptions,
+  ): Promise<AnyRecord> {
+    if (action.precheck) await action.precheck({ workspace, services: this.ports.services }, input);
+    const before = await this.ports.store.get(workspace);
+    const stop = new AbortController();
+    const relay = () => stop.abort(opts.signal?.reason);
+    if (opts.signal?.aborted) relay();
+    else opts.signal?.addEventListener("abort", relay, { once: true });
+    const mine = this.waiting.get(workspace) ?? new Set();
+    this.waiting.set(workspace, mine.add(stop));
+    let out: AnyRecord;
+    try {
+      const ctx = this.context(workspace, {}, null, { ...opts, signal: stop.signal });
+      out = split(await action.handler(ctx, input)).result;
+    } finally {
+      opts.signal?.removeEventListener("abort", relay);
+      mine.delete(stop);
+      if (mine.size === 0 && this.waiting.get(workspace) === mine) this.waiting.delete(workspace);
+    }
+    // No live browser (none opened; ended, forgotten or reaped): the page last known, none opened.
+    const record = await this.ports.store.get(workspace);
+    const url = (record && recordUrl(record)) || (before && recordUrl(before)) || "";
+    const known = { ...out, url, title: "" };
+    // A browser the Grid no longer has is not reopened to read its page (a full Grid would hold the
+    // answer); one an admin's End is ending is not asked after (the Grid may take seconds to say).
+    const live =
+      !stop.signal.aborted &&
+      record?.session_id &&
+      (await this.ports.grid.alive(record.session_id).catch(() => false));
+    if (!live || stop.signal.aborted) return known;
+    const page = await this.turn(workspace, then, {}, { ...(opts.signal && { signal: opts.signal }) }, null);
+    if (page.ok) return { ...out, ...page.result };
+    // The wait's outcome (a person's answer) is never lost to the page read failing.
+    log.info(
+      `workspace ${workspace}: ${then.name} after ${action.name} failed; answering the page last known`,
+    );
+    return known;
+  }
+
+  /** In the turn: the browser, the handler (once more on a reopened browser), and the settle. */
+  private async handle(
+    workspace: string,
+    call: Call,
+    action: AnyAction,
+    input: unknown,
+    opts: CallOptions,
+  ): Promise<AnyRecord> {
+    const { services, hooks } = this.ports;
+    if (action.precheck) await action.precheck({ workspace, services }, input);
+    if (action.browser !== "page") {
+      const { result } = split(await action.handler(this.context(workspace, call.turn, null, opts), input));
+      if (action.browser !== "none") hooks.changed?.(workspace);
+      return result;
+    }
+    const done = await this.act(workspace, call, action, input, { ...opts, whole: true });
+    return this.apply(workspace, call, action, done);
+  }
+
+  /**
+   * The browser and the handler, for a call or one step of a runner's call: the record's browser,
+   * held for the call; a browser the Grid reaped is reopened (once a call, after `beforeReopen`) and
+   * the handler runs again on it; one whose channel a page broke, still on the Grid, is ended and the
+   * call says so. A whole call's handler is wrapped by the capture hook on a browser opened with
+   * capture=true, and may run steps.
+   */
+  private async act(
+    workspace: string,
+    call: Call,
+    action: AnyAction,
+    input: unknown,
+    opts: Step,
+  ): Promise<{ result: AnyRecord; happened: Happened }> {
+    const { lifecycle, connections, grid } = this.ports;
+    call.browser ??= call.hold(await lifecycle.resolve(workspace, call.turn));
+    const browser = call.browser;
+    try {
+      return await this.attempt(workspace, call, browser, action, input, opts);
+    } catch (err) {
+      const dead = [call.browser?.id, browser.id].find((id) => id && connections.dead(id));
+      const gone = isNoSuchSession(err) || (dead && !(await grid.alive(dead).catch(() => true)));
+      if (dead && !gone) throw await lifecycle.endDead(workspace, dead, call.turn);
+      if (!gone || call.reopened) throw err;
+      call.reopened = true;
+      log.info(`workspace ${workspace}: its browser was gone; reopening it`);
+      await opts.beforeReopen?.();
+      call.browser = call.hold(await lifecycle.reopen(workspace, browser.id, call.turn));
+      return await this.attempt(workspace, call, call.browser, action, input, opts);
+    }
+  }
+
+  private async attempt(
+    workspace: string,
+    call: Call,
+    browser: Held,
+    action: AnyAction,
+    input: unknown,
+    opts: Step,
+  ): Promise<{ result: AnyRecord; happened: Happened }> {
+    const ctx = this.context(workspace, call.turn, browser, opts, opts.whole ? call : null);
+    const wrap = opts.whole && browser.settings.capture === true ? this.ports.hooks.capture : undefined;
+    if (!wrap) return split(await action.handler(ctx, input));
+    let out: { result: AnyRecord; happened: Happened } = { result: {}, happened: {} };
+    const page = await wrap(browser, async () => {
+      out = split(await action.handler(ctx, input));
+    });
+    return page ? { ...out, result: { ...out.result, page } } : out;
+  }
+
+  /**
+   * What the handler said happened, applied once, in the one settle write, for the browser the call
+   * has now (a runner's steps may have replaced it); then the change announced.
+   */
+  private async apply(
+    workspace: string,
+    call: Call,
+    action: AnyAction,
+    done: { result: AnyRecord; happened: Happened },
+  ): Promise<AnyRecord> {
+    const { result, happened } = done;
+    const state: CallState = {
+      landed: happened.landed,
+      changes: [...(happened.changes ?? [])],
+      ...(happened.pages ? { pages: [...happened.pages] } : {}),
+    };
+    const now = call.browser;
+    const where = now?.where();
+    if (now && where) {
+      state.changes.push((r, b) => (b === now.id ? focused(r, b, where) : r));
+      state.elsewhere = this.ports.connections.peek(now.id)?.pages.take(where.tab);
+    }
+    const settled = await this.settle(
+      workspace,
+      result,
+      now?.id ?? "",
+      action.reshapes === true,
+      state,
+      call.turn,
+    );
+    this.ports.hooks.changed?.(workspace);
+    return settled;
+  }
+
+  /** The record in the turn: with the browser the call leaves (the workspace's, for one that held none). */
+  private async recordInTurn(facts: Facts, ended: Ended, call: Call): Promise<void> {
+    let own: Held | null = null;
+    try {
+      if (!call.browser && facts.action.browser !== "none")
+        own = await this.ports.lifecycle.held(facts.workspace).catch(() => null);
+      await this.record(facts, ended, call.browser ?? own);
+    } finally {
+      own?.release();
+    }
+  }
+
+  /** The activity note (an agent's calls) and the timeline's screen and entry. */
+  private async record(facts: Facts, ended: Ended, browser: LiveBrowser | null): Promise<void> {
+    const { began, ...call } = facts;
+    const ms = Math.round(performance.now() - began);
+    const { activity, timeline } = this.ports.records;
+    if (call.surface !== "person") {
+      const status = ended.ok ? 200 : statusOf(ended.error);
+      activity?.add({
+        time: call.time,
+        workspace: call.workspace,
+        tool: call.action.name,
+        surface: call.surface,
+        status,
+        ms,
+      });
+    }
+    await timeline?.ended({ ...call, ms, ended, browser });
+  }
+
+  private context(
+    workspace: string,
+    turn: Turn,
+    browser: LiveBrowser | null,
+    opts: CallOptions,
+    call: Call | null = null,
+  ): ActionContext {
+    const { services, lifecycle } = this.ports;
+    return contextOf({ services, lifecycle, runner: this.runner }, workspace, turn, browser, opts, call);
+  }
+
+  /** Finishes a page call: one write for history, TTL, reopen report, window and the action's changes. */
+  private settle(
+    workspace: string,
+    raw: AnyRecord,
+    browser: string,
+    reshapes: boolean,
+    state: CallState,
+    turn: Turn,
+  ): Promise<AnyRecord> {
+    const { store, now, services } = this.ports;
+    const d = { store, now, redactor: services.redactor, fence: { fence: turn.fence } };
+    return settle(d, workspace, raw, browser, reshapes, state);
+  }
+}

@@ -1,0 +1,87 @@
+// The call pipeline on a fake Grid: one call runs validation → its turn → the handler on the
+// browser → its record (the activity note, the timeline's entry, handed the browser the call leaves),
+// whichever surface it came from; a refused call never takes a turn, and is noted and entered as the
+// 400 it is.
+import { beforeEach, expect, spyOn, test } from "bun:test";
+import { statusOf } from "../../../src/errors.ts";
+import type { Services } from "../../../src/services.ts";
+import { openStore } from "../../../src/store/index.ts";
+import type { CallEnd } from "../../../src/workspaces/call.ts";
+import { goAction as go, testAction } from "../../support/actions.ts";
+import { FakeGrid } from "../../support/fake-grid.ts";
+import { testServices } from "../../support/services.ts";
+
+const W = "w";
+const URL1 = "https://app.example.test/one";
+let services: Services;
+let fake: FakeGrid;
+
+beforeEach(async () => {
+  fake = new FakeGrid();
+  services = testServices({ store: await openStore({ ttl: 86_400 }), grid: fake.grid, hooks: {} });
+});
+
+const invoke = (call: Parameters<Services["workspaces"]["calls"]["invoke"]>[0]) =>
+  services.workspaces.calls.invoke(call);
+
+test("a call through the pipeline: noted, run on the browser, its entry written, its record handed that browser", async () => {
+  const ends: CallEnd[] = [];
+  const ended = services.timeline.ended.bind(services.timeline);
+  services.timeline.ended = (end) => {
+    ends.push(end);
+    return ended(end);
+  };
+  const out = await invoke({ surface: "mcp", workspace: W, action: go, args: { url: URL1 } });
+  expect(out.url).toBe(URL1);
+  expect(services.activity.list()).toMatchObject([{ workspace: W, tool: "go", surface: "mcp", status: 200 }]);
+  expect(await services.timeline.all(W)).toMatchObject([
+    { n: 1, surface: "mcp", tool: "go", status: 200, url: URL1 },
+  ]);
+  expect(ends.map((e) => [e.action.name, e.ended.ok, e.browser?.id])).toEqual([["go", true, fake.last().id]]);
+});
+
+test("a refused call never takes a turn: a 400 noted, entered, and thrown", async () => {
+  await invoke({ surface: "rest", workspace: W, action: go, args: { url: URL1 } });
+  const manager = spyOn(services.workspaces.leases, "run");
+  const err = await invoke({ surface: "rest", workspace: W, action: go, args: { nope: 1 } }).catch(
+    (e: unknown) => e,
+  );
+  expect(statusOf(err)).toBe(400);
+  expect(manager).not.toHaveBeenCalled();
+  expect(services.activity.list()[0]).toMatchObject({ surface: "rest", status: 400 });
+  const entries = await services.timeline.all(W);
+  expect(entries[1]).toMatchObject({ surface: "rest", tool: "go", status: 400 });
+});
+
+test("a person's input is entered but not noted as an agent's call", async () => {
+  await invoke({
+    surface: "person",
+    workspace: W,
+    action: go,
+    args: { typed: "x" },
+    input: { url: URL1 },
+  });
+  expect(services.activity.list()).toEqual([]);
+  expect(await services.timeline.all(W)).toMatchObject([
+    { surface: "person", args: { typed: "x" }, status: 200 },
+  ]);
+});
+
+test("a call is recorded in its turn: the next call on the workspace finds its entry and its note", async () => {
+  // A record that takes its time: the next call still waits for it.
+  const ended = services.timeline.ended.bind(services.timeline);
+  services.timeline.ended = async (end) => {
+    await new Promise((r) => setTimeout(r, 100));
+    return ended(end);
+  };
+  const seen: Array<[number, number]> = [];
+  const peek = testAction("peek", async () => {
+    seen.push([(await services.timeline.all(W)).length, services.activity.list().length]);
+    return {};
+  });
+  await Promise.all([
+    invoke({ surface: "rest", workspace: W, action: go, args: { url: URL1 } }),
+    invoke({ surface: "rest", workspace: W, action: peek, args: {} }),
+  ]);
+  expect(seen).toEqual([[1, 1]]);
+});

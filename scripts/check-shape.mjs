@@ -193,10 +193,6 @@ const MODULE_STATE_ALLOWED = [
     "src/log.ts",
     "the process's one log: stderr and its level are the process's, and each server adds its redactor when built and removes it on close",
   ],
-  [
-    "src/grid/page-call.ts",
-    "a memo of a pure function of code (a page function's source to its script): the same for every server",
-  ],
 ];
 const STATE_LINE = [
   /^(?:export\s+)?(?:let|var)\s+(\w+)/,

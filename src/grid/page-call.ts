@@ -28,27 +28,19 @@ export type PageFn = (lib: PageLib, ...args: any[]) => unknown;
 export const LIBRARY_PRELOAD = `() => { if (!globalThis.__sfLib) { ${LIBRARY} } }`;
 export const NO_LIBRARY = "__sf:no-library";
 
-const lean = new WeakMap<PageFn, string>();
-const whole = new WeakMap<PageFn, string>();
-
 // The call unpacks its arguments, runs `fn` with the library and packs what it returns, all in the
 // sandbox. The library is there already in any document loaded since the connection was held (its
 // preload script put it there); the lean form says when it is not, and the whole form brings it.
+// Built for each call: a few microseconds beside a round trip of milliseconds, and no memo to own.
 export function declaration(fn: PageFn, withLibrary: boolean): string {
-  const cache = withLibrary ? whole : lean;
-  let d = cache.get(fn);
-  if (!d) {
-    const install = withLibrary
-      ? `if (!globalThis.__sfLib) { ${LIBRARY} }`
-      : `if (!globalThis.__sfLib) return "${NO_LIBRARY}";`;
-    d = `async function (__args, __arm, __typed, ...__refs) {
+  const install = withLibrary
+    ? `if (!globalThis.__sfLib) { ${LIBRARY} }`
+    : `if (!globalThis.__sfLib) return "${NO_LIBRARY}";`;
+  return `async function (__args, __arm, __typed, ...__refs) {
 ${install}
 const L = globalThis.__sfLib; L.fresh(); if (__typed) L.typedWith(__typed); if (__arm) L.arm();
 return L.pack(await (${fn.toString()})(L, ...L.unpack(__args, __refs)));
 }`;
-    cache.set(fn, d);
-  }
-  return d;
 }
 
 /**

@@ -4,7 +4,6 @@
 // time to fetch it with getPageSource). `bun bench/actions.ts`; BENCH_ROUNDS sets the rounds.
 import { By } from "selenium-webdriver";
 import { Grid } from "../src/grid/webdriver.ts";
-import { setLogLevel } from "../src/log.ts";
 import { testGridUrl } from "../test/support/env.ts";
 import { html, serveFixture } from "../test/support/fixtures.ts";
 import { actionPages, pageHtml } from "../test/support/pages.ts";
@@ -27,7 +26,6 @@ const PAGE = `<title>Bench</title>
 <p id="p">A paragraph to read back.</p>`;
 
 export async function main(): Promise<void> {
-  setLogLevel("warn");
   const site = serveFixture({ ...actionPages, "/bench": () => html(PAGE) });
   const { app, server, base } = await benchServer();
   const grid = new Grid(testGridUrl);

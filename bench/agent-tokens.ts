@@ -15,7 +15,6 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
-import { setLogLevel } from "../src/log.ts";
 import { printTable, type Row } from "./report.ts";
 import { benchServer, TOKEN } from "./server.ts";
 
@@ -265,7 +264,6 @@ async function seenOf(
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
 export async function main(): Promise<void> {
-  setLogLevel("warn");
   if (!existsSync(PAGES_DIR)) {
     throw new Error(`no saved pages at ${PAGES_DIR}: set BENCH_PAGES to a folder of saved pages`);
   }

@@ -9,7 +9,6 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { stringify } from "yaml";
-import { setLogLevel } from "../src/log.ts";
 import { html, serveFixture } from "../test/support/fixtures.ts";
 import { median, printTable, type Row, timed } from "./report.ts";
 import { benchServer, TOKEN } from "./server.ts";
@@ -19,7 +18,6 @@ const W = "bench-flows";
 const RTT_MS = 20;
 
 export async function main(): Promise<void> {
-  setLogLevel("warn");
   const site = serveFixture({
     "/a": () =>
       html(

@@ -9,7 +9,6 @@ import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { setLogLevel } from "../src/log.ts";
 import { median, printTable, type Row, timed } from "./report.ts";
 import { benchServer, TOKEN } from "./server.ts";
 
@@ -133,7 +132,6 @@ async function ours(url: string): Promise<Side> {
 }
 
 export async function main(): Promise<void> {
-  setLogLevel("warn");
   if (!existsSync(join(PLAYWRIGHT_MCP, "cli.js")))
     throw new Error("@playwright/mcp is missing: run npm install");
   const version = JSON.parse(readFileSync(join(PLAYWRIGHT_MCP, "package.json"), "utf8")).version as string;

@@ -7,7 +7,6 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { buildBinary } from "../scripts/build.ts";
 import { Grid } from "../src/grid/webdriver.ts";
-import { setLogLevel } from "../src/log.ts";
 import { testGridUrl } from "../test/support/env.ts";
 import { html, serveFixture } from "../test/support/fixtures.ts";
 import { median, printTable, type Row, timed } from "./report.ts";
@@ -22,7 +21,6 @@ async function pageState(driver: import("selenium-webdriver").WebDriver) {
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 40);
 
 async function navigateCosts(): Promise<Row[]> {
-  setLogLevel("warn");
   const site = serveFixture({
     "/a": () => html("<title>A</title><p>a"),
     "/b": () => html("<title>B</title><p>b"),

@@ -8,7 +8,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { watch } from "chokidar";
 import { FileStore } from "../src/files/store.ts";
-import { setLogLevel } from "../src/log.ts";
+import { Log } from "../src/log.ts";
+
+/** Warnings only: a bench prints its figures. */
+const QUIET = new Log("warn");
+
 import { Collector } from "../src/recordings/collector.ts";
 import { trailer } from "../src/recordings/mp4.ts";
 import { median, printTable, type Row } from "./report.ts";
@@ -39,6 +43,7 @@ async function toListing(polling: boolean, pollMs: number, rounds: number): Prom
   const store = new FileStore(root);
   let filed: (() => void) | null = null;
   const c = new Collector({
+    log: QUIET,
     store,
     inbox,
     liveIds: async () => null,
@@ -119,7 +124,8 @@ async function owedCosts(): Promise<Row[]> {
     lookups++;
     return new Set<string>(Array.from({ length: OWED }, (_, i) => hexId(i)));
   };
-  const make = () => new Collector({ store, inbox, liveIds, wait: 600, polling: false, pollMs: 1000 });
+  const make = () =>
+    new Collector({ log: QUIET, store, inbox, liveIds, wait: 600, polling: false, pollMs: 1000 });
   try {
     // Reference: a started collector owing nothing.
     const before = heapMiB();
@@ -151,7 +157,15 @@ async function owedCosts(): Promise<Row[]> {
     const lookupsPerSweep = lookups / 10;
     const oneRoot = mkdtempSync(join(tmpdir(), "sf-bench-one-"));
     const oneStore = new FileStore(oneRoot);
-    const one = new Collector({ store: oneStore, inbox, liveIds, wait: 600, polling: false, pollMs: 1000 });
+    const one = new Collector({
+      log: QUIET,
+      store: oneStore,
+      inbox,
+      liveIds,
+      wait: 600,
+      polling: false,
+      pollMs: 1000,
+    });
     one.expect("one", hexId(1), "chrome");
     const oneSweeps: number[] = [];
     for (let i = 0; i < 10; i++) {
@@ -194,7 +208,6 @@ async function owedCosts(): Promise<Row[]> {
 }
 
 export async function main(): Promise<void> {
-  setLogLevel("warn");
   const events = await toListing(false, 1000, ROUNDS);
   const bare = await bareChokidar(ROUNDS);
   const poll200 = await toListing(true, 200, Math.ceil(ROUNDS / 2));

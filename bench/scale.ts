@@ -1,11 +1,3 @@
-// A group under load: two server processes on one Redis behind a round-robin proxy, N workspaces
-// (from 2 to the Grid's slots) driven at once, each by two clients (so calls meet on a workspace
-// and wait for its lease), beside one server alone doing the same through the same proxy. Prints
-// calls per second, p50 and p99 per action, and the lease waits the servers logged; then proves
-// that nothing leaked: every browser opened through a ledger in front of the Grid is gone after
-// the workspaces end theirs, and every page a navigate answered for is in its workspace's history.
-// `bun bench/scale.ts`; BENCH_ROUNDS sets the rounds per client (default 12, at most 45).
-import { setLogLevel } from "../src/log.ts";
 import { openStore } from "../src/store/index.ts";
 import type { RecordStore } from "../src/store/types.ts";
 import { testGridUrl } from "../test/support/env.ts";
@@ -130,7 +122,6 @@ async function drive(
 }
 
 export async function main(): Promise<void> {
-  setLogLevel("warn");
   const slots = await gridSlots(testGridUrl);
   const redis = await startRedis();
   const ledger = startGridLedger(testGridUrl);

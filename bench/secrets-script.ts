@@ -1,8 +1,3 @@
-// execute_script where nothing was typed: a server with secrets configured beside one with none,
-// each on its own browser, calls interleaved so both see the same machine (issue 26's ≤ 1.05×). And
-// the price of containment once a value was typed: the same script on another site's page of that
-// browser, beside it. `bun bench/secrets-script.ts`; BENCH_ROUNDS sets the rounds.
-import { setLogLevel } from "../src/log.ts";
 import { html, serveFixture } from "../test/support/fixtures.ts";
 import { median, printTable, type Row, timed } from "./report.ts";
 import { benchServer, restCaller } from "./server.ts";
@@ -15,7 +10,6 @@ const NEWS = `<title>News</title><h1>Example Domain news for 2024</h1>
 <iframe src="javascript:void(0)"></iframe><p>Story.</p>`;
 
 export async function main(): Promise<void> {
-  setLogLevel("warn");
   const site = serveFixture({
     "/news": () => html(NEWS, { "content-security-policy": "script-src 'none'" }),
     "/login": () => html(`<title>Login</title><label>Password <input id=pw type=password></label>`),

@@ -1,6 +1,7 @@
 // The real app on a free port, for benchmarks: the test Grid, a token, and whatever else `configure` sets.
 import { type AppOptions, buildApp } from "../src/app.ts";
 import { type Config, defaultConfig } from "../src/config/schema.ts";
+import { Log } from "../src/log.ts";
 import { testGridUrl } from "../test/support/env.ts";
 
 export const TOKEN = "bench-token";
@@ -10,7 +11,8 @@ export async function benchServer(configure: (config: Config) => void = () => {}
   config.grid.url = testGridUrl;
   config.auth.token = TOKEN;
   configure(config);
-  const app = await buildApp(config, opts);
+  // Warnings only: a bench prints its figures.
+  const app = await buildApp(config, { log: new Log("warn"), ...opts });
   const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: app.fetch, idleTimeout: 255 });
   return {
     app,

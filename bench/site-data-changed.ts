@@ -3,7 +3,6 @@
 // server cannot know what loaded); a one-origin save with IndexedDB beside Playwright's
 // storageState({indexedDB: true}). Run from bench/site-data.ts, or alone.
 import { chromium } from "playwright-core";
-import { setLogLevel } from "../src/log.ts";
 import { median, printTable, type Row, timed } from "./report.ts";
 import { benchServer, restCaller } from "./server.ts";
 
@@ -42,7 +41,6 @@ export function idbSites() {
 }
 
 export async function changed(): Promise<void> {
-  setLogLevel("warn");
   const sites = idbSites();
   const { app, base, close } = await benchServer((config) => {
     config.grid.open_timeout = 300;

@@ -3,7 +3,6 @@
 // newContext({storageState}) of the same origins saved with storageState({indexedDB: true}), less a
 // bare newContext(), in the same run, round by round. Run from bench/site-data.ts, or alone.
 import { chromium } from "playwright-core";
-import { setLogLevel } from "../src/log.ts";
 import { siteDataHooks } from "../src/site-data/hooks.ts";
 import { median, printTable, timed } from "./report.ts";
 import { benchServer, restCaller, timedRestore } from "./server.ts";
@@ -15,7 +14,6 @@ const ARGS = ["--no-sandbox", "--headless=new", "--host-resolver-rules=MAP *.exa
 const N = 5;
 
 export async function idbRestore(): Promise<void> {
-  setLogLevel("warn");
   const sites = idbSites();
   const restores: number[] = [];
   const hooks = siteDataHooks(() => Date.now() / 1000);

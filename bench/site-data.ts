@@ -7,7 +7,6 @@ import { type Browser, type BrowserContext, chromium } from "playwright-core";
 import { type BidiSocket, SANDBOX } from "../src/grid/bidi.ts";
 import { SPARE_PAGE, SPARE_PATH } from "../src/grid/spare-tab.ts";
 import { Grid } from "../src/grid/webdriver.ts";
-import { setLogLevel } from "../src/log.ts";
 import { siteDataHooks } from "../src/site-data/hooks.ts";
 import { preloadSession } from "../src/site-data/restore.ts";
 import { READ_PAGE, WRITE_LOCAL } from "../src/site-data/scripts.ts";
@@ -98,7 +97,6 @@ async function detour(socket: BidiSocket, tab: string, origin: string, items: Re
 }
 
 export async function main(): Promise<void> {
-  setLogLevel("warn");
   const sites = startSites();
   // The restore's own time, as the manager spends it between opening the browser and its first page
   // (the browser's BiDi connection, which its first page opens anyway, open before it starts).

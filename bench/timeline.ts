@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { setLogLevel } from "../src/log.ts";
+import { Log } from "../src/log.ts";
 import { LiveScreens, reach, screenOf } from "../src/timeline/screens.ts";
 import { html, serveFixture } from "../test/support/fixtures.ts";
 import { median, printTable, type Row, timed } from "./report.ts";
@@ -23,7 +23,6 @@ const PAGE = `<title>Bench</title>
 ${Array.from({ length: 20 }, (_, i) => `<div class="row">Order ${i + 1} · Tea · ${i + 2} items</div>`).join("")}`;
 
 export async function main(): Promise<void> {
-  setLogLevel("warn");
   const site = serveFixture({ "/bench": () => html(PAGE) });
   const dataDir = mkdtempSync(join(tmpdir(), "sf-bench-timeline-"));
   const { app, base, close } = await benchServer((c) => {
@@ -75,7 +74,7 @@ export async function main(): Promise<void> {
         config.timeline.keep = 500;
         on.push(await timed(click));
       }
-      const view = new LiveScreens(reaching);
+      const view = new LiveScreens({ ...reaching, logger: new Log("warn") });
       const unview = view.watch(W, () => undefined);
       await Bun.sleep(300);
       for (let i = 0; i < BLOCK; i++) liveOnly.push(await timed(click));

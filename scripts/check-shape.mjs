@@ -186,14 +186,9 @@ for (const file of files) {
 // down; a module keeps constants only. Flagged: a top-level `let`/`var`; a top-level `const` made a
 // Map, Set, WeakMap, WeakSet, AsyncLocalStorage, empty array or empty object, unless its UPPER_CASE
 // name says it is a constant and nothing in the file changes it; a class's `static` field that is
-// not readonly. src/in-page/ runs in the page, one copy per document: exempt. Each left here says
-// why.
-const MODULE_STATE_ALLOWED = [
-  [
-    "src/log.ts",
-    "the process's one log: stderr and its level are the process's, and each server adds its redactor when built and removes it on close",
-  ],
-];
+// not readonly. src/in-page/ runs in the page, one copy per document: exempt. None is left: a
+// module that must keep state is named here with its reason, as [file, why].
+const MODULE_STATE_ALLOWED = [];
 const STATE_LINE = [
   /^(?:export\s+)?(?:let|var)\s+(\w+)/,
   /^(?:export\s+)?const\s+(\w+)\s*(?::[^=]+)?=\s*new\s+(?:Map|Set|WeakMap|WeakSet|AsyncLocalStorage)\b/,

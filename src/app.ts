@@ -17,7 +17,7 @@ import { Bodies } from "./http/body.ts";
 import { checkRequest, HostRules } from "./http/guard.ts";
 import { failureResponse, json } from "./http/json.ts";
 import { Events } from "./kit/events.ts";
-import { addRedaction, log, removeRedaction } from "./log.ts";
+import { Log } from "./log.ts";
 import { CallMetrics } from "./metrics/calls.ts";
 import { metricsRoutes } from "./metrics/routes.ts";
 import { Questions } from "./person/waits.ts";
@@ -48,6 +48,8 @@ export interface AppOptions {
   hooks?: ManagerHooks;
   /** Where each setting came from (from loadConfig). */
   sources?: Record<string, Source>;
+  /** The server's log (the command line's, or a test's); otherwise one at config.log.level. */
+  log?: Log;
 }
 
 export interface App {
@@ -67,6 +69,7 @@ const epochSeconds = () => Date.now() / 1000;
  */
 export async function openSealedStore(
   config: Config,
+  log: Log,
   oldKeys: string[] = [],
   attempt = 0,
 ): Promise<RecordStore> {
@@ -80,6 +83,7 @@ export async function openSealedStore(
     key: config.store.key,
     oldKeys,
     log: (m) => log.info(m),
+    warn: (m) => log.warn(m),
     chosen: (k, f) => {
       key = k;
       fresh = f;
@@ -106,30 +110,33 @@ export async function openSealedStore(
   await store.close();
   if (attempt >= 3)
     throw new ConfigError("the data dir's key file changed while this server booted: start it again");
-  return openSealedStore(config, oldKeys, attempt + 1);
+  return openSealedStore(config, log, oldKeys, attempt + 1);
 }
 
 export async function buildServices(config: Config, opts: AppOptions = {}): Promise<Services> {
   const now = opts.now ?? epochSeconds;
-  const store = opts.store ?? (await openSealedStore(config));
+  const log = opts.log ?? new Log(config.log.level);
+  const store = opts.store ?? (await openSealedStore(config, log));
   const grid = new Grid(config.grid.url, {
     openTimeout: config.grid.open_timeout,
     commandTimeout: config.grid.command_timeout,
+    log,
   });
-  const secrets = new SecretCatalogue(config.secrets);
+  const secrets = new SecretCatalogue(config.secrets, log);
   const redactor = new Redactor(secrets);
-  addRedaction(redactor.redact);
+  log.addRedaction(redactor.redact);
   const events = new Events();
   const changed = (w: string) => events.changed(w);
-  const { files, store: fileStore } = setupFiles(config, { grid, records: store, now, changed });
+  const { files, store: fileStore } = setupFiles(config, { grid, records: store, now, changed, log });
   const recordings = setupRecordings(config, fileStore, {
     liveIds: () => grid.sessions(),
     // Each recording is filed once across a group: by whichever server claims it in the store.
     claims: new Leases(store, config.session.lease * 1000),
     changed,
+    log,
   });
   const hooks: ManagerHooks = {
-    capture: captureHook((text) => redactor.redact(text)),
+    capture: captureHook((text) => redactor.redact(text), log),
     ...siteDataHooks(now, config.site_data),
     ...(recordings ? { recordings } : {}),
     ...opts.hooks,
@@ -139,7 +146,8 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
   const flows = new Flows(config, () => ACTIONS);
   const timeline = new Timeline({
     config,
-    log: openTimelineLog(config, store),
+    log: openTimelineLog(config, store, (m) => log.warn(m)),
+    logger: log,
     store,
     // The live view's reach; the manager is built next, before any frame is drawn.
     connection: (id) => workspaces.connection(id),
@@ -151,7 +159,20 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
   });
   // What handlers are handed: the manager is built with it, and the whole set with the manager.
   const questions = new Questions(store, changed);
-  const ports = { config, store, grid, now, secrets, redactor, files, flows, timeline, events, questions };
+  const ports = {
+    config,
+    log,
+    store,
+    grid,
+    now,
+    secrets,
+    redactor,
+    files,
+    flows,
+    timeline,
+    events,
+    questions,
+  };
   const activity = new CallMetrics();
   const workspaces: WorkspaceManager = new WorkspaceManager({
     store,
@@ -216,7 +237,10 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     })
     // Every failure, thrown by a hook, a route schema or a handler, answers the same way.
     .onError(({ code, error, request }) =>
-      failureResponse(code, error, request, (t) => services.redactor.redact(t)),
+      failureResponse(code, error, request, {
+        redact: (t) => services.redactor.redact(t),
+        log: services.log,
+      }),
     )
     .get("/", () => new Response(null, { status: 302, headers: { location: "/ui/" } }))
     .get("/healthz", async () => {
@@ -260,8 +284,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
       services.workspaces.connections.closeAll();
       await services.recordings?.stop();
       await services.store.close();
-      log.debug("app closed");
-      removeRedaction(services.redactor.redact);
+      services.log.debug("app closed");
     },
   };
 }

@@ -8,7 +8,7 @@ import { ConfigError, type Loaded } from "./config/sources.ts";
 import { messageOf } from "./errors.ts";
 import { UPLOAD_CAP } from "./files/uris.ts";
 import { VERSION } from "./kit/version.ts";
-import { log, setLogLevel } from "./log.ts";
+import { Log } from "./log.ts";
 
 const MAX_REQUEST_BODY = UPLOAD_CAP + 2 * 1024 * 1024;
 
@@ -38,8 +38,8 @@ function bootLine(loaded: Loaded): string {
   return `selenium-flow ${VERSION}: recordings=${recordings}; ${from.length ? from.join(", ") : "all defaults"}`;
 }
 
-async function serveStdio(loaded: Loaded): Promise<void> {
-  const services = await buildServices(loaded.config, { sources: loaded.sources });
+async function serveStdio(loaded: Loaded, log: Log): Promise<void> {
+  const services = await buildServices(loaded.config, { sources: loaded.sources, log });
   const server = await serveMcpStdio(services, loaded.cli.workspace);
   log.info(`MCP over stdio for workspace ${loaded.cli.workspace}`);
   const stop = async () => {
@@ -52,9 +52,9 @@ async function serveStdio(loaded: Loaded): Promise<void> {
   process.on("SIGTERM", stop);
 }
 
-async function serveHttp(loaded: Loaded): Promise<void> {
+async function serveHttp(loaded: Loaded, log: Log): Promise<void> {
   const { host, port } = loaded.config.http;
-  const app = await buildApp(loaded.config, { sources: loaded.sources });
+  const app = await buildApp(loaded.config, { sources: loaded.sources, log });
   const server = Bun.serve({
     hostname: host,
     port,
@@ -88,11 +88,11 @@ async function rekeyCommand(args: string[]): Promise<void> {
   const old = at >= 0 ? args[at + 1] : undefined;
   if (!old) fail("rekey needs --from OLD_KEY: the key the records were sealed with", 2);
   const loaded = load([...args.slice(0, at), ...args.slice(at + 2)]);
-  setLogLevel(loaded.config.log.level);
+  const log = new Log(loaded.config.log.level);
   const { rekey } = await import("./store/index.ts");
   let store: Awaited<ReturnType<typeof openSealedStore>>;
   try {
-    store = await openSealedStore(loaded.config, [old]);
+    store = await openSealedStore(loaded.config, log, [old]);
   } catch (err) {
     if (err instanceof ConfigError) fail(err.message, 2);
     throw err;
@@ -114,10 +114,11 @@ async function main(): Promise<void> {
     process.stdout.write(`${helpText()}\n`);
     return;
   }
-  setLogLevel(loaded.config.log.level);
+  // The process's one server, and its log.
+  const log = new Log(loaded.config.log.level);
   log.info(bootLine(loaded));
-  if (loaded.cli.stdio) await serveStdio(loaded);
-  else await serveHttp(loaded);
+  if (loaded.cli.stdio) await serveStdio(loaded, log);
+  else await serveHttp(loaded, log);
 }
 
 main().catch((err) => {

@@ -6,6 +6,7 @@ import type { Config } from "../config/schema.ts";
 import type { Files } from "../files/service.ts";
 import type { Flows } from "../flows/service.ts";
 import type { Grid } from "../grid/webdriver.ts";
+import type { Log } from "../log.ts";
 import type { Questions } from "../person/waits.ts";
 import type { SecretCatalogue } from "../secrets/catalogue.ts";
 import type { Redactor } from "../secrets/redactor.ts";
@@ -18,6 +19,8 @@ import type { LiveBrowser } from "./action.ts";
 /** The capabilities a handler may call. The server's whole set (services.ts) is one of these. */
 export interface ActionServices {
   readonly config: Config;
+  /** The server's log. */
+  readonly log: Log;
   /** The workspace's record, to read: a handler changes it by returning an Outcome (outcome.ts). */
   readonly store: Pick<RecordStore, "get">;
   /** Putting a file on the Grid's side, for a file input. */

@@ -7,7 +7,6 @@ import { FileEntrySchema } from "../files/schema.ts";
 import type { Page } from "../grid/page.ts";
 import type { NodeRef } from "../grid/page-call.ts";
 import type { PageLib } from "../in-page/index.ts";
-import { log } from "../log.ts";
 import { errorKind } from "../recordings/owed.ts";
 import { typedAt, withTypedCovered } from "../secrets/contain.ts";
 import type { McpContent } from "./action.ts";
@@ -151,7 +150,7 @@ export const screenshot = defineAction({
       try {
         out.file = await files.fileScreenshot(ctx.workspace, png);
       } catch (err) {
-        log.warn(`workspace ${ctx.workspace}: a screenshot was not filed: ${errorKind(err)}`);
+        ctx.services.log.warn(`workspace ${ctx.workspace}: a screenshot was not filed: ${errorKind(err)}`);
         out.file_error = `this screenshot was not filed: ${errorKind(err)}`;
         out.data = base64;
       }

@@ -5,7 +5,6 @@
 import { Elysia } from "elysia";
 import { AppError, forbidden, notFound } from "../errors.ts";
 import { workspaceNameProblem } from "../kit/names.ts";
-import { log } from "../log.ts";
 import type { Services } from "../services.ts";
 import { fileNameProblem } from "./file-names.ts";
 import { LINK_FOLDERS, LINK_PREFIX, type LinkFolder, RECORDING_PREFIX } from "./links.ts";
@@ -56,7 +55,7 @@ export async function serveSigned(services: Services, request: Request): Promise
   if (verdict === "bad") throw forbidden(LINK_REFUSED);
   if (verdict === "expired") throw new AppError("forbidden", LINK_EXPIRED);
   if (folder !== "downloads" && !files.store) throw notFound(FILES_OFF);
-  if (folder === "recordings") log.info(`reading recording ${name} for ${workspace}`);
+  if (folder === "recordings") services.log.info(`reading recording ${name} for ${workspace}`);
   const maxAge = files.links.freshFor(url.searchParams.get("expires")!);
   return files.serve(request, workspace, folder, name, maxAge);
 }

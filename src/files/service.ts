@@ -6,7 +6,7 @@ import { badInput, notFound, tooLarge } from "../errors.ts";
 import type { Grid } from "../grid/webdriver.ts";
 import type { GridDownload } from "../grid/webdriver-files.ts";
 import { InvalidName, repr } from "../kit/names.ts";
-import { log } from "../log.ts";
+import type { Log } from "../log.ts";
 import type { RecordStore } from "../store/types.ts";
 import type { DiskFolder } from "./layout.ts";
 import type { LinkSigner } from "./links.ts";
@@ -41,6 +41,7 @@ export interface FilesDeps {
   now: () => number;
   /** A workspace's files changed outside an action's settle (admin live updates). */
   changed: (workspace: string) => void;
+  log: Pick<Log, "info">;
 }
 
 export class Files {
@@ -191,7 +192,7 @@ export class Files {
         throw err;
       }
     }
-    log.info(`kept ${uri} as ${workspace}/${landed.name}`);
+    this.deps.log.info(`kept ${uri} as ${workspace}/${landed.name}`);
     this.deps.changed(workspace);
     return this.entry(workspace, "files", landed);
   }

@@ -2,7 +2,7 @@
 // store under it and the signed-link key. A ConfigError here stops the boot like a bad setting.
 import type { Config } from "../config/schema.ts";
 import type { Grid } from "../grid/webdriver.ts";
-import { log } from "../log.ts";
+import type { Log } from "../log.ts";
 import type { RecordStore } from "../store/types.ts";
 import { checkLayout, dataDirOf } from "./layout.ts";
 import { LinkSigner, linkKey } from "./links.ts";
@@ -17,12 +17,20 @@ export interface FilesSetup {
 
 export function setupFiles(
   config: Config,
-  deps: { grid: Grid; records: RecordStore; now: () => number; changed: (workspace: string) => void },
+  deps: {
+    grid: Grid;
+    records: RecordStore;
+    now: () => number;
+    changed: (workspace: string) => void;
+    log: Log;
+  },
 ): FilesSetup {
   const dataDir = dataDirOf(config);
   if (dataDir) checkLayout(dataDir);
   const store = dataDir ? new FileStore(dataDir) : null;
-  log.info(store ? `flows: local, under ${store.sessionsDir}` : "flows: off (set data.dir to enable them)");
+  deps.log.info(
+    store ? `flows: local, under ${store.sessionsDir}` : "flows: off (set data.dir to enable them)",
+  );
   const files = new Files({
     store,
     links: new LinkSigner(linkKey(dataDir), config.files.link_ttl, deps.now),
@@ -30,6 +38,7 @@ export function setupFiles(
     records: deps.records,
     now: deps.now,
     changed: deps.changed,
+    log: deps.log,
   });
   return { files, store };
 }

@@ -5,7 +5,6 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFile
 import { chmod, mkdir, open, rename, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { validGridId } from "../kit/names.ts";
-import { log } from "../log.ts";
 import { PENDING_DIR, RECORDINGS_DIR } from "./layout.ts";
 import {
   codeOf,
@@ -186,8 +185,8 @@ export class FileStore extends Folders {
     return storedOf(target, await stat(target));
   }
 
-  /** Every owed recording. A note that cannot be read is skipped with a warning, never deleted. */
-  notes(): NoteEntry[] {
+  /** Every owed recording. A note that cannot be read is skipped (its workspace told), never deleted. */
+  notes(unreadable: (workspace: string) => void = () => undefined): NoteEntry[] {
     const out: NoteEntry[] = [];
     for (const workspace of this.workspaces()) {
       const dir = join(this.folderPath(workspace, RECORDINGS_DIR), PENDING_DIR);
@@ -205,7 +204,7 @@ export class FileStore extends Folders {
           parsed = JSON.parse(readFileSync(join(dir, file), "utf8"));
         } catch {
           // Never the file's name: it is the Grid id.
-          log.warn(`ignoring a recording note of ${workspace}: it cannot be read`);
+          unreadable(workspace);
           continue;
         }
         const note = noteOf(parsed);

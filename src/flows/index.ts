@@ -4,7 +4,6 @@ import { FlowsPane } from "../../views/flows.tsx";
 import type { FlowEntry } from "../../views/models.ts";
 import { capability, tabsOver } from "../admin/capability.ts";
 import { errorBody, statusOf } from "../errors.ts";
-import { log } from "../log.ts";
 import type { Services } from "../services.ts";
 import { flowsPane, flowsRoutes } from "./admin.ts";
 import { flowOne } from "./resources.ts";
@@ -31,7 +30,7 @@ async function flowsWithYaml(services: Services, key: string) {
       } catch (err) {
         // The flow's own error in its place, the pane still drawn; a fault logged as the API would.
         f.error = errorBody(err).error;
-        if (statusOf(err) >= 500) log.error(`request failed: ${f.error}`);
+        if (statusOf(err) >= 500) services.log.error(`request failed: ${f.error}`);
       }
     }),
   );

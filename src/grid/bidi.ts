@@ -3,7 +3,7 @@
 // goes over it; classic WebDriver keeps only the session's lifecycle.
 
 import { AppError, messageOf, unavailable } from "../errors.ts";
-import { log } from "../log.ts";
+import { Log } from "../log.ts";
 import type { Commands, EventName, Events, Method } from "./bidi-types.ts";
 import { wellFormed } from "./well-formed.ts";
 
@@ -119,6 +119,8 @@ export class BidiSocket {
     private readonly ws: WebSocket,
     private readonly commandTimeoutMs: number,
     private readonly health: Health,
+    /** The server's log (also what a spare tab on this connection says). */
+    readonly logger: Pick<Log, "debug" | "warn">,
   ) {
     ws.addEventListener("message", (ev) => this.receive(ev.data));
     ws.addEventListener("close", () => this.fail(`${DOWN} closed`));
@@ -127,7 +129,7 @@ export class BidiSocket {
   /** Opens the socket; `headers` carries the Grid's Basic auth when its URL has credentials. */
   static connect(
     url: string,
-    opts: { commandTimeoutMs?: number; headers?: Record<string, string>; health?: Health } = {},
+    opts: { commandTimeoutMs?: number; headers?: Record<string, string>; health?: Health; log?: Log } = {},
   ): Promise<BidiSocket> {
     const timeoutMs = opts.commandTimeoutMs ?? 5000;
     return new Promise((resolve, reject) => {
@@ -145,7 +147,7 @@ export class BidiSocket {
       const onOpen = () => {
         clearTimeout(timer);
         ws.removeEventListener("close", onClose);
-        resolve(new BidiSocket(ws, timeoutMs, opts.health ?? HEALTH));
+        resolve(new BidiSocket(ws, timeoutMs, opts.health ?? HEALTH, opts.log ?? new Log()));
       };
       const onClose = (ev: CloseEvent) => {
         clearTimeout(timer);
@@ -279,7 +281,7 @@ export class BidiSocket {
   private die(): void {
     if (this.closedWhy) return;
     this.isDead = true;
-    log.warn(DEAD);
+    this.logger.warn(DEAD);
     this.fail(DEAD);
     try {
       this.ws.close();
@@ -341,9 +343,9 @@ export class BidiSocket {
       try {
         const out = l.handler(msg.params);
         if (out instanceof Promise)
-          out.catch((err) => log.debug(`a ${l.event} handler failed: ${messageOf(err)}`));
+          out.catch((err) => this.logger.debug(`a ${l.event} handler failed: ${messageOf(err)}`));
       } catch (err) {
-        log.debug(`a ${l.event} handler failed: ${messageOf(err)}`);
+        this.logger.debug(`a ${l.event} handler failed: ${messageOf(err)}`);
       }
     }
   }

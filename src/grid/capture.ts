@@ -3,7 +3,7 @@
 // were some. Browsers opened without capture never get here (the manager checks the setting).
 import type { LiveBrowser } from "../actions/action.ts";
 import { messageOf } from "../errors.ts";
-import { log } from "../log.ts";
+import type { Log } from "../log.ts";
 import type { EventRing, Logged } from "./event-log.ts";
 
 export const MAX_ITEMS = 20;
@@ -85,7 +85,7 @@ function collect(entries: Logged[], into: Collector): void {
  * The `capture` hook for the workspace manager. `redact` redacts anything secret in a URL or a
  * console text. A BiDi channel that cannot be opened does not fail the call: it runs uncaptured.
  */
-export function captureHook(redact: (text: string) => string) {
+export function captureHook(redact: (text: string) => string, log: Pick<Log, "warn">) {
   return async (browser: LiveBrowser, call: () => Promise<void>): Promise<Record<string, unknown> | null> => {
     const collector = new Collector(redact);
     let ring: EventRing | null = null;

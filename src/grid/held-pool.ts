@@ -1,7 +1,6 @@
 // The held connections of this server, one per live browser (held.ts is one of them): opened on
 // first use, opened again when one dropped, closed when the browser ends, is replaced or reaped. Each
 // browser's preload script and console/network ring outlive its connections.
-import { log } from "../log.ts";
 import { BidiDead, type BidiSocket, BidiTimeout } from "./bidi.ts";
 import { DEFAULT_KEEP, EventRing, QUIET } from "./event-log.ts";
 import { HeldConnection, IDLE_MS } from "./held.ts";
@@ -106,7 +105,7 @@ export class HeldConnections {
       () => {
         if (this.held.get(id) === conn) this.held.delete(id);
         conn.close();
-        log.debug("a browser's BiDi connection closed after its idle time");
+        socket.logger.debug("a browser's BiDi connection closed after its idle time");
       },
       this.idleMs,
       this.ringOf(id),
@@ -138,7 +137,7 @@ export class HeldConnections {
       if (socket.dead) this.deadIds.add(id);
     });
     this.held.set(id, conn);
-    log.debug(`holding a BiDi connection (${this.size} open)`);
+    socket.logger.debug(`holding a BiDi connection (${this.size} open)`);
     return conn;
   }
 }

@@ -4,7 +4,6 @@
 // Over BiDi only; no CDP.
 import { messageOf } from "../errors.ts";
 import { cores, nothing, onMarkedPage } from "../in-page/standalone.ts";
-import { log } from "../log.ts";
 import { type BidiSocket, SANDBOX } from "./bidi.ts";
 import type { NetworkEvent } from "./bidi-types.ts";
 
@@ -16,7 +15,7 @@ export const SPARE_PATH = "/__selenium-flow-spare__";
 export const SW_REASON = "a service worker answered: save while on this site";
 
 /** What the spare tab needs of a BiDi socket (a fake one in unit tests). */
-export type SpareBidi = Pick<BidiSocket, "send" | "on" | "subscribe" | "unsubscribe">;
+export type SpareBidi = Pick<BidiSocket, "send" | "on" | "subscribe" | "unsubscribe" | "logger">;
 
 /** The page in the tab was not ours: the site's service worker answered. Nothing ran there. */
 export class ServiceWorkerAnswered extends Error {
@@ -136,9 +135,9 @@ function answer(bidi: SpareBidi, event: NetworkEvent, intercept: string): void {
         headers: HTML,
         body: { type: "string", value: SPARE_PAGE },
       })
-      .catch((err: unknown) => log.debug(`the spare tab's answer was refused: ${messageOf(err)}`));
+      .catch((err: unknown) => bidi.logger.debug(`the spare tab's answer was refused: ${messageOf(err)}`));
   } catch (err) {
-    log.debug(`the spare tab's answer was refused: ${messageOf(err)}`);
+    bidi.logger.debug(`the spare tab's answer was refused: ${messageOf(err)}`);
   }
 }
 
@@ -159,7 +158,7 @@ async function teardown(bidi: SpareBidi, parts: Parts): Promise<void> {
     try {
       await step();
     } catch (err) {
-      log.debug(`the spare tab could not ${what}: ${messageOf(err)}`);
+      bidi.logger.debug(`the spare tab could not ${what}: ${messageOf(err)}`);
     }
   };
   const { intercept, preload, subscription, off, tab } = parts;

@@ -1,8 +1,10 @@
 // The Grid: open a browser, reattach to it by id per call (the server holds no driver between calls),
 // end it, ask whether it lives, and open its BiDi socket. Classic W3C WebDriver via selenium-webdriver.
+
 import { Session, WebDriver } from "selenium-webdriver";
 import { Executor } from "selenium-webdriver/http";
 import { AppError, badInput, messageOf, redactCredentials, unavailable } from "../errors.ts";
+import { Log } from "../log.ts";
 import { BidiSocket } from "./bidi.ts";
 import { capabilitiesOf, type OpenOptions } from "./webdriver-caps.ts";
 import { gridReason, isNoSuchSession, NO_FREE_SLOT } from "./webdriver-errors.ts";
@@ -37,10 +39,13 @@ export class Grid {
   private readonly quickMs: number;
   private readonly files: GridFiles;
   private readonly bidiOpenMs: number;
+  /** The server's log, for each browser's connection. */
+  private readonly log: Log;
 
   /** `openTimeout`: seconds a new browser may wait for a slot; `commandTimeout`: seconds per command. */
-  constructor(url: string, opts: { openTimeout?: number; commandTimeout?: number } = {}) {
+  constructor(url: string, opts: { openTimeout?: number; commandTimeout?: number; log?: Log } = {}) {
     this.url = url;
+    this.log = opts.log ?? new Log();
     const { base, auth } = parseGridUrl(url);
     this.base = base;
     const commandMs = (opts.commandTimeout ?? 60) * 1000;
@@ -253,6 +258,7 @@ export class Grid {
     const auth = this.http.headers().authorization;
     return BidiSocket.connect(this.bidiUrl(id), {
       commandTimeoutMs: this.bidiOpenMs,
+      log: this.log,
       ...(auth ? { headers: { authorization: auth } } : {}),
     });
   }

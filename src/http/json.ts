@@ -3,7 +3,7 @@
 // in are body.ts's.
 import { ParseError, ValidationError } from "elysia";
 import { badInput, errorBody, notFound, statusOf, TooMany } from "../errors.ts";
-import { log } from "../log.ts";
+import type { Log } from "../log.ts";
 
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
@@ -12,10 +12,16 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   });
 }
 
-function failure(err: unknown, redact: (text: string) => string = (t) => t): Response {
+/** How a failure's answer is said: its text redacted, and a 5xx in the server's log. */
+export interface Saying {
+  redact?: (text: string) => string;
+  log?: Pick<Log, "error">;
+}
+
+function failure(err: unknown, { redact = (t) => t, log }: Saying = {}): Response {
   const status = statusOf(err);
   const body = { error: redact(errorBody(err).error) };
-  if (status >= 500) log.error(`request failed: ${body.error}`);
+  if (status >= 500) log?.error(`request failed: ${body.error}`);
   const headers: Record<string, string> =
     err instanceof TooMany ? { "retry-after": String(err.retryAfter) } : {};
   return json(body, status, headers);
@@ -30,18 +36,18 @@ export function failureResponse(
   code: unknown,
   error: unknown,
   request: Request,
-  redact?: (text: string) => string,
+  said: Saying = {},
 ): Response {
   // What the body reader (body.ts) threw in the parse stage, Elysia hands over wrapped.
-  if (error instanceof ParseError && error.cause !== undefined) return failure(error.cause, redact);
+  if (error instanceof ParseError && error.cause !== undefined) return failure(error.cause, said);
   if (code === "NOT_FOUND") {
     const path = new URL(request.url).pathname;
-    return failure(notFound(`no route ${request.method} ${path}: /openapi.json lists them`), redact);
+    return failure(notFound(`no route ${request.method} ${path}: /openapi.json lists them`), said);
   }
   if (error instanceof ValidationError) {
     const issue = error.all[0];
     const field = issue?.path && issue.path !== "root" ? issue.path : undefined;
-    return failure(badInput(issue?.message ?? `the request's ${error.type} is not valid`, field), redact);
+    return failure(badInput(issue?.message ?? `the request's ${error.type} is not valid`, field), said);
   }
-  return failure(error, redact);
+  return failure(error, said);
 }

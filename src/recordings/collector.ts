@@ -21,7 +21,7 @@
 // Grid id. Nothing here talks to the Grid's recorder or imports protocol code.
 import { basename } from "node:path";
 import { validGridId } from "../kit/names.ts";
-import { log } from "../log.ts";
+import { Log } from "../log.ts";
 import { InboxWatcher, inboxFiles, QuietFiles } from "./inbox.ts";
 import { isComplete } from "./mp4.ts";
 import {
@@ -60,8 +60,11 @@ export class Collector {
   private growing = false;
   private closed = true;
 
+  private readonly log: Log;
+
   constructor(opts: CollectorOptions) {
     this.opts = opts;
+    this.log = opts.log ?? new Log();
     this.store = opts.store;
     this.inbox = opts.inbox;
     this.polling = opts.polling;
@@ -99,7 +102,7 @@ export class Collector {
       return null;
     } catch (err) {
       const kind = errorKind(err);
-      log.warn(`recording for ${workspace} cannot be filed: ${kind}`);
+      this.log.warn(`recording for ${workspace} cannot be filed: ${kind}`);
       return `this recording cannot be filed: ${kind}`;
     }
   }
@@ -118,11 +121,11 @@ export class Collector {
   async start(): Promise<void> {
     this.closed = false;
     const resumed = this.rescan();
-    if (resumed) log.info(`recordings: ${resumed} owed from before the restart`);
+    if (resumed) this.log.info(`recordings: ${resumed} owed from before the restart`);
     this.rescanner ??= setInterval(() => {
       try {
         const more = this.rescan();
-        if (more) log.debug(`recordings: ${more} owed noted by another server`);
+        if (more) this.log.debug(`recordings: ${more} owed noted by another server`);
       } catch {
         // the next tick looks again
       }
@@ -133,7 +136,9 @@ export class Collector {
 
   /** Owes what the notes say and this server does not yet; forgets what another server filed. Returns how many it took on. */
   private rescan(): number {
-    const notes = this.store.notes();
+    const notes = this.store.notes((w) =>
+      this.log.warn(`ignoring a recording note of ${w}: it cannot be read`),
+    );
     const noted = new Set(notes.map((n) => n.gridId));
     for (const gridId of this.owed.keys()) {
       // Filed or given up by another server: nothing to say.
@@ -185,8 +190,8 @@ export class Collector {
       }
     } catch (err) {
       crashed = true;
-      log.warn("recordings: the collector stopped; it resumes on the next recording");
-      log.debug(`recordings: the collector stopped on ${errorKind(err)}`);
+      this.log.warn("recordings: the collector stopped; it resumes on the next recording");
+      this.log.debug(`recordings: the collector stopped on ${errorKind(err)}`);
     } finally {
       await this.watch.close();
       this.loop = null;
@@ -221,7 +226,7 @@ export class Collector {
         } else if ((await this.quiet.quietFor(match, now)) < this.idleAfter || (await alive(owed.gridId))) {
           this.growing = true;
         } else {
-          log.info(
+          this.log.info(
             `recordings: ${owed.workspace}/${nameFor(owed.opened)} ends without a trailer; filed as it is`,
           );
           await this.file(owed, match);
@@ -235,7 +240,7 @@ export class Collector {
       if (owed.ended !== null && now * 1000 - owed.ended >= this.opts.wait * 1000) {
         await this.claimed(owed, async () => {
           this.forget(owed);
-          log.warn(
+          this.log.warn(
             `recording for session ${owed.workspace} (opened ${hhmm(owed.opened)} UTC) never reached RECORDING_DIR; see the README's Recording section`,
           );
         });
@@ -268,7 +273,7 @@ export class Collector {
         landed = await this.store.fileRecording(owed.workspace, owed.gridId, path, nameFor(owed.opened));
       } catch (err) {
         // Still owed: the next sweep tries again. Never the file's name: it holds the Grid id.
-        log.warn(`recordings: could not file a recording for ${owed.workspace}: ${errorKind(err)}`);
+        this.log.warn(`recordings: could not file a recording for ${owed.workspace}: ${errorKind(err)}`);
         return;
       }
       this.owed.delete(owed.gridId);
@@ -279,7 +284,7 @@ export class Collector {
   }
 
   private filed(owed: Owed, name: string): void {
-    log.info(`recordings: filed ${owed.workspace}/${name}`);
+    this.log.info(`recordings: filed ${owed.workspace}/${name}`);
     try {
       this.opts.onFiled?.(owed.workspace);
     } catch {
@@ -292,7 +297,7 @@ export class Collector {
     try {
       this.store.deleteNote(owed.workspace, owed.gridId);
     } catch (err) {
-      log.warn(`recordings: could not delete a note for ${owed.workspace}: ${errorKind(err)}`);
+      this.log.warn(`recordings: could not delete a note for ${owed.workspace}: ${errorKind(err)}`);
     }
   }
 
@@ -303,7 +308,7 @@ export class Collector {
       const note = this.store.readNote(owed.workspace, owed.gridId);
       if (note) this.store.writeNote(owed.workspace, owed.gridId, { ...note, ended: owed.ended });
     } catch (err) {
-      log.warn(`recordings: could not update a note for ${owed.workspace}: ${errorKind(err)}`);
+      this.log.warn(`recordings: could not update a note for ${owed.workspace}: ${errorKind(err)}`);
     }
   }
 }

@@ -1,5 +1,7 @@
 // An owed recording: its note, the store, claims and options filing it needs, its filed name, failure kinds.
+
 import { InvalidName } from "../kit/names.ts";
+import type { Log } from "../log.ts";
 
 export interface Note {
   opened: number;
@@ -14,7 +16,7 @@ export interface CollectorStore {
   writeNote(workspace: string, gridId: string, note: Note): void;
   readNote(workspace: string, gridId: string): Note | null;
   deleteNote(workspace: string, gridId: string): boolean;
-  notes(): Array<{ workspace: string; gridId: string; note: Note }>;
+  notes(unreadable?: (workspace: string) => void): Array<{ workspace: string; gridId: string; note: Note }>;
   /** Files the recording from `source` (or goes on with a filing a stopped server began); null when it was filed. */
   fileRecording(
     workspace: string,
@@ -34,6 +36,8 @@ export interface Claims {
 export const SOLO: Claims = { tryTake: async () => ({ release: async () => undefined }) };
 
 export interface CollectorOptions {
+  /** The server's log (a log of its own when none is given). */
+  log?: Log;
   store: CollectorStore;
   inbox: string;
   /**

@@ -6,7 +6,7 @@ import { RECORDING_NEEDS_DATA, recordingDir } from "../config/load.ts";
 import type { Config } from "../config/schema.ts";
 import { ConfigError } from "../config/sources.ts";
 import type { FileStore } from "../files/store.ts";
-import { log } from "../log.ts";
+import type { Log } from "../log.ts";
 import { Collector } from "./collector.ts";
 import { polling } from "./mounts.ts";
 import type { Claims, CollectorOptions } from "./owed.ts";
@@ -25,17 +25,23 @@ function inboxProblem(inbox: string): string | null {
 export function setupRecordings(
   config: Config,
   store: FileStore | null,
-  deps: { liveIds: CollectorOptions["liveIds"]; claims: Claims; changed: (workspace: string) => void },
+  deps: {
+    liveIds: CollectorOptions["liveIds"];
+    claims: Claims;
+    changed: (workspace: string) => void;
+    log: Log;
+  },
 ): Collector | null {
   if (config.recording.enabled && !store) throw new ConfigError(RECORDING_NEEDS_DATA);
   if (!config.recording.enabled || !store) {
-    log.info("recordings: off");
+    deps.log.info("recordings: off");
     return null;
   }
   const inbox = recordingDir(config)!;
   const problem = inboxProblem(inbox);
   if (problem) throw new ConfigError(problem);
   const recordings = new Collector({
+    log: deps.log,
     store,
     inbox,
     liveIds: deps.liveIds,
@@ -45,6 +51,6 @@ export function setupRecordings(
     onFiled: deps.changed,
     claims: deps.claims,
   });
-  log.info(`recordings: on, inbox ${inbox}, ${recordings.polling ? "polling" : "events"}`);
+  deps.log.info(`recordings: on, inbox ${inbox}, ${recordings.polling ? "polling" : "events"}`);
   return recordings;
 }

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { parse as parseYamlText } from "yaml";
 import { SETTING_BY_KEY, type SecretEntry } from "../config/schema.ts";
 import { parseYaml } from "../config/values.ts";
-import { log } from "../log.ts";
+import { Log } from "../log.ts";
 import { parseTotp, type TotpSpec } from "./totp.ts";
 
 export interface Secret {
@@ -131,11 +131,15 @@ export class SecretCatalogue {
   private fingerprint = "";
   private revision = 0;
 
-  constructor(config: SecretsConfig) {
+  constructor(
+    config: SecretsConfig,
+    /** The server's log (a log of its own when none is given). */
+    private readonly log: Pick<Log, "warn"> = new Log(),
+  ) {
     this.dirs = config.dirs;
     for (const [name, entry] of Object.entries(config.entries)) {
       const secret = build(name, entry, `secrets.entries.${name}`);
-      if (typeof secret === "string") log.warn(`secret ${name} in secrets.entries skipped: ${secret}`);
+      if (typeof secret === "string") this.log.warn(`secret ${name} in secrets.entries skipped: ${secret}`);
       else this.fromEntries.set(name, secret);
     }
     this.refresh();
@@ -189,7 +193,7 @@ export class SecretCatalogue {
       } catch (err) {
         if (!this.missingDirs.has(dir)) {
           const code = (err as NodeJS.ErrnoException).code ?? "unreadable";
-          log.warn(`secrets folder ${dir} cannot be read (${code}): its secrets are not available`);
+          this.log.warn(`secrets folder ${dir} cannot be read (${code}): its secrets are not available`);
           this.missingDirs.add(dir);
         }
         continue;
@@ -206,7 +210,10 @@ export class SecretCatalogue {
           continue; // removed between readdir and stat
         }
         const known = this.files.get(path);
-        seen.set(path, known && known.stamp === stamp ? known : { stamp, secret: loadFile(path, file) });
+        seen.set(
+          path,
+          known && known.stamp === stamp ? known : { stamp, secret: loadFile(path, file, this.log) },
+        );
         stamps.push(`${path}@${stamp}`);
       }
     }
@@ -221,7 +228,7 @@ export class SecretCatalogue {
       const before = next.get(secret.name);
       if (before) {
         // Warned on each change of the set of files, which is when it could have become true.
-        log.warn(
+        this.log.warn(
           `secret file ${path} skipped: a secret named ${secret.name} already comes from ${before.source}`,
         );
         continue;
@@ -249,7 +256,7 @@ export function listingOf(s: Secret): SecretListing {
 }
 
 // Warnings name the file and what is wrong with it, never what it holds.
-function loadFile(path: string, file: string): Secret | null {
+function loadFile(path: string, file: string, log: Pick<Log, "warn">): Secret | null {
   const name = SECRET_FILE.exec(file)![1]!;
   const skip = (why: string) => {
     log.warn(`secret file ${path} skipped: ${why}`);

@@ -26,6 +26,8 @@ export interface StoreSettings {
   oldKeys?: string[];
   /** Told once where a generated key file is. */
   log?: (message: string) => void;
+  /** Told when a record's site data is sealed under another key. */
+  warn?: (message: string) => void;
   /** The key the store seals with, once chosen (its fingerprint is checked at boot). */
   chosen?: (key: string, fresh: boolean) => void;
   /** A key file the data dir lacks is made only once `keep()` is called (after the boot checks). */
@@ -93,7 +95,10 @@ function writeKeyFile(settings: StoreSettings, file: string, key: string): void 
 export async function openStore(settings: StoreSettings): Promise<RecordStore> {
   const { dataDir, storeUrl, ttl, prefix } = settings;
   const sealing = () =>
-    new SealCodec([storeKey(settings), ...(settings.oldKeys ?? [])].map((k) => deriveKey(k)));
+    new SealCodec(
+      [storeKey(settings), ...(settings.oldKeys ?? [])].map((k) => deriveKey(k)),
+      settings.warn,
+    );
   if (storeUrl) {
     let scheme = "";
     try {

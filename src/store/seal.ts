@@ -5,7 +5,6 @@
 // are the same algorithm. A seal that no key opens is carried as it is and never overwritten.
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 import { LRUCache } from "lru-cache";
-import { log } from "../log.ts";
 import { fromJson, type SiteData, toJson, type WorkspaceRecord } from "./record.ts";
 
 /** How a record becomes the text a store keeps, and back. */
@@ -61,7 +60,11 @@ export class SealCodec implements RecordCodec {
   private readonly told = new Set<string>();
 
   /** `keys[0]` seals; every key is tried to open (the others are old keys being rotated out). */
-  constructor(keys: Buffer[]) {
+  constructor(
+    keys: Buffer[],
+    /** Told once for each snapshot sealed under another key. */
+    private readonly warn: (message: string) => void = () => undefined,
+  ) {
     if (keys.length === 0) throw new Error("a seal needs a key");
     this.keys = keys;
   }
@@ -91,7 +94,7 @@ export class SealCodec implements RecordCodec {
     if (opened === null) {
       if (!this.told.has(sealed)) {
         this.told.add(sealed);
-        log.warn(
+        this.warn(
           "a workspace's saved site data is sealed under another key: it is kept as it is and not restored (store.key)",
         );
       }

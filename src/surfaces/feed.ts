@@ -4,7 +4,6 @@
 
 import { workspaceExists } from "../admin/rows.ts";
 import { TooMany } from "../errors.ts";
-import { log } from "../log.ts";
 import { type WorkspaceRow, workspaceRow } from "../registry.ts";
 import type { Services } from "../services.ts";
 import type { Shown } from "../timeline/screens.ts";
@@ -137,7 +136,7 @@ export class Feeds {
         const exists = await workspaceExists(this.services, key);
         row = exists ? await workspaceRow(this.services, key, liveIds) : { key, gone: true };
       } catch (err) {
-        log.warn(
+        this.services.log.warn(
           `admin events: a row for ${key} failed: ${err instanceof Error ? err.message : String(err)}`,
         );
         continue;

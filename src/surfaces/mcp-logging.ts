@@ -3,7 +3,7 @@
 // redacted as every log line is. A session that never chose a level gets none.
 import type { LoggingLevel, ServerNotification } from "@modelcontextprotocol/sdk/types.js";
 import { redactCredentials } from "../errors.ts";
-import { addLogSink, type LogLevel } from "../log.ts";
+import type { Log, LogLevel } from "../log.ts";
 import type { RecordStore } from "../store/types.ts";
 
 /** MCP's levels, least severe first. */
@@ -75,6 +75,7 @@ const SILENT: LogRelay = { line: async () => undefined, stop: () => undefined };
 
 /** For one tool call: relays the workspace's log lines at or above the session's level to `send`. */
 export async function logRelay(
+  log: Pick<Log, "addSink">,
   levels: LevelStore,
   workspace: string,
   send: (n: ServerNotification) => Promise<void>,
@@ -86,7 +87,7 @@ export async function logRelay(
     send({ method: "notifications/message", params: { level: l, logger: "selenium-flow", data } }).catch(
       () => undefined,
     );
-  const stop = addLogSink((_line, entry) => {
+  const stop = log.addSink((_line, entry) => {
     const l = AS_MCP[entry.level];
     if (SEVERITY.indexOf(l) >= min && about(entry.text, workspace)) void out(l, entry.text);
   });

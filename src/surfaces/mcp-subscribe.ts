@@ -4,7 +4,6 @@
 // out only when what it reads differs from what it read before.
 import type { ServerNotification } from "@modelcontextprotocol/sdk/types.js";
 import { badInput } from "../errors.ts";
-import { log } from "../log.ts";
 import { RESOURCES } from "../resources/index.ts";
 import type { Services } from "../services.ts";
 import type { RecordStore } from "../store/types.ts";
@@ -34,7 +33,7 @@ async function contentOf(services: Services, workspace: string, uri: string): Pr
     const out = services.redactor.redactDeep(await def.read(services, workspace, {}));
     return JSON.stringify(out);
   } catch (err) {
-    log.debug(`subscriptions: reading ${uri} for ${workspace} failed: ${(err as Error).message}`);
+    services.log.debug(`subscriptions: reading ${uri} for ${workspace} failed: ${(err as Error).message}`);
     return null;
   }
 }

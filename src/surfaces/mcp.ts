@@ -22,7 +22,6 @@ import { ACTIONS } from "../actions/index.ts";
 import { badInput, errorBody, notFound, statusOf, tooLarge } from "../errors.ts";
 import { isText } from "../files/types.ts";
 import { VERSION } from "../kit/version.ts";
-import { log } from "../log.ts";
 import { isTemplate, matchUri } from "../resources/define.ts";
 import { RESOURCES } from "../resources/index.ts";
 import type { Redactor } from "../secrets/redactor.ts";
@@ -140,7 +139,7 @@ export function mcpServer(services: Services, workspace: string, hooks?: CallHoo
     const ended = hooks?.cancels.registry.register(hooks.cancels.session, extra.requestId, () =>
       stop.abort(new Error("the client cancelled this call")),
     );
-    const logs = await logRelay(levels, workspace, (n) => extra.sendNotification(n));
+    const logs = await logRelay(services.log, levels, workspace, (n) => extra.sendNotification(n));
     const began = performance.now();
     const took = () => `${Math.round(performance.now() - began)} ms`;
     try {
@@ -170,7 +169,7 @@ export function mcpServer(services: Services, workspace: string, hooks?: CallHoo
       };
     } catch (err) {
       if (errorBody(err).error.startsWith("something failed"))
-        log.error(`tool ${action.name}: ${errorBody(err).error}`);
+        services.log.error(`tool ${action.name}: ${errorBody(err).error}`);
       await logs.line("warning", `${action.name}: failed (${statusOf(err)}) in ${took()}`);
       return toolError(err, services.redactor);
     } finally {

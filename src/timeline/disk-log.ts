@@ -9,7 +9,6 @@ import { join } from "node:path";
 import { workspaceDir } from "../files/layout.ts";
 import { codeOf, DIR_MODE, FILE_MODE, openNoFollow } from "../files/store-disk.ts";
 import { KeyedQueue } from "../kit/queue.ts";
-import { log } from "../log.ts";
 import { ENTRY_CAP, type NewEntry, type TimelineEntry } from "./entry.ts";
 import { EMPTY, parseLine, type Summary, type TimelineLog } from "./log.ts";
 
@@ -49,6 +48,8 @@ export class DiskLog implements TimelineLog {
   constructor(
     private readonly root: string,
     private readonly keep: number,
+    /** Told when a screen could not be kept (its entry is kept without it). */
+    private readonly warn: (message: string) => void = () => undefined,
   ) {}
 
   /** Lines past `keep` before the file is rewritten. */
@@ -148,7 +149,7 @@ export class DiskLog implements TimelineLog {
           await this.write(join(dir, SCREENS, `${n}.jpg`), screen, constants.O_TRUNC);
           shot = true;
         } catch (err) {
-          log.warn(`workspace ${workspace}: a timeline screen was not kept: ${codeOf(err) ?? "error"}`);
+          this.warn(`workspace ${workspace}: a timeline screen was not kept: ${codeOf(err) ?? "error"}`);
         }
       }
       const full: TimelineEntry = { ...entry, n, ...(shot ? { screen: true } : {}) };

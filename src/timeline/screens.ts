@@ -4,7 +4,7 @@
 // a typed secret is never pictured: a value typed into a plain field would show.
 import { messageOf } from "../errors.ts";
 import { BidiError, type BidiSocket } from "../grid/bidi.ts";
-import { log } from "../log.ts";
+import type { Log } from "../log.ts";
 import { withTypedCovered } from "../secrets/contain.ts";
 import type { Redactor } from "../secrets/redactor.ts";
 import { focusFor } from "../store/record.ts";
@@ -176,7 +176,7 @@ export class LiveScreens {
   /** Frames taken so far (a test counts them to prove nothing is taken while nobody watches). */
   taken = 0;
 
-  constructor(private readonly deps: Reach) {}
+  constructor(private readonly deps: Reach & { logger: Pick<Log, "debug"> }) {}
 
   watched(workspace: string): boolean {
     return (this.watches.get(workspace)?.viewers.size ?? 0) > 0;
@@ -268,7 +268,7 @@ export class LiveScreens {
       this.taken++;
       return { live: true, jpeg };
     } catch (err) {
-      log.debug(`workspace ${workspace}: no live screen: ${messageOf(err)}`);
+      this.deps.logger.debug(`workspace ${workspace}: no live screen: ${messageOf(err)}`);
       return { live: false };
     } finally {
       at?.release();

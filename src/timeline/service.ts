@@ -9,7 +9,7 @@ import { badInput, errorBody, messageOf, statusOf } from "../errors.ts";
 import { flowText } from "../flows/schema.ts";
 import type { ToolTable } from "../flows/tools.ts";
 import { KeyedQueue } from "../kit/queue.ts";
-import { log } from "../log.ts";
+import type { Log } from "../log.ts";
 import type { CallEnd } from "../workspaces/call.ts";
 import { boundedEntry, keptArgs, type NewEntry, type TimelineEntry } from "./entry.ts";
 import { flowFieldsOf } from "./flow.ts";
@@ -34,7 +34,10 @@ export interface Step {
 
 export interface TimelineDeps extends Reach {
   config: Config;
+  /** Where the entries are kept. */
   log: TimelineLog;
+  /** The server's log. */
+  logger: Pick<Log, "debug" | "warn">;
   /** The tools a flow step may call. */
   tools: ToolTable;
   /** Epoch seconds. */
@@ -92,7 +95,9 @@ export class Timeline {
       const screen = await this.screenOf(end);
       await this.write(end.workspace, await this.entryOf(end), screen);
     } catch (err) {
-      log.warn(`workspace ${end.workspace}: a timeline entry was not written: ${messageOf(err)}`);
+      this.deps.logger.warn(
+        `workspace ${end.workspace}: a timeline entry was not written: ${messageOf(err)}`,
+      );
     }
   }
 
@@ -191,7 +196,7 @@ export class Timeline {
       // Judged at the call's own time: the write may come a moment later (after its screen).
       // None for a workspace that does not exist: a spray of names leaves no timelines behind.
       if (!(await this.deps.store.get(workspace)) && (await this.deps.log.summary(workspace)).last === 0) {
-        log.debug(`workspace ${workspace}: no timeline entry: no such workspace`);
+        this.deps.logger.debug(`workspace ${workspace}: no timeline entry: no such workspace`);
         return;
       }
       await this.expireIfOld(workspace, entry.time);
@@ -199,7 +204,7 @@ export class Timeline {
       this.deps.changed(workspace);
     } catch (err) {
       // The call itself went as it went: a timeline that cannot be written does not fail it.
-      log.warn(`workspace ${workspace}: a timeline entry was not written: ${messageOf(err)}`);
+      this.deps.logger.warn(`workspace ${workspace}: a timeline entry was not written: ${messageOf(err)}`);
     }
   }
 

@@ -7,10 +7,14 @@ import { DiskLog } from "./disk-log.ts";
 import { MemoryLog, type TimelineLog } from "./log.ts";
 import { RedisLog } from "./redis-log.ts";
 
-export function openTimelineLog(config: Config, store: RecordStore): TimelineLog {
+export function openTimelineLog(
+  config: Config,
+  store: RecordStore,
+  warn?: (message: string) => void,
+): TimelineLog {
   const keep = config.timeline.keep;
   const dir = dataDirOf(config);
-  if (dir) return new DiskLog(dir, keep);
+  if (dir) return new DiskLog(dir, keep, warn);
   const prefix = (store as { prefix?: unknown }).prefix;
   if (store.kind === "redis" && config.store.url) {
     return new RedisLog(config.store.url, typeof prefix === "string" ? prefix : "sf:", keep, store.ttl);

@@ -7,7 +7,7 @@ import { SITE_DATA_URI } from "../actions/fields.ts";
 import { type AppError, badInput, unavailable } from "../errors.ts";
 import type { Grid } from "../grid/webdriver.ts";
 import { isNoSuchSession } from "../grid/webdriver-errors.ts";
-import { log } from "../log.ts";
+import type { Log } from "../log.ts";
 import {
   at,
   type BrowserSettings,
@@ -62,6 +62,7 @@ interface Launched {
 }
 
 export interface LifecycleDeps {
+  log: Pick<Log, "info" | "warn">;
   store: RecordStore;
   grid: Grid;
   now: () => number;
@@ -85,6 +86,7 @@ export class Lifecycle {
   private readonly now: () => number;
   private readonly hooks: ManagerHooks;
   private readonly browsers: Browsers;
+  private readonly log: LifecycleDeps["log"];
   /** Workspaces whose last browser's channel died: their next browser follows no console. */
   private readonly quietNext = new Set<string>();
 
@@ -94,6 +96,7 @@ export class Lifecycle {
     this.now = deps.now;
     this.hooks = deps.hooks;
     this.browsers = deps.browsers;
+    this.log = deps.log;
   }
 
   /** The workspace's browser, opening one (with its settings, site data and last page) when there is none. */
@@ -103,7 +106,7 @@ export class Lifecycle {
     if (!id) return this.reopen(workspace, "", turn, record, { quiet: this.quietNext.delete(workspace) });
     // A browser whose channel died (found so by an earlier call): ended, and replaced before the call.
     if (this.browsers.connections.dead(id)) {
-      log.warn(`workspace ${workspace}: its browser's BiDi channel died; replacing it`);
+      this.log.warn(`workspace ${workspace}: its browser's BiDi channel died; replacing it`);
       // Reaped meanwhile, it was not a page that broke it: the replacement follows the console.
       const quiet = await this.grid.alive(id).catch(() => true);
       await this.endGridBrowser(id);
@@ -111,7 +114,7 @@ export class Lifecycle {
     }
     // A browser whose page stopped answering, and still does not: it counts as gone, and is ended.
     if (await this.browsers.wedged(id, record)) {
-      log.info(`workspace ${workspace}: its browser stopped answering; replacing it`);
+      this.log.info(`workspace ${workspace}: its browser stopped answering; replacing it`);
       await this.endGridBrowser(id);
       return this.reopen(workspace, id, turn, record);
     }
@@ -226,7 +229,7 @@ export class Lifecycle {
       } catch (err) {
         if (isNoSuchSession(err)) throw err;
         // A slow or broken first page does not undo the open; the result says where it is.
-        log.warn(`workspace ${workspace}: the first page did not load cleanly`);
+        this.log.warn(`workspace ${workspace}: the first page did not load cleanly`);
       }
       const state = await page.state();
       return { id, url: state.url, title: state.title, report, viewport };
@@ -246,7 +249,7 @@ export class Lifecycle {
    * dies on some console output). Answers the error the call ends with, saying what happened.
    */
   async endDead(workspace: string, id: string, turn: Turn): Promise<AppError> {
-    log.warn(`workspace ${workspace}: its browser's BiDi channel died; ending it`);
+    this.log.warn(`workspace ${workspace}: its browser's BiDi channel died; ending it`);
     await this.endGridBrowser(id);
     this.quietNext.add(workspace);
     const record = await this.store
@@ -337,13 +340,13 @@ export class Lifecycle {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const late = new Promise<void>((resolve) => {
         timer = setTimeout(() => {
-          log.warn(`the Grid did not end a browser within ${END_WAIT_MS / 1000} s; it goes on`);
+          this.log.warn(`the Grid did not end a browser within ${END_WAIT_MS / 1000} s; it goes on`);
           resolve();
         }, END_WAIT_MS);
       });
       await Promise.race([this.grid.end(id).finally(() => clearTimeout(timer)), late]);
     } catch (err) {
-      log.warn(`ending a browser failed: ${err instanceof Error ? err.message : String(err)}`);
+      this.log.warn(`ending a browser failed: ${err instanceof Error ? err.message : String(err)}`);
     } finally {
       this.hooks.recordings?.ended(id);
     }

@@ -76,7 +76,14 @@ export class WorkspaceManager {
     this.browsers = new Browsers(grid, this.connections, lease.schemes, (id) =>
       ports.services.redactor.typedJson(id),
     );
-    this.lifecycle = new Lifecycle({ store, grid, now, hooks, browsers: this.browsers });
+    this.lifecycle = new Lifecycle({
+      log: ports.services.log,
+      store,
+      grid,
+      now,
+      hooks,
+      browsers: this.browsers,
+    });
     this.leases = new Leases(store, lease.lease * 1000);
     this.calls = new CallPipeline({
       store,

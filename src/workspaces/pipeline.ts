@@ -13,7 +13,6 @@ import { LeaseLost, statusOf, unavailable } from "../errors.ts";
 import type { HeldConnections } from "../grid/held-pool.ts";
 import type { Grid } from "../grid/webdriver.ts";
 import { isNoSuchSession } from "../grid/webdriver-errors.ts";
-import { log } from "../log.ts";
 import { focused, recordUrl } from "../store/record.ts";
 import type { RecordStore } from "../store/types.ts";
 import type { Held } from "./browsers.ts";
@@ -128,7 +127,9 @@ export class CallPipeline {
     };
     return this.ports.leases.run(workspace, wait, async (held) => {
       if (held.waitedMs > 0)
-        log.debug(`workspace ${workspace}: ${action.name} waited ${held.waitedMs} ms for its turn`);
+        this.ports.services.log.debug(
+          `workspace ${workspace}: ${action.name} waited ${held.waitedMs} ms for its turn`,
+        );
       const stop = new AbortController();
       const outer = opts.signal;
       const relay = () => stop.abort(outer?.reason);
@@ -226,7 +227,7 @@ export class CallPipeline {
     const page = await this.turn(workspace, then, {}, { ...(opts.signal && { signal: opts.signal }) }, null);
     if (page.ok) return { ...out, ...page.result };
     // The wait's outcome (a person's answer) is never lost to the page read failing.
-    log.info(
+    this.ports.services.log.info(
       `workspace ${workspace}: ${then.name} after ${action.name} failed; answering the page last known`,
     );
     return known;
@@ -276,7 +277,7 @@ export class CallPipeline {
       if (dead && !gone) throw await lifecycle.endDead(workspace, dead, call.turn);
       if (!gone || call.reopened) throw err;
       call.reopened = true;
-      log.info(`workspace ${workspace}: its browser was gone; reopening it`);
+      this.ports.services.log.info(`workspace ${workspace}: its browser was gone; reopening it`);
       await opts.beforeReopen?.();
       call.browser = call.hold(await lifecycle.reopen(workspace, browser.id, call.turn));
       return await this.attempt(workspace, call, call.browser, action, input, opts);

@@ -3,7 +3,6 @@
 // secrets; lines about other workspaces and lines below the level never reach it. Prompts list and
 // fill in.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { log } from "../../src/log.ts";
 import { html, serveFixture } from "../support/fixtures.ts";
 import { mcpClient } from "../support/mcp.ts";
 import { endAll, startServer, type TestServer } from "../support/server.ts";
@@ -45,9 +44,9 @@ test("logging: setLevel answers; a call relays its workspace's lines at or above
 
   expect((await mcp.request("logging/setLevel", { level: "info" })).data.result).toEqual({});
   const timer = setInterval(() => {
-    log.info(`workspace ${W}: a test line, password ${SECRET}`);
-    log.info(`workspace someone-else: not this session's`);
-    log.debug(`workspace ${W}: below the level`);
+    server.app.services.log.info(`workspace ${W}: a test line, password ${SECRET}`);
+    server.app.services.log.info(`workspace someone-else: not this session's`);
+    server.app.services.log.debug(`workspace ${W}: below the level`);
   }, 20);
   const slow = await mcp.request("tools/call", {
     name: "read_page",
@@ -85,7 +84,10 @@ test("logging: setLevel answers; a call relays its workspace's lines at or above
 test("logging: an ordinary value that is no secret reaches the client as it was written", async () => {
   const mcp = await mcpClient(server, W);
   await mcp.request("logging/setLevel", { level: "info" });
-  const timer = setInterval(() => log.info(`workspace ${W}: the page says Welcome2024!`), 20);
+  const timer = setInterval(
+    () => server.app.services.log.info(`workspace ${W}: the page says Welcome2024!`),
+    20,
+  );
   const r = await mcp.request("tools/call", { name: "navigate", arguments: { url: site.url("/") } });
   clearInterval(timer);
   expect(r.data.result.structuredContent.title).toBe("Logs");

@@ -1,6 +1,7 @@
 // The store keeps its key's fingerprint: a server given another store.key refuses to boot, on Redis
 // (a group) and on a data dir alike, even before any site data was saved; a boot that is refused
 // writes no key file; a rekey makes the new key the store's.
+
 import { afterAll, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -8,6 +9,7 @@ import { join } from "node:path";
 import { RedisClient } from "bun";
 import { openSealedStore } from "../../src/app.ts";
 import { type Config, defaultConfig } from "../../src/config/schema.ts";
+import { Log } from "../../src/log.ts";
 import { KEY_FILE } from "../../src/store/index.ts";
 import { emptyRecord } from "../../src/store/record.ts";
 import { testRedisUrl } from "../support/env.ts";
@@ -29,7 +31,7 @@ function config(edit: (c: Config) => void): Config {
 }
 async function boots(c: Config, oldKeys: string[] = []): Promise<true | string> {
   try {
-    const store = await openSealedStore(c, oldKeys);
+    const store = await openSealedStore(c, new Log(), oldKeys);
     await store.close();
     return true;
   } catch (err) {
@@ -68,7 +70,7 @@ test("a data dir sealed under STORE_KEY, booted without it: refused, and no key 
     c.data.dir = dir;
     c.store.key = KEY_A;
   });
-  const store = await openSealedStore(withKey);
+  const store = await openSealedStore(withKey, new Log());
   await store.set("w1", emptyRecord());
   await store.close();
   const without = config((c) => {

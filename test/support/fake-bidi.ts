@@ -1,8 +1,10 @@
 // A fake BiDi socket for unit tests of ordering and failure paths: tabs, a path-scoped intercept
 // that answers through the caller's handler, storage per origin (and per tab for sessionStorage),
 // a cookie jar, and scripts evaluated for real against fake `document`, `location` and storages.
+
 import type { BidiSocket } from "../../src/grid/bidi.ts";
 import type { Cookie, NetworkEvent, PartialCookie } from "../../src/grid/bidi-types.ts";
+import { Log } from "../../src/log.ts";
 
 export class FakeStorage {
   private readonly map = new Map<string, string>();
@@ -91,6 +93,8 @@ export interface FakeOptions {
 }
 
 export class FakeBidi {
+  /** The server's log, as a real socket carries it. */
+  readonly logger = new Log("warn");
   readonly log: string[] = [];
   readonly responses: Array<Record<string, unknown>> = [];
   readonly jar: Cookie[];

@@ -1,10 +1,14 @@
 // A fake BiDi socket for unit tests of what a held connection follows: events are emitted by the
 // test, commands answer with what `answer` says (or never, to stand for a browser the Grid removed).
+
 import { type BidiSocket, BidiTimeout } from "../../src/grid/bidi.ts";
+import { Log } from "../../src/log.ts";
 
 type Handler = (params: unknown) => unknown;
 
 export class FakeSocket {
+  /** The server's log, as a real socket carries it. */
+  readonly logger = new Log("warn");
   readonly sent: Array<{ method: string; params: unknown }> = [];
   private handlers: Array<{ event: string; context: string | null; handler: Handler }> = [];
   private closers: Array<() => void> = [];

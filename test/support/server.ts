@@ -5,17 +5,22 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type App, type AppOptions, buildApp } from "../../src/app.ts";
 import { type Config, defaultConfig } from "../../src/config/schema.ts";
-import { addLogSink, setLogLevel, setLogSink } from "../../src/log.ts";
+import { Log } from "../../src/log.ts";
 import { testGridUrl } from "./env.ts";
 
 export const TOKEN = "test-token-0123456789";
 
+/** Every line any test server wrote, at debug level (each server has its log; tests read them all). */
 export const logLines: string[] = [];
-setLogSink((line) => {
-  if (process.env.TEST_LOG) process.stderr.write(`${line}\n`);
-});
-addLogSink((line) => logLines.push(line));
-setLogLevel("debug");
+
+/** A test server's log: every line into `logLines`, and to stderr with TEST_LOG set. */
+export function testLog(): Log {
+  const log = new Log("debug", (line) => {
+    if (process.env.TEST_LOG) process.stderr.write(`${line}\n`);
+  });
+  log.addSink((line) => logLines.push(line));
+  return log;
+}
 
 export interface TestServer {
   url: string;
@@ -45,7 +50,7 @@ export async function startServer(opts: TestServerOptions = {}): Promise<TestSer
   const dataDir = opts.dataDir === false ? null : mkdtempSync(join(tmpdir(), "sf-test-"));
   config.data.dir = dataDir;
   opts.configure?.(config);
-  const app = await buildApp(config, opts);
+  const app = await buildApp(config, { log: testLog(), ...opts });
   const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: app.fetch, idleTimeout: 255 });
   const url = `http://127.0.0.1:${server.port}`;
   return {

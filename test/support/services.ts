@@ -24,6 +24,7 @@ import { Timeline } from "../../src/timeline/service.ts";
 import type { ManagerHooks } from "../../src/workspaces/lifecycle.ts";
 import { Leases } from "../../src/workspaces/lock.ts";
 import { type LeaseSettings, WorkspaceManager } from "../../src/workspaces/manager.ts";
+import { testLog } from "./server.ts";
 
 export interface TestServicesOptions {
   grid: Grid;
@@ -44,22 +45,26 @@ export function testServices(opts: TestServicesOptions): Services {
   opts.configure?.(config);
   const now = opts.now ?? (() => 1_790_800_000);
   const { grid, store } = opts;
-  const secrets = new SecretCatalogue(config.secrets);
+  const log = testLog();
+  const secrets = new SecretCatalogue(config.secrets, log);
   const redactor = new Redactor(secrets);
+  log.addRedaction(redactor.redact);
   const events = new Events();
   const changed = (w: string) => events.changed(w);
-  const { files, store: fileStore } = setupFiles(config, { grid, records: store, now, changed });
+  const { files, store: fileStore } = setupFiles(config, { grid, records: store, now, changed, log });
   const recordings = setupRecordings(config, fileStore, {
     liveIds: () => grid.sessions(),
     // Each recording is filed once across a group: by whichever server claims it in the store.
     claims: new Leases(store, config.session.lease * 1000),
     changed,
+    log,
   });
   const table = opts.actions ?? ACTIONS;
   const flows = new Flows(config, () => table);
   const timeline = new Timeline({
     config,
     log: new MemoryLog(config.timeline.keep),
+    logger: log,
     store,
     connection: (id) => workspaces.connection(id),
     redactor,
@@ -69,7 +74,20 @@ export function testServices(opts: TestServicesOptions): Services {
     changed,
   });
   const questions = new Questions(store, changed);
-  const ports = { config, store, grid, now, secrets, redactor, files, flows, timeline, events, questions };
+  const ports = {
+    config,
+    log,
+    store,
+    grid,
+    now,
+    secrets,
+    redactor,
+    files,
+    flows,
+    timeline,
+    events,
+    questions,
+  };
   const activity = new CallMetrics();
   const workspaces: WorkspaceManager = new WorkspaceManager({
     store,

@@ -5,7 +5,7 @@ import type { PaneOp, PaneTab } from "../../admin/capability.ts";
 import { endWorkspace, forgetWorkspace, settingsList } from "../../admin/core.ts";
 import { requireWorkspace } from "../../admin/guard.ts";
 import { errorBody, statusOf } from "../../errors.ts";
-import { log } from "../../log.ts";
+import type { Log } from "../../log.ts";
 import { existingWorkspaceRow, type WorkspaceRow, workspaceRows } from "../../registry.ts";
 import type { Services } from "../../services.ts";
 import { keepRunAsFlow, timelineListing, timelineQuery } from "../../timeline/routes.ts";
@@ -16,7 +16,7 @@ export type Answer<T = unknown> =
   | { ok: false; status: number; body: null; error: string };
 
 /** `fn`'s answer, or its failure as the JSON route would give it (a 5xx logged like one). */
-export async function attempt<T>(fn: () => Promise<T> | T): Promise<Answer<T>> {
+export async function attempt<T>(log: Log, fn: () => Promise<T> | T): Promise<Answer<T>> {
   try {
     return { ok: true, status: 200, body: await fn(), error: "" };
   } catch (err) {
@@ -31,16 +31,18 @@ export class Admin {
   constructor(private readonly services: Services) {}
 
   rows() {
-    return attempt(() => workspaceRows(this.services));
+    return attempt(this.services.log, () => workspaceRows(this.services));
   }
 
   row(key: string) {
-    return attempt(() => existingWorkspaceRow(this.services, key));
+    return attempt(this.services.log, () => existingWorkspaceRow(this.services, key));
   }
 
   /** `read` of a workspace that exists (404 otherwise): what `GET /admin/workspaces/{key}/…` answers. */
   private on<T>(key: string, read: (s: Services, key: string) => Promise<T> | T): Promise<Answer<T>> {
-    return attempt(async () => read(this.services, await requireWorkspace(this.services, key)));
+    return attempt(this.services.log, async () =>
+      read(this.services, await requireWorkspace(this.services, key)),
+    );
   }
 
   /** A tab's pane data: what its capability's admin route for it answers. */
@@ -71,14 +73,14 @@ export class Admin {
   }
 
   secrets() {
-    return attempt(() => this.services.secrets.list());
+    return attempt(this.services.log, () => this.services.secrets.list());
   }
 
   settings() {
-    return attempt(() => settingsList(this.services));
+    return attempt(this.services.log, () => settingsList(this.services));
   }
 
   activity() {
-    return attempt(() => this.services.activity.list());
+    return attempt(this.services.log, () => this.services.activity.list());
   }
 }

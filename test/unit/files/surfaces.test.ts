@@ -13,7 +13,7 @@ import { cspFor, MEDIA_ONLY, NO_SCRIPT, parseRange } from "../../../src/files/se
 import { RESERVED_IN_FILES } from "../../../src/files/store-folders.ts";
 import { FILES_OFF, parseUri, uriOf } from "../../../src/files/uris.ts";
 import { unzipOne, zipOne } from "../../../src/files/zip.ts";
-import { addLogSink } from "../../../src/log.ts";
+import { Log } from "../../../src/log.ts";
 import { type McpClient, mcpClient } from "../../support/mcp.ts";
 import { endAll, logLines, startServer, type TestServer, TOKEN } from "../../support/server.ts";
 
@@ -368,15 +368,15 @@ describe("the boot", () => {
 
   test("the boot log says whether the data store is on, and where", async () => {
     const lines: string[] = [];
-    const stop = addLogSink((line) => lines.push(line));
+    const log = new Log("info", (line) => lines.push(line));
     const dir = fresh();
     try {
       for (const c of [config(null), config(dir)]) {
-        const services = await buildServices(c);
+        const services = await buildServices(c, { log });
         await services.store.close();
       }
     } finally {
-      stop();
+      rmSync(dir, { recursive: true, force: true });
     }
     expect(lines.some((l) => l.endsWith("INFO  flows: off (set data.dir to enable them)"))).toBe(true);
     expect(lines.some((l) => l.endsWith(`INFO  flows: local, under ${join(dir, "sessions")}`))).toBe(true);

@@ -9,7 +9,7 @@ import { Collector } from "../../../src/recordings/collector.ts";
 import { networkFilesystem, polling } from "../../../src/recordings/mounts.ts";
 import { isComplete, trailer } from "../../../src/recordings/mp4.ts";
 import { errorKind, nameFor } from "../../../src/recordings/owed.ts";
-import { logLines } from "../../support/server.ts";
+import { logLines, testLog } from "../../support/server.ts";
 
 const GID = "8f3d6dc2a1b04e6f9c1d2e3f4a5b6c7d";
 const OTHER = "0123456789abcdef0123456789abcdef";
@@ -116,6 +116,7 @@ function parts(
   const filed: string[] = [];
   const clock = { now: 1_791_500_000 };
   const c = new Collector({
+    log: testLog(),
     store,
     inbox,
     liveIds: opts.liveIds ?? (async () => new Set(alive)),
@@ -293,6 +294,7 @@ describe("the collector", () => {
     expect(c.running).toBe(false);
     // A new process: the note is the queue, and every browser is gone.
     const c2 = new Collector({
+      log: testLog(),
       store,
       inbox,
       liveIds: async () => new Set(),

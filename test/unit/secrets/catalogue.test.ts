@@ -3,13 +3,13 @@ import { mkdirSync, mkdtempSync, rmSync, unlinkSync, utimesSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AppError, messageOf } from "../../../src/errors.ts";
-import { addLogSink, addRedaction, log, removeRedaction } from "../../../src/log.ts";
+import { Log } from "../../../src/log.ts";
 import { secretValue } from "../../../src/secrets/bound.ts";
 import { matchingSecrets, SecretCatalogue } from "../../../src/secrets/catalogue.ts";
 import { Redactor } from "../../../src/secrets/redactor.ts";
 
 const lines: string[] = [];
-addLogSink((line) => lines.push(line));
+const log = new Log("debug", (line) => lines.push(line));
 
 const PASSWORD = "p@ss word+1/é";
 
@@ -111,12 +111,12 @@ describe("secretValue", () => {
 
   test("every value is hidden from log lines once an app's redactor is added", () => {
     const redactor = new Redactor(new SecretCatalogue({ dirs: [], entries }));
-    addRedaction(redactor.redact);
+    const stop = log.addRedaction(redactor.redact);
     try {
       log.warn(`typed ${PASSWORD} and tok-anywhere-123`);
       expect(lines.at(-1)).toEndWith("typed [hidden] and [hidden]");
     } finally {
-      removeRedaction(redactor.redact);
+      stop();
     }
     expect(redactor.redact(messageOf(new Error("boom alice-user")))).toBe("boom [hidden]");
   });
@@ -138,7 +138,7 @@ describe("the catalogue", () => {
     );
     file("notes.txt", "not a secret");
     mkdirSync(join(dir, "folder.yaml"));
-    const cat = new SecretCatalogue({ dirs: [dir], entries: { anywhere: entries.anywhere } });
+    const cat = new SecretCatalogue({ dirs: [dir], entries: { anywhere: entries.anywhere } }, log);
     const rev0 = cat.rev;
     expect(cat.list()).toEqual([
       { name: "anywhere", description: "", keys: ["token"], allowed_urls: [], restricted: false },
@@ -181,21 +181,21 @@ describe("the catalogue", () => {
     file("numeric.yaml", "keys:\n  pin: {value: 1234}\n");
     file("badurl.yaml", "allowed_urls: ['http://[bad']\nkeys:\n  k: {value: badurl-value}\n");
     file("extra.yaml", "keys:\n  k: {value: extra-value}\nwhat: leaked-field-value\n");
-    const cat = new SecretCatalogue({ dirs: [dir, join(dir, "missing")], entries: {} });
+    const cat = new SecretCatalogue({ dirs: [dir, join(dir, "missing")], entries: {} }, log);
     const names = cat.list().map((s) => s.name);
     expect(names).not.toContain("broken");
     expect(names).not.toContain("numeric");
     expect(names).not.toContain("badurl");
     expect(names).not.toContain("extra");
     expect(names).toContain("mail");
-    const log = lines.join("\n");
+    const said = lines.join("\n");
     for (const f of ["broken.yaml", "numeric.yaml", "badurl.yaml", "extra.yaml"]) {
-      expect(log).toContain(join(dir, f));
+      expect(said).toContain(join(dir, f));
     }
-    expect(log).toContain("not valid YAML");
-    expect(log).toContain("quote it");
-    expect(log).toContain(`${join(dir, "missing")} cannot be read`);
-    expect(log).not.toMatch(/leaked|1234|badurl-value|extra-value/);
+    expect(said).toContain("not valid YAML");
+    expect(said).toContain("quote it");
+    expect(said).toContain(`${join(dir, "missing")} cannot be read`);
+    expect(said).not.toMatch(/leaked|1234|badurl-value|extra-value/);
     const warned = lines.length;
     cat.list();
     expect(lines.length).toBe(warned);
@@ -203,7 +203,7 @@ describe("the catalogue", () => {
 
   test("a file and an entry with the same name: the entry wins and the file is named in a warning", () => {
     lines.length = 0;
-    const cat = new SecretCatalogue({ dirs: [dir], entries: { mail: entries.anywhere } });
+    const cat = new SecretCatalogue({ dirs: [dir], entries: { mail: entries.anywhere } }, log);
     expect(cat.get("mail")?.keys.has("token")).toBe(true);
     expect(lines.join("\n")).toContain(
       `${join(dir, "mail.yaml")} skipped: a secret named mail already comes from`,

@@ -1,6 +1,7 @@
 // Hostile input drains no timeline: an entry weighs at most ENTRY_CAP once cut (a 65,000-key body, a
 // long validation failure), a workspace that does not exist gets none, and a listing reads the
 // entries file's tail, not a 100 MB file from its start. Each bounded by what it measures (bytes).
+
 import { afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,6 +12,7 @@ import { defaultConfig } from "../../../src/config/schema.ts";
 import { badInput } from "../../../src/errors.ts";
 import { workspaceDir } from "../../../src/files/layout.ts";
 import { StepTools } from "../../../src/flows/tools.ts";
+import { Log } from "../../../src/log.ts";
 import { SecretCatalogue } from "../../../src/secrets/catalogue.ts";
 import { Redactor } from "../../../src/secrets/redactor.ts";
 import { emptyRecord } from "../../../src/store/record.ts";
@@ -37,6 +39,7 @@ async function timeline(log: MemoryLog, existing: string[]) {
   return new Timeline({
     config,
     log,
+    logger: new Log(),
     store,
     connection: async () => {
       throw new Error("no browser here");

@@ -1,6 +1,8 @@
 // The live view while a person drives: an input wakes the loop for a frame at once, then frames
 // come about 4 a second; nobody driving, about one a second.
+
 import { expect, test } from "bun:test";
+import { Log } from "../../../src/log.ts";
 import { type Frame, LiveScreens, type Reach } from "../../../src/timeline/screens.ts";
 
 // Every frame differs, so each one taken reaches the viewer.
@@ -12,7 +14,7 @@ class Counting extends LiveScreens {
 }
 
 async function framesIn(ms: number, drive: (live: LiveScreens) => void): Promise<number[]> {
-  const live = new Counting({} as Reach);
+  const live = new Counting({ logger: new Log() } as Reach & { logger: Log });
   const at: number[] = [];
   const began = performance.now();
   const stop = live.watch("w", () => at.push(performance.now() - began));

@@ -2,6 +2,7 @@
 // goes with its entry), entries numbered in order, a planted symlink never followed, the lifetime of
 // the record, the arguments kept as given (a secret's value hidden, a big upload cut), and which
 // entries become a flow's steps.
+
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,6 +12,7 @@ import { ACTIONS } from "../../../src/actions/index.ts";
 import { defaultConfig } from "../../../src/config/schema.ts";
 import { badInput } from "../../../src/errors.ts";
 import { StepTools } from "../../../src/flows/tools.ts";
+import { Log } from "../../../src/log.ts";
 import { SecretCatalogue } from "../../../src/secrets/catalogue.ts";
 import { Redactor } from "../../../src/secrets/redactor.ts";
 import { emptyRecord } from "../../../src/store/record.ts";
@@ -139,6 +141,7 @@ function timelineWith(
   return new Timeline({
     config,
     log,
+    logger: new Log(),
     store,
     connection: async () => {
       throw new Error("no browser here");

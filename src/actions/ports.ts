@@ -35,8 +35,8 @@ export interface ActionServices {
   readonly files: Files;
   /** Saved flows and the tools their steps may call. */
   readonly flows: Pick<Flows, "load" | "tools" | "store">;
-  /** A flow's steps as entries; the last calls as a flow. */
-  readonly timeline: Pick<Timeline, "step" | "flowYaml">;
+  /** The last calls as a flow. */
+  readonly timeline: Pick<Timeline, "flowYaml">;
   /** Change notices for the admin's live updates. */
   readonly events: { changed(workspace: string): void };
   /** The questions agents wait on (ask_human). */

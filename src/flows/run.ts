@@ -6,7 +6,7 @@
 import { browserState } from "../actions/landing.ts";
 import { isPatched, type Outcome, outcome, type RecordChange } from "../actions/outcome.ts";
 import type { ActionContext, ActionServices } from "../actions/ports.ts";
-import { messageOf, statusOf } from "../errors.ts";
+import { messageOf, unavailable } from "../errors.ts";
 import type { SecretRef } from "../secrets/bound.ts";
 import { keyNames } from "../secrets/catalogue.ts";
 import { originOf, type SiteDataReport } from "../store/record.ts";
@@ -70,8 +70,6 @@ export async function runFlow(
   name?: string,
 ): Promise<Outcome<RunReport>> {
   const steps = ctx.steps();
-  // Each step is an entry of the workspace's timeline.
-  const timeline = ctx.services.timeline;
   const redactor = ctx.services.redactor;
   const redact = (text: string) => redactor.redact(text);
   const deadline = performance.now() + flow.timeout * 1000;
@@ -164,23 +162,24 @@ export async function runFlow(
       ms,
     };
     reports.push(entry);
-    await timeline.step(
-      ctx.workspace,
-      {
-        action: step.action,
-        args: step.args,
-        time,
-        ms,
-        status: ran.kind === "done" ? 200 : ran.kind === "failed" ? statusOf(ran.error) : 503,
-        ...(error !== undefined && { error }),
-        // Where the step left the page: [hidden] where what a secret typed would show.
-        url: redact(here.url),
-        title: redact(here.title),
+    // The step's record, as a call's: where it left the page ([hidden] where what a secret typed
+    // would show), with the screen of that page.
+    await steps.record({
+      action: step.action,
+      args: step.args,
+      time,
+      ms,
+      ended:
+        ran.kind === "done"
+          ? { ok: true, result: {} }
+          : { ok: false, error: ran.kind === "failed" ? ran.error : unavailable(error ?? "") },
+      step: {
+        url: here.url,
+        title: here.title,
         return: step.return,
         ...(name !== undefined && { flow: name }),
       },
-      steps.browser,
-    );
+    });
     ctx.progress(
       step.n,
       bound.length,

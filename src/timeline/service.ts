@@ -17,21 +17,6 @@ import type { Summary, TimelineLog } from "./log.ts";
 import { pageNow, pageOf, sendScreen } from "./page-after.ts";
 import { jpegOf, LiveScreens, type Reach } from "./screens.ts";
 
-/** A flow step as the runner saw it. */
-export interface Step {
-  action: AnyAction;
-  args: unknown;
-  /** Epoch seconds when it began. */
-  time: number;
-  ms: number;
-  status: number;
-  error?: string;
-  url?: string;
-  title?: string;
-  return: boolean;
-  flow?: string;
-}
-
 export interface TimelineDeps extends Reach {
   config: Config;
   /** Where the entries are kept. */
@@ -92,7 +77,9 @@ export class Timeline {
   async ended(end: CallEnd): Promise<void> {
     if (!this.on) return;
     try {
-      const screen = await this.screenOf(end);
+      const sent = await this.screenOf(end);
+      // A flow's step waits for its screen: the next step would change the page under it.
+      const screen = end.step ? await sent : sent;
       await this.write(end.workspace, await this.entryOf(end), screen);
     } catch (err) {
       this.deps.logger.warn(
@@ -122,6 +109,17 @@ export class Timeline {
       ...this.argsOf(end.args, refused),
       status: ended.ok ? 200 : statusOf(ended.error),
     };
+    if (end.step) {
+      const { url, title, flow } = end.step;
+      if (!ended.ok) entry.error = this.redact(errorBody(ended.error).error);
+      return {
+        ...entry,
+        url: this.redact(url),
+        title: this.redact(title),
+        ...(end.step.return && { return: true as const }),
+        ...(flow && { flow }),
+      };
+    }
     if (ended.ok) {
       if (typeof ended.result.url === "string") entry.url = this.redact(ended.result.url);
       if (typeof ended.result.title === "string") entry.title = this.redact(ended.result.title);
@@ -153,36 +151,6 @@ export class Timeline {
   /** Resolves once every entry of the calls answered so far is written. */
   async settled(workspace: string): Promise<void> {
     await this.pending.idle(workspace);
-  }
-
-  /** A flow step's entry; `browser` is the run's, for the screen. */
-  async step(workspace: string, step: Step, browser: LiveBrowser | null): Promise<void> {
-    if (!this.on) return;
-    let screen: Uint8Array | null = null;
-    if (browser && changesPage(step.action) && this.screensOn(workspace)) {
-      try {
-        const page = await browser.page();
-        const got = await jpegOf(page.held, page.where.tab, browser.id, this.deps);
-        screen = got instanceof Uint8Array ? got : null;
-        if (screen) this.screensTaken++;
-      } catch {
-        screen = null;
-      }
-    }
-    const entry: NewEntry = {
-      time: step.time,
-      surface: "flow",
-      tool: step.action.name,
-      ...this.argsOf(step.args),
-      status: step.status,
-      ms: step.ms,
-    };
-    if (step.error !== undefined) entry.error = this.redact(step.error);
-    if (step.url !== undefined) entry.url = this.redact(step.url);
-    if (step.title !== undefined) entry.title = this.redact(step.title);
-    if (step.return) entry.return = true;
-    if (step.flow) entry.flow = step.flow;
-    await this.write(workspace, entry, screen);
   }
 
   private argsOf(raw: unknown, refused = false): { args: Record<string, unknown>; args_cut?: true } {

@@ -20,9 +20,9 @@ export interface Invocation {
 /** How a call ended. */
 export type Ended = { ok: true; result: AnyRecord } | { ok: false; error: unknown };
 
-/** A call as it ends, for its record: still in its turn, handed the browser the call leaves. */
+/** A call (or a flow's step) as it ends, for its record: still in its turn, handed the browser it leaves. */
 export interface CallEnd {
-  surface: Exclude<Surface, "flow">;
+  surface: Surface;
   workspace: string;
   action: AnyAction;
   /** The arguments as the caller sent them. */
@@ -33,6 +33,8 @@ export interface CallEnd {
   ended: Ended;
   /** The browser the call leaves (the workspace's, for one that held none); null when none is live. */
   browser: LiveBrowser | null;
+  /** A flow step's: where it left the page as its run saw it, and the run's flow and `return`. */
+  step?: { url: string; title: string; flow?: string; return: boolean };
 }
 
 /** Where each call is recorded as it ends: declared once, when the manager is built. */

@@ -61,6 +61,7 @@ export class CallPipeline {
       context: (workspace, turn, opts) => this.context(workspace, turn, null, opts),
       act: (...step) => this.act(...step),
       settle: (...write) => this.settle(...write),
+      record: (end) => this.recorded(end),
     };
   }
 
@@ -351,20 +352,18 @@ export class CallPipeline {
   /** The activity note (an agent's calls) and the timeline's screen and entry. */
   private async record(facts: Facts, ended: Ended, browser: LiveBrowser | null): Promise<void> {
     const { began, ...call } = facts;
-    const ms = Math.round(performance.now() - began);
+    await this.recorded({ ...call, ms: Math.round(performance.now() - began), ended, browser });
+  }
+
+  /** The record stage, for a call or a flow's step (whose run notes no activity of its own). */
+  private async recorded(end: CallEnd): Promise<void> {
     const { activity, timeline } = this.ports.records;
-    if (call.surface !== "person") {
-      const status = ended.ok ? 200 : statusOf(ended.error);
-      activity?.add({
-        time: call.time,
-        workspace: call.workspace,
-        tool: call.action.name,
-        surface: call.surface,
-        status,
-        ms,
-      });
+    if (end.surface === "rest" || end.surface === "mcp") {
+      const status = end.ended.ok ? 200 : statusOf(end.ended.error);
+      const { time, workspace, surface, ms } = end;
+      activity?.add({ time, workspace, tool: end.action.name, surface, status, ms });
     }
-    await timeline?.ended({ ...call, ms, ended, browser });
+    await timeline?.ended(end);
   }
 
   private context(

@@ -9,6 +9,7 @@ import { type Happened, split } from "../actions/outcome.ts";
 import type { ActionContext, ActionServices } from "../actions/ports.ts";
 import type { SiteDataReport } from "../store/record.ts";
 import type { Held } from "./browsers.ts";
+import type { CallEnd } from "./call.ts";
 import type { Lifecycle, Turn } from "./lifecycle.ts";
 import type { CallState } from "./settle.ts";
 import type { StepOutcome, Steps } from "./steps.ts";
@@ -86,6 +87,8 @@ export interface Runner {
     state: CallState,
     turn: Turn,
   ): Promise<AnyRecord>;
+  /** The record stage a call ends with (the timeline's screen and entry). */
+  record(end: CallEnd): Promise<void>;
 }
 
 export function stepsOf(d: Runner, workspace: string, call: Call): Steps {
@@ -109,6 +112,7 @@ export function stepsOf(d: Runner, workspace: string, call: Call): Steps {
       );
       return { report: (site_data as SiteDataReport | undefined) ?? null, result };
     },
+    record: (end) => d.record({ ...end, surface: "flow", workspace, browser: call.browser }),
   };
 }
 

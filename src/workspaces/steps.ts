@@ -3,6 +3,7 @@
 import type { AnyAction, LiveBrowser } from "../actions/action.ts";
 import type { RecordChange } from "../actions/outcome.ts";
 import type { SiteDataReport } from "../store/record.ts";
+import type { CallEnd } from "./call.ts";
 
 type AnyRecord = Record<string, unknown>;
 
@@ -40,4 +41,9 @@ export interface Steps {
     changes?: RecordChange[],
     result?: AnyRecord,
   ): Promise<{ report: SiteDataReport | null; result: AnyRecord }>;
+  /**
+   * A step's record, as a call's is made (its timeline entry, with the screen of the page it left,
+   * on this call's browser): how it ended, where it left the page as the run saw it.
+   */
+  record(end: Omit<CallEnd, "surface" | "workspace" | "browser">): Promise<void>;
 }

@@ -3,7 +3,11 @@
 // whichever surface it came from; a refused call never takes a turn, and is noted and entered as the
 // 400 it is.
 import { beforeEach, expect, spyOn, test } from "bun:test";
-import { statusOf } from "../../../src/errors.ts";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { badInput, statusOf } from "../../../src/errors.ts";
+import { runFlowAction } from "../../../src/flows/actions.ts";
 import type { Services } from "../../../src/services.ts";
 import { openStore } from "../../../src/store/index.ts";
 import type { CallEnd } from "../../../src/workspaces/call.ts";
@@ -84,4 +88,56 @@ test("a call is recorded in its turn: the next call on the workspace finds its e
     invoke({ surface: "rest", workspace: W, action: peek, args: {} }),
   ]);
   expect(seen).toEqual([[1, 1]]);
+});
+
+/** A page step that fails the way a missing element does. */
+const boom = testAction("test_boom", async () => {
+  throw badInput("no element matches #gone");
+});
+
+test("a flow's steps are recorded through the same record stage, on the run's browser, one lease for the run", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "sf-pipeline-flow-"));
+  try {
+    services = testServices({
+      store: await openStore({ ttl: 86_400 }),
+      grid: fake.grid,
+      hooks: {},
+      actions: [go, boom],
+      configure: (config) => {
+        config.data.dir = dir;
+      },
+    });
+    const ends: CallEnd[] = [];
+    const ended = services.timeline.ended.bind(services.timeline);
+    services.timeline.ended = (end) => {
+      ends.push(end);
+      return ended(end);
+    };
+    const leases = spyOn(services.workspaces.leases, "run");
+    services.flows.store.save(
+      W,
+      "two",
+      `onError: continue\nsteps:\n  - tool: go\n    args: {url: "${URL1}"}\n  - tool: test_boom\n`,
+    );
+    await invoke({
+      surface: "rest",
+      workspace: W,
+      action: runFlowAction,
+      args: { name: "two" },
+    });
+    expect(leases).toHaveBeenCalledTimes(1);
+    expect(ends.map((e) => [e.surface, e.action.name, e.ended.ok, e.step?.flow, e.browser?.id])).toEqual([
+      ["flow", "go", true, "two", fake.last().id],
+      ["flow", "test_boom", false, "two", fake.last().id],
+      ["rest", "run_flow", true, undefined, fake.last().id],
+    ]);
+    const entries = await services.timeline.all(W);
+    expect(entries.map((e) => [e.surface, e.tool, e.status, e.url])).toEqual([
+      ["flow", "go", 200, URL1],
+      ["flow", "test_boom", 400, URL1],
+      ["rest", "run_flow", 200, URL1],
+    ]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -25,7 +25,7 @@ import { RECORDING_OFF } from "../../src/workspaces/lifecycle.ts";
 import { testGridUrl } from "../support/env.ts";
 import { html, serveFixture } from "../support/fixtures.ts";
 import { gridIdByVideoName, testMp4 } from "../support/recording.ts";
-import { endAll, logLines, startServer, type TestServer, TOKEN } from "../support/server.ts";
+import { endAll, logLines, startServer, type TestServer, TOKEN, testLog } from "../support/server.ts";
 
 const site = serveFixture({ "/": () => html("<title>Recorded</title><h1>Recorded</h1>") });
 const gridIds = new Set<string>();
@@ -283,6 +283,7 @@ describe("the rules that wait (quiet threshold, liveness tick and wait shortened
     root = dataRoot();
     const grid = new Grid(testGridUrl);
     collector = new Collector({
+      log: testLog(),
       store: new FileStore(root.data),
       inbox: root.inbox,
       liveIds: () => grid.sessions(),

@@ -3,7 +3,7 @@
 // are on; the admin reads it newest first, watches the browser live, and keeps a run as a flow.
 // An entry holds a secret as its reference and a landing URL with [hidden] where a typed value would
 // show: what a caller was told, never more.
-import type { AnyAction, LiveBrowser } from "../actions/action.ts";
+import type { AnyAction } from "../actions/action.ts";
 import type { Config } from "../config/schema.ts";
 import { badInput, errorBody, messageOf, statusOf } from "../errors.ts";
 import { flowText } from "../flows/schema.ts";
@@ -15,7 +15,7 @@ import { boundedEntry, keptArgs, type NewEntry, type TimelineEntry } from "./ent
 import { flowFieldsOf } from "./flow.ts";
 import type { Summary, TimelineLog } from "./log.ts";
 import { pageNow, pageOf, sendScreen } from "./page-after.ts";
-import { jpegOf, LiveScreens, type Reach } from "./screens.ts";
+import { LiveScreens, type Reach } from "./screens.ts";
 
 export interface TimelineDeps extends Reach {
   config: Config;
@@ -77,9 +77,9 @@ export class Timeline {
   async ended(end: CallEnd): Promise<void> {
     if (!this.on) return;
     try {
-      const sent = await this.screenOf(end);
+      const { picture } = await this.screenOf(end);
       // A flow's step waits for its screen: the next step would change the page under it.
-      const screen = end.step ? await sent : sent;
+      const screen = end.step ? await picture : picture;
       await this.write(end.workspace, await this.entryOf(end), screen);
     } catch (err) {
       this.deps.logger.warn(
@@ -88,14 +88,20 @@ export class Timeline {
     }
   }
 
-  private async screenOf(end: CallEnd): Promise<Promise<Uint8Array | null> | null> {
+  /**
+   * Sends for the screen; `picture` comes once it is drawn. Wrapped, so awaiting the send never
+   * waits for the picture (an async function's promise would adopt it).
+   */
+  private async screenOf(end: CallEnd): Promise<{ picture: Promise<Uint8Array | null> | null }> {
     const { workspace, action, browser } = end;
     // One screen at a time per workspace: calls that come faster than the browser draws go without.
     if (!browser || !changesPage(action) || !this.screensOn(workspace) || this.drawing.has(workspace))
-      return null;
+      return { picture: null };
     this.drawing.add(workspace);
     const sent = await sendScreen(browser, this, this.deps).catch(() => null);
-    return (sent?.picture ?? Promise.resolve(null)).finally(() => this.drawing.delete(workspace));
+    return {
+      picture: (sent?.picture ?? Promise.resolve(null)).finally(() => this.drawing.delete(workspace)),
+    };
   }
 
   private async entryOf(end: CallEnd): Promise<NewEntry> {

@@ -17,7 +17,6 @@ import { candidates, validFileName } from "../../../src/files/file-names.ts";
 import { checkLayout, filePath, oldLayout } from "../../../src/files/layout.ts";
 import { FileStore } from "../../../src/files/store.ts";
 import { InvalidName, validGridId } from "../../../src/kit/names.ts";
-import { logLines } from "../../support/server.ts";
 
 const GID = "8f3d6dc2a1b04e6f9c1d2e3f4a5b6c7d";
 let root: string;

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { AnyAction } from "../../../src/actions/action.ts";
+import type { AnyAction, LiveBrowser } from "../../../src/actions/action.ts";
 import { ACTIONS } from "../../../src/actions/index.ts";
 import { defaultConfig } from "../../../src/config/schema.ts";
 import { badInput } from "../../../src/errors.ts";
@@ -22,6 +22,7 @@ import { keptArgs, type NewEntry, type TimelineEntry } from "../../../src/timeli
 import { flowFieldsOf, isStep } from "../../../src/timeline/flow.ts";
 import { MemoryLog, type TimelineLog } from "../../../src/timeline/log.ts";
 import { Timeline } from "../../../src/timeline/service.ts";
+import { jpeg } from "../../support/images.ts";
 import { recordCall } from "../../support/timeline.ts";
 
 const dirs: string[] = [];
@@ -269,5 +270,57 @@ describe("a run as a flow's steps", () => {
         { tool: "extract", args: { selector: { css: "h1" } }, return: true },
       ],
     });
+  });
+});
+
+describe("a call's screen", () => {
+  test("the call's record never waits for its picture: the entry is written once the picture is in", async () => {
+    const root = mkdtempSync(join(tmpdir(), "sf-timeline-screen-"));
+    try {
+      const t = timelineWith(new DiskLog(root, 10), { now: 1000 });
+      (
+        t as unknown as { deps: { config: { timeline: { screens: boolean } } } }
+      ).deps.config.timeline.screens = true;
+      // A browser whose picture comes only when the test says so.
+      let draw!: () => void;
+      const drawn = new Promise<void>((resolve) => {
+        draw = resolve;
+      });
+      const data = Buffer.from(await jpeg(64, 48)).toString("base64");
+      const socket = {
+        send: async (method: string) => {
+          if (method === "browsingContext.captureScreenshot") {
+            await drawn;
+            return { data };
+          }
+          if (method === "browsingContext.getTree")
+            return { contexts: [{ context: "tab", url: "", children: [] }] };
+          return { type: "success", result: { type: "boolean", value: false } };
+        },
+      };
+      const held = { socket, navigationCount: 0, use: () => () => undefined };
+      const browser = { id: "b", page: async () => ({ held, where: { tab: "tab", frame: null } }) };
+      const end = {
+        surface: "rest" as const,
+        workspace: "w",
+        action: action("navigate"),
+        args: {},
+        time: 1000,
+        ms: 5,
+        ended: { ok: true as const, result: { url: "https://app.example.test/", title: "App" } },
+        browser: browser as unknown as LiveBrowser,
+      };
+      let recorded = false;
+      const recording = t.ended(end).then(() => {
+        recorded = true;
+      });
+      await Bun.sleep(50);
+      expect(recorded).toBe(true);
+      draw();
+      await recording;
+      expect(await t.all("w")).toMatchObject([{ n: 1, tool: "navigate", screen: true }]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -37,6 +37,7 @@ import { restRoutes } from "./surfaces/rest.ts";
 import { uiRoutes } from "./surfaces/ui.ts";
 import { Timeline } from "./timeline/service.ts";
 import { openTimelineLog } from "./timeline/setup.ts";
+import { heldBrowsers } from "./workspaces/browsers.ts";
 import type { ManagerHooks } from "./workspaces/lifecycle.ts";
 import { Leases } from "./workspaces/lock.ts";
 import { WorkspaceManager } from "./workspaces/manager.ts";
@@ -144,13 +145,17 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
   };
   const hosts = new HostRules(config);
   const flows = new Flows(config, () => ACTIONS);
+  // The browsers this server holds: the manager's calls and the timeline's live view reach them.
+  const browsers = heldBrowsers(grid, redactor, {
+    schemes: config.navigate.allow_schemes,
+    logs: config.logs.keep,
+  });
   const timeline = new Timeline({
     config,
     log: openTimelineLog(config, store, (m) => log.warn(m)),
     logger: log,
     store,
-    // The live view's reach; the manager is built next, before any frame is drawn.
-    connection: (id) => workspaces.connection(id),
+    connection: (id) => browsers.connection(id),
     redactor,
     alone: !config.store.url,
     tools: flows.tools,
@@ -180,13 +185,9 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     now,
     services: ports,
     hooks,
-    lease: {
-      lease: config.session.lease,
-      wait: config.grid.command_timeout,
-      schemes: config.navigate.allow_schemes,
-      logs: config.logs.keep,
-    },
+    lease: { lease: config.session.lease, wait: config.grid.command_timeout },
     records: { activity, timeline },
+    browsers,
   });
   const services: Services = {
     ...ports,

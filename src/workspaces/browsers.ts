@@ -2,12 +2,16 @@
 // given back at the end), over the one BiDi connection kept per live browser.
 import { error as wd } from "selenium-webdriver";
 import { type LiveBrowser, RefFloors } from "../actions/action.ts";
+import { SANDBOX } from "../grid/bidi.ts";
 import type { HeldConnection } from "../grid/held.ts";
-import type { HeldConnections } from "../grid/held-pool.ts";
+import { IDLE_MS } from "../grid/held.ts";
+import { HeldConnections } from "../grid/held-pool.ts";
 import { Page } from "../grid/page.ts";
+import { LIBRARY_PRELOAD } from "../grid/page-call.ts";
 import type { Where } from "../grid/page-port.ts";
 import { answers } from "../grid/page-stuck.ts";
 import type { Grid } from "../grid/webdriver.ts";
+import type { Redactor } from "../secrets/redactor.ts";
 import { type BrowserSettings, focusFor, type WorkspaceRecord } from "../store/record.ts";
 
 /** A browser as one call holds it: its page port is made on first use and given back at the end. */
@@ -22,6 +26,27 @@ const PAGE_LOAD_MS = 300_000;
 const SCRIPT_MS = 30_000;
 /** How long a browser found stuck has to answer before the next call replaces it. */
 const WEDGED_MS = 3_000;
+
+/**
+ * The browsers a server holds, over one BiDi connection per live browser (its library preloaded in
+ * every new document; console and network entries kept per browser; what was typed in a browser
+ * forgotten when it ends). Made once, in the composition root: the manager and the timeline's live
+ * view both reach browsers through it.
+ */
+export function heldBrowsers(
+  grid: Grid,
+  redactor: Pick<Redactor, "forgetBrowser" | "typedJson">,
+  opts: { schemes?: string[]; logs?: number } = {},
+): Browsers {
+  const connections = new HeldConnections(
+    (id) => grid.bidi(id),
+    IDLE_MS,
+    { functionDeclaration: LIBRARY_PRELOAD, sandbox: SANDBOX },
+    opts.logs,
+    (id) => redactor.forgetBrowser(id),
+  );
+  return new Browsers(grid, connections, opts.schemes, (id) => redactor.typedJson(id));
+}
 
 export class Browsers {
   /** read_page's ref floors for every browser this server holds. */

@@ -6,13 +6,11 @@
 
 import type { AnyAction } from "../actions/action.ts";
 import type { ActionContext, ActionServices } from "../actions/ports.ts";
-import { SANDBOX } from "../grid/bidi.ts";
-import { type HeldConnection, IDLE_MS } from "../grid/held.ts";
-import { HeldConnections } from "../grid/held-pool.ts";
-import { LIBRARY_PRELOAD } from "../grid/page-call.ts";
+import type { HeldConnection } from "../grid/held.ts";
+import type { HeldConnections } from "../grid/held-pool.ts";
 import type { Grid } from "../grid/webdriver.ts";
 import type { RecordStore } from "../store/types.ts";
-import { Browsers } from "./browsers.ts";
+import { type Browsers, heldBrowsers } from "./browsers.ts";
 import type { Records } from "./call.ts";
 import { type Describe, describe } from "./describe.ts";
 import { Lifecycle, type ManagerHooks } from "./lifecycle.ts";
@@ -33,6 +31,8 @@ export interface ManagerPorts {
   lease?: LeaseSettings;
   /** Declared once: where each call is recorded as it ends, in its turn (activity, timeline). */
   records?: Records;
+  /** The browsers this server holds (made with the manager when not given). */
+  browsers?: Browsers;
 }
 
 type AnyRecord = Record<string, unknown>;
@@ -66,16 +66,10 @@ export class WorkspaceManager {
   constructor(private readonly ports: ManagerPorts) {
     const { store, grid, now, hooks = {}, lease = { lease: 15, wait: 60 } } = ports;
     this.hooks = hooks;
-    this.connections = new HeldConnections(
-      (id) => grid.bidi(id),
-      IDLE_MS,
-      { functionDeclaration: LIBRARY_PRELOAD, sandbox: SANDBOX },
-      lease.logs,
-      (id) => ports.services.redactor.forgetBrowser(id),
-    );
-    this.browsers = new Browsers(grid, this.connections, lease.schemes, (id) =>
-      ports.services.redactor.typedJson(id),
-    );
+    this.browsers =
+      ports.browsers ??
+      heldBrowsers(grid, ports.services.redactor, { schemes: lease.schemes, logs: lease.logs });
+    this.connections = this.browsers.connections;
     this.lifecycle = new Lifecycle({
       log: ports.services.log,
       store,

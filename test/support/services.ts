@@ -21,6 +21,7 @@ import type { Services } from "../../src/services.ts";
 import type { RecordStore } from "../../src/store/types.ts";
 import { MemoryLog } from "../../src/timeline/log.ts";
 import { Timeline } from "../../src/timeline/service.ts";
+import { heldBrowsers } from "../../src/workspaces/browsers.ts";
 import type { ManagerHooks } from "../../src/workspaces/lifecycle.ts";
 import { Leases } from "../../src/workspaces/lock.ts";
 import { type LeaseSettings, WorkspaceManager } from "../../src/workspaces/manager.ts";
@@ -61,12 +62,13 @@ export function testServices(opts: TestServicesOptions): Services {
   });
   const table = opts.actions ?? ACTIONS;
   const flows = new Flows(config, () => table);
+  const browsers = heldBrowsers(grid, redactor, opts.lease ?? {});
   const timeline = new Timeline({
     config,
     log: new MemoryLog(config.timeline.keep),
     logger: log,
     store,
-    connection: (id) => workspaces.connection(id),
+    connection: (id) => browsers.connection(id),
     redactor,
     alone: !config.store.url,
     tools: flows.tools,
@@ -97,6 +99,7 @@ export function testServices(opts: TestServicesOptions): Services {
     ...(opts.hooks && { hooks: opts.hooks }),
     ...(opts.lease && { lease: opts.lease }),
     records: { activity, timeline },
+    browsers,
   });
   const hosts = new HostRules(config);
   return {

@@ -7,7 +7,7 @@
 // nothing is handed down to be called back, and nothing is written into a state read back later.
 import type { AnyAction, LiveBrowser } from "../actions/action.ts";
 import { type Happened, split } from "../actions/outcome.ts";
-import type { ActionContext, ActionServices } from "../actions/ports.ts";
+import type { ActionServices } from "../actions/ports.ts";
 import { validate } from "../actions/validate.ts";
 import { LeaseLost, statusOf, unavailable } from "../errors.ts";
 import type { HeldConnections } from "../grid/held-pool.ts";
@@ -19,7 +19,7 @@ import type { Held } from "./browsers.ts";
 import type { CallEnd, Ended, Invocation, Records } from "./call.ts";
 import type { Lifecycle, ManagerHooks, Turn } from "./lifecycle.ts";
 import type { Leases } from "./lock.ts";
-import { type Call, type CallOptions, contextOf, type Runner } from "./runner.ts";
+import { type Call, type CallOptions, type Contexts, contextOf, type Runner } from "./runner.ts";
 import { type CallState, settle } from "./settle.ts";
 
 type AnyRecord = Record<string, unknown>;
@@ -52,17 +52,18 @@ export class CallPipeline {
   private readonly running = new Map<string, AbortController>();
   /** Each workspace's waiting (unleased) calls on this server, to cancel them (End, Forget). */
   private readonly waiting = new Map<string, Set<AbortController>>();
-  /** What a runner's steps run through. */
-  private readonly runner: Runner;
+  /** What a handler's context is made from (`contextOf`), the step runner with it. */
+  private readonly contexts: Contexts;
 
   constructor(private readonly ports: PipelinePorts) {
-    this.runner = {
+    const runner: Runner = {
       lifecycle: ports.lifecycle,
-      context: (workspace, turn, opts) => this.context(workspace, turn, null, opts),
+      context: (workspace, turn, opts) => contextOf(this.contexts, workspace, turn, null, opts),
       act: (...step) => this.act(...step),
       settle: (...write) => this.settle(...write),
       record: (end) => this.recorded(end),
     };
+    this.contexts = { services: ports.services, lifecycle: ports.lifecycle, runner };
   }
 
   /** Runs one call through every stage: its result, or its error thrown once its record is on its way. */
@@ -207,7 +208,7 @@ export class CallPipeline {
     this.waiting.set(workspace, mine.add(stop));
     let out: AnyRecord;
     try {
-      const ctx = this.context(workspace, {}, null, { ...opts, signal: stop.signal });
+      const ctx = contextOf(this.contexts, workspace, {}, null, { ...opts, signal: stop.signal });
       out = split(await action.handler(ctx, input)).result;
     } finally {
       opts.signal?.removeEventListener("abort", relay);
@@ -245,7 +246,9 @@ export class CallPipeline {
     const { services, hooks } = this.ports;
     if (action.precheck) await action.precheck({ workspace, services }, input);
     if (action.browser !== "page") {
-      const { result } = split(await action.handler(this.context(workspace, call.turn, null, opts), input));
+      const { result } = split(
+        await action.handler(contextOf(this.contexts, workspace, call.turn, null, opts), input),
+      );
       if (action.browser !== "none") hooks.changed?.(workspace);
       return result;
     }
@@ -293,7 +296,7 @@ export class CallPipeline {
     input: unknown,
     opts: Step,
   ): Promise<{ result: AnyRecord; happened: Happened }> {
-    const ctx = this.context(workspace, call.turn, browser, opts, opts.whole ? call : null);
+    const ctx = contextOf(this.contexts, workspace, call.turn, browser, opts, opts.whole ? call : null);
     const wrap = opts.whole && browser.settings.capture === true ? this.ports.hooks.capture : undefined;
     if (!wrap) return split(await action.handler(ctx, input));
     let out: { result: AnyRecord; happened: Happened } = { result: {}, happened: {} };
@@ -364,17 +367,6 @@ export class CallPipeline {
       activity?.add({ time, workspace, tool: end.action.name, surface, status, ms });
     }
     await timeline?.ended(end);
-  }
-
-  private context(
-    workspace: string,
-    turn: Turn,
-    browser: LiveBrowser | null,
-    opts: CallOptions,
-    call: Call | null = null,
-  ): ActionContext {
-    const { services, lifecycle } = this.ports;
-    return contextOf({ services, lifecycle, runner: this.runner }, workspace, turn, browser, opts, call);
   }
 
   /** Finishes a page call: one write for history, TTL, reopen report, window and the action's changes. */

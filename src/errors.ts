@@ -62,9 +62,9 @@ export class TooMany extends AppError {
     this.name = "TooMany";
   }
 }
-/** 503: the Grid, its BiDi channel or the store could not serve this; worth retrying after a wait. */
 /** A 409: the thing is in a state that does not allow it (nothing waits; one waits already). */
 export const conflict = (message: string) => new AppError("conflict", message);
+/** 503: the Grid, its BiDi channel or the store could not serve this; worth retrying after a wait. */
 export const unavailable = (message: string) => new AppError("unavailable", message);
 
 /** Raised when an atomic store update kept losing its race. */

@@ -3,7 +3,7 @@
 // - every script of the server's own runs in a sandbox realm, with the page library installed,
 //   so a page that replaces its own globals changes nothing the server computes;
 // - elements cross as BiDi node references; gestures go through input.performActions.
-import { badInput, unavailable } from "../errors.ts";
+import { badInput, conflict, unavailable } from "../errors.ts";
 import { docTitle } from "../in-page/standalone.ts";
 import { BidiError, BidiTimeout, SANDBOX } from "./bidi.ts";
 import type { BrowsingContextInfo, SourceActions } from "./bidi-types.ts";
@@ -145,7 +145,11 @@ export class Page extends PagePort {
     const before = this.held.navigationCount;
     let loading = false;
     await this.loading(async () => {
-      await this.send("browsingContext.traverseHistory", { context: this.where.tab, delta });
+      await this.send("browsingContext.traverseHistory", { context: this.where.tab, delta }).catch((err) => {
+        if (err instanceof BidiError && err.error === "no such history entry")
+          throw conflict(`there is no page to go ${delta < 0 ? "back" : "forward"} to in this tab`);
+        throw err;
+      });
       // The step itself answers at once; the page it goes to loads afterwards.
       if (this.held.navigationCount === before) await Bun.sleep(15);
       const ready = await this.held.settled(this.where.tab, this.opts.pageLoadMs, true);

@@ -1,9 +1,9 @@
 // The spare tab: a tab whose requests for SPARE_PATH, on any origin, are answered with a marked
 // blank page, so it can stand on an origin without that site loading and read or write its
-// storage (Playwright's way for storageState); and a pool of them, visiting origins side by side.
+// storage (Playwright's way for storageState); spare-pool.ts keeps a few side by side.
 // Over BiDi only; no CDP.
 import { messageOf } from "../errors.ts";
-import { cores, nothing, onMarkedPage } from "../in-page/standalone.ts";
+import { nothing, onMarkedPage } from "../in-page/standalone.ts";
 import { type BidiSocket, SANDBOX } from "./bidi.ts";
 import type { NetworkEvent } from "./bidi-types.ts";
 
@@ -29,18 +29,27 @@ export class ServiceWorkerAnswered extends Error {
  * Stands on `origin` and returns what the function declaration `fn` returns there, given `arg`
  * (JSON-safe). Values travel as the argument, never in the script's text.
  */
-export type SpareRun = (origin: string, fn: string, arg?: string) => Promise<unknown>;
+export type SpareRun = (origin: string, fn: string, arg?: string, opts?: VisitOptions) => Promise<unknown>;
+
+export interface VisitOptions {
+  /** Asked once the tab is on the origin: the origin it takes next, where the page heads as `fn` answers. */
+  next?: () => string | undefined;
+  /** `fn` runs once this settled; the tab gets to the page meanwhile. */
+  ready?: Promise<unknown>;
+}
 
 /**
  * One sandbox call per visit: the marker check, the origin check and `fn`, as a JSON string that
- * says whose page it was. Checking the origin in the page too means a tab that did not move never
- * takes a write. The text is the same for every origin, so the browser compiles it once.
+ * says whose page it was; then, when `next` names the next page, the move there (a round trip saved
+ * on every visit but the first). Checking the origin in the page too means a tab that did not move
+ * never takes a write. The text is the same for every origin, so the browser compiles it once.
  */
 export function onSpare(fn: string): string {
   return (
-    `async (origin, arg) => { const at = (${String(onMarkedPage)})(${JSON.stringify(SPARE_MARKER)}); ` +
+    `async (origin, arg, next) => { const at = (${String(onMarkedPage)})(${JSON.stringify(SPARE_MARKER)}); ` +
     "if (!at.spare || at.origin !== origin) return JSON.stringify(at); " +
-    `return JSON.stringify({ spare: true, origin, value: await (${fn})(arg) }); }`
+    `const out = JSON.stringify({ spare: true, origin, value: await (${fn})(arg) }); ` +
+    "if (next) location.replace(next); return out; }"
   );
 }
 
@@ -56,76 +65,256 @@ export interface SpareTab {
 }
 
 /**
- * Opens a spare tab: a new background tab, closed by `close`. The intercept and the subscription
- * are asked for together; the handler is in place before either answers, so before any
- * navigation. A set-up that fails tears down what it made, then raises.
+ * Opens a spare tab: a new background tab, closed by `close`. A set-up that fails tears down what
+ * it made, then raises.
  */
 export async function openSpareTab(bidi: SpareBidi): Promise<SpareTab> {
-  const parts: Parts = { intercept: null, preload: null, subscription: null, off: null, tab: null };
+  const parts = noParts();
   try {
     const context = (await bidi.send("browsingContext.create", { type: "tab", background: true })).context;
     parts.tab = context;
-    const adding = bidi.send("network.addIntercept", {
-      phases: ["beforeRequestSent"],
-      contexts: [context],
-      urlPatterns: [{ type: "pattern", pathname: SPARE_PATH }],
+    await prepare(bidi, context, parts);
+    const tab = new Moves(bidi, context);
+    const go = (url: string) =>
+      bidi.send("browsingContext.navigate", { context, url, wait: "interactive" }).then(() => undefined);
+    return spareTab(bidi, tab, parts, go, async () => {
+      tab.stop();
+      await teardown(bidi, parts);
     });
-    // Only our intercept's requests are answered; its id is known before any can arrive.
-    let ours: string | null = null;
-    parts.off = bidi.on("network.beforeRequestSent", context, (event: NetworkEvent) => {
-      if (ours) answer(bidi, event, ours);
-    });
-    const subscribing = bidi.subscribe(["network.beforeRequestSent"], [context]);
-    // The sandbox is made with each document rather than by the first call into it, a round trip
-    // into the page saved on every visit.
-    const preloading = bidi.send("script.addPreloadScript", {
-      functionDeclaration: String(nothing),
-      sandbox: SANDBOX,
-      contexts: [context],
-    });
-    const [added, subscribed, preloaded] = await Promise.allSettled([adding, subscribing, preloading]);
-    if (added.status === "fulfilled") parts.intercept = ours = added.value.intercept;
-    if (subscribed.status === "fulfilled") parts.subscription = subscribed.value;
-    if (preloaded.status === "fulfilled") parts.preload = preloaded.value.script;
-    for (const got of [added, subscribed, preloaded]) if (got.status === "rejected") throw got.reason;
-    const run: SpareRun = async (origin, fn, arg = "") => {
-      // The marked page has nothing to load: parsed is done, and its storage is reachable then.
-      await bidi.send("browsingContext.navigate", { context, url: origin + SPARE_PATH, wait: "interactive" });
-      const reply = await bidi.send("script.callFunction", {
-        functionDeclaration: onSpare(fn),
-        target: { context, sandbox: SANDBOX },
-        arguments: [
-          { type: "string", value: origin },
-          { type: "string", value: arg },
-        ],
-        awaitPromise: true,
-        resultOwnership: "none",
-      });
-      if (reply.type !== "success") throw new Error(reply.exceptionDetails?.text || "the script failed");
-      const got = JSON.parse(String(reply.result.value)) as {
-        spare: boolean;
-        origin: string;
-        value?: unknown;
-      };
-      if (!got.spare) throw new ServiceWorkerAnswered(origin);
-      // A navigation that did not land must never be read (or written) as this origin.
-      if (got.origin !== origin) throw new Error(`the spare tab is on ${got.origin}, not ${origin}`);
-      return got.value;
-    };
-    let closing: Promise<void> | null = null;
-    return { context, run, close: () => (closing ??= teardown(bidi, parts)) };
   } catch (err) {
     await teardown(bidi, parts);
     throw err;
   }
 }
 
+/** How long a borrowed tab is given to get back to about:blank before it is left where it is. */
+export const BACK_MS = 5_000;
+const HOME = "about:blank";
+
+/**
+ * Lends an existing tab as a spare tab: a fresh browser's main tab before its first page, which saves
+ * opening one (a renderer of its own, most of a one-origin restore). It moves by location.replace, so
+ * its history keeps no page of ours (back from the first page is about:blank, as without), and
+ * `close` brings it back to about:blank the same way before taking down the rest; the tab stays.
+ */
+export async function borrowSpareTab(bidi: SpareBidi, context: string): Promise<SpareTab> {
+  const parts = noParts();
+  const tab = new Moves(bidi, context);
+  const giveBack = async () => {
+    // A move to a next origin still under way is overtaken.
+    const back = tab.replace(HOME);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const home = Promise.race([back, new Promise<void>((resolve) => (timer = setTimeout(resolve, BACK_MS)))])
+      .catch((err) =>
+        bidi.logger.debug(`the borrowed tab did not get back to about:blank: ${messageOf(err)}`),
+      )
+      .finally(() => {
+        clearTimeout(timer);
+        tab.stop();
+      });
+    await teardown(bidi, parts, home);
+  };
+  try {
+    await prepare(bidi, context, parts);
+    return spareTab(bidi, tab, parts, (url) => tab.replace(url), giveBack);
+  } catch (err) {
+    await teardown(bidi, parts);
+    throw err;
+  }
+}
+
+const noParts = (): Parts => ({
+  intercept: null,
+  preload: null,
+  subscription: null,
+  off: null,
+  tab: null,
+  hold: null,
+});
+/** What tells that a move of the tab ended: its page parsed, or the move failed. */
+const MOVED = ["browsingContext.domContentLoaded", "browsingContext.navigationFailed"] as const;
+
+/**
+ * The intercept on `context` and its handler, the subscription (to its requests and its moves), and
+ * the sandbox made with each document. All asked for together; the handler is in place before any
+ * answers, so before any navigation. What was made is in `parts` for the teardown, whatever failed.
+ */
+async function prepare(bidi: SpareBidi, context: string, parts: Parts): Promise<void> {
+  const adding = bidi.send("network.addIntercept", {
+    phases: ["beforeRequestSent"],
+    contexts: [context],
+    urlPatterns: [{ type: "pattern", pathname: SPARE_PATH }],
+  });
+  // Only our intercept's requests are answered; its id is known before any can arrive.
+  let ours: string | null = null;
+  parts.off = bidi.on("network.beforeRequestSent", context, (event: NetworkEvent) => {
+    if (ours) answer(bidi, event, ours, parts.hold);
+  });
+  const subscribing = bidi.subscribe(["network.beforeRequestSent", ...MOVED], [context]);
+  // The sandbox is made with each document rather than by the first call into it, a round trip
+  // into the page saved on every visit.
+  const preloading = bidi.send("script.addPreloadScript", {
+    functionDeclaration: String(nothing),
+    sandbox: SANDBOX,
+    contexts: [context],
+  });
+  const [added, subscribed, preloaded] = await Promise.allSettled([adding, subscribing, preloading]);
+  if (added.status === "fulfilled") parts.intercept = ours = added.value.intercept;
+  if (subscribed.status === "fulfilled") parts.subscription = subscribed.value;
+  if (preloaded.status === "fulfilled") parts.preload = preloaded.value.script;
+  for (const got of [added, subscribed, preloaded]) if (got.status === "rejected") throw got.reason;
+}
+
+/** A move of the tab the page itself makes (location.replace), followed by its events. */
+interface Arrival {
+  url: string;
+  done: Promise<void>;
+  cancel(): void;
+}
+
+/** The moves of one tab its pages make, each waited for by its events; `stop` ends every wait. */
+class Moves {
+  private readonly waiting = new Set<() => void>();
+
+  constructor(
+    private readonly bidi: SpareBidi,
+    readonly context: string,
+  ) {}
+
+  /** Waits for the tab's page at `url` to be parsed; in place before the move is asked for. */
+  arrival(url: string): Arrival {
+    let cancel: () => void = () => undefined;
+    const done = new Promise<void>((resolve, reject) => {
+      const settle = (fn: () => void) => {
+        for (const off of offs) off();
+        this.waiting.delete(cancel);
+        fn();
+      };
+      cancel = () => settle(() => reject(new Error("the spare tab stopped")));
+      const offs = MOVED.map((event) =>
+        this.bidi.on(event, this.context, (p: { url?: string }) => {
+          if (p?.url !== url) return;
+          if (event === "browsingContext.domContentLoaded") settle(resolve);
+          else settle(() => reject(new Error("the navigation failed")));
+        }),
+      );
+      this.waiting.add(cancel);
+    });
+    done.catch(() => undefined);
+    return { url, done, cancel };
+  }
+
+  /** Moves the tab to `url` by location.replace from its page, and waits for it there. */
+  async replace(url: string): Promise<void> {
+    const arrival = this.arrival(url);
+    try {
+      const r = await this.bidi.send("script.callFunction", {
+        functionDeclaration: "(url) => { location.replace(url); }",
+        target: { context: this.context, sandbox: SANDBOX },
+        arguments: [{ type: "string", value: url }],
+        awaitPromise: false,
+      });
+      if (r.type !== "success") throw new Error(r.exceptionDetails?.text || "the spare tab could not move");
+    } catch (err) {
+      arrival.cancel();
+      throw err;
+    }
+    await arrival.done;
+  }
+
+  stop(): void {
+    for (const cancel of [...this.waiting]) cancel();
+  }
+}
+
+/**
+ * A prepared tab that reaches an origin's marked page by `go`, unless the visit before sent it there
+ * already (its script's last act, once the next origin was known), and whose `close` runs once.
+ * That page is not answered before the visit that sent it there has: the browser's channel still
+ * needs the document its answer comes from (a page gone first loses the answer).
+ */
+function spareTab(
+  bidi: SpareBidi,
+  tab: Moves,
+  parts: Parts,
+  go: (url: string) => Promise<void>,
+  end: () => Promise<void>,
+): SpareTab {
+  const context = tab.context;
+  let heading: Arrival | null = null;
+  const run: SpareRun = async (origin, fn, arg = "", { next, ready } = {}) => {
+    const target = origin + SPARE_PATH;
+    const ahead = heading;
+    heading = null;
+    // The marked page has nothing to load: parsed is done, and its storage is reachable then.
+    if (ahead?.url === target) await ahead.done;
+    else {
+      ahead?.cancel();
+      await go(target);
+    }
+    await ready?.catch(() => undefined);
+    // The next origin is asked for only now, this page being here: a visit that hangs keeps none.
+    const coming = next?.();
+    const arrival = coming ? tab.arrival(coming + SPARE_PATH) : null;
+    let release: () => void = () => undefined;
+    if (arrival) parts.hold = new Promise<void>((resolve) => (release = resolve));
+    let reply: Awaited<ReturnType<SpareBidi["send"]>>;
+    try {
+      reply = await bidi.send("script.callFunction", {
+        functionDeclaration: onSpare(fn),
+        target: { context, sandbox: SANDBOX },
+        arguments: [
+          { type: "string", value: origin },
+          { type: "string", value: arg },
+          { type: "string", value: arrival?.url ?? "" },
+        ],
+        awaitPromise: true,
+        resultOwnership: "none",
+      });
+    } catch (err) {
+      arrival?.cancel();
+      throw err;
+    } finally {
+      parts.hold = null;
+      release();
+    }
+    const got =
+      reply.type === "success"
+        ? (JSON.parse(String(reply.result.value)) as { spare: boolean; origin: string; value?: unknown })
+        : null;
+    // The page moved on only when it was ours and the function answered.
+    if (arrival && got?.spare && got.origin === origin) heading = arrival;
+    else arrival?.cancel();
+    if (reply.type !== "success" || !got)
+      throw new Error(reply.type === "exception" ? reply.exceptionDetails.text : "the script failed");
+    if (!got.spare) throw new ServiceWorkerAnswered(origin);
+    // A navigation that did not land must never be read (or written) as this origin.
+    if (got.origin !== origin) throw new Error(`the spare tab is on ${got.origin}, not ${origin}`);
+    return got.value;
+  };
+  let closing: Promise<void> | null = null;
+  return {
+    context,
+    run,
+    close: () =>
+      (closing ??= (async () => {
+        heading?.cancel();
+        await end();
+      })()),
+  };
+}
+
 // Runs on the socket's event path: a refused answer shows up later as a page without the marker.
-function answer(bidi: SpareBidi, event: NetworkEvent, intercept: string): void {
+// An answer `hold` keeps back goes once it settles.
+function answer(bidi: SpareBidi, event: NetworkEvent, intercept: string, hold: Promise<void> | null): void {
   if (typeof event !== "object" || event === null || event.isBlocked !== true) return;
   if (event.intercepts && !event.intercepts.includes(intercept)) return;
   const request = event.request?.request;
   if (typeof request !== "string") return;
+  if (hold) {
+    hold.then(() => answer(bidi, event, intercept, null));
+    return;
+  }
   try {
     bidi
       .send("network.provideResponse", {
@@ -142,6 +331,8 @@ function answer(bidi: SpareBidi, event: NetworkEvent, intercept: string): void {
 }
 
 interface Parts {
+  /** The next page's answer waits for this: the visit that sent the tab there has not answered yet. */
+  hold: Promise<void> | null;
   intercept: string | null;
   preload: string | null;
   subscription: string | null;
@@ -153,7 +344,9 @@ interface Parts {
 // The intercept goes first and its handler only once it is gone, so no request of ours is ever
 // left blocked with nobody to answer it. The tab closes and the subscription goes meanwhile: a
 // request the tab still makes dies with it.
-async function teardown(bidi: SpareBidi, parts: Parts): Promise<void> {
+// A borrowed tab's way back (`home`) goes meanwhile: only the subscription, whose events it waits
+// for, stays until it is back.
+async function teardown(bidi: SpareBidi, parts: Parts, home?: Promise<void>): Promise<void> {
   const quietly = async (what: string, step: () => Promise<unknown> | unknown) => {
     try {
       await step();
@@ -166,184 +359,13 @@ async function teardown(bidi: SpareBidi, parts: Parts): Promise<void> {
     ? quietly("remove its intercept", () => bidi.send("network.removeIntercept", { intercept }))
     : null;
   const closed = tab ? quietly("close", () => bidi.send("browsingContext.close", { context: tab })) : null;
-  const unsubscribed = subscription ? quietly("unsubscribe", () => bidi.unsubscribe(subscription)) : null;
+  const unsubscribe = () =>
+    subscription ? quietly("unsubscribe", () => bidi.unsubscribe(subscription)) : null;
+  const unsubscribed = home ? home.then(unsubscribe) : unsubscribe();
   const unpreloaded = preload
     ? quietly("remove its preload script", () => bidi.send("script.removePreloadScript", { script: preload }))
     : null;
   await unintercepted;
   if (off) await quietly("remove its handler", off);
   await Promise.all([unsubscribed, unpreloaded, closed]);
-}
-
-// ---- the pool: many origins in a few tabs side by side, within one total budget ------------
-
-export const SPARE_BUDGET_MS = 20_000;
-export const OUT_OF_TIME = "not reached: the spare tab ran out of time";
-/** How many spare tabs a pool holds at most unless told (site_data.tabs). */
-export const SPARE_TABS = 4;
-/**
- * A tab more for every this many visits: a new tab costs a renderer of its own and its set-up and
- * teardown, about what a few visits cost, so a handful of sites is quicker in one. That holds on a
- * browser with two cores; one with more runs tabs side by side for real, and each origin gets a tab
- * of its own (at most one a core, one core left for the browser).
- */
-export const VISITS_PER_TAB = 4;
-
-/** The cores of the browser's machine, as its page says (navigator.hardwareConcurrency); 0: unknown. */
-export async function browserCores(bidi: SpareBidi, context: string): Promise<number> {
-  const reply = await bidi
-    .send("script.callFunction", {
-      functionDeclaration: String(cores),
-      target: { context, sandbox: SANDBOX },
-      awaitPromise: false,
-    })
-    .catch(() => null);
-  const n = reply?.type === "success" ? Number(reply.result.value) : 0;
-  return Number.isInteger(n) && n > 0 ? n : 0;
-}
-
-export interface SpareJob {
-  origin: string;
-  /** A function declaration run in the sandbox of the origin's marked page, given `arg`. */
-  fn: string;
-  arg?: string;
-}
-
-export type SpareOutcome =
-  | { origin: string; ok: true; value: unknown }
-  | { origin: string; ok: false; reason: string };
-
-/** Why an origin was not read or written, as a caller may see it. */
-export function whyFailed(err: unknown): string {
-  return err instanceof ServiceWorkerAnswered ? SW_REASON : messageOf(err);
-}
-
-/** Closes a tab that may still be opening, or may never have opened; never throws. */
-export async function closeTab(tab: Promise<SpareTab>): Promise<void> {
-  await tab.then(
-    (t) => t.close(),
-    () => undefined,
-  );
-}
-
-const STOP = Symbol("stop");
-
-/**
- * A few spare tabs, each with its own intercept, that visit origins side by side. `warm` opens
- * tabs ahead of the work; `run` uses them (opening more when there is more to do than they were
- * opened for); `close` closes every tab it opened, whatever state it is in, and never throws.
- */
-export class SparePool {
-  private readonly tabs: Promise<SpareTab>[] = [];
-  private closing: Promise<void> | null = null;
-  /** The browser's cores, once known (browserCores); 0 until then. */
-  private cores = 0;
-
-  constructor(
-    private readonly bidi: SpareBidi,
-    readonly size: number = SPARE_TABS,
-  ) {}
-
-  /**
-   * How many tabs `jobs` visits get, at most `size`: one for every VISITS_PER_TAB, or, on a browser
-   * with more than 2 cores, one a visit up to one a core less one.
-   */
-  tabsFor(jobs: number): number {
-    if (jobs <= 0) return 0;
-    const most = Math.max(1, Math.floor(this.size));
-    if (this.cores > 2) return Math.min(most, this.cores - 1, jobs);
-    return Math.min(most, Math.ceil(jobs / VISITS_PER_TAB));
-  }
-
-  /** The browser's cores are known: more tabs open for `jobs` visits if they allow. */
-  useCores(cores: number, jobs: number): void {
-    this.cores = cores;
-    this.warm(jobs);
-  }
-
-  /** Starts opening the tabs `jobs` visits to come get; returns at once. */
-  warm(jobs: number): void {
-    if (this.closing) return;
-    while (this.tabs.length < this.tabsFor(jobs)) {
-      const tab = openSpareTab(this.bidi);
-      tab.catch(() => undefined);
-      this.tabs.push(tab);
-      this.joining?.(tab, this.tabs.length - 1);
-    }
-  }
-
-  /** While a run is on, a tab opened meanwhile (the cores became known) joins it. */
-  private joining: ((tab: Promise<SpareTab>, n: number) => void) | null = null;
-
-  /**
-   * Runs every job and says for each, in the order given, what happened; never throws. Each tab
-   * takes the next job as soon as it is free, so a slow origin holds only its own tab. One origin
-   * failing does not stop the rest; a tab that cannot open leaves its share to the others, and
-   * when none opens every job fails with the first one's reason; the whole run stops at the budget,
-   * and each job not finished by then says so.
-   */
-  async run(jobs: readonly SpareJob[], opts: { budgetMs?: number } = {}): Promise<SpareOutcome[]> {
-    if (jobs.length === 0) return [];
-    this.warm(jobs.length);
-    const done = new Map<number, SpareOutcome>();
-    let next = 0;
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let stop: () => void = () => undefined;
-    // The budget, and the end of the work, stop every tab still waiting for its turn or its tab.
-    const stopping = new Promise<typeof STOP>((resolve) => {
-      stop = () => {
-        stopped = true;
-        resolve(STOP);
-      };
-      timer = setTimeout(stop, opts.budgetMs ?? SPARE_BUDGET_MS);
-    });
-    // Why each tab that could not open did not (by tab), and how many did not.
-    const failures = new Map<number, unknown>();
-    const worker = async (opening: Promise<SpareTab>, n: number): Promise<void> => {
-      let tab: SpareTab | typeof STOP;
-      try {
-        tab = await Promise.race([opening, stopping]);
-      } catch (err) {
-        failures.set(n, err);
-        return;
-      }
-      while (tab !== STOP && !stopped && next < jobs.length) {
-        const i = next++;
-        const job = jobs[i] as SpareJob;
-        const work = tab.run(job.origin, job.fn, job.arg);
-        work.catch(() => undefined); // may settle after the budget stopped the run
-        try {
-          const value = await Promise.race([work, stopping]);
-          if (value === STOP) break;
-          done.set(i, { origin: job.origin, ok: true, value });
-        } catch (err) {
-          done.set(i, { origin: job.origin, ok: false, reason: whyFailed(err) });
-        }
-        if (done.size === jobs.length) stop();
-      }
-    };
-    const workers = this.tabs.map((t, n) => worker(t, n));
-    this.joining = (t, n) => workers.push(worker(t, n));
-    try {
-      // Read by index: a worker that joins while these run is waited for too.
-      for (let i = 0; i < workers.length; i++) await workers[i];
-    } finally {
-      this.joining = null;
-      clearTimeout(timer);
-    }
-    // No tab opened: every job fails with the first tab's reason.
-    const first = [...failures.keys()].sort((a, b) => a - b)[0];
-    const reason =
-      first !== undefined && failures.size === this.tabs.length
-        ? messageOf(failures.get(first))
-        : OUT_OF_TIME;
-    return jobs.map((job, i) => done.get(i) ?? { origin: job.origin, ok: false, reason });
-  }
-
-  /** Closes every tab, the ones still opening too; never throws. */
-  close(): Promise<void> {
-    this.closing ??= Promise.all(this.tabs.map(closeTab)).then(() => undefined);
-    return this.closing;
-  }
 }

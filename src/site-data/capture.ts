@@ -4,7 +4,8 @@
 import { AppError, BIDI_DOWN, unavailable } from "../errors.ts";
 import { BidiError } from "../grid/bidi.ts";
 import type { Cookie } from "../grid/bidi-types.ts";
-import { type SpareBidi, SparePool } from "../grid/spare-tab.ts";
+import { SparePool } from "../grid/spare-pool.ts";
+import type { SpareBidi } from "../grid/spare-tab.ts";
 import type { IdbRead } from "../in-page/idb.ts";
 import { isObject } from "../kit/json.ts";
 import type { StoredCookie } from "../store/record.ts";

@@ -1,12 +1,14 @@
 // Putting a snapshot into a fresh browser before its first page: every live cookie, then each
-// origin's localStorage in a few spare tabs side by side, and the saved sessionStorage through a
-// one-shot preload script that fills the main tab's on its way to that site (the tab itself never
-// moves). Best effort: nothing here throws or fails an open.
+// origin's localStorage from its marked page in the main tab, lent as the spare tab (more spare
+// tabs beside it where the browser has the cores), and the saved sessionStorage through a one-shot
+// preload script that fills the main tab's on its way to that site. Best effort: nothing here throws
+// or fails an open.
 import { SITE_DATA_URI } from "../actions/fields.ts";
 import { messageOf } from "../errors.ts";
 import { SANDBOX } from "../grid/bidi.ts";
 import type { NavigationInfo, PartialCookie, SameSite } from "../grid/bidi-types.ts";
-import { browserCores, type SpareBidi, SparePool, VISITS_PER_TAB } from "../grid/spare-tab.ts";
+import { browserCores, SparePool } from "../grid/spare-pool.ts";
+import type { SpareBidi } from "../grid/spare-tab.ts";
 import { isObject } from "../kit/json.ts";
 import {
   hostOfUrl,
@@ -217,25 +219,35 @@ export async function restore(
       locals[origin] = local;
       return { origin, fn: WRITE_LOCAL, arg: JSON.stringify({ local, idb }) };
     });
-  // The tabs get ready and the main tab's preload goes in while the cookies do. The preload only
-  // acts at the first page, which comes after every spare tab is closed.
-  const pool = jobs.length ? new SparePool(bidi, opts.tabs) : null;
-  pool?.warm(jobs.length);
-  // A browser with the cores for it writes more origins side by side; asked while the cookies go in.
-  if (pool && jobs.length > VISITS_PER_TAB)
-    opts
-      .main()
-      .then((context) => browserCores(bidi, context))
-      .then((cores) => pool.useCores(cores, jobs.length))
-      .catch(() => undefined);
+  // The main tab's preload goes in while the cookies do. It acts at the site's first document in
+  // the tab: the spare page the main tab visits for it, or else the first page.
   const inMain = sessionOrigin
     ? opts.main().then((context) => preloadSession(bidi, context, sessionOrigin, items))
     : null;
   inMain?.catch(() => undefined);
+  // The main tab is lent as the spare tab (no page of its own yet, none left in its history), once
+  // the preload is in, so no visit passes it; on a browser with the cores for it, more tabs open
+  // beside it (asked before the tab moves, and while the cookies go in).
+  const cores =
+    jobs.length > 1 ? opts.main().then((context) => browserCores(bidi, context)) : Promise.resolve(0);
+  const lend = () => Promise.allSettled([inMain, cores]).then(() => opts.main());
+  const pool = jobs.length ? new SparePool(bidi, opts.tabs, lend) : null;
+  pool?.warm(jobs.length);
+  if (pool) cores.then((n) => pool.useCores(n, jobs.length)).catch(() => undefined);
+  // The tab is on its way to the first origin while the cookies go in; nothing is written before.
+  let cookiesIn: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => {
+    cookiesIn = resolve;
+  });
+  const writing = pool?.run(jobs, { ...opts, ready });
   try {
-    kept = await restoreCookies(bidi, data.cookies, now, skipped);
-    if (pool) {
-      for (const o of await pool.run(jobs, opts)) {
+    try {
+      kept = await restoreCookies(bidi, data.cookies, now, skipped);
+    } finally {
+      cookiesIn();
+    }
+    if (writing) {
+      for (const o of await writing) {
         if (o.ok) filled.push(o.origin);
         else
           skipped.push({

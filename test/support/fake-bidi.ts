@@ -40,6 +40,10 @@ export interface FakePage {
   title?: string;
   /** False in a frame. */
   top?: boolean;
+  /** location.replace: the tab goes there, as the browser does, after the script. */
+  go?: (url: string) => void;
+  /** navigator.hardwareConcurrency (unknown when absent). */
+  cores?: number;
 }
 
 function globalsOf(page: FakePage): unknown[] {
@@ -49,10 +53,13 @@ function globalsOf(page: FakePage): unknown[] {
   };
   const window: { top?: unknown } = {};
   window.top = page.top === false ? {} : window;
-  return [document, { origin: page.origin }, page.local, page.session, window];
+  const location = { origin: page.origin, replace: (url: string) => page.go?.(String(url)) };
+  // The host's own unless the page says (a fake browser's cores never depend on the machine).
+  const navigator = page.cores === undefined ? globalThis.navigator : { hardwareConcurrency: page.cores };
+  return [document, location, page.local, page.session, window, navigator];
 }
 
-const GLOBALS = ["document", "location", "localStorage", "sessionStorage", "window"];
+const GLOBALS = ["document", "location", "localStorage", "sessionStorage", "window", "navigator"];
 
 /** Runs `expression` as a page at `origin` would, with `marked` saying whether it is the spare page. */
 export function evaluateOn(expression: string, page: FakePage): unknown {
@@ -90,6 +97,10 @@ export interface FakeOptions {
   hang?: string[];
   /** ms a tab takes to close; the log then says `closed <tab>`. */
   closeMs?: number;
+  /** The browser machine's cores, as its pages say (unknown unless told). */
+  cores?: number;
+  /** ms a spare-tab visit's answer takes to come back once its script ran; the log then says `replied <tab>`. */
+  visitReplyMs?: number;
 }
 
 export class FakeBidi {
@@ -161,8 +172,10 @@ export class FakeBidi {
       const i = this.listeners.indexOf(l);
       if (i >= 0) this.listeners.splice(i, 1);
       this.log.push(`off ${event} ${context}`);
-      if ([...this.intercepts.values()].some((x) => context !== null && x.contexts.includes(context)))
-        this.handlerGoneFirst.push(String(context));
+      const held = [...this.intercepts.values()].some(
+        (x) => context !== null && x.contexts.includes(context),
+      );
+      if (held && event === "network.beforeRequestSent") this.handlerGoneFirst.push(String(context));
     };
   }
 
@@ -240,12 +253,18 @@ export class FakeBidi {
         return this.navigate(params.context, params.url);
       case "script.evaluate":
         return this.evaluate(params.target.context, params.expression);
-      case "script.callFunction":
-        return this.callFunction(
+      case "script.callFunction": {
+        const reply = await this.callFunction(
           params.target.context,
           params.functionDeclaration,
           (params.arguments ?? []).map((a: { value?: unknown }) => a.value),
         );
+        if (this.opts.visitReplyMs && String(params.functionDeclaration).includes("selenium-flow-spare")) {
+          await Bun.sleep(this.opts.visitReplyMs);
+          this.log.push(`replied ${params.target.context}`);
+        }
+        return reply;
+      }
       case "browsingContext.getTree": {
         const all = [...this.tabs.entries()].map(([context, t]) => ({
           context,
@@ -303,7 +322,10 @@ export class FakeBidi {
       case "script.removePreloadScript":
         return `unpreload ${p.script}`;
       case "script.callFunction":
-        return `call ${p.target.context}`;
+        // A spare-tab visit names its origin (its first argument).
+        return String(p.functionDeclaration).includes("selenium-flow-spare")
+          ? `visit ${p.target.context} ${p.arguments?.[0]?.value}`
+          : `call ${p.target.context}`;
       case "storage.setCookie":
         return `setCookie ${p.cookie.name} ${p.cookie.sameSite ?? "-"}`;
       default:
@@ -335,7 +357,7 @@ export class FakeBidi {
     if (url === "about:blank") {
       tab.url = url;
       tab.marked = false;
-      return { navigation: "n", url };
+      return this.arrived(context, url);
     }
     const u = new URL(url);
     if (this.opts.stuck?.includes(u.origin)) return { navigation: "n", url: tab.url };
@@ -363,8 +385,10 @@ export class FakeBidi {
         if (l.event === "network.beforeRequestSent" && (l.context === null || l.context === context))
           l.fn(event);
       }
-      await Bun.sleep(0);
-      const answered = this.responses.slice(before).find((r) => r.request === event.request.request);
+      // The browser waits for the answer (a handler may hold it back a moment); a refused one never comes.
+      const answer = () => this.responses.slice(before).find((r) => r.request === event.request.request);
+      for (let i = 0; i < 50 && !answer(); i++) await Bun.sleep(i === 0 ? 0 : 1);
+      const answered = answer();
       const body = (answered?.body ?? {}) as { value?: unknown };
       tab.marked = typeof body.value === "string" && body.value.includes("selenium-flow-spare");
     }
@@ -389,7 +413,11 @@ export class FakeBidi {
       (ctxs) => ctxs.length === 0 || ctxs.includes(context),
     );
     if (subscribed) {
-      for (const event of ["browsingContext.navigationCommitted", "browsingContext.load"]) {
+      for (const event of [
+        "browsingContext.navigationCommitted",
+        "browsingContext.domContentLoaded",
+        "browsingContext.load",
+      ]) {
         const info = { context, navigation: "n", timestamp: 0, url };
         for (const l of [...this.listeners]) {
           if (l.event === event && (l.context === null || l.context === context)) l.fn(info);
@@ -401,6 +429,24 @@ export class FakeBidi {
 
   private pageOf(context: string, tab: Tab, origin: string): FakePage {
     return {
+      go: (url) => {
+        this.log.push(`replace ${context} ${url}`);
+        setTimeout(() => {
+          // A navigation the browser refuses: its failure is an event, as a page's own move gets no answer.
+          if (this.opts.fail?.("browsingContext.navigate", { context, url })) {
+            const info = { context, navigation: "n", timestamp: 0, url };
+            for (const l of [...this.listeners])
+              if (
+                l.event === "browsingContext.navigationFailed" &&
+                (l.context === null || l.context === context)
+              )
+                l.fn(info);
+            return;
+          }
+          this.navigate(context, url).catch(() => undefined);
+        }, 0);
+      },
+      cores: this.opts.cores ?? 0,
       origin,
       marked: tab.marked,
       local: this.localOf(origin),

@@ -1,13 +1,17 @@
 // The spare tab's pieces put together the two ways the tests drive them: one tab around a
 // function, and a pool of tabs for a list of jobs. Both always close their tabs.
-import {
-  openSpareTab,
-  type SpareBidi,
-  type SpareJob,
-  type SpareOutcome,
-  SparePool,
-  type SpareRun,
-} from "../../src/grid/spare-tab.ts";
+import { expect } from "bun:test";
+import { type SpareJob, type SpareOutcome, SparePool } from "../../src/grid/spare-pool.ts";
+import { openSpareTab, type SpareBidi, type SpareRun } from "../../src/grid/spare-tab.ts";
+import type { FakeBidi } from "./fake-bidi.ts";
+
+/** Nothing of the first spare tab is left, and its handler outlived its intercept. */
+export function expectTornDown(bidi: FakeBidi): void {
+  expect(bidi.tabs.has("spare-1")).toBe(false);
+  expect(bidi.handlers).toBe(0);
+  expect(bidi.openIntercepts).toBe(0);
+  expect(bidi.handlerGoneFirst).toEqual([]);
+}
 
 export async function withSpareTab<T>(bidi: SpareBidi, fn: (run: SpareRun) => Promise<T>): Promise<T> {
   const tab = await openSpareTab(bidi);

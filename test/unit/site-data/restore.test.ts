@@ -1,9 +1,10 @@
-// Restore on a fake BiDi socket: the order (cookies, each origin's localStorage in spare tabs side
-// by side, the main tab's sessionStorage through a one-shot preload that fills it on the way to the
-// first page), the cookie rules and their exact reasons, and failures reported, never raised.
+// Restore on a fake BiDi socket: the order (cookies, then each origin's localStorage from its page in
+// the main tab, lent as the spare tab, with more tabs beside it on a browser with the cores; the main
+// tab's sessionStorage through a one-shot preload that fills it on the way to the site), the cookie
+// rules and their exact reasons, and failures reported, never raised.
 import { describe, expect, test } from "bun:test";
 import { SiteDataHint } from "../../../src/actions/fields.ts";
-import { OUT_OF_TIME } from "../../../src/grid/spare-tab.ts";
+import { OUT_OF_TIME } from "../../../src/grid/spare-pool.ts";
 import { BAD_EXPIRY, NO_NAME, NOT_KEPT, restore } from "../../../src/site-data/restore.ts";
 import type { SiteData, StoredCookie } from "../../../src/store/record.ts";
 import { cookie } from "../../support/cookies.ts";
@@ -26,50 +27,46 @@ const FULL: SiteData = {
 };
 
 const steps = (bidi: FakeBidi) =>
-  bidi.log
-    .filter((l) => /^(setCookie|call|preload )/.test(l))
-    .map((l) => (l.startsWith("setCookie") ? "cookie" : l.startsWith("preload") ? "main" : "spare"));
+  bidi.log.filter((l) => /^(setCookie|visit) /.test(l)).map((l) => l.split(" ").slice(0, 2).join(" "));
 
 /** The agent's first page, as the manager goes there after the restore. */
 const firstPage = (bidi: FakeBidi, url: string) =>
   bidi.send("browsingContext.navigate", { context: "main", url, wait: "complete" });
 
 describe("restore", () => {
-  test("cookies, then each origin's storage in spare tabs side by side; sessionStorage goes in on the way to the first page", async () => {
+  test("cookies, then each origin's storage from its page in the main tab, which opens no tab and keeps none of it in its history; sessionStorage goes in on the way", async () => {
     const bidi = new FakeBidi();
     const report = await restore(bidi.socket, FULL, NOW, { main });
-    expect(bidi.log.filter((l) => l.startsWith("setCookie")).map((l) => l.split(" ")[1])).toEqual([
-      "sid",
-      "kc",
-    ]);
-    // The preload is asked for while the cookies go in; two sites take one tab.
-    expect(steps(bidi).filter((s) => s !== "main")).toEqual(["cookie", "cookie", "spare", "spare"]);
-    expect(steps(bidi)).toContain("main");
-    expect(bidi.log.filter((l) => l.startsWith("create"))).toHaveLength(1);
+    // Nothing is written before the cookies are in; the two sites take the main tab, one by one.
+    expect(steps(bidi)).toEqual(["setCookie sid", "setCookie kc", "visit main", "visit main"]);
     expect(bidi.log).toContain("preload [main] selenium-flow");
-    // The main tab never moved, and holds nothing yet; every spare tab is gone.
-    expect(bidi.log.some((l) => l.startsWith("navigate main"))).toBe(false);
+    expect(bidi.log.some((l) => l.startsWith("create"))).toBe(false);
+    // The page moved the tab each time (location.replace: no history entry), then back to about:blank;
+    // nothing of the spare tab is left.
+    expect(bidi.log.filter((l) => /^(navigate|replace) main/.test(l))).toEqual([
+      `replace main ${APP}/__selenium-flow-spare__`,
+      `replace main ${SSO}/__selenium-flow-spare__`,
+      "replace main about:blank",
+    ]);
     expect(bidi.tabs.get("main")?.url).toBe("about:blank");
     expect([...bidi.tabs.keys()]).toEqual(["main"]);
     expect(bidi.openIntercepts).toBe(0);
     expect(bidi.handlerGoneFirst).toEqual([]);
     expect(bidi.localOf(APP).items()).toEqual({ theme: "dark" });
     expect(bidi.localOf(SSO).items()).toEqual({ kc: "1" });
-    expect(bidi.sessionOf("main", APP).items()).toEqual({});
+    // The site's spare page was its first document in the tab: the preload filled it there, then went
+    // with all it held.
+    expect(bidi.sessionOf("main", APP).items()).toEqual({ token: "t" });
+    await Bun.sleep(0);
+    expect(bidi.preloads.size).toBe(0);
+    expect(bidi.handlers).toBe(0);
     expect(report).toEqual({
       restored: ["app.example.com", "sso.example.com"],
       skipped: [],
       uri: "workspace://site-data",
     });
-    // The first page has it before anything of its own ran; then the preload is gone, with all it held.
     await firstPage(bidi, `${APP}/x`);
     expect(bidi.sessionOf("main", APP).items()).toEqual({ token: "t" });
-    await Bun.sleep(0);
-    expect(bidi.preloads.size).toBe(0);
-    expect(bidi.log.findLastIndex((l) => l.startsWith("unpreload") && l.endsWith("-main"))).toBeGreaterThan(
-      bidi.log.indexOf("preloaded main selenium-flow"),
-    );
-    expect(bidi.handlers).toBe(0);
   });
 
   test("the preload acts once: a later page of the site keeps what the page did with its sessionStorage", async () => {
@@ -81,12 +78,13 @@ describe("restore", () => {
     await Bun.sleep(0);
     await firstPage(bidi, `${APP}/y`);
     expect(bidi.sessionOf("main", APP).items()).toEqual({ token: "from-the-page" });
-    expect(bidi.log.filter((l) => l.startsWith("preloaded main"))).toHaveLength(1);
+    expect(bidi.preloads.size).toBe(0);
   });
 
   test("a first page elsewhere leaves the preload waiting: the tab has it when it reaches the site", async () => {
     const bidi = new FakeBidi();
-    await restore(bidi.socket, FULL, NOW, { main });
+    // No localStorage of the site's: the tab does not visit it during the restore.
+    await restore(bidi.socket, { ...FULL, origins: { [SSO]: { local: { kc: "1" } } } }, NOW, { main });
     await firstPage(bidi, `${SSO}/login`);
     await Bun.sleep(0);
     expect(bidi.sessionOf("main", SSO).items()).toEqual({});
@@ -106,7 +104,7 @@ describe("restore", () => {
     expect(bidi.sessionOf("main", APP).items()).toEqual({ t: "1" });
   });
 
-  test("12 origins in 3 tabs restore exactly what one tab in turn does, and say so in the same words", async () => {
+  test("on a browser of 4 cores, 12 origins in the main tab and 2 tabs beside it restore exactly what the main tab alone does on 2 cores, and say so in the same words", async () => {
     const twelve: SiteData = {
       origins: Object.fromEntries(
         Array.from({ length: 12 }, (_, i) => [
@@ -116,9 +114,9 @@ describe("restore", () => {
       ),
     };
     const slow = (url: string) => 5 + (12 - Number(/s(\d+)\./.exec(url)?.[1] ?? 0)) * 3;
-    const one = new FakeBidi({ navigateMs: slow, workers: ["https://s3.example.com"] });
-    const four = new FakeBidi({ navigateMs: slow, workers: ["https://s3.example.com"] });
-    const inTurn = await restore(one.socket, twelve, NOW, { main, tabs: 1 });
+    const one = new FakeBidi({ navigateMs: slow, workers: ["https://s3.example.com"], cores: 2 });
+    const four = new FakeBidi({ navigateMs: slow, workers: ["https://s3.example.com"], cores: 4 });
+    const inTurn = await restore(one.socket, twelve, NOW, { main, tabs: 4 });
     const sideBySide = await restore(four.socket, twelve, NOW, { main, tabs: 4 });
     expect(sideBySide).toEqual(inTurn);
     expect(inTurn.skipped).toEqual([
@@ -130,10 +128,15 @@ describe("restore", () => {
       expect(four.localOf(o).items()).toEqual(i === 3 ? {} : { k: `v${i}`, n: `${i}` });
       expect(four.localOf(o).items()).toEqual(one.localOf(o).items());
     }
+    expect(one.mostNavigating).toBe(1);
+    expect(one.log.filter((l) => l.startsWith("create"))).toHaveLength(0);
     expect(four.mostNavigating).toBe(3);
-    expect(four.log.filter((l) => l.startsWith("create"))).toHaveLength(3);
-    expect([...four.tabs.keys()]).toEqual(["main"]);
-    expect(four.handlers).toBe(0);
+    expect(four.log.filter((l) => l.startsWith("create"))).toHaveLength(2);
+    for (const b of [one, four]) {
+      expect([...b.tabs.keys()]).toEqual(["main"]);
+      expect(b.tabs.get("main")?.url).toBe("about:blank");
+      expect(b.handlers).toBe(0);
+    }
   });
 
   test("a cookie-only snapshot opens no tab", async () => {
@@ -157,7 +160,7 @@ describe("restore", () => {
     expect(report.restored).toEqual(["app.example.com", "example.org"]);
   });
 
-  test("an origin that fails is skipped, and the rest go on", async () => {
+  test("an origin that fails is skipped, and the rest go on (the failed move is an event: the page asked for it)", async () => {
     const bidi = new FakeBidi({
       fail: (m, p) =>
         m === "browsingContext.navigate" && String(p.url).startsWith("https://bad.example.com")
@@ -196,9 +199,10 @@ describe("restore", () => {
     expect(bidi.log).toContain("unsubscribe");
   });
 
-  test("a main tab that cannot be found skips its sessionStorage; the main tab never moves", async () => {
+  test("a main tab that cannot be found skips its sessionStorage; a tab of its own writes the rest", async () => {
+    const bidi = new FakeBidi();
     const report = await restore(
-      new FakeBidi().socket,
+      bidi.socket,
       { origins: { [SSO]: { local: { kc: "1" } } }, session: { origin: APP, items: { t: "1" } } },
       NOW,
       {
@@ -209,6 +213,8 @@ describe("restore", () => {
     );
     expect(report.skipped).toEqual([{ site: APP, reason: "the browser has no tab" }]);
     expect(report.restored).toEqual(["sso.example.com"]);
+    expect(bidi.log.filter((l) => l.startsWith("create"))).toHaveLength(1);
+    expect([...bidi.tabs.keys()]).toEqual(["main"]);
   });
 
   test("a tab that cannot open skips its origins, and the cookies stand", async () => {
@@ -317,7 +323,7 @@ describe("restore", () => {
   test("a failure never leaks the Grid credential", async () => {
     const leak = () => new Error("POST http://user:pass@grid:4444/session failed");
     const bidi = new FakeBidi({
-      fail: (m) => (m === "storage.setCookie" || m === "browsingContext.create" ? leak() : undefined),
+      fail: (m) => (m === "storage.setCookie" || m === "network.addIntercept" ? leak() : undefined),
     });
     const report = await restore(
       bidi.socket,
@@ -336,7 +342,7 @@ describe("restore", () => {
           ? new Error(`invalid cookie value ${p.cookie.value.value}`)
           : m === "script.callFunction" && String(p.functionDeclaration).includes("localStorage.setItem")
             ? new Error(`quota exceeded for ${JSON.stringify(p.arguments).match(/LOCAL-VALUE-\d/)?.[0]}`)
-            : m === "script.addPreloadScript" && p.contexts?.[0] === "main"
+            : m === "script.addPreloadScript" && String(p.functionDeclaration).includes("SESSION-VALUE")
               ? new Error(`refused ${String(p.functionDeclaration).match(/SESSION-VALUE-\d/)?.[0]}`)
               : undefined,
     });
@@ -402,7 +408,7 @@ describe("restore", () => {
     expect(report.skipped).toEqual([{ site: "https://b.example.com", reason: OUT_OF_TIME }]);
   });
 
-  test("after the budget ran out, every spare tab is closed before restore returns; sessionStorage lands only at the first page", async () => {
+  test("after the budget ran out, the main tab is back on about:blank before restore returns; sessionStorage lands only at the first page", async () => {
     // Margins wide enough for a loaded machine: a's visit ends well inside the budget, b's well past it.
     const bidi = new FakeBidi({ navigateMs: 100, closeMs: 100 });
     const report = await restore(
@@ -418,8 +424,11 @@ describe("restore", () => {
       { main, budgetMs: 160, tabs: 1 },
     );
     expect(report.skipped).toEqual([{ site: "https://b.example.com", reason: OUT_OF_TIME }]);
-    // b's write may still have been under way in the spare tab: it is gone before the first page.
-    expect(bidi.log).toContain("closed spare-1");
+    // b's page may still have been on its way: the tab left it for about:blank before the first page.
+    expect(bidi.log.at(-1)).toBe("unsubscribe");
+    expect(bidi.log.filter((l) => l.startsWith("replace main")).at(-1)).toBe("replace main about:blank");
+    expect(bidi.tabs.get("main")?.url).toBe("about:blank");
+    expect(bidi.openIntercepts).toBe(0);
     expect(bidi.sessionOf("main", APP).items()).toEqual({});
     await firstPage(bidi, `${APP}/`);
     expect(bidi.sessionOf("main", APP).items()).toEqual({ t: "1" });

@@ -82,7 +82,7 @@ export class SparePool {
      * renderer, so on a browser of 2 cores or fewer it takes every visit: a second tab only adds
      * its set-up there (measured in bench/site-data.ts).
      */
-    private readonly borrow?: () => Promise<string>,
+    private readonly borrow?: () => Promise<{ context: string; after?: Promise<unknown> }>,
   ) {}
 
   /**
@@ -110,7 +110,7 @@ export class SparePool {
       const lend = this.tabs.length === 0 ? this.borrow : undefined;
       const tab = lend
         ? lend().then(
-            (context) => borrowSpareTab(this.bidi, context),
+            ({ context, after }) => borrowSpareTab(this.bidi, context, after),
             // No tab to lend (none found): a tab of its own does the work.
             () => openSpareTab(this.bidi),
           )

@@ -97,9 +97,14 @@ const HOME = "about:blank";
  * its history keeps no page of ours (back from the first page is about:blank, as without), and
  * `close` brings it back to about:blank the same way before taking down the rest; the tab stays.
  */
-export async function borrowSpareTab(bidi: SpareBidi, context: string): Promise<SpareTab> {
+export async function borrowSpareTab(
+  bidi: SpareBidi,
+  context: string,
+  /** The tab makes its first move once this settled (what must be in place in it first). */
+  after: Promise<unknown> = Promise.resolve(),
+): Promise<SpareTab> {
   const parts = noParts();
-  const tab = new Moves(bidi, context);
+  const tab = new Moves(bidi, context, after);
   const giveBack = async () => {
     // A move to a next origin still under way is overtaken.
     const back = tab.replace(HOME);
@@ -179,6 +184,7 @@ class Moves {
   constructor(
     private readonly bidi: SpareBidi,
     readonly context: string,
+    private readonly after: Promise<unknown> = Promise.resolve(),
   ) {}
 
   /** Waits for the tab's page at `url` to be parsed; in place before the move is asked for. */
@@ -206,6 +212,7 @@ class Moves {
 
   /** Moves the tab to `url` by location.replace from its page, and waits for it there. */
   async replace(url: string): Promise<void> {
+    await this.after.catch(() => undefined);
     const arrival = this.arrival(url);
     try {
       const r = await this.bidi.send("script.callFunction", {

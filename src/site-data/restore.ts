@@ -225,12 +225,12 @@ export async function restore(
     ? opts.main().then((context) => preloadSession(bidi, context, sessionOrigin, items))
     : null;
   inMain?.catch(() => undefined);
-  // The main tab is lent as the spare tab (no page of its own yet, none left in its history), once
-  // the preload is in, so no visit passes it; on a browser with the cores for it, more tabs open
-  // beside it (asked before the tab moves, and while the cookies go in).
+  // The main tab is lent as the spare tab (no page of its own yet, none left in its history). It
+  // moves once the preload is in, so no visit passes it, and the cores are known (asked of it before
+  // it moves, while the cookies go in): on a browser with the cores for it, more tabs open beside it.
   const cores =
     jobs.length > 1 ? opts.main().then((context) => browserCores(bidi, context)) : Promise.resolve(0);
-  const lend = () => Promise.allSettled([inMain, cores]).then(() => opts.main());
+  const lend = async () => ({ context: await opts.main(), after: Promise.allSettled([inMain, cores]) });
   const pool = jobs.length ? new SparePool(bidi, opts.tabs, lend) : null;
   pool?.warm(jobs.length);
   if (pool) cores.then((n) => pool.useCores(n, jobs.length)).catch(() => undefined);

@@ -89,6 +89,8 @@ export interface FakeOptions {
   stuck?: string[];
   /** An error for a command, or nothing to let it through. */
   fail?: Failure;
+  /** ms a command waits before the browser takes it (none unless told). */
+  delayMs?: (method: string, params: any) => number | undefined;
   /** setCookie succeeds but the cookie never enters the jar. */
   drop?: string[];
   /** ms each navigate takes (or takes to the url given). */
@@ -200,6 +202,8 @@ export class FakeBidi {
     this.log.push(this.describe(method, params));
     // A command takes effect when the browser gets to it, never during the call that sends it.
     await null;
+    const slow = this.opts.delayMs?.(method, params);
+    if (slow) await Bun.sleep(slow);
     const err = this.opts.fail?.(method, params);
     if (err) throw err;
     switch (method) {

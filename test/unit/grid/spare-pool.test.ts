@@ -181,7 +181,7 @@ describe("the spare-tab pool", () => {
 
   test("a pool with a tab to lend does every visit in it on 2 cores or fewer, and opens tabs beside it on more", async () => {
     const bidi = new FakeBidi();
-    const pool = new SparePool(bidi.socket, 4, async () => "main");
+    const pool = new SparePool(bidi.socket, 4, async () => ({ context: "main" }));
     expect([1, 5, 12, 100].map((n) => pool.tabsFor(n))).toEqual([1, 1, 1, 1]);
     pool.useCores(2, 12);
     expect(pool.tabsFor(12)).toBe(1);

@@ -69,6 +69,20 @@ describe("restore", () => {
     expect(bidi.sessionOf("main", APP).items()).toEqual({ token: "t" });
   });
 
+  test("the main tab makes no move before the sessionStorage preload is in: a slow preload still fills the site's page", async () => {
+    const bidi = new FakeBidi({
+      delayMs: (m, p) =>
+        m === "script.addPreloadScript" && String(p.functionDeclaration).includes("sessionStorage")
+          ? 60
+          : undefined,
+    });
+    const report = await restore(bidi.socket, FULL, NOW, { main });
+    expect(report.skipped).toEqual([]);
+    expect(bidi.sessionOf("main", APP).items()).toEqual({ token: "t" });
+    await firstPage(bidi, `${APP}/x`);
+    expect(bidi.sessionOf("main", APP).items()).toEqual({ token: "t" });
+  });
+
   test("the preload acts once: a later page of the site keeps what the page did with its sessionStorage", async () => {
     const bidi = new FakeBidi();
     await restore(bidi.socket, FULL, NOW, { main });

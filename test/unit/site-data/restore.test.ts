@@ -69,6 +69,25 @@ describe("restore", () => {
     expect(bidi.sessionOf("main", APP).items()).toEqual({ token: "t" });
   });
 
+  test("the first site's page loads while the cookies go in, and nothing is written before they are in", async () => {
+    // When each visit is sent, how many cookies the jar held; the cookies take 50 ms each to go in.
+    const jarAtVisits: number[] = [];
+    const bidi: FakeBidi = new FakeBidi({
+      delayMs: (m, p) => {
+        if (m === "script.callFunction" && String(p.functionDeclaration).includes("selenium-flow-spare"))
+          jarAtVisits.push(bidi.jar.length);
+        return m === "storage.setCookie" ? 50 : undefined;
+      },
+    });
+    const report = await restore(bidi.socket, FULL, NOW, { main });
+    expect(report.skipped).toEqual([]);
+    expect(jarAtVisits).toEqual([2, 2]);
+    // The tab was on the first site's page before the cookies were in.
+    expect(bidi.log.indexOf(`replace main ${APP}/__selenium-flow-spare__`)).toBeLessThan(
+      bidi.log.indexOf("storage.getCookies"),
+    );
+  });
+
   test("the main tab makes no move before the sessionStorage preload is in: a slow preload still fills the site's page", async () => {
     const bidi = new FakeBidi({
       delayMs: (m, p) =>

@@ -177,6 +177,21 @@ interface Arrival {
   cancel(): void;
 }
 
+/**
+ * Whether an event's `url` is the page a move went to. A spare page may land on another origin (the
+ * browser upgraded http to https for a site it knows as secure): that is the move's end too, and the
+ * visit's origin check then says where the tab is, rather than the move waiting for a page that never comes.
+ */
+function samePage(got: string | undefined, want: string): boolean {
+  if (got === want) return true;
+  if (!got || !want.endsWith(SPARE_PATH)) return false;
+  try {
+    return new URL(got).pathname === SPARE_PATH;
+  } catch {
+    return false;
+  }
+}
+
 /** The moves of one tab its pages make, each waited for by its events; `stop` ends every wait. */
 class Moves {
   private readonly waiting = new Set<() => void>();
@@ -199,7 +214,7 @@ class Moves {
       cancel = () => settle(() => reject(new Error("the spare tab stopped")));
       const offs = MOVED.map((event) =>
         this.bidi.on(event, this.context, (p: { url?: string }) => {
-          if (p?.url !== url) return;
+          if (!samePage(p?.url, url)) return;
           if (event === "browsingContext.domContentLoaded") settle(resolve);
           else settle(() => reject(new Error("the navigation failed")));
         }),

@@ -89,6 +89,8 @@ export interface FakeOptions {
   stuck?: string[];
   /** An error for a command, or nothing to let it through. */
   fail?: Failure;
+  /** http origins the browser upgrades to https (HSTS) on the way. */
+  upgrade?: string[];
   /** ms a command waits before the browser takes it (none unless told). */
   delayMs?: (method: string, params: any) => number | undefined;
   /** setCookie succeeds but the cookie never enters the jar. */
@@ -357,7 +359,11 @@ export class FakeBidi {
     }
   }
 
-  private async land(context: string, tab: Tab, url: string): Promise<unknown> {
+  private async land(context: string, tab: Tab, asked: string): Promise<unknown> {
+    // A site the browser knows as secure is reached over https, whatever was asked.
+    const url = this.opts.upgrade?.includes(asked.split("/").slice(0, 3).join("/"))
+      ? asked.replace(/^http:/, "https:")
+      : asked;
     if (url === "about:blank") {
       tab.url = url;
       tab.marked = false;

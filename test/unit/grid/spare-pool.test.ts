@@ -68,6 +68,29 @@ describe("the spare-tab loop", () => {
     ]);
   });
 
+  test("a site the browser upgrades to https is said so at once, whether the tab navigated or was sent there; the rest go on", async () => {
+    const HSTS = "http://secure.example.test";
+    for (const [first, second] of [
+      [HSTS, APP],
+      [APP, HSTS],
+    ]) {
+      const bidi = new FakeBidi({ upgrade: [HSTS] });
+      const started = performance.now();
+      const out = await spareLoop(
+        bidi.socket,
+        [first, second].map((origin) => ({ origin: origin as string, fn: "() => 1" })),
+      );
+      expect(performance.now() - started).toBeLessThan(1_000);
+      expect(out.find((o) => o.origin === HSTS)).toEqual({
+        origin: HSTS,
+        ok: false,
+        reason: `the spare tab is on https://secure.example.test, not ${HSTS}`,
+      });
+      expect(out.find((o) => o.origin === APP)?.ok).toBe(true);
+      expectTornDown(bidi);
+    }
+  });
+
   test("a page that was not ours sends the tab nowhere: the origin after it gets a navigation of its own", async () => {
     const bidi = new FakeBidi({ workers: [SSO] });
     const out = await spareLoop(

@@ -136,8 +136,12 @@ const noParts = (): Parts => ({
   tab: null,
   hold: null,
 });
-/** What tells that a move of the tab ended: its page parsed, or the move failed. */
-const MOVED = ["browsingContext.domContentLoaded", "browsingContext.navigationFailed"] as const;
+/** A move of the tab ended: its page parsed (about:blank: committed, all a history needs), or it failed. */
+const MOVED = [
+  "browsingContext.domContentLoaded",
+  "browsingContext.navigationFailed",
+  "browsingContext.navigationCommitted",
+] as const;
 
 /**
  * The intercept on `context` and its handler, the subscription (to its requests and its moves), and
@@ -215,8 +219,9 @@ class Moves {
       const offs = MOVED.map((event) =>
         this.bidi.on(event, this.context, (p: { url?: string }) => {
           if (!samePage(p?.url, url)) return;
-          if (event === "browsingContext.domContentLoaded") settle(resolve);
-          else settle(() => reject(new Error("the navigation failed")));
+          if (event === "browsingContext.navigationFailed")
+            settle(() => reject(new Error("the navigation failed")));
+          else if (event === "browsingContext.domContentLoaded" || url === HOME) settle(resolve);
         }),
       );
       this.waiting.add(cancel);

@@ -89,6 +89,8 @@ export interface FakeOptions {
   stuck?: string[];
   /** An error for a command, or nothing to let it through. */
   fail?: Failure;
+  /** about:blank is announced committed, never parsed nor loaded (as a browser may). */
+  quietBlank?: boolean;
   /** http origins the browser upgrades to https (HSTS) on the way. */
   upgrade?: string[];
   /** ms a command waits before the browser takes it (none unless told). */
@@ -423,10 +425,10 @@ export class FakeBidi {
       (ctxs) => ctxs.length === 0 || ctxs.includes(context),
     );
     if (subscribed) {
+      const quiet = url === "about:blank" && this.opts.quietBlank;
       for (const event of [
         "browsingContext.navigationCommitted",
-        "browsingContext.domContentLoaded",
-        "browsingContext.load",
+        ...(quiet ? [] : ["browsingContext.domContentLoaded", "browsingContext.load"]),
       ]) {
         const info = { context, navigation: "n", timestamp: 0, url };
         for (const l of [...this.listeners]) {

@@ -34,7 +34,7 @@ describe("the spare tab", () => {
       "create tab background",
       `intercept beforeRequestSent [spare-1] ${SPARE_PATH}`,
       "on network.beforeRequestSent spare-1",
-      "subscribe network.beforeRequestSent,browsingContext.domContentLoaded,browsingContext.navigationFailed [spare-1]",
+      "subscribe network.beforeRequestSent,browsingContext.domContentLoaded,browsingContext.navigationFailed,browsingContext.navigationCommitted [spare-1]",
       "preload [spare-1] selenium-flow",
       `navigate spare-1 ${APP}${SPARE_PATH} interactive`,
       "respond request-4",
@@ -182,6 +182,18 @@ describe("the spare tab", () => {
     expect(bidi.openIntercepts).toBe(0);
     expect(bidi.preloads.size).toBe(0);
     expect(BACK_MS).toBe(5_000);
+  });
+
+  test("a borrowed tab is back once about:blank committed: a browser that announces no parse of it keeps nobody waiting", async () => {
+    const bidi = new FakeBidi({ quietBlank: true });
+    const tab = await borrowSpareTab(bidi.socket, "main");
+    expect(await tab.run(APP, "() => 1")).toBe(1);
+    const started = performance.now();
+    await tab.close();
+    expect(performance.now() - started).toBeLessThan(BACK_MS / 5);
+    expect(bidi.tabs.get("main")?.url).toBe("about:blank");
+    expect(bidi.log.indexOf("unsubscribe")).toBeGreaterThan(bidi.log.indexOf("replace main about:blank"));
+    expect(bidi.handlers).toBe(0);
   });
 
   test("a borrowed tab whose page will not move raises that, and still tears down", async () => {

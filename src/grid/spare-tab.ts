@@ -94,7 +94,7 @@ const HOME = "about:blank";
 /**
  * Lends an existing tab as a spare tab: a fresh browser's main tab before its first page, which saves
  * opening one (a renderer of its own, most of a one-origin restore). It moves by location.replace, so
- * its history keeps no page of ours (back from the first page is about:blank, as without), and
+ * its history keeps no page of ours (back from the first page is about:blank), and
  * `close` brings it back to about:blank the same way before taking down the rest; the tab stays.
  */
 export async function borrowSpareTab(

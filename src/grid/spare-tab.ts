@@ -323,11 +323,8 @@ function spareTab(
   return {
     context,
     run,
-    close: () =>
-      (closing ??= (async () => {
-        heading?.cancel();
-        await end();
-      })()),
+    // Each end stops every wait of the tab's, a move still under way included.
+    close: () => (closing ??= end()),
   };
 }
 

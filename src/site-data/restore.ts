@@ -235,17 +235,10 @@ export async function restore(
   pool?.warm(jobs.length);
   if (pool) cores.then((n) => pool.useCores(n, jobs.length)).catch(() => undefined);
   // The tab is on its way to the first origin while the cookies go in; nothing is written before.
-  let cookiesIn: () => void = () => undefined;
-  const ready = new Promise<void>((resolve) => {
-    cookiesIn = resolve;
-  });
-  const writing = pool?.run(jobs, { ...opts, ready });
+  const cookies = restoreCookies(bidi, data.cookies, now, skipped);
+  const writing = pool?.run(jobs, { ...opts, ready: cookies });
   try {
-    try {
-      kept = await restoreCookies(bidi, data.cookies, now, skipped);
-    } finally {
-      cookiesIn();
-    }
+    kept = await cookies;
     if (writing) {
       for (const o of await writing) {
         if (o.ok) filled.push(o.origin);

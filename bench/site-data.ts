@@ -5,7 +5,7 @@
 // a time: one on the Grid, one Playwright.
 import { type Browser, type BrowserContext, chromium } from "playwright-core";
 import { type BidiSocket, SANDBOX } from "../src/grid/bidi.ts";
-import { SPARE_PAGE, SPARE_PATH } from "../src/grid/spare-tab.ts";
+import { SPARE_PAGE, SPARE_PATH } from "../src/grid/spare-page.ts";
 import { Grid } from "../src/grid/webdriver.ts";
 import { siteDataHooks } from "../src/site-data/hooks.ts";
 import { preloadSession } from "../src/site-data/restore.ts";

@@ -3,14 +3,8 @@
 import { messageOf } from "../errors.ts";
 import { cores } from "../in-page/standalone.ts";
 import { SANDBOX } from "./bidi.ts";
-import {
-  borrowSpareTab,
-  openSpareTab,
-  ServiceWorkerAnswered,
-  type SpareBidi,
-  type SpareTab,
-  SW_REASON,
-} from "./spare-tab.ts";
+import { FRAMES_PER_PAGE, type FrameResult, type SpareBidi, SW_REASON, spareUrl } from "./spare-page.ts";
+import { borrowSpareTab, openSpareTab, ServiceWorkerAnswered, type SpareTab } from "./spare-tab.ts";
 
 export const SPARE_BUDGET_MS = 20_000;
 export const OUT_OF_TIME = "not reached: the spare tab ran out of time";
@@ -44,6 +38,22 @@ export interface SpareJob {
   arg?: string;
 }
 
+/**
+ * A guess at the site of an http(s) origin (its scheme and last two labels), to put origins that
+ * may share one on one page in frames; the browser has the last word (`firstParty`), a wrong guess
+ * costs a visit. Null for an IP address or a single label: never guessed.
+ */
+export function siteGuess(origin: string): string | null {
+  try {
+    const { protocol, hostname } = new URL(origin);
+    if (!/^https?:$/.test(protocol) || !hostname.includes(".") || hostname.startsWith("[")) return null;
+    if (/^[\d.]+$/.test(hostname)) return null;
+    return `${protocol}//${hostname.split(".").slice(-2).join(".")}`;
+  } catch {
+    return null;
+  }
+}
+
 export type SpareOutcome =
   | { origin: string; ok: true; value: unknown }
   | { origin: string; ok: false; reason: string };
@@ -62,6 +72,12 @@ export async function closeTab(tab: Promise<SpareTab>): Promise<void> {
 }
 
 const STOP = Symbol("stop");
+
+/** A page a tab visits: a job's origin, and jobs (by index) in frames of that page. */
+interface Visit {
+  top: number;
+  frames: number[];
+}
 
 /**
  * A few spare tabs, each with its own intercept, that visit origins side by side. `warm` opens
@@ -83,6 +99,8 @@ export class SparePool {
      * its set-up there (measured in bench/site-data.ts).
      */
     private readonly borrow?: () => Promise<{ context: string; after?: Promise<unknown> }>,
+    /** Whether origins that may share a site go in frames of one page (see FRAMES_PER_PAGE). */
+    private readonly frames = false,
   ) {}
 
   /**
@@ -90,23 +108,38 @@ export class SparePool {
    * tab, when there is one), or, on a browser with more than 2 cores, one a visit up to one a core
    * less one.
    */
-  tabsFor(jobs: number): number {
+  tabsFor(jobs: number, visits = jobs): number {
     if (jobs <= 0) return 0;
     const most = Math.max(1, Math.floor(this.size));
-    if (this.cores > 2) return Math.min(most, this.cores - 1, jobs);
-    return this.borrow ? 1 : Math.min(most, Math.ceil(jobs / VISITS_PER_TAB));
+    if (this.cores > 2) return Math.min(most, this.cores - 1, visits);
+    return this.borrow ? 1 : Math.min(most, Math.ceil(jobs / VISITS_PER_TAB), visits);
   }
 
-  /** The browser's cores are known: more tabs open for `jobs` visits if they allow. */
-  useCores(cores: number, jobs: number): void {
+  /**
+   * How many pages `origins` take: one each, but origins that may share a site go in frames of one
+   * (when the pool puts them there), FRAMES_PER_PAGE at most. No more tabs open than there are pages.
+   */
+  visitsOf(origins: readonly string[]): number {
+    const sites = new Map<string, number>();
+    let alone = 0;
+    for (const o of origins) {
+      const guess = this.frames ? siteGuess(o) : null;
+      if (guess) sites.set(guess, (sites.get(guess) ?? 0) + 1);
+      else alone++;
+    }
+    return alone + [...sites.values()].reduce((n, k) => n + Math.ceil(k / FRAMES_PER_PAGE), 0);
+  }
+
+  /** The browser's cores are known: more tabs open for `jobs` visits (in `visits` pages) if they allow. */
+  useCores(cores: number, jobs: number, visits = jobs): void {
     this.cores = cores;
-    this.warm(jobs);
+    this.warm(jobs, visits);
   }
 
-  /** Starts opening the tabs `jobs` visits to come get; returns at once. */
-  warm(jobs: number): void {
+  /** Starts opening the tabs `jobs` visits (in `visits` pages) to come get; returns at once. */
+  warm(jobs: number, visits = jobs): void {
     if (this.closing) return;
-    while (this.tabs.length < this.tabsFor(jobs)) {
+    while (this.tabs.length < this.tabsFor(jobs, visits)) {
       const lend = this.tabs.length === 0 ? this.borrow : undefined;
       const tab = lend
         ? lend().then(
@@ -137,9 +170,31 @@ export class SparePool {
     opts: { budgetMs?: number; ready?: Promise<unknown> } = {},
   ): Promise<SpareOutcome[]> {
     if (jobs.length === 0) return [];
-    this.warm(jobs.length);
+    this.warm(jobs.length, this.visitsOf(jobs.map((j) => j.origin)));
     const done = new Map<number, SpareOutcome>();
-    let next = 0;
+    // Jobs some tab took (or holds claimed); a job back from a frame is free again, for a page of its own.
+    const taken = jobs.map(() => false);
+    const alone = new Set<number>();
+    const guesses = jobs.map((j) => (this.frames ? siteGuess(j.origin) : null));
+    /** The next free job, with the free jobs that may share its site in frames of its page. */
+    const claimVisit = (): Visit | null => {
+      const top = taken.indexOf(false);
+      if (top < 0) return null;
+      taken[top] = true;
+      const frames: number[] = [];
+      const guess = alone.has(top) ? null : guesses[top];
+      for (let j = top + 1; guess && j < jobs.length && frames.length < FRAMES_PER_PAGE - 1; j++) {
+        if (taken[j] || alone.has(j) || guesses[j] !== guess) continue;
+        taken[j] = true;
+        frames.push(j);
+      }
+      return { top, frames };
+    };
+    /** A frame's job not done there is free again, for a page of its own. */
+    const again = (j: number) => {
+      alone.add(j);
+      taken[j] = false;
+    };
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let stop: () => void = () => undefined;
@@ -161,18 +216,36 @@ export class SparePool {
         failures.set(n, err);
         return;
       }
-      // A job this tab claimed while on the one before (its page already on the way).
-      let claimed: number | null = null;
+      // A visit this tab claimed while on the one before (its page already on the way).
+      let claimed: Visit | null = null;
       const claim = () => {
-        if (stopped || next >= jobs.length) return undefined;
-        claimed = next++;
-        return (jobs[claimed] as SpareJob).origin;
+        if (stopped) return undefined;
+        claimed = claimVisit();
+        if (!claimed) return undefined;
+        const frames = claimed.frames.map((j) => (jobs[j] as SpareJob).origin);
+        return spareUrl((jobs[claimed.top] as SpareJob).origin, frames);
       };
-      while (tab !== STOP && !stopped && (claimed !== null || next < jobs.length)) {
-        const i: number = claimed ?? next++;
+      while (tab !== STOP && !stopped) {
+        const visit: Visit | null = claimed ?? claimVisit();
         claimed = null;
+        if (!visit) break;
+        const { top: i, frames } = visit;
         const job = jobs[i] as SpareJob;
-        const work = tab.run(job.origin, job.fn, job.arg, { next: claim, ready: opts.ready });
+        let told = false;
+        const framed = (results: FrameResult[]) => {
+          told = true;
+          results.forEach((r, k) => {
+            const j = frames[k] as number;
+            if (r.ok) done.set(j, { origin: (jobs[j] as SpareJob).origin, ok: true, value: r.value });
+            else again(j);
+          });
+        };
+        const work = tab.run(job.origin, job.fn, job.arg, {
+          next: claim,
+          ready: opts.ready,
+          frames: frames.map((j) => jobs[j] as SpareJob),
+          framed,
+        });
         work.catch(() => undefined); // may settle after the budget stopped the run
         try {
           const value = await Promise.race([work, stopping]);
@@ -181,6 +254,8 @@ export class SparePool {
         } catch (err) {
           done.set(i, { origin: job.origin, ok: false, reason: whyFailed(err) });
         }
+        // A visit that failed before its frames ran leaves them for pages of their own.
+        if (!told) for (const j of frames) again(j);
         if (done.size === jobs.length) stop();
       }
     };

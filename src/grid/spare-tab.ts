@@ -3,19 +3,22 @@
 // storage (Playwright's way for storageState); spare-pool.ts keeps a few side by side.
 // Over BiDi only; no CDP.
 import { messageOf } from "../errors.ts";
-import { nothing, onMarkedPage } from "../in-page/standalone.ts";
-import { type BidiSocket, SANDBOX } from "./bidi.ts";
+import { nothing } from "../in-page/standalone.ts";
+import { SANDBOX } from "./bidi.ts";
 import type { NetworkEvent } from "./bidi-types.ts";
-
-export const SPARE_MARKER = "selenium-flow-spare";
-/** The smallest document that says it is ours: nothing to fetch, nothing to run. */
-export const SPARE_PAGE = `<meta name=${SPARE_MARKER}>`;
-/** Only this path is intercepted: a leftover intercept can never hold up a real page. */
-export const SPARE_PATH = "/__selenium-flow-spare__";
-export const SW_REASON = "a service worker answered: save while on this site";
-
-/** What the spare tab needs of a BiDi socket (a fake one in unit tests). */
-export type SpareBidi = Pick<BidiSocket, "send" | "on" | "subscribe" | "unsubscribe" | "logger">;
+import { type Arrival, HOME, LOADED, MOVED, Moves } from "./spare-moves.ts";
+import {
+  FRAME_WAIT_MS,
+  type FrameJob,
+  type FrameResult,
+  framesOf,
+  inFrames,
+  onSpare,
+  SPARE_PATH,
+  type SpareBidi,
+  sparePage,
+  spareUrl,
+} from "./spare-page.ts";
 
 /** The page in the tab was not ours: the site's service worker answered. Nothing ran there. */
 export class ServiceWorkerAnswered extends Error {
@@ -32,25 +35,14 @@ export class ServiceWorkerAnswered extends Error {
 export type SpareRun = (origin: string, fn: string, arg?: string, opts?: VisitOptions) => Promise<unknown>;
 
 export interface VisitOptions {
-  /** Asked once the tab is on the origin: the origin it takes next, where the page heads as `fn` answers. */
+  /** Asked once the tab is on the origin: the page it takes next (spareUrl), where it heads as `fn` answers. */
   next?: () => string | undefined;
   /** `fn` runs once this settled; the tab gets to the page meanwhile. */
   ready?: Promise<unknown>;
-}
-
-/**
- * One sandbox call per visit: the marker check, the origin check and `fn`, as a JSON string that
- * says whose page it was; then, when `next` names the next page, the move there (a round trip saved
- * on every visit but the first). Checking the origin in the page too means a tab that did not move
- * never takes a write. The text is the same for every origin, so the browser compiles it once.
- */
-export function onSpare(fn: string): string {
-  return (
-    `async (origin, arg, next) => { const at = (${String(onMarkedPage)})(${JSON.stringify(SPARE_MARKER)}); ` +
-    "if (!at.spare || at.origin !== origin) return JSON.stringify(at); " +
-    `const out = JSON.stringify({ spare: true, origin, value: await (${fn})(arg) }); ` +
-    "if (next) location.replace(next); return out; }"
-  );
+  /** Origins visited in frames of the page, side by side, before its own `fn` (see FRAMES_PER_PAGE). */
+  frames?: readonly FrameJob[];
+  /** Told how each frame went, in the order of `frames`, before `next` is asked. */
+  framed?: (results: FrameResult[]) => void;
 }
 
 const HTML: { name: string; value: { type: "string"; value: string } }[] = [
@@ -89,7 +81,6 @@ export async function openSpareTab(bidi: SpareBidi): Promise<SpareTab> {
 
 /** How long a borrowed tab is given to get back to about:blank before it is left where it is. */
 export const BACK_MS = 5_000;
-const HOME = "about:blank";
 
 /**
  * Lends an existing tab as a spare tab: a fresh browser's main tab before its first page, which saves
@@ -136,12 +127,6 @@ const noParts = (): Parts => ({
   tab: null,
   hold: null,
 });
-/** A move of the tab ended: its page parsed (about:blank: committed, all a history needs), or it failed. */
-const MOVED = [
-  "browsingContext.domContentLoaded",
-  "browsingContext.navigationFailed",
-  "browsingContext.navigationCommitted",
-] as const;
 
 /**
  * The intercept on `context` and its handler, the subscription (to its requests and its moves), and
@@ -156,10 +141,11 @@ async function prepare(bidi: SpareBidi, context: string, parts: Parts): Promise<
   });
   // Only our intercept's requests are answered; its id is known before any can arrive.
   let ours: string | null = null;
-  parts.off = bidi.on("network.beforeRequestSent", context, (event: NetworkEvent) => {
+  // Its frames' requests carry their own contexts: the intercept's id says which are ours.
+  parts.off = bidi.on("network.beforeRequestSent", null, (event: NetworkEvent) => {
     if (ours) answer(bidi, event, ours, parts.hold);
   });
-  const subscribing = bidi.subscribe(["network.beforeRequestSent", ...MOVED], [context]);
+  const subscribing = bidi.subscribe(["network.beforeRequestSent", ...MOVED, LOADED], [context]);
   // The sandbox is made with each document rather than by the first call into it, a round trip
   // into the page saved on every visit.
   const preloading = bidi.send("script.addPreloadScript", {
@@ -172,86 +158,6 @@ async function prepare(bidi: SpareBidi, context: string, parts: Parts): Promise<
   if (subscribed.status === "fulfilled") parts.subscription = subscribed.value;
   if (preloaded.status === "fulfilled") parts.preload = preloaded.value.script;
   for (const got of [added, subscribed, preloaded]) if (got.status === "rejected") throw got.reason;
-}
-
-/** A move of the tab the page itself makes (location.replace), followed by its events. */
-interface Arrival {
-  url: string;
-  done: Promise<void>;
-  cancel(): void;
-}
-
-/**
- * Whether an event's `url` is the page a move went to. A spare page may land on another origin (the
- * browser upgraded http to https for a site it knows as secure): that is the move's end too, and the
- * visit's origin check then says where the tab is, rather than the move waiting for a page that never comes.
- */
-function samePage(got: string | undefined, want: string): boolean {
-  if (got === want) return true;
-  if (!got || !want.endsWith(SPARE_PATH)) return false;
-  try {
-    return new URL(got).pathname === SPARE_PATH;
-  } catch {
-    return false;
-  }
-}
-
-/** The moves of one tab its pages make, each waited for by its events; `stop` ends every wait. */
-class Moves {
-  private readonly waiting = new Set<() => void>();
-
-  constructor(
-    private readonly bidi: SpareBidi,
-    readonly context: string,
-    private readonly after: Promise<unknown> = Promise.resolve(),
-  ) {}
-
-  /** Waits for the tab's page at `url` to be parsed; in place before the move is asked for. */
-  arrival(url: string): Arrival {
-    let cancel: () => void = () => undefined;
-    const done = new Promise<void>((resolve, reject) => {
-      const settle = (fn: () => void) => {
-        for (const off of offs) off();
-        this.waiting.delete(cancel);
-        fn();
-      };
-      cancel = () => settle(() => reject(new Error("the spare tab stopped")));
-      const offs = MOVED.map((event) =>
-        this.bidi.on(event, this.context, (p: { url?: string }) => {
-          if (!samePage(p?.url, url)) return;
-          if (event === "browsingContext.navigationFailed")
-            settle(() => reject(new Error("the navigation failed")));
-          else if (event === "browsingContext.domContentLoaded" || url === HOME) settle(resolve);
-        }),
-      );
-      this.waiting.add(cancel);
-    });
-    done.catch(() => undefined);
-    return { url, done, cancel };
-  }
-
-  /** Moves the tab to `url` by location.replace from its page, and waits for it there. */
-  async replace(url: string): Promise<void> {
-    await this.after.catch(() => undefined);
-    const arrival = this.arrival(url);
-    try {
-      const r = await this.bidi.send("script.callFunction", {
-        functionDeclaration: "(url) => { location.replace(url); }",
-        target: { context: this.context, sandbox: SANDBOX },
-        arguments: [{ type: "string", value: url }],
-        awaitPromise: false,
-      });
-      if (r.type !== "success") throw new Error(r.exceptionDetails?.text || "the spare tab could not move");
-    } catch (err) {
-      arrival.cancel();
-      throw err;
-    }
-    await arrival.done;
-  }
-
-  stop(): void {
-    for (const cancel of [...this.waiting]) cancel();
-  }
 }
 
 /**
@@ -269,20 +175,37 @@ function spareTab(
 ): SpareTab {
   const context = tab.context;
   let heading: Arrival | null = null;
-  const run: SpareRun = async (origin, fn, arg = "", { next, ready } = {}) => {
-    const target = origin + SPARE_PATH;
+  const run: SpareRun = async (origin, fn, arg = "", { next, ready, frames = [], framed } = {}) => {
+    const target = spareUrl(
+      origin,
+      frames.map((f) => f.origin),
+    );
     const ahead = heading;
     heading = null;
     // The marked page has nothing to load: parsed is done, and its storage is reachable then.
-    if (ahead?.url === target) await ahead.done;
+    let here: Arrival | null = ahead?.url === target ? ahead : null;
+    if (here) await here.done;
     else {
       ahead?.cancel();
-      await go(target);
+      here = frames.length ? tab.arrival(target) : null;
+      try {
+        await go(target);
+      } catch (err) {
+        here?.cancel();
+        throw err;
+      }
     }
     await ready?.catch(() => undefined);
-    // The next origin is asked for only now, this page being here: a visit that hangs keeps none.
+    if (frames.length) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, FRAME_WAIT_MS)));
+      await Promise.race([here?.loaded, late]).finally(() => clearTimeout(timer));
+      here?.cancel();
+      framed?.(await inFrames(bidi, context, frames));
+    }
+    // The next page is asked for only now, this page being here: a visit that hangs keeps none.
     const coming = next?.();
-    const arrival = coming ? tab.arrival(coming + SPARE_PATH) : null;
+    const arrival = coming ? tab.arrival(coming) : null;
     let release: () => void = () => undefined;
     if (arrival) parts.hold = new Promise<void>((resolve) => (release = resolve));
     let reply: Awaited<ReturnType<SpareBidi["send"]>>;
@@ -332,9 +255,10 @@ function spareTab(
 // An answer `hold` keeps back goes once it settles.
 function answer(bidi: SpareBidi, event: NetworkEvent, intercept: string, hold: Promise<void> | null): void {
   if (typeof event !== "object" || event === null || event.isBlocked !== true) return;
-  if (event.intercepts && !event.intercepts.includes(intercept)) return;
+  if (!event.intercepts?.includes(intercept)) return;
   const request = event.request?.request;
-  if (typeof request !== "string") return;
+  const url = event.request?.url;
+  if (typeof request !== "string" || typeof url !== "string") return;
   if (hold) {
     hold.then(() => answer(bidi, event, intercept, null));
     return;
@@ -346,7 +270,7 @@ function answer(bidi: SpareBidi, event: NetworkEvent, intercept: string, hold: P
         statusCode: 200,
         reasonPhrase: "OK",
         headers: HTML,
-        body: { type: "string", value: SPARE_PAGE },
+        body: { type: "string", value: sparePage(url) },
       })
       .catch((err: unknown) => bidi.logger.debug(`the spare tab's answer was refused: ${messageOf(err)}`));
   } catch (err) {

@@ -54,3 +54,18 @@ export function cores(): number {
 export function onMarkedPage(marker: string): { spare: boolean; origin: string } {
   return { spare: document.querySelector(`meta[name="${marker}"]`) !== null, origin: location.origin };
 }
+
+/**
+ * Whether this document's storage is its site's own, as the browser decides it: a frame's storage is
+ * partitioned under the top page's site unless the frame is same-site with it, and that is the rule a
+ * SameSite=Strict cookie follows too. One is set on this page's path only (no site page sees it) and
+ * taken out at once.
+ */
+export function firstParty(): boolean {
+  const name = `__selenium_flow_site_${Math.random().toString(36).slice(2)}`;
+  const at = `; path=${location.pathname}; SameSite=Strict`;
+  document.cookie = `${name}=1${at}`;
+  const kept = document.cookie.split("; ").includes(`${name}=1`);
+  document.cookie = `${name}=${at}; max-age=0`;
+  return kept;
+}

@@ -127,6 +127,7 @@ export const saveSiteData = defineAction({
       origins,
       {
         tabs: ctx.services.config.site_data.tabs,
+        frames: ctx.browser.settings.browser === "chrome",
       },
     );
     const read = await reading;

@@ -4,8 +4,8 @@
 import { AppError, BIDI_DOWN, unavailable } from "../errors.ts";
 import { BidiError } from "../grid/bidi.ts";
 import type { Cookie } from "../grid/bidi-types.ts";
+import { SPARE_PATH, type SpareBidi } from "../grid/spare-page.ts";
 import { SparePool } from "../grid/spare-pool.ts";
-import type { SpareBidi } from "../grid/spare-tab.ts";
 import type { IdbRead } from "../in-page/idb.ts";
 import { isObject } from "../kit/json.ts";
 import type { StoredCookie } from "../store/record.ts";
@@ -29,6 +29,11 @@ export interface LoopOptions {
   budgetMs?: number;
   /** Spare tabs side by side (site_data.tabs). */
   tabs?: number;
+  /**
+   * Whether origins that may share a site go in frames of one spare page (FRAMES_PER_PAGE): for
+   * Chromium, whose frames' storage follows the same site rule as a SameSite cookie.
+   */
+  frames?: boolean;
 }
 
 function idbRead(v: unknown): IdbRead {
@@ -75,7 +80,8 @@ export async function readJar(bidi: SpareBidi): Promise<StoredCookie[]> {
     if (channelDown(err)) throw unavailable(BIDI_DOWN);
     throw err;
   }
-  return jar.map(storedCookie);
+  // A spare frame's site check leaves no cookie; one a dead page could leave is never kept.
+  return jar.filter((c) => c.path !== SPARE_PATH).map(storedCookie);
 }
 
 /**
@@ -100,8 +106,9 @@ export async function capture(
     web: [...new Set(list)].filter((o) => /^https?:\/\//.test(o)),
   }));
   const pooled = Promise.all([socket, listed]).then(([b, { list, web }]) => {
-    const pool = new SparePool(b, opts.tabs);
-    pool.warm(web.filter((o) => o !== list[0]).length);
+    const pool = new SparePool(b, opts.tabs, undefined, opts.frames);
+    const others = web.filter((o) => o !== list[0]);
+    pool.warm(others.length, pool.visitsOf(others));
     return pool;
   });
   for (const p of [socket, jar, listed, pooled]) p.catch(() => undefined);
@@ -125,7 +132,8 @@ export async function capture(
     if (wanted.length) {
       const jobs = wanted.map((origin) => ({ origin, fn: READ_LOCAL }));
       const pool = await pooled;
-      if (typeof found.cores === "number" && found.cores > 0) pool.useCores(found.cores, jobs.length);
+      if (typeof found.cores === "number" && found.cores > 0)
+        pool.useCores(found.cores, jobs.length, pool.visitsOf(wanted));
       for (const o of await pool.run(jobs, opts)) {
         if (o.ok) {
           const v = isObject(o.value) ? o.value : {};

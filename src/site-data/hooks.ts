@@ -26,6 +26,7 @@ export function siteDataHooks(
       watch(bidi);
       const report = await restore(bidi, data, now(), {
         tabs: settings.tabs,
+        frames: browser.settings.browser === "chrome",
         main: async () => (await browser.page()).where.tab,
       });
       // A restore that put everything back is what the next save may build on.

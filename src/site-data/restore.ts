@@ -7,8 +7,8 @@ import { SITE_DATA_URI } from "../actions/fields.ts";
 import { messageOf } from "../errors.ts";
 import { SANDBOX } from "../grid/bidi.ts";
 import type { NavigationInfo, PartialCookie, SameSite } from "../grid/bidi-types.ts";
+import type { SpareBidi } from "../grid/spare-page.ts";
 import { browserCores, SparePool } from "../grid/spare-pool.ts";
-import type { SpareBidi } from "../grid/spare-tab.ts";
 import { isObject } from "../kit/json.ts";
 import {
   hostOfUrl,
@@ -228,12 +228,16 @@ export async function restore(
   // The main tab is lent as the spare tab (no page of its own yet, none left in its history). It
   // moves once the preload is in, so no visit passes it, and the cores are known (asked of it before
   // it moves, while the cookies go in): on a browser with the cores for it, more tabs open beside it.
-  const cores =
-    jobs.length > 1 ? opts.main().then((context) => browserCores(bidi, context)) : Promise.resolve(0);
+  let cores: Promise<number> = Promise.resolve(0);
   const lend = async () => ({ context: await opts.main(), after: Promise.allSettled([inMain, cores]) });
-  const pool = jobs.length ? new SparePool(bidi, opts.tabs, lend) : null;
-  pool?.warm(jobs.length);
-  if (pool) cores.then((n) => pool.useCores(n, jobs.length)).catch(() => undefined);
+  const pool = jobs.length ? new SparePool(bidi, opts.tabs, lend, opts.frames) : null;
+  // One page (every site in frames of it) needs one tab whatever the cores: none asked.
+  const visits = pool?.visitsOf(jobs.map((j) => j.origin)) ?? 0;
+  if (pool && visits > 1) {
+    cores = opts.main().then((context) => browserCores(bidi, context));
+    cores.then((n) => pool.useCores(n, jobs.length, visits)).catch(() => undefined);
+  }
+  pool?.warm(jobs.length, visits);
   // The tab is on its way to the first origin while the cookies go in; nothing is written before.
   const cookies = restoreCookies(bidi, data.cookies, now, skipped);
   const writing = pool?.run(jobs, { ...opts, ready: cookies });

@@ -1,17 +1,21 @@
-// Site data side by side on the real Grid: a save of 12 origins runs in several hidden tabs at
-// once (a tab per VISITS_PER_TAB sites, at most site_data.tabs) and gives the snapshot the history's
-// order gives; a restore writes them from the main tab, lent before its first page (more tabs beside
+// Site data side by side on the real Grid: a save of 12 origins of one site reads them in frames
+// of two spare pages, in two hidden tabs at once, and gives the snapshot the history's order gives;
+// origins that only look alike (two sites under a public suffix) are never written in a frame, where
+// their storage would not be their own; a restore writes them from the main tab, lent before its first page (more tabs beside
 // it only on a browser with more than 2 cores), and leaves none of their pages in its history; a site whose
 // service worker never answers times out in its own tab while the others are read; every hidden
 // tab is closed after. The server's BiDi traffic is watched (never changed) to see the tabs work.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { BidiSocket } from "../../src/grid/bidi.ts";
-import { VISITS_PER_TAB } from "../../src/grid/spare-pool.ts";
-import { SPARE_PATH } from "../../src/grid/spare-tab.ts";
+import { SPARE_PATH } from "../../src/grid/spare-page.ts";
+import { SparePool } from "../../src/grid/spare-pool.ts";
+import { READ_LOCAL } from "../../src/site-data/scripts.ts";
+import { withSiteData } from "../../src/store/record.ts";
 import { endAll, startServer, type TestServer } from "../support/server.ts";
 
 const W = "site-data-pool";
 const HANG = "site-data-pool-hang";
+const FR = "site-data-pool-frames";
 const N = 12;
 
 const page = (body: string) =>
@@ -74,12 +78,16 @@ interface Watch {
   /** When each spare call (a read or a write) answered, and when each spare navigation failed. */
   answered: Array<{ origin: string; at: number }>;
   failed: Array<{ url: string; at: number; why: string }>;
+  /** The spare pages tabs navigated to (a tab's first; the rest it reaches by its own page). */
+  pages: string[];
+  /** Each call in a spare frame: its origin and what it said. */
+  frames: Array<{ origin: string; said: string }>;
 }
 let watch: Watch | null = null;
 const realSend = BidiSocket.prototype.send;
 
 function watching(): Watch {
-  const w: Watch = { most: 0, created: [], closed: [], answered: [], failed: [] };
+  const w: Watch = { most: 0, created: [], closed: [], answered: [], failed: [], pages: [], frames: [] };
   const spans = new Map<string, { from: number; to: number }>();
   const busy = () => {
     const all = [...spans.values()];
@@ -89,8 +97,10 @@ function watching(): Watch {
   BidiSocket.prototype.send = function (this: BidiSocket, method: string, params: any, opts?: any) {
     const work = realSend.call(this, method as any, params, opts) as Promise<any>;
     if (watch !== w) return work;
-    const spareNav = method === "browsingContext.navigate" && String(params.url).endsWith(SPARE_PATH);
+    const spareNav =
+      method === "browsingContext.navigate" && new URL(String(params.url)).pathname === SPARE_PATH;
     if (spareNav) {
+      w.pages.push(String(params.url));
       const t = performance.now();
       if (!spans.has(params.context)) spans.set(params.context, { from: t, to: t });
     }
@@ -103,6 +113,8 @@ function watching(): Watch {
           String(params.functionDeclaration).includes("selenium-flow-spare")
         ) {
           w.answered.push({ origin: String(params.arguments?.[0]?.value), at: performance.now() });
+          if (String(params.functionDeclaration).includes("partitioned"))
+            w.frames.push({ origin: String(params.arguments?.[0]?.value), said: String(r.result?.value) });
           const span = spans.get(params.target?.context);
           if (span) span.to = performance.now();
           busy();
@@ -146,13 +158,13 @@ beforeAll(async () => {
 
 afterAll(async () => {
   stopWatching();
-  await endAll(server, [W, HANG]);
+  await endAll(server, [W, HANG, FR]);
   await server.close();
   fixture.stop(true);
 });
 
 describe("site data side by side on the real Grid", () => {
-  test("a save of 12 origins reads them in 3 hidden tabs at once, with the snapshot the history's order gives", async () => {
+  test("a save of 12 origins of one site reads them in frames of 2 pages, in 2 hidden tabs at once, with the snapshot the history's order gives", async () => {
     await call(W, "POST", "/browser", { url: `${site(0)}/home`, restore_site_data: false });
     for (let i = 1; i < N; i++) {
       const last = i === N - 1;
@@ -171,8 +183,12 @@ describe("site data side by side on the real Grid", () => {
     expect(Object.keys(record?.site_data.origins ?? {})).toEqual(order);
     for (let i = 0; i < N; i++) expect(record?.site_data.origins?.[site(i)]).toEqual({ local: itemsOf(i) });
     expect(record?.site_data.session).toEqual({ origin: site(N - 1), items: { token: `T-s${N - 1}` } });
-    // The eleven other origins went through three tabs, several at once; every one is closed.
-    expect(w.created).toHaveLength(Math.ceil((N - 1) / VISITS_PER_TAB));
+    // The eleven other origins (one site) went in frames of two pages, FRAMES_PER_PAGE at most a
+    // page, each page in a tab of its own, at once; every one is closed.
+    expect(w.created).toHaveLength(2);
+    expect(w.pages).toHaveLength(2);
+    for (const url of w.pages) expect(new URL(url).searchParams.getAll("f").length).toBeGreaterThan(0);
+    expect(w.frames.map((f) => f.origin).sort()).toHaveLength(N - 1 - 2);
     expect(w.most).toBeGreaterThan(1);
     expect([...w.closed].sort()).toEqual([...w.created].sort());
     expect(await tabsOpen(W)).toEqual([`${site(N - 1)}/home?session`]);
@@ -223,6 +239,63 @@ describe("site data side by side on the real Grid", () => {
       else expect(res.body.error).toBe("there is no page to go back to in this tab");
     }
     expect(more).toBe(false);
+  }, 180_000);
+
+  test("two sites under a public suffix (github.io) are each written as their own, never in a frame of the other's page; one site's origins are, in frames", async () => {
+    // Never resolved: every spare page is the server's own answer, before any lookup.
+    const ONE = `http://one.github.io:${fixture.port}`;
+    const TWO = `http://two.github.io:${fixture.port}`;
+    const snapshot: Record<string, Record<string, string>> = {
+      [ONE]: { who: "one", year: "Summer2024" },
+      [site(1)]: { who: "s1" },
+      [TWO]: { who: "two", year: "Winter2025" },
+      [site(2)]: { who: "s2" },
+    };
+    await call(FR, "POST", "/browser", { url: `${site(0)}/home`, restore_site_data: false });
+    await call(FR, "POST", "/browser/save-site-data", {});
+    await server.app.services.store.update(FR, (r) => {
+      if (!r) throw new Error("no record");
+      const origins = { ...r.site_data.origins };
+      for (const [o, local] of Object.entries(snapshot)) origins[o] = { local };
+      return withSiteData(r, { ...r.site_data, origins });
+    });
+    await call(FR, "DELETE", "/browser");
+    const w = watching();
+    const opened = await call(FR, "POST", "/browser", {});
+    stopWatching();
+    expect(opened.site_data.skipped).toEqual([]);
+    expect(opened.site_data.restored).toEqual([
+      "one.github.io",
+      "s0.example.test",
+      "s1.example.test",
+      "s2.example.test",
+      "two.github.io",
+    ]);
+    // github.io is a public suffix: TWO went in a frame of ONE's page (the guess), the browser said
+    // its storage there is not its own, and it was written from a page of its own. s1 and s2 (one
+    // site with s0) were written in frames.
+    const said = (o: string) => w.frames.filter((f) => f.origin === o).map((f) => JSON.parse(f.said));
+    expect(said(TWO)).toEqual([{ spare: true, origin: TWO, partitioned: true }]);
+    for (const o of [site(1), site(2)]) {
+      expect(said(o)).toHaveLength(1);
+      expect(said(o)[0]).toMatchObject({ spare: true, origin: o });
+      expect(said(o)[0].partitioned).toBeUndefined();
+    }
+    expect(said(ONE)).toEqual([]);
+    // Read back where each site's storage is its own: top-level pages, one origin each, no frames.
+    const id = (await server.app.services.store.get(FR))?.session_id ?? "";
+    const held = await server.app.services.workspaces.connections.get(id);
+    const pool = new SparePool(held.socket, 1);
+    try {
+      const read = await pool.run(Object.keys(snapshot).map((origin) => ({ origin, fn: READ_LOCAL })));
+      for (const o of read) {
+        expect(o.ok).toBe(true);
+        if (o.ok) expect((o.value as { local: unknown }).local).toEqual(snapshot[o.origin]);
+      }
+    } finally {
+      await pool.close();
+      await call(FR, "DELETE", "/browser");
+    }
   }, 180_000);
 
   test("a site whose service worker never answers holds only its own tab: the others are read meanwhile", async () => {

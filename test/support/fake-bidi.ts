@@ -44,16 +44,36 @@ export interface FakePage {
   go?: (url: string) => void;
   /** navigator.hardwareConcurrency (unknown when absent). */
   cores?: number;
+  /** location.pathname ("/" unless told). */
+  path?: string;
+  /** A frame whose storage is partitioned: a SameSite=Strict cookie set there is refused. */
+  partitioned?: boolean;
 }
 
 function globalsOf(page: FakePage): unknown[] {
+  // document.cookie, as far as the spare frames' site check needs it: set, read, max-age=0 takes out.
+  const jar = new Map<string, string>();
   const document = {
     querySelector: (sel: string) => (page.marked && sel.includes("selenium-flow-spare") ? {} : null),
     title: page.title ?? "",
+    get cookie() {
+      return [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
+    },
+    set cookie(line: string) {
+      const [pair = "", ...attrs] = line.split(";").map((x) => x.trim());
+      const [name = "", value = ""] = pair.split("=");
+      if (page.partitioned && attrs.some((a) => /^samesite=strict$/i.test(a))) return;
+      if (attrs.some((a) => /^max-age=0$/i.test(a))) jar.delete(name);
+      else jar.set(name, value);
+    },
   };
   const window: { top?: unknown } = {};
   window.top = page.top === false ? {} : window;
-  const location = { origin: page.origin, replace: (url: string) => page.go?.(String(url)) };
+  const location = {
+    origin: page.origin,
+    pathname: page.path ?? "/",
+    replace: (url: string) => page.go?.(String(url)),
+  };
   // The host's own unless the page says (a fake browser's cores never depend on the machine).
   const navigator = page.cores === undefined ? globalThis.navigator : { hardwareConcurrency: page.cores };
   return [document, location, page.local, page.session, window, navigator];
@@ -77,6 +97,8 @@ export function callOn(declaration: string, args: unknown[], page: FakePage): un
 interface Tab {
   url: string;
   marked: boolean;
+  /** A frame's tab (its parent context); none for a tab. */
+  parent?: string;
 }
 
 type Failure = (method: string, params: any) => Error | undefined | null;
@@ -107,6 +129,8 @@ export interface FakeOptions {
   cores?: number;
   /** ms a spare-tab visit's answer takes to come back once its script ran; the log then says `replied <tab>`. */
   visitReplyMs?: number;
+  /** Origins whose frames under a page of another site's are partitioned (their storage is not the site's own). */
+  partitioned?: string[];
 }
 
 export class FakeBidi {
@@ -222,6 +246,7 @@ export class FakeBidi {
           this.log.push(`closed ${params.context}`);
         }
         this.tabs.delete(params.context);
+        for (const [c, f] of [...this.tabs]) if (f.parent === params.context) this.tabs.delete(c);
         return {};
       case "network.addIntercept": {
         const intercept = `intercept-${++this.n}`;
@@ -274,12 +299,17 @@ export class FakeBidi {
         return reply;
       }
       case "browsingContext.getTree": {
-        const all = [...this.tabs.entries()].map(([context, t]) => ({
-          context,
-          url: t.url,
-          parent: null,
-          children: [],
-        }));
+        const entries = [...this.tabs.entries()];
+        const all = entries
+          .filter(([, t]) => !t.parent)
+          .map(([context, t]) => ({
+            context,
+            url: t.url,
+            parent: null,
+            children: entries
+              .filter(([, f]) => f.parent === context)
+              .map(([c, f]) => ({ context: c, url: f.url, parent: context, children: [] })),
+          }));
         return { contexts: params.root ? all.filter((c) => c.context === params.root) : all };
       }
       case "storage.getCookies":
@@ -362,6 +392,8 @@ export class FakeBidi {
   }
 
   private async land(context: string, tab: Tab, asked: string): Promise<unknown> {
+    // A new document: the old one's frames are gone.
+    for (const [c, f] of [...this.tabs]) if (f.parent === context) this.tabs.delete(c);
     // A site the browser knows as secure is reached over https, whatever was asked.
     const url = this.opts.upgrade?.includes(asked.split("/").slice(0, 3).join("/"))
       ? asked.replace(/^http:/, "https:")
@@ -383,28 +415,41 @@ export class FakeBidi {
     tab.marked = false;
     if (this.opts.workers?.includes(u.origin)) return this.arrived(context, url);
     if (intercepted && subscribed) {
-      const before = this.responses.length;
-      const event: NetworkEvent = {
-        context,
-        navigation: "n",
-        redirectCount: 0,
-        request: { request: `request-${++this.n}`, url, method: "GET", headers: [] },
-        timestamp: 0,
-        isBlocked: true,
-        intercepts: [intercepted[0]],
-      };
-      for (const l of [...this.listeners]) {
-        if (l.event === "network.beforeRequestSent" && (l.context === null || l.context === context))
-          l.fn(event);
+      const body = await this.request(context, url, intercepted[0]);
+      tab.marked = body.includes("selenium-flow-spare");
+      // Each frame the page holds loads (through the same intercept) before the page's load.
+      let k = 0;
+      for (const [, src = ""] of body.matchAll(/<iframe src="([^"]*)"><\/iframe>/g)) {
+        const frame = `${context}.f${++k}`;
+        const f: Tab = { url: src, marked: false, parent: context };
+        this.tabs.set(frame, f);
+        f.marked = (await this.request(frame, src, intercepted[0])).includes("selenium-flow-spare");
       }
-      // The browser waits for the answer (a handler may hold it back a moment); a refused one never comes.
-      const answer = () => this.responses.slice(before).find((r) => r.request === event.request.request);
-      for (let i = 0; i < 50 && !answer(); i++) await Bun.sleep(i === 0 ? 0 : 1);
-      const answered = answer();
-      const body = (answered?.body ?? {}) as { value?: unknown };
-      tab.marked = typeof body.value === "string" && body.value.includes("selenium-flow-spare");
     }
     return this.arrived(context, url);
+  }
+
+  /** A blocked request, as the intercept's listeners hear it; the body they answer with ("" if none). */
+  private async request(context: string, url: string, intercept: string): Promise<string> {
+    const before = this.responses.length;
+    const event: NetworkEvent = {
+      context,
+      navigation: "n",
+      redirectCount: 0,
+      request: { request: `request-${++this.n}`, url, method: "GET", headers: [] },
+      timestamp: 0,
+      isBlocked: true,
+      intercepts: [intercept],
+    };
+    for (const l of [...this.listeners]) {
+      if (l.event === "network.beforeRequestSent" && (l.context === null || l.context === context))
+        l.fn(event);
+    }
+    // The browser waits for the answer (a handler may hold it back a moment); a refused one never comes.
+    const answer = () => this.responses.slice(before).find((r) => r.request === event.request.request);
+    for (let i = 0; i < 50 && !answer(); i++) await Bun.sleep(i === 0 ? 0 : 1);
+    const body = (answer()?.body ?? {}) as { value?: unknown };
+    return typeof body.value === "string" ? body.value : "";
   }
 
   // A new document: its preload scripts run before anything else, then the browser tells the load.
@@ -440,6 +485,16 @@ export class FakeBidi {
   }
 
   private pageOf(context: string, tab: Tab, origin: string): FakePage {
+    let path = "/";
+    try {
+      path = new URL(tab.url).pathname;
+    } catch {
+      // about:blank
+    }
+    // A frame of another site's page (as the options say) has storage of its own, not the site's.
+    const parent = tab.parent ? this.tabs.get(tab.parent) : null;
+    const top = parent ? new URL(parent.url).origin : origin;
+    const partitioned = !!parent && top !== origin && !!this.opts.partitioned?.includes(origin);
     return {
       go: (url) => {
         this.log.push(`replace ${context} ${url}`);
@@ -461,9 +516,11 @@ export class FakeBidi {
       cores: this.opts.cores ?? 0,
       origin,
       marked: tab.marked,
-      local: this.localOf(origin),
+      local: this.localOf(partitioned ? `${origin} under ${top}` : origin),
       session: this.sessionOf(context, origin),
       title: this.titles.get(tab.url) ?? "",
+      path,
+      partitioned,
     };
   }
 

@@ -2,8 +2,14 @@
 // results in the order asked whatever the order they finished, each tab sent on to its next origin
 // by its visit's own script.
 import { describe, expect, test } from "bun:test";
-import { OUT_OF_TIME, type SpareJob, type SpareOutcome, SparePool } from "../../../src/grid/spare-pool.ts";
-import { SPARE_PATH, SW_REASON } from "../../../src/grid/spare-tab.ts";
+import { FRAMES_PER_PAGE, SPARE_PATH, SW_REASON } from "../../../src/grid/spare-page.ts";
+import {
+  OUT_OF_TIME,
+  type SpareJob,
+  type SpareOutcome,
+  SparePool,
+  siteGuess,
+} from "../../../src/grid/spare-pool.ts";
 import { FakeBidi } from "../../support/fake-bidi.ts";
 import { expectTornDown, spareLoop } from "../../support/spare-tab.ts";
 
@@ -316,5 +322,73 @@ describe("the spare-tab pool", () => {
     expect(out).toEqual(sequential.slice(0, 5));
     await pool.close();
     allTornDown(bidi);
+  });
+});
+
+describe("spare frames", () => {
+  const read = "() => localStorage.getItem('k')";
+  const frames = (bidi: FakeBidi) =>
+    bidi.log.filter((l) => /^visit spare-\d+\.f/.test(l)).map((l) => l.split(" ")[2]);
+  const pages = (bidi: FakeBidi) =>
+    bidi.log.filter((l) => /^(navigate|replace) spare-\d+ http/.test(l)).map((l) => l.split(" ")[2]);
+
+  test("origins that may share a site go in frames of one page, FRAMES_PER_PAGE at most; the browser's word decides, and one whose storage there is not its own gets a page of its own", async () => {
+    const same = Array.from({ length: FRAMES_PER_PAGE + 2 }, (_, i) => `https://s${i}.example.test`);
+    // Looks alike, but the browser partitions its frame under s0's page (another site, as under a public suffix).
+    const alike = "https://other.example.test";
+    const ip = "http://127.0.0.1:8080";
+    const all = [same[0] as string, alike, ip, ...same.slice(1)];
+    const bidi = new FakeBidi({ partitioned: [alike] });
+    for (const o of all) bidi.localOf(o).setItem("k", `v ${o}`);
+    const pool = new SparePool(bidi.socket, 1, undefined, true);
+    expect(pool.visitsOf(all)).toBe(2 + 1);
+    const out = await pool.run(all.map((origin) => ({ origin, fn: read })));
+    await pool.close();
+    expect(out).toEqual(all.map((origin) => ({ origin, ok: true, value: `v ${origin}` })));
+    // The first page held the first 7 alike origins in frames, the partitioned one among them; it and
+    // the IP address got pages of their own, and the 2 left over one page more.
+    const [first, ...rest] = pages(bidi);
+    expect(new URL(first as string).searchParams.getAll("f")).toEqual([
+      alike,
+      ...same.slice(1, FRAMES_PER_PAGE - 1),
+    ]);
+    expect(rest.map((u) => new URL(u as string).origin)).toEqual([
+      alike,
+      ip,
+      same[FRAMES_PER_PAGE - 1] as string,
+    ]);
+    expect(frames(bidi).sort()).toEqual(
+      [alike, ...same.slice(1, FRAMES_PER_PAGE - 1), ...same.slice(FRAMES_PER_PAGE)].sort(),
+    );
+    // Nothing was written in the partitioned frame's storage; the site check left no cookie.
+    expect(bidi.local.get(`${alike} under ${same[0]}`)?.items() ?? {}).toEqual({});
+    expect(bidi.jar).toEqual([]);
+    expect([...bidi.tabs.keys()]).toEqual(["main"]);
+  });
+
+  test("a restore's writes in frames land in each site's own storage", async () => {
+    const bidi = new FakeBidi();
+    const pool = new SparePool(bidi.socket, 1, undefined, true);
+    const write = "(v) => { localStorage.setItem('k', v); return 1; }";
+    const out = await pool.run([APP, SSO].map((origin) => ({ origin, fn: write, arg: `w ${origin}` })));
+    await pool.close();
+    expect(out.every((o) => o.ok)).toBe(true);
+    expect(frames(bidi)).toEqual([SSO]);
+    expect(bidi.localOf(SSO).items()).toEqual({ k: `w ${SSO}` });
+    expect(bidi.localOf(APP).items()).toEqual({ k: `w ${APP}` });
+  });
+
+  test("a guess is a scheme and the last two labels; an IP address or a single label is never guessed; no more tabs than pages", () => {
+    expect(siteGuess("https://a.b.example.test:8443")).toBe("https://example.test");
+    expect(siteGuess("http://a.example.test")).toBe("http://example.test");
+    expect(siteGuess("http://127.0.0.1:9")).toBeNull();
+    expect(siteGuess("http://[::1]:9")).toBeNull();
+    expect(siteGuess("http://localhost:9")).toBeNull();
+    expect(siteGuess("file:///x")).toBeNull();
+    const pool = new SparePool(new FakeBidi().socket, 4, undefined, true);
+    const twelve = Array.from({ length: 12 }, (_, i) => `https://s${i}.example.test`);
+    expect(pool.visitsOf(twelve)).toBe(2);
+    expect(pool.tabsFor(12, pool.visitsOf(twelve))).toBe(2);
+    expect(new SparePool(new FakeBidi().socket, 4).visitsOf(twelve)).toBe(12);
   });
 });

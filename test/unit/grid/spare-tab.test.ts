@@ -2,15 +2,8 @@
 // marked page, the service-worker and wrong-origin refusals, teardown that always runs; a borrowed
 // tab, which moves by its own page and goes back to about:blank.
 import { describe, expect, test } from "bun:test";
-import {
-  BACK_MS,
-  borrowSpareTab,
-  onSpare,
-  ServiceWorkerAnswered,
-  SPARE_MARKER,
-  SPARE_PAGE,
-  SPARE_PATH,
-} from "../../../src/grid/spare-tab.ts";
+import { onSpare, SPARE_MARKER, SPARE_PAGE, SPARE_PATH, spareUrl } from "../../../src/grid/spare-page.ts";
+import { BACK_MS, borrowSpareTab, ServiceWorkerAnswered } from "../../../src/grid/spare-tab.ts";
 import { callOn, FakeBidi, FakeStorage } from "../../support/fake-bidi.ts";
 import { expectTornDown, withSpareTab } from "../../support/spare-tab.ts";
 
@@ -33,8 +26,8 @@ describe("the spare tab", () => {
     expect(bidi.log).toEqual([
       "create tab background",
       `intercept beforeRequestSent [spare-1] ${SPARE_PATH}`,
-      "on network.beforeRequestSent spare-1",
-      "subscribe network.beforeRequestSent,browsingContext.domContentLoaded,browsingContext.navigationFailed,browsingContext.navigationCommitted [spare-1]",
+      "on network.beforeRequestSent null",
+      "subscribe network.beforeRequestSent,browsingContext.domContentLoaded,browsingContext.navigationFailed,browsingContext.navigationCommitted,browsingContext.load [spare-1]",
       "preload [spare-1] selenium-flow",
       `navigate spare-1 ${APP}${SPARE_PATH} interactive`,
       "respond request-4",
@@ -44,7 +37,7 @@ describe("the spare tab", () => {
       "close spare-1",
       "unsubscribe",
       "unpreload preload-3-spare-1",
-      "off network.beforeRequestSent spare-1",
+      "off network.beforeRequestSent null",
     ]);
     expect(bidi.preloads.size).toBe(0);
     expectTornDown(bidi);
@@ -65,7 +58,7 @@ describe("the spare tab", () => {
     expect(JSON.parse((await on(SSO, true)) as string)).toEqual({ spare: true, origin: SSO });
   });
 
-  test("every blocked request is answered with the marked page; others are left alone", async () => {
+  test("every blocked request of its intercept is answered with the marked page (and the frames its url asks for); others are left alone", async () => {
     const bidi = new FakeBidi();
     let handler: ((e: unknown) => unknown) | null = null;
     const realOn = bidi.on.bind(bidi);
@@ -75,14 +68,22 @@ describe("the spare tab", () => {
     };
     await withSpareTab(bidi.socket, async () => {
       const h = handler as unknown as (e: unknown) => unknown;
-      h({ isBlocked: true, request: { request: "r1" }, intercepts: ["intercept-1"] });
-      h({ isBlocked: false, request: { request: "r2" } });
+      h({ isBlocked: true, request: { request: "r1", url: APP + SPARE_PATH }, intercepts: ["intercept-1"] });
+      h({ isBlocked: false, request: { request: "r2", url: APP + SPARE_PATH } });
       h("not an object");
       h(null);
-      h({ isBlocked: true, request: { request: "r3" }, intercepts: ["someone-else"] });
+      h({ isBlocked: true, request: { request: "r3", url: APP + SPARE_PATH }, intercepts: ["someone-else"] });
+      // Another tab's blocked request (the handler hears every context): not ours without our intercept.
+      h({ isBlocked: true, request: { request: "r4", url: APP + SPARE_PATH } });
+      const framed = spareUrl(APP, [SSO, "javascript:alert(1)", 'https://x"onload="alert(1)']);
+      h({ isBlocked: true, request: { request: "r5", url: framed }, intercepts: ["intercept-1"] });
       await Bun.sleep(0);
     });
-    expect(bidi.responses).toHaveLength(1);
+    expect(bidi.responses.map((r) => r.request)).toEqual(["r1", "r5"]);
+    // Only origins the URL parser writes as they are become frames.
+    expect((bidi.responses[1]?.body as { value?: string } | undefined)?.value).toBe(
+      `${SPARE_PAGE}<iframe src="${SSO}${SPARE_PATH}"></iframe>`,
+    );
     expect(bidi.responses[0]).toEqual({
       request: "r1",
       statusCode: 200,
@@ -148,7 +149,7 @@ describe("the spare tab", () => {
       "close spare-1",
       "unsubscribe",
       "unpreload preload-3-spare-1",
-      "off network.beforeRequestSent spare-1",
+      "off network.beforeRequestSent null",
     ]);
     expect(bidi.handlers).toBe(0);
   });
@@ -168,7 +169,7 @@ describe("the spare tab", () => {
     bidi.localOf(SSO).setItem("k", "s");
     const tab = await borrowSpareTab(bidi.socket, "main");
     const read = "() => localStorage.getItem('k')";
-    expect(await tab.run(APP, read, "", { next: () => SSO })).toBe("a");
+    expect(await tab.run(APP, read, "", { next: () => spareUrl(SSO) })).toBe("a");
     expect(await tab.run(SSO, read)).toBe("s");
     await tab.close();
     expect(bidi.log.filter((l) => /^(navigate|replace|create|close) /.test(l))).toEqual([

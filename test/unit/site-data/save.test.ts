@@ -5,7 +5,7 @@ import type { AnyAction } from "../../../src/actions/action.ts";
 import { endBrowser, openSession } from "../../../src/actions/session.ts";
 import { validate } from "../../../src/actions/validate.ts";
 import { AppError } from "../../../src/errors.ts";
-import { SW_REASON } from "../../../src/grid/spare-tab.ts";
+import { SW_REASON } from "../../../src/grid/spare-page.ts";
 import { REPLACED_BEFORE_SAVE, saveSiteData } from "../../../src/site-data/actions.ts";
 import { capture } from "../../../src/site-data/capture.ts";
 import { siteDataHooks } from "../../../src/site-data/hooks.ts";
@@ -310,19 +310,18 @@ describe("restore through the manager", () => {
       skipped: [],
       uri: "workspace://site-data",
     });
-    // Cookies, then each origin's storage from its page in the main tab (moved by the page itself,
-    // so its history keeps none of them; no tab opened), back to about:blank, then the first page.
-    // The sessionStorage went in on the way, at the site's spare page.
+    // Cookies, then each origin's storage from one page in the main tab (moved by the page itself,
+    // so its history keeps none of them; no tab opened), the same-site one in a frame of it, back to
+    // about:blank, then the first page. The sessionStorage went in on the way, at the site's spare page.
     const order = b.bidi.log
       .filter((l) => /^(setCookie|navigate|visit|replace|create)/.test(l))
-      .map((l) => l.replace(/__selenium-flow-spare__$/, "…").replace(/ interactive$/, ""));
+      .map((l) => l.replace(/__selenium-flow-spare__(\?.*)?$/, "…$1").replace(/ interactive$/, ""));
     expect(order).toEqual([
       "setCookie sid lax",
       "setCookie kc lax",
-      `replace main ${APP}/…`,
+      `replace main ${APP}/…?f=${encodeURIComponent(SSO)}`,
+      `visit main.f1 ${SSO}`,
       `visit main ${APP}`,
-      `replace main ${SSO}/…`,
-      `visit main ${SSO}`,
       "replace main about:blank",
       `navigate main ${APP}/x`,
     ]);

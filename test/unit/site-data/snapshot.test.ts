@@ -2,7 +2,7 @@
 // the 1,000,000-byte cap by leaving out the origins visited longest ago first.
 import { describe, expect, test } from "bun:test";
 import { AppError } from "../../../src/errors.ts";
-import { SW_REASON } from "../../../src/grid/spare-tab.ts";
+import { SW_REASON } from "../../../src/grid/spare-page.ts";
 import { READ_LOCAL, READ_PAGE, sessionPreload, WRITE_LOCAL } from "../../../src/site-data/scripts.ts";
 import {
   type Captured,

@@ -1,0 +1,143 @@
+// The spare page: the marked blank page a spare tab stands on (the server's own answer to a request
+// for SPARE_PATH on any origin), the frames of other origins it may hold, and the scripts a visit
+// runs there. spare-tab.ts moves tabs between such pages.
+import { firstParty, onMarkedPage } from "../in-page/standalone.ts";
+import { type BidiSocket, SANDBOX } from "./bidi.ts";
+
+export const SPARE_MARKER = "selenium-flow-spare";
+/** The smallest document that says it is ours: nothing to fetch, nothing to run. */
+export const SPARE_PAGE = `<meta name=${SPARE_MARKER}>`;
+/** Only this path is intercepted: a leftover intercept can never hold up a real page. */
+export const SPARE_PATH = "/__selenium-flow-spare__";
+export const SW_REASON = "a service worker answered: save while on this site";
+/**
+ * Origins one spare page holds in frames beside its own, at most. A frame whose storage is its
+ * site's own (same-site with the page: the browser says, see `firstParty`) is read or written
+ * there, side by side; any other goes back to the pool for a page of its own.
+ */
+export const FRAMES_PER_PAGE = 8;
+/** How long a visit waits for its page's frames to load before it takes the ones that did. */
+export const FRAME_WAIT_MS = 3_000;
+
+/** An http(s) origin as the URL parser writes it, and safe in an HTML attribute, or null. */
+function webOrigin(o: string): string | null {
+  // The parser lets a quote through in a host name; no real one has one.
+  if (/["'<>&`\s]/.test(o)) return null;
+  try {
+    const u = new URL(o);
+    return /^https?:$/.test(u.protocol) && u.origin === o ? u.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The marked page's url on `origin`, holding each of `frames` (origins) in a frame of its own. */
+export function spareUrl(origin: string, frames: readonly string[] = []): string {
+  const query = frames.map((f) => `f=${encodeURIComponent(f)}`).join("&");
+  return origin + SPARE_PATH + (query ? `?${query}` : "");
+}
+
+/** The origins a spare page's url asks frames for (only ever the server's own urls). */
+export function framesOf(url: string): string[] {
+  try {
+    const u = new URL(url);
+    if (u.pathname !== SPARE_PATH) return [];
+    return u.searchParams.getAll("f").flatMap((f) => webOrigin(f) ?? []);
+  } catch {
+    return [];
+  }
+}
+
+/** What a spare page's request is answered with: the marker, and the frames its url asks for. */
+export function sparePage(url: string): string {
+  return (
+    SPARE_PAGE +
+    framesOf(url)
+      .map((o) => `<iframe src="${o}${SPARE_PATH}"></iframe>`)
+      .join("")
+  );
+}
+
+/** What the spare tab needs of a BiDi socket (a fake one in unit tests). */
+export type SpareBidi = Pick<BidiSocket, "send" | "on" | "subscribe" | "unsubscribe" | "logger">;
+
+/** An origin visited in a frame of a spare page: `fn` run there, given `arg`. */
+export interface FrameJob {
+  origin: string;
+  fn: string;
+  arg?: string;
+}
+
+/** A frame's visit: its value, or not done there (the origin wants a page of its own). */
+export type FrameResult = { ok: true; value: unknown } | { ok: false };
+
+/**
+ * One sandbox call per visit: the marker check, the origin check and `fn`, as a JSON string that
+ * says whose page it was; then, when `next` names the next page, the move there (a round trip saved
+ * on every visit but the first). Checking the origin in the page too means a tab that did not move
+ * never takes a write. The text is the same for every origin, so the browser compiles it once.
+ */
+export function onSpare(fn: string): string {
+  return (
+    `async (origin, arg, next) => { const at = (${String(onMarkedPage)})(${JSON.stringify(SPARE_MARKER)}); ` +
+    "if (!at.spare || at.origin !== origin) return JSON.stringify(at); " +
+    `const out = JSON.stringify({ spare: true, origin, value: await (${fn})(arg) }); ` +
+    "if (next) location.replace(next); return out; }"
+  );
+}
+
+/** As `onSpare`, in a frame: `fn` runs only where the frame's storage is its site's own. */
+export function onSpareFrame(fn: string): string {
+  return (
+    `async (origin, arg) => { const at = (${String(onMarkedPage)})(${JSON.stringify(SPARE_MARKER)}); ` +
+    "if (!at.spare || at.origin !== origin) return JSON.stringify(at); " +
+    `if (!(${String(firstParty)})()) return JSON.stringify({ spare: true, origin, partitioned: true }); ` +
+    `return JSON.stringify({ spare: true, origin, value: await (${fn})(arg) }); }`
+  );
+}
+
+/**
+ * Runs each frame job in its frame of the tab's page, side by side. A frame that is not there, not
+ * ours, on another origin, not its site's own storage, or whose call failed is not done: its origin
+ * wants a page of its own.
+ */
+export async function inFrames(
+  bidi: SpareBidi,
+  tab: string,
+  frames: readonly FrameJob[],
+): Promise<FrameResult[]> {
+  const tree = await bidi
+    .send("browsingContext.getTree", { root: tab, maxDepth: 1 })
+    .then((r) => r.contexts[0]?.children ?? [])
+    .catch(() => []);
+  return Promise.all(
+    frames.map(async ({ origin, fn, arg = "" }): Promise<FrameResult> => {
+      const frame = tree.find((c) => c.url === origin + SPARE_PATH);
+      if (!frame) return { ok: false };
+      try {
+        const reply = await bidi.send("script.callFunction", {
+          functionDeclaration: onSpareFrame(fn),
+          target: { context: frame.context, sandbox: SANDBOX },
+          arguments: [
+            { type: "string", value: origin },
+            { type: "string", value: arg },
+          ],
+          awaitPromise: true,
+          resultOwnership: "none",
+        });
+        if (reply.type !== "success") return { ok: false };
+        const got = JSON.parse(String(reply.result.value)) as {
+          spare?: boolean;
+          origin?: string;
+          partitioned?: boolean;
+          value?: unknown;
+        };
+        return got.spare && got.origin === origin && !got.partitioned && "value" in got
+          ? { ok: true, value: got.value }
+          : { ok: false };
+      } catch {
+        return { ok: false };
+      }
+    }),
+  );
+}

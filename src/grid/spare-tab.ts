@@ -175,37 +175,8 @@ function spareTab(
 ): SpareTab {
   const context = tab.context;
   let heading: Arrival | null = null;
-  const run: SpareRun = async (origin, fn, arg = "", { next, ready, frames = [], framed } = {}) => {
-    const target = spareUrl(
-      origin,
-      frames.map((f) => f.origin),
-    );
-    const ahead = heading;
-    heading = null;
-    // The marked page has nothing to load: parsed is done, and its storage is reachable then.
-    let here: Arrival | null = ahead?.url === target ? ahead : null;
-    if (here) await here.done;
-    else {
-      ahead?.cancel();
-      here = frames.length ? tab.arrival(target) : null;
-      try {
-        await go(target);
-      } catch (err) {
-        here?.cancel();
-        throw err;
-      }
-    }
-    await ready?.catch(() => undefined);
-    if (frames.length) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, FRAME_WAIT_MS)));
-      await Promise.race([here?.loaded, late]).finally(() => clearTimeout(timer));
-      here?.cancel();
-      framed?.(await inFrames(bidi, context, frames));
-    }
-    // The next page is asked for only now, this page being here: a visit that hangs keeps none.
-    const coming = next?.();
-    const arrival = coming ? tab.arrival(coming) : null;
+  /** The visit's own call on the tab's page; with `arrival`, its script then sends the tab there. */
+  const own = async (origin: string, fn: string, arg: string, arrival: Arrival | null): Promise<unknown> => {
     let release: () => void = () => undefined;
     if (arrival) parts.hold = new Promise<void>((resolve) => (release = resolve));
     let reply: Awaited<ReturnType<SpareBidi["send"]>>;
@@ -241,6 +212,54 @@ function spareTab(
     // A navigation that did not land must never be read (or written) as this origin.
     if (got.origin !== origin) throw new Error(`the spare tab is on ${got.origin}, not ${origin}`);
     return got.value;
+  };
+  const run: SpareRun = async (origin, fn, arg = "", { next, ready, frames = [], framed } = {}) => {
+    const target = spareUrl(
+      origin,
+      frames.map((f) => f.origin),
+    );
+    const ahead = heading;
+    heading = null;
+    // The marked page has nothing to load: parsed is done, and its storage is reachable then.
+    let here: Arrival | null = ahead?.url === target ? ahead : null;
+    if (here) await here.done;
+    else {
+      ahead?.cancel();
+      here = frames.length ? tab.arrival(target) : null;
+      try {
+        await go(target);
+      } catch (err) {
+        here?.cancel();
+        throw err;
+      }
+    }
+    await ready?.catch(() => undefined);
+    if (!frames.length) {
+      // The next page is asked for only now, this page being here: a visit that hangs keeps none.
+      const coming = next?.();
+      return own(origin, fn, arg, coming ? tab.arrival(coming) : null);
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, FRAME_WAIT_MS)));
+    await Promise.race([here?.loaded, late]).finally(() => clearTimeout(timer));
+    here?.cancel();
+    // The page's own origin is done beside its frames; the move on waits for both (it ends them).
+    const mine = own(origin, fn, arg, null);
+    mine.catch(() => undefined);
+    framed?.(await inFrames(bidi, context, frames));
+    const value = await mine;
+    const coming = next?.();
+    if (coming) {
+      const arrival = tab.arrival(coming);
+      try {
+        await tab.move(coming);
+        heading = arrival;
+      } catch {
+        // The next visit gets there by itself.
+        arrival.cancel();
+      }
+    }
+    return value;
   };
   let closing: Promise<void> | null = null;
   return {

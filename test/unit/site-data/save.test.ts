@@ -320,8 +320,8 @@ describe("restore through the manager", () => {
       "setCookie sid lax",
       "setCookie kc lax",
       `replace main ${APP}/…?f=${encodeURIComponent(SSO)}`,
-      `visit main.f1 ${SSO}`,
       `visit main ${APP}`,
+      `visit main.f1 ${SSO}`,
       "replace main about:blank",
       `navigate main ${APP}/x`,
     ]);

@@ -11,9 +11,9 @@ export const SPARE_PAGE = `<meta name=${SPARE_MARKER}>`;
 export const SPARE_PATH = "/__selenium-flow-spare__";
 export const SW_REASON = "a service worker answered: save while on this site";
 /**
- * Origins one spare page holds in frames beside its own, at most. A frame whose storage is its
- * site's own (same-site with the page: the browser says, see `firstParty`) is read or written
- * there, side by side; any other goes back to the pool for a page of its own.
+ * Origins one spare page visits at most: its own, and the rest each in a frame of it. A frame whose
+ * storage is its site's own (same-site with the page: the browser says, see `firstParty`) is read
+ * or written there, side by side; any other goes back to the pool for a page of its own.
  */
 export const FRAMES_PER_PAGE = 8;
 /** How long a visit waits for its page's frames to load before it takes the ones that did. */

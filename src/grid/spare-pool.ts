@@ -11,10 +11,12 @@ export const OUT_OF_TIME = "not reached: the spare tab ran out of time";
 /** How many spare tabs a pool holds at most unless told (site_data.tabs). */
 export const SPARE_TABS = 4;
 /**
- * A tab more for every this many visits: a new tab costs a renderer of its own and its set-up and
- * teardown, about what a few visits cost, so a handful of sites is quicker in one. That holds on a
- * browser with two cores; one with more runs tabs side by side for real, and each origin gets a tab
- * of its own (at most one a core, one core left for the browser).
+ * A tab more for every this many pages: a new tab costs a renderer of its own and its set-up and
+ * teardown, about what a few visits cost, so a handful of pages is quicker in one. That holds on a
+ * browser with two cores (a page of frames already loads them side by side: 19 sites of one site
+ * saved in 1,130 ms in one tab against 1,389 in two and 1,609 in three, bench/site-data.ts); one
+ * with more cores runs tabs side by side for real, and each page gets a tab of its own (at most one
+ * a core, one core left for the browser).
  */
 export const VISITS_PER_TAB = 4;
 
@@ -104,20 +106,20 @@ export class SparePool {
   ) {}
 
   /**
-   * How many tabs `jobs` visits get, at most `size`: one for every VISITS_PER_TAB (all in the lent
-   * tab, when there is one), or, on a browser with more than 2 cores, one a visit up to one a core
-   * less one.
+   * How many tabs `pages` visits get (visitsOf), at most `size`: one for every VISITS_PER_TAB (all
+   * in the lent tab, when there is one), or, on a browser with more than 2 cores, one a page up to
+   * one a core less one.
    */
-  tabsFor(jobs: number, visits = jobs): number {
-    if (jobs <= 0) return 0;
+  tabsFor(pages: number): number {
+    if (pages <= 0) return 0;
     const most = Math.max(1, Math.floor(this.size));
-    if (this.cores > 2) return Math.min(most, this.cores - 1, visits);
-    return this.borrow ? 1 : Math.min(most, Math.ceil(jobs / VISITS_PER_TAB), visits);
+    if (this.cores > 2) return Math.min(most, this.cores - 1, pages);
+    return this.borrow ? 1 : Math.min(most, Math.ceil(pages / VISITS_PER_TAB));
   }
 
   /**
    * How many pages `origins` take: one each, but origins that may share a site go in frames of one
-   * (when the pool puts them there), FRAMES_PER_PAGE at most. No more tabs open than there are pages.
+   * (when the pool puts them there), FRAMES_PER_PAGE at most.
    */
   visitsOf(origins: readonly string[]): number {
     const sites = new Map<string, number>();
@@ -130,16 +132,16 @@ export class SparePool {
     return alone + [...sites.values()].reduce((n, k) => n + Math.ceil(k / FRAMES_PER_PAGE), 0);
   }
 
-  /** The browser's cores are known: more tabs open for `jobs` visits (in `visits` pages) if they allow. */
-  useCores(cores: number, jobs: number, visits = jobs): void {
+  /** The browser's cores are known: more tabs open for `pages` visits (visitsOf) if they allow. */
+  useCores(cores: number, pages: number): void {
     this.cores = cores;
-    this.warm(jobs, visits);
+    this.warm(pages);
   }
 
-  /** Starts opening the tabs `jobs` visits (in `visits` pages) to come get; returns at once. */
-  warm(jobs: number, visits = jobs): void {
+  /** Starts opening the tabs `pages` visits (visitsOf) to come get; returns at once. */
+  warm(pages: number): void {
     if (this.closing) return;
-    while (this.tabs.length < this.tabsFor(jobs, visits)) {
+    while (this.tabs.length < this.tabsFor(pages)) {
       const lend = this.tabs.length === 0 ? this.borrow : undefined;
       const tab = lend
         ? lend().then(
@@ -170,7 +172,7 @@ export class SparePool {
     opts: { budgetMs?: number; ready?: Promise<unknown> } = {},
   ): Promise<SpareOutcome[]> {
     if (jobs.length === 0) return [];
-    this.warm(jobs.length, this.visitsOf(jobs.map((j) => j.origin)));
+    this.warm(this.visitsOf(jobs.map((j) => j.origin)));
     const done = new Map<number, SpareOutcome>();
     // Jobs some tab took (or holds claimed); a job back from a frame is free again, for a page of its own.
     const taken = jobs.map(() => false);

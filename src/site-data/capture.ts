@@ -108,7 +108,7 @@ export async function capture(
   const pooled = Promise.all([socket, listed]).then(([b, { list, web }]) => {
     const pool = new SparePool(b, opts.tabs, undefined, opts.frames);
     const others = web.filter((o) => o !== list[0]);
-    pool.warm(others.length, pool.visitsOf(others));
+    pool.warm(pool.visitsOf(others));
     return pool;
   });
   for (const p of [socket, jar, listed, pooled]) p.catch(() => undefined);
@@ -133,7 +133,7 @@ export async function capture(
       const jobs = wanted.map((origin) => ({ origin, fn: READ_LOCAL }));
       const pool = await pooled;
       if (typeof found.cores === "number" && found.cores > 0)
-        pool.useCores(found.cores, jobs.length, pool.visitsOf(wanted));
+        pool.useCores(found.cores, pool.visitsOf(wanted));
       for (const o of await pool.run(jobs, opts)) {
         if (o.ok) {
           const v = isObject(o.value) ? o.value : {};

@@ -235,9 +235,9 @@ export async function restore(
   const visits = pool?.visitsOf(jobs.map((j) => j.origin)) ?? 0;
   if (pool && visits > 1) {
     cores = opts.main().then((context) => browserCores(bidi, context));
-    cores.then((n) => pool.useCores(n, jobs.length, visits)).catch(() => undefined);
+    cores.then((n) => pool.useCores(n, visits)).catch(() => undefined);
   }
-  pool?.warm(jobs.length, visits);
+  pool?.warm(visits);
   // The tab is on its way to the first origin while the cookies go in; nothing is written before.
   const cookies = restoreCookies(bidi, data.cookies, now, skipped);
   const writing = pool?.run(jobs, { ...opts, ready: cookies });

@@ -378,7 +378,7 @@ describe("spare frames", () => {
     expect(bidi.localOf(APP).items()).toEqual({ k: `w ${APP}` });
   });
 
-  test("a guess is a scheme and the last two labels; an IP address or a single label is never guessed; no more tabs than pages", () => {
+  test("a guess is a scheme and the last two labels; an IP address or a single label is never guessed; a tab for every 4 pages", async () => {
     expect(siteGuess("https://a.b.example.test:8443")).toBe("https://example.test");
     expect(siteGuess("http://a.example.test")).toBe("http://example.test");
     expect(siteGuess("http://127.0.0.1:9")).toBeNull();
@@ -388,7 +388,14 @@ describe("spare frames", () => {
     const pool = new SparePool(new FakeBidi().socket, 4, undefined, true);
     const twelve = Array.from({ length: 12 }, (_, i) => `https://s${i}.example.test`);
     expect(pool.visitsOf(twelve)).toBe(2);
-    expect(pool.tabsFor(12, pool.visitsOf(twelve))).toBe(2);
     expect(new SparePool(new FakeBidi().socket, 4).visitsOf(twelve)).toBe(12);
+    // A tab for every 4 pages, not sites: twelve sites of one site are 2 pages, in one tab.
+    expect(pool.tabsFor(pool.visitsOf(twelve))).toBe(1);
+    const bidi = new FakeBidi();
+    const framed = new SparePool(bidi.socket, 4, undefined, true);
+    const out = await framed.run(twelve.map((origin) => ({ origin, fn: "() => 1" })));
+    await framed.close();
+    expect(out.every((o) => o.ok)).toBe(true);
+    expect(bidi.log.filter((l) => l.startsWith("create"))).toHaveLength(1);
   });
 });

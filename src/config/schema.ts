@@ -162,7 +162,7 @@ const TABLE = {
       tabs: setting(
         { type: "int", min: 1, max: 16, unit: "tabs" },
         4,
-        "The most hidden tabs a save or a restore reads and writes sites' storage in side by side (a tab for every 4 sites).",
+        "The most hidden tabs a save or a restore reads and writes sites' storage in side by side (a tab for every 4 pages; in Chrome a page holds up to 8 origins of one site).",
       ),
     },
   },

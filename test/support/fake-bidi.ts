@@ -217,6 +217,13 @@ export class FakeBidi {
     await this.send("session.unsubscribe", { subscriptions: [subscription] });
   }
 
+  /** An event for `context`, to every listener of it there or everywhere (as the socket routes them). */
+  private emit(event: string, context: string, params: unknown): void {
+    for (const l of [...this.listeners]) {
+      if (l.event === event && (l.context === null || l.context === context)) l.fn(params);
+    }
+  }
+
   /** Listeners still attached (a teardown leaves none). */
   get handlers(): number {
     return this.listeners.length;
@@ -441,10 +448,7 @@ export class FakeBidi {
       isBlocked: true,
       intercepts: [intercept],
     };
-    for (const l of [...this.listeners]) {
-      if (l.event === "network.beforeRequestSent" && (l.context === null || l.context === context))
-        l.fn(event);
-    }
+    this.emit("network.beforeRequestSent", context, event);
     // The browser waits for the answer (a handler may hold it back a moment); a refused one never comes.
     const answer = () => this.responses.slice(before).find((r) => r.request === event.request.request);
     for (let i = 0; i < 50 && !answer(); i++) await Bun.sleep(i === 0 ? 0 : 1);
@@ -476,9 +480,7 @@ export class FakeBidi {
         ...(quiet ? [] : ["browsingContext.domContentLoaded", "browsingContext.load"]),
       ]) {
         const info = { context, navigation: "n", timestamp: 0, url };
-        for (const l of [...this.listeners]) {
-          if (l.event === event && (l.context === null || l.context === context)) l.fn(info);
-        }
+        this.emit(event, context, info);
       }
     }
     return { navigation: "n", url };
@@ -502,12 +504,7 @@ export class FakeBidi {
           // A navigation the browser refuses: its failure is an event, as a page's own move gets no answer.
           if (this.opts.fail?.("browsingContext.navigate", { context, url })) {
             const info = { context, navigation: "n", timestamp: 0, url };
-            for (const l of [...this.listeners])
-              if (
-                l.event === "browsingContext.navigationFailed" &&
-                (l.context === null || l.context === context)
-              )
-                l.fn(info);
+            this.emit("browsingContext.navigationFailed", context, info);
             return;
           }
           this.navigate(context, url).catch(() => undefined);

@@ -72,29 +72,36 @@ export interface FrameJob {
 export type FrameResult = { ok: true; value: unknown } | { ok: false };
 
 /**
- * One sandbox call per visit: the marker check, the origin check and `fn`, as a JSON string that
- * says whose page it was; then, when `next` names the next page, the move there (a round trip saved
- * on every visit but the first). Checking the origin in the page too means a tab that did not move
- * never takes a write. The text is the same for every origin, so the browser compiles it once.
+ * One sandbox call per visit: the marker check, the origin check, `check` and `fn`, as a JSON
+ * string that says whose page it was; then, when `next` names the next page, the move there (a
+ * round trip saved on every visit but the first). Checking the origin in the page too means a tab
+ * that did not move never takes a write. The text is the same for every origin, so the browser
+ * compiles it once.
  */
-export function onSpare(fn: string): string {
+function visitScript(fn: string, check = ""): string {
   return (
     `async (origin, arg, next) => { const at = (${String(onMarkedPage)})(${JSON.stringify(SPARE_MARKER)}); ` +
-    "if (!at.spare || at.origin !== origin) return JSON.stringify(at); " +
+    `if (!at.spare || at.origin !== origin) return JSON.stringify(at); ${check}` +
     `const out = JSON.stringify({ spare: true, origin, value: await (${fn})(arg) }); ` +
     "if (next) location.replace(next); return out; }"
   );
 }
 
-/** As `onSpare`, in a frame: `fn` runs only where the frame's storage is its site's own. */
-export function onSpareFrame(fn: string): string {
-  return (
-    `async (origin, arg) => { const at = (${String(onMarkedPage)})(${JSON.stringify(SPARE_MARKER)}); ` +
-    "if (!at.spare || at.origin !== origin) return JSON.stringify(at); " +
-    `if (!(${String(firstParty)})()) return JSON.stringify({ spare: true, origin, partitioned: true }); ` +
-    `return JSON.stringify({ spare: true, origin, value: await (${fn})(arg) }); }`
+/** A visit's call on the tab's page. */
+export const onSpare = (fn: string): string => visitScript(fn);
+
+/** A visit's call in a frame: `fn` runs only where the frame's storage is its site's own. */
+export const onSpareFrame = (fn: string): string =>
+  visitScript(
+    fn,
+    `if (!(${String(firstParty)})()) return JSON.stringify({ spare: true, origin, partitioned: true }); `,
   );
-}
+
+/**
+ * Whether a browser's spare pages hold frames: Chrome's only (its frames' storage follows the
+ * SameSite rule `firstParty` reads; Firefox's is not checked here). No browser named is Chrome, the default.
+ */
+export const framesIn = (browser: string | undefined): boolean => (browser ?? "chrome") === "chrome";
 
 /**
  * Runs each frame job in its frame of the tab's page, side by side. A frame that is not there, not
@@ -132,7 +139,8 @@ export async function inFrames(
           partitioned?: boolean;
           value?: unknown;
         };
-        return got.spare && got.origin === origin && !got.partitioned && "value" in got
+        // A value of undefined leaves no key in the JSON: the page and the check say it ran.
+        return got.spare && got.origin === origin && !got.partitioned
           ? { ok: true, value: got.value }
           : { ok: false };
       } catch {

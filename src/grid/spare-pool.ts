@@ -56,6 +56,21 @@ export function siteGuess(origin: string): string | null {
   }
 }
 
+/**
+ * How many pages `origins` take: one each, but with `frames`, origins that may share a site go in
+ * frames of one, FRAMES_PER_PAGE at most.
+ */
+export function pagesOf(origins: readonly string[], frames: boolean): number {
+  const sites = new Map<string, number>();
+  let alone = 0;
+  for (const o of origins) {
+    const guess = frames ? siteGuess(o) : null;
+    if (guess) sites.set(guess, (sites.get(guess) ?? 0) + 1);
+    else alone++;
+  }
+  return alone + [...sites.values()].reduce((n, k) => n + Math.ceil(k / FRAMES_PER_PAGE), 0);
+}
+
 export type SpareOutcome =
   | { origin: string; ok: true; value: unknown }
   | { origin: string; ok: false; reason: string };
@@ -117,19 +132,9 @@ export class SparePool {
     return this.borrow ? 1 : Math.min(most, Math.ceil(pages / VISITS_PER_TAB));
   }
 
-  /**
-   * How many pages `origins` take: one each, but origins that may share a site go in frames of one
-   * (when the pool puts them there), FRAMES_PER_PAGE at most.
-   */
+  /** How many pages this pool takes for `origins` (pagesOf). */
   visitsOf(origins: readonly string[]): number {
-    const sites = new Map<string, number>();
-    let alone = 0;
-    for (const o of origins) {
-      const guess = this.frames ? siteGuess(o) : null;
-      if (guess) sites.set(guess, (sites.get(guess) ?? 0) + 1);
-      else alone++;
-    }
-    return alone + [...sites.values()].reduce((n, k) => n + Math.ceil(k / FRAMES_PER_PAGE), 0);
+    return pagesOf(origins, this.frames);
   }
 
   /** The browser's cores are known: more tabs open for `pages` visits (visitsOf) if they allow. */

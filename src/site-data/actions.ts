@@ -9,6 +9,7 @@ import { BIDI_DOWN, badInput, unavailable } from "../errors.ts";
 import { type BidiSocket, SANDBOX } from "../grid/bidi.ts";
 import type { Page } from "../grid/page.ts";
 import { dialogOpenError } from "../grid/page-dialogs.ts";
+import { framesIn } from "../grid/spare-page.ts";
 import { originOf, withSiteData } from "../store/record.ts";
 import { capture, channelDown } from "./capture.ts";
 import { Saved } from "./schemas.ts";
@@ -127,7 +128,7 @@ export const saveSiteData = defineAction({
       origins,
       {
         tabs: ctx.services.config.site_data.tabs,
-        frames: ctx.browser.settings.browser === "chrome",
+        frames: framesIn(ctx.browser.settings.browser),
       },
     );
     const read = await reading;

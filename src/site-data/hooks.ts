@@ -2,6 +2,7 @@
 // summary for workspace://current.
 import { SITE_DATA_URI } from "../actions/fields.ts";
 import { messageOf } from "../errors.ts";
+import { framesIn } from "../grid/spare-page.ts";
 import type { ManagerHooks } from "../workspaces/lifecycle.ts";
 import { summary } from "./by-host.ts";
 import { restore } from "./restore.ts";
@@ -26,7 +27,7 @@ export function siteDataHooks(
       watch(bidi);
       const report = await restore(bidi, data, now(), {
         tabs: settings.tabs,
-        frames: browser.settings.browser === "chrome",
+        frames: framesIn(browser.settings.browser),
         main: async () => (await browser.page()).where.tab,
       });
       // A restore that put everything back is what the next save may build on.

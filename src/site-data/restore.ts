@@ -8,7 +8,7 @@ import { messageOf } from "../errors.ts";
 import { SANDBOX } from "../grid/bidi.ts";
 import type { NavigationInfo, PartialCookie, SameSite } from "../grid/bidi-types.ts";
 import type { SpareBidi } from "../grid/spare-page.ts";
-import { browserCores, SparePool } from "../grid/spare-pool.ts";
+import { browserCores, pagesOf, SparePool } from "../grid/spare-pool.ts";
 import { isObject } from "../kit/json.ts";
 import {
   hostOfUrl,
@@ -226,18 +226,18 @@ export async function restore(
     : null;
   inMain?.catch(() => undefined);
   // The main tab is lent as the spare tab (no page of its own yet, none left in its history). It
-  // moves once the preload is in, so no visit passes it, and the cores are known (asked of it before
-  // it moves, while the cookies go in): on a browser with the cores for it, more tabs open beside it.
-  let cores: Promise<number> = Promise.resolve(0);
+  // moves once the preload is in, so no visit passes it. With more than one page to visit it also
+  // waits for the cores (asked of it before it moves, while the cookies go in): on a browser with the
+  // cores for it, more tabs open beside it. One page (every site in frames of it) asks none.
+  const pages = pagesOf(
+    jobs.map((j) => j.origin),
+    opts.frames ?? false,
+  );
+  const cores = pages > 1 ? opts.main().then((context) => browserCores(bidi, context)) : Promise.resolve(0);
   const lend = async () => ({ context: await opts.main(), after: Promise.allSettled([inMain, cores]) });
   const pool = jobs.length ? new SparePool(bidi, opts.tabs, lend, opts.frames) : null;
-  // One page (every site in frames of it) needs one tab whatever the cores: none asked.
-  const visits = pool?.visitsOf(jobs.map((j) => j.origin)) ?? 0;
-  if (pool && visits > 1) {
-    cores = opts.main().then((context) => browserCores(bidi, context));
-    cores.then((n) => pool.useCores(n, visits)).catch(() => undefined);
-  }
-  pool?.warm(visits);
+  pool?.warm(pages);
+  if (pool && pages > 1) cores.then((n) => pool.useCores(n, pages)).catch(() => undefined);
   // The tab is on its way to the first origin while the cookies go in; nothing is written before.
   const cookies = restoreCookies(bidi, data.cookies, now, skipped);
   const writing = pool?.run(jobs, { ...opts, ready: cookies });

@@ -2,7 +2,7 @@
 // results in the order asked whatever the order they finished, each tab sent on to its next origin
 // by its visit's own script.
 import { describe, expect, test } from "bun:test";
-import { FRAMES_PER_PAGE, SPARE_PATH, SW_REASON } from "../../../src/grid/spare-page.ts";
+import { FRAMES_PER_PAGE, framesIn, SPARE_PATH, SW_REASON } from "../../../src/grid/spare-page.ts";
 import {
   OUT_OF_TIME,
   type SpareJob,
@@ -376,6 +376,13 @@ describe("spare frames", () => {
     expect(frames(bidi)).toEqual([SSO]);
     expect(bidi.localOf(SSO).items()).toEqual({ k: `w ${SSO}` });
     expect(bidi.localOf(APP).items()).toEqual({ k: `w ${APP}` });
+    // A function that answers nothing (undefined leaves no key in the JSON) was still done in its frame.
+    const quiet = new FakeBidi();
+    const again = new SparePool(quiet.socket, 1, undefined, true);
+    const none = await again.run([APP, SSO].map((origin) => ({ origin, fn: "() => undefined" })));
+    await again.close();
+    expect(none.map((o) => o.ok)).toEqual([true, true]);
+    expect(pages(quiet).map((u) => new URL(u as string).origin)).toEqual([APP]);
   });
 
   test("a guess is a scheme and the last two labels; an IP address or a single label is never guessed; a tab for every 4 pages", async () => {
@@ -385,6 +392,8 @@ describe("spare frames", () => {
     expect(siteGuess("http://[::1]:9")).toBeNull();
     expect(siteGuess("http://localhost:9")).toBeNull();
     expect(siteGuess("file:///x")).toBeNull();
+    // Frames in Chrome, the default when no browser is named; never in Firefox.
+    expect([framesIn(undefined), framesIn("chrome"), framesIn("firefox")]).toEqual([true, true, false]);
     const pool = new SparePool(new FakeBidi().socket, 4, undefined, true);
     const twelve = Array.from({ length: 12 }, (_, i) => `https://s${i}.example.test`);
     expect(pool.visitsOf(twelve)).toBe(2);

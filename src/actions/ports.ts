@@ -63,6 +63,11 @@ export interface ActionContext {
   /** Progress for long actions (MCP progress notifications). */
   progress(progress: number, total: number | undefined, message: string): void;
   readonly signal: AbortSignal;
+  /**
+   * Work the answer need not wait for (a spare tab's closing): it runs on in the call's turn, so
+   * the workspace's next call (and a runner's next step) waits for it. It must never reject.
+   */
+  later(work: Promise<unknown>): void;
 }
 
 /** What a precheck is handed: no browser yet. */

@@ -129,6 +129,7 @@ export const saveSiteData = defineAction({
       {
         tabs: ctx.services.config.site_data.tabs,
         frames: framesIn(ctx.browser.settings.browser),
+        later: (closing) => ctx.later(closing),
       },
     );
     const read = await reading;

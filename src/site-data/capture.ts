@@ -34,6 +34,11 @@ export interface LoopOptions {
    * Chromium, whose frames' storage follows the same site rule as a SameSite cookie.
    */
   frames?: boolean;
+  /**
+   * Takes the spare tabs' closing instead of the capture waiting for it (the call's `later`): the
+   * answer need not wait for a tab to go, only the next call does.
+   */
+  later?: (closing: Promise<void>) => void;
 }
 
 function idbRead(v: unknown): IdbRead {
@@ -159,9 +164,11 @@ export async function capture(
     };
   } finally {
     // Every tab the pool opened is closed, whatever happened (one still opening too).
-    await pooled.then(
+    const closing = pooled.then(
       (p) => p.close(),
       () => undefined,
     );
+    if (opts.later) opts.later(closing);
+    else await closing;
   }
 }

@@ -59,6 +59,20 @@ export class Leases {
   }
 
   /** Waits in line for `name`'s lease, at most `opts.waitMs`. */
+  /**
+   * `run`, answered early: what `fn` hands `answer` is the answer (or what it returns, had it handed
+   * none), while `fn` may go on working in the lease.
+   */
+  runAnswering<T>(
+    name: string,
+    opts: WaitOptions,
+    fn: (held: Holding, answer: (value: T) => void) => Promise<T>,
+  ): Promise<T> {
+    let answer: (value: T) => void = () => undefined;
+    const answered = new Promise<T>((resolve) => (answer = resolve));
+    return Promise.race([answered, this.run(name, opts, (held) => fn(held, answer))]);
+  }
+
   async take(name: string, opts: WaitOptions): Promise<Holding> {
     const ticket = crypto.randomUUID();
     const started = Date.now();

@@ -127,7 +127,9 @@ export class CallPipeline {
       signal: opts.signal,
       busy: () => unavailable(busyMessage(workspace, seconds)),
     };
-    return this.ports.leases.run(workspace, wait, async (held) => {
+    // The answer goes once the call and its record are done; the lease once the call's `later`
+    // work is done too, so the next call never meets it half done.
+    return this.ports.leases.runAnswering<Ended>(workspace, wait, async (held, answer) => {
       if (held.waitedMs > 0)
         this.ports.services.log.debug(
           `workspace ${workspace}: ${action.name} waited ${held.waitedMs} ms for its turn`,
@@ -150,6 +152,7 @@ export class CallPipeline {
           touched.push(b);
           return b;
         },
+        after: [],
       };
       try {
         let ended: Ended;
@@ -165,6 +168,8 @@ export class CallPipeline {
         if (!ended.ok && held.lost.aborted && !(ended.error instanceof LeaseLost))
           ended = { ok: false, error: held.lost.reason };
         if (facts) await this.recordInTurn(facts, ended, call);
+        answer(ended);
+        await Promise.allSettled(call.after);
         return ended;
       } finally {
         for (const b of touched) b.release();
@@ -252,7 +257,8 @@ export class CallPipeline {
       if (action.browser !== "none") hooks.changed?.(workspace);
       return result;
     }
-    const done = await this.act(workspace, call, action, input, { ...opts, whole: true });
+    // Its `later` work runs on after the answer, in the turn.
+    const done = await this.act(workspace, call, action, input, { ...opts, whole: true, after: call.after });
     return this.apply(workspace, call, action, done);
   }
 

@@ -24,10 +24,14 @@ export interface Call {
   turn: Turn;
   /** Keeps a browser the call came to hold, so it is given back when the call ends. */
   hold: (b: Held) => Held;
+  /** Work its handlers left to run after the answer (`ActionContext.later`), in the turn. */
+  after: Promise<unknown>[];
 }
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /** Where the handler's `later` work goes (none: it runs on its own, outside any turn). */
+  after?: Promise<unknown>[];
   progress?: (progress: number, total: number | undefined, message: string) => void;
 }
 
@@ -63,6 +67,9 @@ export function contextOf(
     },
     progress: (p, total, message) => opts.progress?.(p, total, message),
     signal: opts.signal ?? new AbortController().signal,
+    later: (work) => {
+      opts.after?.push(work);
+    },
   };
 }
 
@@ -77,7 +84,7 @@ export interface Runner {
     call: Call,
     action: AnyAction,
     input: unknown,
-    opts: { signal: AbortSignal; beforeReopen?: () => Promise<void> },
+    opts: { signal: AbortSignal; beforeReopen?: () => Promise<void>; after?: Promise<unknown>[] },
   ): Promise<{ result: AnyRecord; happened: Happened }>;
   settle(
     workspace: string,
@@ -124,12 +131,18 @@ async function step(
   input: unknown,
   opts: { signal: AbortSignal; beforeReopen?: () => Promise<void> },
 ): Promise<StepOutcome> {
-  // A page step goes through the stages a call's handler does (the browser, the handler).
-  const { result, happened } =
-    action.browser === "page"
-      ? await d.act(workspace, call, action, input, opts)
-      : await browserless(d, workspace, call, action, input, opts.signal);
-  return { result, landed: happened.landed, changes: [...(happened.changes ?? [])] };
+  // A page step goes through the stages a call's handler does (the browser, the handler); its
+  // `later` work is done before the next step.
+  const after: Promise<unknown>[] = [];
+  try {
+    const { result, happened } =
+      action.browser === "page"
+        ? await d.act(workspace, call, action, input, { ...opts, after })
+        : await browserless(d, workspace, call, action, input, opts.signal);
+    return { result, landed: happened.landed, changes: [...(happened.changes ?? [])] };
+  } finally {
+    await Promise.allSettled(after);
+  }
 }
 
 /** An open, end or browserless step: an open or end replaces the browser the rest of the call uses. */

@@ -141,3 +141,74 @@ test("a flow's steps are recorded through the same record stage, on the run's br
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+/** An action that leaves `ms` of work to run after its answer, and says when it is done. */
+function leaving(name: string, ms: number, log: string[], fail = false): ReturnType<typeof testAction> {
+  return testAction(name, async (ctx) => {
+    ctx.later(
+      new Promise<void>((resolve) =>
+        setTimeout(() => {
+          log.push(`${name} later done`);
+          resolve();
+        }, ms),
+      ),
+    );
+    if (fail) throw badInput("no element matches #gone");
+    return {};
+  });
+}
+
+test("a call's later work runs after its answer, in its turn: the next call on the workspace waits for it", async () => {
+  const log: string[] = [];
+  const slow = leaving("slow", 150, log);
+  const peek = testAction("peek", async () => {
+    log.push("next call");
+    return {};
+  });
+  const first = invoke({ surface: "rest", workspace: W, action: slow, args: {} }).then(() =>
+    log.push("answered"),
+  );
+  const second = invoke({ surface: "rest", workspace: W, action: peek, args: {} });
+  await Promise.all([first, second]);
+  expect(log).toEqual(["answered", "slow later done", "next call"]);
+});
+
+test("a failed call's later work is held in its turn too", async () => {
+  const log: string[] = [];
+  const failing = leaving("failing", 100, log, true);
+  const peek = testAction("peek", async () => {
+    log.push("next call");
+    return {};
+  });
+  const first = invoke({ surface: "rest", workspace: W, action: failing, args: {} }).catch(() =>
+    log.push("answered"),
+  );
+  await Promise.all([first, invoke({ surface: "rest", workspace: W, action: peek, args: {} })]);
+  expect(log).toEqual(["answered", "failing later done", "next call"]);
+});
+
+test("a flow step's later work is done before the next step", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "sf-pipeline-later-"));
+  try {
+    const log: string[] = [];
+    const slow = leaving("test_slow", 100, log);
+    const next = testAction("test_next", async () => {
+      log.push("next step");
+      return {};
+    });
+    services = testServices({
+      store: await openStore({ ttl: 86_400 }),
+      grid: fake.grid,
+      hooks: {},
+      actions: [go, slow, next],
+      configure: (config) => {
+        config.data.dir = dir;
+      },
+    });
+    services.flows.store.save(W, "two", "steps:\n  - tool: test_slow\n  - tool: test_next\n");
+    await invoke({ surface: "rest", workspace: W, action: runFlowAction, args: { name: "two" } });
+    expect(log).toEqual(["test_slow later done", "next step"]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -11,15 +11,20 @@ export const MOVED = [
   "browsingContext.navigationFailed",
   "browsingContext.navigationCommitted",
 ] as const;
-/** A page with frames is there for its frames once loaded (its load waits for theirs). */
+/** A page's load waits for its frames': a frame not parsed by then is not coming. */
 export const LOADED = "browsingContext.load";
+/** A frame of the tab is created (its parent named) before its page is parsed. */
+export const FRAMED = "browsingContext.contextCreated";
 
 /** A move of the tab the page itself makes (location.replace), followed by its events. */
 export interface Arrival {
   url: string;
   done: Promise<void>;
-  /** The page and its frames loaded (a page without frames: `done`); never rejects. */
-  loaded: Promise<void>;
+  /**
+   * Each frame the page holds, by its url: its context once its page is parsed, or null once the
+   * page loaded without it or the arrival was cancelled; never rejects.
+   */
+  frames: ReadonlyMap<string, Promise<string | null>>;
   cancel(): void;
 }
 
@@ -69,23 +74,39 @@ export class Moves {
       this.waiting.add(cancel);
     });
     done.catch(() => undefined);
-    if (!framesOf(url).length) return { url, done, loaded: done.catch(() => undefined), cancel };
-    let unload: () => void = () => undefined;
-    const loaded = new Promise<void>((resolve) => {
-      const off = this.bidi.on(LOADED, this.context, (p: { url?: string }) => {
+    const wanted = framesOf(url).map((origin) => origin + SPARE_PATH);
+    if (!wanted.length) return { url, done, frames: new Map(), cancel };
+    // Each frame is taken as soon as its own page is parsed, not once the whole page has loaded.
+    const found = new Map<string, (context: string | null) => void>();
+    const frames = new Map(
+      wanted.map((w) => [w, new Promise<string | null>((resolve) => found.set(w, resolve))] as const),
+    );
+    const ours = new Set<string>();
+    const give = (w: string, context: string | null) => {
+      found.get(w)?.(context);
+      found.delete(w);
+    };
+    const offs = [
+      this.bidi.on(FRAMED, null, (p) => {
+        if (p?.parent === this.context) ours.add(p.context);
+      }),
+      this.bidi.on("browsingContext.domContentLoaded", null, (p) => {
+        if (p && ours.has(p.context)) give(p.url, p.context);
+      }),
+      this.bidi.on(LOADED, this.context, (p) => {
         if (samePage(p?.url, url)) unload();
-      });
-      unload = () => {
-        off();
-        this.waiting.delete(unload);
-        resolve();
-      };
-      this.waiting.add(unload);
-    });
+      }),
+    ];
+    const unload = () => {
+      for (const off of offs) off();
+      this.waiting.delete(unload);
+      for (const w of [...found.keys()]) give(w, null);
+    };
+    this.waiting.add(unload);
     return {
       url,
       done,
-      loaded,
+      frames,
       cancel: () => {
         cancel();
         unload();

@@ -104,27 +104,23 @@ export const onSpareFrame = (fn: string): string =>
 export const framesIn = (browser: string | undefined): boolean => (browser ?? "chrome") === "chrome";
 
 /**
- * Runs each frame job in its frame of the tab's page, side by side. A frame that is not there, not
- * ours, on another origin, not its site's own storage, or whose call failed is not done: its origin
- * wants a page of its own.
+ * Runs each frame job in its frame of the tab's page as soon as that frame's page is parsed
+ * (`contexts`, by the frame's url), side by side. A frame that is not there, not ours, on another
+ * origin, not its site's own storage, or whose call failed is not done: its origin wants a page of its own.
  */
 export async function inFrames(
   bidi: SpareBidi,
-  tab: string,
+  contexts: ReadonlyMap<string, Promise<string | null>>,
   frames: readonly FrameJob[],
 ): Promise<FrameResult[]> {
-  const tree = await bidi
-    .send("browsingContext.getTree", { root: tab, maxDepth: 1 })
-    .then((r) => r.contexts[0]?.children ?? [])
-    .catch(() => []);
   return Promise.all(
     frames.map(async ({ origin, fn, arg = "" }): Promise<FrameResult> => {
-      const frame = tree.find((c) => c.url === origin + SPARE_PATH);
+      const frame = await contexts.get(origin + SPARE_PATH);
       if (!frame) return { ok: false };
       try {
         const reply = await bidi.send("script.callFunction", {
           functionDeclaration: onSpareFrame(fn),
-          target: { context: frame.context, sandbox: SANDBOX },
+          target: { context: frame, sandbox: SANDBOX },
           arguments: [
             { type: "string", value: origin },
             { type: "string", value: arg },

@@ -6,7 +6,7 @@ import { messageOf } from "../errors.ts";
 import { nothing } from "../in-page/standalone.ts";
 import { SANDBOX } from "./bidi.ts";
 import type { NetworkEvent } from "./bidi-types.ts";
-import { type Arrival, HOME, LOADED, MOVED, Moves } from "./spare-moves.ts";
+import { type Arrival, FRAMED, HOME, LOADED, MOVED, Moves } from "./spare-moves.ts";
 import {
   FRAME_WAIT_MS,
   type FrameJob,
@@ -145,7 +145,7 @@ async function prepare(bidi: SpareBidi, context: string, parts: Parts): Promise<
   parts.off = bidi.on("network.beforeRequestSent", null, (event: NetworkEvent) => {
     if (ours) answer(bidi, event, ours, parts.hold);
   });
-  const subscribing = bidi.subscribe(["network.beforeRequestSent", ...MOVED, LOADED], [context]);
+  const subscribing = bidi.subscribe(["network.beforeRequestSent", ...MOVED, LOADED, FRAMED], [context]);
   // The sandbox is made with each document rather than by the first call into it, a round trip
   // into the page saved on every visit.
   const preloading = bidi.send("script.addPreloadScript", {
@@ -239,14 +239,18 @@ function spareTab(
       const coming = next?.();
       return own(origin, fn, arg, coming ? tab.arrival(coming) : null);
     }
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, FRAME_WAIT_MS)));
-    await Promise.race([here?.loaded, late]).finally(() => clearTimeout(timer));
-    here?.cancel();
-    // The page's own origin is done beside its frames; the move on waits for both (it ends them).
+    // The page's own origin is done beside its frames, each as it is parsed; a frame not parsed
+    // within FRAME_WAIT_MS is given up on. The move on waits for all (it ends them).
+    const arrived = here;
+    const timer = setTimeout(() => arrived?.cancel(), FRAME_WAIT_MS);
     const mine = own(origin, fn, arg, null);
     mine.catch(() => undefined);
-    framed?.(await inFrames(bidi, context, frames));
+    try {
+      framed?.(await inFrames(bidi, arrived?.frames ?? new Map(), frames));
+    } finally {
+      clearTimeout(timer);
+      arrived?.cancel();
+    }
     const value = await mine;
     const coming = next?.();
     if (coming) {

@@ -131,6 +131,8 @@ export interface FakeOptions {
   visitReplyMs?: number;
   /** Origins whose frames under a page of another site's are partitioned (their storage is not the site's own). */
   partitioned?: string[];
+  /** ms a frame of that origin takes before its request goes (its page is parsed after). */
+  frameMs?: Record<string, number>;
 }
 
 export class FakeBidi {
@@ -424,16 +426,44 @@ export class FakeBidi {
     if (intercepted && subscribed) {
       const body = await this.request(context, url, intercepted[0]);
       tab.marked = body.includes("selenium-flow-spare");
-      // Each frame the page holds loads (through the same intercept) before the page's load.
-      let k = 0;
-      for (const [, src = ""] of body.matchAll(/<iframe src="([^"]*)"><\/iframe>/g)) {
-        const frame = `${context}.f${++k}`;
-        const f: Tab = { url: src, marked: false, parent: context };
-        this.tabs.set(frame, f);
-        f.marked = (await this.request(frame, src, intercepted[0])).includes("selenium-flow-spare");
+      const srcs = [...body.matchAll(/<iframe src="([^"]*)"><\/iframe>/g)].map((m) => m[1] ?? "");
+      if (srcs.length) {
+        // The page is parsed first; its frames load side by side, then the page's load.
+        const parsed = this.arrived(context, url, false);
+        void Promise.all(
+          srcs.map((src, k) => this.frameLoads(context, url, `${context}.f${k + 1}`, src, intercepted[0])),
+        ).then(() => {
+          if (this.tabs.get(context)?.url === url)
+            this.emit("browsingContext.load", context, { context, navigation: "n", timestamp: 0, url });
+        });
+        return parsed;
       }
     }
     return this.arrived(context, url);
+  }
+
+  /** A frame of `context`'s page at `url`: created, its request answered, then parsed and loaded. */
+  private async frameLoads(
+    context: string,
+    url: string,
+    frame: string,
+    src: string,
+    intercept: string,
+  ): Promise<void> {
+    const f: Tab = { url: src, marked: false, parent: context };
+    this.tabs.set(frame, f);
+    this.emit("browsingContext.contextCreated", frame, {
+      context: frame,
+      parent: context,
+      url: "about:blank",
+    });
+    const ms = this.opts.frameMs?.[new URL(src).origin] ?? 0;
+    if (ms) await Bun.sleep(ms);
+    if (this.tabs.get(context)?.url !== url) return;
+    f.marked = (await this.request(frame, src, intercept)).includes("selenium-flow-spare");
+    this.log.push(`parsed ${frame}`);
+    for (const event of ["browsingContext.domContentLoaded", "browsingContext.load"])
+      this.emit(event, frame, { context: frame, navigation: "n", timestamp: 0, url: src });
   }
 
   /** A blocked request, as the intercept's listeners hear it; the body they answer with ("" if none). */
@@ -457,7 +487,7 @@ export class FakeBidi {
   }
 
   // A new document: its preload scripts run before anything else, then the browser tells the load.
-  private arrived(context: string, url: string): { navigation: string; url: string } {
+  private arrived(context: string, url: string, load = true): { navigation: string; url: string } {
     const tab = this.tabs.get(context);
     if (!tab) return { navigation: "n", url };
     const origin = new URL(url).origin;
@@ -477,7 +507,8 @@ export class FakeBidi {
       const quiet = url === "about:blank" && this.opts.quietBlank;
       for (const event of [
         "browsingContext.navigationCommitted",
-        ...(quiet ? [] : ["browsingContext.domContentLoaded", "browsingContext.load"]),
+        ...(quiet ? [] : ["browsingContext.domContentLoaded"]),
+        ...(quiet || !load ? [] : ["browsingContext.load"]),
       ]) {
         const info = { context, navigation: "n", timestamp: 0, url };
         this.emit(event, context, info);

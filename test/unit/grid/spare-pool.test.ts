@@ -366,6 +366,23 @@ describe("spare frames", () => {
     expect([...bidi.tabs.keys()]).toEqual(["main"]);
   });
 
+  test("each frame is read as soon as its own page is parsed, and the page's own origin too: a slow frame holds up none of them", async () => {
+    const slow = "https://slow.example.test";
+    const bidi = new FakeBidi({ frameMs: { [slow]: 200 } });
+    const all = [APP, slow, SSO];
+    for (const o of all) bidi.localOf(o).setItem("k", `v ${o}`);
+    const pool = new SparePool(bidi.socket, 1, undefined, true);
+    const out = await pool.run(all.map((origin) => ({ origin, fn: read })));
+    await pool.close();
+    expect(out).toEqual(all.map((origin) => ({ origin, ok: true, value: `v ${origin}` })));
+    expect(frames(bidi).sort()).toEqual([SSO, slow].sort());
+    const at = (line: string) => bidi.log.findIndex((l) => l.startsWith(line));
+    const slowParsed = at("parsed spare-1.f1");
+    expect(slowParsed).toBeGreaterThan(-1);
+    expect(at(`visit spare-1 ${APP}`)).toBeLessThan(slowParsed);
+    expect(at(`visit spare-1.f2 ${SSO}`)).toBeLessThan(slowParsed);
+  });
+
   test("a restore's writes in frames land in each site's own storage", async () => {
     const bidi = new FakeBidi();
     const pool = new SparePool(bidi.socket, 1, undefined, true);

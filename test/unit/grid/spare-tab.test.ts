@@ -27,7 +27,7 @@ describe("the spare tab", () => {
       "create tab background",
       `intercept beforeRequestSent [spare-1] ${SPARE_PATH}`,
       "on network.beforeRequestSent null",
-      "subscribe network.beforeRequestSent,browsingContext.domContentLoaded,browsingContext.navigationFailed,browsingContext.navigationCommitted,browsingContext.load [spare-1]",
+      "subscribe network.beforeRequestSent,browsingContext.domContentLoaded,browsingContext.navigationFailed,browsingContext.navigationCommitted,browsingContext.load,browsingContext.contextCreated [spare-1]",
       "preload [spare-1] selenium-flow",
       `navigate spare-1 ${APP}${SPARE_PATH} interactive`,
       "respond request-4",

@@ -11,7 +11,6 @@ import {
   FRAME_WAIT_MS,
   type FrameJob,
   type FrameResult,
-  framesOf,
   inFrames,
   onSpare,
   SPARE_PATH,

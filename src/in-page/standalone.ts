@@ -64,8 +64,10 @@ export function onMarkedPage(marker: string): { spare: boolean; origin: string }
 export function firstParty(): boolean {
   const name = `__selenium_flow_site_${Math.random().toString(36).slice(2)}`;
   const at = `; path=${location.pathname}; SameSite=Strict`;
+  // biome-ignore lint/suspicious/noDocumentCookie: the check is what document.cookie keeps (cookieStore is absent on http pages).
   document.cookie = `${name}=1${at}`;
   const kept = document.cookie.split("; ").includes(`${name}=1`);
+  // biome-ignore lint/suspicious/noDocumentCookie: the same cookie taken out at once.
   document.cookie = `${name}=${at}; max-age=0`;
   return kept;
 }

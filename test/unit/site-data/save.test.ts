@@ -94,6 +94,24 @@ describe("capture", () => {
     expect(four.handlers).toBe(0);
   });
 
+  test("with `later`, the capture answers before its spare tab has closed, and hands the closing over", async () => {
+    const bidi = new FakeBidi({ closeMs: 150 });
+    bidi.localOf(SSO).setItem("kc", "1");
+    let closing: Promise<void> | null = null;
+    const got = await capture(async () => bidi.socket, page(APP), [APP, SSO], {
+      later: (p) => {
+        closing = p;
+      },
+    });
+    expect(got.others).toEqual({ [SSO]: { kc: "1" } });
+    expect(bidi.log.some((l) => l.startsWith("closed "))).toBe(false);
+    expect(closing).not.toBeNull();
+    await closing;
+    expect(bidi.log.filter((l) => l.startsWith("closed "))).toHaveLength(1);
+    expect([...bidi.tabs.keys()]).toEqual(["main"]);
+    expect(bidi.handlers).toBe(0);
+  });
+
   test("only web origins are visited", async () => {
     const bidi = new FakeBidi();
     await capture(async () => bidi.socket, page(APP), ["chrome://settings", SSO, "file:///tmp"]);

@@ -65,7 +65,7 @@ export interface ActionContext {
   readonly signal: AbortSignal;
   /**
    * Work the answer need not wait for (a spare tab's closing): it runs on in the call's turn, so
-   * the workspace's next call (and a runner's next step) waits for it. It must never reject.
+   * the workspace's next call (and a runner's next step) waits for it. A failure is only logged.
    */
   later(work: Promise<unknown>): void;
 }

@@ -58,7 +58,6 @@ export class Leases {
     }
   }
 
-  /** Waits in line for `name`'s lease, at most `opts.waitMs`. */
   /**
    * `run`, answered early: what `fn` hands `answer` is the answer (or what it returns, had it handed
    * none), while `fn` may go on working in the lease.
@@ -73,6 +72,7 @@ export class Leases {
     return Promise.race([answered, this.run(name, opts, (held) => fn(held, answer))]);
   }
 
+  /** Waits in line for `name`'s lease, at most `opts.waitMs`. */
   async take(name: string, opts: WaitOptions): Promise<Holding> {
     const ticket = crypto.randomUUID();
     const started = Date.now();

@@ -7,6 +7,7 @@
 import type { AnyAction, LiveBrowser } from "../actions/action.ts";
 import { type Happened, split } from "../actions/outcome.ts";
 import type { ActionContext, ActionServices } from "../actions/ports.ts";
+import { messageOf } from "../errors.ts";
 import type { SiteDataReport } from "../store/record.ts";
 import type { Held } from "./browsers.ts";
 import type { CallEnd } from "./call.ts";
@@ -68,6 +69,9 @@ export function contextOf(
     progress: (p, total, message) => opts.progress?.(p, total, message),
     signal: opts.signal ?? new AbortController().signal,
     later: (work) => {
+      work.catch((err) =>
+        d.services.log.debug(`workspace ${workspace}: work after a call failed: ${messageOf(err)}`),
+      );
       opts.after?.push(work);
     },
   };

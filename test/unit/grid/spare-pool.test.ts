@@ -2,7 +2,13 @@
 // results in the order asked whatever the order they finished, each tab sent on to its next origin
 // by its visit's own script.
 import { describe, expect, test } from "bun:test";
-import { FRAMES_PER_PAGE, framesIn, SPARE_PATH, SW_REASON } from "../../../src/grid/spare-page.ts";
+import {
+  FRAME_WAIT_MS,
+  FRAMES_PER_PAGE,
+  framesIn,
+  SPARE_PATH,
+  SW_REASON,
+} from "../../../src/grid/spare-page.ts";
 import {
   OUT_OF_TIME,
   type SpareJob,
@@ -382,6 +388,19 @@ describe("spare frames", () => {
     expect(at(`visit spare-1 ${APP}`)).toBeLessThan(slowParsed);
     expect(at(`visit spare-1.f2 ${SSO}`)).toBeLessThan(slowParsed);
   });
+
+  test("a frame not parsed within FRAME_WAIT_MS is given up on there: its origin gets a page of its own", async () => {
+    const slow = "https://slow.example.test";
+    const bidi = new FakeBidi({ frameMs: { [slow]: FRAME_WAIT_MS + 1_000 } });
+    const all = [APP, slow, SSO];
+    for (const o of all) bidi.localOf(o).setItem("k", `v ${o}`);
+    const pool = new SparePool(bidi.socket, 1, undefined, true);
+    const out = await pool.run(all.map((origin) => ({ origin, fn: read })));
+    await pool.close();
+    expect(out).toEqual(all.map((origin) => ({ origin, ok: true, value: `v ${origin}` })));
+    expect(frames(bidi)).toEqual([SSO]);
+    expect(pages(bidi).map((u) => new URL(u as string).origin)).toEqual([APP, slow]);
+  }, 10_000);
 
   test("a restore's writes in frames land in each site's own storage", async () => {
     const bidi = new FakeBidi();

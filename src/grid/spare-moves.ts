@@ -1,5 +1,5 @@
 // A spare tab's moves: each waited for by the browser's events for the tab (its page parsed, a
-// failure, or about:blank committed; a page with frames also loaded), never by asking the page.
+// failure, or about:blank committed; each frame of a page with frames parsed), never by asking the page.
 import { SANDBOX } from "./bidi.ts";
 import { framesOf, SPARE_PATH, type SpareBidi } from "./spare-page.ts";
 

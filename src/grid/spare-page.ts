@@ -16,7 +16,7 @@ export const SW_REASON = "a service worker answered: save while on this site";
  * or written there, side by side; any other goes back to the pool for a page of its own.
  */
 export const FRAMES_PER_PAGE = 8;
-/** How long a visit waits for its page's frames to load before it takes the ones that did. */
+/** How long a visit waits for its page's frames to be parsed; one not parsed by then gets a page of its own. */
 export const FRAME_WAIT_MS = 3_000;
 
 /** An http(s) origin as the URL parser writes it, and safe in an HTML attribute, or null. */

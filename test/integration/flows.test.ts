@@ -647,7 +647,7 @@ describe("saving site data mid-flow, in a workspace of its own", () => {
       await call("DELETE", "/browser");
       await putYaml(
         "mid-save",
-        `steps:\n  - tool: navigate\n    args: {url: "${ONE}/one"}\n  - tool: navigate\n    args: {url: "${TWO}/two"}\n  - tool: save_site_data\n    return: true\n  - tool: navigate\n    args: {url: "${THREE}/three"}\n`,
+        `steps:\n  - tool: navigate\n    args: {url: "${ONE}/one"}\n  - tool: navigate\n    args: {url: "${TWO}/two"}\n  - tool: save_site_data\n    return: true\n  - tool: switch\n    args: {tab: list}\n    return: true\n  - tool: navigate\n    args: {url: "${THREE}/three"}\n`,
         SAVES,
       );
       const opened = await call("POST", "/browser", {}, SAVES);
@@ -662,8 +662,11 @@ describe("saving site data mid-flow, in a workspace of its own", () => {
         ["navigate", true, `${ONE}/one`],
         ["navigate", true, `${TWO}/two`],
         ["save_site_data", true, undefined],
+        ["switch", true, undefined],
         ["navigate", true, `${THREE}/three`],
       ]);
+      // The save's spare tab closed after its answer, before the next step: the list has the agent's tab only.
+      expect(report.steps[3].result.tabs.map((t: { url: string }) => t.url)).toEqual([`${TWO}/two`]);
       // Two was the page when the save ran (its sessionStorage is kept); one was read in the spare tab.
       expect(report.steps[2].result).toEqual({
         url: `${TWO}/two`,

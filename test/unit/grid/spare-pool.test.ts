@@ -372,16 +372,22 @@ describe("spare frames", () => {
     expect([...bidi.tabs.keys()]).toEqual(["main"]);
   });
 
-  test("each frame is read as soon as its own page is parsed, and the page's own origin too: a slow frame holds up none of them", async () => {
-    const slow = "https://slow.example.test";
-    const bidi = new FakeBidi({ frameMs: { [slow]: 200 } });
-    const all = [APP, slow, SSO];
+  const SLOW = "https://slow.example.test";
+  /** APP's page with SLOW and SSO in frames, SLOW's frame taking `ms` to load; every origin read. */
+  const withSlowFrame = async (ms: number) => {
+    const bidi = new FakeBidi({ frameMs: { [SLOW]: ms } });
+    const all = [APP, SLOW, SSO];
     for (const o of all) bidi.localOf(o).setItem("k", `v ${o}`);
     const pool = new SparePool(bidi.socket, 1, undefined, true);
     const out = await pool.run(all.map((origin) => ({ origin, fn: read })));
     await pool.close();
     expect(out).toEqual(all.map((origin) => ({ origin, ok: true, value: `v ${origin}` })));
-    expect(frames(bidi).sort()).toEqual([SSO, slow].sort());
+    return bidi;
+  };
+
+  test("each frame is read as soon as its own page is parsed, and the page's own origin too: a slow frame holds up none of them", async () => {
+    const bidi = await withSlowFrame(200);
+    expect(frames(bidi).sort()).toEqual([SSO, SLOW].sort());
     const at = (line: string) => bidi.log.findIndex((l) => l.startsWith(line));
     const slowParsed = at("parsed spare-1.f1");
     expect(slowParsed).toBeGreaterThan(-1);
@@ -390,16 +396,9 @@ describe("spare frames", () => {
   });
 
   test("a frame not parsed within FRAME_WAIT_MS is given up on there: its origin gets a page of its own", async () => {
-    const slow = "https://slow.example.test";
-    const bidi = new FakeBidi({ frameMs: { [slow]: FRAME_WAIT_MS + 1_000 } });
-    const all = [APP, slow, SSO];
-    for (const o of all) bidi.localOf(o).setItem("k", `v ${o}`);
-    const pool = new SparePool(bidi.socket, 1, undefined, true);
-    const out = await pool.run(all.map((origin) => ({ origin, fn: read })));
-    await pool.close();
-    expect(out).toEqual(all.map((origin) => ({ origin, ok: true, value: `v ${origin}` })));
+    const bidi = await withSlowFrame(FRAME_WAIT_MS + 1_000);
     expect(frames(bidi)).toEqual([SSO]);
-    expect(pages(bidi).map((u) => new URL(u as string).origin)).toEqual([APP, slow]);
+    expect(pages(bidi).map((u) => new URL(u as string).origin)).toEqual([APP, SLOW]);
   }, 10_000);
 
   test("a restore's writes in frames land in each site's own storage", async () => {

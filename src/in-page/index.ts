@@ -7,12 +7,14 @@ import { allElements, BUTTON_INPUTS, cut, fresh as freshDom, isVisible, norm, te
 import { focusField, insertable } from "./fields.ts";
 import { fillField } from "./fill.ts";
 import { describe, hints, INTERACTIVE } from "./hints.ts";
+import { readIdb } from "./idb.ts";
 import { arm, leaving } from "./leaving.ts";
 import { readPage } from "./outline.ts";
 import { aim, dragEnds, hitSeen, hitWatch, textSelected, textSpan } from "./pointer.ts";
 import { resolveRef } from "./refs.ts";
 import { roleOf } from "./roles.ts";
 import { cssFor, find } from "./selectors.ts";
+import { readPage as readStorages } from "./storage.ts";
 import {
   coverTyped,
   forgetTyped,
@@ -35,6 +37,17 @@ function fresh(): void {
   forgetTyped();
 }
 
+/** A save's read of the top document: both its storages, its IndexedDB, its title and the cores. */
+async function storagesNow(): Promise<Record<string, unknown>> {
+  const o = JSON.parse(readStorages()) as Record<string, unknown>;
+  try {
+    o.idb = await readIdb();
+  } catch {
+    o.idb = { dbs: [], skipped: [] };
+  }
+  return o;
+}
+
 const lib = {
   norm,
   cut,
@@ -52,6 +65,7 @@ const lib = {
   hints,
   describe,
   readPage,
+  storagesNow,
   resolveRef,
   aim,
   hitWatch,

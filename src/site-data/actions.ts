@@ -6,14 +6,13 @@ import { pageFields, SITE_DATA_URI, webUrl } from "../actions/fields.ts";
 import { outcome, type RecordChange } from "../actions/outcome.ts";
 import type { ActionContext } from "../actions/ports.ts";
 import { BIDI_DOWN, badInput, unavailable } from "../errors.ts";
-import { type BidiSocket, SANDBOX } from "../grid/bidi.ts";
+import type { BidiSocket } from "../grid/bidi.ts";
 import type { Page } from "../grid/page.ts";
 import { dialogOpenError } from "../grid/page-dialogs.ts";
 import { framesIn } from "../grid/spare-page.ts";
 import { originOf, withSiteData } from "../store/record.ts";
 import { capture, channelDown } from "./capture.ts";
 import { Saved } from "./schemas.ts";
-import { READ_PAGE } from "./scripts.ts";
 import { JAR_OVER, jarFits, type SaveReceipt, snapshot } from "./snapshot.ts";
 import { beginRead } from "./touched.ts";
 
@@ -25,7 +24,7 @@ const replaced = (): SaveReceipt => ({ cookies: 0, sites: [], skipped: [{ reason
 
 /**
  * The page's url (the browser's word: its context tree, the one the save's read asked for, `urlOf`)
- * beside its storages and title (one small call in the sandbox), at once.
+ * beside its storages and title (the page library's read, in the sandbox), at once.
  */
 async function readPage(page: Page, urlOf: Promise<string | null>) {
   const tab = page.where.tab;
@@ -34,27 +33,11 @@ async function readPage(page: Page, urlOf: Promise<string | null>) {
   const tree = async () =>
     (await urlOf) ??
     (await page.send("browsingContext.getTree", { root: tab, maxDepth: 0 })).contexts[0]?.url;
-  const [url, reply] = await Promise.all([
+  const [url, got] = await Promise.all([
     tree(),
-    page.whilePrompt(
-      page.send("script.callFunction", {
-        functionDeclaration: READ_PAGE,
-        target: { context: tab, sandbox: SANDBOX },
-        awaitPromise: true,
-        resultOwnership: "none",
-      }),
-    ),
+    page.callIn<Record<string, unknown>>(tab, (L) => L.storagesNow()),
   ]);
   if (url === undefined) throw badInput("the current tab was closed: pick another with switch (tab)");
-  if (reply.type !== "success")
-    throw new Error(`the page's storage could not be read: ${reply.exceptionDetails.text}`);
-  const got = JSON.parse(String(reply.result.value)) as {
-    local: unknown;
-    session: unknown;
-    idb: unknown;
-    title: unknown;
-    cores: unknown;
-  };
   return {
     origin: originOf(url),
     local: got.local,

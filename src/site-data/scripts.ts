@@ -1,16 +1,15 @@
 // The JavaScript a save and a restore run in the browser, always in the sandbox realm, put together
-// from the page's own functions (src/in-page/storage.ts, idb.ts) as the text sent. Values travel as
-// arguments or JSON, so quotes, apostrophes and `</script>` survive.
+// from the page's own functions (src/in-page/storage.ts, idb.ts) as the text sent (the agent's page is
+// read by the page library's storagesNow). Values travel as arguments or JSON, so quotes, apostrophes
+// and `</script>` survive.
 
-import { fillSession, type Items, readLocal, readPage, writeLocal } from "../in-page/storage.ts";
+import { fillSession, type Items, readLocal, writeLocal } from "../in-page/storage.ts";
 import { READ_IDB, WRITE_IDB } from "./idb.ts";
 
 /** Run on a spare tab's marked page: its localStorage and IndexedDB, whole. */
 export const READ_LOCAL = `async () => ({ local: (${readLocal.toString()})(), idb: await (${READ_IDB})() })`;
 /** Run on a spare tab's marked page, given {local, idb} as JSON: puts both back, returns how many. */
 export const WRITE_LOCAL = `async (json) => { const o = JSON.parse(json); return (${writeLocal.toString()})(JSON.stringify(o.local ?? {})) + (o.idb?.length ? await (${WRITE_IDB})(JSON.stringify(o.idb)) : 0); }`;
-/** The top document's storages, IndexedDB and title, as JSON (see readPage). */
-export const READ_PAGE = `async () => { const o = JSON.parse((${readPage.toString()})()); try { o.idb = await (${READ_IDB})(); } catch { o.idb = { dbs: [], skipped: [] }; } return JSON.stringify(o); }`;
 
 /** The preload script that restores a tab's sessionStorage for `origin` on its way there. */
 export function sessionPreload(origin: string, items: Items): string {

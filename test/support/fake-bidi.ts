@@ -578,7 +578,17 @@ export class FakeBidi {
         };
       }
     }
-    if (declaration.includes("sessionStorage")) {
+    if (declaration.includes("storagesNow")) {
+      // The save's read of the page (the library's storagesNow).
+      value = {
+        ...(origin
+          ? { local: this.localOf(origin).items(), session: this.sessionOf(context, origin).items() }
+          : { local: {}, session: {} }),
+        idb: { dbs: [], skipped: [] },
+        title: this.titles.get(tab.url) ?? "",
+        cores: this.opts.cores ?? 0,
+      };
+    } else if (declaration.includes("sessionStorage")) {
       value = origin
         ? { local: this.localOf(origin).items(), session: this.sessionOf(context, origin).items() }
         : { local: {}, session: {} };

@@ -20,7 +20,7 @@ import { testServices } from "../../support/services.ts";
 
 const NOW = 1_790_800_000;
 /** The sandbox call a save makes to read the page's two storages. */
-const readsStorage = (script: string) => script.includes("sessionStorage");
+const readsStorage = (script: string) => script.includes("storagesNow");
 const APP = "https://app.example.com";
 const SSO = "https://sso.example.com";
 const OLD = "https://old.example.com";

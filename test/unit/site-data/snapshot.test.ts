@@ -3,7 +3,8 @@
 import { describe, expect, test } from "bun:test";
 import { AppError } from "../../../src/errors.ts";
 import { SW_REASON } from "../../../src/grid/spare-page.ts";
-import { READ_LOCAL, READ_PAGE, sessionPreload, WRITE_LOCAL } from "../../../src/site-data/scripts.ts";
+import { readPage } from "../../../src/in-page/storage.ts";
+import { READ_LOCAL, sessionPreload, WRITE_LOCAL } from "../../../src/site-data/scripts.ts";
 import {
   type Captured,
   JAR_OVER,
@@ -252,7 +253,7 @@ describe("the storage scripts", () => {
   test("the page read gives both storages, the title of the document it runs in and the browser's cores; a storage it may not read is empty", async () => {
     const run = async (local: unknown, session: unknown) =>
       JSON.parse(
-        (await callOn(READ_PAGE, [], {
+        (await callOn(readPage.toString(), [], {
           origin: APP,
           marked: false,
           title: "Home",
@@ -265,7 +266,6 @@ describe("the storage scripts", () => {
       session: { t: "2" },
       title: "Home",
       cores: navigator.hardwareConcurrency,
-      idb: { dbs: [], skipped: [] },
     });
     const throwing = {
       get length(): number {
@@ -277,7 +277,6 @@ describe("the storage scripts", () => {
       session: { t: "2" },
       title: "Home",
       cores: navigator.hardwareConcurrency,
-      idb: { dbs: [], skipped: [] },
     });
   });
 });

@@ -98,8 +98,14 @@ export class McpStreams {
 
   /** Brings the watch in line with the session's marks (subscriptions any server took). */
   private async marks(session: string, watch: ResourceWatch): Promise<void> {
-    for (const uri of SUBSCRIBABLE) {
-      const on = await this.services.store.hasMark(subscriptionMark(session, uri)).catch(() => null);
+    // Asked all at once: a Redis store pipelines them on its one connection.
+    const marks = await Promise.all(
+      SUBSCRIBABLE.map((uri) =>
+        this.services.store.hasMark(subscriptionMark(session, uri)).catch(() => null),
+      ),
+    );
+    for (const [i, uri] of SUBSCRIBABLE.entries()) {
+      const on = marks[i];
       if (on === true && !watch.has(uri)) await watch.add(uri);
       else if (on === false && watch.has(uri)) watch.remove(uri);
     }

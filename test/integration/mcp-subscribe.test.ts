@@ -2,6 +2,9 @@
 // /mcp) gets notifications/resources/updated for what it subscribed to when its content changes
 // (a flow saved, the page moved), for its own workspace only, and nothing once it unsubscribed.
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { html, serveFixture } from "../support/fixtures.ts";
 import { mcpClient } from "../support/mcp.ts";
 import { endAll, startServer, type TestServer, TOKEN } from "../support/server.ts";
@@ -13,15 +16,21 @@ const site = serveFixture({
   "/two": () => html("<title>Two</title><p>two"),
 });
 let server: TestServer;
+const secrets = mkdtempSync(join(tmpdir(), "sf-subscribe-secrets-"));
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startServer({
+    configure: (c) => {
+      c.secrets.dirs = [secrets];
+    },
+  });
 });
 
 afterAll(async () => {
   await endAll(server, [W]);
   await server.close();
   site.stop();
+  rmSync(secrets, { recursive: true, force: true });
 });
 
 const FLOW = "steps:\n  - tool: navigate\n    args: {url: 'http://app.example.test/'}\n";
@@ -127,7 +136,7 @@ test("a subscribed resource's update arrives on the session's stream; another wo
   }
 }, 120_000);
 
-test("a change that reads the same sends nothing; a resource outside the four is refused naming them", async () => {
+test("a change that reads the same sends nothing; a template's item is refused naming its list, an unknown uri too", async () => {
   const mcp = await mcpClient(server, W);
   const stream = await listen(mcp.session);
   try {
@@ -136,13 +145,49 @@ test("a change that reads the same sends nothing; a resource outside the four is
     expect((await mcp.tool("save_flow", { name: "same", yaml: FLOW })).isError).toBeFalsy();
     await Bun.sleep(500);
     expect(stream.uris()).toEqual([]);
-    const bad = await mcp.request("resources/subscribe", { uri: "workspace://secrets" });
-    expect(bad.data.error.code).toBe(-32602);
-    expect(bad.data.error.message).toContain("workspace://current, workspace://site-data");
+    const item = await mcp.request("resources/subscribe", { uri: "workspace://flows/same" });
+    expect(item.data.error.code).toBe(-32602);
+    expect(item.data.error.message).toContain("subscribe to workspace://flows,");
+    const shot = await mcp.request("resources/subscribe", { uri: "workspace://files/screenshots/a.png" });
+    expect(shot.data.error.message).toContain("subscribe to workspace://files/screenshots,");
+    const none = await mcp.request("resources/subscribe", { uri: "workspace://nothing" });
+    expect(none.data.error.code).toBe(-32602);
+    expect(none.data.error.message).toContain("no resource workspace://nothing");
   } finally {
     stream.close();
   }
 }, 60_000);
+
+test("any resource with a fixed uri: a secret file added is a notice on workspace://secrets, a screenshot one on workspace://files/screenshots", async () => {
+  const mcp = await mcpClient(server, W);
+  const stream = await listen(mcp.session);
+  try {
+    for (const uri of [
+      "workspace://secrets",
+      "workspace://files/screenshots",
+      "skill://selenium-flow/SKILL.md",
+    ])
+      expect((await mcp.request("resources/subscribe", { uri })).data.result).toEqual({});
+    // The secrets belong to no workspace: a file added is seen within a few seconds.
+    writeFileSync(
+      join(secrets, "shop.yaml"),
+      "description: the shop\nkeys:\n  password: { value: Summer2026-Example }\n",
+    );
+    expect(await stream.until(() => stream.uris().includes("workspace://secrets"), 15_000)).toBe(true);
+    expect((await mcp.tool("navigate", { url: site.url("/") })).isError).toBeFalsy();
+    expect((await mcp.tool("screenshot", {})).isError).toBeFalsy();
+    expect(await stream.until(() => stream.uris().includes("workspace://files/screenshots"), 30_000)).toBe(
+      true,
+    );
+    await Bun.sleep(2_500);
+    // The guide never changes; the secrets once; no notice names a value.
+    expect(stream.uris().filter((u) => u === "workspace://secrets")).toHaveLength(1);
+    expect(stream.uris()).not.toContain("skill://selenium-flow/SKILL.md");
+    expect(JSON.stringify(stream.got)).not.toContain("Summer2026");
+  } finally {
+    stream.close();
+  }
+}, 90_000);
 
 test("the stream asks for Accept: text/event-stream, and a closed session's stream ends", async () => {
   const mcp = await mcpClient(server, W);

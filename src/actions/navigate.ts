@@ -3,14 +3,15 @@ import { z } from "zod";
 import { badInput } from "../errors.ts";
 import { defineAction } from "./define.ts";
 import { flag, pageFields, webUrl } from "./fields.ts";
+import { dialogField } from "./landing.ts";
 
 export const navigate = defineAction({
   name: "navigate",
   http: { method: "POST", path: "/browser/navigate" },
   title: "Navigate",
   description:
-    "Go to a url, or back, forward or reload (exactly one). Waits for the page to load; returns its final url, title and HTTP status. Then read_page to see it; do not guess selectors.",
-  docs: "The url returned is where the page ended, after redirects; status is the HTTP status of its document (none when it came from the back/forward cache). Done once the document is interactive (back, forward and reload too); loading: true says its load event had not come a few seconds later (a subresource still loading). Only the schemes navigate.allow_schemes lists load (http, https, data and about unless set).",
+    "Go to a url, or back, forward or reload (exactly one). Waits for the load; returns the final url, title and HTTP status. Then read_page; do not guess selectors.",
+  docs: "The url returned is where the page ended, after redirects; status is the HTTP status of its document (none when it came from the back/forward cache). Done once the document is interactive (back, forward and reload too); loading: true says its load event had not come a few seconds later (a subresource still loading). Only the schemes navigate.allow_schemes lists load (http, https, data and about unless set). A page that opens a dialog as it loads answers with dialog (its message), url and title empty, as a gesture does; while a dialog is open navigate is a 400 naming it: answer it with the dialog tool first.",
   input: z
     .strictObject({
       url: webUrl().optional().meta({ docs: "An absolute URL to go to." }),
@@ -26,6 +27,7 @@ export const navigate = defineAction({
     ...pageFields,
     status: z.number().int().optional().describe("The document's HTTP status."),
     loading: z.literal(true).optional().describe("Its load event had not come yet."),
+    ...dialogField,
   }),
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
   browser: "page",
@@ -50,8 +52,10 @@ export const navigate = defineAction({
       );
     }
     const status = page.status;
+    // The page opened a dialog as it loaded (an alert in its script): said as a gesture says one.
+    const dialog = page.prompt?.message;
     return {
-      ...(await page.state()),
+      ...(dialog !== undefined ? { url: "", title: "", dialog } : await page.state()),
       ...(status !== undefined ? { status } : {}),
       ...(loading ? { loading: true as const } : {}),
     };

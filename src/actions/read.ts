@@ -168,7 +168,7 @@ export const readPageAction = defineAction({
   title: "Read the page",
   description: [
     'See the page without a screenshot: an outline in reading order of its headings, landmarks, text and everything to act on (links, fields, anything clickable or draggable) with a ref (e12) and its state. Act with {"ref": "e12"} as the selector of interact, write, extract, assert or switch.',
-    "Call it after navigate and after anything that changes the page; refs last until the page navigates, then read it again.",
+    "Call it after navigate and after anything that changes the page; refs last until the page navigates.",
     "A long page comes in parts: pass next_cursor as cursor. selector reads one part (a landmark's ref).",
     "Elements in a frame sit under its frame line: switch into it first. A password's value is never returned.",
   ].join(" "),

@@ -174,6 +174,10 @@ export class Page extends PagePort {
   }
 
   private async loading<T>(go: () => Promise<T>): Promise<void> {
+    // A page held by its dialog moves only once the dialog is answered (the browser would send it on
+    // later, behind the agent's back, and close the dialog unanswered).
+    const prompt = this.prompt;
+    if (prompt) throw dialogOpenError(prompt);
     try {
       await this.whilePrompt(go());
     } catch (err) {

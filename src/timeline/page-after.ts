@@ -42,27 +42,34 @@ export async function sendScreen(
 
 type Socket = Awaited<ReturnType<LiveBrowser["bidi"]>>;
 
-/** The tab's URL and title, [hidden] where a value shows; {} when it cannot tell. */
+/**
+ * The tab's URL and title, [hidden] where a value shows; {} when it cannot tell. A tab held by a
+ * dialog (`prompted`) runs no script until it is answered: its title is not asked for (it would
+ * cost every failed call meanwhile the title's whole timeout).
+ */
 async function where(
   socket: Socket,
   tab: string,
   redact: (text: string) => string,
+  prompted: boolean,
 ): Promise<{ url?: string; title?: string }> {
   const [tree, title] = await Promise.all([
     socket.send("browsingContext.getTree", { root: tab, maxDepth: 0 }, { timeoutMs: SCREEN_MS }),
-    socket
-      .send(
-        "script.callFunction",
-        {
-          functionDeclaration: TITLE,
-          target: { context: tab, sandbox: SANDBOX },
-          awaitPromise: false,
-          resultOwnership: "none",
-        },
-        { timeoutMs: 1_000 },
-      )
-      .then((r) => (r.type === "success" && typeof r.result.value === "string" ? r.result.value : ""))
-      .catch(() => ""),
+    prompted
+      ? ""
+      : socket
+          .send(
+            "script.callFunction",
+            {
+              functionDeclaration: TITLE,
+              target: { context: tab, sandbox: SANDBOX },
+              awaitPromise: false,
+              resultOwnership: "none",
+            },
+            { timeoutMs: 1_000 },
+          )
+          .then((r) => (r.type === "success" && typeof r.result.value === "string" ? r.result.value : ""))
+          .catch(() => ""),
   ]);
   const url = tree.contexts[0]?.url;
   return url ? { url: redact(url), title: redact(title) } : {};
@@ -75,7 +82,7 @@ export async function pageOf(
 ): Promise<{ url?: string; title?: string }> {
   try {
     const page = await browser.page();
-    return await where(page.held.socket, page.where.tab, redact);
+    return await where(page.held.socket, page.where.tab, redact, page.held.prompts.has(page.where.tab));
   } catch {
     return {};
   }
@@ -90,7 +97,7 @@ export async function pageNow(
   let at: Awaited<ReturnType<typeof reach>> = null;
   try {
     at = await reach(reachable, workspace);
-    return at ? await where(at.socket, at.tab, redact) : {};
+    return at ? await where(at.socket, at.tab, redact, at.held.prompts?.has(at.tab) === true) : {};
   } catch {
     return {};
   } finally {

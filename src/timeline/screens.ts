@@ -26,6 +26,8 @@ export interface Drawable {
   readonly writing?: boolean;
   /** Tells the browser's bound writes a capture is in flight, so they wait for it. */
   drawn?<T>(capture: Promise<T>): Promise<T>;
+  /** The dialogs open now, by tab: a tab holding one runs no script until it is answered. */
+  readonly prompts?: ReadonlyMap<string, unknown>;
 }
 
 /** The widest a screen is kept: a 7680-px window gives a 1280-px picture, not a 12 MB one. */

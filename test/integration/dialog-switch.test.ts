@@ -21,6 +21,8 @@ function doConfirm() { out(confirm("Delete it?") ? "confirmed" : "cancelled"); }
 function doPrompt() { const a = prompt("Your name?", "Anon"); out(a === null ? "no answer" : "answer:" + a); }
 function doChain() { alert("first"); alert("second"); out("chained"); }
 </script>`),
+  "/alerting": () =>
+    html(`<title>Alerting</title><p id=out>loaded</p><script>alert("Welcome 2024")</script>`),
   "/tabs": () => html(`<title>Tabs</title><a id=pop href="/b" target=_blank>open b</a>`),
   "/b": () => html("<title>Page B</title><h1>B</h1>"),
   "/c": () => html("<title>Page C</title><h1>C</h1>"),
@@ -141,6 +143,28 @@ describe("dialog", () => {
     expect(second.body).toMatchObject({ message: "second", url: site.url("/dialogs") });
     expect(second.body.next_dialog).toBeUndefined();
     expect(await pageSays()).toBe("chained");
+  }, 60_000);
+
+  test("a page that alerts as it loads: navigate says so; a navigate meanwhile is a 400 naming it and moves nothing", async () => {
+    const went = await call("POST", "/browser/navigate", { url: site.url("/alerting") });
+    expect(went.status).toBe(200);
+    expect(went.body).toMatchObject({ url: "", title: "", dialog: "Welcome 2024", status: 200 });
+    const away = await call("POST", "/browser/navigate", { url: site.url("/b") });
+    expect(away.status).toBe(400);
+    expect(away.body.error).toContain('(it says: "Welcome 2024")');
+    for (const body of [{ back: true }, { reload: true }])
+      expect((await call("POST", "/browser/navigate", body)).status).toBe(400);
+    // A failed call meanwhile still answers, as the next one does once the dialog is answered.
+    expect((await call("POST", "/browser/read", {})).status).toBe(400);
+    const ok = await call("POST", "/browser/dialog", { action: "accept" });
+    expect(ok.body).toMatchObject({ message: "Welcome 2024", url: site.url("/alerting"), title: "Alerting" });
+    // The refused navigations never went: the page is the one that alerted.
+    await Bun.sleep(300);
+    const read = await call("POST", "/browser/read", {});
+    expect(read.body).toMatchObject({ url: site.url("/alerting"), title: "Alerting", text: "loaded" });
+    expect((await call("POST", "/browser/navigate", { url: site.url("/dialogs") })).body.title).toBe(
+      "Dialogs",
+    );
   }, 60_000);
 
   test("over MCP: destructive, and the same answer", async () => {

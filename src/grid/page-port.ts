@@ -298,6 +298,10 @@ export class PagePort {
    */
   async usable(tab: string = this.where.tab): Promise<void> {
     if (this.held.usable.has(tab)) return;
+    // A tab held by its dialog answers no script either: it is not the pop-up's trouble, and a
+    // reload would wait on the dialog for the whole page load timeout.
+    const open = this.held.prompts.get(tab);
+    if (open) throw dialogOpenError(open);
     const top = (await this.send("browsingContext.getTree", { root: tab, maxDepth: 0 })).contexts[0] as
       | (BrowsingContextInfo & { originalOpener?: string | null })
       | undefined;
@@ -314,11 +318,19 @@ export class PagePort {
         );
       if (!answered) {
         const kept = await readPopup(this.held.socket, tab);
-        await this.send(
+        // The page may open a dialog as it loads again: then the reload is done (it loads once the
+        // dialog is answered), and the call says what the dialog is.
+        const reload = this.send(
           "browsingContext.reload",
           { context: tab, wait: "complete" },
           { timeoutMs: this.opts.pageLoadMs },
         );
+        const reloaded = await this.held.racePrompt((c) => c === tab, reload);
+        if ("prompt" in reloaded) {
+          reload.catch(() => undefined);
+          this.held.usable.add(tab);
+          throw dialogOpenError(reloaded.prompt);
+        }
         if (kept) await putBack(this.held.socket, tab, kept);
       }
     }

@@ -193,6 +193,11 @@ export class Page extends PagePort {
         await this.held.settled(this.where.tab, this.opts.pageLoadMs);
         return;
       }
+      if (err instanceof BidiError && /net::ERR_INVALID_AUTH_CREDENTIALS/.test(err.bidiMessage)) {
+        throw badInput(
+          "the site asks for HTTP authentication (net::ERR_INVALID_AUTH_CREDENTIALS): the browser's own sign-in box is not answered here; a url with the user name and password in it (https://user:password@host/) signs in",
+        );
+      }
       if (err instanceof BidiError && /net::ERR_/.test(err.bidiMessage)) {
         const reason = /net::ERR_[A-Z_]+/.exec(err.bidiMessage)?.[0] ?? err.bidiMessage;
         throw badInput(

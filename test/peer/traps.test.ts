@@ -1,5 +1,5 @@
 // The traps of real pages, each its own test on the real Grid over MCP: an open shadow root, a
-// single-page app's pushState and hash navigations, a redirect chain, an overlay over the target,
+// single-page app's pushState and hash navigations, a redirect chain, HTTP authentication, an overlay over the target,
 // a button deep in a scrolled container, a contenteditable editor, and pages too big for one read
 // (a 50,000-node page and saved copies of real sites in test/fixtures/pages) read in parts, each
 // within its token budget.
@@ -100,6 +100,21 @@ test("a script's location.replace while the page loads: navigate follows it to t
   const nav = await p.tool("navigate", { url: p.site.url("/js-redirect") });
   expect([nav.url, nav.title]).toEqual([p.site.url("/final?via=script"), "Final"]);
   expect((await p.tool("read_page")).text).toContain("At the end");
+});
+
+test("a site that asks for HTTP authentication: navigate says so, and a url with the user name and password signs in", async () => {
+  p.routes["/basic"] = (req: Request) =>
+    req.headers.get("authorization") === `Basic ${btoa("ada:Summer2024")}`
+      ? html(`<title>Members</title><p>Welcome back`)
+      : new Response("who are you?", {
+          status: 401,
+          headers: { "www-authenticate": 'Basic realm="members"' },
+        });
+  const refused = await p.refused("navigate", { url: p.site.url("/basic") });
+  expect(refused).toContain("the site asks for HTTP authentication");
+  const url = p.site.url("/basic").replace("http://", "http://ada:Summer2024@");
+  const nav = await p.tool("navigate", { url });
+  expect([nav.url, nav.title]).toEqual([p.site.url("/basic"), "Members"]);
 });
 
 test("an overlay over the target: the click is refused and the error names the cover", async () => {

@@ -26,7 +26,7 @@ function unreadable(err: unknown): never {
 }
 
 export const SCRIPT_AFTER_WRITE =
-  "a page of this browser (in any tab) holds a secret typed by write, and a script could read it back: scripts are refused until every such page goes to another document (navigate, or submit the form). The operator can allow them with secrets.scripts_after_write: allow";
+  "a page of this browser (in any tab) holds a secret typed by write, and a script could read it back: scripts are refused until no page holds one (its field is gone, or it went to another document: navigate, or submit the form). The operator can allow them with secrets.scripts_after_write: allow";
 
 /**
  * Refuses a script while any document of the browser holds a typed secret (another tab's page can
@@ -72,7 +72,7 @@ export const executeScript = defineAction({
   ].join(" "),
   docs: [
     "An expression such as document.title, a function such as () => ... or async () => ..., or a function body.",
-    "It runs in the page's own world (the server's own scripts run in a sandbox the page cannot reach), so what it reads is what the page says. After a write with a secret, it is refused in every tab until each page holding one goes to another document (a script could read the value back in any encoding); the operator can allow it with secrets.scripts_after_write: allow. A secret is not typed on a page a script ran in.",
+    "It runs in the page's own world (the server's own scripts run in a sandbox the page cannot reach), so what it reads is what the page says. After a write with a secret, it is refused in every tab while a page holds one (the field is still in it; a script could read the value back in any encoding); the operator can allow it with secrets.scripts_after_write: allow. A secret is not typed on a page a script ran in.",
     "args are passed as arguments[0], arguments[1]... (or as the function's parameters).",
     'In the result, an element reads as a short description such as <button#send> "Send", functions and cycles are marked and undefined is null; the url and title after the script come with it.',
     "A script that throws is an error carrying the page's message.",

@@ -21,7 +21,6 @@ interface Digests {
   origins: string[];
 }
 interface TypedGlobals {
-  __sfTyped?: boolean;
   /** Agent script may have reached this document since it loaded (a copier may wait here). */
   __sfScripted?: boolean;
   __sfTypedEls?: Set<Element>;
@@ -161,16 +160,22 @@ export function typedFields(): Element[] {
   return [...out];
 }
 
-/** Whether this document holds a typed secret: marked by a write, or a restored field holding a run. */
+/**
+ * Whether this document holds a typed secret: a field a write (or a person) filled still in it, or
+ * a field holding a run of a typed value. Only while it holds one: a single-page app that replaced
+ * its sign-in form by what comes after is an ordinary page again (its text unmasked, scripts run).
+ */
 export function typedDoc(): boolean {
-  if (G.__sfTyped === true) return true;
+  for (const el of G.__sfTypedEls ?? []) if (el.isConnected) return true;
   if (!G.__sfD || !ofTypedOrigin()) return false;
   return fieldsOf(document).some(typedEl);
 }
 
-/** Marks the document, and `el` in it, as holding a typed value (a write's field, or a person's). */
+/**
+ * Takes the mark for a value about to be typed (`el` null: the document says it can keep marks, or
+ * the write is not made), and marks `el` as holding one (a write's field, or a person's).
+ */
 export function markTyped(el: Element | null): boolean {
-  G.__sfTyped = true;
   if (!G.__sfTypedEls) G.__sfTypedEls = new Set();
   if (el) G.__sfTypedEls.add(el);
   return true;

@@ -558,9 +558,6 @@ export class FakeBidi {
     if (!tab) throw new Error("no such frame");
     const origin = tab.url.startsWith("http") ? new URL(tab.url).origin : "";
     let value: unknown = null;
-    if (declaration.includes("__sfTyped === true")) {
-      return { type: "success", result: { type: "boolean", value: false }, realm: "r" };
-    }
     // The server's own small scripts (not the page library) run for real against the fake page.
     if (!declaration.includes("__sfLib")) {
       try {

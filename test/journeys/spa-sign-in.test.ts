@@ -1,0 +1,146 @@
+// A single-page app's sign-in, as an agent makes it: the password (a common word and a year) goes
+// in by a bound write, and the app swaps its form for the dashboard in the same document, with no
+// navigation. Once the form is gone the document holds no typed value: its title and text read as
+// they are, scripts run in it and in a second tab, and a save keeps the app's token. The opposite,
+// in the same document: while the typed field is there (a failed sign-in keeps it, or the app only
+// hides it, or copies the value into a new field) scripts are refused and its text is masked.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { html, serveFixture } from "../support/fixtures.ts";
+import { endAll, startServer, type TestServer } from "../support/server.ts";
+
+const W = "journey-spa";
+const PASSWORD = "Example-2024-Summer!";
+let server: TestServer;
+const answers: string[] = [];
+
+// ?after=replace (the default) swaps the form for the dashboard; hide keeps it, hidden, value and
+// all; copy renders a new field holding the value. A wrong user keeps the form as it is. ?k names
+// the token's key, so each sign-in starts signed out.
+const APP = `<title>Example App 2024</title><div id=root></div><script>
+const q = new URLSearchParams(location.search);
+const after = q.get("after") || "replace";
+const key = "token-" + (q.get("k") || "");
+function dashboard() {
+  const d = document.createElement("div");
+  d.innerHTML = '<h1>Dashboard</h1><p id=who>Signed in at example.test since 2024</p>';
+  return d;
+}
+function render() {
+  if (localStorage.getItem(key)) { root.replaceChildren(dashboard()); return; }
+  root.innerHTML = '<form id=f><label>User <input name=user></label><label>Password <input name=password type=password></label><button>Sign in</button><p id=msg></p></form>';
+  document.getElementById("f").onsubmit = async (e) => {
+    e.preventDefault();
+    const body = Object.fromEntries(new FormData(e.target));
+    const got = await (await fetch("/api/login", { method: "POST", body: JSON.stringify(body) })).json();
+    if (!got.token) { document.getElementById("msg").textContent = "Wrong user or password"; return; }
+    localStorage.setItem(key, got.token);
+    if (after === "hide") { e.target.style.display = "none"; root.append(dashboard()); }
+    else if (after === "copy") { const kept = document.createElement("input"); kept.value = body.password; root.replaceChildren(dashboard(), kept); }
+    else render();
+  };
+}
+render();</script>`;
+
+const site = serveFixture({
+  "/app": () => html(APP),
+  "/api/login": async (req) => {
+    const b = (await req.json()) as { user?: string; password?: string };
+    const ok = b.user === "ada" && b.password === PASSWORD;
+    return Response.json(ok ? { token: "tok-ada" } : { error: "no" }, { status: ok ? 200 : 401 });
+  },
+  "/docs": () => html(`<title>Example docs</title><p>Read the example.test docs for 2024.</p>`),
+});
+
+async function call(method: string, path: string, body?: unknown) {
+  const res = await server.call(method, path, body, W);
+  answers.push(JSON.stringify(res.body));
+  return res;
+}
+const post = (path: string, body: unknown = {}) => call("POST", path, body);
+const appUrl = (after = "replace", k = "1") => site.url(`/app?after=${after}&k=${k}`, "app.example.test");
+
+/** Signs in as `user` on a fresh app (no token): the bound write, then the button. */
+async function signIn(after: string, k: string, user = "ada") {
+  expect((await post("/browser/navigate", { url: appUrl(after, k) })).status).toBe(200);
+  expect((await post("/browser/write", { selector: { label: "User" }, text: user })).status).toBe(200);
+  const w = await post("/browser/write", {
+    selector: { label: "Password" },
+    secret: { name: "app", key: "password" },
+  });
+  expect(w.status).toBe(200);
+  expect(
+    (await post("/browser/interact/click", { selector: { role: "button", name: "Sign in" } })).status,
+  ).toBe(200);
+  await Bun.sleep(300);
+}
+
+beforeAll(async () => {
+  server = await startServer({
+    configure: (c) => {
+      c.secrets.entries = {
+        app: {
+          description: "the app",
+          allowed_urls: ["app.example.test"],
+          keys: { password: { value: PASSWORD } },
+        },
+      };
+    },
+  });
+});
+
+afterAll(async () => {
+  await endAll(server, [W]);
+  await server.close();
+  site.stop();
+});
+
+describe("a single-page app's sign-in", () => {
+  test("the form swapped for the dashboard: nothing masked or refused, a second tab too, and the token kept", async () => {
+    await signIn("replace", "1");
+    const read = await post("/browser/read");
+    expect(read.body.title).toBe("Example App 2024");
+    expect(read.body.text).toContain("Signed in at example.test since 2024");
+    const script = await post("/browser/script", {
+      script: "return document.getElementById('who').textContent",
+    });
+    expect(script.status).toBe(200);
+    expect(script.body.result).toBe("Signed in at example.test since 2024");
+    const tab = await post("/browser/switch", { tab: "new", url: site.url("/docs", "docs.example.test") });
+    expect(tab.body.title).toBe("Example docs");
+    expect((await post("/browser/script", { script: "return document.title" })).body.result).toBe(
+      "Example docs",
+    );
+    await post("/browser/switch", { tab: 0 });
+    const saved = await post("/browser/save-site-data");
+    expect(saved.body.saved.sites).toContain(new URL(appUrl()).origin);
+    expect((await call("DELETE", "/browser")).body).toEqual({ ended: true });
+    expect((await post("/browser/navigate", { url: appUrl() })).status).toBe(200);
+    expect((await post("/browser/extract", { selector: { css: "#who" } })).body.result).toBe(
+      "Signed in at example.test since 2024",
+    );
+  }, 180_000);
+
+  for (const [after, user, why] of [
+    ["replace", "bob", "a failed sign-in keeps the form"],
+    ["hide", "ada", "the app only hides the form"],
+    ["copy", "ada", "the app copies the value into a new field"],
+  ] as const) {
+    test(`${why}: scripts are refused and the page's text is masked while the value is there`, async () => {
+      await signIn(after, `${after}-${user}`, user);
+      const script = await post("/browser/script", { script: "return 1" });
+      expect(script.status).toBe(400);
+      expect(script.body.error).toContain("holds a secret typed by write");
+      const read = await post("/browser/read");
+      expect(read.body.title).toContain("[hidden]");
+      // A new document of the app holds nothing typed: it reads as it is.
+      expect((await post("/browser/navigate", { url: appUrl(after, "fresh") })).body.title).toBe(
+        "Example App 2024",
+      );
+      expect((await post("/browser/script", { script: "return 1" })).status).toBe(200);
+    }, 120_000);
+  }
+
+  test("no answer held the password", () => {
+    expect(answers.join("\n")).not.toContain(PASSWORD);
+  });
+});

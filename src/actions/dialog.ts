@@ -76,8 +76,7 @@ async function answer(page: Page, open: Open, accept: boolean, text: string | un
     ...(userText !== undefined ? { userText } : {}),
   });
   // The connection hears it close a moment later; this call knows already.
-  if (page.held.prompts.get(open.prompt.context) === open.prompt)
-    page.held.prompts.delete(open.prompt.context);
+  page.held.promptAnswered(open.prompt);
 }
 
 export const dialog = defineAction({

@@ -3,7 +3,7 @@
 // work needs to know about (a gesture that opens an alert never answers until the alert is handled),
 // and closes after an idle time.
 import type { BidiSocket } from "./bidi.ts";
-import type { EventName, NavigationInfo, UserPrompt } from "./bidi-types.ts";
+import type { BrowsingContextInfo, EventName, NavigationInfo, UserPrompt } from "./bidi-types.ts";
 import { PagesElsewhere } from "./elsewhere.ts";
 import { CONSOLE, EventRing, LOGGED } from "./event-log.ts";
 
@@ -12,6 +12,9 @@ export const IDLE_MS = 5 * 60_000;
 const [PRELOAD_MS, LATE_PRELOAD_MS] = [2_000, 120_000];
 
 // What every held connection follows, for the whole browser.
+/** The most frames whose parents a connection keeps. */
+const MAX_FRAMES = 10_000;
+
 const FOLLOWED: EventName[] = [
   "browsingContext.userPromptOpened",
   "browsingContext.userPromptClosed",
@@ -55,7 +58,9 @@ export class HeldConnection {
   private readonly navigations = new Map<string, Navigation>();
   /** The HTTP status of each context's current document, from its navigation's response. */
   readonly documentStatus = new Map<string, number>();
-  private readonly promptWaiters = new Set<(p: UserPrompt) => void>();
+  private readonly promptWaiters = new Set<(p: UserPrompt, top: string) => void>();
+  /** Each frame's parent context, as the browser told it: a frame's dialog is its tab's. */
+  private readonly parents = new Map<string, string>();
   /** Top-level pages loaded in the tabs, for the history (elsewhere.ts). */
   readonly pages: PagesElsewhere;
   /** Counts navigations started, so a caller can tell whether one began since it looked. */
@@ -72,16 +77,19 @@ export class HeldConnection {
   ) {
     logs.feed(socket);
     this.pages = new PagesElsewhere(socket);
+    // Chromium names the frame whose script opened a dialog; the dialog holds the whole tab.
     socket.on("browsingContext.userPromptOpened", null, (p) => {
-      this.prompts.set(p.context, p);
-      for (const w of [...this.promptWaiters]) w(p);
+      const top = this.topOf(p.context);
+      this.prompts.set(top, p);
+      for (const w of [...this.promptWaiters]) w(p, top);
     });
     socket.on("browsingContext.userPromptClosed", null, (p) => {
-      this.prompts.delete(p.context);
+      this.prompts.delete(this.topOf(p.context));
     });
     socket.on("browsingContext.navigationStarted", null, (p) => this.navStarted(p));
     socket.on("browsingContext.contextCreated", null, (p) => {
-      if (!p.parent) this.activeTab = null;
+      if (p.parent) this.knowParent(p.context, p.parent);
+      else this.activeTab = null;
     });
     // The navigation's own request is the document's (the last of a redirect chain wins).
     socket.on("network.responseStarted", null, (p) => {
@@ -129,10 +137,19 @@ export class HeldConnection {
     adding?.catch(() => undefined);
     await Promise.all([
       this.socket.subscribe(console ? FOLLOWED : FOLLOWED.filter((e) => e !== CONSOLE)),
-      // The tabs already open, whose creation the connection did not see.
+      // The tabs and frames already open, whose creation the connection did not see.
       this.socket
-        .send("browsingContext.getTree", { maxDepth: 0 })
-        .then((t) => this.pages.knowRoots(t?.contexts ?? []))
+        .send("browsingContext.getTree", {})
+        .then((t) => {
+          this.pages.knowRoots(t?.contexts ?? []);
+          const walk = (cs: BrowsingContextInfo[] | null | undefined) => {
+            for (const c of cs ?? []) {
+              for (const child of c.children ?? []) this.knowParent(child.context, c.context);
+              walk(c.children);
+            }
+          };
+          walk(t?.contexts);
+        })
         .catch(() => undefined),
     ]);
     if (!adding) return null;
@@ -229,7 +246,32 @@ export class HeldConnection {
     });
   }
 
-  /** Resolves with the first dialog that opens in one of `contexts` while `work` runs (or null). */
+  /** The tab a context is in (itself for a tab, or one the connection never saw made). */
+  topOf(context: string): string {
+    let at = context;
+    for (let i = 0; i < 64; i++) {
+      const up = this.parents.get(at);
+      if (!up) break;
+      at = up;
+    }
+    return at;
+  }
+
+  private knowParent(context: string, parent: string): void {
+    // Frames come and go all day: the oldest are forgotten past a bound (a dialog of one opens now).
+    if (this.parents.size >= MAX_FRAMES) {
+      for (const k of [...this.parents.keys()].slice(0, MAX_FRAMES / 10)) this.parents.delete(k);
+    }
+    this.parents.set(context, parent);
+  }
+
+  /** Forgets a dialog answered here (its closed event may come a moment later). */
+  promptAnswered(p: UserPrompt): void {
+    const top = this.topOf(p.context);
+    if (this.prompts.get(top) === p) this.prompts.delete(top);
+  }
+
+  /** Resolves with the first dialog that opens in one of `contexts` (its tab's, or its own) while `work` runs. */
   async racePrompt<T>(
     contexts: (c: string) => boolean,
     work: Promise<T>,
@@ -237,8 +279,8 @@ export class HeldConnection {
     for (const [c, p] of this.prompts) if (contexts(c)) return { prompt: p };
     let off = () => {};
     const opened = new Promise<{ prompt: UserPrompt }>((resolve) => {
-      const w = (p: UserPrompt) => {
-        if (contexts(p.context)) resolve({ prompt: p });
+      const w = (p: UserPrompt, top: string) => {
+        if (contexts(top) || contexts(p.context)) resolve({ prompt: p });
       };
       this.promptWaiters.add(w);
       off = () => this.promptWaiters.delete(w);

@@ -26,6 +26,12 @@ function doChain() { alert("first"); alert("second"); out("chained"); }
   "/opens-alerting": () =>
     html(`<title>Opener</title><button onclick="window.open('/alerting-popup')">Open</button>`),
   "/alerting-popup": () => html(`<title>Popup</title><script>alert("From the pop-up")</script>`),
+  "/asking-frame": () =>
+    html(`<title>Asks</title><iframe title="Ask" src="${site.url("/asks", "other.example.test")}"></iframe>`),
+  "/asks": () =>
+    html(
+      `<title>Inner</title><button onclick="document.body.append(confirm('Delete from the frame?') ? ' yes' : ' no')">Ask</button>`,
+    ),
   "/tabs": () => html(`<title>Tabs</title><a id=pop href="/b" target=_blank>open b</a>`),
   "/b": () => html("<title>Page B</title><h1>B</h1>"),
   "/c": () => html("<title>Page C</title><h1>C</h1>"),
@@ -188,6 +194,28 @@ describe("dialog", () => {
     const closed = await call("POST", "/browser/switch", { tab: 1 });
     expect(closed.body.title).toBe("Popup");
     expect((await call("POST", "/browser/switch", { tab: "close" })).body.title).toBe("Opener");
+    expect((await call("POST", "/browser/navigate", { url: site.url("/dialogs") })).body.title).toBe(
+      "Dialogs",
+    );
+  }, 60_000);
+
+  test("a confirm opened from a frame on another host is the tab's: the click names it, every call after too", async () => {
+    expect((await call("POST", "/browser/navigate", { url: site.url("/asking-frame") })).status).toBe(200);
+    expect((await call("POST", "/browser/switch", { frame: { css: "iframe" } })).body.in_frame).toBe(true);
+    const click = await call("POST", "/browser/interact/click", { selector: { text: "Ask" } });
+    expect(click.body).toMatchObject({ dialog: "Delete from the frame?", url: "", title: "" });
+    const read = await call("POST", "/browser/read", {});
+    expect([read.status, read.body.error]).toEqual([400, expect.stringContaining("Delete from the frame?")]);
+    // Out at the top, the tab is still held by it.
+    await call("POST", "/browser/switch", { frame: null });
+    expect((await call("POST", "/browser/navigate", { url: site.url("/b") })).status).toBe(400);
+    const ok = await call("POST", "/browser/dialog", { action: "accept" });
+    expect(ok.body).toMatchObject({ message: "Delete from the frame?", type: "confirm" });
+    await call("POST", "/browser/switch", { frame: { css: "iframe" } });
+    expect((await call("POST", "/browser/extract", { selector: { css: "body" } })).body.result).toContain(
+      "yes",
+    );
+    await call("POST", "/browser/switch", { frame: null });
     expect((await call("POST", "/browser/navigate", { url: site.url("/dialogs") })).body.title).toBe(
       "Dialogs",
     );

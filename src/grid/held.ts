@@ -11,10 +11,10 @@ import { CONSOLE, EventRing, LOGGED } from "./event-log.ts";
 export const IDLE_MS = 5 * 60_000;
 const [PRELOAD_MS, LATE_PRELOAD_MS] = [2_000, 120_000];
 
-// What every held connection follows, for the whole browser.
 /** The most frames whose parents a connection keeps. */
 const MAX_FRAMES = 10_000;
 
+// What every held connection follows, for the whole browser.
 const FOLLOWED: EventName[] = [
   "browsingContext.userPromptOpened",
   "browsingContext.userPromptClosed",

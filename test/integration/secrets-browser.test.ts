@@ -19,11 +19,13 @@ const call = (workspace: string, path: string, body: unknown = {}) =>
 
 beforeAll(async () => {
   site = serveFixture({
-    // An API key field; the title says how long its value is (Chrome restores a form after its load).
+    // An API key field; the title says how long its value is (Chrome restores a form after its load),
+    // as the value goes in (its input event) and on a timer (a value put back without one).
     "/form": () =>
       html(`<title>Form</title><form action="/other"><label>API key <input id=key name=key></label></form>
-<p id=echo></p><a id=away href="/other">away</a><script>setInterval(() => {
-  document.title = "len " + key.value.length; echo.textContent = "echo " + key.value.slice(2, 9); }, 20);</script>`),
+<p id=echo></p><a id=away href="/other">away</a><script>const show = () => {
+  document.title = "len " + key.value.length; echo.textContent = "echo " + key.value.slice(2, 9); };
+key.addEventListener("input", show); setInterval(show, 20);</script>`),
     "/other": () => html(`<title>Other</title><p>elsewhere</p>`),
     // Text that happens to hold a run of the secret.
     "/piece": () => html(`<title>Piece</title><p id=p>code ${PIECE} here</p>`),

@@ -31,6 +31,8 @@ export class SqliteStore implements RecordStore {
   readonly kind = "sqlite" as const;
   readonly ttl: number;
   readonly path: string;
+  /** How long a locked file is waited for (SQLite's busy timeout, and whileBusy's). */
+  private readonly busyMs: number;
   /** The open database; tests use it to plant rows. */
   readonly db: Database;
   private readonly codec: RecordCodec | undefined;
@@ -59,10 +61,11 @@ export class SqliteStore implements RecordStore {
     // The file holds cookie values: made owner-only before SQLite opens it, so its WAL and SHM
     // (which SQLite creates with the database's mode) are too; an older file is tightened.
     if (this.path !== ":memory:") ownerOnly(this.path);
+    this.busyMs = Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000));
     this.db = this.guard(() => new Database(this.path, { create: true, readwrite: true }));
     this.guard(() => {
       // The busy timeout first: the pragmas and the schema below may meet another process's lock.
-      this.db.run(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
+      this.db.run(`PRAGMA busy_timeout = ${this.busyMs}`);
       this.db.run("PRAGMA journal_mode = WAL");
       this.db.run("PRAGMA synchronous = NORMAL");
       createTables(this.db);
@@ -243,13 +246,34 @@ export class SqliteStore implements RecordStore {
     this.parsed.wrote(key, text, record);
   }
 
-  /** SQLite's own failures (a locked or unreadable file) become 503s; fn's errors pass through. */
+  /**
+   * SQLite's own failures (a locked or unreadable file) become 503s; fn's errors pass through. A
+   * file still locked is tried again for up to the busy timeout (whileBusy).
+   */
   private guard<T>(work: () => T): T {
     try {
-      return work();
+      return whileBusy(this.busyMs, work);
     } catch (err) {
       if (err instanceof AppError || !isSqliteError(err)) throw err;
       throw unavailable(`the record store at ${this.path} did not answer: ${err.message}`);
+    }
+  }
+}
+
+/**
+ * Runs `work` again while SQLite says the file is locked, for up to `ms`. SQLite waits out its busy
+ * timeout itself, except where waiting could deadlock (a read that must become a write, a switch of
+ * journal mode): there it answers "database is locked" at once. Two servers starting on one new
+ * file met that (a transaction that failed rolled back: running it again is safe).
+ */
+function whileBusy<T>(ms: number, work: () => T): T {
+  const until = Date.now() + ms;
+  for (let wait = 5; ; wait = Math.min(wait * 2, 100)) {
+    try {
+      return work();
+    } catch (err) {
+      if (!isSqliteError(err) || !/locked|busy/i.test(err.message) || Date.now() >= until) throw err;
+      Bun.sleepSync(wait);
     }
   }
 }

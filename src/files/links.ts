@@ -4,8 +4,9 @@
 // The key is made once and kept in DATA_DIR/.link-key (0600), so links survive a restart; without a
 // data dir it is random per process.
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { writeOnce } from "../kit/write-once.ts";
 import { LINK_KEY_FILE } from "./layout.ts";
 
 export type LinkFolder = "files" | "screenshots" | "recordings" | "downloads";
@@ -34,12 +35,8 @@ export function linkKey(dataDir: string | null): Uint8Array {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
   }
-  try {
-    writeFileSync(path, `${randomBytes(KEY_BYTES).toString("hex")}\n`, { mode: 0o600, flag: "wx" });
-  } catch (err) {
-    // Another process made it first: use theirs.
-    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-  }
+  // Another process may make it first: then its key is read.
+  writeOnce(path, `${randomBytes(KEY_BYTES).toString("hex")}\n`);
   return read();
 }
 

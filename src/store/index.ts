@@ -2,9 +2,10 @@
 // data directory, else SQLite in memory.
 
 import { createHmac } from "node:crypto";
-import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError } from "../config/sources.ts";
+import { writeOnce } from "../kit/write-once.ts";
 import { RedisStore } from "./redis.ts";
 import { redactedUrl } from "./redis-client.ts";
 import { deriveKey, newStoreKey, SealCodec } from "./seal.ts";
@@ -77,19 +78,10 @@ function storeKey(settings: StoreSettings): string {
 }
 
 function writeKeyFile(settings: StoreSettings, file: string, key: string): void {
-  // Written aside, then linked into place: two servers booting on one data dir agree on one key.
-  const aside = `${file}.${process.pid}.${Date.now()}`;
-  writeFileSync(aside, `${key}\n`, { mode: 0o600, flag: "wx" });
-  try {
-    linkSync(aside, file);
+  if (writeOnce(file, `${key}\n`))
     settings.log?.(
       `site data is sealed at rest under a new key in ${file}: back it up with the data, or set store.key`,
     );
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-  } finally {
-    rmSync(aside, { force: true });
-  }
 }
 
 export async function openStore(settings: StoreSettings): Promise<RecordStore> {

@@ -194,6 +194,11 @@ const Output = z.object({
     .describe("select: the option now chosen."),
   checked: z.boolean().optional().describe("check/uncheck: the state now."),
   selection: z.string().optional().describe("select_text: the text now selected."),
+  new_tab: z
+    .number()
+    .int()
+    .optional()
+    .describe("Present when it opened a tab: its index for switch; you stay here."),
 });
 
 type In = z.infer<typeof Input>;
@@ -306,20 +311,27 @@ async function perform(
   return { extra, before };
 }
 
+/** Where `context` is in the browser's tab order (what switch takes), or -1. */
+async function tabIndex(page: Page, context: string | null): Promise<number> {
+  if (!context || page.prompt) return -1;
+  const tabs = await page.tabs().catch(() => []);
+  return tabs.findIndex((t) => t.context === context);
+}
+
 export const interact = defineAction({
   name: "interact",
   http: { method: "POST", path: "/browser/interact/{action}" },
   title: "Interact with an element",
   description: [
     "One gesture on one element, named by a selector from read_page. select picks a <select> option; check takes a styled box's label too.",
-    "Returns the url and title after. Type text with write; a custom dropdown: click it open, then the option.",
+    "Type text with write; a custom dropdown: click it open, then the option.",
   ].join(" "),
   docs: [
     'action: click, double_click, right_click, hover, focus, scroll (into view), select (an option of a <select>, by its label or value), check or uncheck (a checkbox, radio button or switch; a styled one through its label), press (keys such as "Enter", "Control+a" or "Tab Tab Enter", on the element, or without a selector on whatever has focus), drag (onto target, at a position or offset by it, or to x and y; it walks there in small steps, so sortable lists follow), select_text (the whole text of selector, or from a text match to that of target: a press on the first character, a drag to the last), drop (workspace files and data onto a drop zone: dragenter, dragover and drop with one DataTransfer, fired from the server sandbox; a zone whose dragover is not cancelled refuses it).',
     "select also sets a range, date, time, datetime-local, month, week or color input (input and change follow; a value the input would clamp or drop is refused). click, double_click and right_click take modifiers held during the click and count (3: a triple click); they and hover take x and y, a point of the tab's viewport, instead of a selector.",
     "A click aims at the element's middle, or at the visible part nearest it when something covers the middle; the press is checked where it lands, and one another element takes (an overlay, a parent after a hover swapped the element) is stopped before the page sees it: a 400 names what took it and its ref.",
     'Name elements by the refs read_page gives ({"ref": "e12"}): call it first, and again after the page changes; do not guess selectors.',
-    "It waits up to timeout seconds for a visible match. The result carries selected for select and checked for check and uncheck.",
+    "It waits up to timeout seconds for a visible match. The result carries selected for select and checked for check and uncheck, and new_tab when the gesture opened a tab (window.open, a target=_blank link): its index for switch; later actions stay on this tab until you switch.",
     "Type text with write, not press; read with extract or read_page.",
   ].join(" "),
   input: Input,
@@ -330,7 +342,10 @@ export const interact = defineAction({
     const page = await ctx.browser.page();
     // Locating an element marks the page; a key press on the page locates nothing.
     if (!input.selector) await armNavigation(page);
+    const popups = page.held.popups;
     const { extra, before } = await acting({ selector: input.selector }, () => perform(ctx, page, input));
-    return (await landed(page, before)).map((at) => ({ ...at, ...extra }));
+    const out = await landed(page, before);
+    const opened = page.held.popups > popups ? await tabIndex(page, page.held.lastPopup) : -1;
+    return out.map((at) => ({ ...at, ...extra, ...(opened >= 0 ? { new_tab: opened } : {}) }));
   },
 });

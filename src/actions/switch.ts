@@ -51,7 +51,7 @@ export const switchTo = defineAction({
   description: [
     "Choose the tab, and the frame in it, that other actions work on.",
     'tab: "list" every tab; "new" opens one (at url) and switches; an index switches; "close" closes the current one.',
-    "A link that opens a tab does not switch to it: list, then switch by index.",
+    "A click that opens a tab answers new_tab, its index; you stay.",
     "frame: an iframe's selector enters it (outer ones first); null leaves. Changing tab leaves any frame.",
   ].join(" "),
   docs: [

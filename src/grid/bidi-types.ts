@@ -107,6 +107,8 @@ export interface BrowsingContextInfo {
   parent?: string | null;
   children: BrowsingContextInfo[] | null;
   userContext?: string;
+  /** The context whose page opened this tab (window.open, a target=_blank link), noopener or not. */
+  originalOpener?: string | null;
 }
 export type ReadinessState = "none" | "interactive" | "complete";
 

@@ -63,6 +63,9 @@ export class HeldConnection {
   private readonly parents = new Map<string, string>();
   /** Top-level pages loaded in the tabs, for the history (elsewhere.ts). */
   readonly pages: PagesElsewhere;
+  /** Tabs a page opened so far, and the last of them: a gesture that opened one says so. */
+  popups = 0;
+  lastPopup: string | null = null;
   /** Counts navigations started, so a caller can tell whether one began since it looked. */
   private started = 0;
   private users = 0;
@@ -89,7 +92,14 @@ export class HeldConnection {
     socket.on("browsingContext.navigationStarted", null, (p) => this.navStarted(p));
     socket.on("browsingContext.contextCreated", null, (p) => {
       if (p.parent) this.knowParent(p.context, p.parent);
-      else this.activeTab = null;
+      else {
+        this.activeTab = null;
+        // A page opened it (a pop-up, a link to a new tab); the server's own tabs have no opener.
+        if (p.originalOpener) {
+          this.popups++;
+          this.lastPopup = p.context;
+        }
+      }
     });
     // The navigation's own request is the document's (the last of a redirect chain wins).
     socket.on("network.responseStarted", null, (p) => {

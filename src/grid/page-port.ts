@@ -302,9 +302,7 @@ export class PagePort {
     // reload would wait on the dialog for the whole page load timeout.
     const open = this.held.prompts.get(tab);
     if (open) throw dialogOpenError(open);
-    const top = (await this.send("browsingContext.getTree", { root: tab, maxDepth: 0 })).contexts[0] as
-      | (BrowsingContextInfo & { originalOpener?: string | null })
-      | undefined;
+    const top = (await this.send("browsingContext.getTree", { root: tab, maxDepth: 0 })).contexts[0];
     if (top?.originalOpener) {
       const answered = await this.held.socket
         .send(

@@ -33,6 +33,10 @@ function doChain() { alert("first"); alert("second"); out("chained"); }
       `<title>Inner</title><button onclick="document.body.append(confirm('Delete from the frame?') ? ' yes' : ' no')">Ask</button>`,
     ),
   "/tabs": () => html(`<title>Tabs</title><a id=pop href="/b" target=_blank>open b</a>`),
+  "/opens": () =>
+    html(
+      `<title>Opens</title><h1>Reports</h1><button onclick="window.open('/b?r', '_blank')">Open report</button> <a href="/c?h" target=_blank>Help</a> <a href="/b">Same tab</a>`,
+    ),
   "/b": () => html("<title>Page B</title><h1>B</h1>"),
   "/c": () => html("<title>Page C</title><h1>C</h1>"),
   "/frames": () =>
@@ -252,9 +256,9 @@ describe("switch: tabs", () => {
     });
   }, 60_000);
 
-  test("a link's new tab is listed but not entered; switching by index enters it and records it", async () => {
-    await call("POST", "/browser/interact/click", { selector: { css: "#pop" } });
-    await Bun.sleep(300);
+  test("a link's new tab is named by the click (new_tab) and listed but not entered; switching by index enters it and records it", async () => {
+    const clicked = await call("POST", "/browser/interact/click", { selector: { css: "#pop" } });
+    expect(clicked.body).toEqual({ url: site.url("/tabs"), title: "Tabs", new_tab: 1 });
     const list = await call("POST", "/browser/switch", { tab: "list" });
     expect(list.body.tab).toBe(0);
     expect(list.body.tabs).toEqual([
@@ -297,6 +301,35 @@ describe("switch: tabs", () => {
     const refused = await call("POST", "/browser/switch", { tab: "close" });
     expect(refused.status).toBe(400);
     expect(refused.body.error).toContain("only tab");
+  }, 60_000);
+
+  test("new_tab is said by the gesture that opened one (window.open, Enter on a link), never by one that did not", async () => {
+    await call("POST", "/browser/navigate", { url: site.url("/opens") });
+    const opened = await call("POST", "/browser/interact/click", { selector: { text: "Open report" } });
+    expect(opened.body).toEqual({ url: site.url("/opens"), title: "Opens", new_tab: 1 });
+    const pressed = await call("POST", "/browser/interact/press", {
+      selector: { text: "Help" },
+      keys: "Enter",
+    });
+    expect(pressed.body).toEqual({ url: site.url("/opens"), title: "Opens", new_tab: 2 });
+    // A script that opens one is not a gesture: its tab is listed, and the next click says nothing of it.
+    await inPage("window.open('/c')");
+    expect((await call("POST", "/browser/switch", { tab: "list" })).body.tabs).toHaveLength(4);
+    const plain = await call("POST", "/browser/interact/click", { selector: { css: "h1" } });
+    expect(plain.body).toEqual({ url: site.url("/opens"), title: "Opens" });
+    const same = await call("POST", "/browser/interact/click", { selector: { text: "Same tab" } });
+    expect(same.body).toEqual({ url: site.url("/b"), title: "Page B" });
+    const list = await call("POST", "/browser/switch", { tab: "list" });
+    expect(list.body.tabs.map((t: any) => t.url)).toEqual([
+      site.url("/b"),
+      site.url("/b?r"),
+      site.url("/c?h"),
+      site.url("/c"),
+    ]);
+    for (const _ of [1, 2, 3]) {
+      await call("POST", "/browser/switch", { tab: 1 });
+      await call("POST", "/browser/switch", { tab: "close" });
+    }
   }, 60_000);
 
   test("a tab the page closed itself: list still answers and the next switch recovers", async () => {

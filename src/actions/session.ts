@@ -16,7 +16,7 @@ export const openSession = defineAction({
     "Saved site data (see save_site_data) is restored before the first page loads; restore_site_data=false opens without it and deletes it, which is how you start as a new user.",
     "insecure=true accepts any certificate and gets no saved site data. capture=true reports the page's console errors and failed requests in each result as `page`.",
     "record=true films this browser's whole life as a video, from now until it ends; it appears under workspace://files/recordings shortly after. A person watches it, so only when one will — it costs the Grid. Not inherited: ask again for the next browser.",
-    "Returns url, title, browser, width, height, settings, recording, and site_data when something was restored, skipped or forgotten.",
+    "Returns url, title, browser, width, height, settings, recording, and site_data when something was restored, skipped or forgotten. A first page that opens a dialog as it loads answers with dialog (its message), url and title empty, as navigate does: answer it with the dialog tool.",
   ].join(" "),
   input: OpenInput,
   output: OpenOutput,

@@ -59,6 +59,8 @@ interface Launched {
   title: string;
   report: SiteDataReport | null;
   viewport: Viewport | null;
+  /** The message of a dialog the first page opened as it loaded. */
+  dialog?: string;
 }
 
 export interface LifecycleDeps {
@@ -232,7 +234,15 @@ export class Lifecycle {
         this.log.warn(`workspace ${workspace}: the first page did not load cleanly`);
       }
       const state = await page.state();
-      return { id, url: state.url, title: state.title, report, viewport };
+      const dialog = page.prompt?.message;
+      return {
+        id,
+        url: state.url,
+        title: state.title,
+        report,
+        viewport,
+        ...(dialog !== undefined ? { dialog } : {}),
+      };
     } catch (err) {
       this.browsers.connections.drop(id);
       await this.grid.end(id).catch(() => undefined);
@@ -301,8 +311,10 @@ export class Lifecycle {
     });
     const recordingError = this.expectRecording(workspace, opened.id, settings);
     const out: OpenResult = {
-      url: opened.url,
-      title: opened.title,
+      // The first page opened a dialog as it loaded: said as navigate says it.
+      ...(opened.dialog !== undefined
+        ? { url: "", title: "", dialog: opened.dialog }
+        : { url: opened.url, title: opened.title }),
       browser: settings.browser ?? "chrome",
       width: settings.width ?? DEFAULT_WIDTH,
       height: settings.height ?? DEFAULT_HEIGHT,

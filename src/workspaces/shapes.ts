@@ -96,4 +96,10 @@ export const OpenOutput = z.object({
   recording: z.boolean().describe("Whether this browser is being recorded."),
   recording_error: z.string().optional().describe("Why this recording cannot be filed, when it cannot."),
   site_data: SiteDataHint.optional(),
+  dialog: z
+    .string()
+    .optional()
+    .describe(
+      "Present when the first page opened a dialog as it loaded: its message; url and title are empty.",
+    ),
 });

@@ -180,6 +180,18 @@ describe("dialog", () => {
     );
   }, 60_000);
 
+  test("open_session on a page that alerts as it loads says so as navigate does; the dialog is answered there", async () => {
+    const opened = await call("POST", "/browser", { url: site.url("/alerting") });
+    expect(opened.status).toBe(200);
+    expect(opened.body).toMatchObject({ url: "", title: "", dialog: "Welcome 2024", browser: "chrome" });
+    const ok = await call("POST", "/browser/dialog", { action: "accept" });
+    expect(ok.body).toMatchObject({ message: "Welcome 2024", url: site.url("/alerting"), title: "Alerting" });
+    // Without a dialog the open says where it is, as before.
+    const plain = await call("POST", "/browser", { url: site.url("/dialogs") });
+    expect(plain.body).toMatchObject({ url: site.url("/dialogs"), title: "Dialogs" });
+    expect(plain.body.dialog).toBeUndefined();
+  }, 120_000);
+
   test("a same-origin pop-up that alerts as it loads: the tab list never wedges the browser, and the dialog is answered", async () => {
     expect((await call("POST", "/browser/navigate", { url: site.url("/opens-alerting") })).status).toBe(200);
     const click = await call("POST", "/browser/interact/click", { selector: { text: "Open" } });

@@ -105,6 +105,6 @@ export const taskPages: Routes = {
   "/vendor/jquery-ui.min.css": () => vendor("jquery-ui.min.css", "text/css"),
 };
 
-function vendor(name: string, type: string): Response {
+export function vendor(name: string, type: string): Response {
   return new Response(Bun.file(join(VENDOR, name)), { headers: { "content-type": type } });
 }

@@ -49,12 +49,50 @@ function App() {
 ReactDOM.createRoot(document.getElementById("root")).render(h(App));
 </script>`;
 
+// A realistic password: common words, a year, and the site's own name in it.
+const PASSWORD = "Example-2024-Summer!";
+
+// A React sign-in: the password is React state; the app checks it and swaps the form for its
+// dashboard in the same document, which names the site's host as plain text.
+const SIGN_IN = `<title>Example App</title><div id=root></div>
+<script src="/vendor/react.production.min.js"></script><script src="/vendor/react-dom.production.min.js"></script>
+<script>
+const h = React.createElement;
+function App() {
+  const [user, setUser] = React.useState("");
+  const [pw, setPw] = React.useState("");
+  const [me, setMe] = React.useState(null);
+  if (me) return h("main", null, h("h1", null, "Welcome, " + me), h("p", null, "You are signed in to app.example.test since 2024."));
+  return h("form", { onSubmit: (e) => { e.preventDefault(); if (pw === ${JSON.stringify(PASSWORD)}) setMe(user); } },
+    h("label", null, "Email ", h("input", { value: user, onChange: (e) => setUser(e.target.value) })),
+    h("label", null, "Password ", h("input", { type: "password", value: pw, onChange: (e) => setPw(e.target.value) })),
+    h("p", { id: "len" }, pw.length + " characters"),
+    h("button", null, "Sign in"));
+}
+ReactDOM.createRoot(document.getElementById("root")).render(h(App));
+</script>`;
+
 beforeAll(async () => {
-  p = await peer(W, {
-    "/vendor/react.production.min.js": () => vendor("react.production.min.js", "text/javascript"),
-    "/vendor/react-dom.production.min.js": () => vendor("react-dom.production.min.js", "text/javascript"),
-  });
+  p = await peer(
+    W,
+    {
+      "/vendor/react.production.min.js": () => vendor("react.production.min.js", "text/javascript"),
+      "/vendor/react-dom.production.min.js": () => vendor("react-dom.production.min.js", "text/javascript"),
+    },
+    {
+      configure: (c) => {
+        c.secrets.entries = {
+          app: {
+            description: "the app's sign-in",
+            allowed_urls: ["app.example.test"],
+            keys: { password: { value: PASSWORD } },
+          },
+        };
+      },
+    },
+  );
   p.page("/order", APP);
+  p.page("/sign-in", SIGN_IN);
 }, 120_000);
 afterAll(() => p.close());
 
@@ -124,4 +162,24 @@ test("a list React re-renders: an item added with Enter, one removed by its ref;
   expect(read.text).toContain("Be kind.");
   await p.tool("interact", { action: "click", selector: { role: "button", name: "Close" } });
   expect((await p.tool("read_page")).text).not.toContain("Be kind.");
+});
+
+test("a secret typed into React's password field signs in; the dashboard after it reads whole, the site's name unmasked", async () => {
+  const url = p.site.url("/sign-in", "app.example.test");
+  await p.tool("navigate", { url });
+  await p.tool("write", { selector: { label: "Email" }, text: "ann@example.test" });
+  await p.tool("write", { selector: { label: "Password" }, secret: { name: "app", key: "password" } });
+  // React's state holds it (its length shows), and the value itself comes back nowhere.
+  expect((await p.tool("extract", { selector: { css: "#len" } })).result).toBe(
+    `${PASSWORD.length} characters`,
+  );
+  const signed = await p.tool("interact", { action: "click", selector: { role: "button", name: "Sign in" } });
+  expect(signed).toMatchObject({ url, title: "Example App" });
+  const read = await p.tool("read_page");
+  expect(read.url).toBe(url);
+  expect(read.text).toContain("Welcome, ann@example.test");
+  expect(read.text).toContain("You are signed in to app.example.test since 2024.");
+  // With the form gone, the page's own scripts run again.
+  expect((await p.tool("execute_script", { script: "location.hostname" })).result).toBe("app.example.test");
+  expect(JSON.stringify(p.mcp.texts)).not.toContain(PASSWORD);
 });

@@ -46,7 +46,7 @@ export class DialogElsewhere extends AppError {
 }
 
 export const PAGE_BUSY =
-  "the page stopped answering (a script in it is busy): call open_session to get a fresh browser (saved site data is restored), or wait; if it still does not answer, the next call opens a fresh browser on its own";
+  "the page stopped answering (a script in it is busy): wait and retry, navigate elsewhere, or call open_session with another url for a fresh browser (saved site data is restored); a call that finds it still busy replaces the browser by itself, on this page again";
 
 /** The page runs something that never yields: a 503, as the next call may find it free. */
 export class PageBusy extends AppError {

@@ -91,7 +91,8 @@ describe("sign in, go places, save, come back, replay", () => {
   test("the journey", async () => {
     // A second tab, opened by the page, stays open through the sign-in.
     expect((await post("/browser/navigate", { url: site.url("/", "shop.example.test") })).status).toBe(200);
-    expect((await post("/browser/interact/click", { selector: { css: "#help" } })).status).toBe(200);
+    const help = await post("/browser/interact/click", { selector: { css: "#help" } });
+    expect([help.status, help.body.new_tab]).toEqual([200, 1]);
     const tabs = await post("/browser/switch", { tab: "list" });
     expect(tabs.body.tabs.length).toBe(2);
     await post("/browser/switch", { tab: 0 });

@@ -20,9 +20,16 @@ export function arm(): void {
   window.addEventListener("click", (e) => {
     const a = e.target instanceof Element ? e.target.closest("a[href]") : null;
     if (a && (!a.getAttribute("target") || a.getAttribute("target") === "_self")) {
-      if (!(a.getAttribute("href") ?? "").startsWith("#")) maybe(e);
+      if (!(a.getAttribute("href") ?? "").startsWith("#") && !downloads(a as HTMLAnchorElement)) maybe(e);
     }
   });
+}
+
+// A download link the browser honours (same origin, or a blob: or data: url) saves a file and
+// leaves the page where it is; a cross-origin one is followed like any link.
+function downloads(a: HTMLAnchorElement): boolean {
+  if (!a.hasAttribute("download")) return false;
+  return a.protocol === "blob:" || a.protocol === "data:" || a.origin === location.origin;
 }
 
 export function leaving(): "maybe" | null {

@@ -23,6 +23,12 @@ const site = serveFixture({
   "/download": () =>
     html(`<title>Download</title><a id="d" href="/report.csv">report</a>
       <script>setTimeout(function () { document.getElementById("d").click(); }, 50);</script>`),
+  // An export link as sites write them; the page moves on by itself 900 ms after the click.
+  "/export": () =>
+    html(
+      `<title>Export</title><a href="/export.csv" download="export.csv" onclick="setTimeout(() => location.assign('/'), 900)">Export CSV</a>`,
+    ),
+  "/export.csv": () => new Response(CSV, { headers: { "content-type": "text/csv" } }),
   "/report.csv": () =>
     new Response(CSV, {
       headers: { "content-type": "text/csv", "content-disposition": 'attachment; filename="report.csv"' },
@@ -158,12 +164,23 @@ describe("screenshots", () => {
 });
 
 describe("downloads", () => {
+  test("a click on a download link answers on its page at once (no navigation awaited) and its file is listed", async () => {
+    expect((await call("POST", "/browser/navigate", { url: site.url("/export") })).status).toBe(200);
+    // A link followed starts its navigation a moment after the click, so the click waits up to 1 s
+    // for one; a download link starts none: waiting would find the page's own move at 900 ms.
+    const click = await call("POST", "/browser/interact/click", { selector: { text: "Export CSV" } });
+    expect(click.body).toEqual({ url: site.url("/export"), title: "Export" });
+    await until(async () =>
+      ((await call("GET", "/files/downloads")).body.files as any[]).some((f) => f.name === "export.csv"),
+    );
+  }, 60_000);
+
   test("a real download is listed, read, and kept into Files (a copy)", async () => {
     expect((await call("POST", "/browser/navigate", { url: site.url("/download") })).status).toBe(200);
     let listed: any[] = [];
     await until(async () => {
       listed = (await call("GET", "/files/downloads")).body.files;
-      return listed.length > 0;
+      return listed.some((f) => f.name === "report.csv");
     });
     const entry = listed.find((f) => f.name === "report.csv");
     expect(entry).toMatchObject({ content_type: "text/csv", size: CSV.length, image: false });

@@ -20,14 +20,16 @@ export function arm(): void {
   window.addEventListener("click", (e) => {
     const a = e.target instanceof Element ? e.target.closest("a[href]") : null;
     if (a && (!a.getAttribute("target") || a.getAttribute("target") === "_self")) {
-      if (!(a.getAttribute("href") ?? "").startsWith("#") && !downloads(a as HTMLAnchorElement)) maybe(e);
+      if (!(a.getAttribute("href") ?? "").startsWith("#") && !stays(a as HTMLAnchorElement)) maybe(e);
     }
   });
 }
 
-// A download link the browser honours (same origin, or a blob: or data: url) saves a file and
-// leaves the page where it is; a cross-origin one is followed like any link.
-function downloads(a: HTMLAnchorElement): boolean {
+// Links that leave the page where it is: a javascript: one (`javascript:void(0)` beside a click
+// handler, common on older sites) runs script, and a download link the browser honours (same
+// origin, or a blob: or data: url) saves a file; a cross-origin download link is followed.
+function stays(a: HTMLAnchorElement): boolean {
+  if (a.protocol === "javascript:") return true;
   if (!a.hasAttribute("download")) return false;
   return a.protocol === "blob:" || a.protocol === "data:" || a.origin === location.origin;
 }

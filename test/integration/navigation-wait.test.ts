@@ -13,6 +13,11 @@ const site = serveFixture({
     html(`<title>Start</title>
 <form action="/sent" method="get"><label for="q">Query</label><input id="q" name="q"><button>Send</button></form>
 <a href="/linked">Onwards</a><a href="#here">Stay</a><p id="here">here</p>`),
+  // A menu opened by a javascript:void(0) link, as older sites write them; the page moves on by
+  // itself 900 ms later (within the second a followed link is waited for).
+  "/menu": () =>
+    html(`<title>Menu</title><a href="javascript:void(0)" onclick="document.getElementById('m').hidden = false; setTimeout(() => location.assign('/linked'), 900)">Products</a>
+<ul id=m hidden><li>Tea</li></ul>`),
   "/sent": () => slow("Sent"),
   "/linked": () => slow("Linked"),
 });
@@ -48,4 +53,12 @@ test("a link within the page stays on it", async () => {
   await call("/browser/navigate", { url: site.url("/") });
   const stayed = await call("/browser/interact/click", { selector: { text: "Stay" } });
   expect(stayed.body).toMatchObject({ title: "Start", url: site.url("/#here") });
+}, 60_000);
+
+test("a javascript: link runs its script and answers on its page at once: no navigation is awaited", async () => {
+  await call("/browser/navigate", { url: site.url("/menu") });
+  const opened = await call("/browser/interact/click", { selector: { text: "Products" } });
+  expect(opened.body).toEqual({ url: site.url("/menu"), title: "Menu" });
+  const menu = await call("/browser/extract", { selector: { text: "Tea" } });
+  expect(menu.body.result).toBe("Tea");
 }, 60_000);

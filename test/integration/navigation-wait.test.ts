@@ -17,6 +17,7 @@ const site = serveFixture({
   // itself 900 ms later (within the second a followed link is waited for).
   "/menu": () =>
     html(`<title>Menu</title><a href="javascript:void(0)" onclick="document.getElementById('m').hidden = false; setTimeout(() => location.assign('/linked'), 900)">Products</a>
+<a href="/menu#m" onclick="setTimeout(() => location.assign('/linked'), 900)">Jump to the menu</a>
 <ul id=m hidden><li>Tea</li></ul>`),
   "/sent": () => slow("Sent"),
   "/linked": () => slow("Linked"),
@@ -61,4 +62,10 @@ test("a javascript: link runs its script and answers on its page at once: no nav
   expect(opened.body).toEqual({ url: site.url("/menu"), title: "Menu" });
   const menu = await call("/browser/extract", { selector: { text: "Tea" } });
   expect(menu.body.result).toBe("Tea");
+}, 60_000);
+
+test("a link to a fragment of this very page, written whole (/menu#m), scrolls and answers at once", async () => {
+  await call("/browser/navigate", { url: site.url("/menu") });
+  const jumped = await call("/browser/interact/click", { selector: { text: "Jump to the menu" } });
+  expect(jumped.body).toEqual({ url: site.url("/menu#m"), title: "Menu" });
 }, 60_000);

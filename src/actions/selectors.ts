@@ -147,6 +147,15 @@ const HINTS = (L: PageLib, sel: PageSelector) => L.hints(sel);
 const VISIBLE = (L: PageLib, sel: PageSelector) => L.find(sel).visible;
 
 const POLL_MS = [0, 50, 100, 200, 250];
+/**
+ * How long a selector may match nothing here before the frames are asked once: a match in one of
+ * them (a payment or sign-in frame from another host) ends the wait, as nothing here would.
+ */
+const FRAMES_AFTER_MS = 1_000;
+interface Framed {
+  path: (string | null)[] | null;
+  asked?: boolean;
+}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -158,8 +167,11 @@ async function poll<T extends PageMatch>(
   opts: LocateOptions,
   script: PageFn,
   args: Record<string, unknown>,
+  /** Set to the frames holding a match, when asking them ended the wait early. */
+  framed: Framed | null = null,
 ): Promise<T> {
-  const deadline = Date.now() + opts.timeout * 1000;
+  const start = Date.now();
+  const deadline = start + opts.timeout * 1000;
   const all = { max: 1, scroll: opts.scroll === true, visible: opts.visible === true, ...args };
   for (let i = 0; ; i++) {
     // Locating also marks the page for the gesture that follows (see page/leaving.ts).
@@ -179,6 +191,11 @@ async function poll<T extends PageMatch>(
       );
     }
     if (ready(got, opts.visible) || Date.now() >= deadline) return got;
+    if (framed && !framed.asked && got.total === 0 && Date.now() - start >= FRAMES_AFTER_MS) {
+      framed.asked = true;
+      framed.path = await frameHolding(page, sel).catch(() => null);
+      if (framed.path) return got;
+    }
     const wait = POLL_MS[Math.min(i + 1, POLL_MS.length - 1)] as number;
     await sleep(Math.max(0, Math.min(wait, deadline - Date.now())));
   }
@@ -192,6 +209,8 @@ async function notMatched(
   selector: Selector,
   got: PageMatch,
   opts: LocateOptions,
+  /** The frames were asked during the wait and held nothing: not asked again. */
+  framesAsked = false,
 ): Promise<Error> {
   const q = quoteSelector(selector);
   const field = opts.field ?? "selector";
@@ -210,7 +229,7 @@ async function notMatched(
         `${field}.nth`,
       );
   }
-  const instead = await whatIsThere(page, selector);
+  const instead = await whatIsThere(page, selector, !framesAsked);
   return badInput(
     `nothing matched ${q} within ${seconds(opts.timeout)}.${instead ? ` ${instead}` : ""} Call read_page to see the page and its selectors`,
     field,
@@ -218,9 +237,9 @@ async function notMatched(
 }
 
 /** A sentence or two on what the page holds nearest to what `selector` asked for ("" if it cannot tell). */
-export async function whatIsThere(page: Page, selector: Selector): Promise<string> {
+export async function whatIsThere(page: Page, selector: Selector, frames = true): Promise<string> {
   const sel = pageSelector(selector);
-  const framed = await frameHolding(page, sel).catch(() => null);
+  const framed = frames ? await frameHolding(page, sel).catch(() => null) : null;
   if (framed) return frameSentence(framed);
   try {
     const h = await page.call<{ what: string; items: string[]; roles?: string[] }>(HINTS, sel);
@@ -249,8 +268,16 @@ export async function seek<T extends PageMatch = Matched>(
   script: PageFn = FIND,
   args: Record<string, unknown> = {},
 ): Promise<T> {
-  const got = await poll<T>(page, pageSelector(selector), opts, script, args);
-  if (!ready(got, opts.visible) && !opts.allowNone) throw await notMatched(page, selector, got, opts);
+  // Waiting for a match to come (allowNone) is not cut short by one elsewhere.
+  const framed: Framed | null = opts.allowNone ? null : { path: null };
+  const got = await poll<T>(page, pageSelector(selector), opts, script, args, framed);
+  if (framed?.path)
+    throw badInput(
+      `nothing matched ${quoteSelector(selector)} in this document. ${frameSentence(framed.path)} Call read_page to see the page and its selectors`,
+      opts.field ?? "selector",
+    );
+  if (!ready(got, opts.visible) && !opts.allowNone)
+    throw await notMatched(page, selector, got, opts, framed?.asked === true);
   return got;
 }
 

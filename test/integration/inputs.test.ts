@@ -371,6 +371,12 @@ describe("a match inside a frame", () => {
       (await call("POST", "/browser/assert", { selector: { text: "Pay now" }, timeout: 1 })).status,
     ).toBe(200);
     expect((await call("POST", "/browser/switch", { frame: null })).status).toBe(200);
+    // With the default wait (5 s), a match in a frame ends it once the frames are asked (after 1 s).
+    const early = await call("POST", "/browser/write", { selector: { text: "Pay now" }, text: "x" });
+    expect(early.status).toBe(400);
+    expect(early.body.error).toStartWith(
+      'nothing matched {"text":"Pay now"} in this document. A match is inside a frame',
+    );
     // Nothing anywhere: no frame named.
     const none = await call("POST", "/browser/assert", { selector: { text: "Refund" }, timeout: 0.5 });
     expect(none.status).toBe(400);

@@ -26,8 +26,9 @@ export function arm(): void {
 }
 
 // Links that leave the page where it is: a javascript: one (`javascript:void(0)` beside a click
-// handler, common on older sites) runs script, a fragment of the page scrolls, and a download link the browser honours (same
-// origin, or a blob: or data: url) saves a file; a cross-origin download link is followed.
+// handler, common on older sites) runs script, a fragment of the page scrolls, and a download link
+// the browser honours (same origin, or a blob: or data: url) saves a file; a cross-origin download
+// link is followed.
 function stays(a: HTMLAnchorElement): boolean {
   if (a.protocol === "javascript:") return true;
   // A fragment of this very page, written whole (`/guide#setup` on /guide): the page scrolls.

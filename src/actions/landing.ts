@@ -59,6 +59,12 @@ export async function landed(page: Page, before: number): Promise<Outcome<Landed
     return inFrame(page, { url, title: seen.title });
   }
   await page.afterGesture(before, seen?.leaving === "maybe");
+  // A link in the frame that loads the whole tab (target=_top) took the frame away: the agent is at
+  // the tab's top again, on the page it loaded.
+  if (page.where.frame && page.held.navigationCount !== before) {
+    const now = await page.tree().catch(() => null);
+    if (now && urlIn(now, page.where.frame) === null) page.where.frame = null;
+  }
   return here(page);
 }
 

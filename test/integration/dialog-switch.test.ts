@@ -44,6 +44,9 @@ function doChain() { alert("first"); alert("second"); out("chained"); }
       `<title>Outer</title><h1 id=where>outer</h1><div id=plain>not a frame</div><iframe id=f src="/inner"></iframe>
 <iframe title="Other site" src="${site.url("/innermost", "other.example.test")}"></iframe>`,
     ),
+  "/framed-out": () => html(`<title>Framed out</title><iframe id=out src="/leaves"></iframe>`),
+  "/leaves": () =>
+    html(`<title>Leaves</title><a href="/b" target="_top">Out to B</a> <a href="/c">Within</a>`),
   "/inner": () => html(`<title>Inner</title><h1 id=where>inner</h1><iframe id=g src="/innermost"></iframe>`),
   "/innermost": () => html(`<title>Innermost</title><h1 id=where>innermost</h1>`),
 });
@@ -359,6 +362,27 @@ describe("switch: tabs", () => {
 });
 
 describe("switch: frames", () => {
+  test("a link in the frame that loads the whole tab (target=_top) answers its page; the agent is at the top again", async () => {
+    await call("POST", "/browser/navigate", { url: site.url("/framed-out") });
+    await call("POST", "/browser/switch", { frame: { css: "#out" } });
+    // A link that stays in the frame keeps the agent there.
+    const within = await call("POST", "/browser/interact/click", { selector: { text: "Within" } });
+    expect(within.body).toEqual({ url: site.url("/c"), title: "Page C" });
+    expect((await call("POST", "/browser/switch", { tab: "list" })).body).toMatchObject({ in_frame: true });
+    await call("POST", "/browser/navigate", { url: site.url("/framed-out") });
+    await call("POST", "/browser/switch", { frame: { css: "#out" } });
+    const out = await call("POST", "/browser/interact/click", { selector: { text: "Out to B" } });
+    expect(out.body).toEqual({ url: site.url("/b"), title: "Page B" });
+    const read = await call("POST", "/browser/read", {});
+    expect(read.body).toMatchObject({ url: site.url("/b"), title: "Page B" });
+    expect((await call("POST", "/browser/switch", { tab: "list" })).body).toMatchObject({
+      url: site.url("/b"),
+      in_frame: false,
+    });
+    const record = await server.app.services.store.get(W);
+    expect(record!.history[0]!.url).toBe(site.url("/b"));
+  }, 60_000);
+
   const where = async () => inPage("return document.getElementById('where').textContent");
 
   test("enter a frame by selector, then a frame inside it; actions act inside; null leaves", async () => {

@@ -51,6 +51,10 @@ for (const el of document.querySelectorAll("input")) {
   el.addEventListener("change", () => log("change:" + el.id + "=" + el.value));
 }
 </script>`),
+  "/toppings": () =>
+    html(`<title>Toppings</title>${LOG}
+<label>Toppings <select id=tp multiple size=4><optgroup label="Veg"><option>Onion</option><option selected>Pepper</option></optgroup><optgroup label="Meat"><option value=ham>Ham</option></optgroup></select></label>
+<script>tp.addEventListener("change", () => log([...tp.selectedOptions].map((o) => o.value).join("+")));</script>`),
   "/many": () =>
     html(`<title>Many</title>${LOG}
 <label>Photos <input id=m type=file multiple></label>
@@ -261,6 +265,21 @@ describe("select on value inputs", () => {
     expect(values.body.result).toEqual(["55", "2024-05-31", 8]);
     const text = await call("POST", "/browser/interact/select", { selector: { label: "Name" }, value: "x" });
     expect(text.status).toBe(400);
+  });
+});
+
+describe("select on a multiple select", () => {
+  test("each call adds its option to those chosen (across option groups); one chosen already is left as it is", async () => {
+    await go("/toppings");
+    const pick = (value: string) =>
+      call("POST", "/browser/interact/select", { selector: { label: "Toppings" }, value });
+    expect((await pick("Onion")).body.selected).toEqual({ label: "Onion", value: "Onion" });
+    expect((await pick("Ham")).body.selected).toEqual({ label: "Ham", value: "ham" });
+    expect((await pick("Pepper")).body.selected).toEqual({ label: "Pepper", value: "Pepper" });
+    expect(await seen()).toEqual(["Onion+Pepper", "Onion+Pepper+ham"]);
+    const read = await call("POST", "/browser/read", {});
+    const box = read.body.elements.find((e: any) => e.name === "Toppings");
+    expect(box).toMatchObject({ role: "listbox", selected: ["Onion", "Pepper", "Ham"] });
   });
 });
 

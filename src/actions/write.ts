@@ -229,8 +229,24 @@ async function typeInto(page: Page, field: Field, input: In, typed: string): Pro
     keys.push({ modifiers: [], key: ch === "\n" ? Key.ENTER : ch === "\t" ? Key.TAB : ch });
   }
   if (keys.length) await page.keys(el.context, keys);
+  // A field that keeps fewer characters than given dropped the rest, as it would a person's keys;
+  // unless it handed the focus on (a code split over one-character boxes), that is said.
+  const max = field.maxLength ?? -1;
+  const given = typed.replace(/\r\n?/g, "\n").length;
+  if (max >= 0 && given > max && input.clear) {
+    const kept = await page.callIn<number>(el.context, KEPT, el);
+    if (kept >= 0)
+      throw badInput(
+        `${quoteSelector(input.selector)} kept the first ${kept} of the ${given} characters given (its maxlength is ${max}) and dropped the rest: write at most ${max}`,
+        "text",
+      );
+  }
   if (input.submit) await submitAfter(page, field, input);
 }
+
+// How many characters the field holds, or -1 when the focus moved on (the page took the rest elsewhere).
+const KEPT = (_L: PageLib, el: HTMLInputElement): number =>
+  el.ownerDocument.activeElement === el ? el.value.length : -1;
 
 export const write = defineAction({
   name: "write",
@@ -298,6 +314,7 @@ export const write = defineAction({
             `${q} holds a secret typed by write: write into it with clear (the default), which replaces the secret`,
             "clear",
           );
+        const max = field.maxLength ?? -1;
         const el = field.field as NodeRef;
         // A range takes its value whole, as interact select sets it (a secret never goes into one).
         if (field.type === "range") {
@@ -314,6 +331,12 @@ export const write = defineAction({
           const { realm, origin, scripted } = await fieldRealm(page, el);
           if (input.secret) {
             typed = await secretValue(ctx.services, input.secret, origin);
+            // Put in whole, it would be cut short unsaid: refused before anything goes in.
+            if (input.clear && max >= 0 && typed.length > max)
+              throw badInput(
+                `${q} keeps at most ${max} characters (its maxlength), fewer than the secret's value: nothing was typed; name the field that takes the whole value`,
+                "secret",
+              );
             if (scripted || ctx.services.redactor.unmarkedIn(ctx.browser.id))
               throw badInput(SCRIPTED, "secret");
             about.typed = typed;

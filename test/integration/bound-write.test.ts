@@ -123,6 +123,23 @@ describe("write with a secret", () => {
     expect(await history()).toEqual(before);
   }, 120_000);
 
+  test("a field that keeps fewer characters than the secret's value: a 400, and nothing typed (never a value cut short)", async () => {
+    await call("/browser/navigate", { url: site.url("/signin") });
+    expect(
+      (await call("/browser/script", { script: "document.getElementById('pw').maxLength = 8" })).status,
+    ).toBe(200);
+    const short = await call("/browser/write", {
+      selector: { label: "Password" },
+      secret: { name: "signin", key: "password" },
+    });
+    expect(short.status).toBe(400);
+    expect(short.body.error).toBe(
+      '{"label":"Password"} keeps at most 8 characters (its maxlength), fewer than the secret\'s value: nothing was typed; name the field that takes the whole value',
+    );
+    const held = await call("/browser/script", { script: "document.getElementById('pw').value.length" });
+    expect(held.body.result).toBe(0);
+  });
+
   test("off its allowed hosts, or unknown: a 400 naming the host and the secret, and nothing typed", async () => {
     await call("/browser/navigate", { url: site.url("/signin", "other.example.test") });
     const off = await call("/browser/write", {

@@ -26,6 +26,7 @@ const site = serveFixture({
 <textarea id="notes" aria-label="Notes"></textarea>
 <div id="rich" contenteditable="true" aria-label="Rich">before</div>
 <div id="code">${[1, 2, 3, 4].map((i) => `<input id="d${i}" maxlength="1" aria-label="Digit ${i}" oninput="if (this.value) document.getElementById('d${i + 1}')?.focus()">`).join("")}</div>
+<input id="zip" aria-label="ZIP" maxlength="5">
 <input id="loud" aria-label="Loud" oninput="alert('got ' + this.value)">
 <input id="shy" aria-label="Shy" onfocus="document.getElementById('notes').focus()">
 <script>controlled(document.getElementById("name"));</script>`),
@@ -77,6 +78,17 @@ test("a code split over one-character boxes fills box after box, as keys do", as
   expect(
     await inPage("return [1, 2, 3, 4].map((i) => document.getElementById('d' + i).value).join('')"),
   ).toBe("4821");
+}, 60_000);
+
+test("a field that keeps fewer characters than given, and keeps the focus, says what it dropped", async () => {
+  const res = await call("/browser/write", { selector: { label: "ZIP" }, text: "10115 Berlin" });
+  expect(res.status).toBe(400);
+  expect(res.body.error).toBe(
+    '{"label":"ZIP"} kept the first 5 of the 12 characters given (its maxlength is 5) and dropped the rest: write at most 5',
+  );
+  expect(await inPage("return document.getElementById('zip').value")).toBe("10115");
+  // Within the limit: no word of it.
+  expect((await call("/browser/write", { selector: { label: "ZIP" }, text: "80331" })).status).toBe(200);
 }, 60_000);
 
 test("an insert whose input handler alerts is done, and its result names the dialog", async () => {

@@ -232,11 +232,11 @@ async function typeInto(page: Page, field: Field, input: In, typed: string): Pro
   // A field that keeps fewer characters than given dropped the rest, as it would a person's keys;
   // unless it handed the focus on (a code split over one-character boxes), that is said.
   const max = field.maxLength ?? -1;
-  const given = typed.replace(/\r\n?/g, "\n").length;
+  const text = typed.replace(/\r\n?/g, "\n");
+  const given = text.length;
   if (max >= 0 && given > max && input.clear) {
-    const kept = await page.callIn<number>(el.context, KEPT, el);
-    // A type that ignores maxlength (number) kept it all.
-    if (kept >= 0 && kept < given)
+    const kept = await page.callIn<number>(el.context, KEPT, el, text);
+    if (kept >= 0)
       throw badInput(
         `${quoteSelector(input.selector)} kept the first ${kept} of the ${given} characters given (its maxlength is ${max}) and dropped the rest: write at most ${max}`,
         "text",
@@ -245,9 +245,15 @@ async function typeInto(page: Page, field: Field, input: In, typed: string): Pro
   if (input.submit) await submitAfter(page, field, input);
 }
 
-// How many characters the field holds, or -1 when the focus moved on (the page took the rest elsewhere).
-const KEPT = (_L: PageLib, el: HTMLInputElement): number =>
-  el.ownerDocument.activeElement === el ? el.value.length : -1;
+// How many characters of `text` the field kept when it holds only their start, still focused; else
+// -1: the focus moved on (the page took the rest elsewhere), the page reformatted what it got (a
+// card number's spaces taken out), or the type ignores maxlength (number).
+const KEPT = (_L: PageLib, el: HTMLInputElement, text: string): number => {
+  const v = el.value;
+  return el.ownerDocument.activeElement === el && v.length < text.length && text.startsWith(v)
+    ? v.length
+    : -1;
+};
 
 export const write = defineAction({
   name: "write",

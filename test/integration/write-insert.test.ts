@@ -27,6 +27,7 @@ const site = serveFixture({
 <div id="rich" contenteditable="true" aria-label="Rich">before</div>
 <div id="code">${[1, 2, 3, 4].map((i) => `<input id="d${i}" maxlength="1" aria-label="Digit ${i}" oninput="if (this.value) document.getElementById('d${i + 1}')?.focus()">`).join("")}</div>
 <input id="zip" aria-label="ZIP" maxlength="5">
+<input id="card" aria-label="Card" maxlength="16" oninput="this.value = this.value.split(' ').join('')">
 <input id="loud" aria-label="Loud" oninput="alert('got ' + this.value)">
 <input id="shy" aria-label="Shy" onfocus="document.getElementById('notes').focus()">
 <script>controlled(document.getElementById("name"));</script>`),
@@ -89,6 +90,10 @@ test("a field that keeps fewer characters than given, and keeps the focus, says 
   expect(await inPage("return document.getElementById('zip').value")).toBe("10115");
   // Within the limit: no word of it.
   expect((await call("/browser/write", { selector: { label: "ZIP" }, text: "80331" })).status).toBe(200);
+  // A field that takes the spaces out as they come keeps every digit: nothing was dropped.
+  const card = await call("/browser/write", { selector: { label: "Card" }, text: "4242 4242 4242 4242" });
+  expect([card.status, card.body.error]).toEqual([200, undefined]);
+  expect(await inPage("return document.getElementById('card').value")).toBe("4242424242424242");
 }, 60_000);
 
 test("an insert whose input handler alerts is done, and its result names the dialog", async () => {

@@ -93,15 +93,31 @@ export async function here(page: Page): Promise<Outcome<Landed>> {
       // A dialog in another tab holds this one (a pop-up's alert): the action's result names it.
       if (err instanceof DialogElsewhere)
         return outcome({ url: "", title: "", dialog: err.prompt.message }, {});
-      // The action closed its own tab (a script's window.close): nowhere to report, nothing to record.
       if (await page.tabOpen().catch(() => true)) throw err;
-      return outcome({ url: "", title: "" }, { landed: null });
+      return handedBack(page);
     }
     // A dialog that opened meanwhile (the page opens the next one as soon as the last closes).
     prompt = page.prompt;
     if (!prompt) return inFrame(page, state);
   }
   return outcome({ url: "", title: "", dialog: prompt.message }, {});
+}
+
+/**
+ * The action closed its own tab (a sign-in pop-up's window.close once it has posted its answer):
+ * the agent is back on the tab that opened it, else the first, as a person's view is. Its page was
+ * there already: nothing enters the history.
+ */
+async function handedBack(page: Page): Promise<Outcome<Landed>> {
+  const tabs = await page.tabs().catch(() => []);
+  const opener = page.held.openers.get(page.where.tab);
+  const next = tabs.find((t) => t.context === opener) ?? tabs[0];
+  if (!next) return outcome({ url: "", title: "" }, { landed: null });
+  page.where.tab = next.context;
+  page.where.frame = null;
+  await page.front();
+  const state = await page.state(page.context).catch(() => ({ url: next.url, title: "" }));
+  return outcome(state, { landed: null });
 }
 
 /** The output field for actions that can open a dialog. */

@@ -66,6 +66,8 @@ export class HeldConnection {
   /** Tabs a page opened so far, and the last of them: a gesture that opened one says so. */
   popups = 0;
   lastPopup: string | null = null;
+  /** The tab each of those was opened from: where a pop-up that closes itself hands the agent back. */
+  readonly openers = new Map<string, string>();
   /** Counts navigations started, so a caller can tell whether one began since it looked. */
   private started = 0;
   private users = 0;
@@ -98,6 +100,8 @@ export class HeldConnection {
         if (p.originalOpener) {
           this.popups++;
           this.lastPopup = p.context;
+          if (this.openers.size >= MAX_FRAMES) this.openers.delete(this.openers.keys().next().value as string);
+          this.openers.set(p.context, this.topOf(p.originalOpener));
         }
       }
     });

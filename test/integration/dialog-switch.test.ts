@@ -44,6 +44,16 @@ function doChain() { alert("first"); alert("second"); out("chained"); }
       `<title>Outer</title><h1 id=where>outer</h1><div id=plain>not a frame</div><iframe id=f src="/inner"></iframe>
 <iframe title="Other site" src="${site.url("/innermost", "other.example.test")}"></iframe>`,
     ),
+  // A sign-in pop-up from another host: Allow posts the answer to its opener and closes itself.
+  "/app": () =>
+    html(
+      `<title>App</title><p id=st>signed out</p><button onclick="window.open('${site.url("/idp", "idp.example.test")}', 'auth', 'width=500,height=600')">Sign in with IdP</button>
+<script>addEventListener("message", (e) => { if (e.data?.user) document.getElementById("st").textContent = "signed in as " + e.data.user; });</script>`,
+    ),
+  "/idp": () =>
+    html(
+      `<title>IdP</title><label>User <input id=u></label><button onclick="opener.postMessage({ user: document.getElementById('u').value }, '*'); window.close()">Allow</button>`,
+    ),
   "/framed-out": () => html(`<title>Framed out</title><iframe id=out src="/leaves"></iframe>`),
   "/leaves": () =>
     html(`<title>Leaves</title><a href="/b" target="_top">Out to B</a> <a href="/c">Within</a>`),
@@ -345,6 +355,28 @@ describe("switch: tabs", () => {
       await call("POST", "/browser/switch", { tab: 1 });
       await call("POST", "/browser/switch", { tab: "close" });
     }
+  }, 60_000);
+
+  test("a sign-in pop-up that closes itself as its Allow is clicked hands the agent back to the tab that opened it", async () => {
+    await call("POST", "/browser/switch", { tab: "new", url: site.url("/c") });
+    await call("POST", "/browser/navigate", { url: site.url("/app") });
+    const opened = await call("POST", "/browser/interact/click", { selector: { text: "Sign in with IdP" } });
+    expect(opened.body.new_tab).toBe(2);
+    await call("POST", "/browser/switch", { tab: 2 });
+    await call("POST", "/browser/write", { selector: { label: "User" }, text: "ann" });
+    // The answer is the opener's page (tab 1), not the first tab's, and the agent acts there.
+    const allowed = await call("POST", "/browser/interact/click", { selector: { text: "Allow" } });
+    expect(allowed.body).toEqual({ url: site.url("/app"), title: "App" });
+    // Its message comes a moment later, from another process.
+    const signed = await call("POST", "/browser/assert", {
+      selector: { text: "signed in as ann" },
+      timeout: 5,
+    });
+    expect([signed.status, signed.body.url]).toEqual([200, site.url("/app")]);
+    const list = await call("POST", "/browser/switch", { tab: "list" });
+    expect(list.body.tab).toBe(1);
+    expect(list.body.tabs).toHaveLength(2);
+    await call("POST", "/browser/switch", { tab: "close" });
   }, 60_000);
 
   test("a tab the page closed itself: list still answers and the next switch recovers", async () => {

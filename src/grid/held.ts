@@ -100,7 +100,8 @@ export class HeldConnection {
         if (p.originalOpener) {
           this.popups++;
           this.lastPopup = p.context;
-          if (this.openers.size >= MAX_FRAMES) this.openers.delete(this.openers.keys().next().value as string);
+          if (this.openers.size >= MAX_FRAMES)
+            this.openers.delete(this.openers.keys().next().value as string);
           this.openers.set(p.context, this.topOf(p.originalOpener));
         }
       }

@@ -331,7 +331,7 @@ export const interact = defineAction({
     "select also sets a range, date, time, datetime-local, month, week or color input (input and change follow; a value the input would clamp or drop is refused). click, double_click and right_click take modifiers held during the click and count (3: a triple click); they and hover take x and y, a point of the tab's viewport, instead of a selector.",
     "A click aims at the element's middle, or at the visible part nearest it when something covers the middle; the press is checked where it lands, and one another element takes (an overlay, a parent after a hover swapped the element) is stopped before the page sees it: a 400 names what took it and its ref.",
     'Name elements by the refs read_page gives ({"ref": "e12"}): call it first, and again after the page changes; do not guess selectors.',
-    "It waits up to timeout seconds for a visible match. The result carries selected for select and checked for check and uncheck, and new_tab when the gesture opened a tab (window.open, a target=_blank link): its index for switch; later actions stay on this tab until you switch.",
+    "It waits up to timeout seconds for a visible match. The result carries selected for select and checked for check and uncheck, and new_tab when the gesture opened a tab (window.open, a target=_blank link): its index for switch; later actions stay on this tab until you switch. A gesture that closes its own tab (a sign-in pop-up's Allow) answers the page of the tab that opened it, where later actions then act.",
     "Type text with write, not press; read with extract or read_page.",
   ].join(" "),
   input: Input,

@@ -109,12 +109,8 @@ export async function here(page: Page): Promise<Outcome<Landed>> {
  * there already: nothing enters the history.
  */
 async function handedBack(page: Page): Promise<Outcome<Landed>> {
-  const tabs = await page.tabs().catch(() => []);
-  const opener = page.held.openers.get(page.where.tab);
-  const next = tabs.find((t) => t.context === opener) ?? tabs[0];
+  const next = page.rehome(await page.tabs().catch(() => []));
   if (!next) return outcome({ url: "", title: "" }, { landed: null });
-  page.where.tab = next.context;
-  page.where.frame = null;
   await page.front();
   const state = await page.state(page.context).catch(() => ({ url: next.url, title: "" }));
   return outcome(state, { landed: null });

@@ -132,12 +132,10 @@ async function enterFrame(page: Page, frame: Selector, timeout: number): Promise
 async function switching(page: Page, input: SwitchInput) {
   const tab = input.tab;
   let tabs: TabInfo[] | undefined;
-  // A tab the page closed itself leaves the agent in the first tab.
-  const open = (await page.tabs()).map((t) => t.context);
-  if (!open.includes(page.where.tab) && open[0]) {
-    page.where.tab = open[0];
-    page.where.frame = null;
-  }
+  // A tab the page closed itself leaves the agent in the tab that opened it, else the first.
+  const listed = await page.tabs();
+  page.rehome(listed);
+  const open = listed.map((t) => t.context);
   if (tab !== undefined) {
     const handles = open;
     if (tab === "list") {

@@ -36,6 +36,23 @@ export class Page extends PagePort {
     return (await this.send("browsingContext.getTree", { maxDepth: 0 })).contexts;
   }
 
+  /**
+   * When the agent's tab is no longer among `tabs` (its page closed it: a sign-in pop-up once it
+   * posted its answer), the agent moves to the tab that opened it, else the first. Returns the tab
+   * it is in now, or null when none is open.
+   */
+  rehome(tabs: BrowsingContextInfo[]): BrowsingContextInfo | null {
+    const here = tabs.find((t) => t.context === this.where.tab);
+    if (here) return here;
+    const opener = this.held.openers.get(this.where.tab);
+    const next = tabs.find((t) => t.context === opener) ?? tabs[0] ?? null;
+    if (next) {
+      this.where.tab = next.context;
+      this.where.frame = null;
+    }
+    return next;
+  }
+
   /** Whether the agent's tab is still open (the page may close its own window). */
   async tabOpen(): Promise<boolean> {
     return (await this.tabs()).some((t) => t.context === this.where.tab);

@@ -59,8 +59,6 @@ export async function main(): Promise<void> {
     const reaching = {
       store: app.services.store,
       connection: (id: string) => app.services.workspaces.connection(id),
-      redactor: app.services.redactor,
-      alone: true,
     };
     // Blocks of back-to-back calls: without a timeline and with one; with the live view's frames
     // (about one a second of this browser) but no screens (a view of its own, which the timeline does
@@ -94,7 +92,7 @@ export async function main(): Promise<void> {
           const at = await reach(reaching, W);
           if (!at) throw new Error("no live browser");
           try {
-            await screenOf({ ...at, guard: reaching });
+            await screenOf(at);
           } finally {
             at.release();
           }

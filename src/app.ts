@@ -146,7 +146,7 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
   const hosts = new HostRules(config);
   const flows = new Flows(config, () => ACTIONS);
   // The browsers this server holds: the manager's calls and the timeline's live view reach them.
-  const browsers = heldBrowsers(grid, redactor, {
+  const browsers = heldBrowsers(grid, {
     schemes: config.navigate.allow_schemes,
     logs: config.logs.keep,
   });
@@ -157,7 +157,6 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     store,
     connection: (id) => browsers.connection(id),
     redactor,
-    alone: !config.store.url,
     tools: flows.tools,
     now,
     changed,

@@ -4,12 +4,11 @@ import { z } from "zod";
 import { badInput } from "../errors.ts";
 import type { Page } from "../grid/page.ts";
 import type { PageLib, PageSelector } from "../in-page/index.ts";
-import { typedSelector } from "../secrets/contain.ts";
 import { defineAction } from "./define.ts";
 import { acting, quoteSelector } from "./failures.ts";
 import { pageFields } from "./fields.ts";
 import { here } from "./landing.ts";
-import { markReached, refuseAfterWrite } from "./script.ts";
+import { noteScript } from "../secrets/field.ts";
 import { pageSelector, Selector, whatIsThere } from "./selectors.ts";
 import { jsonOf, truthy, userFunction } from "./user-script.ts";
 
@@ -97,6 +96,8 @@ type In = z.infer<typeof Input>;
 
 async function look(page: Page, input: In, state: State, script: string | null): Promise<Seen> {
   if (script !== null) {
+    // Each poll may run in a new document: each counts as scripted (spec §1.17).
+    await noteScript(page);
     const context = page.context;
     const raw = await page.userCall(context, script, []);
     const value = await jsonOf(page, context, raw);
@@ -112,7 +113,6 @@ async function look(page: Page, input: In, state: State, script: string | null):
     if (state === "absent" && got.invalid.gone) return holdsFor(state, 0, 0);
     throw badInput(got.invalid.reason, "selector.ref");
   }
-  if (got.invalid?.kind === "typed") throw typedSelector(got.invalid.reason, "selector");
   if (got.invalid) {
     const field = `selector.${got.invalid.kind}`;
     throw badInput(`field "${field}" is not a valid selector: ${got.invalid.reason}`, field);
@@ -130,8 +130,8 @@ export const assertAction = defineAction({
   title: "Wait for a condition",
   description: [
     "Wait until a selector is visible, present or absent, or a script returns truthy; stable_for: it must keep holding (spinners, live updates).",
-    "Use it after an action whose effect comes later, instead of sleeping, and to check a result before you report it.",
-    "When it does not hold, the error says what was seen instead. The script is polled: no side effects.",
+    "Use it instead of sleeping after an action whose effect comes later, and to check a result.",
+    "When it does not hold, the error says what was seen. The script is polled: no side effects.",
   ].join(" "),
   docs: [
     "Use it after a submit, a search or a modal opening. It waits up to timeout seconds.",
@@ -148,10 +148,6 @@ export const assertAction = defineAction({
     const page = await ctx.browser.page();
     const state: State = input.state ?? "visible";
     const script = input.script === undefined ? null : userFunction(input.script);
-    if (script !== null) {
-      await refuseAfterWrite(ctx.services, page, ctx.browser.id);
-      await markReached(ctx.services, page, ctx.browser.id);
-    }
     const start = Date.now();
     const deadline = start + input.timeout * 1000;
     const stable = input.stable_for * 1000;

@@ -84,9 +84,9 @@ export const dialog = defineAction({
   http: { method: "POST", path: "/browser/dialog" },
   title: "Handle a dialog",
   description: [
-    "Handle the alert, confirm or prompt the page has open; while one is open, other actions fail and say so.",
-    "read shows its message and leaves it open; accept presses OK (text: a prompt's answer); dismiss presses Cancel.",
-    "wait: seconds to wait for one the last action will open. No dialog open is a 400.",
+    "Handle the alert, confirm or prompt the page has open (other actions fail while one is).",
+    "read shows its message; accept presses OK (text: a prompt's answer); dismiss presses Cancel.",
+    "wait: seconds to wait for one about to open.",
   ].join(" "),
   docs: [
     "Handle it here first; with none open in this tab, the one open in another tab is handled (a pop-up's alert holds the tab that opened it). For a prompt accepted without text, the prompt's default is kept.",

@@ -74,16 +74,13 @@ const READ = (L: PageLib, sel: PageSelector, o: ReadArgs): unknown => {
       .filter(Boolean)
       .join("\n");
   };
-  // A field holding a typed secret reads as [hidden] (its value attribute too: a page may mirror
-  // it there); anything else read in a browser where something was typed has its runs redacted.
   const raw = (e: Element): string | null => {
     if (secretive(e)) return null;
-    if (L.typedEl(e) && (o.get !== "attribute" || o.attribute === "value")) return "[hidden]";
     if (o.get === "text") return shown(e);
     if (o.get === "html") return e.outerHTML;
     if (o.get === "attribute") return e.getAttribute(o.attribute as string);
     const v = (e as HTMLInputElement).value;
-    return typeof v === "string" ? v : null;
+    return typeof v === "string" ? L.plainOf(e, v) : null;
   };
   type Box = { x: number; y: number; width: number; height: number };
   const read = (e: Element): string | null | Box => {
@@ -92,8 +89,7 @@ const READ = (L: PageLib, sel: PageSelector, o: ReadArgs): unknown => {
       const n = (v: number) => Math.round(v * 100) / 100;
       return { x: n(r.x), y: n(r.y), width: n(r.width), height: n(r.height) };
     }
-    const v = raw(e);
-    return v === null ? null : L.redactRuns(v);
+    return raw(e);
   };
   let total = 0;
   let truncated = false;

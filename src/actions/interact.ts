@@ -6,7 +6,6 @@ import { z } from "zod";
 import { badInput } from "../errors.ts";
 import type { Page } from "../grid/page.ts";
 import { hoverActions, type PointAt } from "../grid/page-input.ts";
-import { checkCarry, checkKeys, typedAt } from "../secrets/contain.ts";
 import { defineAction } from "./define.ts";
 import { acting } from "./failures.ts";
 import { pageFields } from "./fields.ts";
@@ -269,14 +268,11 @@ async function perform(
       const parsed = parseKeys(input.keys as string);
       if ("problem" in parsed) throw badInput(`field "keys" must be valid: it ${parsed.problem}`, "keys");
       const el = sel ? await locate(page, sel, { timeout, visible: true }) : null;
-      // Keys that would edit a typed field, or copy out of a typed document, are refused.
-      await checkKeys(typedAt(ctx.services, page, ctx.browser.id), el, parsed.combos);
       await act(() => pressKeys(page, el, parsed.combos));
       break;
     }
     case "drag": {
       const from = await locate(page, sel!, { timeout, visible: true, scroll: true });
-      await checkCarry(typedAt(ctx.services, page, ctx.browser.id), from, "a drag from it");
       const to = input.target
         ? await locate(page, input.target, { timeout, visible: true, field: "target" })
         : null;
@@ -294,8 +290,6 @@ async function perform(
     }
     case "select_text": {
       const start = await locate(page, sel!, { timeout, visible: true });
-      // A selection in a typed document could be carried out (a drag, a copy elsewhere).
-      await checkCarry(typedAt(ctx.services, page, ctx.browser.id), start, "a selection in it");
       const end = input.target
         ? await locate(page, input.target, { timeout, visible: true, field: "target" })
         : start;

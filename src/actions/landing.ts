@@ -49,8 +49,7 @@ export async function landed(page: Page, before: number): Promise<Outcome<Landed
   const seen = await page
     .glance<{ leaving: string | null; title: string }>(page.context, (L) => ({
       leaving: L.leaving(),
-      // A typed page's title gives no run of the value (the page may echo it there).
-      title: L.redactRuns(String(document.title)),
+      title: String(document.title),
     }))
     .catch(() => null);
   const top = await tree;

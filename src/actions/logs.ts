@@ -4,9 +4,7 @@
 import { z } from "zod";
 import type { LogEntry, Logged } from "../grid/event-log.ts";
 import type { Page } from "../grid/page.ts";
-import { mayHoldTyped, typedAt, typedDocs } from "../secrets/contain.ts";
 import { defineAction } from "./define.ts";
-import type { ActionContext } from "./ports.ts";
 
 const LEVELS = ["debug", "info", "warn", "error"] as const;
 type Level = (typeof LEVELS)[number];
@@ -56,25 +54,9 @@ const Entry = z.union([
 ]);
 
 const WITHHELD =
-  "entries reading [withheld] came from a page holding a secret typed by write: its console text and its requests' paths and queries are not shown";
+  "entries reading [withheld] came from the page a write with a secret typed into, while that write ran: their console text and their requests' paths and queries are not shown";
 
 const originOf = (url: string) => (URL.canParse(url) ? new URL(url).origin : "");
-
-/**
- * The contexts holding a typed document now; a stretch of the ring ends for each that holds one no
- * more (it went to another document). A browser where nothing was typed pays nothing.
- */
-async function typedNow(ctx: ActionContext, page: Page): Promise<Set<string>> {
-  const ring = page.held.logs;
-  // The whole browser: a typed document in another tab logs into the ring too.
-  const { tab: _, ...at } = typedAt(ctx.services, page, ctx.browser.id);
-  if (!mayHoldTyped(at)) return new Set();
-  const { typed, unknown } = await typedDocs(at);
-  const now = new Set([...typed, ...unknown]);
-  for (const c of ring.typedOpen) if (!now.has(c)) ring.typedUntil(c);
-  for (const c of now) ring.typedFrom(c);
-  return now;
-}
 
 export const logs = defineAction({
   name: "logs",
@@ -117,21 +99,18 @@ export const logs = defineAction({
     const max = input.max ?? 100;
     const floor = input.level ? rank(input.level) : 0;
     const tabs = (input.tab ?? "current") === "current" ? await contextsOf(page) : null;
-    // What a typed document logged, while it held its secret, is withheld (values are redacted in
+    // What a bound write's document logged while the write ran is withheld (values are redacted in
     // the rest where every result is). Filters look at entries as shown: a url_contains on what is
     // withheld or redacted would tell, by what it matches, what was typed.
-    const held = await typedNow(ctx, page);
     const redact = ctx.services.redactor.redact;
-    const isWithheld = (l: Logged) => (l.context !== null && held.has(l.context)) || ring.withheld(l);
+    const isWithheld = (l: Logged) => ring.withheld(l) !== null;
     const asShown = (l: Logged): LogEntry => {
       const e = l.entry;
-      if (!isWithheld(l)) return e;
-      // Only the typed site's own origin is named: another host's name may carry what was typed.
-      if (e.kind === "network") {
-        const origin = originOf(e.url);
-        const own = ctx.services.redactor.typedOrigins(ctx.browser.id).includes(origin);
-        return { ...e, url: own ? `${origin}/[withheld]` : "[withheld]" };
-      }
+      const own = ring.withheld(l);
+      if (own === null) return e;
+      // Only the field's own origin is named: another host's name may carry what was typed.
+      if (e.kind === "network")
+        return { ...e, url: originOf(e.url) === own ? `${own}/[withheld]` : "[withheld]" };
       return { kind: "console", level: e.level, text: "[withheld]" };
     };
     const wanted = (l: Logged) => {

@@ -8,7 +8,6 @@ import type { Page } from "../grid/page.ts";
 import type { NodeRef } from "../grid/page-call.ts";
 import type { PageLib } from "../in-page/index.ts";
 import { errorKind } from "../recordings/owed.ts";
-import { typedAt, withTypedCovered } from "../secrets/contain.ts";
 import type { McpContent } from "./action.ts";
 import { defineAction } from "./define.ts";
 import { flag, pageFields } from "./fields.ts";
@@ -93,31 +92,13 @@ async function capture(page: Page, opts: { el?: NodeRef; full?: boolean }): Prom
   ).data;
 }
 
-/**
- * `capture()` of the agent's tab with every field holding a typed secret painted without its text;
- * a tab whose documents would not all say where one is gives no picture (a 400 saying so).
- */
-async function coveredFor(
-  services: ActionServices,
-  page: Page,
-  browser: string,
-  capture: () => Promise<string>,
-): Promise<string> {
-  const { value, covered } = await withTypedCovered(typedAt(services, page, browser), capture);
-  if (!covered)
-    throw badInput(
-      "a page of this tab holds a secret typed by write, or a frame that could would not answer, so it was not pictured: go to another page first (navigate), or wait and try again",
-    );
-  return value;
-}
-
 export const screenshot = defineAction({
   name: "screenshot",
   http: { method: "POST", path: "/browser/screenshot" },
   title: "Take a screenshot",
   description: [
     "A PNG of the viewport, the whole page (full_page) or one element (selector), filed under workspace://files/screenshots and returned as an image.",
-    "To show a person or check a visual detail; to read or act, read_page is cheaper.",
+    "To read or act, read_page is cheaper.",
   ].join(" "),
   docs: [
     "read_page gives selectors to act on; a screenshot does not. keep_file keeps a screenshot for good.",
@@ -138,10 +119,7 @@ export const screenshot = defineAction({
     const el = input.selector
       ? await locate(page, input.selector, { timeout: input.timeout, visible: true, scroll: true })
       : undefined;
-    // Fields holding a typed secret are painted without their text in the page itself for the capture.
-    const base64 = await coveredFor(ctx.services, page, ctx.browser.id, () =>
-      capture(page, { el, full: input.full_page === true }),
-    );
+    const base64 = await capture(page, { el, full: input.full_page === true });
     const png = new Uint8Array(Buffer.from(base64, "base64"));
     const state = await page.state();
     const out: Shot = { ...state, content_type: "image/png", ...pngSize(png) };
@@ -200,25 +178,18 @@ export const printPage = defineAction({
   },
   handler: async (ctx, input) => {
     const page = await ctx.browser.page();
-    const base64 = await coveredFor(
-      ctx.services,
-      page,
-      ctx.browser.id,
-      async () =>
-        (
-          await page.send(
-            "browsingContext.print",
-            {
-              context: page.where.tab,
-              orientation: input.landscape ? "landscape" : "portrait",
-              background: input.background,
-              ...(input.scale !== undefined ? { scale: input.scale } : {}),
-              ...(input.page_ranges ? { pageRanges: input.page_ranges } : {}),
-            },
-            { timeoutMs: 120_000 },
-          )
-        ).data,
+    const printed = await page.send(
+      "browsingContext.print",
+      {
+        context: page.where.tab,
+        orientation: input.landscape ? "landscape" : "portrait",
+        background: input.background,
+        ...(input.scale !== undefined ? { scale: input.scale } : {}),
+        ...(input.page_ranges ? { pageRanges: input.page_ranges } : {}),
+      },
+      { timeoutMs: 120_000 },
     );
+    const base64 = printed.data;
     const state = await page.state();
     const file = await ctx.services.files.filePrint(
       ctx.workspace,

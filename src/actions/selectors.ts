@@ -7,7 +7,6 @@ import type { Page } from "../grid/page.ts";
 import type { NodeRef, PageFn } from "../grid/page-call.ts";
 import type { PageLib, PageSelector } from "../in-page/index.ts";
 import type { Found } from "../in-page/selectors.ts";
-import { typedSelector } from "../secrets/contain.ts";
 import { quoteSelector } from "./failures.ts";
 import { frameHolding, frameSentence } from "./selectors-frames.ts";
 
@@ -181,7 +180,6 @@ async function poll<T extends PageMatch>(
         got.invalid.reason,
         `${opts.field ?? "selector"}${got.invalid.within ? ".within" : ""}.ref`,
       );
-    if (got.invalid?.kind === "typed") throw typedSelector(got.invalid.reason, opts.field ?? "selector");
     if (got.invalid) {
       const kind = got.invalid.kind;
       const field = `${opts.field ?? "selector"}.${kind}`;

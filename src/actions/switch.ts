@@ -32,7 +32,7 @@ async function listTabs(page: Page, handles: string[]): Promise<TabInfo[]> {
   return Promise.all(
     handles.map(async (handle, index) => {
       const title = await page
-        .callIn<string>(handle, (L) => L.redactRuns(String(document.title)))
+        .callIn<string>(handle, () => String(document.title))
         .catch(() => "");
       return { index, url: urls.get(handle) ?? "", title, current: handle === page.where.tab };
     }),
@@ -51,7 +51,6 @@ export const switchTo = defineAction({
   description: [
     "Choose the tab, and the frame in it, that other actions work on.",
     'tab: "list" every tab; "new" opens one (at url) and switches; an index switches; "close" closes the current one.',
-    "A click that opens a tab answers new_tab, its index; you stay.",
     "frame: an iframe's selector enters it (outer ones first); null leaves. Changing tab leaves any frame.",
   ].join(" "),
   docs: [

@@ -180,10 +180,10 @@ const TABLE = {
         "Secrets written in the config file: name: {description, allowed_urls, keys: {key: {value}}}.",
         { env: null, flags: [], secret: true },
       ),
-      scripts_after_write: setting(
-        { type: "choice", choices: ["refuse", "allow"] },
-        "refuse",
-        "refuse or allow: whether execute_script may run on a page that holds a secret write typed.",
+      hold_ms: setting(
+        { type: "int", min: 0, max: 60_000, unit: "milliseconds" },
+        2000,
+        "How long a write with a secret waits, when the page sends no form, for the page to take the value before it empties the field.",
       ),
     },
   },

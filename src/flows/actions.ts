@@ -47,7 +47,7 @@ export const runFlowAction = defineAction({
   title: "Run a flow",
   description: [
     "Run a saved flow (workspace://flows lists them and their params) server-side on this browser, in one call.",
-    "Returns status and each step; a failed step's error is its tool's: fix the flow with save_flow, or go on by hand from there.",
+    "Returns status and each step; fix a failed step with save_flow, or go on by hand from there.",
   ].join(" "),
   docs: [
     "Use it for a sequence you have worked out and will repeat (a sign-in, an export). status is ok, failed or timeout; each step in the report has n, tool, ok, ms; url when it moved the page; result when the step says return: true; error when it failed. The url and title are where the run ended.",
@@ -84,7 +84,7 @@ export const saveFlowAction = defineAction({
   title: "Save a flow",
   description: [
     "Save (or replace) this workspace's flow of that name: steps, each a tool call {tool, args, return?}, for run_flow.",
-    `Give yaml or the fields; ${PLACEHOLDER} in an argument takes a param. A 400 names a bad step and its line.`,
+    `Give yaml or the fields; ${PLACEHOLDER} in an argument takes a param.`,
     `Never write a password into a flow: use write with secret. Example: ${GUIDE_URI}.`,
   ].join(" "),
   docs: [

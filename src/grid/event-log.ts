@@ -127,39 +127,35 @@ export class EventRing {
         const l = this.end(p);
         if (l) (l.entry as NetworkEntry).error = p.errorText;
       }),
-      // A new document in a context ends its typed stretch: what the next one logs is its own.
-      socket.on("browsingContext.navigationStarted", null, (p) => this.typedUntil(p.context)),
     ];
     return () => {
       for (const off of offs) off();
     };
   }
 
-  /** Stretches of entries (by seq) from a context while it held a typed document; `until` null while it still does. */
-  private readonly typed: { context: string; from: number; until: number | null }[] = [];
+  /** Stretches of entries (by seq) from a context while a bound write ran in it; `until` null while it runs. */
+  private readonly held: { context: string; origin: string; from: number; until: number | null }[] = [];
 
-  /** `context` holds a typed document from now on: what it logs is withheld (src/secrets/contain.ts). */
-  typedFrom(context: string): void {
-    if (this.typed.some((w) => w.context === context && w.until === null)) return;
-    this.typed.push({ context, from: this.next, until: null });
-    if (this.typed.length > this.keep) this.typed.shift();
+  /**
+   * A bound write runs in `context` (the document holding its field): what it logs or requests until
+   * the returned function is called is withheld from the agent (spec §1.17). Navigations during the
+   * call stay in the stretch: the request a submit sends is the field's document's.
+   */
+  withhold(context: string, origin: string): () => void {
+    const w = { context, origin, from: this.next, until: null as number | null };
+    this.held.push(w);
+    if (this.held.length > this.keep) this.held.shift();
+    return () => {
+      if (w.until === null) w.until = this.next - 1;
+    };
   }
 
-  /** The contexts whose typed stretch is still open. */
-  get typedOpen(): string[] {
-    return this.typed.filter((w) => w.until === null).map((w) => w.context);
-  }
-
-  /** `context` holds a typed document no more: its stretch ends with what was logged so far. */
-  typedUntil(context: string): void {
-    for (const w of this.typed) if (w.context === context && w.until === null) w.until = this.next - 1;
-  }
-
-  /** Whether `l` was logged by a context while it held a typed document. */
-  withheld(l: Logged): boolean {
-    return this.typed.some(
+  /** The origin of the bound write's document when `l` was logged by a context while the write ran in it, else null. */
+  withheld(l: Logged): string | null {
+    const w = this.held.find(
       (w) => w.context === l.context && l.seq >= w.from && (w.until === null || l.seq <= w.until),
     );
+    return w ? w.origin : null;
   }
 
   /** The server's own word in the ring (a browser that does not follow its console says so). */

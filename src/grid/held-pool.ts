@@ -4,6 +4,7 @@
 import { BidiDead, type BidiSocket, BidiTimeout } from "./bidi.ts";
 import { DEFAULT_KEEP, EventRing, QUIET } from "./event-log.ts";
 import { HeldConnection, IDLE_MS } from "./held.ts";
+import { ReachedDocs } from "./reached.ts";
 
 /** The held connections of this server, by Grid session id (which never leaves the server). */
 export class HeldConnections {
@@ -14,6 +15,8 @@ export class HeldConnections {
   private readonly preloads = new Map<string, string>();
   /** Each browser's console and network ring, kept across its connections. */
   private readonly rings = new Map<string, EventRing>();
+  /** Each browser's record of the documents the agent's scripts reached, kept across its connections. */
+  private readonly reached = new Map<string, ReachedDocs>();
   /** Browsers whose channel died (it stopped answering a probe): no connection is opened again. */
   private readonly deadIds = new Set<string>();
   /** Browsers that follow no console (QUIET). */
@@ -24,8 +27,6 @@ export class HeldConnections {
     private readonly idleMs = IDLE_MS,
     private readonly preload: { functionDeclaration: string; sandbox: string } | null = null,
     private readonly keep = DEFAULT_KEEP,
-    /** Told each browser that ended (what was typed there is forgotten). */
-    private readonly dropped?: (id: string) => void,
   ) {}
 
   /** The browser's connection, opened (or opened again) when it has none. */
@@ -66,7 +67,7 @@ export class HeldConnections {
     this.quietIds.delete(id);
     this.preloads.delete(id);
     this.rings.delete(id);
-    this.dropped?.(id);
+    this.reached.delete(id);
     known?.close();
     // One still opening is closed as soon as it opens.
     const pending = this.opening.get(id);
@@ -94,6 +95,12 @@ export class HeldConnections {
     return ring;
   }
 
+  private reachedOf(id: string): ReachedDocs {
+    const r = this.reached.get(id) ?? new ReachedDocs();
+    this.reached.set(id, r);
+    return r;
+  }
+
   closeAll(): void {
     for (const id of [...this.held.keys()]) this.drop(id);
   }
@@ -109,6 +116,7 @@ export class HeldConnections {
       },
       this.idleMs,
       this.ringOf(id),
+      this.reachedOf(id),
     );
     try {
       // A preload script outlives the connection that added it: the last one goes first.

@@ -6,6 +6,7 @@ import type { BidiSocket } from "./bidi.ts";
 import type { BrowsingContextInfo, EventName, NavigationInfo, UserPrompt } from "./bidi-types.ts";
 import { PagesElsewhere } from "./elsewhere.ts";
 import { CONSOLE, EventRing, LOGGED } from "./event-log.ts";
+import { ReachedDocs } from "./reached.ts";
 
 /** Closed after this long without a call (a live call keeps its connection). */
 export const IDLE_MS = 5 * 60_000;
@@ -27,6 +28,7 @@ const FOLLOWED: EventName[] = [
   "browsingContext.load",
   "browsingContext.domContentLoaded",
   "browsingContext.contextCreated",
+  "browsingContext.contextDestroyed",
   "network.responseStarted",
   ...LOGGED,
 ];
@@ -79,6 +81,8 @@ export class HeldConnection {
     private readonly idleMs: number,
     /** What the browser's pages reported (console, network); outlives the connection. */
     readonly logs: EventRing = new EventRing(),
+    /** Which documents the agent's scripts may have reached; outlives the connection. */
+    readonly reached: ReachedDocs = new ReachedDocs(),
   ) {
     logs.feed(socket);
     this.pages = new PagesElsewhere(socket);
@@ -92,7 +96,9 @@ export class HeldConnection {
       this.prompts.delete(this.topOf(p.context));
     });
     socket.on("browsingContext.navigationStarted", null, (p) => this.navStarted(p));
+    socket.on("browsingContext.contextDestroyed", null, (p) => reached.destroyed(p.context));
     socket.on("browsingContext.contextCreated", null, (p) => {
+      reached.created(p);
       if (p.parent) this.knowParent(p.context, p.parent);
       else {
         this.activeTab = null;
@@ -113,6 +119,7 @@ export class HeldConnection {
     // A page restored from the back-forward cache commits under its first navigation's id and never
     // loads again; a same-document step never loads either.
     socket.on("browsingContext.navigationCommitted", null, (p) => {
+      reached.committed(p.context, p.navigation, p.url);
       const n = this.navigations.get(p.context);
       if (n && p.navigation && n.id && p.navigation !== n.id) this.navDone({ ...p, navigation: n.id });
     });
@@ -157,6 +164,7 @@ export class HeldConnection {
         .send("browsingContext.getTree", {})
         .then((t) => {
           this.pages.knowRoots(t?.contexts ?? []);
+          this.reached.known(t?.contexts ?? []);
           const walk = (cs: BrowsingContextInfo[] | null | undefined) => {
             for (const c of cs ?? []) {
               for (const child of c.children ?? []) this.knowParent(child.context, c.context);

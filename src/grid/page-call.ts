@@ -36,18 +36,15 @@ export function declaration(fn: PageFn, withLibrary: boolean): string {
   const install = withLibrary
     ? `if (!globalThis.__sfLib) { ${LIBRARY} }`
     : `if (!globalThis.__sfLib) return "${NO_LIBRARY}";`;
-  return `async function (__args, __arm, __typed, ...__refs) {
+  return `async function (__args, __arm, ...__refs) {
 ${install}
-const L = globalThis.__sfLib; L.fresh(); if (__typed) L.typedWith(__typed); if (__arm) L.arm();
+const L = globalThis.__sfLib; L.fresh(); if (__arm) L.arm();
 return L.pack(await (${fn.toString()})(L, ...L.unpack(__args, __refs)));
 }`;
 }
 
-/**
- * Arguments as the sandbox takes them: one JSON string, whether to arm, the browser's typed digests
- * (JSON, src/secrets/redactor.ts; null where nothing was typed), and the node refs it points at.
- */
-export function packArgs(args: unknown[], arm: boolean, typed: string | null = null): LocalValue[] {
+/** Arguments as the sandbox takes them: one JSON string, whether to arm, and the node refs it points at. */
+export function packArgs(args: unknown[], arm: boolean): LocalValue[] {
   const refs: LocalValue[] = [];
   const json = JSON.stringify(args, (_k, v: unknown) => {
     if (isNodeRef(v)) {
@@ -59,7 +56,6 @@ export function packArgs(args: unknown[], arm: boolean, typed: string | null = n
   return [
     { type: "string", value: json },
     { type: "boolean", value: arm },
-    typed === null ? { type: "null" } : { type: "string", value: typed },
     ...refs,
   ];
 }

@@ -41,8 +41,6 @@ export interface PageOptions {
   schemes?: string[];
   /** Whether the browser is gone (the Grid reaped it); asked when the connection fails. */
   gone: () => Promise<boolean>;
-  /** The browser's typed digests for the sandbox (src/secrets/redactor.ts), null where nothing was typed. */
-  typed?: () => string | null;
 }
 
 /** How long a pop-up's first script may take before it is taken for one Chromium's BiDi ignores. */
@@ -268,7 +266,7 @@ export class PagePort {
           {
             functionDeclaration: declaration(fn, withLibrary),
             target,
-            arguments: packArgs(args, arm, this.opts.typed?.() ?? null),
+            arguments: packArgs(args, arm),
             awaitPromise: true,
             resultOwnership: "none",
             serializationOptions: { maxDomDepth: 0, maxObjectDepth: 1 },

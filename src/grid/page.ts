@@ -102,8 +102,6 @@ export class Page extends PagePort {
   async title(context: string = this.where.tab): Promise<string> {
     const prompt = this.prompt;
     if (prompt) throw dialogOpenError(prompt);
-    // Where something was typed, a typed document's title gives no run of it (the page may echo it).
-    if (this.opts.typed?.()) return this.callIn<string>(context, (L) => L.redactRuns(String(document.title)));
     await this.usable();
     const reply = await settling(() =>
       this.whilePrompt(

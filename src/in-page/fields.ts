@@ -64,7 +64,7 @@ export function insertable(
   text: string,
 ): boolean {
   return (
-    !/[\n\r\t]/.test(text) &&
+    !/[\n\r]/.test(text) &&
     (kind !== "input" || INSERTS.includes(type ?? "")) &&
     (maxLength < 0 || maxLength >= text.length)
   );

@@ -1,39 +1,15 @@
 // Page side: a value put into a field from the sandbox realm of the field's own document, never as
-// keystrokes to whatever has focus (src/secrets/typed.ts asks which realm that is first).
-
-import { markTyped } from "./typed.ts";
+// keystrokes to whatever has focus (the server asks which realm that is first).
 
 /** What went wrong putting the value in; "ok" when it is in. */
 export type FillOutcome = "ok" | "gone" | "focus" | "format";
-
-const FIELDS = "input, textarea, [contenteditable]";
-
-// With a secret, the fields whose values the page changes in the next few moments are its derived
-// fields (a one-time code spread over six boxes): marked as typed too.
-function markDerived(): void {
-  const read = (f: Element) =>
-    (f as HTMLElement).isContentEditable ? f.textContent : (f as HTMLInputElement).value;
-  const before = new Map(Array.from(document.querySelectorAll(FIELDS), (f) => [f, read(f)]));
-  const look = () => {
-    for (const f of Array.from(document.querySelectorAll(FIELDS))) {
-      const v = read(f);
-      if (before.has(f) ? before.get(f) !== v : v) markTyped(f);
-    }
-  };
-  queueMicrotask(look);
-  for (const ms of [0, 50, 300, 1000]) setTimeout(look, ms);
-}
 
 /**
  * Sets the value on the element itself: the native setter of this realm (the page cannot patch
  * it), then input and change; a rich editor takes an insert at a selection inside it.
  */
-export function fillField(el: HTMLInputElement, value: string, clear: boolean, secret: boolean): FillOutcome {
+export function fillField(el: HTMLInputElement, value: string, clear: boolean): FillOutcome {
   if (!el?.isConnected || el.ownerDocument !== document) return "gone";
-  if (secret) {
-    markTyped(el);
-    markDerived();
-  }
   try {
     el.focus({ preventScroll: true });
   } catch {

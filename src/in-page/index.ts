@@ -15,26 +15,15 @@ import { resolveRef } from "./refs.ts";
 import { roleOf } from "./roles.ts";
 import { cssFor, find } from "./selectors.ts";
 import { readPage as readStorages } from "./storage.ts";
-import {
-  coverTyped,
-  forgetTyped,
-  hasRun,
-  markTyped,
-  redactRuns,
-  selectorRisk,
-  typedDoc,
-  typedEl,
-  typedFields,
-  typedWith,
-  whereIs,
-  wrotePlain,
-} from "./typed.ts";
+import { boundArm, boundEmpty, boundWait } from "./bound.ts";
+import { personHandBack, personTyping } from "./person.ts";
+import { plainOf, wrotePlain } from "./plain.ts";
+import { whereIs } from "./standalone.ts";
 import { pack, unpack } from "./wire.ts";
 
 /** Forgets what one call learnt of the page; every call starts with it. */
 function fresh(): void {
   freshDom();
-  forgetTyped();
 }
 
 /** A save's read of the top document: both its storages, its IndexedDB, its title and the cores. */
@@ -76,17 +65,14 @@ const lib = {
   arm,
   leaving,
   fresh,
-  typedEl,
-  typedDoc,
-  typedFields,
-  typedWith,
-  markTyped,
   whereIs,
   wrotePlain,
-  redactRuns,
-  hasRun,
-  selectorRisk,
-  coverTyped,
+  plainOf,
+  boundArm,
+  boundEmpty,
+  boundWait,
+  personTyping,
+  personHandBack,
   pack,
   unpack,
   INTERACTIVE,

@@ -10,7 +10,7 @@ import { refFor } from "./refs.ts";
 import type { Css, Entry, ReadElement } from "./render.ts";
 import { roleOf } from "./roles.ts";
 import { cssFor, find } from "./selectors.ts";
-import { typedEl } from "./typed.ts";
+import { plainOf } from "./plain.ts";
 
 const FIELD_ROLES = new Set(["checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"]);
 
@@ -87,8 +87,8 @@ function describe(el: Element, frame: Frame, boxes: boolean): ReadElement | null
     if (type !== "text" && type !== "submit" && type !== "button") e.type = type;
     if (type === "checkbox" || type === "radio") e.checked = input.checked;
     else if (type === "password") e.filled = input.value.length > 0;
-    else if (typedEl(el) && input.value) e.value = "[hidden]";
-    else if (!BUTTON_INPUTS.includes(type) && type !== "file" && input.value) e.value = cut(input.value, 200);
+    else if (!BUTTON_INPUTS.includes(type) && type !== "file" && input.value)
+      e.value = input.value.length <= 200 ? plainOf(el, input.value) : cut(input.value, 200);
     const ph = norm(input.getAttribute("placeholder"));
     if (ph && ph !== name) e.placeholder = cut(ph, 80);
     if (input.required) e.required = true;
@@ -105,7 +105,7 @@ function describe(el: Element, frame: Frame, boxes: boolean): ReadElement | null
   } else if ((el as HTMLElement).isContentEditable) {
     // biome-ignore lint/performance/useDomNodeTextContent: what the editor shows
     const v = norm((el as HTMLElement).innerText);
-    if (v) e.value = typedEl(el) ? "[hidden]" : cut(v, 200);
+    if (v) e.value = cut(v, 200);
   }
   if (FIELD_ROLES.has(role) && e.checked === undefined)
     e.checked = el.getAttribute("aria-checked") === "true";

@@ -9,7 +9,6 @@ import { entryOf } from "./outline-describe.ts";
 import { type Raw, type Walked, walkPage } from "./outline-walk.ts";
 import { keepRead, readOf, refFloor, refHigh, registry } from "./refs.ts";
 import { type Entry, renderEntry } from "./render.ts";
-import { redactRuns } from "./typed.ts";
 
 export interface ReadArgs {
   /** Characters of outline the part may take. */
@@ -32,22 +31,6 @@ const CURSOR = /^([a-z0-9]{6})\.(\d{1,9})\.(\d{1,9})$/;
 export const CURSOR_STALE =
   "cursor is from before the page navigated or reloaded (or from another frame): call read_page without cursor to read the page again";
 
-// In a browser where a value was typed, no run of one comes back in what the outline says.
-function redacted<T>(value: T): T {
-  if (!(globalThis as { __sfD?: unknown }).__sfD) return value;
-  const walk = (v: unknown): unknown => {
-    if (typeof v === "string") return redactRuns(v);
-    if (Array.isArray(v)) return v.map(walk);
-    if (v && typeof v === "object") {
-      const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v)) out[k] = walk(x);
-      return out;
-    }
-    return v;
-  };
-  return walk(value) as T;
-}
-
 export function readPage(root: Element | null, args: ReadArgs): ReadOutcome {
   refFloor(args.floor);
   let walked: Walked;
@@ -69,7 +52,7 @@ export function readPage(root: Element | null, args: ReadArgs): ReadOutcome {
   let used = 0;
   let i = start;
   for (; i < walked.raws.length; i++) {
-    const entry = redacted(entryOf(walked.raws[i] as Raw, args.boxes === true));
+    const entry = entryOf(walked.raws[i] as Raw, args.boxes === true);
     if (!entry) continue;
     const size = renderEntry(entry).length + 1;
     if (entries.length && used + size > args.max) break;

@@ -6,7 +6,7 @@
 import { describe } from "./hints.ts";
 import { refFor } from "./refs.ts";
 import { contains } from "./selectors.ts";
-import { redactRuns, typedEl } from "./typed.ts";
+import { plainOf } from "./plain.ts";
 
 type Point = { x: number; y: number };
 
@@ -258,8 +258,8 @@ export function textSpan(
     const f = start as HTMLInputElement;
     f.focus();
     f.select();
-    // A password's or a typed secret's value never comes back.
-    return { field: f.type === "password" || typedEl(f) ? "[hidden]" : f.value };
+    // A password's value never comes back.
+    return { field: f.type === "password" ? "[hidden]" : plainOf(f, f.value) };
   }
   const a = locateText(start, startText);
   const b = locateText(end, endText);
@@ -280,16 +280,11 @@ export function textSpan(
   const from = { x: Math.floor(first.left) + 1, y: Math.floor(first.top + first.height / 2) };
   const to = { x: Math.ceil(last.right) - 1, y: Math.floor(last.top + last.height / 2) };
   current = range;
-  const typed = [start, end].some(
-    (e) =>
-      e.closest("input,textarea,[contenteditable]") &&
-      typedEl(e.closest("input,textarea,[contenteditable]") as Element),
-  );
   const view = viewOf(start);
   return {
     from: inTab(from, view),
     to: inTab(to, view),
-    text: typed ? "[hidden]" : redactRuns(range.toString()),
+    text: range.toString(),
   };
 }
 

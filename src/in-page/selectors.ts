@@ -16,7 +16,6 @@ import {
 } from "./dom.ts";
 import { resolveRef } from "./refs.ts";
 import { ROLE_TAGS, roleOf } from "./roles.ts";
-import { hasRun, selectorRisk } from "./typed.ts";
 
 export type PageSelector =
   | { css: string }
@@ -31,7 +30,7 @@ export interface Found {
   els: Element[];
   visible: number;
   /** Set when the selector itself is broken (or a ref names nothing here): which kind and why. */
-  invalid?: { kind: "css" | "xpath" | "ref" | "typed"; reason: string; gone?: true; within?: true };
+  invalid?: { kind: "css" | "xpath" | "ref"; reason: string; gone?: true; within?: true };
   /** With nth past the visible matches: how many there are. */
   short?: number;
 }
@@ -55,8 +54,7 @@ export function byText(text: string, exact: boolean): Element[] {
     const raw = el.tagName === "INPUT" ? (el as HTMLInputElement).value : el.textContent;
     if (!raw?.toLowerCase().includes(want.split(" ")[0]!.toLowerCase())) continue;
     const shown = textOf(el);
-    // Text holding a run of a typed value never matches: a text selector is no oracle for it.
-    if ((exact ? shown === want : shown.toLowerCase().includes(want)) && !hasRun(shown)) hits.push(el);
+    if (exact ? shown === want : shown.toLowerCase().includes(want)) hits.push(el);
   }
   return deepest(hits);
 }
@@ -91,8 +89,6 @@ export function byLabel(label: string): Element[] {
 }
 export function find(sel: PageSelector): Found {
   let els: Element[] = [];
-  const risk = selectorRisk(sel);
-  if (risk) return { els: [], visible: 0, invalid: { kind: "typed", reason: risk } };
   if ("css" in sel) {
     try {
       els = css(sel.css);
@@ -169,14 +165,13 @@ export function cssFor(el: Element): string | null {
   if (el.id && uniqueFor(el, `#${CSS.escape(el.id)}`)) return `#${CSS.escape(el.id)}`;
   for (const attr of ATTRS) {
     const v = el.getAttribute(attr);
-    // A value attribute may mirror a typed secret (React keeps it in step with the field).
-    if (v === null || v.length > 120 || hasRun(v)) continue;
+    if (v === null || v.length > 120) continue;
     const q = `${tag}[${attr}=${quote(v)}]`;
     if (uniqueFor(el, q)) return q;
   }
   const name = el.getAttribute("name");
   const value = el.getAttribute("value");
-  if (name !== null && value !== null && value.length <= 120 && !hasRun(value)) {
+  if (name !== null && value !== null && value.length <= 120) {
     const q = `${tag}[name=${quote(name)}][value=${quote(value)}]`;
     if (uniqueFor(el, q)) return q;
   }

@@ -13,6 +13,18 @@ export function markScriptedDoc(): boolean {
   return true;
 }
 
+/** Whether el is of this realm's own document: its origin as the document knows it ("scripted " first when marked so), else "". */
+export function whereIs(el: Element | null): string {
+  if (!el?.isConnected || el.ownerDocument !== document) return "";
+  const scripted = (globalThis as { __sfScripted?: boolean }).__sfScripted === true;
+  return (scripted ? "scripted " : "") + String(self.origin);
+}
+
+/** Whether agent script reached this document (markScriptedDoc). */
+export function scriptedDoc(): boolean {
+  return (globalThis as { __sfScripted?: boolean }).__sfScripted === true;
+}
+
 /** What the document calls itself (shown, not trusted). */
 export function docTitle(): string {
   return String(document.title);

@@ -1,5 +1,6 @@
-// The person's side: POST /admin/workspaces/{key}/answer {text?} ends an ask_human wait, and
-// POST /admin/workspaces/{key}/input drives the browser.
+// The person's side: POST /admin/workspaces/{key}/answer {text?} ends an ask_human wait,
+// POST /admin/workspaces/{key}/input drives the browser, and /take-over {name?} and /hand-back take
+// the browser from the agent and give it back (takeover.ts).
 import { Elysia } from "elysia";
 import { z } from "zod";
 import { validate } from "../actions/validate.ts";
@@ -7,6 +8,11 @@ import { adminGuard, onWorkspaceRoute, requireWorkspace } from "../admin/guard.t
 import { json } from "../http/json.ts";
 import type { Services } from "../services.ts";
 import { inputArgs, personAction, readInput } from "./input.ts";
+import { endTakeOver, handBackAction, takeOver } from "./takeover.ts";
+
+const TakeOver = z.strictObject({
+  name: z.string().trim().min(1).max(100).default("a person at the admin UI").describe("Who takes over (the agent's 409 names them)."),
+});
 
 const Answer = z.strictObject({
   text: z.string().max(2000).default("").describe("The answer the agent gets (may be empty: done)."),
@@ -17,6 +23,7 @@ export function personRoutes(services: Services) {
   return new Elysia({ name: "admin-person" })
     .use(adminGuard(services))
     .use(inputRoutes(services))
+    .use(takeOverRoutes(services))
     .post(
       "/admin/workspaces/:key/answer",
       async ({ body: sent, params }) => {
@@ -52,4 +59,45 @@ export function inputRoutes(services: Services) {
     },
     onWorkspaceRoute(),
   );
+}
+
+/** POST /admin/workspaces/{key}/take-over and /hand-back. */
+function takeOverRoutes(services: Services) {
+  services.bodies.takes("POST", "/admin/workspaces/:key/take-over");
+  services.bodies.takes("POST", "/admin/workspaces/:key/hand-back");
+  return new Elysia({ name: "admin-person-take-over" })
+    .use(adminGuard(services))
+    .post(
+      "/admin/workspaces/:key/take-over",
+      async ({ body, params }) => {
+        const key = await requireWorkspace(services, params.key);
+        const t = await takeOver(services.store, key, validate(TakeOver, body ?? {}).name, services.now());
+        services.events.changed(key);
+        return json({ taken_over: t });
+      },
+      onWorkspaceRoute(),
+    )
+    .post(
+      "/admin/workspaces/:key/hand-back",
+      async ({ request, params }) => {
+        const key = await requireWorkspace(services, params.key);
+        const record = await services.store.get(key);
+        // In the workspace's turn: the password fields the person filled and did not send go first.
+        const { emptied } = record?.session_id
+          ? ((await services.workspaces.calls.invoke({
+              surface: "person",
+              workspace: key,
+              action: handBackAction,
+              args: {},
+              input: {},
+              signal: request.signal,
+            })) as { emptied: number })
+          : { emptied: 0 };
+        await endTakeOver(services.store, key);
+        services.events.changed(key);
+        services.timeline.live.nudge(key);
+        return json({ handed_back: true, emptied });
+      },
+      onWorkspaceRoute(),
+    );
 }

@@ -6,9 +6,10 @@ import { parseKeys } from "../actions/keys.ts";
 import { browserState } from "../actions/landing.ts";
 import { validate } from "../actions/validate.ts";
 import { badInput } from "../errors.ts";
-import type { SourceActions } from "../grid/bidi-types.ts";
+import type { BrowsingContextInfo, SourceActions } from "../grid/bidi-types.ts";
+import type { Page } from "../grid/page.ts";
+import type { PageLib } from "../in-page/index.ts";
 import { isObject } from "../kit/json.ts";
-import { notePersonTyping, typedAt } from "../secrets/contain.ts";
 
 const Coord = z.number().min(0).max(100_000);
 const Delta = z.number().min(-100_000).max(100_000);
@@ -52,6 +53,17 @@ export function inputArgs(input: PersonInput): Record<string, unknown> {
   return { ...input };
 }
 
+/** The person is about to type: a password field holding the focus is noted, to empty at Hand back. */
+async function notePasswords(page: Page): Promise<void> {
+  const contexts: string[] = [];
+  const walk = (c: BrowsingContextInfo) => {
+    contexts.push(c.context);
+    for (const k of c.children ?? []) walk(k);
+  };
+  walk(await page.tree());
+  await Promise.all(contexts.map((c) => page.callIn(c, (L: PageLib) => L.personTyping()).catch(() => false)));
+}
+
 const mouse = (x: number, y: number, button: number, count: number): SourceActions => {
   const actions: Extract<SourceActions, { type: "pointer" }>["actions"] = [
     { type: "pointerMove", x: Math.round(x), y: Math.round(y), origin: "viewport" },
@@ -77,28 +89,12 @@ export const personAction = defineAction({
       const c = given.click;
       await page.perform(tab, [mouse(c.x, c.y, c.button ?? 0, c.count ?? 1)]);
     } else if ("text" in given) {
-      // What a person types is theirs: the field holding it counts as holding a typed secret.
-      await notePersonTyping(
-        typedAt(ctx.services, page, ctx.browser.id),
-        ctx.workspace,
-        given.text,
-        page.held.logs,
-      );
+      await notePasswords(page);
       await page.type(tab, given.text);
     } else if ("key" in given) {
       const parsed = parseKeys(given.key);
       if ("problem" in parsed) throw badInput(`key: ${parsed.problem}`, "key");
-      // WebDriver's named keys are single characters of the private-use area.
-      const printable = parsed.combos.filter(
-        (c) => c.key.length === 1 && !/[\uE000-\uF8FF]/.test(c.key) && c.modifiers.length === 0,
-      );
-      if (printable.length)
-        await notePersonTyping(
-          typedAt(ctx.services, page, ctx.browser.id),
-          ctx.workspace,
-          printable.map((c) => c.key).join(""),
-          page.held.logs,
-        );
+      await notePasswords(page);
       await page.keys(tab, parsed.combos);
     } else {
       const s = given.scroll;

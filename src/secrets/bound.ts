@@ -36,7 +36,8 @@ function placeText(where: string): string {
 /**
  * The value to type for ref in the document at `where` (its realm's origin, as the browser tells
  * it); a 400 when the secret or key is unknown or the document is not on a place it may be typed
- * on (naming the place and the secret, never the value); the redactor redacts every catalogue value.
+ * on (naming the place and the secret, never the value); the redactor masks every catalogue value of 8
+ * characters or more where it leaves the server.
  * A one-time code key gives the code current now (the next one when fewer than 3 s are left), made
  * only after the place check passed.
  */
@@ -60,6 +61,6 @@ export function secretValue(
     );
   }
   // A fixed value stays synchronous; only a code is a promise (the caller awaits either).
-  if (code) return currentCode(code).then((c) => services.secrets.remember(c));
+  if (code) return currentCode(code);
   return value!;
 }

@@ -10,6 +10,9 @@ import { parseYaml } from "../config/values.ts";
 import { Log } from "../log.ts";
 import { parseTotp, type TotpSpec } from "./totp.ts";
 
+/** The shortest value the redactor masks (redactor.ts MIN_VALUE): shorter ones would mangle text and answer guesses. */
+const MIN_MASKED = 8;
+
 export interface Secret {
   readonly name: string;
   readonly description: string;
@@ -140,24 +143,12 @@ export class SecretCatalogue {
     for (const [name, entry] of Object.entries(config.entries)) {
       const secret = build(name, entry, `secrets.entries.${name}`);
       if (typeof secret === "string") this.log.warn(`secret ${name} in secrets.entries skipped: ${secret}`);
-      else this.fromEntries.set(name, secret);
+      else {
+        warnShort(secret, this.log);
+        this.fromEntries.set(name, secret);
+      }
     }
     this.refresh();
-  }
-
-  private readonly codesTyped: string[] = [];
-
-  /** A one-time code about to be typed: redacted from then on, like every secret value. */
-  remember(code: string): string {
-    if (!this.codesTyped.includes(code)) this.codesTyped.push(code);
-    // A code is good for a period or two; the last few are enough to keep out of what is shown.
-    if (this.codesTyped.length > 32) this.codesTyped.shift();
-    return code;
-  }
-
-  /** The one-time codes typed lately, to redact wherever secret values are redacted. */
-  typedCodes(): string[] {
-    return [...this.codesTyped];
   }
 
   /** Changes whenever the catalogue does (a secret added, removed or edited). */
@@ -283,7 +274,18 @@ function loadFile(path: string, file: string, log: Pick<Log, "warn">): Secret | 
   }
   const entry = (parsed.value as Record<string, SecretEntry>)[name]!;
   const secret = build(name, entry, path);
-  return typeof secret === "string" ? skip(secret) : secret;
+  if (typeof secret === "string") return skip(secret);
+  warnShort(secret, log);
+  return secret;
+}
+
+/** The redactor leaves values under 8 characters alone (spec §1.17): said once, when the secret loads. */
+function warnShort(secret: Secret, log: Pick<Log, "warn">): void {
+  for (const [k, v] of secret.keys)
+    if (v.length < MIN_MASKED)
+      log.warn(
+        `secret ${secret.name} key ${k} is shorter than ${MIN_MASKED} characters: it is typed as usual, but a page that shows it is not masked where it leaves the server (README: Secrets)`,
+      );
 }
 
 /** The secrets allowed on `host` by one of their allowed_urls; unleashed secrets are never listed. */

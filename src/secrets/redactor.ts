@@ -1,39 +1,21 @@
 // The one redactor: the last line wherever anything leaves the server (a result, an error, a log
-// line, a timeline entry, an admin view, an MCP log message). It replaces each secret value (the
-// catalogue's, the one-time codes typed lately, what a person typed during Take over) by [hidden],
-// in any mix of the encodings a page or a URL may give it: raw, percent (URL and form), JSON string
-// escapes, HTML character references, and base64 (standard and URL-safe, at any byte alignment),
-// case-insensitively (a page that upper-cases a value into a query still gives it away). Runs of a
-// value are not redacted here: only what comes from a document holding a typed value is, in the page
-// itself (src/in-page/typed.ts). It also keeps, per browser, what was typed there and on which
-// origins, so the page checks know a browser where nothing was typed and pay nothing for it.
-import { randomInt } from "node:crypto";
+// line, a timeline entry, an admin view, an MCP log message). It replaces each catalogue value of 8
+// characters or more by [hidden], in any mix of the encodings a page or a URL may give it: raw,
+// percent (URL and form), JSON string escapes, HTML character references, and base64 (standard and
+// URL-safe, at any byte alignment), case-insensitively (a page that upper-cases a value into a query
+// still gives it away). Never runs of a value, nor shorter values, nor one-time codes: masking those
+// mangles ordinary text and answers guesses the agent writes (spec §1.17). Text only the agent could
+// have put there (a field's value it wrote as plain text) comes from the page library between
+// PLAIN_OPEN and PLAIN_CLOSE: it is never masked, and the marks are taken out here.
 import { redactCredentials } from "../errors.ts";
-import { runDigest, type TypedDigests } from "../in-page/typed.ts";
+import { PLAIN_CLOSE, PLAIN_OPEN } from "../in-page/plain.ts";
 import type { SecretCatalogue } from "./catalogue.ts";
 
 /** What a redacted stretch reads as. */
 export const REDACTED = "[hidden]";
-/** The shortest value worth redacting: redacting shorter ones would cut half of every text. */
-const MIN_VALUE = 3;
-/** A person's text shorter than this (a word in a search box) is redacted only where it was typed. */
-const MIN_PERSONAL = 6;
-/** The length of a run the page checks compare (src/in-page/typed.ts RUN). */
-const RUN = 4;
-/** The run a restored field must hold to count as holding a typed value: a word of a password is not one. */
-const LONG = 8;
-const MAX_TYPED = 200;
-
-interface Typed {
-  workspace: string;
-  /** Values typed in the browser (bound writes and a person's typing), newest last. */
-  values: string[];
-  origins: Set<string>;
-  /** A salt for the browser's run digests. */
-  salt: number;
-  /** digests() as JSON, made again when a value or an origin is added. */
-  json?: string;
-}
+/** The shortest value redacted: shorter ones would mangle ordinary text and answer guesses. */
+const MIN_VALUE = 8;
+const PLAIN = new RegExp(`${PLAIN_OPEN}([^${PLAIN_CLOSE}]*)${PLAIN_CLOSE}`, "g");
 
 /** Whether the value at `key` of `parent` is left as it is (a picture's bytes). */
 export type Keep = (key: string | symbol, parent: object) => boolean;
@@ -80,11 +62,7 @@ export function base64Cores(value: string): string[] {
 }
 
 export class Redactor {
-  private readonly browsers = new Map<string, Typed>();
-  private readonly unmarked = new Set<string>();
   private reading = false;
-  /** Values a person typed (anywhere): redacted like the catalogue's. */
-  private readonly personal: string[] = [];
   private compiled: { key: string; text: RegExp | null; b64: RegExp | null } = {
     key: "",
     text: null,
@@ -97,8 +75,6 @@ export class Redactor {
   private values(): string[] {
     const all = new Set<string>();
     for (const s of this.catalogue.all()) for (const v of s.toRedact) all.add(v);
-    for (const c of this.catalogue.typedCodes()) all.add(c);
-    for (const v of this.personal) all.add(v);
     return [...all].filter((v) => v.length >= MIN_VALUE).sort((a, b) => b.length - a.length);
   }
 
@@ -128,13 +104,25 @@ export class Redactor {
 
   /** text with every secret value redacted, in any encoding; credentials and Grid ids too. */
   readonly redact = (text: string): string => {
+    if (!text.includes(PLAIN_OPEN)) return this.masked(text);
+    // The agent's own text stays as it wrote it; what is around it is redacted as ever.
+    let out = "";
+    let at = 0;
+    for (const m of text.matchAll(PLAIN)) {
+      out += this.masked(text.slice(at, m.index)) + (m[1] ?? "");
+      at = m.index + m[0].length;
+    }
+    return out + this.masked(text.slice(at));
+  };
+
+  private masked(text: string): string {
     let out = redactCredentials(text);
     if (out.length < MIN_VALUE) return out;
     const { text: re, b64 } = this.matchers();
     if (re) out = out.replace(re, REDACTED);
     if (b64) out = out.replace(b64, REDACTED);
     return out;
-  };
+  }
 
   /** Whether text carries a secret value (a landing URL that does is not recorded). */
   carries(text: string): boolean {
@@ -163,83 +151,5 @@ export class Redactor {
       return out;
     };
     return walk(value, 0) as T;
-  }
-
-  /** A value is about to be typed in `browser` on `origin` (a bound write, or a person's typing). */
-  noteTyped(browser: string, workspace: string, value: string, origin: string): void {
-    let t = this.browsers.get(browser);
-    if (!t) {
-      t = { workspace, values: [], origins: new Set(), salt: randomInt(1, 2 ** 31) };
-      this.browsers.set(browser, t);
-    }
-    t.json = undefined;
-    if (origin) t.origins.add(origin);
-    if (value && !t.values.includes(value)) {
-      t.values.push(value);
-      if (t.values.length > MAX_TYPED) t.values.shift();
-    }
-  }
-
-  /** What a person typed: redacted everywhere from now on, like a secret value (shorter text only where it is). */
-  notePersonal(value: string): void {
-    if (value.length < MIN_PERSONAL || this.personal.includes(value)) return;
-    this.personal.push(value);
-    if (this.personal.length > MAX_TYPED) this.personal.shift();
-  }
-
-  /** A script ran in `browser` and not every document took its mark: no bound write there from now on. */
-  noteUnmarked(browser: string): void {
-    this.unmarked.add(browser);
-  }
-
-  /** Whether a script ran in `browser` where a mark could not be set (a bound write is refused). */
-  unmarkedIn(browser: string): boolean {
-    return this.unmarked.has(browser);
-  }
-
-  /** Whether anything was typed in `browser` through this server (one where nothing was pays nothing). */
-  typedIn(browser: string): boolean {
-    return this.browsers.has(browser);
-  }
-
-  /** The origins a value was typed on in `browser`. */
-  typedOrigins(browser: string): string[] {
-    return [...(this.browsers.get(browser)?.origins ?? [])];
-  }
-
-  /** The browser's salt and the digests of every run of every value typed there, for the page checks. */
-  digests(browser: string): TypedDigests {
-    const t = this.browsers.get(browser);
-    if (!t) return { salt: 0, runs: [], longs: [], long: LONG, wholes: [], origins: [] };
-    const runs = new Set<number>();
-    const longs = new Set<number>();
-    const wholes = new Set<number>();
-    for (const v of t.values) {
-      for (let i = 0; i + RUN <= v.length; i++) runs.add(runDigest(v.slice(i, i + RUN), t.salt));
-      for (let i = 0; i + LONG <= v.length; i++) longs.add(runDigest(v.slice(i, i + LONG), t.salt));
-      if (v.length < LONG) wholes.add(runDigest(v, t.salt));
-    }
-    return {
-      salt: t.salt,
-      runs: [...runs],
-      longs: [...longs],
-      long: LONG,
-      wholes: [...wholes],
-      origins: [...t.origins],
-    };
-  }
-
-  /** digests() as the page library takes them (JSON), or null where nothing was typed. */
-  typedJson(browser: string): string | null {
-    const t = this.browsers.get(browser);
-    if (!t) return null;
-    if (t.json === undefined) t.json = JSON.stringify(this.digests(browser));
-    return t.json;
-  }
-
-  /** The browser ended: what was typed there is forgotten (the catalogue's values stay redacted). */
-  forgetBrowser(browser: string): void {
-    this.browsers.delete(browser);
-    this.unmarked.delete(browser);
   }
 }

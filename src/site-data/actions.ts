@@ -64,7 +64,7 @@ export const saveSiteData = defineAction({
   title: "Save site data",
   description: [
     "Save the browser's cookies and storage so every later browser of this workspace comes back signed in.",
-    "Call it right after a sign-in is confirmed (never before checking you landed) and after changing a setting you want kept; each save replaces the last.",
+    "Call it right after a confirmed sign-in (check you landed first) and after a setting you want kept; each save replaces the last.",
     `${SITE_DATA_URI} lists what is saved. Guide: ${GUIDE_URI}.`,
   ].join(" "),
   docs: [

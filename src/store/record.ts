@@ -124,6 +124,13 @@ const QuestionSchema = z.object({
 });
 export type Question = z.infer<typeof QuestionSchema>;
 
+/**
+ * A person drives the workspace's browser (the admin's Take over): the agent's calls wait for Hand
+ * back until `until` (epoch seconds), kept here so every server of a group sees it.
+ */
+const TakenOverSchema = z.object({ by: z.string(), since: z.number(), until: z.number() });
+export type TakenOver = z.infer<typeof TakenOverSchema>;
+
 // Fields of no use to this build (the Python build's `url`) are not carried.
 const RecordSchema = z.object({
   session_id: z.string().catch(""),
@@ -137,6 +144,7 @@ const RecordSchema = z.object({
   /** Sealed site data that no key of this server opens: carried as it is, never overwritten (seal.ts). */
   unreadable: z.string().optional().catch(undefined),
   question: QuestionSchema.optional().catch(undefined),
+  taken_over: TakenOverSchema.optional().catch(undefined),
 });
 
 export type WorkspaceRecord = Omit<z.infer<typeof RecordSchema>, "site_data"> & { site_data: SiteData };
@@ -176,8 +184,18 @@ export function fromJson(raw: unknown): WorkspaceRecord {
   const got = RecordSchema.safeParse(isObject(data) ? data : {});
   // Every field falls back, so this never fails; were it to, the record reads as empty, not as an error.
   if (!got.success) return emptyRecord();
-  const { session_id, opened_at, settings, history, site_data, reopened, focus, unreadable, question } =
-    got.data;
+  const {
+    session_id,
+    opened_at,
+    settings,
+    history,
+    site_data,
+    reopened,
+    focus,
+    unreadable,
+    question,
+    taken_over,
+  } = got.data;
   return {
     session_id,
     opened_at,
@@ -188,6 +206,7 @@ export function fromJson(raw: unknown): WorkspaceRecord {
     ...(focus ? { focus } : {}),
     ...(unreadable !== undefined ? { unreadable } : {}),
     ...(question ? { question } : {}),
+    ...(taken_over ? { taken_over } : {}),
   };
 }
 

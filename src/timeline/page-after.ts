@@ -5,7 +5,7 @@
 import type { LiveBrowser } from "../actions/action.ts";
 import { SANDBOX } from "../grid/bidi.ts";
 import { docTitle } from "../in-page/standalone.ts";
-import { type Guard, type Reach, reach, SCREEN_MS, screenOf } from "./screens.ts";
+import { type Reach, reach, SCREEN_MS, screenOf } from "./screens.ts";
 
 const TITLE = String(docTitle);
 
@@ -17,14 +17,13 @@ const TITLE = String(docTitle);
 export async function sendScreen(
   browser: LiveBrowser,
   counts: { screensTaken: number; screenMs: number },
-  guard: Guard,
 ): Promise<{ picture: Promise<Uint8Array | null> }> {
   const began = performance.now();
   const page = await browser.page();
   const held = page.held;
   // The connection stays in use until the picture is in, after the call gave its browser back.
   const release = held.use();
-  const picture = screenOf({ held, tab: page.where.tab, browser: browser.id, guard })
+  const picture = screenOf({ held, tab: page.where.tab })
     .then(
       (jpeg) => {
         if (!(jpeg instanceof Uint8Array)) return null;

@@ -1,12 +1,10 @@
 // Screens: a small JPEG of what the workspace's browser shows, over its held BiDi connection. One is
 // kept with a page-changing call's entry while screens are on, and the live view takes one about
-// once a second while someone watches the workspace, and none while nobody does. A page that holds
-// a typed secret is never pictured: a value typed into a plain field would show.
+// once a second while someone watches the workspace, and none while nobody does. Nothing is pictured
+// while a bound write runs (its fields are painted without their text in the page all the same).
 import { messageOf } from "../errors.ts";
 import { BidiError, type BidiSocket } from "../grid/bidi.ts";
 import type { Log } from "../log.ts";
-import { withTypedCovered } from "../secrets/contain.ts";
-import type { Redactor } from "../secrets/redactor.ts";
 import { focusFor } from "../store/record.ts";
 import type { RecordStore } from "../store/types.ts";
 
@@ -46,53 +44,28 @@ export async function fitWidth(jpeg: Uint8Array): Promise<Uint8Array> {
     .bytes();
 }
 
-/** What a picture needs to leave typed values out: the redactor's knowledge, and whether a peer could have typed. */
-export interface Guard {
-  redactor: Redactor;
-  /** This server is the only one that could have typed in the browser (no shared store). */
-  alone: boolean;
-}
-
 /**
- * The tab's viewport as a JPEG, with every field holding a typed secret painted without its text
- * in the page itself for the capture; "typed" when a document that could hold one would not paint
- * (no picture then), "moved" when a navigation began while it was drawn. Never while a bound write
- * runs; a write waits for a screen in flight (cover, capture and uncover) before its value goes in.
+ * The tab's viewport as a JPEG; "typed" while a bound write runs (no picture then; a write waits for
+ * a screen in flight before its value goes in), "moved" when a navigation began while it was drawn.
  */
-export async function jpegOf(
-  held: Drawable,
-  tab: string,
-  browser: string,
-  guard: Guard,
-): Promise<Uint8Array | "typed" | "moved"> {
+export async function jpegOf(held: Drawable, tab: string): Promise<Uint8Array | "typed" | "moved"> {
   const before = held.navigationCount;
   if (held.writing) return "typed";
-  const drawing = withTypedCovered(
-    { socket: held.socket, browser, tab, ...guard },
-    () =>
-      held.socket.send(
-        "browsingContext.captureScreenshot",
-        { context: tab, origin: "viewport", format: JPEG },
-        { timeoutMs: SCREEN_MS },
-      ),
-    SCREEN_MS,
+  const drawing = held.socket.send(
+    "browsingContext.captureScreenshot",
+    { context: tab, origin: "viewport", format: JPEG },
+    { timeoutMs: SCREEN_MS },
   );
-  const { value: shot, covered } = await (held.drawn ? held.drawn(drawing) : drawing);
-  if (!covered) return "typed";
+  const shot = await (held.drawn ? held.drawn(drawing) : drawing);
   // Read once the picture is in: a navigation that began before it is told before it.
   if (held.navigationCount !== before) return "moved";
   return fitWidth(new Uint8Array(Buffer.from(shot.data, "base64")));
 }
 
 /** The screen of what `reach` found; a tab closed since the agent picked it gives way to the first one. */
-export async function screenOf(at: {
-  held: Drawable;
-  tab: string;
-  browser: string;
-  guard: Guard;
-}): Promise<Uint8Array | "typed" | "moved"> {
+export async function screenOf(at: { held: Drawable; tab: string }): Promise<Uint8Array | "typed" | "moved"> {
   try {
-    return await jpegOf(at.held, at.tab, at.browser, at.guard);
+    return await jpegOf(at.held, at.tab);
   } catch (err) {
     if (!(err instanceof BidiError) || err.error !== "no such frame") throw err;
     const tabs = await at.held.socket.send(
@@ -102,12 +75,12 @@ export async function screenOf(at: {
     );
     const first = tabs.contexts[0]?.context;
     if (!first || first === at.tab) throw err;
-    return jpegOf(at.held, first, at.browser, at.guard);
+    return jpegOf(at.held, first);
   }
 }
 
 /** What the timeline needs of the workspace manager: a live browser's held connection. */
-export interface Reach extends Guard {
+export interface Reach {
   store: RecordStore;
   connection(id: string): Promise<Drawable & { use(): () => void }>;
 }
@@ -264,7 +237,7 @@ export class LiveScreens {
     try {
       at = await reach(this.deps, workspace);
       if (!at) return { live: false };
-      const jpeg = await screenOf({ ...at, guard: this.deps });
+      const jpeg = await screenOf(at);
       if (jpeg === "typed") return { live: false, hidden: true };
       if (jpeg === "moved") return { live: true, moved: true };
       this.taken++;

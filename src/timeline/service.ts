@@ -15,10 +15,13 @@ import { boundedEntry, keptArgs, type NewEntry, type TimelineEntry } from "./ent
 import { flowFieldsOf } from "./flow.ts";
 import type { Summary, TimelineLog } from "./log.ts";
 import { pageNow, pageOf, sendScreen } from "./page-after.ts";
+import type { Redactor } from "../secrets/redactor.ts";
 import { LiveScreens, type Reach } from "./screens.ts";
 
 export interface TimelineDeps extends Reach {
   config: Config;
+  /** The one redactor: what an entry says leaves out every secret value. */
+  redactor: Pick<Redactor, "redact" | "redactDeep">;
   /** Where the entries are kept. */
   log: TimelineLog;
   /** The server's log. */
@@ -98,7 +101,7 @@ export class Timeline {
     if (!browser || !changesPage(action) || !this.screensOn(workspace) || this.drawing.has(workspace))
       return { picture: null };
     this.drawing.add(workspace);
-    const sent = await sendScreen(browser, this, this.deps).catch(() => null);
+    const sent = await sendScreen(browser, this).catch(() => null);
     return {
       picture: (sent?.picture ?? Promise.resolve(null)).finally(() => this.drawing.delete(workspace)),
     };

@@ -11,7 +11,6 @@ import { LIBRARY_PRELOAD } from "../grid/page-call.ts";
 import type { Where } from "../grid/page-port.ts";
 import { answers } from "../grid/page-stuck.ts";
 import type { Grid } from "../grid/webdriver.ts";
-import type { Redactor } from "../secrets/redactor.ts";
 import { type BrowserSettings, focusFor, type WorkspaceRecord } from "../store/record.ts";
 
 /** A browser as one call holds it: its page port is made on first use and given back at the end. */
@@ -29,23 +28,17 @@ const WEDGED_MS = 3_000;
 
 /**
  * The browsers a server holds, over one BiDi connection per live browser (its library preloaded in
- * every new document; console and network entries kept per browser; what was typed in a browser
- * forgotten when it ends). Made once, in the composition root: the manager and the timeline's live
+ * every new document; console and network entries kept per browser). Made once, in the composition root: the manager and the timeline's live
  * view both reach browsers through it.
  */
-export function heldBrowsers(
-  grid: Grid,
-  redactor: Pick<Redactor, "forgetBrowser" | "typedJson">,
-  opts: { schemes?: string[]; logs?: number } = {},
-): Browsers {
+export function heldBrowsers(grid: Grid, opts: { schemes?: string[]; logs?: number } = {}): Browsers {
   const connections = new HeldConnections(
     (id) => grid.bidi(id),
     IDLE_MS,
     { functionDeclaration: LIBRARY_PRELOAD, sandbox: SANDBOX },
     opts.logs,
-    (id) => redactor.forgetBrowser(id),
   );
-  return new Browsers(grid, connections, opts.schemes, (id) => redactor.typedJson(id));
+  return new Browsers(grid, connections, opts.schemes);
 }
 
 export class Browsers {
@@ -57,8 +50,6 @@ export class Browsers {
     /** One BiDi connection per live browser this server has touched. */
     readonly connections: HeldConnections,
     private readonly schemes?: string[],
-    /** A browser's typed digests for the page library (null where nothing was typed). */
-    private readonly typed: (id: string) => string | null = () => null,
   ) {}
 
   /**
@@ -117,7 +108,6 @@ export class Browsers {
         scriptMs,
         ...(this.schemes ? { schemes: this.schemes } : {}),
         gone: async () => !(await this.grid.alive(id)),
-        typed: () => this.typed(id),
       });
       if (!known) {
         // The browser's first tab, until the agent picks another.

@@ -68,7 +68,7 @@ export class WorkspaceManager {
     this.hooks = hooks;
     this.browsers =
       ports.browsers ??
-      heldBrowsers(grid, ports.services.redactor, { schemes: lease.schemes, logs: lease.logs });
+      heldBrowsers(grid, { schemes: lease.schemes, logs: lease.logs });
     this.connections = this.browsers.connections;
     this.lifecycle = new Lifecycle({
       log: ports.services.log,

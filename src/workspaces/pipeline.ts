@@ -11,6 +11,7 @@ import type { ActionServices } from "../actions/ports.ts";
 import { validate } from "../actions/validate.ts";
 import { LeaseLost, statusOf, unavailable } from "../errors.ts";
 import type { HeldConnections } from "../grid/held-pool.ts";
+import { awaitHandBack } from "../person/takeover.ts";
 import type { Grid } from "../grid/webdriver.ts";
 import { isNoSuchSession } from "../grid/webdriver-errors.ts";
 import { focused, recordUrl } from "../store/record.ts";
@@ -121,6 +122,9 @@ export class CallPipeline {
     facts: Facts | null,
   ): Promise<Ended> {
     if (action.unleased) return this.unleased(workspace, action, input, opts, facts);
+    // While a person has taken over, an agent's call waits for Hand back (a 409 after a while).
+    if (facts && facts.surface !== "person")
+      await awaitHandBack(this.ports.store, workspace, this.ports.now, opts.signal);
     const seconds = this.ports.waitSeconds;
     const wait = {
       waitMs: seconds * 1000,

@@ -62,7 +62,7 @@ export function testServices(opts: TestServicesOptions): Services {
   });
   const table = opts.actions ?? ACTIONS;
   const flows = new Flows(config, () => table);
-  const browsers = heldBrowsers(grid, redactor, opts.lease ?? {});
+  const browsers = heldBrowsers(grid, opts.lease ?? {});
   const timeline = new Timeline({
     config,
     log: new MemoryLog(config.timeline.keep),
@@ -70,7 +70,6 @@ export function testServices(opts: TestServicesOptions): Services {
     store,
     connection: (id) => browsers.connection(id),
     redactor,
-    alone: !config.store.url,
     tools: flows.tools,
     now,
     changed,

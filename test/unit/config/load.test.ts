@@ -44,7 +44,7 @@ describe("the layers", () => {
       store: { url: null, key: null },
       session: { ttl: 86400, lease: 15 },
       site_data: { tabs: 4 },
-      secrets: { dirs: [], entries: {}, scripts_after_write: "refuse" },
+      secrets: { dirs: [], entries: {}, hold_ms: 2000 },
       navigate: { allow_schemes: ["http", "https", "data", "about"] },
       flows: { dir: null },
       files: { link_ttl: 3600 },
@@ -326,12 +326,12 @@ describe("bad values name the key and say what is allowed", () => {
     },
     "recording.dir": { bad: [], rule: "", good: [["/in", "/in"]] },
     "recording.wait": { bad: ["29", "-30", "ten"], rule: "30 or more", good: [["30", 30]] },
-    "secrets.scripts_after_write": {
-      bad: ["sometimes", "ALLOW"],
-      rule: "refuse, allow",
+    "secrets.hold_ms": {
+      bad: ["-1", "60001", "2s"],
+      rule: "from 0 to 60000",
       good: [
-        ["refuse", "refuse"],
-        ["allow", "allow"],
+        ["0", 0],
+        ["2000", 2000],
       ],
     },
     "recording.watch": {

@@ -97,16 +97,20 @@ describe("secretValue", () => {
     expect(key.message).toContain("username, password");
   });
 
-  test("the redactor hides every value in any encoding, a longer one whole", () => {
+  test("the redactor hides every value of 8 characters or more in any encoding, a longer one whole; shorter ones are left (and warned of)", () => {
+    const warned: string[] = [];
     const cat = new SecretCatalogue({
       dirs: [],
       entries: {
         a: { keys: { short: { value: "abc1" }, long: { value: "abc1-xyz" }, tiny: { value: "zz" } } },
       },
-    });
+    }, { warn: (m: string) => warned.push(m) });
     expect(new Redactor(cat).redact("/x?a=abc1-xyz&b=abc1&c=abc1%2Dxyz&d=zz")).toBe(
-      "/x?a=[hidden]&b=[hidden]&c=[hidden]&d=zz",
+      "/x?a=[hidden]&b=abc1&c=[hidden]&d=zz",
     );
+    expect(warned).toHaveLength(2);
+    expect(warned[0]).toContain("secret a key short is shorter than 8 characters");
+    expect(warned.join("\n")).not.toContain("abc1");
   });
 
   test("every value is hidden from log lines once an app's redactor is added", () => {

@@ -5,6 +5,7 @@ import { OUTLINE } from "../../../src/actions/read.ts";
 import { PNG } from "../../../src/actions/screenshot.ts";
 import { defaultConfig } from "../../../src/config/schema.ts";
 import { SecretCatalogue } from "../../../src/secrets/catalogue.ts";
+import { PLAIN_CLOSE, PLAIN_OPEN } from "../../../src/in-page/plain.ts";
 import { base64Cores, Redactor } from "../../../src/secrets/redactor.ts";
 
 const PASSWORD = "hunter2-Example!";
@@ -88,24 +89,36 @@ describe("deep", () => {
   });
 });
 
-describe("per browser", () => {
-  test("what was typed and where, forgotten with the browser; digests of runs, salted", () => {
-    const r = redactor([]);
-    expect(r.typedIn("b1")).toBe(false);
-    expect(r.typedJson("b1")).toBeNull();
-    r.noteTyped("b1", "w", OTHER, "https://bank.example.test");
-    expect(r.typedIn("b1")).toBe(true);
-    expect(r.typedOrigins("b1")).toEqual(["https://bank.example.test"]);
-    const d = r.digests("b1");
-    expect(d.runs).toHaveLength(OTHER.length - 3);
-    expect(d.origins).toEqual(["https://bank.example.test"]);
-    r.forgetBrowser("b1");
-    expect(r.typedIn("b1")).toBe(false);
+describe("never an oracle (spec §1.17)", () => {
+  test("runs of a value, and values shorter than 8 characters, are never masked", () => {
+    const r = redactor([PASSWORD, "4711", "short7!"]);
+    // Every 4-character run of the password, as an agent would write and read them back.
+    for (let i = 0; i + 4 <= PASSWORD.length; i++) {
+      const run = PASSWORD.slice(i, i + 4);
+      expect(r.redact(`q=${run}`)).toBe(`q=${run}`);
+    }
+    expect(r.redact("pin 4711 and short7!")).toBe("pin 4711 and short7!");
+    expect(r.carries("pin 4711")).toBe(false);
+    // The whole value still goes.
+    expect(r.redact(`pw=${PASSWORD}`)).toBe("pw=[hidden]");
   });
 
-  test("what a person typed is hidden everywhere from then on", () => {
-    const r = redactor([]);
-    r.notePersonal("alice.person@example.test");
-    expect(r.redact("user alice.person@example.test signed in")).toBe("user [hidden] signed in");
+  test("the agent's own text, between the page library's marks, is never masked; the marks go", () => {
+    const r = redactor();
+    const own = `${PLAIN_OPEN}${PASSWORD}${PLAIN_CLOSE}`;
+    expect(r.redact(`value: ${own}; page says ${PASSWORD}`)).toBe(`value: ${PASSWORD}; page says [hidden]`);
+    expect(r.redactDeep({ value: own })).toEqual({ value: PASSWORD });
+    expect(r.redact(`${PLAIN_OPEN}plain${PLAIN_CLOSE}`)).toBe("plain");
+  });
+
+  test("a one-time code is never masked: it is no catalogue value", () => {
+    const r = new Redactor(
+      new SecretCatalogue({
+        ...defaultConfig().secrets,
+        entries: { s: { keys: { otp: { totp: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP" } } } },
+      }),
+    );
+    expect(r.redact("code 123456 and 654321")).toBe("code 123456 and 654321");
+    expect(r.redact("seed JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP")).toBe("seed [hidden]");
   });
 });

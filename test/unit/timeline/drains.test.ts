@@ -45,7 +45,6 @@ async function timeline(log: MemoryLog, existing: string[]) {
       throw new Error("no browser here");
     },
     redactor: new Redactor(new SecretCatalogue(config.secrets)),
-    alone: true,
     tools: new StepTools(() => ACTIONS),
     now: () => 1000,
     changed: () => undefined,

@@ -148,7 +148,6 @@ function timelineWith(
       throw new Error("no browser here");
     },
     redactor: new Redactor(new SecretCatalogue(config.secrets)),
-    alone: true,
     tools,
     now: () => clock.now,
     changed: () => undefined,

@@ -1,9 +1,6 @@
 // No screen is wider than SCREEN_WIDTH, whatever the window.
 import { describe, expect, test } from "bun:test";
-import { defaultConfig } from "../../../src/config/schema.ts";
 import type { BidiSocket } from "../../../src/grid/bidi.ts";
-import { SecretCatalogue } from "../../../src/secrets/catalogue.ts";
-import { Redactor } from "../../../src/secrets/redactor.ts";
 import { fitWidth, jpegOf, SCREEN_WIDTH } from "../../../src/timeline/screens.ts";
 import { jpeg } from "../../support/images.ts";
 
@@ -41,15 +38,7 @@ function writingDuringPicture(picture: string, write = true) {
 describe("screen size", () => {
   test("a 7680x4320 window gives a picture at most 1280 px wide, a small one is kept as it is", async () => {
     const big = await jpeg(7680, 4320);
-    const fitted = await jpegOf(
-      writingDuringPicture(Buffer.from(big).toString("base64"), false),
-      "tab",
-      "b",
-      {
-        redactor: new Redactor(new SecretCatalogue(defaultConfig().secrets)),
-        alone: true,
-      },
-    );
+    const fitted = await jpegOf(writingDuringPicture(Buffer.from(big).toString("base64"), false), "tab");
     if (!(fitted instanceof Uint8Array)) throw new Error(`no picture: ${fitted}`);
     const meta = await new Bun.Image(fitted).metadata();
     expect(meta.width).toBe(SCREEN_WIDTH);

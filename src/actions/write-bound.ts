@@ -1,0 +1,184 @@
+// A bound write (spec §1.17): one call that fills every field it names (secrets and plain text),
+// submits, and before it answers, on success or failure, empties every field it filled from a secret
+// and every field the page filled from one during the call. So a secret is in the page only while
+// the workspace's lease keeps every other call out: after it, nothing in the browser holds it, and no
+// gesture, read or script of the agent's is restricted on its account.
+import { badInput } from "../errors.ts";
+import type { UserPrompt } from "../grid/bidi-types.ts";
+import type { Page } from "../grid/page.ts";
+import type { PageLib } from "../in-page/index.ts";
+import { type SecretRef, secretValue } from "../secrets/bound.ts";
+import { fieldRealm, fillIn, refuseNearScript } from "../secrets/field.ts";
+import { type About, quoteSelector } from "./failures.ts";
+import { clickChecked } from "./interact-pointer.ts";
+import { gesture } from "./landing.ts";
+import type { ActionContext } from "./ports.ts";
+import { locate, type Selector } from "./selectors.ts";
+import { type Found, findField, submitIn } from "./write-field.ts";
+
+export interface Item {
+  selector: Selector;
+  text?: string;
+  secret?: SecretRef;
+}
+export type Submit = boolean | "auto" | Selector;
+
+export const NO_SUBMIT =
+  'a write with a secret must say how the form is sent, so it can empty the field before it answers: submit: true (Enter in the last field), submit: {"ref": …} (click the page\'s send button) or submit: "auto" (the page sends itself once the field is full). Sign in with one call: fields: [{selector, text: user}, {selector, secret: {name, key}}], submit: true';
+
+/** Past the hold, how long a document may take to answer that it emptied its fields. */
+const ANSWER_MS = 5_000;
+
+interface Filled {
+  item: Item;
+  field: Found;
+  realm: string;
+  origin: string;
+  /** What goes in: the agent's text or the secret's value. */
+  value: string;
+}
+
+// In the field's realm: arm, wait, empty (src/in-page/bound.ts).
+const ARM = (L: PageLib, secret: Element[], plain: Element[], values: string[]) =>
+  L.boundArm(secret, plain, values);
+const WAIT = (L: PageLib, ms: number) => L.boundWait(ms);
+const EMPTY = (L: PageLib) => L.boundEmpty("failed");
+
+/**
+ * Closes a dialog the page opened during the call, as a person would to go on (OK; Cancel on a prompt,
+ * which asks for what the write does not have): the page's script, and so the emptying, waits on it.
+ */
+async function closeDialog(page: Page): Promise<UserPrompt | null> {
+  const open = page.prompt;
+  if (!open) return null;
+  await page.send("browsingContext.handleUserPrompt", {
+    context: open.context,
+    accept: open.type !== "prompt",
+  });
+  page.held.promptAnswered(open);
+  return open;
+}
+
+/** Finds every field and what goes in, checking each secret against its field's own document. */
+async function prepare(ctx: ActionContext, page: Page, items: Item[], clear: boolean, timeout: number) {
+  const shared = !!ctx.services.config.store.url;
+  const out: Filled[] = [];
+  for (const item of items) {
+    const field = await findField(page, item.selector, timeout);
+    const q = quoteSelector(item.selector);
+    if (field.type === "range" && item.secret)
+      throw badInput(`${q} is a range input: a secret is never put into one`, "secret");
+    // Where the field's document is comes from the browser: its realm's origin, never a parent's URL.
+    const { realm, origin, scripted } = await fieldRealm(page, field.field);
+    let value = item.text ?? "";
+    if (item.secret) {
+      value = await secretValue(ctx.services, item.secret, origin);
+      const max = field.maxLength ?? -1;
+      // Put in whole, it would be cut short unsaid: refused before anything goes in.
+      if (clear && max >= 0 && value.length > max)
+        throw badInput(
+          `${q} keeps at most ${max} characters (its maxlength), fewer than the secret's value: nothing was typed; name the field that takes the whole value`,
+          "secret",
+        );
+      await refuseNearScript(page, { origin, scripted, context: field.field.context }, shared);
+    }
+    out.push({ item, field, realm, origin, value });
+  }
+  return out;
+}
+
+/** Clicks the control `submit` names, or presses Enter in the last field; "auto" leaves it to the page. */
+async function send(page: Page, filled: Filled[], submit: Submit, timeout: number): Promise<void> {
+  if (submit === "auto" || submit === false) return;
+  const last = filled[filled.length - 1] as Filled;
+  if (submit === true) return submitIn(page, last.field, last.item.selector);
+  const el = await locate(page, submit, { timeout, visible: true, scroll: true, field: "submit" });
+  await clickChecked(page, el, { count: 1, modifiers: [], selector: submit });
+}
+
+/**
+ * The bound write: fields found and checked, the documents armed, the values in, the form sent, and
+ * every field emptied before it answers. Returns the navigation count before the submit, for `landed`.
+ */
+export async function boundWrite(
+  ctx: ActionContext,
+  page: Page,
+  items: Item[],
+  opts: { clear: boolean; submit: Submit; timeout: number; about: About },
+): Promise<{ before: number; dialog?: string }> {
+  if (opts.submit === false) throw badInput(NO_SUBMIT, "submit");
+  const filled = await prepare(ctx, page, items, opts.clear, opts.timeout);
+  // Messages leave every value out (the longest first: one value may hold another).
+  opts.about.typed = filled
+    .filter((f) => f.item.secret)
+    .map((f) => f.value)
+    .sort((a, b) => b.length - a.length)[0];
+  // The documents to arm: each realm holding a field, with its secret and plain fields.
+  const realms = new Map<string, { context: string; origin: string; secret: Filled[]; plain: Filled[] }>();
+  for (const f of filled) {
+    const r = realms.get(f.realm) ?? { context: f.field.field.context, origin: f.origin, secret: [], plain: [] };
+    (f.item.secret ? r.secret : r.plain).push(f);
+    realms.set(f.realm, r);
+  }
+  // No screen is drawn from here until the fields are empty (a capture in flight finishes first);
+  // what the fields' documents log or request meanwhile is withheld from logs.
+  const release = await page.held.holdScreens();
+  const ends: (() => void)[] = [];
+  for (const r of realms.values()) {
+    ends.push(page.held.logs.withhold(r.context, r.origin));
+    if (r.context !== page.where.tab) ends.push(page.held.logs.withhold(page.where.tab, r.origin));
+  }
+  const armed: { realm: string; context: string }[] = [];
+  let dialog: UserPrompt | null = null;
+  try {
+    for (const [realm, r] of realms) {
+      const ok = await page.callRealm<boolean>(
+        realm,
+        r.context,
+        ARM,
+        r.secret.map((f) => f.field.field),
+        r.plain.map((f) => f.field.field),
+        r.secret.map((f) => f.value),
+      );
+      if (ok !== true) throw badInput("the field's document would not take the write: read_page and try again", "selector");
+      armed.push({ realm, context: r.context });
+    }
+    for (const f of filled) {
+      const got = await fillIn(page, f.realm, f.field.field, f.value.replace(/\r\n?/g, "\n"), opts.clear);
+      const q = quoteSelector(f.item.selector);
+      if (got === "format")
+        throw badInput(
+          `${q} is a ${f.field.type} input and did not take that value: give it in the form the browser uses (date 2024-01-31, time 13:45, color #ff0000)`,
+          f.item.secret ? "secret" : "text",
+        );
+      if (got !== "ok")
+        throw badInput(`${q} left its document or would not take the text, so nothing was typed: read_page and try again`, "selector");
+    }
+    const before = await gesture(page, () => send(page, filled, opts.submit, opts.timeout));
+    // The fields are emptied at the submit's formdata, when the page moves on or the field goes, or
+    // after the hold: each document says so; one gone with its page emptied itself as it hid.
+    const hold = ctx.services.config.secrets.hold_ms;
+    for (let round = 0; round < 3; round++) {
+      const waits = armed.map((a) =>
+        page.callRealm<string>(a.realm, a.context, WAIT, hold).then(
+          () => null,
+          (err: unknown) => err,
+        ),
+      );
+      const settled = await Promise.race([
+        Promise.all(waits),
+        Bun.sleep(hold + ANSWER_MS).then(() => "late" as const),
+      ]);
+      const closed = page.prompt ? await closeDialog(page) : null;
+      dialog ??= closed;
+      if (!closed && settled !== "late") break;
+    }
+    return { before, ...(dialog ? { dialog: dialog.message } : {}) };
+  } finally {
+    // On success and on failure alike: nothing stays filled (a document gone emptied itself).
+    if (page.prompt) dialog ??= await closeDialog(page).catch(() => null);
+    await Promise.all(armed.map((a) => page.callRealm(a.realm, a.context, EMPTY).catch(() => 0)));
+    for (const end of ends) end();
+    release();
+  }
+}

@@ -116,7 +116,12 @@ export async function boundWrite(
   // The documents to arm: each realm holding a field, with its secret and plain fields.
   const realms = new Map<string, { context: string; origin: string; secret: Filled[]; plain: Filled[] }>();
   for (const f of filled) {
-    const r = realms.get(f.realm) ?? { context: f.field.field.context, origin: f.origin, secret: [], plain: [] };
+    const r = realms.get(f.realm) ?? {
+      context: f.field.field.context,
+      origin: f.origin,
+      secret: [],
+      plain: [],
+    };
     (f.item.secret ? r.secret : r.plain).push(f);
     realms.set(f.realm, r);
   }
@@ -140,7 +145,8 @@ export async function boundWrite(
         r.plain.map((f) => f.field.field),
         r.secret.map((f) => f.value),
       );
-      if (ok !== true) throw badInput("the field's document would not take the write: read_page and try again", "selector");
+      if (ok !== true)
+        throw badInput("the field's document would not take the write: read_page and try again", "selector");
       armed.push({ realm, context: r.context });
     }
     for (const f of filled) {
@@ -152,7 +158,10 @@ export async function boundWrite(
           f.item.secret ? "secret" : "text",
         );
       if (got !== "ok")
-        throw badInput(`${q} left its document or would not take the text, so nothing was typed: read_page and try again`, "selector");
+        throw badInput(
+          `${q} left its document or would not take the text, so nothing was typed: read_page and try again`,
+          "selector",
+        );
     }
     const before = await gesture(page, () => send(page, filled, opts.submit, opts.timeout));
     // The fields are emptied at the submit's formdata, when the page moves on or the field goes, or

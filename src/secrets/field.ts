@@ -109,7 +109,8 @@ export async function refuseNearScript(
       `a script of yours (execute_script or assert's script) ran in ${url}, which is open in this browser and of the same site as the field: it could read what is typed, so a secret is not typed while it is open. Navigate that tab elsewhere or close it (switch), then write`,
       "secret",
     );
-  if (reached.reachedOf(field.origin).some((d) => d.context === field.context)) throw badInput(here, "secret");
+  if (reached.reachedOf(field.origin).some((d) => d.context === field.context))
+    throw badInput(here, "secret");
   if (near[0]) throw named(near[0].url);
   if (!shared && !reached.scriptedOrigin(field.origin)) return;
   // Marks the record may not hold (a group's other server, a page back from the cache): asked of

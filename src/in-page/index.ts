@@ -3,7 +3,7 @@
 // scripts cannot see it, and nothing the page does to its own globals changes what it computes.
 
 import { accessibleName, labelsOf } from "./accname.ts";
-import { boundArm, boundEmpty, boundWait } from "./bound.ts";
+import { boundEmpty, boundFill, boundWait } from "./bound.ts";
 import { allElements, BUTTON_INPUTS, cut, fresh as freshDom, isVisible, norm, textOf } from "./dom.ts";
 import { focusField, insertable } from "./fields.ts";
 import { fillField } from "./fill.ts";
@@ -68,7 +68,7 @@ const lib = {
   whereIs,
   wrotePlain,
   plainOf,
-  boundArm,
+  boundFill,
   boundEmpty,
   boundWait,
   personTyping,

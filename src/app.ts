@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { Server } from "bun";
 import { Elysia } from "elysia";
 import { ACTIONS } from "./actions/index.ts";
-import { AdminAuth, adminTokenOf, isAdminPath } from "./admin/auth.ts";
+import { AdminAuth, adminTokenOf, agentOnlyTokenOf, isAdminPath } from "./admin/auth.ts";
 import type { Config } from "./config/schema.ts";
 import { ConfigError, type Source } from "./config/sources.ts";
 import { fileRoutes } from "./files/routes.ts";
@@ -196,7 +196,7 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     activity,
     recordings,
     hosts,
-    admin: new AdminAuth(store, adminTokenOf(config), hosts),
+    admin: new AdminAuth(store, adminTokenOf(config), hosts, agentOnlyTokenOf(config)),
     bodies: new Bodies(),
   };
   await recordings?.start();
@@ -260,7 +260,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
       );
     })
     .get("/openapi.json", ({ request }) => {
-      requireToken(request, config.auth.token);
+      requireToken(request, config.auth);
       return json(openApiDocument());
     })
     .all("/mcp", async ({ request, body }) => (await mcpHttp()).handle(request, body))

@@ -9,6 +9,7 @@ import { fillField } from "./fill.ts";
 import { describe, hints, INTERACTIVE } from "./hints.ts";
 import { readIdb } from "./idb.ts";
 import { arm, leaving } from "./leaving.ts";
+import { locatorOf } from "./locator.ts";
 import { readPage } from "./outline.ts";
 import { aim, dragEnds, hitSeen, hitWatch, textSelected, textSpan } from "./pointer.ts";
 import { resolveRef } from "./refs.ts";
@@ -62,6 +63,7 @@ const lib = {
   labelsOf,
   textOf,
   cssFor,
+  locatorOf,
   hints,
   describe,
   readPage,
@@ -94,6 +96,7 @@ const lib = {
 };
 
 export type PageLib = typeof lib;
+export type { Locator } from "./locator.ts";
 export type { PageSelector } from "./selectors.ts";
 
 (globalThis as { __sfLib?: PageLib }).__sfLib = lib;

@@ -172,6 +172,16 @@ describe("a run done with refs, kept as a flow", () => {
       { selector: first.args.selector, locator: { role: "link", name: "Create an account" } },
     ]);
 
+    // The admin's Save as flow over the same entries keeps the same steps.
+    const listed = await entries(W);
+    const range = await fetch(`${server.url}/admin/workspaces/${W}/timeline/flow`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "sign-up-range", from: listed.at(-1).n, to: listed[1].n }),
+    });
+    expect(range.status).toBe(200);
+    expect(parse(((await range.json()) as { yaml: string }).yaml).steps).toEqual(parse(yaml).steps);
+
     // A fresh browser: the form's ids are new on this load, and no ref of the run means anything.
     expect(await ok(agent, "end_browser", {})).toMatchObject({ ended: true });
     const run = await ok(agent, "run_flow", { name: "sign-up" });

@@ -96,10 +96,17 @@
     typed = "";
   };
   const driving = () => take()?.querySelector(".take")?.getAttribute("aria-pressed") === "true";
+  // Take over and Hand back are the server's (the agent's calls wait between them), in input order.
+  const turn = (what) => {
+    const url = take()?.dataset.input?.replace(/\/input$/, `/${what}`);
+    if (url)
+      queue = queue.then(() => post(url, {}, what === "take-over" ? "Take over failed" : "Hand back failed"));
+  };
   const setDriving = (on) => {
     const t = take();
     if (!t) return;
     if (!on) flush();
+    turn(on ? "take-over" : "hand-back");
     const button = t.querySelector(".take");
     button.setAttribute("aria-pressed", String(on));
     button.textContent = on ? "Hand back" : "Take over";

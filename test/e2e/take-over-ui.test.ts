@@ -109,6 +109,11 @@ describe("Take over", () => {
     expect(text).toContain("Click, type and scroll on the picture");
     expect(text).toContain("The agent's calls wait until Hand back");
     expect(text).toContain("password you typed and did not send is emptied");
+    // The server knows: the agent's calls wait until Hand back.
+    const row = async () => (await server.call("GET", `/admin/workspaces/${A}`, undefined, null)).body;
+    await waitFor(async () => (await row()).taken_over?.by !== undefined, "the take-over on the row");
+    await driver.findElement(By.css("#takeOver .take")).click();
+    await waitFor(async () => (await row()).taken_over === null, "the hand back on the row");
   }, 60_000);
 
   test("keys typed in a row are one timeline entry, not one per key", async () => {
@@ -125,12 +130,11 @@ describe("Take over", () => {
     await timeline.settled(A);
     const { entries: mine } = await timeline.batch(A, { limit: 50 });
     const typed = mine
-      .filter((e) => e.n > entries && e.surface === "person")
+      .filter((e) => e.n > entries && e.surface === "person" && e.tool === "person_input")
       .map((e) => (e.args as { typed?: string }).typed ?? Object.keys(e.args)[0]);
     expect(typed.reverse()).toEqual(["click", "typed 5 characters", "click", "typed 6 characters"]);
   }, 90_000);
 
-  // Passes once issue 41 takes out the cover that painted a person's typing blank (src/secrets).
   test("what the person types shows in the picture, a password as the browser masks it", async () => {
     await taking(true);
     await waitFor(

@@ -3,7 +3,8 @@
 // (test/support/wire-grid.ts: real HTTP and WebSockets, no browser), so what is measured is the
 // server: its CPU time per call, read from /proc for the server's own process (`bun src/main.ts`),
 // and the calls per second all agents together got. Both sides are plain fetch calls from this
-// process, one JSON body each way, so neither client costs the server more than the other.
+// process, one JSON body each way, so neither client costs the server more than the other. MCP is
+// measured on both versions it serves: 2025-11-25 sessions and 2026-07-28's stateless requests.
 // `bun bench/mcp-load.ts`; BENCH_AGENTS=10,100 sets the loads, BENCH_CALLS the calls per load.
 import { readFileSync } from "node:fs";
 import { type ServerProcess, startProcess } from "../test/support/process.ts";
@@ -103,6 +104,41 @@ async function mcpAgent(base: string, workspace: string): Promise<Caller> {
   };
 }
 
+/** An MCP agent on 2026-07-28: no initialize, no session; each call carries its version in its _meta. */
+function modernAgent(base: string, workspace: string): Caller {
+  const headers = {
+    authorization: `Bearer ${TOKEN}`,
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "x-workspace": workspace,
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": "tools/call",
+    "mcp-name": "navigate",
+  };
+  const _meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
+  let id = 1;
+  return async (url) => {
+    const res = await fetch(`${base}/mcp`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: id++,
+        method: "tools/call",
+        params: { name: "navigate", arguments: { url }, _meta },
+      }),
+    });
+    const text = await res.text();
+    const got = reply(text);
+    if (res.status !== 200 || got?.result?.resultType !== "complete" || got.result.isError)
+      throw new Error(`MCP 2026-07-28 navigate: ${res.status} ${text.slice(0, 200)}`);
+  };
+}
+
 interface Load {
   calls: number;
   seconds: number;
@@ -146,14 +182,17 @@ export async function main(): Promise<void> {
       // Each workspace's browser opens before the clock starts, and each MCP session too.
       await Promise.all(rest.map((call) => call(PAGE)));
       const mcp = await Promise.all(names.map((w) => mcpAgent(server.base, w)));
+      const modern = names.map((w) => modernAgent(server.base, w));
       await drive(server, rest, n * 2);
       await drive(server, mcp, n * 2);
-      let r: Load = { calls: 0, seconds: 0, cpu: 0 };
-      let m: Load = { calls: 0, seconds: 0, cpu: 0 };
-      // Alternated, so a machine that slows down mid-run slows both sides alike.
+      await drive(server, modern, n * 2);
+      const none = (): Load => ({ calls: 0, seconds: 0, cpu: 0 });
+      let [r, m, s] = [none(), none(), none()];
+      // Alternated, so a machine that slows down mid-run slows every side alike.
       for (let i = 0; i < ROUNDS; i++) {
         r = add(r, await drive(server, rest, CALLS / ROUNDS));
         m = add(m, await drive(server, mcp, CALLS / ROUNDS));
+        s = add(s, await drive(server, modern, CALLS / ROUNDS));
       }
       const rows: Row[] = [
         {
@@ -165,8 +204,23 @@ export async function main(): Promise<void> {
           target: "≤ 1.3×",
         },
         {
+          what: `server CPU per call, MCP 2026-07-28 (${n} agents)`,
+          value: (s.cpu / s.calls) * 1000,
+          unit: "ms",
+          ref: (r.cpu / r.calls) * 1000,
+          refName: "REST, same load",
+          target: "≤ 1.3×",
+        },
+        {
           what: `calls per second, MCP 2025-11-25 (${n} agents)`,
           value: m.calls / m.seconds,
+          unit: "/s",
+          ref: r.calls / r.seconds,
+          refName: "REST, same load",
+        },
+        {
+          what: `calls per second, MCP 2026-07-28 (${n} agents)`,
+          value: s.calls / s.seconds,
           unit: "/s",
           ref: r.calls / r.seconds,
           refName: "REST, same load",

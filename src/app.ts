@@ -26,7 +26,7 @@ import { SecretCatalogue } from "./secrets/catalogue.ts";
 import { Redactor } from "./secrets/redactor.ts";
 import type { Services } from "./services.ts";
 import { siteDataHooks } from "./site-data/hooks.ts";
-import { checkKeyPrint, checkSealed, hasKeyPrint, KEY_FILE, openStore } from "./store/index.ts";
+import { browserGroup, checkKeyPrint, checkSealed, hasKeyPrint, KEY_FILE, openStore } from "./store/index.ts";
 import type { RecordStore } from "./store/types.ts";
 import { adminRoutes } from "./surfaces/admin-api.ts";
 import { Feeds } from "./surfaces/feed.ts";
@@ -75,6 +75,7 @@ export async function openSealedStore(
   log: Log,
   oldKeys: string[] = [],
   attempt = 0,
+  told: { key?: string } = {},
 ): Promise<RecordStore> {
   let key = "";
   let fresh = false;
@@ -109,21 +110,27 @@ export async function openSealedStore(
     await store.close().catch(() => undefined);
     throw err;
   }
-  if (!again) return store;
+  if (!again) {
+    told.key = key;
+    return store;
+  }
   await store.close();
   if (attempt >= 3)
     throw new ConfigError("the data dir's key file changed while this server booted: start it again");
-  return openSealedStore(config, log, oldKeys, attempt + 1);
+  return openSealedStore(config, log, oldKeys, attempt + 1, told);
 }
 
 export async function buildServices(config: Config, opts: AppOptions = {}): Promise<Services> {
   const now = opts.now ?? epochSeconds;
   const log = opts.log ?? new Log(config.log.level);
-  const store = opts.store ?? (await openSealedStore(config, log));
+  const sealed: { key?: string } = {};
+  const store = opts.store ?? (await openSealedStore(config, log, [], 0, sealed));
   const grid = new Grid(config.grid.url, {
     openTimeout: config.grid.open_timeout,
     commandTimeout: config.grid.command_timeout,
     log,
+    // The tag on every browser this server opens: the same on each server of its group.
+    group: browserGroup(config, sealed.key),
   });
   const secrets = new SecretCatalogue(config.secrets, log);
   const redactor = new Redactor(secrets);
@@ -201,6 +208,7 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     bodies: new Bodies(),
   };
   await recordings?.start();
+  workspaces.orphans.start(config.grid.orphan_sweep);
   return services;
 }
 
@@ -284,6 +292,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
       if (mcp) await (await mcp).close();
       // Entries on their way are written first (a screen needs its browser's connection).
       await services.timeline.close();
+      await services.workspaces.orphans.stop();
       services.workspaces.connections.closeAll();
       await services.recordings?.stop();
       await services.store.close();

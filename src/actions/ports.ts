@@ -48,7 +48,7 @@ export interface BrowserLifecycle {
   /** Replaces the workspace's browser (open_session). */
   open(req: OpenRequest): Promise<OpenResult>;
   /** Quits it; history and site data stay (end_browser). */
-  end(): Promise<{ ended: boolean }>;
+  end(): Promise<{ ended: boolean; reason?: string }>;
 }
 
 export interface ActionContext {

@@ -30,10 +30,13 @@ export const endBrowser = defineAction({
   http: { method: "DELETE", path: "/browser" },
   title: "End the browser",
   description:
-    "Quit this workspace's browser to free its Grid slot. History and saved site data stay; the next action opens a new browser on the last page.",
-  docs: "Returns ended: false when there was no browser.",
+    "Quit the browser to free its Grid slot. History and saved site data stay; the next action reopens on the last page.",
+  docs: "Returns ended: true once the Grid confirmed the browser quit (or it was gone already); ended: false when there was no browser, or with reason when the Grid did not confirm (the server ends that browser later).",
   input: z.strictObject({}),
-  output: z.object({ ended: z.boolean().describe("Whether a browser was quit.") }),
+  output: z.object({
+    ended: z.boolean().describe("Whether the Grid confirmed it quit."),
+    reason: z.string().optional().describe("Why not."),
+  }),
   annotations: { readOnly: false, destructive: false, idempotent: true },
   browser: "end",
   handler: (ctx) => ctx.lifecycle.end(),

@@ -4,7 +4,10 @@ import { redactedSettings } from "../config/help.ts";
 import type { Services } from "../services.ts";
 
 /** End: the browser quits, the record stays. A call stuck on a hanging Grid is stopped, not waited for. */
-export async function endWorkspace(services: Services, key: string): Promise<{ ended: boolean }> {
+export async function endWorkspace(
+  services: Services,
+  key: string,
+): Promise<{ ended: boolean; reason?: string }> {
   const out = await services.workspaces.interrupt(key);
   // A question its agent waits on goes too, on whichever server the agent's call waits (the record
   // names no browser by now: the wait ends without reading a page).

@@ -83,6 +83,11 @@ const TABLE = {
         60,
         "Seconds one WebDriver command may take before the Grid counts as not answering (a page load may take its page_load_timeout).",
       ),
+      orphan_sweep: setting(
+        seconds(0, 86400),
+        60,
+        "Seconds between looks for browsers this server group opened that no workspace record names (a record lost or expired, an end the Grid never got); each is ended. 0: never (the next open in its workspace still ends it).",
+      ),
     },
   },
   auth: {

@@ -1,7 +1,9 @@
-// Running a flow server-side: every step in one call, on the browser the call resolved, with the
-// bookkeeping done once. The history gets every safe page the run reached, in order, in the
-// call's one settle write; before a save_site_data step (and before an open or end step, or a
-// reopen) the pages reached so far are written first, so what comes next reads them.
+// Running a flow server-side: every step in one call, on the browser the call resolved. The history
+// gets every safe page the run reached, in order, as the run goes: each step that reached a page (or
+// asked for a change) is written before the next begins, so a server killed mid-run leaves the
+// history at the last page reached; before a save_site_data step (and before an open or end step, or
+// a reopen) what is pending is written too, so what comes next reads it. The call's settle write
+// ends it: where the run ended.
 
 import { browserState } from "../actions/landing.ts";
 import { isPatched, type Outcome, outcome, type RecordChange } from "../actions/outcome.ts";
@@ -186,6 +188,8 @@ export async function runFlow(
       `step ${step.n}/${bound.length} ${step.tool}: ${entry.ok ? "ok" : "failed"}`,
     );
 
+    // The step's landing, settled now: a server killed later in the run keeps it.
+    await flush();
     if (ran.kind === "timeout") {
       status = "timeout";
       break;

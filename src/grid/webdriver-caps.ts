@@ -10,10 +10,24 @@ export interface OpenOptions {
   scriptTimeout?: number;
   record?: boolean;
   videoName?: string;
+  /** The workspace it is opened for: with the server group, its owner tag (OWNER_CAP). */
+  workspace?: string;
 }
 
-/** The new-session capabilities for `o` (pure). */
-export function capabilitiesOf(o: OpenOptions): Record<string, unknown> {
+/** A tagged browser's owner: the server group (a digest of its store's key and place) and the workspace. */
+export interface Owner {
+  group: string;
+  workspace: string;
+}
+
+/**
+ * The capability that tags a browser with its owner. An extension capability (it has a colon):
+ * drivers ignore it, and the Grid keeps it in the session's capabilities that /status lists.
+ */
+export const OWNER_CAP = "selenium-flow:owner";
+
+/** The new-session capabilities for `o` (pure), tagged with its owner when `group` is given. */
+export function capabilitiesOf(o: OpenOptions, group?: string): Record<string, unknown> {
   const caps: Record<string, unknown> = {
     browserName: o.browser,
     // Every browser speaks BiDi, so a saved site can be restored into it; all else stays classic.
@@ -44,5 +58,6 @@ export function capabilitiesOf(o: OpenOptions): Record<string, unknown> {
   // or its video lands in the inbox with no workspace to file it in.
   caps["se:recordVideo"] = o.record === true;
   if (o.record && o.videoName) caps["se:videoName"] = o.videoName;
+  if (group && o.workspace !== undefined) caps[OWNER_CAP] = { group, workspace: o.workspace } satisfies Owner;
   return caps;
 }

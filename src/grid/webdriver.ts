@@ -7,9 +7,17 @@ import { AppError, badInput, messageOf, redactCredentials, unavailable } from ".
 import { Log } from "../log.ts";
 import { BidiSocket } from "./bidi.ts";
 import { capabilitiesOf, type OpenOptions } from "./webdriver-caps.ts";
-import { gridReason, isNoSuchSession, NO_FREE_SLOT } from "./webdriver-errors.ts";
+import { gridReason, isNoSuchSession } from "./webdriver-errors.ts";
 import { type GridDownload, GridFiles } from "./webdriver-files.ts";
 import { GridHttpClient, parseGridUrl, type Timeouts } from "./webdriver-http.ts";
+import {
+  type GridNode,
+  noBrowserWhy,
+  sessionIdsOf,
+  slotCount,
+  type TaggedBrowser,
+  taggedBy,
+} from "./webdriver-status.ts";
 
 export interface Opened {
   id: string;
@@ -23,11 +31,12 @@ const QUICK_MS = 10_000;
 const BIDI_OPEN_MS = 5_000;
 // Moving a file through the Grid (up to 64 MiB as base64) takes longer.
 const FILE_MS = 120_000;
+// The last stretch of a new browser's wait, in which the Grid's /status is asked beside it: a wait
+// that runs out then says why (no answer at all, no such browser, every slot busy) within open_timeout.
+const PROBE_MS = 5_000;
 
-/** A node in the Grid's /status: its slots, each with the browser it holds, if any. */
-interface GridNode {
-  slots?: Array<{ session?: { sessionId?: unknown } | null }>;
-}
+/** What the Grid answered to ending a browser: it ended it, or it had gone already. */
+export type EndAnswer = "ended" | "gone";
 
 export class Grid {
   readonly url: string;
@@ -41,10 +50,19 @@ export class Grid {
   private readonly bidiOpenMs: number;
   /** The server's log, for each browser's connection. */
   private readonly log: Log;
+  /** This server group's tag on the browsers it opens (webdriver-caps.ts OWNER_CAP); none: untagged. */
+  readonly group: string | null;
 
-  /** `openTimeout`: seconds a new browser may wait for a slot; `commandTimeout`: seconds per command. */
-  constructor(url: string, opts: { openTimeout?: number; commandTimeout?: number; log?: Log } = {}) {
+  /**
+   * `openTimeout`: seconds a new browser may wait for a slot; `commandTimeout`: seconds per command;
+   * `group`: the owner tag's group (the same on every server of a group, see app.ts).
+   */
+  constructor(
+    url: string,
+    opts: { openTimeout?: number; commandTimeout?: number; log?: Log; group?: string } = {},
+  ) {
     this.url = url;
+    this.group = opts.group ?? null;
     this.log = opts.log ?? new Log();
     const { base, auth } = parseGridUrl(url);
     this.base = base;
@@ -58,25 +76,40 @@ export class Grid {
     this.openTimeoutMs = (opts.openTimeout ?? 60) * 1000;
   }
 
-  /** The new-session capabilities for `o` (pure). */
+  /** The new-session capabilities for `o` (pure), with this server group's owner tag. */
   capabilities(o: OpenOptions): Record<string, unknown> {
-    return capabilitiesOf(o);
+    return capabilitiesOf(o, this.group ?? undefined);
   }
 
-  /** Opens a new browser. Waits at most `openTimeout` for a free slot. */
-  async open(o: OpenOptions): Promise<Opened> {
+  /**
+   * Opens a new browser. Waits for a free slot at most `openTimeout` from `since` (a
+   * performance.now(): when the caller's open began, so the work before counts too).
+   */
+  async open(o: OpenOptions, since = performance.now()): Promise<Opened> {
     const caps = this.capabilities(o);
+    const waitMs = Math.max(1, this.openTimeoutMs - (performance.now() - since));
+    // Near the end of the wait the Grid's /status is asked beside it, to say why a wait ran out.
+    let probe: Promise<GridNode[] | null> | null = null;
+    const probing = setTimeout(
+      () => {
+        probe = this.statusNodes(Math.min(PROBE_MS, waitMs));
+      },
+      Math.max(0, waitMs - PROBE_MS),
+    );
     let res: Response;
     try {
       res = await this.http.fetch("/session", {
         method: "POST",
         headers: this.http.headers({ "content-type": "application/json; charset=utf-8" }),
         body: JSON.stringify({ capabilities: { alwaysMatch: caps } }),
-        signal: AbortSignal.timeout(this.openTimeoutMs),
+        signal: AbortSignal.timeout(waitMs),
       });
     } catch (err) {
-      if (err instanceof DOMException) throw await this.noSlot(o.browser);
+      if (err instanceof DOMException)
+        throw noBrowserWhy(this.base, o.browser, this.openSeconds, await (probe ?? this.statusNodes(1_000)));
       throw err;
+    } finally {
+      clearTimeout(probing);
     }
     if (res.status === 401 || res.status === 407) throw this.http.refusedCredentials(res.status);
     const body = (await res.json().catch(() => null)) as {
@@ -103,7 +136,8 @@ export class Grid {
         `the Grid at ${this.base} answered HTTP ${res.status} to a new browser, not WebDriver`,
       );
     }
-    if (/new session request timed out/i.test(value.message)) throw await this.noSlot(o.browser);
+    if (/new session request timed out/i.test(value.message))
+      throw noBrowserWhy(this.base, o.browser, this.openSeconds, await this.statusNodes());
     const reason = gridReason(value.message);
     // Capabilities the driver could not take are the caller's to fix; anything else is the Grid's.
     if (
@@ -122,20 +156,39 @@ export class Grid {
     return new WebDriver(new Session(id, { "se:downloadsEnabled": true }), this.executor);
   }
 
-  /** Ends browser `id`; a browser that is already gone is fine. */
-  async end(id: string): Promise<void> {
+  /**
+   * Ends browser `id`: what the Grid answered (it ended it, or it was gone already). Throws when the
+   * Grid did not answer in time or refused (503, saying which).
+   */
+  async end(id: string): Promise<EndAnswer> {
     this.http.forget(id);
+    let res: Response;
     try {
-      const res = await this.http.fetch(`/session/${encodeURIComponent(id)}`, {
+      res = await this.http.fetch(`/session/${encodeURIComponent(id)}`, {
         method: "DELETE",
         headers: this.http.headers(),
         signal: AbortSignal.timeout(this.quickMs),
       });
-      await res.arrayBuffer();
     } catch (err) {
-      if (err instanceof DOMException) throw unavailable(`the Grid at ${this.base} did not answer in time`);
+      if (err instanceof DOMException)
+        throw unavailable(
+          `the Grid at ${this.base} did not answer the end of a browser within ${Math.round(this.quickMs / 1000)} s`,
+        );
       throw err;
     }
+    if (res.ok) {
+      await res.arrayBuffer();
+      return "ended";
+    }
+    if (res.status === 401 || res.status === 407) throw this.http.refusedCredentials(res.status);
+    const body = (await res.json().catch(() => null)) as {
+      value?: { error?: string; message?: string };
+    } | null;
+    const e = body?.value;
+    if (e && isNoSuchSession(new Error(`${e.error ?? ""}: ${e.message ?? ""}`))) return "gone";
+    // The Grid's text may name the browser: its id never leaves the server.
+    const why = e?.message ? `: ${gridReason(e.message).split(id).join("…")}` : "";
+    throw unavailable(`the Grid at ${this.base} did not end the browser (HTTP ${res.status})${why}`);
   }
 
   /** Whether browser `id` still lives: one cheap call. */
@@ -191,10 +244,10 @@ export class Grid {
     }
   }
 
-  /** The Grid's nodes as its /status lists them (one call), or null when it did not answer. */
-  private async statusNodes(): Promise<GridNode[] | null> {
+  /** The Grid's nodes as its /status lists them (one call, at most `ms`), or null when it did not answer. */
+  private async statusNodes(ms = this.quickMs): Promise<GridNode[] | null> {
     try {
-      const res = await this.statusCall();
+      const res = await this.statusCall(ms);
       const body = (await res.json().catch(() => null)) as { value?: { nodes?: GridNode[] } } | null;
       return body?.value ? (body.value.nodes ?? []) : null;
     } catch {
@@ -205,21 +258,23 @@ export class Grid {
   /** The ids of every browser the Grid holds now (one /status call), or null when it did not answer. */
   async sessions(): Promise<Set<string> | null> {
     const nodes = await this.statusNodes();
-    if (!nodes) return null;
-    const ids = new Set<string>();
-    for (const slot of nodes.flatMap((n) => n.slots ?? [])) {
-      const id = slot.session?.sessionId;
-      if (typeof id === "string") ids.add(id);
-    }
-    return ids;
+    return nodes && sessionIdsOf(nodes);
   }
 
   /** The Grid's browser slots and how many hold no browser (one /status call); null when it did not answer. */
   async slots(): Promise<{ total: number; free: number } | null> {
     const nodes = await this.statusNodes();
-    if (!nodes) return null;
-    const all = nodes.flatMap((n) => n.slots ?? []);
-    return { total: all.length, free: all.filter((s) => !s.session).length };
+    return nodes && slotCount(nodes);
+  }
+
+  /**
+   * The browsers the Grid holds with this server group's tag (one /status call, at most `ms`); null
+   * when it did not answer, or this Grid object tags nothing.
+   */
+  async tagged(ms = this.quickMs): Promise<TaggedBrowser[] | null> {
+    if (!this.group) return null;
+    const nodes = await this.statusNodes(ms);
+    return nodes && taggedBy(nodes, this.group);
   }
 
   /** The browser's managed downloads, newest first (see GridFiles). */
@@ -241,11 +296,15 @@ export class Grid {
   }
 
   // GET /status, a bookkeeping call: its callers decide what a failure means.
-  private statusCall(): Promise<Response> {
+  private statusCall(ms = this.quickMs): Promise<Response> {
     return this.http.fetch("/status", {
       headers: this.http.headers(),
-      signal: AbortSignal.timeout(this.quickMs),
+      signal: AbortSignal.timeout(ms),
     });
+  }
+
+  private get openSeconds(): number {
+    return Math.round(this.openTimeoutMs / 1000);
   }
 
   /** The Grid's BiDi proxy for browser `id` (credentials are sent as a header, never in the URL). */
@@ -261,27 +320,5 @@ export class Grid {
       log: this.log,
       ...(auth ? { headers: { authorization: auth } } : {}),
     });
-  }
-
-  // Our wait ran out, or the Grid's queue gave up. If the Grid has nodes but none of this browser,
-  // waiting longer would never help: say so rather than "busy".
-  private async noSlot(browser: string): Promise<AppError> {
-    try {
-      const res = await this.statusCall();
-      const body = (await res.json()) as {
-        value?: { nodes?: { slots?: { stereotype?: { browserName?: string } }[] }[] };
-      };
-      const offered = new Set<string>();
-      for (const node of body.value?.nodes ?? []) {
-        for (const slot of node.slots ?? [])
-          if (slot.stereotype?.browserName) offered.add(slot.stereotype.browserName);
-      }
-      if (offered.size > 0 && !offered.has(browser)) {
-        return badInput(`the Grid has no ${browser} browsers: it offers ${[...offered].sort().join(", ")}`);
-      }
-    } catch {
-      // fall through to the plain answer
-    }
-    return unavailable(NO_FREE_SLOT);
   }
 }

@@ -1,9 +1,9 @@
 // Picks the record store from the configuration: Redis when store.url is set, else SQLite in the
 // data directory, else SQLite in memory.
 
-import { createHmac } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { ConfigError } from "../config/sources.ts";
 import { writeOnce } from "../kit/write-once.ts";
 import { RedisStore } from "./redis.ts";
@@ -161,6 +161,26 @@ export async function checkKeyPrint(store: RecordStore, key: string, retired: st
 /** Whether the store keeps a key's fingerprint (some server has sealed under a key already). */
 export function hasKeyPrint(store: RecordStore): Promise<boolean> {
   return store.hasMark(PRINT);
+}
+
+/**
+ * The group a server's browsers are tagged with on the Grid (webdriver-caps.ts OWNER_CAP): a digest
+ * of the store's key and where the store is, so every server of a group (one store, one key) tags
+ * alike, another group sharing the Grid never matches, and nothing of the key is given away. Not kept
+ * in the store: a store that lost its data (Redis flushed) still knows its browsers. Without a key
+ * (a store handed in by a test), a group of this process alone.
+ */
+export function browserGroup(
+  config: { store: { url: string | null }; data: { dir: string | null } },
+  key: string | undefined,
+): string {
+  let place = "memory";
+  if (config.store.url) {
+    const u = new URL(config.store.url);
+    place = `${u.protocol}//${u.host.toLowerCase()}/${u.pathname.replace(/^\/+/, "") || "0"}`;
+  } else if (config.data.dir) place = resolve(config.data.dir, "records.sqlite");
+  const secret = key ? deriveKey(key) : randomBytes(32);
+  return createHmac("sha256", secret).update(`selenium-flow browsers\n${place}`).digest("hex").slice(0, 16);
 }
 
 /** Re-seals every record under the store's first key (opened with any of its keys). Returns how many were written and which no key opened. */

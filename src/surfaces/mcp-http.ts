@@ -18,8 +18,10 @@ import type { Services } from "../services.ts";
 import { MCP_BODY_METHODS, mcpGate, workspaceOf } from "./http.ts";
 import { CAPABILITIES, INSTRUCTIONS, SERVER_INFO } from "./mcp-answers.ts";
 import { McpCancels } from "./mcp-cancels.ts";
+import { McpListens } from "./mcp-listen.ts";
 import { storedLevel } from "./mcp-logging.ts";
 import { dispatch, type SessionPorts } from "./mcp-methods.ts";
+import { claimsModern, McpModern } from "./mcp-modern.ts";
 import { McpStreams } from "./mcp-stream.ts";
 import { storedSubscriptions } from "./mcp-subscribe.ts";
 import {
@@ -81,6 +83,9 @@ export class McpHttp {
   /** tools/call requests running on this server, and the cancels that reach them. */
   private readonly cancels: McpCancels;
   private readonly streams: McpStreams;
+  /** 2026-07-28's subscriptions/listen streams open here. */
+  private readonly listens: McpListens;
+  private readonly modern: McpModern;
   /** Sessions with a request in flight on this server, and how many: never the ones evicted. */
   private readonly busy = new Map<string, number>();
   /** The POSTs in flight here, for the beat. */
@@ -92,6 +97,8 @@ export class McpHttp {
     this.idle = services.config.mcp.session_idle;
     this.max = services.config.mcp.max_sessions;
     this.streams = new McpStreams(services, this.idle);
+    this.listens = new McpListens(services);
+    this.modern = new McpModern(services, this.listens);
     this.cancels = new McpCancels(services.store);
     // One timer for every call in flight: a call that ends within a beat costs no timer of its own.
     this.beat = setInterval(() => this.keepAlive(), BEAT_MS);
@@ -117,6 +124,10 @@ export class McpHttp {
    */
   async handle(request: Request, body: unknown): Promise<Response> {
     if (!MCP_BODY_METHODS.includes(request.method)) mcpGate(this.services)(request);
+    if (request.method === "POST" && claimsModern(request, body)) {
+      const modern = await this.modern.handle(request, body);
+      if (modern) return modern;
+    }
     const id = request.headers.get("mcp-session-id");
     if (!id) return this.initialize(request, body);
     const info = await this.session(id, request.method === "POST");
@@ -167,6 +178,7 @@ export class McpHttp {
               signal: request.signal,
               notify: (n) => exchange.notify(n),
               session: ports,
+              client: { capabilities: info.elicitation ? { elicitation: {} } : {} },
             },
             m.method,
             m.params,
@@ -244,12 +256,13 @@ export class McpHttp {
 
   /** What this server holds for MCP sessions now: streams open, sessions with a call in flight. */
   held(): McpHeld {
-    return { streams: this.streams.size, busy: this.busy.size };
+    return { streams: this.streams.size + this.listens.size, busy: this.busy.size };
   }
 
   async close(): Promise<void> {
     clearInterval(this.beat);
     this.streams.close();
+    this.listens.close();
     this.cancels.close();
   }
 }

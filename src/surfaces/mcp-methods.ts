@@ -9,7 +9,7 @@ import { errorBody, notFound, statusOf } from "../errors.ts";
 import { isTemplate, matchUri } from "../resources/define.ts";
 import { RESOURCES } from "../resources/index.ts";
 import type { Services } from "../services.ts";
-import { resourceBytes, resourceError, TOOL_TABLE, toolError } from "./mcp-answers.ts";
+import { RESOURCE_NOT_FOUND, resourceBytes, resourceError, TOOL_TABLE, toolError } from "./mcp-answers.ts";
 import { complete } from "./mcp-complete.ts";
 import { LEVELS, type LevelStore, logRelay, type McpLevel } from "./mcp-logging.ts";
 import { getPrompt, listPrompts } from "./mcp-prompts.ts";
@@ -57,6 +57,8 @@ export interface McpRequest {
   session?: SessionPorts;
   /** 2026-07-28: the level the request asked for in its _meta (null: no log lines). */
   logLevel?: McpLevel | null;
+  /** What the client declared it can do (2025: at initialize; 2026: in this request's _meta). */
+  client?: { capabilities: Record<string, unknown> };
 }
 
 interface Method {
@@ -175,7 +177,9 @@ export const METHODS: Record<string, Method> = {
   ),
   "resources/list": method(noParams, async () => ({ resources: RESOURCE_LIST })),
   "resources/templates/list": method(noParams, async () => ({ resourceTemplates: TEMPLATE_LIST })),
-  "resources/read": method(uriParams, (req, p) => failAsMcp(req, () => readResource(req, p.uri))),
+  "resources/read": method(uriParams, (req, p) =>
+    failAsMcp(req, () => readResource(req, p.uri), { uri: p.uri }),
+  ),
   "resources/subscribe": method(uriParams, (req, p) =>
     failAsMcp(req, async () => {
       await sessionOf(req).subscriptions.add(subscribable(p.uri));
@@ -208,13 +212,16 @@ export const METHODS: Record<string, Method> = {
   ),
 };
 
-/** A failure of ours as MCP says it (resourceError: 400 invalid params, 404 not found, else internal). */
-async function failAsMcp<T>(req: McpRequest, run: () => Promise<T>): Promise<T> {
+/**
+ * A failure of ours as MCP says it (resourceError: 400 invalid params, 404 not found, else
+ * internal); `data` goes with a not-found (the uri that is not there).
+ */
+async function failAsMcp<T>(req: McpRequest, run: () => Promise<T>, data?: unknown): Promise<T> {
   try {
     return await run();
   } catch (err) {
     const e = resourceError(err, req.services.redactor);
-    throw new McpFailure(e.code, e.message);
+    throw new McpFailure(e.code, e.message, e.code === RESOURCE_NOT_FOUND ? data : undefined);
   }
 }
 

@@ -23,12 +23,17 @@ import {
 import type { LeaseFence, RecordStore } from "../store/types.ts";
 import { type Updated, updateWith } from "../store/update.ts";
 import type { Browsers, Held } from "./browsers.ts";
+import { endOrphansOf, type Quit, quitBrowser } from "./orphans.ts";
 import { type OpenRequest, type OpenResult, openOptions, resolveSettings } from "./settings.ts";
 import { DEFAULT_HEIGHT, DEFAULT_WIDTH } from "./shapes.ts";
 import { applyViewport, type Viewport } from "./viewport.ts";
 
-/** How long ending a browser may take before the call answers (the Grid goes on quitting it). */
-const END_WAIT_MS = 5_000;
+/** What ending the workspace's browser did: `ended` only when the Grid confirmed it (or it was gone). */
+export interface EndResult {
+  ended: boolean;
+  /** Why not, when there was a browser to end. */
+  reason?: string;
+}
 
 export const INSECURE_SKIP = "an insecure browser gets no saved site data";
 export const RECORDING_OFF =
@@ -140,17 +145,20 @@ export class Lifecycle {
     known?: WorkspaceRecord | null,
     opts: { quiet?: boolean } = {},
   ): Promise<Held> {
+    const since = performance.now();
     if (replacing) this.browsers.connections.drop(replacing);
     const record = known !== undefined ? known : await this.store.get(workspace);
     const settings = { ...(record?.settings ?? {}) };
     // Recording turned off since: nobody would file that video, so the replacement is not filmed.
     if (settings.record && !this.hooks.recordings) delete settings.record;
+    const owned = record?.session_id && record.session_id !== replacing ? [record.session_id] : [];
+    await endOrphansOf(this.orphanPorts, workspace, owned);
     const opened = await this.launch(
       workspace,
       settings,
       recordUrl(record ?? emptyRecord()) || undefined,
       record?.site_data,
-      opts.quiet === true,
+      { quiet: opts.quiet === true, since },
     );
     // An admin ended the workspace while this browser opened: it is not the workspace's.
     if (turn.stop?.aborted) {
@@ -207,11 +215,11 @@ export class Lifecycle {
     settings: BrowserSettings,
     url: string | undefined,
     siteData: SiteData | null | undefined,
-    quiet = false,
+    opts: { quiet?: boolean; since: number },
   ): Promise<Launched> {
-    const { id } = await this.grid.open(openOptions(workspace, settings));
+    const { id } = await this.grid.open(openOptions(workspace, settings), opts.since);
     // It replaces a browser whose channel a page's console killed: this one follows no console.
-    if (quiet) this.browsers.connections.quiet(id);
+    if (opts.quiet) this.browsers.connections.quiet(id);
     const browser = this.browsers.live(id, settings);
     try {
       let report: SiteDataReport | null = null;
@@ -254,7 +262,7 @@ export class Lifecycle {
 
   /**
    * A call found its browser's BiDi channel dead: the browser is ended (classic WebDriver, at most
-   * END_WAIT_MS) and the record names none, so the next call replaces it as after a reap (site data
+   * 5 s) and the record names none, so the next call replaces it as after a reap (site data
    * restored, the last page reopened), with one that follows no console (chromedriver's channel
    * dies on some console output). Answers the error the call ends with, saying what happened.
    */
@@ -280,16 +288,19 @@ export class Lifecycle {
 
   /** open_session: replaces the workspace's browser. Call inside `run` (it holds the lease). */
   async open(workspace: string, req: OpenRequest, turn: Turn): Promise<OpenResult> {
+    const since = performance.now();
     // An explicit open starts a browser that follows the console again.
     this.quietNext.delete(workspace);
     const previous = await this.store.get(workspace);
     const settings = resolveSettings(req, previous?.settings ?? {});
     if (settings.record && !this.hooks.recordings) throw badInput(RECORDING_OFF, "record");
-    if (previous?.session_id) await this.endGridBrowser(previous.session_id);
+    const ending = previous?.session_id ? [previous.session_id] : [];
+    for (const id of ending) await this.endGridBrowser(id);
+    await endOrphansOf(this.orphanPorts, workspace, ending);
     const restore = req.restore_site_data !== false;
     const saved = previous?.site_data ?? {};
     const url = req.url ?? (req.fresh ? undefined : recordUrl(previous ?? emptyRecord()) || undefined);
-    const opened = await this.launch(workspace, settings, url, restore ? saved : null);
+    const opened = await this.launch(workspace, settings, url, restore ? saved : null, { since });
     const now = this.now();
     const forgotten = await this.bindOrQuit(workspace, opened.id, turn, (cur) => {
       const base = cur ?? emptyRecord();
@@ -330,37 +341,30 @@ export class Lifecycle {
 
   /**
    * Quits the workspace's browser and detaches it from the record; history and site data stay.
-   * `waitMs`: answer after that long even if the Grid has not quit it yet (it goes on).
+   * `waitMs`: answer after that long even if the Grid has not answered yet (it goes on). Ended only
+   * when the Grid confirmed it; a browser the Grid never got the end of is tagged as the workspace's,
+   * and no record names it now: the next open for the workspace, or the orphan sweep, ends it.
    */
-  async end(workspace: string, opts: { waitMs?: number; fence?: LeaseFence }): Promise<{ ended: boolean }> {
+  async end(workspace: string, opts: { waitMs?: number; fence?: LeaseFence }): Promise<EndResult> {
     const record = await this.store.get(workspace);
     const id = record?.session_id;
     if (!id) return { ended: false };
-    const ending = this.endGridBrowser(id);
-    if (opts.waitMs === undefined) await ending;
-    else await Promise.race([ending, Bun.sleep(opts.waitMs)]);
+    const quit = await this.endGridBrowser(id, opts.waitMs);
     await this.store.update(workspace, (cur) => (cur && cur.session_id === id ? detached(cur) : cur), {
       fence: opts.fence,
     });
-    return { ended: true };
+    return "why" in quit ? { ended: false, reason: quit.why } : { ended: true };
   }
 
-  /** Quits the browser by classic WebDriver (its BiDi channel may be gone); never longer than END_WAIT_MS. */
-  private async endGridBrowser(id: string): Promise<void> {
-    this.browsers.connections.drop(id);
-    try {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const late = new Promise<void>((resolve) => {
-        timer = setTimeout(() => {
-          this.log.warn(`the Grid did not end a browser within ${END_WAIT_MS / 1000} s; it goes on`);
-          resolve();
-        }, END_WAIT_MS);
-      });
-      await Promise.race([this.grid.end(id).finally(() => clearTimeout(timer)), late]);
-    } catch (err) {
-      this.log.warn(`ending a browser failed: ${err instanceof Error ? err.message : String(err)}`);
-    } finally {
-      this.hooks.recordings?.ended(id);
-    }
+  /** What the orphan ending of a call's turn works with. */
+  private get orphanPorts() {
+    return { grid: this.grid, quit: (id: string) => this.endGridBrowser(id), log: this.log };
+  }
+
+  /** Quits the browser (quitBrowser): what the Grid answered, or why there was no answer. */
+  endGridBrowser(id: string, waitMs?: number): Promise<Quit> {
+    const { grid, log } = this;
+    const ended = (gone: string) => this.hooks.recordings?.ended(gone);
+    return quitBrowser({ grid, connections: this.browsers.connections, ended, log }, id, waitMs);
   }
 }

@@ -13,8 +13,9 @@ import type { RecordStore } from "../store/types.ts";
 import { type Browsers, heldBrowsers } from "./browsers.ts";
 import type { Records } from "./call.ts";
 import { type Describe, describe } from "./describe.ts";
-import { Lifecycle, type ManagerHooks } from "./lifecycle.ts";
+import { type EndResult, Lifecycle, type ManagerHooks } from "./lifecycle.ts";
 import { Leases } from "./lock.ts";
+import { OrphanSweep } from "./orphans.ts";
 import { CallPipeline } from "./pipeline.ts";
 import type { CallOptions } from "./runner.ts";
 import type { Steps } from "./steps.ts";
@@ -62,6 +63,8 @@ export class WorkspaceManager {
   private readonly lifecycle: Lifecycle;
   /** Every surface's call, stage by stage. */
   readonly calls: CallPipeline;
+  /** Ends browsers of this server group that no record names (started by the composition root). */
+  readonly orphans: OrphanSweep;
 
   constructor(private readonly ports: ManagerPorts) {
     const { store, grid, now, hooks = {}, lease = { lease: 15, wait: 60 } } = ports;
@@ -77,6 +80,13 @@ export class WorkspaceManager {
       browsers: this.browsers,
     });
     this.leases = new Leases(store, lease.lease * 1000);
+    this.orphans = new OrphanSweep({
+      grid,
+      store,
+      leases: this.leases,
+      quit: (id) => this.lifecycle.endGridBrowser(id),
+      log: ports.services.log,
+    });
     this.calls = new CallPipeline({
       store,
       grid,
@@ -102,7 +112,7 @@ export class WorkspaceManager {
    * server: the call's lease is broken, so its writes from here on are refused and a browser it
    * opens is quit. The stopped call settles nothing: the record no longer names its browser.
    */
-  async interrupt(workspace: string): Promise<{ ended: boolean }> {
+  async interrupt(workspace: string): Promise<EndResult> {
     const reason = new Error("an admin ended this workspace's browser");
     this.calls.stop(workspace, reason);
     await this.ports.store.breakLease(workspace);

@@ -43,5 +43,6 @@ export function openOptions(workspace: string, s: BrowserSettings): OpenOptions 
     scriptTimeout: s.script_timeout,
     record: s.record === true,
     videoName: workspace,
+    workspace,
   };
 }

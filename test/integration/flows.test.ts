@@ -1,6 +1,6 @@
 // Flows on the real Grid: saving and reading them, a sign-in with a parameter and a secret that
 // saves site data mid-run, onError: continue, a timeout, a reap during a run, bad flows refused
-// with their step and line, one history write per run, and progress over MCP.
+// with their step and line, each page written as its step ends, and progress over MCP.
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: flows spell their placeholders ${name}
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -422,8 +422,8 @@ describe("running flows", () => {
       expect(origins[at("", "sso.example.test").replace(/\/$/, "")]!.local).toEqual({ sso_token: "t-1" });
       expect(origins[at("").replace(/\/$/, "")]!.local).toEqual({ app_pref: "dark" });
       expect(record!.history.map((v) => v.url)).toEqual([at("/after"), at("/sso", "sso.example.test")]);
-      // One write before the save (the pages so far), one at the end.
-      expect(store.count(W) - before).toBe(2);
+      // One write as each step that reached a page (1, 3, 5, 8) or saved (7) ended, then the run's own.
+      expect(store.count(W) - before).toBe(6);
       // A save on its own, on a server with secrets, reports its receipt too (filled in by the settle write).
       const single = await call("POST", "/browser/save-site-data", {});
       // Only the page's origin is read again (nothing else loaded since the run's save); sso is carried.
@@ -434,7 +434,7 @@ describe("running flows", () => {
   );
 
   test(
-    "a run without a save writes the history once, every page in order",
+    "a run without a save writes each page as its step ends, in order, then the run's own write",
     async () => {
       await putYaml(
         "tour",
@@ -443,7 +443,7 @@ describe("running flows", () => {
       const before = store.count(W);
       const run = await call("POST", "/flows/tour/run", {});
       expect(run.body.status).toBe("ok");
-      expect(store.count(W) - before).toBe(1);
+      expect(store.count(W) - before).toBe(4);
       const record = await server.app.services.store.get(W);
       expect(record!.history.map((v) => v.url).slice(0, 2)).toEqual([
         at("/after"),
@@ -471,7 +471,8 @@ describe("running flows", () => {
       expect(report.steps[1].error).toBe("the test tool failed on purpose");
       expect(report.steps[1].url).toBe(at("/find", "sso.example.test"));
       expect(report.url).toBe(at("/other"));
-      expect(store.count(W) - before).toBe(1);
+      // The first step stayed on the page it started on; the failed one and the last each moved it.
+      expect(store.count(W) - before).toBe(3);
       const record = await server.app.services.store.get(W);
       expect(record!.history.slice(0, 2).map((v) => v.url)).toEqual([
         at("/other"),
@@ -682,8 +683,8 @@ describe("saving site data mid-flow, in a workspace of its own", () => {
       expect(Object.keys(record.site_data.origins!)).toEqual([TWO, ONE]);
       expect(record.site_data.session).toEqual({ origin: TWO, items: { tab: "b" } });
       expect(record.history.map((v) => v.url)).toEqual([`${THREE}/three`, `${TWO}/two`, `${ONE}/one`]);
-      // One write before the save (one and two), one at the end (three).
-      expect(store.count(SAVES) - before).toBe(2);
+      // One write as each step ended that reached a page (one, two, three) or saved, then the run's own.
+      expect(store.count(SAVES) - before).toBe(5);
     },
     SLOW,
   );

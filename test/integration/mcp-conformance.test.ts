@@ -1,8 +1,10 @@
-// The official MCP conformance suite (@modelcontextprotocol/conformance, its server scenarios) run
-// against a real server over Streamable HTTP on loopback, without a token (as a local server runs):
-// every scenario passes but those test/conformance-baseline.yml lists, which test the reference
-// server's own fixtures; one of those that starts passing fails the run too. The suite needs Node
-// 22 or Bun: it runs on Bun. MCP_CONFORMANCE_DIR points at another install of the package.
+// The official MCP conformance suite (@modelcontextprotocol/conformance 0.2.0-alpha) run against a
+// real server over Streamable HTTP on loopback, without a token (as a local server runs): the
+// server requirement sets of both spec versions it serves, 2025-11-25 (sessions) and 2026-07-28
+// (stateless), each scenario at its own version's wire. Every scenario a set requires passes but
+// those test/conformance-baseline.yml lists, which test the reference server's own fixtures; one of
+// those that starts passing fails the run too. The suite needs Node 22 or Bun: it runs on Bun.
+// MCP_CONFORMANCE_DIR points at another install of the package.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { dirname, join, resolve } from "node:path";
 import { startServer, type TestServer } from "../support/server.ts";
@@ -38,8 +40,9 @@ afterAll(async () => {
   await server.close();
 });
 
-test("every server scenario of the official suite passes, but the reference fixtures' ones", async () => {
-  const out = join(server.dataDir as string, "conformance");
+/** Runs one requirement set; the scenarios that passed, or a throw with the summary when the run failed. */
+async function requirements(revision: string): Promise<string[]> {
+  const out = join(server.dataDir as string, `conformance-${revision}`);
   const run = Bun.spawn(
     [
       process.execPath,
@@ -47,6 +50,8 @@ test("every server scenario of the official suite passes, but the reference fixt
       "server",
       "--url",
       `${server.url}/mcp?workspace=conformance`,
+      "--requirements",
+      revision,
       "--expected-failures",
       BASELINE,
       "-o",
@@ -60,9 +65,16 @@ test("every server scenario of the official suite passes, but the reference fixt
     run.exited,
   ]);
   const summary = stdout.slice(stdout.lastIndexOf("=== SUMMARY ==="));
-  const passed = [...summary.matchAll(/^✓ ([\w-]+):/gm)].map((m) => m[1]);
-  // What applies to a server with its own tools, named so a scenario that silently stops running shows.
-  expect(passed).toEqual(
+  if (code !== 0)
+    throw new Error(
+      `the conformance suite's ${revision} set failed (exit ${code}):\n${summary}\n${stderr.slice(-2000)}`,
+    );
+  return [...summary.matchAll(/^✓ ([\w-]+):/gm)].map((m) => m[1] as string);
+}
+
+// What applies to a server with its own tools, named so a scenario that silently stops running shows.
+test("2025-11-25: every required server scenario passes, but the reference fixtures' ones", async () => {
+  expect(await requirements("2025-11-25")).toEqual(
     expect.arrayContaining([
       "server-initialize",
       "logging-set-level",
@@ -72,8 +84,22 @@ test("every server scenario of the official suite passes, but the reference fixt
       "resources-list",
       "prompts-list",
       "dns-rebinding-protection",
+      "server-session-lifecycle",
     ]),
   );
-  if (code !== 0)
-    throw new Error(`the conformance suite failed (exit ${code}):\n${summary}\n${stderr.slice(-2000)}`);
+}, 300_000);
+
+test("2026-07-28: every required server scenario passes, but the reference fixtures' ones", async () => {
+  expect(await requirements("2026-07-28")).toEqual(
+    expect.arrayContaining([
+      "tools-list",
+      "server-sse-multiple-streams",
+      "resources-list",
+      "sep-2164-resource-not-found",
+      "prompts-list",
+      "dns-rebinding-protection",
+      "caching",
+      "input-required-result-unsupported-methods",
+    ]),
+  );
 }, 300_000);

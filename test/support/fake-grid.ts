@@ -108,10 +108,19 @@ export class FakeGrid {
     });
   }
 
-  async end(id: string): Promise<void> {
+  async end(id: string): Promise<"ended" | "gone"> {
     this.log.push(`end ${id}`);
     const b = this.browsers.get(id);
+    const was = b?.alive === true;
     if (b) b.alive = false;
+    return was ? "ended" : "gone";
+  }
+
+  /** Every live browser, tagged with the workspace it was opened for (one server group). */
+  async tagged(): Promise<Array<{ id: string; workspace: string }>> {
+    return [...this.browsers.values()]
+      .filter((b) => b.alive && b.options.workspace !== undefined)
+      .map((b) => ({ id: b.id, workspace: b.options.workspace as string }));
   }
 
   async alive(id: string): Promise<boolean> {

@@ -2,7 +2,8 @@
 // `POST /session` answer's id, and each `DELETE /session/<id>`. Everything else passes as it is,
 // BiDi's WebSocket included. `leaked()` asks the Grid itself which of the ledger's browsers still
 // live, so a test (or the bench) can prove how many browsers a group of servers left running, on a
-// Grid other work shares.
+// Grid other work shares. With `hold`, it is a Grid that never gets the requests `hold` names: they
+// are taken and never answered, nor passed on.
 import type { ServerWebSocket } from "bun";
 
 export interface GridLedger {
@@ -24,7 +25,10 @@ interface Pipe {
   early: Array<string | Buffer>;
 }
 
-export function startGridLedger(grid: string): GridLedger {
+export function startGridLedger(
+  grid: string,
+  opts: { hold?: (method: string, path: string) => boolean } = {},
+): GridLedger {
   const opened: string[] = [];
   const ended = new Set<string>();
   const wsBase = grid.replace(/^http/, "ws");
@@ -40,6 +44,7 @@ export function startGridLedger(grid: string): GridLedger {
         });
         return ok ? undefined : new Response("upgrade failed", { status: 400 });
       }
+      if (opts.hold?.(request.method, url.pathname)) return new Promise<Response>(() => {});
       const headers = new Headers(request.headers);
       headers.delete("host");
       const body =

@@ -38,7 +38,7 @@ describe("the layers", () => {
     const { config, sources, cli } = load();
     expect(config).toEqual(defaultConfig());
     expect(config).toEqual({
-      grid: { url: "http://127.0.0.1:4444", open_timeout: 60, command_timeout: 60 },
+      grid: { url: "http://127.0.0.1:4444", open_timeout: 60, command_timeout: 60, orphan_sweep: 60 },
       auth: { token: null, admin_token: null },
       http: { host: "127.0.0.1", port: 8766, allowed_hosts: [] },
       data: { dir: null },
@@ -217,6 +217,14 @@ describe("bad values name the key and say what is allowed", () => {
       good: [
         ["1", 1],
         ["3600", 3600],
+      ],
+    },
+    "grid.orphan_sweep": {
+      bad: ["-1", "86401", "often"],
+      rule: "from 0 to 86400",
+      good: [
+        ["0", 0],
+        ["60", 60],
       ],
     },
     "http.allowed_hosts": {

@@ -1,6 +1,7 @@
-// A flow run's history on a fake Grid: every page the run reached goes into the record in one store
-// update, in order; a run that went nowhere still makes that one update, so the TTL slides, and
-// the workspace stays on the page it started on.
+// A flow run's history on a fake Grid: every page the run reached goes into the record in order, as
+// the run goes (a server killed mid-run leaves it at the last page reached), then the run's own
+// write; a run that went nowhere still makes that one update, so the TTL slides, and the workspace
+// stays on the page it started on.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -30,6 +31,8 @@ const check = testAction("test_check", async () => ({ ok: true }));
 let clock = T0;
 let inner: SqliteStore;
 let updates = 0;
+/** The history's top after each store update. */
+let tops: string[] = [];
 let fake: FakeGrid;
 let manager: WorkspaceManager;
 let flows: Flows;
@@ -38,12 +41,15 @@ let dir: string;
 beforeEach(() => {
   clock = T0;
   updates = 0;
+  tops = [];
   inner = new SqliteStore({ ttl: TTL, now: () => clock });
-  // Every store update counted: a run makes exactly one (it has no save step).
+  // Every store update counted, with where it left the history's top.
   const store = Object.create(inner) as RecordStore;
-  store.update = (key, fn) => {
+  store.update = async (key, fn) => {
     updates++;
-    return inner.update(key, fn);
+    const out = await inner.update(key, fn);
+    tops.push(out?.history[0]?.url ?? "");
+    return out;
   };
   dir = mkdtempSync(join(tmpdir(), "sf-flow-history-"));
   fake = new FakeGrid();
@@ -77,9 +83,10 @@ async function runFlow(name: string, steps: string): Promise<Record<string, any>
 }
 
 describe("a flow run's history", () => {
-  test("records each step's page in order, in one store update", async () => {
+  test("records each step's page in order, each as its step ends, then the run's own write", async () => {
     await call(go, { url: START });
     updates = 0;
+    tops = [];
     const report = await runFlow(
       "tour",
       step("go", LOGIN) + step("go", AUTH) + step("test_check") + step("go", HOME),
@@ -92,7 +99,9 @@ describe("a flow run's history", () => {
       ["go", true, HOME],
     ]);
     expect(report.url).toBe(HOME);
-    expect(updates).toBe(1);
+    // One write per step that reached a page (the check reached none), then the run's.
+    expect(updates).toBe(4);
+    expect(tops).toEqual([LOGIN, AUTH, HOME, HOME]);
     const record = await inner.get(W);
     expect(record?.history.map((v) => v.url)).toEqual([HOME, AUTH, START]);
   });

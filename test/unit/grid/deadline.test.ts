@@ -99,6 +99,19 @@ describe("a Grid that takes the connection and never answers", () => {
   });
 });
 
+describe("a new browser on a Grid that never answers", () => {
+  test("the wait ends at grid.open_timeout, saying the Grid does not answer (not that every slot is busy)", async () => {
+    const grid = new Grid(SILENT, { openTimeout: 2, commandTimeout: 60 });
+    const t = Date.now();
+    const err = await failure(grid.open({ browser: "chrome" }));
+    expect(Date.now() - t).toBeLessThan(2_500);
+    expect(statusOf(err)).toBe(503);
+    expect(err.message).toBe(
+      `the Grid at ${SILENT} did not answer: no new browser within 2 s (grid.open_timeout), and no answer to GET /status either. Check that the Grid is up and reachable, then retry`,
+    );
+  });
+});
+
 describe("a slow Grid", () => {
   const grid = new Grid(SLOW, { commandTimeout: 1 });
 

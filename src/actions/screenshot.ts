@@ -11,7 +11,6 @@ import { errorKind } from "../recordings/owed.ts";
 import type { McpContent } from "./action.ts";
 import { defineAction } from "./define.ts";
 import { flag, pageFields } from "./fields.ts";
-import type { ActionServices } from "./ports.ts";
 import { locate, Selector, timeoutField } from "./selectors.ts";
 
 /** The PNG (base64) rides along on the result for the MCP image block; JSON never sees a symbol key. */

@@ -14,6 +14,7 @@ import { fieldRealm, refuseNearScript } from "../secrets/field.ts";
 import { type About, quoteSelector } from "./failures.ts";
 import { clickChecked } from "./interact-pointer.ts";
 import { gesture } from "./landing.ts";
+import { type Outcome, outcome } from "./outcome.ts";
 import type { ActionContext } from "./ports.ts";
 import { locate, type Selector } from "./selectors.ts";
 import { type Found, findField, submitIn } from "./write-field.ts";
@@ -109,7 +110,7 @@ export async function boundWrite(
   page: Page,
   items: Item[],
   opts: { clear: boolean; submit: Submit; timeout: number; about: About },
-): Promise<{ before: number; dialog?: string }> {
+): Promise<{ before: number; dialog?: string; typed: string[] }> {
   if (opts.submit === false) throw badInput(NO_SUBMIT, "submit");
   const filled = await prepare(ctx, page, items, opts.clear, opts.timeout);
   // Messages leave every value out (the longest first: one value may hold another).
@@ -192,7 +193,8 @@ export async function boundWrite(
       dialog ??= closed;
       if (!closed && settled !== "late") break;
     }
-    return { before, ...(dialog ? { dialog: dialog.message } : {}) };
+    const typed = filled.filter((f) => f.item.secret).map((f) => f.value);
+    return { before, typed, ...(dialog ? { dialog: dialog.message } : {}) };
   } finally {
     // On success and on failure alike: nothing stays filled (a document gone emptied itself).
     if (page.prompt) dialog ??= await closeDialog(page).catch(() => null);
@@ -200,4 +202,21 @@ export async function boundWrite(
     for (const end of ends) end();
     release();
   }
+}
+
+/**
+ * Where a bound write landed, with every value it typed taken out of the url shown ([hidden]) and the
+ * page kept out of the history: a form sent by GET puts the value in its url, and a one-time code or
+ * a short value is not the redactor's to catch (spec §3.3).
+ */
+export function hideTyped<T extends { url: string }>(at: Outcome<T>, typed: string[]): Outcome<T> {
+  const forms = (v: string) => [v, encodeURIComponent(v), new URLSearchParams({ v }).toString().slice(2)];
+  const hits = typed
+    .filter((v) => v !== "")
+    .flatMap(forms)
+    .filter((f) => at.result.url.includes(f));
+  if (hits.length === 0) return at;
+  let url = at.result.url;
+  for (const f of hits.sort((a, b) => b.length - a.length)) url = url.split(f).join("[hidden]");
+  return outcome({ ...at.result, url }, { ...at.happened, landed: null });
 }

@@ -11,7 +11,7 @@ import { setInputValue } from "./interact-inputs.ts";
 import { clickChecked } from "./interact-pointer.ts";
 import { dialogField, gesture, landed } from "./landing.ts";
 import { locate, Selector, timeoutField } from "./selectors.ts";
-import { boundWrite, type Item, type Submit } from "./write-bound.ts";
+import { boundWrite, hideTyped, type Item, type Submit } from "./write-bound.ts";
 import { findField, submitIn, typeInto } from "./write-field.ts";
 
 const SecretShape = z.strictObject({
@@ -181,7 +181,7 @@ export const write = defineAction({
           about,
         }),
       );
-      const at = await landed(page, done.before);
+      const at = hideTyped(await landed(page, done.before), done.typed);
       // A dialog the write closed to empty its fields is said beside where it left the page.
       return done.dialog === undefined ? at : at.map((p) => ({ ...p, closed_dialog: done.dialog }));
     }

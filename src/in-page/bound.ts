@@ -57,18 +57,30 @@ function fields(): Element[] {
   return allElements(document).filter((el) => el.matches(FIELDS) && isField(el));
 }
 
-/** Takes el's text out as a person's delete would: beforeinput, the value, input and change. */
-export function erase(el: Element): void {
-  if (read(el) === "") return;
-  const opts = { bubbles: true, composed: true, inputType: "deleteContentBackward" };
+/**
+ * Puts `to` in el (empty: takes its text out) as a person's edit would: beforeinput, the value, input
+ * and change, so the page's mirrors of it follow.
+ */
+function setTo(el: Element, to: string): void {
+  if (read(el) === to) return;
+  const opts = {
+    bubbles: true,
+    composed: true,
+    inputType: to ? "insertReplacementText" : "deleteContentBackward",
+  };
   el.dispatchEvent(new InputEvent("beforeinput", { ...opts, cancelable: true }));
-  if ((el as HTMLElement).isContentEditable) el.textContent = "";
+  if ((el as HTMLElement).isContentEditable) el.textContent = to;
   else {
     const proto = el.tagName === "TEXTAREA" ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
-    Object.getOwnPropertyDescriptor(proto, "value")?.set?.call(el, "");
+    Object.getOwnPropertyDescriptor(proto, "value")?.set?.call(el, to);
   }
   el.dispatchEvent(new InputEvent("input", opts));
   el.dispatchEvent(new Event("change", { bubbles: true }));
+}
+
+/** Takes el's text out as a person's delete would. */
+export function erase(el: Element): void {
+  setTo(el, "");
 }
 
 function uncover(b: Bound): void {
@@ -86,15 +98,20 @@ export function boundEmpty(why = "asked"): number {
   if (!b) return 0;
   let n = 0;
   const piece = (v: string) => v !== "" && b.values.some((s) => s.includes(v));
-  const targets = new Set<Element>(b.els);
+  // The secret's own fields are emptied. A field the page filled from a value during the call (a
+  // box of a code) goes back to what it held before the call: emptied boxes beside one that already
+  // held its digit would tell which digits were right.
+  const back = new Map<Element, string>();
+  for (const el of b.els) back.set(el, "");
   for (const el of fields()) {
-    if (b.plain.includes(el) || targets.has(el)) continue;
+    if (b.plain.includes(el) || back.has(el)) continue;
     const now = read(el);
-    if (now !== (b.before.get(el) ?? "") && piece(now)) targets.add(el);
+    const was = b.before.get(el) ?? "";
+    if (now !== was && piece(now)) back.set(el, was);
   }
-  for (const el of targets) {
-    if (read(el) === "") continue;
-    erase(el);
+  for (const [el, to] of back) {
+    if (read(el) === to) continue;
+    setTo(el, to);
     n++;
   }
   b.emptied ??= why;

@@ -80,17 +80,17 @@ export async function refuseNearScript(
 ): Promise<void> {
   const here =
     "a script of yours (execute_script or assert's script) ran in this page, or in a page of the same site open beside it, and it could read what is typed: a secret is not typed here. Load the page again (navigate), then write";
-  if (field.scripted) throw badInput(here, "secret");
   const reached = page.held.reached;
-  const near = reached.reachedOf(field.origin).filter((d) => d.context !== field.context);
+  const mine = reached.reachedOf(field.origin);
   const named = (url: string) =>
     badInput(
       `a script of yours (execute_script or assert's script) ran in ${url}, which is open in this browser and of the same site as the field: it could read what is typed, so a secret is not typed while it is open. Navigate that tab elsewhere or close it (switch), then write`,
       "secret",
     );
-  if (reached.reachedOf(field.origin).some((d) => d.context === field.context))
-    throw badInput(here, "secret");
-  if (near[0]) throw named(near[0].url);
+  // A scripted page of the site still open is named first: it is the one to load again or close.
+  const near = mine.find((d) => d.context !== field.context);
+  if (near) throw named(near.url);
+  if (field.scripted || mine.length > 0) throw badInput(here, "secret");
   if (!shared && !reached.scriptedOrigin(field.origin)) return;
   // Marks the record may not hold (a group's other server, a page back from the cache): asked of
   // every document of the origin; one that would not say counts as scripted.

@@ -84,7 +84,11 @@ describe("a sign-in in one call", () => {
 
   test("a two-step sign-in: the name on one page, the password on the next", async () => {
     await call("/browser/navigate", { url: bank("/step1") });
-    const one = await call("/browser/write", { selector: { label: "Email" }, text: "ada@example.test", submit: true });
+    const one = await call("/browser/write", {
+      selector: { label: "Email" },
+      text: "ada@example.test",
+      submit: true,
+    });
     expect(one.body).toMatchObject({ title: "Password" });
     const two = await call("/browser/write", { selector: { label: "Password" }, secret: pw, submit: true });
     expect(two.body).toMatchObject({ url: bank("/welcome"), title: "Welcome" });
@@ -104,11 +108,9 @@ describe("a sign-in in one call", () => {
     const read = await call("/browser/read");
     expect(JSON.stringify(read.body)).toContain("Wrong email or password");
     // The page's own mirrors followed the emptying: the value attribute and the preview.
-    expect(await script("[pw.value, pw.getAttribute('value'), document.getElementById('len').textContent]")).toEqual([
-      "",
-      "",
-      "",
-    ]);
+    expect(
+      await script("[pw.value, pw.getAttribute('value'), document.getElementById('len').textContent]"),
+    ).toEqual(["", "", ""]);
   });
 
   test("a single-page app that signs in by fetch", async () => {

@@ -99,12 +99,15 @@ describe("secretValue", () => {
 
   test("the redactor hides every value of 8 characters or more in any encoding, a longer one whole; shorter ones are left (and warned of)", () => {
     const warned: string[] = [];
-    const cat = new SecretCatalogue({
-      dirs: [],
-      entries: {
-        a: { keys: { short: { value: "abc1" }, long: { value: "abc1-xyz" }, tiny: { value: "zz" } } },
+    const cat = new SecretCatalogue(
+      {
+        dirs: [],
+        entries: {
+          a: { keys: { short: { value: "abc1" }, long: { value: "abc1-xyz" }, tiny: { value: "zz" } } },
+        },
       },
-    }, { warn: (m: string) => warned.push(m) });
+      { warn: (m: string) => warned.push(m) },
+    );
     expect(new Redactor(cat).redact("/x?a=abc1-xyz&b=abc1&c=abc1%2Dxyz&d=zz")).toBe(
       "/x?a=[hidden]&b=abc1&c=[hidden]&d=zz",
     );

@@ -4,8 +4,8 @@ import { describe, expect, test } from "bun:test";
 import { OUTLINE } from "../../../src/actions/read.ts";
 import { PNG } from "../../../src/actions/screenshot.ts";
 import { defaultConfig } from "../../../src/config/schema.ts";
-import { SecretCatalogue } from "../../../src/secrets/catalogue.ts";
 import { PLAIN_CLOSE, PLAIN_OPEN } from "../../../src/in-page/plain.ts";
+import { SecretCatalogue } from "../../../src/secrets/catalogue.ts";
 import { base64Cores, Redactor } from "../../../src/secrets/redactor.ts";
 
 const PASSWORD = "hunter2-Example!";

@@ -348,7 +348,7 @@ describe("saving and reading flows", () => {
         ],
         [
           "steps:\n  - tool: write\n    args:\n      text: hi\n",
-          'step 1 (write) at line 3: missing field "selector"',
+          'step 1 (write) at line 3: field "selector" is invalid: is required (or give fields)',
         ],
         [
           "steps:\n  - tool: navigate\n    args: {url: '${where}'}\n",

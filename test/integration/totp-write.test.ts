@@ -124,7 +124,7 @@ test("write types the current code: the site accepts a base32 key and an otpauth
   });
 }, 120_000);
 
-test("a flow's write step types a code too, and its report does not show it", async () => {
+test("a flow's write step types a code too (the report shows it only where the page put it: its URL)", async () => {
   const steps = [
     { tool: "navigate", args: { url: site.url("/b") } },
     {

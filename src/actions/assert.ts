@@ -4,11 +4,11 @@ import { z } from "zod";
 import { badInput } from "../errors.ts";
 import type { Page } from "../grid/page.ts";
 import type { PageLib, PageSelector } from "../in-page/index.ts";
+import { noteScript } from "../secrets/field.ts";
 import { defineAction } from "./define.ts";
 import { acting, quoteSelector } from "./failures.ts";
 import { pageFields } from "./fields.ts";
 import { here } from "./landing.ts";
-import { noteScript } from "../secrets/field.ts";
 import { pageSelector, Selector, whatIsThere } from "./selectors.ts";
 import { jsonOf, truthy, userFunction } from "./user-script.ts";
 

@@ -170,7 +170,7 @@ export const extract = defineAction({
     "Use it to check a result, read a table column or get an href; for an overview, read_page.",
   ].join(" "),
   docs: [
-    "No match is an error that lists what the page has instead (with all: count 0). Matches come in page order. It waits up to timeout seconds for a match. A password's value is never read, nor a field holding a secret typed by write ([hidden]).",
+    "No match is an error that lists what the page has instead (with all: count 0). Matches come in page order. It waits up to timeout seconds for a match. A password's value is never read.",
     "Returns result (or results with all), count, and the page's url and title. url goes to that page first.",
   ].join(" "),
   input: Input,

@@ -31,9 +31,7 @@ async function listTabs(page: Page, handles: string[]): Promise<TabInfo[]> {
   const urls = new Map(tree.map((t) => [t.context, t.url]));
   return Promise.all(
     handles.map(async (handle, index) => {
-      const title = await page
-        .callIn<string>(handle, () => String(document.title))
-        .catch(() => "");
+      const title = await page.callIn<string>(handle, () => String(document.title)).catch(() => "");
       return { index, url: urls.get(handle) ?? "", title, current: handle === page.where.tab };
     }),
   );

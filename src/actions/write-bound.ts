@@ -6,9 +6,11 @@
 import { badInput } from "../errors.ts";
 import type { UserPrompt } from "../grid/bidi-types.ts";
 import type { Page } from "../grid/page.ts";
+import type { PageFn } from "../grid/page-call.ts";
+import type { FillOutcome } from "../in-page/fill.ts";
 import type { PageLib } from "../in-page/index.ts";
 import { type SecretRef, secretValue } from "../secrets/bound.ts";
-import { fieldRealm, fillIn, refuseNearScript } from "../secrets/field.ts";
+import { fieldRealm, refuseNearScript } from "../secrets/field.ts";
 import { type About, quoteSelector } from "./failures.ts";
 import { clickChecked } from "./interact-pointer.ts";
 import { gesture } from "./landing.ts";
@@ -32,15 +34,16 @@ const ANSWER_MS = 5_000;
 interface Filled {
   item: Item;
   field: Found;
-  realm: string;
+  /** The realm a secret's field was checked in (null for the agent's text: its context's sandbox). */
+  realm: string | null;
   origin: string;
   /** What goes in: the agent's text or the secret's value. */
   value: string;
 }
 
-// In the field's realm: arm, wait, empty (src/in-page/bound.ts).
-const ARM = (L: PageLib, secret: Element[], plain: Element[], values: string[]) =>
-  L.boundArm(secret, plain, values);
+// In the field's realm: arm and fill, wait, empty (src/in-page/bound.ts).
+const FILL = (L: PageLib, items: { el: Element; value: string; secret: boolean }[], clear: boolean) =>
+  L.boundFill(items, clear);
 const WAIT = (L: PageLib, ms: number) => L.boundWait(ms);
 const EMPTY = (L: PageLib) => L.boundEmpty("failed");
 
@@ -68,20 +71,21 @@ async function prepare(ctx: ActionContext, page: Page, items: Item[], clear: boo
     const q = quoteSelector(item.selector);
     if (field.type === "range" && item.secret)
       throw badInput(`${q} is a range input: a secret is never put into one`, "secret");
+    if (!item.secret) {
+      out.push({ item, field, realm: null, origin: "", value: item.text ?? "" });
+      continue;
+    }
     // Where the field's document is comes from the browser: its realm's origin, never a parent's URL.
     const { realm, origin, scripted } = await fieldRealm(page, field.field);
-    let value = item.text ?? "";
-    if (item.secret) {
-      value = await secretValue(ctx.services, item.secret, origin);
-      const max = field.maxLength ?? -1;
-      // Put in whole, it would be cut short unsaid: refused before anything goes in.
-      if (clear && max >= 0 && value.length > max)
-        throw badInput(
-          `${q} keeps at most ${max} characters (its maxlength), fewer than the secret's value: nothing was typed; name the field that takes the whole value`,
-          "secret",
-        );
-      await refuseNearScript(page, { origin, scripted, context: field.field.context }, shared);
-    }
+    const value = await secretValue(ctx.services, item.secret, origin);
+    const max = field.maxLength ?? -1;
+    // Put in whole, it would be cut short unsaid: refused before anything goes in.
+    if (clear && max >= 0 && value.length > max)
+      throw badInput(
+        `${q} keeps at most ${max} characters (its maxlength), fewer than the secret's value: nothing was typed; name the field that takes the whole value`,
+        "secret",
+      );
+    await refuseNearScript(page, { origin, scripted, context: field.field.context }, shared);
     out.push({ item, field, realm, origin, value });
   }
   return out;
@@ -113,46 +117,58 @@ export async function boundWrite(
     .filter((f) => f.item.secret)
     .map((f) => f.value)
     .sort((a, b) => b.length - a.length)[0];
-  // The documents to arm: each realm holding a field, with its secret and plain fields.
-  const realms = new Map<string, { context: string; origin: string; secret: Filled[]; plain: Filled[] }>();
+  // The documents to arm: each context holding a field, in the realm its secrets were checked in.
+  const docs = new Map<string, { realm: string | null; origin: string; items: Filled[] }>();
   for (const f of filled) {
-    const r = realms.get(f.realm) ?? { context: f.field.field.context, origin: f.origin, secret: [], plain: [] };
-    (f.item.secret ? r.secret : r.plain).push(f);
-    realms.set(f.realm, r);
+    const d = docs.get(f.field.field.context) ?? { realm: null, origin: f.origin, items: [] };
+    if (f.realm && d.realm && f.realm !== d.realm)
+      throw badInput("the page changed while its fields were found: read_page and try again", "selector");
+    if (f.realm) {
+      d.realm = f.realm;
+      d.origin = f.origin;
+    }
+    d.items.push(f);
+    docs.set(f.field.field.context, d);
   }
   // No screen is drawn from here until the fields are empty (a capture in flight finishes first);
   // what the fields' documents log or request meanwhile is withheld from logs.
   const release = await page.held.holdScreens();
   const ends: (() => void)[] = [];
-  for (const r of realms.values()) {
-    ends.push(page.held.logs.withhold(r.context, r.origin));
-    if (r.context !== page.where.tab) ends.push(page.held.logs.withhold(page.where.tab, r.origin));
+  for (const [context, d] of docs) {
+    ends.push(page.held.logs.withhold(context, d.origin));
+    if (context !== page.where.tab) ends.push(page.held.logs.withhold(page.where.tab, d.origin));
   }
-  const armed: { realm: string; context: string }[] = [];
+  const armed: { realm: string | null; context: string; confirmed: boolean }[] = [];
+  const inDoc = <T>(a: { realm: string | null; context: string }, fn: PageFn, ...args: unknown[]) =>
+    a.realm ? page.callRealm<T>(a.realm, a.context, fn, ...args) : page.callIn<T>(a.context, fn, ...args);
   let dialog: UserPrompt | null = null;
   try {
-    for (const [realm, r] of realms) {
-      const ok = await page.callRealm<boolean>(
-        realm,
-        r.context,
-        ARM,
-        r.secret.map((f) => f.field.field),
-        r.plain.map((f) => f.field.field),
-        r.secret.map((f) => f.value),
+    for (const [context, d] of docs) {
+      const a = { realm: d.realm, context, confirmed: false };
+      armed.push(a);
+      const got = await inDoc<FillOutcome[]>(
+        a,
+        FILL,
+        d.items.map((f) => ({
+          el: f.field.field,
+          value: f.value.replace(/\r\n?/g, "\n"),
+          secret: !!f.item.secret,
+        })),
+        opts.clear,
       );
-      if (ok !== true) throw badInput("the field's document would not take the write: read_page and try again", "selector");
-      armed.push({ realm, context: r.context });
-    }
-    for (const f of filled) {
-      const got = await fillIn(page, f.realm, f.field.field, f.value.replace(/\r\n?/g, "\n"), opts.clear);
-      const q = quoteSelector(f.item.selector);
-      if (got === "format")
-        throw badInput(
-          `${q} is a ${f.field.type} input and did not take that value: give it in the form the browser uses (date 2024-01-31, time 13:45, color #ff0000)`,
-          f.item.secret ? "secret" : "text",
-        );
-      if (got !== "ok")
-        throw badInput(`${q} left its document or would not take the text, so nothing was typed: read_page and try again`, "selector");
+      d.items.forEach((f, i) => {
+        const q = quoteSelector(f.item.selector);
+        if (got[i] === "format")
+          throw badInput(
+            `${q} is a ${f.field.type} input and did not take that value: give it in the form the browser uses (date 2024-01-31, time 13:45, color #ff0000)`,
+            f.item.secret ? "secret" : "text",
+          );
+        if (got[i] !== "ok")
+          throw badInput(
+            `${q} left its document or would not take the text, so nothing was typed: read_page and try again`,
+            "selector",
+          );
+      });
     }
     const before = await gesture(page, () => send(page, filled, opts.submit, opts.timeout));
     // The fields are emptied at the submit's formdata, when the page moves on or the field goes, or
@@ -160,9 +176,12 @@ export async function boundWrite(
     const hold = ctx.services.config.secrets.hold_ms;
     for (let round = 0; round < 3; round++) {
       const waits = armed.map((a) =>
-        page.callRealm<string>(a.realm, a.context, WAIT, hold).then(
-          () => null,
-          (err: unknown) => err,
+        inDoc<string>(a, WAIT, hold).then(
+          () => {
+            a.confirmed = true;
+          },
+          // Gone with its page: it emptied itself as the page hid.
+          () => undefined,
         ),
       );
       const settled = await Promise.race([
@@ -177,7 +196,7 @@ export async function boundWrite(
   } finally {
     // On success and on failure alike: nothing stays filled (a document gone emptied itself).
     if (page.prompt) dialog ??= await closeDialog(page).catch(() => null);
-    await Promise.all(armed.map((a) => page.callRealm(a.realm, a.context, EMPTY).catch(() => 0)));
+    await Promise.all(armed.filter((a) => !a.confirmed).map((a) => inDoc(a, EMPTY).catch(() => 0)));
     for (const end of ends) end();
     release();
   }

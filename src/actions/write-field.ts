@@ -80,7 +80,13 @@ export async function findField(
   timeout: number,
   insert?: { text: string; clear: boolean },
 ): Promise<Found> {
-  const field = await seek<Field>(page, selector, { timeout, visible: true }, FIELD, insert ? { insert } : {});
+  const field = await seek<Field>(
+    page,
+    selector,
+    { timeout, visible: true },
+    FIELD,
+    insert ? { insert } : {},
+  );
   const q = quoteSelector(selector);
   if (field.problem) {
     throw badInput(

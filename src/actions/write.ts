@@ -7,8 +7,8 @@ import type { PageLib } from "../in-page/index.ts";
 import { defineAction } from "./define.ts";
 import { type About, acting } from "./failures.ts";
 import { flag, pageFields, webUrl } from "./fields.ts";
-import { clickChecked } from "./interact-pointer.ts";
 import { setInputValue } from "./interact-inputs.ts";
+import { clickChecked } from "./interact-pointer.ts";
 import { dialogField, gesture, landed } from "./landing.ts";
 import { locate, Selector, timeoutField } from "./selectors.ts";
 import { boundWrite, type Item, type Submit } from "./write-bound.ts";
@@ -18,7 +18,9 @@ const SecretShape = z.strictObject({
   name: z.string().min(1).max(200).meta({ docs: "The secret's name (GET /secrets, workspace://secrets)." }),
   key: z.string().min(1).max(200).meta({ docs: "Which of its keys to type, e.g. password." }),
 });
-const SecretRef = SecretShape.describe("A stored secret {name, key} (workspace://secrets); you never see its value.");
+const SecretRef = SecretShape.describe(
+  "A stored secret {name, key} (workspace://secrets); you never see its value.",
+);
 
 const Text = z.string().max(100_000);
 
@@ -32,7 +34,11 @@ const oneOf = (i: { text?: unknown; secret?: unknown }, ctx: z.RefinementCtx, at
 };
 
 const FieldItem = z
-  .strictObject({ selector: Selector.describe("The field."), text: Text.optional(), secret: SecretShape.optional() })
+  .strictObject({
+    selector: Selector.describe("The field."),
+    text: Text.optional(),
+    secret: SecretShape.optional(),
+  })
   .superRefine((i, ctx) => oneOf(i, ctx, []));
 
 const Input = z
@@ -41,23 +47,29 @@ const Input = z
       docs: 'The field: e.g. {"label": "Email"} or a selector read_page gave. A label or a wrapper with one field inside works too. Or give fields.',
     }),
     text: Text.optional().meta({ docs: "The text to type. Give text or secret, not both." }),
-    secret: SecretRef.optional().meta({ docs: "Type a stored secret's value instead of text; you never see the value." }),
+    secret: SecretRef.optional().meta({
+      docs: "Type a stored secret's value instead of text; you never see the value.",
+    }),
     fields: z
       .array(FieldItem)
       .min(1)
       .max(20)
       .optional()
       .describe("[{selector, text|secret}], filled in order; instead of selector.")
-      .meta({ docs: "Several fields filled in one call, in order, each {selector, text} or {selector, secret}: a whole sign-in form. Instead of selector, text and secret." }),
+      .meta({
+        docs: "Several fields filled in one call, in order, each {selector, text} or {selector, secret}: a whole sign-in form. Instead of selector, text and secret.",
+      }),
     clear: flag(true)
       .describe("false appends.")
       .meta({ docs: "Empty each field first (default true); false appends." }),
     submit: z
       .union([z.boolean(), z.literal("auto"), Selector])
       .default(false)
-      .describe('true: Enter in the last field; a selector: click it; "auto": the page sends itself. Required with secret.')
+      .describe(
+        'true: Enter in the last field; a selector: click it; "auto": the page sends itself. Required with secret.',
+      )
       .meta({
-        docs: 'How the form is sent after the fields are filled: true presses Enter in the last field (a textarea\'s form is submitted instead); a selector clicks that control (the page\'s send button); "auto" leaves it to the page (a one-time-code box that sends itself once full). A write with a secret must give one.',
+        docs: "How the form is sent after the fields are filled: true presses Enter in the last field (a textarea's form is submitted instead); a selector clicks that control (the page's send button); \"auto\" leaves it to the page (a one-time-code box that sends itself once full). A write with a secret must give one.",
       }),
     url: webUrl().optional().describe("Go here first.").meta({ docs: "Go to this page first." }),
     timeout: timeoutField(),
@@ -113,7 +125,12 @@ async function plainWrite(page: Page, items: Item[], input: In): Promise<number>
     const field = last;
     before = await gesture(page, () => submitIn(page, field, lastItem.selector));
   } else if (typeof submit === "object") {
-    const el = await locate(page, submit, { timeout: input.timeout, visible: true, scroll: true, field: "submit" });
+    const el = await locate(page, submit, {
+      timeout: input.timeout,
+      visible: true,
+      scroll: true,
+      field: "submit",
+    });
     before = await gesture(page, () => clickChecked(page, el, { count: 1, modifiers: [], selector: submit }));
   }
   return before;
@@ -142,15 +159,17 @@ export const write = defineAction({
     closed_dialog: z
       .string()
       .optional()
-      .describe("A dialog the page opened during a write with a secret, closed by the write (OK) so it could empty the fields: its message."),
+      .describe(
+        "A dialog the page opened during a write with a secret, closed by the write (OK) so it could empty the fields: its message.",
+      ),
   }),
   annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
   browser: "page",
   handler: async (ctx, input) => {
-    const page = await ctx.browser.page();
     const items: Item[] = input.fields ?? [
       { selector: input.selector as Selector, text: input.text, secret: input.secret },
     ];
+    const page = await ctx.browser.page();
     const about: About = { selector: input.fields ? undefined : input.selector, typed: input.text };
     if (input.url !== undefined) await acting(about, () => page.goto(input.url as string));
     if (items.some((i) => i.secret)) {

@@ -53,11 +53,7 @@ export function packArgs(args: unknown[], arm: boolean): LocalValue[] {
     }
     return v;
   });
-  return [
-    { type: "string", value: json },
-    { type: "boolean", value: arm },
-    ...refs,
-  ];
+  return [{ type: "string", value: json }, { type: "boolean", value: arm }, ...refs];
 }
 
 export function unpackResult(result: RemoteValue, context: string): unknown {

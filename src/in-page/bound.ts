@@ -8,6 +8,7 @@
 // lives in this realm's memory only between the two.
 
 import { allElements } from "./dom.ts";
+import { type FillOutcome, fillField } from "./fill.ts";
 
 const FIELDS = "input, textarea, [contenteditable]";
 const NOT_TEXT = /^(checkbox|radio|button|submit|reset|image|file|range|color)$/i;
@@ -149,6 +150,28 @@ export function boundArm(els: Element[], plain: Element[], values: string[]): bo
   };
   bound = b;
   return true;
+}
+
+/**
+ * Arms the document (boundArm) and fills each field in order, the agent's text and the secrets' values
+ * alike, in one call: what each fill did ("ok" or why not). Nothing after a failed fill goes in.
+ */
+export function boundFill(
+  items: { el: Element; value: string; secret: boolean }[],
+  clear: boolean,
+): FillOutcome[] {
+  boundArm(
+    items.filter((i) => i.secret).map((i) => i.el),
+    items.filter((i) => !i.secret).map((i) => i.el),
+    items.filter((i) => i.secret).map((i) => i.value),
+  );
+  const out: FillOutcome[] = [];
+  for (const i of items) {
+    const got = fillField(i.el as HTMLInputElement, i.value, clear);
+    out.push(got);
+    if (got !== "ok") break;
+  }
+  return out;
 }
 
 /**

@@ -3,6 +3,7 @@
 // scripts cannot see it, and nothing the page does to its own globals changes what it computes.
 
 import { accessibleName, labelsOf } from "./accname.ts";
+import { boundEmpty, boundFill, boundWait } from "./bound.ts";
 import { allElements, BUTTON_INPUTS, cut, fresh as freshDom, isVisible, norm, textOf } from "./dom.ts";
 import { focusField, insertable } from "./fields.ts";
 import { fillField } from "./fill.ts";
@@ -10,15 +11,14 @@ import { describe, hints, INTERACTIVE } from "./hints.ts";
 import { readIdb } from "./idb.ts";
 import { arm, leaving } from "./leaving.ts";
 import { readPage } from "./outline.ts";
+import { personHandBack, personTyping } from "./person.ts";
+import { plainOf, wrotePlain } from "./plain.ts";
 import { aim, dragEnds, hitSeen, hitWatch, textSelected, textSpan } from "./pointer.ts";
 import { resolveRef } from "./refs.ts";
 import { roleOf } from "./roles.ts";
 import { cssFor, find } from "./selectors.ts";
-import { readPage as readStorages } from "./storage.ts";
-import { boundArm, boundEmpty, boundWait } from "./bound.ts";
-import { personHandBack, personTyping } from "./person.ts";
-import { plainOf, wrotePlain } from "./plain.ts";
 import { whereIs } from "./standalone.ts";
+import { readPage as readStorages } from "./storage.ts";
 import { pack, unpack } from "./wire.ts";
 
 /** Forgets what one call learnt of the page; every call starts with it. */
@@ -68,7 +68,7 @@ const lib = {
   whereIs,
   wrotePlain,
   plainOf,
-  boundArm,
+  boundFill,
   boundEmpty,
   boundWait,
   personTyping,

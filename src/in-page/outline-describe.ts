@@ -6,11 +6,11 @@ import { DRAGGABLE, DROPPABLE, nameOf } from "./actable.ts";
 import { BUTTON_INPUTS, cut, norm, textOf } from "./dom.ts";
 import { INTERACTIVE } from "./hints.ts";
 import { type Frame, type Raw, urlWord } from "./outline-walk.ts";
+import { plainOf } from "./plain.ts";
 import { refFor } from "./refs.ts";
 import type { Css, Entry, ReadElement } from "./render.ts";
 import { roleOf } from "./roles.ts";
 import { cssFor, find } from "./selectors.ts";
-import { plainOf } from "./plain.ts";
 
 const FIELD_ROLES = new Set(["checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"]);
 

@@ -10,20 +10,22 @@ export const PLAIN_CLOSE = "\uFDD1";
 // Module state of the sandbox realm: lives with the document.
 const written = new WeakMap<Element, string>();
 
-function valueOf(el: Element): string {
-  return (el as HTMLElement).isContentEditable ? (el.textContent ?? "") : String((el as HTMLInputElement).value);
+function textIn(el: Element): string {
+  return (el as HTMLElement).isContentEditable
+    ? (el.textContent ?? "")
+    : String((el as HTMLInputElement).value);
 }
 
 /** The agent wrote plain text into el: what it holds now is the agent's own. */
 export function wrotePlain(el: Element): boolean {
-  written.set(el, valueOf(el));
+  written.set(el, textIn(el));
   return true;
 }
 
 /** `value` read from el, marked as the agent's own while el holds exactly what the agent wrote. */
 export function plainOf(el: Element, value: string): string {
   const own = written.get(el);
-  return own !== undefined && own === value && own === valueOf(el) && value !== ""
+  return own !== undefined && own === value && own === textIn(el) && value !== ""
     ? `${PLAIN_OPEN}${value.replace(/[\uFDD0\uFDD1]/g, "")}${PLAIN_CLOSE}`
     : value;
 }

@@ -4,9 +4,9 @@
 // viewport; offsets are from its in-view centre (what a BiDi element origin means); the ends of a
 // drag are points of the tab's viewport, where the pointer moves.
 import { describe } from "./hints.ts";
+import { plainOf } from "./plain.ts";
 import { refFor } from "./refs.ts";
 import { contains } from "./selectors.ts";
-import { plainOf } from "./plain.ts";
 
 type Point = { x: number; y: number };
 

@@ -11,7 +11,13 @@ import { inputArgs, personAction, readInput } from "./input.ts";
 import { endTakeOver, handBackAction, takeOver } from "./takeover.ts";
 
 const TakeOver = z.strictObject({
-  name: z.string().trim().min(1).max(100).default("a person at the admin UI").describe("Who takes over (the agent's 409 names them)."),
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .default("a person at the admin UI")
+    .describe("Who takes over (the agent's 409 names them)."),
 });
 
 const Answer = z.strictObject({

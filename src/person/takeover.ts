@@ -1,26 +1,15 @@
 // A person takes over a workspace's browser (the admin's Take over) and hands it back (spec §1.17).
-// The take-over is kept in the workspace's record, so every server of a group sees it: while it holds,
-// an agent's call on the workspace waits for Hand back, and one that waited WAIT_MS is a 409 naming
-// the person. Hand back empties the password fields the person filled and did not send, then ends it.
+// The take-over is kept in the workspace's record (src/workspaces/taken-over.ts: an agent's call
+// waits for Hand back). Hand back empties the password fields the person filled and did not send.
 import { z } from "zod";
 import { defineAction } from "../actions/define.ts";
-import { conflict } from "../errors.ts";
 import type { Page } from "../grid/page.ts";
 import type { PageLib } from "../in-page/index.ts";
-import type { TakenOver, WorkspaceRecord } from "../store/record.ts";
+import type { TakenOver } from "../store/record.ts";
 import type { RecordStore } from "../store/types.ts";
 
-/** How long an agent's call waits for Hand back before a 409. */
-export const WAIT_MS = 60_000;
 /** How long a take-over lasts without a Hand back (the person went away). */
-export const TAKE_OVER_S = 15 * 60;
-const POLL_MS = 250;
-
-/** The take-over in force in `record` at `now` (epoch seconds), else null. */
-export function takenOverIn(record: WorkspaceRecord | null, now: number): TakenOver | null {
-  const t = record?.taken_over;
-  return t && t.until > now ? t : null;
-}
+const TAKE_OVER_S = 15 * 60;
 
 /** A person takes over `key`: the record says so until they hand back (or TAKE_OVER_S pass). */
 export async function takeOver(
@@ -41,31 +30,6 @@ export async function endTakeOver(store: Pick<RecordStore, "update">, key: strin
     const { taken_over: _gone, ...rest } = r;
     return rest;
   });
-}
-
-const clock = (s: number) => new Date(s * 1000).toISOString().slice(11, 16);
-
-/**
- * Waits while a person has taken over `workspace`; a 409 naming them once WAIT_MS passed. Costs one
- * record read when nobody has.
- */
-export async function awaitHandBack(
-  store: Pick<RecordStore, "get">,
-  workspace: string,
-  now: () => number,
-  signal?: AbortSignal,
-  waitMs = WAIT_MS,
-): Promise<void> {
-  const deadline = Date.now() + waitMs;
-  for (;;) {
-    const t = takenOverIn(await store.get(workspace), now());
-    if (!t) return;
-    if (Date.now() >= deadline || signal?.aborted)
-      throw conflict(
-        `${t.by} has taken over workspace ${workspace} (since ${clock(t.since)} UTC): your call waited ${Math.round(waitMs / 1000)} s for them to hand back. Call again later, or ask_human`,
-      );
-    await Bun.sleep(POLL_MS);
-  }
 }
 
 /** In every document of every tab: the person's password fields not sent, emptied. */

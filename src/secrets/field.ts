@@ -7,7 +7,6 @@ import { badInput } from "../errors.ts";
 import { SANDBOX } from "../grid/bidi.ts";
 import type { Page } from "../grid/page.ts";
 import type { NodeRef } from "../grid/page-call.ts";
-import type { FillOutcome } from "../in-page/fill.ts";
 import type { PageLib } from "../in-page/index.ts";
 import { markScriptedDoc, scriptedDoc } from "../in-page/standalone.ts";
 
@@ -26,40 +25,20 @@ export async function fieldRealm(
       "the field's document is gone or would not answer, so nothing was typed: read_page and try again",
       "selector",
     );
-  const reply = await page
-    .callWithRealm<string>(el.context, (L: PageLib, f: Element) => L.whereIs(f), el)
-    .catch(() => null);
+  // Both asked at once: one round trip.
+  const [reply, { realms }] = await Promise.all([
+    page.callWithRealm<string>(el.context, (L: PageLib, f: Element) => L.whereIs(f), el).catch(() => null),
+    socket
+      .send("script.getRealms", { context: el.context }, { timeoutMs: CALL_MS })
+      .catch(() => ({ realms: [] as { realm: string; origin: string }[] })),
+  ]);
   if (!reply?.value) throw gone();
   const said = reply.value;
-  const { realms } = await socket
-    .send("script.getRealms", { context: el.context }, { timeoutMs: CALL_MS })
-    .catch(() => ({ realms: [] }));
   const realm = realms.find((r) => r.realm === reply.realm);
   if (!realm) throw gone();
   // The browser's word and the document's own must agree (an opaque origin reads "null" in both).
   const origin = realm.origin === said.replace(/^scripted /, "") ? realm.origin : "null";
   return { realm: reply.realm, origin, scripted: said.startsWith("scripted ") };
-}
-
-/** Sets value into el from the sandbox realm `realm` (the one fieldRealm checked). */
-export async function fillIn(
-  page: Page,
-  realm: string,
-  el: NodeRef,
-  value: string,
-  clear: boolean,
-): Promise<FillOutcome> {
-  const got = await page
-    .callRealm<FillOutcome>(
-      realm,
-      el.context,
-      (L: PageLib, f: HTMLInputElement, v: string, c: boolean) => L.fillField(f, v, c),
-      el,
-      value,
-      clear,
-    )
-    .catch(() => "gone" as const);
-  return got === "ok" || got === "focus" || got === "format" ? got : "gone";
 }
 
 const MARK = String(markScriptedDoc);
@@ -109,7 +88,8 @@ export async function refuseNearScript(
       `a script of yours (execute_script or assert's script) ran in ${url}, which is open in this browser and of the same site as the field: it could read what is typed, so a secret is not typed while it is open. Navigate that tab elsewhere or close it (switch), then write`,
       "secret",
     );
-  if (reached.reachedOf(field.origin).some((d) => d.context === field.context)) throw badInput(here, "secret");
+  if (reached.reachedOf(field.origin).some((d) => d.context === field.context))
+    throw badInput(here, "secret");
   if (near[0]) throw named(near[0].url);
   if (!shared && !reached.scriptedOrigin(field.origin)) return;
   // Marks the record may not hold (a group's other server, a page back from the cache): asked of
@@ -133,7 +113,7 @@ export async function refuseNearScript(
           { timeoutMs: ASK_MS },
         )
         .catch(() => null);
-      const yes = !got || got.type !== "success" || got.result.value !== false;
+      const yes = got?.type !== "success" || got.result.value !== false;
       return yes ? context : null;
     }),
   );

@@ -10,12 +10,12 @@ import { flowText } from "../flows/schema.ts";
 import type { ToolTable } from "../flows/tools.ts";
 import { KeyedQueue } from "../kit/queue.ts";
 import type { Log } from "../log.ts";
+import type { Redactor } from "../secrets/redactor.ts";
 import type { CallEnd } from "../workspaces/call.ts";
 import { boundedEntry, keptArgs, type NewEntry, type TimelineEntry } from "./entry.ts";
 import { flowFieldsOf } from "./flow.ts";
 import type { Summary, TimelineLog } from "./log.ts";
 import { pageNow, pageOf, sendScreen } from "./page-after.ts";
-import type { Redactor } from "../secrets/redactor.ts";
 import { LiveScreens, type Reach } from "./screens.ts";
 
 export interface TimelineDeps extends Reach {

@@ -66,9 +66,7 @@ export class WorkspaceManager {
   constructor(private readonly ports: ManagerPorts) {
     const { store, grid, now, hooks = {}, lease = { lease: 15, wait: 60 } } = ports;
     this.hooks = hooks;
-    this.browsers =
-      ports.browsers ??
-      heldBrowsers(grid, { schemes: lease.schemes, logs: lease.logs });
+    this.browsers = ports.browsers ?? heldBrowsers(grid, { schemes: lease.schemes, logs: lease.logs });
     this.connections = this.browsers.connections;
     this.lifecycle = new Lifecycle({
       log: ports.services.log,

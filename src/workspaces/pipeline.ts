@@ -11,7 +11,6 @@ import type { ActionServices } from "../actions/ports.ts";
 import { validate } from "../actions/validate.ts";
 import { LeaseLost, statusOf, unavailable } from "../errors.ts";
 import type { HeldConnections } from "../grid/held-pool.ts";
-import { awaitHandBack } from "../person/takeover.ts";
 import type { Grid } from "../grid/webdriver.ts";
 import { isNoSuchSession } from "../grid/webdriver-errors.ts";
 import { focused, recordUrl } from "../store/record.ts";
@@ -22,6 +21,7 @@ import type { Lifecycle, ManagerHooks, Turn } from "./lifecycle.ts";
 import type { Leases } from "./lock.ts";
 import { type Call, type CallOptions, type Contexts, contextOf, type Runner } from "./runner.ts";
 import { type CallState, settle } from "./settle.ts";
+import { awaitHandBack } from "./taken-over.ts";
 
 type AnyRecord = Record<string, unknown>;
 

@@ -101,8 +101,19 @@ const ALERTS = `<title>Alerts</title><form id="f"><label for="pw">Password</labe
 // The bank's home page, with an ad frame; the hostile page that frames the bank's sign-in.
 const HOME = `<title>Bank</title><h1>Bank home</h1><a href="/signin" id="to-signin">Sign in</a>`;
 const AD = `<title>Ad</title><span id="ad">Buy now</span><textarea id="sink" aria-label="Sink"></textarea>`;
-const WITH_AD = (adUrl: string) =>
-  `${SPA}<iframe id="adframe" src="${adUrl}" style="width:300px;height:120px"></iframe>`;
+// An API token page with an ad frame from another host; its Save sends nothing.
+const TOKEN_AD = (adUrl: string) => `<title>Token</title><h1>API access</h1>
+<form onsubmit="event.preventDefault()"><label for="token">API token</label><input id="token" style="width:300px">
+<button id="save">Save</button></form>
+<iframe id="adframe" src="${adUrl}" style="width:300px;height:120px"></iframe>
+<script>
+// What the page itself sees of its field while a value goes in: painted or not.
+window.seen = [];
+document.getElementById("token").addEventListener("input", (e) => {
+  const s = getComputedStyle(e.target);
+  seen.push({ security: s.webkitTextSecurity, color: s.color, len: e.target.value.length });
+});
+</script>`;
 const FRAMER = (bankUrl: string) => `<title>Framer</title><h1>Totally a bank</h1>
 <textarea id="sink" aria-label="Sink"></textarea>
 <iframe id="bank" src="${bankUrl}" style="width:600px;height:300px"></iframe>
@@ -118,12 +129,18 @@ export function secretPages(port: () => number): Routes {
     "/step1": page(STEP1),
     "/step2": step2,
     "/spa": page(SPA),
-    "/spa-ad": () => html(WITH_AD(at("ads", "/ad"))),
+    "/token": () => html(TOKEN_AD(at("ads", "/ad"))),
     "/api/signin": apiSignin,
     "/otp": page(OTP),
     "/mirrors": page(MIRRORS),
     "/alerts": page(ALERTS),
     "/ad": page(AD),
-    "/framer": () => html(FRAMER(at("app", "/spa"))),
+    "/framer": () => html(FRAMER(at("app", "/token-plain"))),
+    "/token-post": page(
+      `<title>Token</title><form action="/welcome" method="post"><label for="token">API token</label><input id="token" name="token" style="width:300px"><button id="save">Save</button></form>`,
+    ),
+    "/token-plain": page(
+      `<title>Token</title><form onsubmit="event.preventDefault()"><label for="token">API token</label><input id="token" style="width:300px"><button id="save">Save</button></form>`,
+    ),
   };
 }

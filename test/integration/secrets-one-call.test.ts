@@ -40,6 +40,7 @@ beforeAll(async () => {
           description: "the bank's test user",
           allowed_urls: [`app.example.test`],
           keys: {
+            otp: { totp: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP" },
             password: { value: PASSWORD },
             wrong: { value: WRONG },
             key: { value: KEY },
@@ -147,6 +148,28 @@ describe("a sign-in in one call", () => {
     expect(res.status).toBe(200);
     const read = await call("/browser/extract", { selector: { css: "#root" } });
     expect(JSON.stringify(read.body)).toContain("Signed in as ada@example.test");
+  });
+
+  test("a one-time code over six boxes: the page sends itself once full (auto), or the boxes all come back empty", async () => {
+    await call("/browser/navigate", { url: bank("/otp?auto") });
+    const sent = await call("/browser/write", {
+      selector: { label: "Code" },
+      secret: { name: "bank", key: "otp" },
+      submit: "auto",
+    });
+    expect(sent.status).toBe(200);
+    expect(sent.body).toMatchObject({ url: bank("/welcome"), title: "Welcome" });
+    await call("/browser/navigate", { url: bank("/otp") });
+    const held = await call("/browser/write", {
+      selector: { label: "Code" },
+      secret: { name: "bank", key: "otp" },
+      submit: "auto",
+    });
+    expect(held.status).toBe(200);
+    // The code field, its six boxes and the page's hidden copy.
+    expect(await script("[...document.querySelectorAll('input')].map((i) => i.value)")).toEqual(
+      Array(8).fill(""),
+    );
   });
 
   test("a submit that fails still leaves every field empty", async () => {

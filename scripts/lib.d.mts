@@ -5,7 +5,10 @@ export const root: string;
 export const runDir: string;
 export const bunBin: string;
 export function log(msg: string): void;
-export function ensureApt(wanted: Record<string, string>): void;
+export function ensureApt(
+  wanted: Record<string, string>,
+  opts?: { who?: string; otherwise?: string[] },
+): void;
 export function ensureNodeModules(): void;
 export function gridJar(): string;
 export interface Started {

@@ -29,22 +29,39 @@ export function ensureNode() {
   process.exit(1);
 }
 
-/** Installs Debian packages whose command is missing: {command: package}. */
-export function ensureApt(wanted) {
-  const missing = Object.entries(wanted)
-    .filter(([cmd]) => !have(cmd))
-    .map(([, pkg]) => pkg);
+/**
+ * Installs Debian packages whose command is missing: {command: package}. Where apt-get cannot run
+ * (not Debian, or no root and no sudo) or fails, it says what is missing and `otherwise` (what to do
+ * instead), and exits 1: no stack. `who` is the command that needs them (npm start, npm test).
+ */
+export function ensureApt(wanted, { who = "this", otherwise = [] } = {}) {
+  const missing = Object.entries(wanted).filter(([cmd]) => !have(cmd));
   if (missing.length === 0) return;
-  const sudo = process.getuid?.() === 0 ? [] : ["sudo"];
-  log(`installing ${missing.join(" ")} from Debian`);
+  const packages = missing.map(([, pkg]) => pkg);
+  const needs = `${missing.map(([cmd]) => cmd).join(", ")} (Debian's ${packages.join(", ")})`;
+  const stop = (why) => {
+    log(`${who} needs ${needs}, and ${why}.`);
+    for (const line of otherwise) log(line);
+    process.exit(1);
+  };
+  if (!have("apt-get")) stop("this machine has no apt-get to install them (it is not Debian or Ubuntu)");
+  const root = process.getuid?.() === 0;
+  if (!root && !have("sudo")) stop("installing them needs root: run this as root, or install them first");
+  log(`installing ${packages.join(" ")} from Debian`);
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
   const run = (args) =>
-    execFileSync(sudo[0] ?? args[0], sudo.length ? args : args.slice(1), {
+    execFileSync(root ? args[0] : "sudo", root ? args.slice(1) : args, {
       stdio: ["ignore", "inherit", "inherit"],
       env,
     });
-  run(["apt-get", "update", "-qq"]);
-  run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", ...missing]);
+  try {
+    run(["apt-get", "update", "-qq"]);
+    run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", ...packages]);
+  } catch (err) {
+    stop(
+      `apt-get could not install them (${err.status != null ? `exit ${err.status}` : (err.code ?? err.message)})`,
+    );
+  }
 }
 
 /** npm ci on a fresh clone, npm install when package.json or the lockfile moved since. */

@@ -17,7 +17,18 @@ import {
 
 ensureNode();
 const external = process.env.GRID_URL;
-if (!external) ensureApt(BROWSER_PACKAGES);
+// The local Grid runs Debian's Chromium and ChromeDriver; elsewhere, a Grid of your own.
+if (!external)
+  ensureApt(BROWSER_PACKAGES, {
+    who: "npm start",
+    otherwise: [
+      "They run its local Selenium Grid. Anywhere else, point npm start at a Selenium Grid 4 you already",
+      "run (BiDi and managed downloads on); it then starts no Grid and needs none of them:",
+      "  GRID_URL=http://127.0.0.1:4444 npm start",
+      "For example, a Grid in Docker:",
+      "  docker run -d -p 4444:4444 --shm-size=2g -e SE_NODE_ENABLE_MANAGED_DOWNLOADS=true selenium/standalone-chrome",
+    ],
+  });
 ensureNodeModules();
 
 const dataDir = process.env.DATA_DIR ?? join(root, "data");

@@ -18,12 +18,15 @@ import {
 } from "./lib.mjs";
 
 ensureNode();
-ensureApt({
-  ...BROWSER_PACKAGES,
-  "redis-server": "redis-server",
-  ffmpeg: "ffmpeg",
-  pdftotext: "poppler-utils",
-});
+ensureApt(
+  {
+    ...BROWSER_PACKAGES,
+    "redis-server": "redis-server",
+    ffmpeg: "ffmpeg",
+    pdftotext: "poppler-utils",
+  },
+  { who: "npm test" },
+);
 ensureNodeModules();
 
 const gridPort = Number(process.env.TEST_GRID_PORT ?? 4455);

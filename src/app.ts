@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { Server } from "bun";
 import { Elysia } from "elysia";
 import { ACTIONS } from "./actions/index.ts";
-import { AdminAuth, adminTokenOf, isAdminPath } from "./admin/auth.ts";
+import { AdminAuth, adminTokenOf, agentOnlyTokenOf, isAdminPath } from "./admin/auth.ts";
 import type { Config } from "./config/schema.ts";
 import { ConfigError, type Source } from "./config/sources.ts";
 import { fileRoutes } from "./files/routes.ts";
@@ -31,7 +31,7 @@ import type { RecordStore } from "./store/types.ts";
 import { adminRoutes } from "./surfaces/admin-api.ts";
 import { Feeds } from "./surfaces/feed.ts";
 import { MCP_BODY_METHODS, mcpGate, requireToken } from "./surfaces/http.ts";
-import type { McpHttp } from "./surfaces/mcp-http.ts";
+import type { McpHeld, McpHttp } from "./surfaces/mcp-http.ts";
 import { openApiDocument } from "./surfaces/openapi.ts";
 import { restRoutes } from "./surfaces/rest.ts";
 import { uiRoutes } from "./surfaces/ui.ts";
@@ -59,6 +59,8 @@ export interface App {
   feeds: Feeds;
   /** Answers one HTTP request (what Bun.serve calls, with its server as the second argument). */
   fetch(request: Request, server?: Server<unknown>): Promise<Response>;
+  /** MCP over HTTP (loaded on the first /mcp request, or here): what it holds in memory now. */
+  mcpHeld(): Promise<McpHeld>;
   close(): Promise<void>;
 }
 
@@ -195,7 +197,7 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     activity,
     recordings,
     hosts,
-    admin: new AdminAuth(store, adminTokenOf(config), hosts),
+    admin: new AdminAuth(store, adminTokenOf(config), hosts, agentOnlyTokenOf(config)),
     bodies: new Bodies(),
   };
   await recordings?.start();
@@ -259,7 +261,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
       );
     })
     .get("/openapi.json", ({ request }) => {
-      requireToken(request, config.auth.token);
+      requireToken(request, config.auth);
       return json(openApiDocument());
     })
     .all("/mcp", async ({ request, body }) => (await mcpHttp()).handle(request, body))
@@ -277,6 +279,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
       if (server && http.server !== server) http.server = server;
       return http.handle(request);
     },
+    mcpHeld: async () => (await mcpHttp()).held(),
     close: async () => {
       if (mcp) await (await mcp).close();
       // Entries on their way are written first (a screen needs its browser's connection).

@@ -20,7 +20,7 @@ function fail(message: string, code: number): never {
 function load(argv = process.argv.slice(2)): Loaded {
   try {
     const loaded = loadConfig(argv, process.env);
-    if (loaded.cli.help) return loaded;
+    if (loaded.cli.help || loaded.cli.version) return loaded;
     const problem = configProblem(loaded.config) ?? (loaded.cli.stdio ? null : hostProblem(loaded.config));
     if (problem) throw new ConfigError(problem);
     return loaded;
@@ -84,6 +84,10 @@ async function serveHttp(loaded: Loaded, log: Log): Promise<void> {
  * configured store.key (or the data dir's key file), opening each with either key.
  */
 async function rekeyCommand(args: string[]): Promise<void> {
+  if (args.includes("-h") || args.includes("--help")) {
+    process.stdout.write(`${helpText()}\n`);
+    return;
+  }
   const at = args.indexOf("--from");
   const old = at >= 0 ? args[at + 1] : undefined;
   if (!old) fail("rekey needs --from OLD_KEY: the key the records were sealed with", 2);
@@ -112,6 +116,10 @@ async function main(): Promise<void> {
   const loaded = load();
   if (loaded.cli.help) {
     process.stdout.write(`${helpText()}\n`);
+    return;
+  }
+  if (loaded.cli.version) {
+    process.stdout.write(`selenium-flow ${VERSION}\n`);
     return;
   }
   // The process's one server, and its log.

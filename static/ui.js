@@ -47,21 +47,64 @@
 
 // A person in the loop (workspace page): the answer box and Hand back, and Take over, which sends
 // the live picture's clicks (scaled from the picture to the viewport), keys and wheel to the page.
+// Inputs go one at a time, in order; keys typed in a row go as one text once typing pauses (one
+// timeline entry, not one per key). A request that fails is said in #personError.
 (() => {
-  const post = (url, body) =>
-    fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-      credentials: "same-origin",
-    });
+  const PAUSE_MS = 600;
   const take = () => document.querySelector("#takeOver");
+  const say = (text) => {
+    const line = document.querySelector("#personError");
+    if (!line) return;
+    line.textContent = text;
+    line.hidden = !text;
+  };
+  // Why, from the server's answer: its error (said whole when it names the failure itself).
+  const failure = async (res, what) => {
+    if (res.status === 401) return `${what}: signed out. Sign in again.`;
+    let error = `the server answered ${res.status}`;
+    try {
+      const body = await res.json();
+      if (body && typeof body.error === "string") error = body.error;
+    } catch {}
+    return /^the \w+ was not delivered/.test(error)
+      ? error[0].toUpperCase() + error.slice(1)
+      : `${what}: ${error}`;
+  };
+  const post = async (url, body, what) => {
+    try {
+      const res = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+        credentials: "same-origin",
+      });
+      say(res.ok ? "" : await failure(res, what));
+    } catch {
+      say(`${what}: the server did not answer`);
+    }
+  };
+  let queue = Promise.resolve();
+  const send = (body) => {
+    const url = take()?.dataset.input;
+    if (url) queue = queue.then(() => post(url, body, "Not sent"));
+  };
+  let typed = "";
+  let pause = 0;
+  const flush = () => {
+    clearTimeout(pause);
+    if (typed) send({ text: typed });
+    typed = "";
+  };
   const driving = () => take()?.querySelector(".take")?.getAttribute("aria-pressed") === "true";
   const setDriving = (on) => {
     const t = take();
     if (!t) return;
-    t.querySelector(".take").setAttribute("aria-pressed", String(on));
+    if (!on) flush();
+    const button = t.querySelector(".take");
+    button.setAttribute("aria-pressed", String(on));
+    button.textContent = on ? "Hand back" : "Take over";
     t.querySelector(".send-text").hidden = !on;
+    t.querySelector(".how").hidden = !on;
     const view = document.querySelector("#liveView");
     if (view) {
       view.classList.toggle("driving", on);
@@ -69,10 +112,6 @@
       else view.removeAttribute("tabindex");
       if (on) view.focus();
     }
-  };
-  const send = (body) => {
-    const url = take()?.dataset.input;
-    if (url) post(url, body).catch(() => undefined);
   };
   const NAMED = new Set([
     "Enter",
@@ -89,20 +128,31 @@
     "PageUp",
     "PageDown",
   ]);
+  // A point of the picture as a point of the page's viewport.
+  const at = (img, event) => {
+    const box = img.getBoundingClientRect();
+    return {
+      x: ((event.clientX - box.left) * img.naturalWidth) / box.width,
+      y: ((event.clientY - box.top) * img.naturalHeight) / box.height,
+    };
+  };
   document.addEventListener("click", (event) => {
     if (event.target.closest?.("#takeOver .take")) return setDriving(!driving());
     const img = event.target.closest?.("#liveScreen img");
     if (!img || !driving()) return;
-    const box = img.getBoundingClientRect();
-    const sx = img.naturalWidth / box.width;
-    const sy = img.naturalHeight / box.height;
-    send({ click: { x: (event.clientX - box.left) * sx, y: (event.clientY - box.top) * sy } });
+    flush();
+    send({ click: at(img, event) });
   });
   document.addEventListener("keydown", (event) => {
     if (!driving() || !event.target.closest?.("#liveView")) return;
-    if (NAMED.has(event.key)) send({ key: event.key });
-    else if (event.key.length === 1 && !event.ctrlKey && !event.metaKey) send({ text: event.key });
-    else return;
+    if (NAMED.has(event.key)) {
+      flush();
+      send({ key: event.key });
+    } else if (event.key.length === 1 && !event.ctrlKey && !event.metaKey) {
+      typed += event.key;
+      clearTimeout(pause);
+      pause = setTimeout(flush, PAUSE_MS);
+    } else return;
     event.preventDefault();
   });
   document.addEventListener(
@@ -111,17 +161,8 @@
       const img = event.target.closest?.("#liveScreen img");
       if (!img || !driving()) return;
       event.preventDefault();
-      const box = img.getBoundingClientRect();
-      const sx = img.naturalWidth / box.width;
-      const sy = img.naturalHeight / box.height;
-      send({
-        scroll: {
-          x: (event.clientX - box.left) * sx,
-          y: (event.clientY - box.top) * sy,
-          dx: Math.round(event.deltaX),
-          dy: Math.round(event.deltaY),
-        },
-      });
+      flush();
+      send({ scroll: { ...at(img, event), dx: Math.round(event.deltaX), dy: Math.round(event.deltaY) } });
     },
     { passive: false },
   );
@@ -130,6 +171,7 @@
     if (form.matches?.("#takeOver .send-text")) {
       event.preventDefault();
       const text = form.elements.text.value;
+      flush();
       if (text) send({ text });
       form.reset();
       return;
@@ -137,7 +179,9 @@
     const asking = form.closest?.("#wsAsk");
     if (!asking) return;
     event.preventDefault();
-    post(asking.dataset.answer, { text: form.elements.text.value }).catch(() => undefined);
     setDriving(false);
+    // After the inputs still on their way: the agent gets the page as the person left it.
+    const text = form.elements.text.value;
+    queue = queue.then(() => post(asking.dataset.answer, { text }, "Not delivered"));
   });
 })();

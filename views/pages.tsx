@@ -64,7 +64,7 @@ export function SettingsPage(props: {
         <h1>Settings</h1>
         <Failure error={props.error} />
         {props.settings.length ? (
-          <table class="table">
+          <table class="table stack settings">
             <thead>
               <tr>
                 <th>setting</th>
@@ -78,7 +78,7 @@ export function SettingsPage(props: {
                   <td>
                     <code safe>{s.key}</code>
                   </td>
-                  <td class="clip" title={attr(valueText(s.value))} safe>
+                  <td class="clip value" title={attr(valueText(s.value))} safe>
                     {valueText(s.value)}
                   </td>
                   <td>
@@ -114,7 +114,7 @@ export function ActivityPage(props: {
         {props.error ? (
           ""
         ) : props.calls.length ? (
-          <table class="table">
+          <table class="table stack activity">
             <thead>
               <tr>
                 <th>time</th>
@@ -132,7 +132,7 @@ export function ActivityPage(props: {
                       {new Date(c.time * 1000).toISOString().slice(11, 19)}
                     </time>
                   </td>
-                  <td>
+                  <td class="ws">
                     <a href={attr(workspaceUrl(c.workspace))} safe>
                       {c.workspace}
                     </a>

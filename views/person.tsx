@@ -32,22 +32,36 @@ export function Asking(props: { row: Row }): JSX.Element {
   );
 }
 
-/** Take over: while on, the live picture's clicks, keys and wheel go to the page, and a text box types. */
+/**
+ * Take over: while on, the live picture's clicks, keys and wheel go to the page, a text box types,
+ * and two lines say what the person can do and what the agent will find. A request that failed
+ * (an input not sent, an answer not delivered) is said in the alert line.
+ */
 export function TakeOver(props: { row: Row }): JSX.Element {
   return (
     <div id="takeOver" class="take-over" data-input={attr(adminUrl(props.row.key, "input"))}>
-      <button type="button" class="take" aria-pressed="false">
-        Take over
-      </button>
-      <form class="send-text" hidden>
-        <input
-          name="text"
-          maxlength="2000"
-          aria-label="Text to type on the page"
-          placeholder="Text to type"
-        />
-        <button type="submit">Type</button>
-      </form>
+      <div class="controls">
+        <button type="button" class="take" aria-pressed="false">
+          Take over
+        </button>
+        <form class="send-text" hidden>
+          <input
+            name="text"
+            maxlength="2000"
+            autocomplete="off"
+            aria-label="Text to type on the page"
+            placeholder="Text to type"
+          />
+          <button type="submit">Type</button>
+        </form>
+      </div>
+      <ul class="how muted" hidden>
+        <li>Click, type and scroll on the picture; it goes to the page.</li>
+        <li>
+          The agent's calls wait until Hand back. A password you typed and did not send is emptied then.
+        </li>
+      </ul>
+      <p class="error" id="personError" role="alert" hidden />
     </div>
   );
 }

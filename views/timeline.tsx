@@ -251,12 +251,29 @@ export function LiveScreen(props: { live: boolean }): JSX.Element {
   );
 }
 
-/** The SSE message for one frame of the live view. */
-export function frameMessage(frame: { live: boolean; jpeg?: string }): string {
+/**
+ * The SSE message for one frame of the live view. Its size, when known, keeps the picture's place
+ * from one frame to the next, and a page taller than wide is marked so a wide screen stops it at the
+ * window's height.
+ */
+export function frameMessage(frame: {
+  live: boolean;
+  jpeg?: string;
+  width?: number;
+  height?: number;
+}): string {
+  const { width, height } = frame;
+  const sized = width !== undefined && height !== undefined;
   const out = (
     <tag of="hx-partial" hx-target="#liveScreen" hx-swap="innerHTML">
       {frame.live && frame.jpeg ? (
-        <img src={`data:image/jpeg;base64,${frame.jpeg.replace(/[^A-Za-z0-9+/=]/g, "")}`} alt="Live screen" />
+        <img
+          src={`data:image/jpeg;base64,${frame.jpeg.replace(/[^A-Za-z0-9+/=]/g, "")}`}
+          alt="Live screen"
+          width={sized ? String(width) : undefined}
+          height={sized ? String(height) : undefined}
+          class={sized && height > width ? "tall" : undefined}
+        />
       ) : (
         <p class="muted">Not live.</p>
       )}

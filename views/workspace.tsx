@@ -105,8 +105,8 @@ export function WorkspacePage(props: {
       <>
         <WorkspaceHead row={row} />
         <Asking row={row} />
-        <LiveScreen live={row.live === true} />
         <TakeOver row={row} />
+        <LiveScreen live={row.live === true} />
         <Confirm
           id="forgetWorkspaceConfirm"
           title="Forget workspace"

@@ -9,6 +9,7 @@ import type { PageLib, PageSelector } from "../in-page/index.ts";
 import type { Found } from "../in-page/selectors.ts";
 import { quoteSelector } from "./failures.ts";
 import { frameHolding, frameSentence } from "./selectors-frames.ts";
+import { keeping, noteLocator } from "./selectors-kept.ts";
 
 const KINDS = ["ref", "css", "xpath", "text", "label", "role"] as const;
 const EXAMPLE = `e.g. {"ref": "e12"} from read_page, {"css": "#email"}, {"text": "Sign in"}, {"label": "Email"} or {"role": "button", "name": "Sign in"}`;
@@ -174,7 +175,7 @@ async function poll<T extends PageMatch>(
   const all = { max: 1, scroll: opts.scroll === true, visible: opts.visible === true, ...args };
   for (let i = 0; ; i++) {
     // Locating also marks the page for the gesture that follows (see page/leaving.ts).
-    const got = await page.arming<T>(script, sel, all);
+    const got = await page.arming<T>(keeping(script, sel), sel, all);
     if (got.invalid?.kind === "ref")
       throw badInput(
         got.invalid.reason,
@@ -276,6 +277,8 @@ export async function seek<T extends PageMatch = Matched>(
     );
   if (!ready(got, opts.visible) && !opts.allowNone)
     throw await notMatched(page, selector, got, opts, framed?.asked === true);
+  // A ref's element, as a locator a kept flow can use (selectors-kept.ts).
+  noteLocator(page, selector, got);
   return got;
 }
 

@@ -48,6 +48,7 @@ function article(expected: string): string {
     boolean: "true or false",
     object: "an object",
     array: "an array",
+    record: "an object",
   };
   return words[expected] ?? expected;
 }

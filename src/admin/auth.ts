@@ -51,6 +51,21 @@ export function adminTokenOf(config: Config): string | null {
   return config.auth.admin_token ?? config.auth.token;
 }
 
+/** The 401 of an admin route given the agent token (auth.admin_token set: the two differ). */
+export const AGENT_TOKEN_ON_ADMIN =
+  "this route takes the admin token (auth.admin_token, AUTH_ADMIN_TOKEN); the agent token (auth.token) was given";
+/** The 401 of an agent route (REST, /mcp, /openapi.json) given the admin token. */
+export const ADMIN_TOKEN_ON_AGENT =
+  "this route takes the agent token (auth.token, AUTH_TOKEN); the admin token (auth.admin_token) was given";
+
+/**
+ * The agent token when it is not the admin one (auth.admin_token set): the token a caller of an
+ * admin route may have sent by mistake, so its 401 can say which token the route takes.
+ */
+export function agentOnlyTokenOf(config: Config): string | null {
+  return config.auth.admin_token ? config.auth.token : null;
+}
+
 /** Every path under /admin: each takes only the admin credential, whoever registers the route. */
 export function isAdminPath(path: string): boolean {
   return path === "/admin" || path.startsWith("/admin/");
@@ -75,6 +90,8 @@ export class AdminAuth {
     private readonly store: RecordStore,
     private readonly token: string | null,
     private readonly hosts: HostRules,
+    /** The agent token when it differs from `token`: named in the 401 when a caller sends it. */
+    private readonly agentToken: string | null = null,
   ) {}
 
   /** A new sign-in: the id for the cookie (its digest is what the store keeps). */
@@ -96,6 +113,8 @@ export class AdminAuth {
     if (bearer !== null && sameToken(bearer, this.token)) return "bearer";
     const id = adminCookie(request);
     if (id && SIGN_IN_ID.test(id) && (await this.store.hasSession(digest(id)))) return "cookie";
+    if (bearer !== null && this.agentToken && sameToken(bearer, this.agentToken))
+      throw unauthorized(AGENT_TOKEN_ON_ADMIN);
     throw unauthorized();
   }
 

@@ -30,6 +30,6 @@ export function settingsList(services: Services) {
   return redactedSettings({
     config: services.config,
     sources: services.sources,
-    cli: { help: false, stdio: false, workspace: "stdio", configFile: null },
+    cli: { help: false, version: false, stdio: false, workspace: "stdio", configFile: null },
   });
 }

@@ -29,7 +29,7 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
   const sources: Record<string, Source> = Object.fromEntries(
     SETTINGS.map((s) => [s.key, "default" as Source]),
   );
-  if (cli.help) return { config, sources, cli };
+  if (cli.help || cli.version) return { config, sources, cli };
 
   if (Object.entries(env).some(([k, v]) => k.toLowerCase() === "flow_data_dir" && v?.trim())) {
     throw new ConfigError(RETIRED_FLOW);

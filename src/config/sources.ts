@@ -18,6 +18,7 @@ export class ConfigError extends Error {
 
 export interface Cli {
   help: boolean;
+  version: boolean;
   stdio: boolean;
   workspace: string;
   configFile: string | null;
@@ -41,9 +42,9 @@ const FLAG_SETTING: ReadonlyMap<string, Setting> = new Map(
 );
 
 export function parseArgs(argv: string[]): { cli: Cli; flags: Raw[] } {
-  const cli: Cli = { help: false, stdio: false, workspace: "stdio", configFile: null };
+  const cli: Cli = { help: false, version: false, stdio: false, workspace: "stdio", configFile: null };
   const flags: Raw[] = [];
-  // --help wins over any other mistake on the line, so the first problem waits for the end.
+  // --help (then --version) wins over any other mistake on the line, so the first problem waits for the end.
   let first: string | null = null;
   const fail = (message: string) => {
     first ??= message;
@@ -51,6 +52,10 @@ export function parseArgs(argv: string[]): { cli: Cli; flags: Raw[] } {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === "-h" || arg === "--help") return { cli: { ...cli, help: true }, flags: [] };
+    if (arg === "-v") {
+      cli.version = true;
+      continue;
+    }
     if (!arg.startsWith("--") || arg === "--") {
       fail(`unexpected argument ${arg}: every setting is a --flag (see --help)`);
       continue;
@@ -58,8 +63,9 @@ export function parseArgs(argv: string[]): { cli: Cli; flags: Raw[] } {
     const eq = arg.indexOf("=");
     const name = (eq < 0 ? arg : arg.slice(0, eq)).slice(2);
     const inline = eq < 0 ? undefined : arg.slice(eq + 1);
-    if (name === "stdio" || name === "help") {
+    if (name === "stdio" || name === "help" || name === "version") {
       if (inline !== undefined) fail(`--${name} takes no value`);
+      else if (name === "version") cli.version = true;
       else cli.stdio = true;
       continue;
     }
@@ -91,6 +97,7 @@ export function parseArgs(argv: string[]): { cli: Cli; flags: Raw[] } {
       flags.push({ setting: setting!, value, origin: `--${name}` });
     }
   }
+  if (cli.version) return { cli, flags: [] };
   if (first) throw new ConfigError(first);
   return { cli, flags };
 }

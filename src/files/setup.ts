@@ -1,5 +1,6 @@
 // Builds files for the composition root: the data directory (refusing an old layout), the file
 // store under it and the signed-link key. A ConfigError here stops the boot like a bad setting.
+import { mkdirSync } from "node:fs";
 import type { Config } from "../config/schema.ts";
 import type { Grid } from "../grid/webdriver.ts";
 import type { Log } from "../log.ts";
@@ -26,6 +27,8 @@ export function setupFiles(
   },
 ): FilesSetup {
   const dataDir = dataDirOf(config);
+  // Made when missing, owner-only, whatever keeps the records (SQLite makes it too; Redis does not).
+  if (dataDir) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   if (dataDir) checkLayout(dataDir);
   const store = dataDir ? new FileStore(dataDir) : null;
   deps.log.info(

@@ -103,7 +103,7 @@ export const saveFlowAction = defineAction({
       .optional()
       .describe("Instead of yaml: your last N calls as the steps.")
       .meta({
-        docs: "Instead of yaml: the workspace's last N calls (a run_flow's steps with it) become the steps; read-only and failed calls are left out. The answer carries the YAML saved.",
+        docs: "Instead of yaml: the workspace's last N calls (a run_flow's steps with it) become the steps; read-only and failed calls are left out, and an element a call named by ref is named by the locator read for it as the call ran. A description may come with it. The answer carries the YAML saved.",
       }),
     ...flowFields,
     steps: flowFields.steps.optional(),
@@ -122,7 +122,11 @@ export const saveFlowAction = defineAction({
     const { name: rawName, yaml, from_timeline, ...fields } = input;
     const name = checkFlowName(rawName);
     if (!ctx.services.flows.store.canSave) throw badInput(SAVING_OFF, "data.dir");
-    const given = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+    // A description may come with from_timeline: it names the run kept.
+    const { description, ...rest } = fields;
+    const given = Object.fromEntries(
+      Object.entries(from_timeline ? rest : fields).filter(([, v]) => v !== undefined),
+    );
     const ways = [yaml !== undefined && "yaml", from_timeline !== undefined && "from_timeline"].filter(
       (w): w is string => typeof w === "string",
     );
@@ -140,7 +144,7 @@ export const saveFlowAction = defineAction({
       );
     }
     if (from_timeline) {
-      const text = await ctx.services.timeline.flowYaml(ctx.workspace, from_timeline);
+      const text = await ctx.services.timeline.flowYaml(ctx.workspace, from_timeline, description);
       return { ...saveFlowText(ctx.services, ctx.workspace, name, text), yaml: text };
     }
     return saveFlowText(ctx.services, ctx.workspace, name, yaml ?? flowText(given));

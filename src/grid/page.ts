@@ -4,6 +4,7 @@
 //   so a page that replaces its own globals changes nothing the server computes;
 // - elements cross as BiDi node references; gestures go through input.performActions.
 import { badInput, conflict, unavailable } from "../errors.ts";
+import type { Locator } from "../in-page/index.ts";
 import { docTitle } from "../in-page/standalone.ts";
 import { BidiError, BidiTimeout, SANDBOX } from "./bidi.ts";
 import type { BrowsingContextInfo, SourceActions } from "./bidi-types.ts";
@@ -19,8 +20,21 @@ export const DEFAULT_SCHEMES = ["http", "https", "data", "about"];
 /** How long past an interactive document a navigation waits for its `load`. */
 const LOAD_MS = 3_000;
 
+/** A selector of the call's that named its element by ref, and that element's durable locator (null: none was read). */
+export interface Located {
+  selector: Record<string, unknown>;
+  locator: Locator | null;
+}
+
 /** The page port, with where the browser is, moving the page, and input on top. */
 export class Page extends PagePort {
+  /**
+   * The selectors this call resolved that named their element by ref, each with the locator read
+   * for that element as it was resolved (actions/selectors-kept.ts); the call's timeline entry keeps
+   * them, and a run kept as a flow uses them in place of the refs.
+   */
+  readonly located: Located[] = [];
+
   // ---- where the browser is -----------------------------------------------------------------
 
   /** The agent's tab and its frames, as the browser tells it. */

@@ -10,6 +10,7 @@ import { fillField } from "./fill.ts";
 import { describe, hints, INTERACTIVE } from "./hints.ts";
 import { readIdb } from "./idb.ts";
 import { arm, leaving } from "./leaving.ts";
+import { locatorOf } from "./locator.ts";
 import { readPage } from "./outline.ts";
 import { personHandBack, personTyping } from "./person.ts";
 import { plainOf, wrotePlain } from "./plain.ts";
@@ -51,6 +52,7 @@ const lib = {
   labelsOf,
   textOf,
   cssFor,
+  locatorOf,
   hints,
   describe,
   readPage,
@@ -80,6 +82,7 @@ const lib = {
 };
 
 export type PageLib = typeof lib;
+export type { Locator } from "./locator.ts";
 export type { PageSelector } from "./selectors.ts";
 
 (globalThis as { __sfLib?: PageLib }).__sfLib = lib;

@@ -11,7 +11,7 @@ import { RedisLeases } from "./redis-leases.ts";
 import { RedisSessions } from "./redis-sessions.ts";
 import { backoff, CAS_SCRIPT, FENCED_CAS_SCRIPT, Hints, UPDATE_RETRIES } from "./redis-update.ts";
 import { type RecordCodec, writeRecord } from "./seal.ts";
-import type { LeaseFence, RecordStore, UpdateFn, UpdateOptions } from "./types.ts";
+import type { LeaseFence, McpOpened, McpTouch, RecordStore, UpdateFn, UpdateOptions } from "./types.ts";
 
 export interface RedisStoreOptions {
   /** `redis://` or `rediss://`, with an optional `/db`. */
@@ -256,12 +256,18 @@ export class RedisStore implements RecordStore {
     return this.leases.leaveLeaseQueue(name, ticket);
   }
 
-  openMcpSession(id: string, workspace: string, seconds: number, max: number): Promise<boolean> {
-    return this.sessions.openMcpSession(id, workspace, seconds, max);
+  openMcpSession(
+    id: string,
+    info: string,
+    seconds: number,
+    max: number,
+    busy: readonly string[] = [],
+  ): Promise<McpOpened> {
+    return this.sessions.openMcpSession(id, info, seconds, max, busy);
   }
 
-  mcpSession(id: string, seconds: number): Promise<string | null> {
-    return this.sessions.mcpSession(id, seconds);
+  mcpSession(id: string, seconds: number, touch: McpTouch = {}): Promise<string | null> {
+    return this.sessions.mcpSession(id, seconds, touch);
   }
 
   closeMcpSession(id: string): Promise<boolean> {

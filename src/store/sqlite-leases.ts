@@ -1,5 +1,6 @@
 // Leases, their queue, MCP sessions and marks in SQLite: the statements, and the transactions that take them.
 import type { Database } from "bun:sqlite";
+import type { McpOpened } from "./types.ts";
 
 /** The statements behind leases, MCP sessions and marks. */
 export function leaseStatements(db: Database) {
@@ -34,16 +35,22 @@ export function leaseStatements(db: Database) {
       "UPDATE lease_queue SET expires_at = ? WHERE name = ? AND ticket = ?",
     ),
     leaveLine: db.query<unknown, [string, string]>("DELETE FROM lease_queue WHERE name = ? AND ticket = ?"),
-    mcp: db.query<{ workspace: string; expires_at: number }, [string]>(
-      "SELECT workspace, expires_at FROM mcp_sessions WHERE id = ?",
+    mcp: db.query<{ info: string; expires_at: number }, [string]>(
+      "SELECT info, expires_at FROM mcp_sessions WHERE id = ?",
     ),
-    putMcp: db.query<unknown, [string, string, number]>(
-      "INSERT INTO mcp_sessions (id, workspace, expires_at) VALUES (?, ?, ?)",
+    putMcp: db.query<unknown, [string, string, number, number]>(
+      "INSERT INTO mcp_sessions (id, info, expires_at, used_at) VALUES (?, ?, ?, ?)",
     ),
-    slideMcp: db.query<unknown, [number, string]>("UPDATE mcp_sessions SET expires_at = ? WHERE id = ?"),
+    // One statement: a touch is a call's only write of its own.
+    touchMcp: db.query<{ info: string }, [number, number, number, number, string, number]>(
+      "UPDATE mcp_sessions SET expires_at = ?, used_at = CASE WHEN ? THEN ? ELSE used_at END, held_until = max(held_until, ?) WHERE id = ? AND expires_at > ? RETURNING info",
+    ),
     dropMcp: db.query<unknown, [string]>("DELETE FROM mcp_sessions WHERE id = ?"),
     purgeMcp: db.query<unknown, [number]>("DELETE FROM mcp_sessions WHERE expires_at <= ?"),
     countMcp: db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM mcp_sessions"),
+    leastUsedMcp: db.query<{ id: string }, [number, number]>(
+      "SELECT id FROM mcp_sessions WHERE held_until <= ? ORDER BY used_at LIMIT ?",
+    ),
     mark: db.query<{ expires_at: number }, [string]>("SELECT expires_at FROM marks WHERE name = ?"),
     putMark: db.query<unknown, [string, number]>(
       "INSERT INTO marks (name, expires_at) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET expires_at = excluded.expires_at",
@@ -72,22 +79,21 @@ export function leaseTransactions(db: Database, ops: LeaseStatements, clock: () 
       ops.grant.run(name, token, now + ms / 1000);
       return token;
     }).immediate,
-    openMcp: db.transaction((id: string, workspace: string, seconds: number, max: number) => {
-      const now = clock();
-      ops.purgeMcp.run(now);
-      if (ops.countMcp.get()!.n >= max) return false;
-      ops.putMcp.run(id, workspace, now + seconds);
-      return true;
-    }).immediate,
-    touchMcp: db.transaction((id: string, seconds: number) => {
-      const now = clock();
-      const row = ops.mcp.get(id);
-      if (!row || !(row.expires_at > now)) {
-        if (row) ops.dropMcp.run(id);
-        return null;
-      }
-      ops.slideMcp.run(now + seconds, id);
-      return row.workspace;
-    }).immediate,
+    openMcp: db.transaction(
+      (id: string, info: string, seconds: number, max: number, busy: readonly string[]): McpOpened => {
+        const now = clock();
+        ops.purgeMcp.run(now);
+        let evicted: string | null = null;
+        if (ops.countMcp.get()!.n >= max) {
+          // The least recently used that nothing holds: a call in flight here (busy) or anywhere (held).
+          const idle = ops.leastUsedMcp.all(now, busy.length + 1).find((r) => !busy.includes(r.id));
+          if (!idle) return { opened: false, evicted: null };
+          ops.dropMcp.run(idle.id);
+          evicted = idle.id;
+        }
+        ops.putMcp.run(id, info, now + seconds, now);
+        return { opened: true, evicted };
+      },
+    ).immediate,
   };
 }

@@ -15,9 +15,13 @@ export function createTables(db: Database): void {
     "CREATE TABLE IF NOT EXISTS lease_queue (name TEXT NOT NULL, ticket TEXT NOT NULL, seq INTEGER NOT NULL, expires_at REAL NOT NULL, PRIMARY KEY (name, ticket))",
   );
   db.run("CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, n INTEGER NOT NULL)");
+  // MCP sessions are short-lived: a table of an older shape (no used_at) is dropped, not migrated.
+  const columns = db.query<{ name: string }, []>("PRAGMA table_info(mcp_sessions)").all();
+  if (columns.length && !columns.some((c) => c.name === "used_at")) db.run("DROP TABLE mcp_sessions");
   db.run(
-    "CREATE TABLE IF NOT EXISTS mcp_sessions (id TEXT PRIMARY KEY, workspace TEXT NOT NULL, expires_at REAL NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS mcp_sessions (id TEXT PRIMARY KEY, info TEXT NOT NULL, expires_at REAL NOT NULL, used_at REAL NOT NULL, held_until REAL NOT NULL DEFAULT 0)",
   );
+  db.run("CREATE INDEX IF NOT EXISTS mcp_sessions_used ON mcp_sessions (used_at)");
   db.run("CREATE TABLE IF NOT EXISTS marks (name TEXT PRIMARY KEY, expires_at REAL NOT NULL)");
 }
 

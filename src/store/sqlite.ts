@@ -8,7 +8,7 @@ import { DEFAULT_TTL_SECONDS, type WorkspaceRecord } from "./record.ts";
 import { type RecordCodec, writeRecord } from "./seal.ts";
 import { type LeaseStatements, leaseStatements, leaseTransactions } from "./sqlite-leases.ts";
 import { createTables, ownerOnly } from "./sqlite-schema.ts";
-import type { LeaseFence, RecordStore, UpdateFn, UpdateOptions } from "./types.ts";
+import type { LeaseFence, McpOpened, McpTouch, RecordStore, UpdateFn, UpdateOptions } from "./types.ts";
 
 export interface SqliteStoreOptions {
   /** A file path, or ":memory:" (the default). */
@@ -51,6 +51,8 @@ export class SqliteStore implements RecordStore {
   private readonly sessionRow: Statement<{ expires_at: number }, [string]>;
   private readonly dropSessionRow: Statement<unknown, [string]>;
   private readonly purgeSessions: Statement<unknown, [number]>;
+  /** When expired marks were last purged (epoch seconds). */
+  private marksPurged = 0;
 
   constructor(options: SqliteStoreOptions = {}) {
     this.path = options.path ?? ":memory:";
@@ -173,12 +175,25 @@ export class SqliteStore implements RecordStore {
     this.guard(() => this.leaseOps.leaveLine.run(name, ticket));
   }
 
-  async openMcpSession(id: string, workspace: string, seconds: number, max: number): Promise<boolean> {
-    return this.guard(() => this.leaseSteps.openMcp(id, workspace, seconds, max));
+  async openMcpSession(
+    id: string,
+    info: string,
+    seconds: number,
+    max: number,
+    busy: readonly string[] = [],
+  ): Promise<McpOpened> {
+    return this.guard(() => this.leaseSteps.openMcp(id, info, seconds, max, busy));
   }
 
-  async mcpSession(id: string, seconds: number): Promise<string | null> {
-    return this.guard(() => this.leaseSteps.touchMcp(id, seconds));
+  async mcpSession(id: string, seconds: number, touch: McpTouch = {}): Promise<string | null> {
+    return this.guard(() => {
+      const now = this.now();
+      const use = touch.use === false ? 0 : 1;
+      const row = this.leaseOps.touchMcp.get(now + seconds, use, now, now + (touch.hold ?? 0), id, now);
+      if (row) return row.info;
+      this.leaseOps.dropMcp.run(id);
+      return null;
+    });
   }
 
   async closeMcpSession(id: string): Promise<boolean> {
@@ -188,7 +203,11 @@ export class SqliteStore implements RecordStore {
   async putMark(name: string, seconds: number): Promise<void> {
     this.guard(() => {
       const now = this.now();
-      this.leaseOps.purgeMarks.run(now);
+      // Expired marks go once a second at most: a purge is a scan of the table, a put is not.
+      if (now - this.marksPurged >= 1) {
+        this.leaseOps.purgeMarks.run(now);
+        this.marksPurged = now;
+      }
       this.leaseOps.putMark.run(name, now + seconds);
     });
   }

@@ -68,12 +68,21 @@ export interface RecordStore {
   watchNudges?(listener: (name: string) => void): () => void;
 
   /**
-   * MCP sessions over HTTP, kept here so any server of a group serves any of them: opens `id` for
-   * `workspace`, unused for at most `seconds`, unless `max` sessions are open (then false).
+   * MCP sessions over HTTP, kept here so any server of a group serves any of them: opens `id`
+   * holding `info` (what the session is: its workspace, its spec version), unused for at most
+   * `seconds`. With `max` open, the least recently used one that no call holds (held, or in `busy`:
+   * the caller's own calls in flight) is closed to make room, and named; when every one is held,
+   * nothing opens.
    */
-  openMcpSession(id: string, workspace: string, seconds: number, max: number): Promise<boolean>;
-  /** The session's workspace, its idle time restarted; null when it is closed or idle too long. */
-  mcpSession(id: string, seconds: number): Promise<string | null>;
+  openMcpSession(
+    id: string,
+    info: string,
+    seconds: number,
+    max: number,
+    busy?: readonly string[],
+  ): Promise<McpOpened>;
+  /** The session's info, its idle time restarted (see McpTouch); null when it is closed or idle too long. */
+  mcpSession(id: string, seconds: number, touch?: McpTouch): Promise<string | null>;
   /** True when the session was open. */
   closeMcpSession(id: string): Promise<boolean>;
 
@@ -92,4 +101,16 @@ export interface RecordStore {
   /** True when the store answers. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
+}
+
+/** What opening an MCP session did: opened it, and which idle one it closed to make room. */
+export interface McpOpened {
+  opened: boolean;
+  evicted: string | null;
+}
+
+/** How an MCP session is touched: `use` (default true) makes it the most recently used; `hold` keeps it from eviction that many seconds (a long call). */
+export interface McpTouch {
+  use?: boolean;
+  hold?: number;
 }

@@ -1,17 +1,23 @@
 // What the agent surfaces' HTTP routes share: bearer auth, /mcp's gate and naming the workspace.
 // JSON answers and failures are src/http/json.ts; bodies src/http/body.ts.
 
-import { bearerOf, sameToken } from "../admin/auth.ts";
+import { ADMIN_TOKEN_ON_AGENT, bearerOf, sameToken } from "../admin/auth.ts";
+import type { Config } from "../config/schema.ts";
 import { badInput, forbidden, unauthorized } from "../errors.ts";
 import { requestHost } from "../http/guard.ts";
 import { workspaceNameProblem } from "../kit/names.ts";
 import type { Services } from "../services.ts";
 
-/** Throws 401 unless the request carries the bearer token (no token configured: loopback only, open). */
-export function requireToken(request: Request, token: string | null): void {
-  if (!token) return;
+/**
+ * Throws 401 unless the request carries the agent token (no token configured: loopback only,
+ * open). The admin token, when it is a token of its own, is named as the wrong one.
+ */
+export function requireToken(request: Request, auth: Pick<Config["auth"], "token" | "admin_token">): void {
+  if (!auth.token) return;
   const given = bearerOf(request);
-  if (given !== null && sameToken(given, token)) return;
+  if (given !== null && sameToken(given, auth.token)) return;
+  if (given !== null && auth.admin_token && sameToken(given, auth.admin_token))
+    throw unauthorized(ADMIN_TOKEN_ON_AGENT);
   throw unauthorized();
 }
 
@@ -41,7 +47,7 @@ export const MCP_BODY_METHODS = ["POST", "DELETE"];
  */
 export function mcpGate(services: Pick<Services, "config" | "hosts">) {
   return (request: Request): void => {
-    requireToken(request, services.config.auth.token);
+    requireToken(request, services.config.auth);
     const origin = request.headers.get("origin");
     if (origin === null || services.hosts.ownOrigin(origin, requestHost(request))) return;
     throw forbidden("requests to /mcp from a web page on another origin are refused");

@@ -1,7 +1,9 @@
 // Cancelling an MCP tools/call over HTTP. A cancel may come in another request than its call, on
-// another server of the group: the call registers here as it starts (mcp.ts), a cancel looks it up
-// here (mcp-http.ts), and a cancel for a call this server does not hold leaves a mark in the store
-// that the call's server looks for. Both sides call into this; neither calls the other.
+// another server of the group: the call registers here as it starts (mcp-methods.ts), a cancel
+// looks it up here (mcp-http.ts), and a cancel for a call this server does not hold leaves a mark in
+// the store that the call's server looks for. A call costs the store nothing in its first second:
+// only one still running then marks its id as the session's (so made-up ids never get a mark) and
+// starts looking for cancels; a cancel that finds no such mark looks once more after that second.
 import type { Services } from "../services.ts";
 
 /** How often a call looks for a cancel sent to another server, and how long such a cancel is kept. */
@@ -21,9 +23,11 @@ export class McpCancels {
     const key = callKey(session, requestId);
     if (key === null) return () => undefined;
     this.inflight.set(key, cancel);
-    // The id is the session's: a cancel sent to another server may mark it for this call.
-    void this.store.putMark(usedKey(key), CANCEL_KEEP_S).catch(() => undefined);
+    let marked = false;
     const timer = setInterval(() => {
+      // The id is the session's: a cancel sent to another server may mark it for this call.
+      if (!marked) void this.store.putMark(usedKey(key), CANCEL_KEEP_S).catch(() => undefined);
+      marked = true;
       this.store.hasMark(key).then(
         (yes) => yes && cancel(),
         () => undefined,
@@ -44,9 +48,24 @@ export class McpCancels {
     const key = callKey(session, requestId);
     if (key === null) return;
     const here = this.inflight.get(key);
-    if (here) here();
-    // Only for an id the session used for a call (on any server): others are a client's noise.
-    else if (await this.store.hasMark(usedKey(key))) await this.store.putMark(key, CANCEL_KEEP_S);
+    if (here) return here();
+    // Only for an id the session used for a call (on any server): others are a client's noise. A
+    // call in its first second has no mark yet: looked for once more, after it would have one.
+    if (await this.marked(key)) return;
+    const later = setTimeout(() => void this.marked(key).catch(() => undefined), CANCEL_POLL_MS * 1.5);
+    later.unref?.();
+  }
+
+  /** Marks the call cancelled when its id is marked as the session's; whether it was. */
+  private async marked(key: string): Promise<boolean> {
+    const here = this.inflight.get(key);
+    if (here) {
+      here();
+      return true;
+    }
+    if (!(await this.store.hasMark(usedKey(key)))) return false;
+    await this.store.putMark(key, CANCEL_KEEP_S);
+    return true;
   }
 
   /** Stops every call running here (the server closes). */

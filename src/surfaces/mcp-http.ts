@@ -1,32 +1,79 @@
-// MCP over Streamable HTTP at /mcp, served by any server of a group. An MCP session is a few bytes
-// in the record store (its workspace, and how long it has gone unused), not a transport in one
-// server's memory: initialize opens it (capped by mcp.max_sessions across the group, closed after
-// mcp.session_idle unused), and every later request, on whichever server the proxy picks, reads it
-// and is served by the SDK's stateless transport made for that request alone. A request's progress
-// notifications and its result travel on that request's own event stream, so they reach the
-// client that asked. A cancel may land on another server than its call: it finds the call here,
-// or leaves a mark in the store that the call's server looks for. A GET opens the session's event
-// stream (src/surfaces/mcp-stream.ts): its subscribed resources' updates.
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+// MCP over Streamable HTTP at /mcp, served by any server of a group, with no SDK server built for a
+// request: each message goes straight to the method table (src/surfaces/mcp-methods.ts).
+//
+// 2025-era sessions (2025-11-25 and the versions before it): a session is a few bytes in the record
+// store (what it is: its workspace, its version, whether its client answers elicitations; and when
+// it was last used), not a transport in one server's memory. initialize opens it; when
+// mcp.max_sessions are open, the least recently used one that no call holds is closed to make room
+// (a client that went without DELETE costs a row until then, and nothing once it is gone); it closes
+// after mcp.session_idle unused. A request's notifications and its result travel on that request's
+// own answer. A cancel may land on another server than its call (mcp-cancels.ts). A GET opens the
+// session's event stream (mcp-stream.ts). Batches are JSON-RPC's only where the version has them
+// (2025-03-26, at most MAX_BATCH messages); 2025-06-18 and later take one message per POST.
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { issueError } from "../actions/validate.ts";
 import { badInput, notFound, unavailable } from "../errors.ts";
 import type { Services } from "../services.ts";
 import { MCP_BODY_METHODS, mcpGate, workspaceOf } from "./http.ts";
-import { type CallHooks, mcpServer } from "./mcp.ts";
+import { CAPABILITIES, INSTRUCTIONS, SERVER_INFO } from "./mcp-answers.ts";
 import { McpCancels } from "./mcp-cancels.ts";
 import { storedLevel } from "./mcp-logging.ts";
+import { dispatch, type SessionPorts } from "./mcp-methods.ts";
 import { McpStreams } from "./mcp-stream.ts";
 import { storedSubscriptions } from "./mcp-subscribe.ts";
+import {
+  Exchange,
+  errorResponse,
+  failureOf,
+  INVALID_REQUEST,
+  kindOf,
+  type RpcMessage,
+  type RpcRequest,
+} from "./mcp-wire.ts";
 
 export const sessionsFull = (max: number) =>
-  `this server holds its most MCP sessions (${max}, mcp.max_sessions): close one you no longer use (DELETE /mcp with its mcp-session-id) or retry once idle ones close`;
+  `this server holds its most MCP sessions (${max}, mcp.max_sessions), each with a call running: retry once one has ended, or close one you no longer use (DELETE /mcp with its mcp-session-id)`;
 export const NO_SESSION =
-  "no such MCP session: it was closed, or unused for longer than mcp.session_idle; initialize a new one";
+  "no such MCP session: it was closed, or unused for longer than mcp.session_idle, or closed to make room for a new one; initialize a new one";
 
 /** How long a session's chosen log level and subscriptions are kept (a session unused for mcp.session_idle closes first). */
 const LEVEL_KEEP_S = 7 * 24 * 3600;
-/** Cancels one request may carry: the rest of a batch of 9,000 is ignored, not 9,000 store writes. */
+/** Cancels one request may carry: the rest are ignored, not looked up. */
 export const MAX_CANCELS = 16;
+/** The most messages a 2025-03-26 batch may hold (the only version with batches). */
+export const MAX_BATCH = 16;
+/** A call running a beat or longer gets a keep-alive on its answer, and holds its session against eviction on every server for HOLD_S, renewed each beat. */
+const BEAT_MS = 15_000;
+const HOLD_S = 45;
+
+/** What MCP over HTTP holds in this server's memory for its sessions (an idle one: nothing). */
+export interface McpHeld {
+  streams: number;
+  busy: number;
+}
+
+/** What a 2025-era session is, as the store keeps it. */
+export interface SessionInfo {
+  workspace: string;
+  version: string;
+  /** The client answers form-mode elicitation requests (it declared the capability). */
+  elicitation?: boolean;
+}
+
+function sessionInfo(stored: string): SessionInfo {
+  // A session opened before sessions carried more than their workspace.
+  if (!stored.startsWith("{")) return { workspace: stored, version: LATEST_PROTOCOL_VERSION };
+  return JSON.parse(stored) as SessionInfo;
+}
+
+const INITIALIZE = z.looseObject({
+  protocolVersion: z.string(),
+  capabilities: z.looseObject({ elicitation: z.looseObject({}).optional() }),
+  clientInfo: z.looseObject({ name: z.string(), version: z.string() }),
+});
+
+const NOT_ACCEPTABLE = "Not Acceptable: Client must accept both application/json and text/event-stream";
 
 export class McpHttp {
   private readonly idle: number;
@@ -34,12 +81,34 @@ export class McpHttp {
   /** tools/call requests running on this server, and the cancels that reach them. */
   private readonly cancels: McpCancels;
   private readonly streams: McpStreams;
+  /** Sessions with a request in flight on this server, and how many: never the ones evicted. */
+  private readonly busy = new Map<string, number>();
+  /** The POSTs in flight here, for the beat. */
+  private readonly running = new Set<{ session: string; exchange: Exchange; since: number }>();
+  /** Every BEAT_MS: a long call's answer gets a keep-alive and its session is held on every server. */
+  private readonly beat: ReturnType<typeof setInterval>;
 
   constructor(private readonly services: Services) {
     this.idle = services.config.mcp.session_idle;
     this.max = services.config.mcp.max_sessions;
     this.streams = new McpStreams(services, this.idle);
     this.cancels = new McpCancels(services.store);
+    // One timer for every call in flight: a call that ends within a beat costs no timer of its own.
+    this.beat = setInterval(() => this.keepAlive(), BEAT_MS);
+    this.beat.unref?.();
+  }
+
+  /** Each call running since the last beat or longer: a keep-alive, and its session held. */
+  private keepAlive(): void {
+    const now = Date.now();
+    const sessions = new Set<string>();
+    for (const r of this.running) {
+      if (now - r.since < BEAT_MS) continue;
+      r.exchange.beat();
+      sessions.add(r.session);
+    }
+    for (const id of sessions)
+      void this.services.store.mcpSession(id, this.idle, { use: false, hold: HOLD_S }).catch(() => undefined);
   }
 
   /**
@@ -50,69 +119,173 @@ export class McpHttp {
     if (!MCP_BODY_METHODS.includes(request.method)) mcpGate(this.services)(request);
     const id = request.headers.get("mcp-session-id");
     if (!id) return this.initialize(request, body);
-    const workspace = await this.services.store.mcpSession(id, this.idle);
-    if (workspace === null) throw notFound(NO_SESSION);
+    const info = await this.session(id, request.method === "POST");
+    if (info === null) throw notFound(NO_SESSION);
     if (request.method === "DELETE") {
       await this.services.store.closeMcpSession(id);
       this.streams.end(id);
       return new Response(null, { status: 200 });
     }
-    if (request.method === "GET") return this.streams.stream(id, workspace, request);
+    if (request.method === "GET") return this.streams.stream(id, info.workspace, request);
     if (request.method !== "POST") return methodNotAllowed();
-    const cancels = (Array.isArray(body) ? body : [body]).filter(isCancel).slice(0, MAX_CANCELS);
+    return this.post(request, body, id, info);
+  }
+
+  private async post(request: Request, body: unknown, id: string, info: SessionInfo): Promise<Response> {
+    if (!acceptsBoth(request)) return errorResponse(406, -32000, NOT_ACCEPTABLE);
+    const version = request.headers.get("mcp-protocol-version") ?? info.version;
+    if (!SUPPORTED_PROTOCOL_VERSIONS.includes(version))
+      return errorResponse(
+        400,
+        -32000,
+        `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")})`,
+      );
+    const messages = batchOf(body, version);
+    if (messages instanceof Response) return messages;
+    const cancels = messages
+      .filter((m) => "method" in m && m.method === "notifications/cancelled")
+      .slice(0, MAX_CANCELS);
     for (const m of cancels) await this.cancels.cancel(id, m);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    await mcpServer(this.services, workspace, this.hooks(id)).connect(transport);
-    return transport.handleRequest(request, { parsedBody: body });
+    const requests = messages.filter((m): m is RpcRequest => kindOf(m) === "request");
+    if (requests.some((m) => m.method === "initialize"))
+      return errorResponse(400, INVALID_REQUEST, "Invalid Request: this session is initialized already");
+    if (requests.length === 0) return new Response(null, { status: 202 });
+    const exchange = new Exchange(requests.length, Array.isArray(body));
+    const ports = this.ports(id);
+    const running = { session: id, exchange, since: Date.now() };
+    this.running.add(running);
+    this.hold(id, +1);
+    const redact = (t: string) => this.services.redactor.redact(t);
+    void Promise.all(
+      requests.map(async (m) => {
+        try {
+          const result = await dispatch(
+            {
+              services: this.services,
+              workspace: info.workspace,
+              requestId: m.id,
+              signal: request.signal,
+              notify: (n) => exchange.notify(n),
+              session: ports,
+            },
+            m.method,
+            m.params,
+          );
+          exchange.answer({ jsonrpc: "2.0", id: m.id, result });
+        } catch (err) {
+          exchange.answer(failureOf(m.id, err, redact));
+        }
+      }),
+    ).finally(() => {
+      this.running.delete(running);
+      this.hold(id, -1);
+    });
+    return exchange.response;
   }
 
   private async initialize(request: Request, body: unknown): Promise<Response> {
     if (request.method !== "POST") throw badInput("start an MCP session with an initialize POST");
+    if (!acceptsBoth(request)) return errorResponse(406, -32000, NOT_ACCEPTABLE);
     const workspace = workspaceOf(request);
-    const messages = Array.isArray(body) ? body : [body];
-    if (!messages.some((m) => isInitializeRequest(m))) {
+    if (Array.isArray(body))
+      return errorResponse(400, INVALID_REQUEST, "Invalid Request: initialize is sent alone, not in a batch");
+    const message = body as RpcMessage;
+    if (kindOf(message) !== "request" || (message as RpcRequest).method !== "initialize")
       throw badInput("no mcp-session-id header: start an MCP session with an initialize request");
+    const { id: requestId } = message as RpcRequest;
+    const params = INITIALIZE.safeParse((message as RpcRequest).params);
+    if (!params.success) {
+      const issue = params.error.issues[0] as z.core.$ZodIssue;
+      return errorResponse(400, -32602, `invalid params: ${issueError(INITIALIZE, issue).message}`, {
+        id: requestId,
+      });
     }
+    const asked = params.data.protocolVersion;
+    const version = SUPPORTED_PROTOCOL_VERSIONS.includes(asked) ? asked : LATEST_PROTOCOL_VERSION;
+    const info: SessionInfo = { workspace, version };
+    if (params.data.capabilities.elicitation) info.elicitation = true;
     const id = crypto.randomUUID();
-    if (!(await this.services.store.openMcpSession(id, workspace, this.idle, this.max))) {
-      throw unavailable(sessionsFull(this.max));
-    }
-    // The SDK's session mode for this one request: it negotiates and hands the client the id.
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => id });
-    await mcpServer(this.services, workspace, this.hooks(id)).connect(transport);
-    const res = await transport.handleRequest(request, { parsedBody: body });
-    if (!res.ok) await this.services.store.closeMcpSession(id).catch(() => undefined);
-    return res;
+    const opened = await this.services.store.openMcpSession(id, JSON.stringify(info), this.idle, this.max, [
+      ...this.busy.keys(),
+    ]);
+    if (!opened.opened) throw unavailable(sessionsFull(this.max));
+    if (opened.evicted) this.streams.end(opened.evicted);
+    const result = {
+      protocolVersion: version,
+      capabilities: CAPABILITIES,
+      serverInfo: SERVER_INFO,
+      instructions: INSTRUCTIONS,
+    };
+    return Response.json({ jsonrpc: "2.0", id: requestId, result }, { headers: { "mcp-session-id": id } });
+  }
+
+  /** The session's info, its idle time restarted (and made the most recently used, for a POST). */
+  private async session(id: string, use: boolean): Promise<SessionInfo | null> {
+    const stored = await this.services.store.mcpSession(id, this.idle, { use });
+    return stored === null ? null : sessionInfo(stored);
   }
 
   /** The session's ports: its log level, its subscriptions, where its calls register to be cancelled. */
-  private hooks(session: string): CallHooks {
+  private ports(session: string): SessionPorts {
     return {
       levels: storedLevel(this.services.store, session, LEVEL_KEEP_S),
       subscriptions: storedSubscriptions(this.services.store, session, LEVEL_KEEP_S, () =>
         this.streams.watchOf(session),
       ),
-      cancels: { session, registry: this.cancels },
+      register: (requestId, stop) => this.cancels.register(session, requestId, stop),
     };
   }
 
+  private hold(session: string, by: number): void {
+    const n = (this.busy.get(session) ?? 0) + by;
+    if (n > 0) this.busy.set(session, n);
+    else this.busy.delete(session);
+  }
+
+  /** What this server holds for MCP sessions now: streams open, sessions with a call in flight. */
+  held(): McpHeld {
+    return { streams: this.streams.size, busy: this.busy.size };
+  }
+
   async close(): Promise<void> {
+    clearInterval(this.beat);
     this.streams.close();
     this.cancels.close();
   }
 }
 
-function isCancel(message: unknown): boolean {
-  return (message as { method?: unknown } | null)?.method === "notifications/cancelled";
+/** A POST's messages, or the refusal: a batch where the version has none, an empty or oversized one. */
+function batchOf(body: unknown, version: string): RpcMessage[] | Response {
+  if (!Array.isArray(body)) {
+    if (kindOf(body) === null)
+      return errorResponse(400, INVALID_REQUEST, "Invalid Request: not a JSON-RPC message");
+    return [body as RpcMessage];
+  }
+  if (version !== "2025-03-26")
+    return errorResponse(
+      400,
+      INVALID_REQUEST,
+      `Invalid Request: MCP ${version} takes one JSON-RPC message per POST (batches were removed in 2025-06-18)`,
+    );
+  if (body.length === 0) return errorResponse(400, INVALID_REQUEST, "Invalid Request: an empty batch");
+  if (body.length > MAX_BATCH)
+    return errorResponse(
+      400,
+      INVALID_REQUEST,
+      `Invalid Request: a batch holds at most ${MAX_BATCH} messages`,
+    );
+  if (body.some((m) => kindOf(m) === null))
+    return errorResponse(400, INVALID_REQUEST, "Invalid Request: a batch item is not a JSON-RPC message");
+  return body as RpcMessage[];
+}
+
+function acceptsBoth(request: Request): boolean {
+  const accept = request.headers.get("accept") ?? "";
+  return accept.includes("application/json") && accept.includes("text/event-stream");
 }
 
 function methodNotAllowed(): Response {
-  return new Response(
-    JSON.stringify({
-      jsonrpc: "2.0",
-      error: { code: -32000, message: "POST requests, GET for the session's event stream, DELETE to close" },
-      id: null,
-    }),
-    { status: 405, headers: { allow: "GET, POST, DELETE", "content-type": "application/json" } },
-  );
+  return errorResponse(405, -32000, "POST requests, GET for the session's event stream, DELETE to close", {
+    headers: { allow: "GET, POST, DELETE" },
+  });
 }

@@ -1,13 +1,13 @@
 // MCP logging: a session that chose a level (logging/setLevel) gets, during each of its tool calls,
 // the server's log lines about its workspace and the call's own line as notifications/message,
 // redacted as every log line is. A session that never chose a level gets none.
-import type { LoggingLevel, ServerNotification } from "@modelcontextprotocol/sdk/types.js";
+import type { LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
 import { redactCredentials } from "../errors.ts";
 import type { Log, LogLevel } from "../log.ts";
 import type { RecordStore } from "../store/types.ts";
 
 /** MCP's levels, least severe first. */
-const SEVERITY: LoggingLevel[] = [
+export const LEVELS = [
   "debug",
   "info",
   "notice",
@@ -16,7 +16,9 @@ const SEVERITY: LoggingLevel[] = [
   "critical",
   "alert",
   "emergency",
-];
+] as const satisfies readonly LoggingLevel[];
+export type McpLevel = (typeof LEVELS)[number];
+const SEVERITY: readonly LoggingLevel[] = LEVELS;
 const AS_MCP: Record<LogLevel, LoggingLevel> = {
   debug: "debug",
   info: "info",
@@ -73,14 +75,13 @@ export interface LogRelay {
 
 const SILENT: LogRelay = { line: async () => undefined, stop: () => undefined };
 
-/** For one tool call: relays the workspace's log lines at or above the session's level to `send`. */
-export async function logRelay(
+/** For one tool call: relays the workspace's log lines at or above `level` (null: none) to `send`. */
+export function logRelay(
   log: Pick<Log, "addSink">,
-  levels: LevelStore,
+  level: LoggingLevel | null,
   workspace: string,
-  send: (n: ServerNotification) => Promise<void>,
-): Promise<LogRelay> {
-  const level = await levels.get();
+  send: (n: { method: string; params: Record<string, unknown> }) => Promise<void>,
+): LogRelay {
   if (level === null) return SILENT;
   const min = SEVERITY.indexOf(level);
   const out = (l: LoggingLevel, data: string) =>

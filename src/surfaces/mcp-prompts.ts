@@ -1,6 +1,4 @@
 // MCP prompts: the few a user picks from a client's menu. Short: each names the tools to use.
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { GetPromptRequestSchema, ListPromptsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { badInput } from "../errors.ts";
 
 interface PromptDef {
@@ -42,22 +40,20 @@ const PROMPTS: PromptDef[] = [
 /** Whether a prompt of that name is offered. */
 export const isPrompt = (name: string) => PROMPTS.some((p) => p.name === name);
 
-/** Serves prompts/list and prompts/get; `fail` turns an error into MCP's (resourceError). */
-export function servePrompts(server: Server, fail: (err: unknown) => Error): void {
-  server.setRequestHandler(ListPromptsRequestSchema, async () => ({
-    prompts: PROMPTS.map(({ text: _, ...p }) => p),
-  }));
-  server.setRequestHandler(GetPromptRequestSchema, async (request) => {
-    const p = PROMPTS.find((x) => x.name === request.params.name);
-    if (!p) throw fail(badInput(`no prompt ${request.params.name}: prompts/list names them`));
-    const args = request.params.arguments ?? {};
-    for (const a of p.arguments) {
-      if (a.required && !args[a.name])
-        throw fail(badInput(`"${a.name}" is required for the prompt ${p.name}`));
-    }
-    return {
-      description: p.description,
-      messages: [{ role: "user" as const, content: { type: "text" as const, text: p.text(args) } }],
-    };
-  });
+/** prompts/list's prompts. */
+export function listPrompts() {
+  return PROMPTS.map(({ text: _, ...p }) => p);
+}
+
+/** prompts/get: the prompt filled in; a 400 for an unknown prompt or a missing argument. */
+export function getPrompt(name: string, args: Record<string, string>) {
+  const p = PROMPTS.find((x) => x.name === name);
+  if (!p) throw badInput(`no prompt ${name}: prompts/list names them`);
+  for (const a of p.arguments) {
+    if (a.required && !args[a.name]) throw badInput(`"${a.name}" is required for the prompt ${p.name}`);
+  }
+  return {
+    description: p.description,
+    messages: [{ role: "user" as const, content: { type: "text" as const, text: p.text(args) } }],
+  };
 }

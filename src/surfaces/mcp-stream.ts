@@ -24,6 +24,11 @@ export class McpStreams {
     private readonly idle: number,
   ) {}
 
+  /** How many streams are open on this server. */
+  get size(): number {
+    return this.open.size;
+  }
+
   /** The watch of the session's stream, when this server holds it. */
   watchOf(session: string): ResourceWatch | undefined {
     return this.open.get(session)?.watch;
@@ -60,7 +65,7 @@ export class McpStreams {
         const beat = setInterval(() => {
           write(": alive\n\n");
           // A stream in use keeps its session open; a session closed elsewhere ends it.
-          this.services.store.mcpSession(session, this.idle).then(
+          this.services.store.mcpSession(session, this.idle, { use: false }).then(
             (w) => w === null && end(),
             () => undefined,
           );

@@ -59,7 +59,7 @@ async function readResource(
   request: Request,
   params: Record<string, string>,
 ): Promise<Response> {
-  requireToken(request, services.config.auth.token);
+  requireToken(request, services.config.auth);
   const workspace = resource.perWorkspace === false ? "" : workspaceOf(request);
   const read = await resource.read(services, workspace, params);
   if (read instanceof Response) return read;
@@ -74,7 +74,7 @@ async function readResource(
 
 export function restRoutes(services: Services) {
   const app = new Elysia({ name: "rest" });
-  const token = (request: Request) => requireToken(request, services.config.auth.token);
+  const token = (request: Request) => requireToken(request, services.config.auth);
   for (const action of ACTIONS) {
     const path = elysiaPath(action.http.path);
     // A GET has no parse stage: its token is checked in its handler.

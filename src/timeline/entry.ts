@@ -17,6 +17,19 @@ export const TimelineEntry = z.object({
   args: z.record(z.string(), z.unknown()),
   /** true when the arguments were cut to fit (a big upload): the entry cannot become a step. */
   args_cut: z.boolean().optional(),
+  /**
+   * The selectors a call that worked named by ref, each with a durable locator for its element,
+   * read in the page as the call resolved it (null: none could be read): a kept flow names the
+   * element by it (flow.ts).
+   */
+  locators: z
+    .array(
+      z.object({
+        selector: z.record(z.string(), z.unknown()),
+        locator: z.record(z.string(), z.string()).nullable(),
+      }),
+    )
+    .optional(),
   /** The HTTP status the call answered with (200, or its error's). */
   status: z.number().int(),
   ms: z.number().int().nonnegative(),

@@ -130,6 +130,7 @@ export class Timeline {
       };
     }
     if (ended.ok) {
+      if (end.located?.length) entry.locators = this.locatorsOf(end.located);
       if (typeof ended.result.url === "string") entry.url = this.redact(ended.result.url);
       if (typeof ended.result.title === "string") entry.title = this.redact(ended.result.title);
       return entry;
@@ -166,6 +167,16 @@ export class Timeline {
     // A refused call (400) keeps a short summary of what it sent.
     const { args, cut } = keptArgs(raw, refused);
     return { args: this.deps.redactor.redactDeep(args), ...(cut ? { args_cut: true as const } : {}) };
+  }
+
+  /** The locators, as redacted as the arguments; one the redactor would change is not kept (none read). */
+  private locatorsOf(located: NonNullable<CallEnd["located"]>): NonNullable<TimelineEntry["locators"]> {
+    const { redactor } = this.deps;
+    return located.map(({ selector, locator }) => {
+      const safe = locator && redactor.redactDeep(locator);
+      const same = safe !== null && JSON.stringify(safe) === JSON.stringify(locator);
+      return { selector: redactor.redactDeep(selector), locator: same ? safe : null };
+    });
   }
 
   private async append(workspace: string, entry: NewEntry, screen: Uint8Array | null): Promise<void> {
@@ -238,9 +249,14 @@ export class Timeline {
 
   /**
    * The flow the entries make: the last `last` calls of the agent's own (a run_flow's steps come
-   * with it), or the entries numbered `from` to `to`. A 400 when none of them can be a step.
+   * with it), or the entries numbered `from` to `to`; `description` in place of where it came from.
+   * A 400 when none of them can be a step, or one names by ref an element it kept no locator for.
    */
-  async flowYaml(workspace: string, pick: { last: number } | { from: number; to: number }): Promise<string> {
+  async flowYaml(
+    workspace: string,
+    pick: { last: number } | { from: number; to: number },
+    description?: string,
+  ): Promise<string> {
     const all = await this.all(workspace);
     let start: number;
     let end = all.length;
@@ -263,7 +279,7 @@ export class Timeline {
     if (chosen.length === 0) {
       throw badInput("the timeline has no entries there: GET /admin/workspaces/{key}/timeline lists them");
     }
-    const fields = flowFieldsOf(chosen, this.deps.tools);
+    const fields = flowFieldsOf(chosen, this.deps.tools, description);
     if (fields.steps.length === 0) {
       throw badInput(
         "none of those entries can be a step: a step is a call that succeeded and changed something (read-only calls, failed ones and flow tools are left out)",

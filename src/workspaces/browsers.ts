@@ -6,7 +6,7 @@ import { SANDBOX } from "../grid/bidi.ts";
 import type { HeldConnection } from "../grid/held.ts";
 import { IDLE_MS } from "../grid/held.ts";
 import { HeldConnections } from "../grid/held-pool.ts";
-import { Page } from "../grid/page.ts";
+import { type Located, Page } from "../grid/page.ts";
 import { LIBRARY_PRELOAD } from "../grid/page-call.ts";
 import type { Where } from "../grid/page-port.ts";
 import { answers } from "../grid/page-stuck.ts";
@@ -17,6 +17,8 @@ import { type BrowserSettings, focusFor, type WorkspaceRecord } from "../store/r
 export interface Held extends LiveBrowser {
   /** Where the page is now (null: the call never looked). */
   where(): Where | null;
+  /** The call's selectors that named their element by ref, with that element's locator. */
+  located(): Located[];
   release(): void;
 }
 
@@ -132,6 +134,7 @@ export class Browsers {
         return page;
       },
       where: () => (made ? { ...made.where } : null),
+      located: () => (made ? [...made.located] : []),
       release: () => {
         release?.();
         release = null;

@@ -1,6 +1,7 @@
 // A call as it comes into the call pipeline, and as it ends for where calls are recorded (the
 // activity log, the timeline): types only, so a surface or a recorder need not import the pipeline.
 import type { AnyAction, LiveBrowser } from "../actions/action.ts";
+import type { Located } from "../grid/page.ts";
 import type { Surface } from "../timeline/entry.ts";
 
 type AnyRecord = Record<string, unknown>;
@@ -33,6 +34,8 @@ export interface CallEnd {
   ended: Ended;
   /** The browser the call leaves (the workspace's, for one that held none); null when none is live. */
   browser: LiveBrowser | null;
+  /** The selectors it named by ref, each with its element's durable locator (a kept flow uses them). */
+  located?: Located[];
   /** A flow step's: where it left the page as its run saw it, and the run's flow and `return`. */
   step?: { url: string; title: string; flow?: string; return: boolean };
 }

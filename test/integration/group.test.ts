@@ -333,7 +333,7 @@ for (const kind of ["redis", "sqlite"] as const) {
         });
         expect(gone.status).toBe(404);
         expect(((await gone.json()) as { error: string }).error).toBe(
-          "no such MCP session: it was closed, or unused for longer than mcp.session_idle; initialize a new one",
+          "no such MCP session: it was closed, or unused for longer than mcp.session_idle, or closed to make room for a new one; initialize a new one",
         );
       }
     });

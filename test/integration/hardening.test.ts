@@ -283,7 +283,7 @@ describe("MCP sessions", () => {
     expect(grew).toBeLessThan(100);
   }, 60_000);
 
-  test("beyond mcp.max_sessions an initialize is a 503 saying so; a closed or idle one makes room", async () => {
+  test("beyond mcp.max_sessions an initialize closes the least recently used session; a closed or idle one makes room", async () => {
     const small = await startProcess({
       AUTH_TOKEN: TOKEN,
       GRID_URL: testGridUrl,
@@ -297,6 +297,18 @@ describe("MCP sessions", () => {
           headers: { ...AUTH, ...JSON_TYPE, ...MCP_ACCEPT },
           body: INIT,
         });
+      const ping = (id: string) =>
+        fetch(`${small.base}/mcp`, {
+          method: "POST",
+          headers: {
+            ...AUTH,
+            ...JSON_TYPE,
+            ...MCP_ACCEPT,
+            "mcp-session-id": id,
+            "mcp-protocol-version": "2025-06-18",
+          },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }),
+        });
       const ids: string[] = [];
       for (let i = 0; i < 3; i++) {
         const res = await init();
@@ -304,14 +316,19 @@ describe("MCP sessions", () => {
         await res.text();
         ids.push(res.headers.get("mcp-session-id") as string);
       }
-      const full = await init();
-      expect(full.status).toBe(503);
-      expect(await errorOf(full)).toBe(
-        "this server holds its most MCP sessions (3, mcp.max_sessions): close one you no longer use (DELETE /mcp with its mcp-session-id) or retry once idle ones close",
+      // Full: the fourth opens, and the least recently used (the first) is closed to make room.
+      const fourth = await init();
+      expect(fourth.status).toBe(200);
+      await fourth.text();
+      const first = await ping(ids[0] as string);
+      expect(first.status).toBe(404);
+      expect(await errorOf(first)).toBe(
+        "no such MCP session: it was closed, or unused for longer than mcp.session_idle, or closed to make room for a new one; initialize a new one",
       );
+      expect((await ping(ids[1] as string)).status).toBe(200);
       const closed = await fetch(`${small.base}/mcp`, {
         method: "DELETE",
-        headers: { ...AUTH, "mcp-session-id": ids[0] as string, "mcp-protocol-version": "2025-06-18" },
+        headers: { ...AUTH, "mcp-session-id": ids[1] as string, "mcp-protocol-version": "2025-06-18" },
       });
       expect(closed.status).toBe(200);
       const room = await init();
@@ -319,18 +336,7 @@ describe("MCP sessions", () => {
       await room.text();
       // mcp.session_idle: 2 s unused and a session is gone.
       await Bun.sleep(3500);
-      const stale = await fetch(`${small.base}/mcp`, {
-        method: "POST",
-        headers: {
-          ...AUTH,
-          ...JSON_TYPE,
-          ...MCP_ACCEPT,
-          "mcp-session-id": ids[1] as string,
-          "mcp-protocol-version": "2025-06-18",
-        },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
-      });
-      expect(stale.status).toBe(404);
+      expect((await ping(ids[2] as string)).status).toBe(404);
       for (let i = 0; i < 3; i++) {
         const res = await init();
         expect(res.status).toBe(200);

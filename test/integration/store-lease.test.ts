@@ -204,22 +204,53 @@ for (const h of harnesses) {
 
     test("MCP sessions: at most max open, any server sees one, idle ones go, closed ones make room", async () => {
       const { a, b } = pair(h);
-      expect(await a.openMcpSession("s1", "alpha", 60, 3)).toBe(true);
-      expect(await b.openMcpSession("s2", "beta", 60, 3)).toBe(true);
-      expect(await a.openMcpSession("s3", "gamma", 0.3, 3)).toBe(true);
-      expect(await b.openMcpSession("s4", "delta", 60, 3)).toBe(false);
+      const opened = { opened: true, evicted: null };
+      expect(await a.openMcpSession("s1", "alpha", 60, 3)).toEqual(opened);
+      expect(await b.openMcpSession("s2", "beta", 60, 3)).toEqual(opened);
+      expect(await a.openMcpSession("s3", "gamma", 0.3, 3)).toEqual(opened);
+      // Full, and each one busy on its server: nothing opens.
+      expect(await b.openMcpSession("s4", "delta", 60, 3, ["s1", "s2", "s3"])).toEqual({
+        opened: false,
+        evicted: null,
+      });
       expect(await b.mcpSession("s1", 60)).toBe("alpha");
       expect(await a.mcpSession("s2", 60)).toBe("beta");
       expect(await a.mcpSession("nope", 60)).toBeNull();
       expect(await b.closeMcpSession("s1")).toBe(true);
       expect(await b.closeMcpSession("s1")).toBe(false);
       expect(await a.mcpSession("s1", 60)).toBeNull();
-      expect(await b.openMcpSession("s4", "delta", 60, 3)).toBe(true);
+      expect(await b.openMcpSession("s4", "delta", 60, 3, ["s2", "s3"])).toEqual(opened);
       // s3 was idle 0.3 s at most: gone, and its place with it.
       await Bun.sleep(400);
       expect(await b.mcpSession("s3", 60)).toBeNull();
-      expect(await a.openMcpSession("s5", "eps", 60, 3)).toBe(true);
-      expect(await a.openMcpSession("s6", "eps", 60, 3)).toBe(false);
+      expect(await a.openMcpSession("s5", "eps", 60, 3)).toEqual(opened);
+      expect(await a.openMcpSession("s6", "eps", 60, 3, ["s2", "s4", "s5"])).toEqual({
+        opened: false,
+        evicted: null,
+      });
+    });
+
+    test("MCP sessions: a full table closes the least recently used one nothing holds", async () => {
+      const { a, b } = pair(h);
+      for (const id of ["s1", "s2", "s3", "s4"]) {
+        await a.openMcpSession(id, id, 60, 4);
+        await Bun.sleep(5);
+      }
+      // s1 used since; s2 held by a long call on another server; s3 busy on the opening server; a
+      // stream's beat keeps s4 open without making it used.
+      await b.mcpSession("s1", 60);
+      await b.mcpSession("s2", 60, { use: false, hold: 30 });
+      await b.mcpSession("s4", 60, { use: false });
+      expect(await a.openMcpSession("s5", "s5", 60, 4, ["s3"])).toEqual({ opened: true, evicted: "s4" });
+      expect(await b.mcpSession("s4", 60)).toBeNull();
+      expect(await b.openMcpSession("s6", "s6", 60, 4)).toEqual({ opened: true, evicted: "s3" });
+      expect(await a.mcpSession("s3", 60)).toBeNull();
+      expect(await a.mcpSession("s2", 60)).toBe("s2");
+      // Held, and the others busy: nothing opens.
+      expect(await a.openMcpSession("s7", "s7", 60, 4, ["s1", "s5", "s6"])).toEqual({
+        opened: false,
+        evicted: null,
+      });
     });
 
     test("using a session restarts its idle time", async () => {

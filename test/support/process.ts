@@ -9,6 +9,8 @@ const BUN = join(ROOT, "node_modules", ".bin", "bun");
 export interface ServerProcess {
   base: string;
   port: number;
+  /** Its process id (a bench reads its CPU time from /proc). */
+  pid: number;
   /** Everything the server wrote to stderr so far. */
   output(): string;
   /** Resident memory, MiB. */
@@ -46,6 +48,7 @@ export async function startProcess(env: Record<string, string>): Promise<ServerP
   return {
     base,
     port: Number(new URL(base).port),
+    pid: proc.pid,
     output: () => out,
     rss: () => {
       const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${proc.pid}/status`, "utf8"));

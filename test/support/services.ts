@@ -4,7 +4,7 @@
 
 import type { AnyAction } from "../../src/actions/action.ts";
 import { ACTIONS } from "../../src/actions/index.ts";
-import { AdminAuth, adminTokenOf } from "../../src/admin/auth.ts";
+import { AdminAuth, adminTokenOf, agentOnlyTokenOf } from "../../src/admin/auth.ts";
 import { type Config, defaultConfig } from "../../src/config/schema.ts";
 import { setupFiles } from "../../src/files/setup.ts";
 import { Flows } from "../../src/flows/service.ts";
@@ -108,7 +108,7 @@ export function testServices(opts: TestServicesOptions): Services {
     activity,
     recordings,
     hosts,
-    admin: new AdminAuth(store, adminTokenOf(config), hosts),
+    admin: new AdminAuth(store, adminTokenOf(config), hosts, agentOnlyTokenOf(config)),
     bodies: new Bodies(),
   };
 }

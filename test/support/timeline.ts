@@ -6,7 +6,7 @@ import type { CallEnd, Ended } from "../../src/workspaces/call.ts";
 
 export async function recordCall(
   t: Timeline,
-  call: Pick<CallEnd, "surface" | "workspace" | "action" | "args">,
+  call: Pick<CallEnd, "surface" | "workspace" | "action" | "args" | "located">,
   run: () => Promise<Record<string, unknown>>,
   time = 1000,
 ): Promise<Record<string, unknown>> {

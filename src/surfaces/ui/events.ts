@@ -24,7 +24,7 @@ const sseData = (html: string) =>
   );
 
 /** A feed event as the page's message, or null for one this page does not show. */
-function message(event: FeedEvent, key: string | undefined): Uint8Array | null {
+async function message(event: FeedEvent, key: string | undefined): Promise<Uint8Array | null> {
   if ("beat" in event) return encoder.encode(": beat\n\n");
   if ("row" in event) {
     const row: Row = event.row;
@@ -34,14 +34,20 @@ function message(event: FeedEvent, key: string | undefined): Uint8Array | null {
   }
   // A page holding a typed secret is not pictured: the last picture stays until it moves on.
   const frame = event.screen;
-  if (frame.live)
-    return sseData(frameMessage({ live: true, jpeg: Buffer.from(frame.jpeg).toString("base64") }));
+  if (frame.live) {
+    // Read from the JPEG's header: the picture's size, so the page keeps its place between frames.
+    const size = await new Bun.Image(frame.jpeg)
+      .metadata()
+      .then(({ width, height }) => ({ width, height }))
+      .catch(() => ({}));
+    return sseData(frameMessage({ live: true, jpeg: Buffer.from(frame.jpeg).toString("base64"), ...size }));
+  }
   return frame.hidden ? null : sseData(frameMessage({ live: false, jpeg: "" }));
 }
 
 async function* pageFeed(kit: UiKit, key: string | undefined, signal: AbortSignal) {
   for await (const event of kit.feeds.events(key ?? null, signal)) {
-    const out = message(event, key);
+    const out = await message(event, key);
     if (out) yield out;
   }
 }

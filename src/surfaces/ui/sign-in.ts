@@ -3,13 +3,23 @@
 import { stringifySetCookie } from "cookie";
 import { Elysia } from "elysia";
 import { SignInPage } from "../../../views/sign-in.tsx";
-import { ADMIN_COOKIE, adminTokenOf, SIGN_IN_SECONDS, SignInLimiter, sameToken } from "../../admin/auth.ts";
+import {
+  ADMIN_COOKIE,
+  adminTokenOf,
+  agentOnlyTokenOf,
+  SIGN_IN_SECONDS,
+  SignInLimiter,
+  sameToken,
+} from "../../admin/auth.ts";
 import { TooMany } from "../../errors.ts";
 import type { Services } from "../../services.ts";
 import { page } from "./respond.ts";
 
 const SIGN_IN_FAILED =
   "wrong token: type the server's admin token (auth.admin_token, AUTH_ADMIN_TOKEN; auth.token when that is unset)";
+
+const AGENT_TOKEN_SIGN_IN =
+  "that is the agent token (auth.token): the admin pages take the admin token (auth.admin_token, AUTH_ADMIN_TOKEN)";
 
 /** The sign-in form's largest body: a token and a page to go to. */
 export const SIGN_IN_CAP = 4096;
@@ -43,6 +53,7 @@ export function signInRoutes(services: Services) {
     wrongType: "send the sign-in form as application/x-www-form-urlencoded",
   });
   const token = adminTokenOf(services.config);
+  const agentToken = agentOnlyTokenOf(services.config);
   const limiter = new SignInLimiter();
 
   /** The sign-in form: at most SIGN_IN_CAP bytes, and five wrong tokens a minute per client address. */
@@ -54,7 +65,8 @@ export function signInRoutes(services: Services) {
     if (token === null) return new Response(null, { status: 303, headers: { location: next } });
     if (!given || !sameToken(given, token)) {
       limiter.failed(address);
-      return page(SignInPage({ error: SIGN_IN_FAILED, next }), 401);
+      const agent = agentToken !== null && given !== "" && sameToken(given, agentToken);
+      return page(SignInPage({ error: agent ? AGENT_TOKEN_SIGN_IN : SIGN_IN_FAILED, next }), 401);
     }
     const id = await services.admin.signIn();
     return new Response(null, {

@@ -223,6 +223,92 @@ describe("docs/deploy/compose.yaml", () => {
   });
 });
 
+/**
+ * What a compose file must hold for its server to start and stay up (issue 43): the operator sets
+ * AUTH_TOKEN and STORE_KEY and is told how; every service restarts; the server waits for its Redis
+ * and Grid to pass their healthchecks; Redis appends every write, on a volume of its own. The
+ * problems found, one line each.
+ */
+function startProblems(compose: Doc, header: string, dockerfile: string): string[] {
+  const problems: string[] = [];
+  const services = compose.services as Record<string, Doc>;
+  const flow = services["selenium-flow"] as Doc;
+  const env = (flow.environment ?? {}) as Record<string, string>;
+  for (const name of Object.keys(env)) if (!SETTING_ENVS.has(name)) problems.push(`${name} is no setting`);
+  if (!/^\$\{AUTH_TOKEN:\?set AUTH_TOKEN[^}]*\}$/.test(env.AUTH_TOKEN ?? ""))
+    problems.push("AUTH_TOKEN is not required with :?set AUTH_TOKEN");
+  if (!/^\$\{STORE_KEY:\?set STORE_KEY \(at least 32 characters[^}]*\}$/.test(env.STORE_KEY ?? ""))
+    problems.push("STORE_KEY is not required with :?set STORE_KEY (at least 32 characters");
+  if (!header.includes("AUTH_TOKEN=$(openssl rand -base64 24) STORE_KEY=$(openssl rand -base64 32)"))
+    problems.push("the header does not give the command with both");
+  for (const [name, s] of Object.entries(services)) {
+    // A one-shot must complete, not restart.
+    if (name !== "volumes-init" && s.restart !== "unless-stopped") problems.push(`${name} does not restart`);
+  }
+  for (const url of [env.STORE_URL, env.GRID_URL]) {
+    const dep = url ? hostOf(url) : "(none)";
+    if (flow.depends_on?.[dep]?.condition !== "service_healthy")
+      problems.push(`selenium-flow does not wait for ${dep} to be healthy`);
+    if (!services[dep]?.healthcheck?.test?.length) problems.push(`${dep} has no healthcheck`);
+  }
+  // A service waiting on the server's health has it from the image's HEALTHCHECK.
+  for (const s of Object.values(services))
+    if (s.depends_on?.["selenium-flow"] && !/^HEALTHCHECK /m.test(dockerfile))
+      problems.push("a service waits for selenium-flow's health, and the image has no HEALTHCHECK");
+  const redis = services[env.STORE_URL ? hostOf(env.STORE_URL) : "redis"];
+  if (JSON.stringify(redis?.command) !== JSON.stringify(["redis-server", "--appendonly", "yes"]))
+    problems.push("redis does not append (redis-server --appendonly yes)");
+  if (
+    !redis?.volumes?.includes("redis-data:/data") ||
+    !Object.keys(compose.volumes ?? {}).includes("redis-data")
+  )
+    problems.push("redis has no volume of its own");
+  return problems;
+}
+
+describe("both compose files: the server starts once Redis and the Grid answer, and comes back", () => {
+  const dockerfile = readFileSync(join(ROOT, "Dockerfile"), "utf8");
+  const load = (file: string) => {
+    const text = readFileSync(join(ROOT, file), "utf8");
+    const header = text
+      .split("\n")
+      .filter((l) => l.startsWith("#"))
+      .join("\n");
+    return { compose: parseCompose(text), header };
+  };
+
+  for (const file of ["docker-compose.yaml", "docs/deploy/compose.yaml"]) {
+    test(`${file}: valid under the Compose Specification's schema, and nothing stops its server starting`, () => {
+      const { compose, header } = load(file);
+      expect(composeErrors(compose)).toEqual([]);
+      expect(startProblems(compose, header, dockerfile)).toEqual([]);
+    });
+  }
+
+  test("the check names each thing a compose file lacks", () => {
+    const { compose, header } = load("docker-compose.yaml");
+    const flow = compose.services["selenium-flow"];
+    delete flow.environment.STORE_KEY;
+    flow.depends_on = ["grid", "redis"];
+    delete compose.services.redis.restart;
+    delete compose.services.redis.healthcheck;
+    compose.services.redis.command = ["redis-server"];
+    expect(startProblems(compose, header.replace("STORE_KEY=", ""), dockerfile)).toEqual([
+      "STORE_KEY is not required with :?set STORE_KEY (at least 32 characters",
+      "the header does not give the command with both",
+      "redis does not restart",
+      "selenium-flow does not wait for redis to be healthy",
+      "redis has no healthcheck",
+      "selenium-flow does not wait for grid to be healthy",
+      "redis does not append (redis-server --appendonly yes)",
+    ]);
+    const docs = load("docs/deploy/compose.yaml");
+    expect(startProblems(docs.compose, docs.header, dockerfile.replace(/^HEALTHCHECK /m, "# "))).toEqual([
+      "a service waits for selenium-flow's health, and the image has no HEALTHCHECK",
+    ]);
+  });
+});
+
 describe("docs/deploy/kubernetes", () => {
   const all = manifests();
   const docs = all.map((m) => m.doc);
@@ -307,6 +393,26 @@ describe("docs/deploy/kubernetes", () => {
       expect(byKind(docs, "PersistentVolumeClaim", claim).spec.accessModes).toEqual(["ReadWriteMany"]);
     expect(new URL(config.data.STORE_URL).protocol).toBe("redis:");
     expect(byKind(docs, "Service", hostOf(config.data.STORE_URL)).spec.ports[0].port).toBe(6379);
+  });
+
+  test("Redis appends every write to its file, on a claim of its own; every Secret key is made by the documented command", () => {
+    const redis = byKind(docs, "StatefulSet", "redis");
+    const [c] = redis.spec.template.spec.containers as Doc[];
+    expect(c!.args).toEqual(["--appendonly", "yes"]);
+    const claim = (redis.spec.volumeClaimTemplates as Doc[])[0]!.metadata.name;
+    expect(c!.volumeMounts).toEqual([{ name: claim, mountPath: "/data" }]);
+    // Every key the pods read from the Secret is made by the kubectl line in the manifest's header
+    // and in docs/deploy/README.md (a missing key stops the pod in CreateContainerConfigError).
+    const keys = docs.flatMap(
+      (d) => JSON.stringify(d).match(/"secretKeyRef":\{"name":"selenium-flow-auth","key":"[^"]+"\}/g) ?? [],
+    );
+    const wanted = [...new Set(keys.map((k) => /"key":"([^"]+)"/.exec(k)![1]!))].sort();
+    expect(wanted).toEqual(["store-key", "token"]);
+    for (const text of [read("kubernetes/selenium-flow.yaml"), read("README.md")]) {
+      const command = /create secret generic selenium-flow-auth((?:[^\n]*\\\n)*[^\n]*)/.exec(text)?.[1] ?? "";
+      const made = [...command.matchAll(/--from-literal=([\w-]+)=/g)].map((m) => m[1]).sort();
+      expect(made).toEqual(wanted);
+    }
   });
 
   test("the Service and the Ingress reach the pods' http port on the host HTTP_ALLOWED_HOSTS names", () => {

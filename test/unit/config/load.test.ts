@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import pkg from "../../../package.json" with { type: "json" };
 import { helpText, redactedSettings } from "../../../src/config/help.ts";
 import { configProblem, loadConfig, recordingDir } from "../../../src/config/load.ts";
 import { defaultConfig, SETTINGS } from "../../../src/config/schema.ts";
@@ -56,7 +57,7 @@ describe("the layers", () => {
     });
     expect(Object.keys(sources).sort()).toEqual(SETTINGS.map((s) => s.key).sort());
     expect(new Set(Object.values(sources))).toEqual(new Set(["default"]));
-    expect(cli).toEqual({ help: false, stdio: false, workspace: "stdio", configFile: null });
+    expect(cli).toEqual({ help: false, version: false, stdio: false, workspace: "stdio", configFile: null });
   });
 
   test("defaultConfig() is a fresh object each time", () => {
@@ -472,7 +473,13 @@ describe("the config file", () => {
 describe("the command line", () => {
   test("--stdio, --workspace and --config-file are read", () => {
     const { cli } = load(["--stdio", "--workspace", "deskagent"]);
-    expect(cli).toEqual({ help: false, stdio: true, workspace: "deskagent", configFile: null });
+    expect(cli).toEqual({
+      help: false,
+      version: false,
+      stdio: true,
+      workspace: "deskagent",
+      configFile: null,
+    });
     expect(load(["--workspace=bot"]).cli.workspace).toBe("bot");
   });
 
@@ -487,7 +494,7 @@ describe("the command line", () => {
       "unknown flag --flow-data-dir: see --help for the flags",
     );
     expect(refusal(() => load(["--secrets-entries", "{}"]))).toContain("--secrets-entries");
-    expect(refusal(() => load(["-v"]))).toContain("-v");
+    expect(refusal(() => load(["-x"]))).toContain("-x");
     expect(refusal(() => load(["serve"]))).toContain("serve");
   });
 
@@ -505,9 +512,58 @@ describe("the command line", () => {
     expect(loaded.config).toEqual(defaultConfig());
   });
 
+  test("--version and -v stop the load before any setting is read, past any other mistake", () => {
+    for (const argv of [
+      ["--version"],
+      ["-v"],
+      ["--bogus", "--version"],
+      ["--version", "--data-dir"],
+      ["--stdio", "-v"],
+    ]) {
+      const loaded = load(argv, { RECORDING_WAIT: "1", FLOW_DATA_DIR: "/x" });
+      expect(loaded.cli.version, argv.join(" ")).toBe(true);
+      expect(loaded.config).toEqual(defaultConfig());
+    }
+    // --help still wins: it says --version is there.
+    expect(load(["--version", "--help"]).cli.help).toBe(true);
+    expect(refusal(() => load(["--version=1"]))).toBe("--version takes no value");
+  });
+
+  test("the server prints its version and exits 0; --help names --version and the rekey command", async () => {
+    const run = async (args: string[]) => {
+      const proc = Bun.spawn([process.execPath, "src/main.ts", ...args], {
+        cwd: join(import.meta.dir, "../../.."),
+        env: { PATH: process.env.PATH ?? "" },
+        stdout: "pipe",
+      });
+      return { out: await new Response(proc.stdout).text(), code: await proc.exited };
+    };
+    const [version, help, rekeyHelp] = await Promise.all([
+      run(["--version"]),
+      run(["--help"]),
+      run(["rekey", "--help"]),
+    ]);
+    expect(version).toEqual({ out: `selenium-flow ${pkg.version}\n`, code: 0 });
+    expect(help.out).toMatch(/^ {2}-v, --version {9}Print the version and exit\.$/m);
+    expect(help.out).toMatch(
+      /^ {2}selenium-flow rekey --from OLD_KEY \[flags\] +re-seal every record's saved site data/m,
+    );
+    expect(rekeyHelp).toEqual(help);
+  }, 30_000);
+
   test("--help lists every setting with its env name, flag, default and description", () => {
     const text = helpText();
-    for (const flag of ["--help", "-h", "--stdio", "--workspace", "--config-file", "--port"])
+    for (const flag of [
+      "--help",
+      "-h",
+      "--version",
+      "-v",
+      "--stdio",
+      "--workspace",
+      "--config-file",
+      "--port",
+      "rekey --from",
+    ])
       expect(text).toContain(flag);
     for (const s of SETTINGS) {
       const line = text.split("\n").find((l) => l.trimStart().startsWith(`${s.key}  `));

@@ -2,7 +2,7 @@
 import { expect, test } from "bun:test";
 import { ACTIONS } from "../../../src/actions/index.ts";
 import { GUIDE } from "../../../src/resources/skill.ts";
-import { toolOf } from "../../../src/surfaces/mcp.ts";
+import { toolOf } from "../../../src/surfaces/mcp-answers.ts";
 import { openApiDocument } from "../../../src/surfaces/openapi.ts";
 
 const doc = openApiDocument() as any;

@@ -2,7 +2,7 @@
 import { expect, test } from "bun:test";
 import { stalePages } from "../../../scripts/gen-docs.ts";
 import { ACTIONS } from "../../../src/actions/index.ts";
-import { toolOf } from "../../../src/surfaces/mcp.ts";
+import { toolOf } from "../../../src/surfaces/mcp-answers.ts";
 import { openApiDocument } from "../../../src/surfaces/openapi.ts";
 
 test("docs/actions is what the action table generates (run bun scripts/gen-docs.ts)", () => {

@@ -183,6 +183,33 @@ describe("the timeline service", () => {
     expect(JSON.stringify(await log.all("w"))).not.toContain("sekrit-value-9");
   });
 
+  test("a call that named elements by ref keeps each one's locator, redacted; one that would show a secret is kept as none", async () => {
+    const log = new MemoryLog(10);
+    const t = timelineWith(log, { now: 1000 }, { shop: "sekrit-value-9" });
+    const located = [
+      { selector: { ref: "e6" }, locator: { role: "link", name: "Sign up" } },
+      {
+        selector: { text: "Pay sekrit-value-9", within: { ref: "e2" } },
+        locator: { text: "sekrit-value-9" },
+      },
+    ];
+    const click = { surface: "mcp" as const, workspace: "w", action: action("interact"), located };
+    await recordCall(t, { ...click, args: { action: "click", selector: { ref: "e6" } } }, async () => ({}));
+    await expect(
+      recordCall(t, { ...click, args: { action: "click", selector: { ref: "e7" } } }, () =>
+        Promise.reject(badInput("gone")),
+      ),
+    ).rejects.toThrow();
+    const [ok, failed] = await t.all("w");
+    expect(ok?.locators).toEqual([
+      { selector: { ref: "e6" }, locator: { role: "link", name: "Sign up" } },
+      { selector: { text: "Pay [hidden]", within: { ref: "e2" } }, locator: null },
+    ]);
+    // A failed call is no step: it keeps none.
+    expect(failed?.locators).toBeUndefined();
+    expect(JSON.stringify(await log.all("w"))).not.toContain("sekrit-value-9");
+  });
+
   test("a timeline lives as long as its record: past session.ttl after its newest entry it is gone", async () => {
     const clock = { now: 1000 };
     const log = new MemoryLog(10);
@@ -269,6 +296,81 @@ describe("a run as a flow's steps", () => {
         { tool: "extract", args: { selector: { css: "h1" } }, return: true },
       ],
     });
+  });
+});
+
+describe("a run with refs as a flow's steps", () => {
+  const e = (n: number, tool: string, args: Record<string, unknown>, locators?: TimelineEntry["locators"]) =>
+    ({ n, ...entry({ tool, args }), ...(locators && { locators }) }) as TimelineEntry;
+
+  test("each selector that held a ref takes the locator its entry kept, whatever field holds it; a secret stays its reference", () => {
+    const fields = flowFieldsOf(
+      [
+        e(3, "interact", { action: "click", selector: { ref: "e6" } }, [
+          { selector: { ref: "e6" }, locator: { role: "link", name: "Sign up" } },
+        ]),
+        e(4, "read_page", {}),
+        e(5, "write", { selector: { ref: "f2" }, secret: { name: "shop", key: "password" } }, [
+          { selector: { ref: "f2" }, locator: { label: "Password" } },
+        ]),
+        // The call read its selector with its keys in the schema's order; the caller wrote another.
+        e(
+          6,
+          "interact",
+          { action: "drag", selector: { within: { ref: "f1" }, text: "Card" }, target: { ref: "f9" } },
+          [
+            { selector: { text: "Card", within: { ref: "f1" } }, locator: { css: "#card" } },
+            { selector: { ref: "f9" }, locator: { text: "Bin" } },
+          ],
+        ),
+        e(7, "switch", { frame: { ref: "f4" } }, [
+          { selector: { ref: "f4" }, locator: { css: 'iframe[name="pay"]' } },
+        ]),
+        e(8, "interact", { action: "click", selector: { ref: "g1" } }, [
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${ in the page's own text
+          { selector: { ref: "g1" }, locator: { text: "Pay ${total}" } },
+        ]),
+      ],
+      tools,
+      "Sign up and pay.",
+    );
+    expect(fields).toEqual({
+      description: "Sign up and pay.",
+      steps: [
+        { tool: "interact", args: { action: "click", selector: { role: "link", name: "Sign up" } } },
+        {
+          tool: "write",
+          args: { selector: { label: "Password" }, secret: { name: "shop", key: "password" } },
+        },
+        { tool: "interact", args: { action: "drag", selector: { css: "#card" }, target: { text: "Bin" } } },
+        { tool: "switch", args: { frame: { css: 'iframe[name="pay"]' } } },
+        // A literal ${ stays literal.
+        { tool: "interact", args: { action: "click", selector: { text: "Pay $${total}" } } },
+      ],
+    });
+    expect(JSON.stringify(fields)).not.toContain('"ref"');
+  });
+
+  test("a ref whose element got no locator refuses the save, naming the step, its entry and what to do", () => {
+    const run = (last: TimelineEntry) => () =>
+      flowFieldsOf(
+        [e(3, "navigate", { url: "https://app.example.test/" }), e(4, "read_page", {}), last],
+        tools,
+      );
+    const none = e(5, "interact", { action: "click", selector: { ref: "e6" } }, [
+      { selector: { ref: "e6" }, locator: null },
+    ]);
+    expect(run(none)).toThrow(
+      'step 2 (#5, interact) names its element by ref {"ref":"e6"}, and no locator was kept for it (none found that element alone, or it was gone before one was read): do that call again naming the element by css, text, label or role (read_page\'s JSON gives each element\'s selector) and keep the run from there, or keep a run without #5',
+    );
+    // An entry from before locators were kept says the same.
+    expect(run(e(5, "write", { selector: { ref: "e6" }, text: "x" }))).toThrow(
+      "step 2 (#5, write) names its element by ref",
+    );
+    // A locator kept for another selector is not this one's.
+    expect(run(e(5, "interact", { action: "click", selector: { ref: "e7" } }, none.locators))).toThrow(
+      'by ref {"ref":"e7"}',
+    );
   });
 });
 

@@ -235,4 +235,11 @@ describe("the live view", () => {
     const hostile = one(parseHtml(frameMessage({ live: true, jpeg: `AA" onerror="alert(1)` })), "img");
     expect(hostile.attrs).toEqual({ src: "data:image/jpeg;base64,AAonerror=alert1", alt: "Live screen" });
   });
+
+  test("a frame of known size keeps its place; a page taller than wide is marked tall", () => {
+    const wide = one(parseHtml(frameMessage({ live: true, jpeg: "AA", width: 1280, height: 720 })), "img");
+    expect([wide.attrs.width, wide.attrs.height, wide.attrs.class]).toEqual(["1280", "720", undefined]);
+    const tall = one(parseHtml(frameMessage({ live: true, jpeg: "AA", width: 390, height: 844 })), "img");
+    expect(classes(tall)).toEqual(["tall"]);
+  });
 });

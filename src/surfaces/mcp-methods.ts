@@ -1,0 +1,242 @@
+// What MCP answers, method by method, once for every way it is reached: over HTTP on either spec
+// version (src/surfaces/mcp-http.ts dispatches here, with no SDK server built for a request) and
+// over stdio (the SDK's server, one per connection, hands each request here). A method is handed
+// the request's context and its params, checked by the method's own schema first: a param of the
+// wrong shape is invalid params (-32602) naming it, never an internal error.
+import { z } from "zod";
+import { issueError } from "../actions/validate.ts";
+import { errorBody, notFound, statusOf } from "../errors.ts";
+import { isTemplate, matchUri } from "../resources/define.ts";
+import { RESOURCES } from "../resources/index.ts";
+import type { Services } from "../services.ts";
+import { resourceBytes, resourceError, TOOL_TABLE, toolError } from "./mcp-answers.ts";
+import { complete } from "./mcp-complete.ts";
+import { LEVELS, type LevelStore, logRelay, type McpLevel } from "./mcp-logging.ts";
+import { getPrompt, listPrompts } from "./mcp-prompts.ts";
+import { type Subscriptions, subscribable } from "./mcp-subscribe.ts";
+
+/** A JSON-RPC failure to answer with: its code, its message, and what `data` it carries. */
+export class McpFailure extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = "McpFailure";
+  }
+}
+
+export const INVALID_PARAMS = -32602;
+export const METHOD_NOT_FOUND = -32601;
+
+/** A notification the server sends about one request, on that request's own stream. */
+export interface McpNotice {
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+/** What a session lends its requests (2025-era: kept in the store by session id, or stdio's memory). */
+export interface SessionPorts {
+  levels: LevelStore;
+  subscriptions: Subscriptions;
+  /** A tools/call registers here as it starts, so a cancel (from any request of the session) stops it. */
+  register?(requestId: string | number, stop: () => void): () => void;
+}
+
+/** One request as a method sees it. */
+export interface McpRequest {
+  services: Services;
+  workspace: string;
+  requestId: string | number;
+  /** Aborts when the client cancels the request or leaves it. */
+  signal: AbortSignal;
+  /** Sends a notification related to this request (progress, its log lines), before its result. */
+  notify(notice: McpNotice): Promise<void>;
+  /** The session's ports; absent where there are no sessions (2026-07-28). */
+  session?: SessionPorts;
+  /** 2026-07-28: the level the request asked for in its _meta (null: no log lines). */
+  logLevel?: McpLevel | null;
+}
+
+interface Method {
+  params: z.ZodType;
+  handle(req: McpRequest, params: unknown): Promise<Record<string, unknown>>;
+}
+
+/** A method whose handler is handed its params as its schema parsed them. */
+function method<S extends z.ZodType>(
+  params: S,
+  handle: (req: McpRequest, params: z.infer<S>) => Promise<Record<string, unknown>>,
+): Method {
+  return { params, handle: handle as Method["handle"] };
+}
+
+const meta = z.looseObject({ progressToken: z.union([z.string(), z.number()]).optional() }).optional();
+const noParams = z.looseObject({ _meta: meta }).optional();
+const uriParams = z.looseObject({ uri: z.string(), _meta: meta });
+
+/** invoke reads for the workspace (pieces typed in another's browser mask nothing here). */
+async function callTool(
+  req: McpRequest,
+  params: { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } },
+): Promise<Record<string, unknown>> {
+  const { services, workspace } = req;
+  const action = TOOL_TABLE.byName.get(params.name);
+  if (!action)
+    throw new McpFailure(INVALID_PARAMS, `no tool ${params.name}: tools/list names them`, {
+      field: "params.name",
+    });
+  const token = params._meta?.progressToken;
+  const stop = new AbortController();
+  const relay = () => stop.abort(req.signal.reason);
+  req.signal.addEventListener("abort", relay, { once: true });
+  const ended = req.session?.register?.(req.requestId, () =>
+    stop.abort(new Error("the client cancelled this call")),
+  );
+  const level = req.session ? await req.session.levels.get() : (req.logLevel ?? null);
+  const logs = logRelay(services.log, level, workspace, (n) => req.notify(n));
+  const began = performance.now();
+  const took = () => `${Math.round(performance.now() - began)} ms`;
+  try {
+    const result = await services.workspaces.calls.invoke({
+      surface: "mcp",
+      workspace,
+      action,
+      args: params.arguments ?? {},
+      signal: stop.signal,
+      progress: (progress, total, message) => {
+        if (token === undefined) return;
+        void req
+          .notify({
+            method: "notifications/progress",
+            params: { progressToken: token, progress, total, message },
+          })
+          .catch(() => undefined);
+      },
+    });
+    await logs.line("info", `${action.name}: done in ${took()}`);
+    const more = action.mcpContent?.(result);
+    const structured = more?.structured ?? result;
+    const json = more?.json === false ? [] : [{ type: "text" as const, text: JSON.stringify(structured) }];
+    return { content: [...(more?.blocks ?? []), ...json], structuredContent: structured };
+  } catch (err) {
+    if (errorBody(err).error.startsWith("something failed"))
+      services.log.error(`tool ${action.name}: ${errorBody(err).error}`);
+    await logs.line("warning", `${action.name}: failed (${statusOf(err)}) in ${took()}`);
+    return toolError(err, services.redactor);
+  } finally {
+    logs.stop();
+    ended?.();
+    req.signal.removeEventListener("abort", relay);
+  }
+}
+
+async function readResource(req: McpRequest, uri: string): Promise<Record<string, unknown>> {
+  const { services, workspace } = req;
+  for (const r of RESOURCES) {
+    const params = matchUri(r.uri, uri);
+    if (!params) continue;
+    const read = await r.read(services, workspace, params);
+    if (read instanceof Response) return { contents: [await resourceBytes(uri, read)] };
+    const out = services.redactor.redactDeep(read);
+    const text = typeof out === "string" ? out : JSON.stringify(out);
+    return { contents: [{ uri, mimeType: r.mimeType ?? "application/json", text }] };
+  }
+  throw notFound(`no resource ${uri}: resources/list and resources/templates/list name them`);
+}
+
+const described = (r: (typeof RESOURCES)[number]) => ({
+  name: r.name,
+  title: r.title,
+  description: r.description,
+  mimeType: r.mimeType ?? "application/json",
+});
+const RESOURCE_LIST = RESOURCES.filter((r) => !isTemplate(r)).map((r) => ({ uri: r.uri, ...described(r) }));
+const TEMPLATE_LIST = RESOURCES.filter(isTemplate).map((r) => ({ uriTemplate: r.uri, ...described(r) }));
+
+/** The session's ports, or a refusal: the method is one of 2025-11-25's sessions. */
+function sessionOf(req: McpRequest): SessionPorts {
+  if (!req.session) throw new McpFailure(METHOD_NOT_FOUND, "Method not found");
+  return req.session;
+}
+
+/** The methods, by name: what every MCP transport of this server answers. */
+export const METHODS: Record<string, Method> = {
+  ping: method(noParams, async () => ({})),
+  "tools/list": method(noParams, async () => ({ tools: TOOL_TABLE.tools })),
+  "tools/call": method(
+    z.looseObject({
+      name: z.string(),
+      arguments: z.record(z.string(), z.unknown()).optional(),
+      _meta: meta,
+    }),
+    callTool,
+  ),
+  "resources/list": method(noParams, async () => ({ resources: RESOURCE_LIST })),
+  "resources/templates/list": method(noParams, async () => ({ resourceTemplates: TEMPLATE_LIST })),
+  "resources/read": method(uriParams, (req, p) => failAsMcp(req, () => readResource(req, p.uri))),
+  "resources/subscribe": method(uriParams, (req, p) =>
+    failAsMcp(req, async () => {
+      await sessionOf(req).subscriptions.add(subscribable(p.uri));
+      return {};
+    }),
+  ),
+  "resources/unsubscribe": method(uriParams, async (req, p) => {
+    await sessionOf(req).subscriptions.remove(p.uri);
+    return {};
+  }),
+  // The level is checked here, so a wrong one is invalid params naming the levels.
+  "logging/setLevel": method(z.looseObject({ level: z.enum(LEVELS) }), async (req, p) => {
+    await sessionOf(req).levels.set(p.level);
+    return {};
+  }),
+  "prompts/list": method(noParams, async () => ({ prompts: listPrompts() })),
+  "prompts/get": method(
+    z.looseObject({ name: z.string(), arguments: z.record(z.string(), z.string()).optional() }),
+    (req, p) => failAsMcp(req, async () => getPrompt(p.name, p.arguments ?? {})),
+  ),
+  "completion/complete": method(
+    z.looseObject({
+      ref: z.union([
+        z.looseObject({ type: z.literal("ref/prompt"), name: z.string() }),
+        z.looseObject({ type: z.literal("ref/resource"), uri: z.string() }),
+      ]),
+      argument: z.looseObject({ name: z.string(), value: z.string() }),
+    }),
+    (req, p) => failAsMcp(req, () => complete(req.services, req.workspace, p)),
+  ),
+};
+
+/** A failure of ours as MCP says it (resourceError: 400 invalid params, 404 not found, else internal). */
+async function failAsMcp<T>(req: McpRequest, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    const e = resourceError(err, req.services.redactor);
+    throw new McpFailure(e.code, e.message);
+  }
+}
+
+/**
+ * Answers one request: its method's result, or throws an McpFailure (unknown method, invalid
+ * params naming the field, the method's own refusal).
+ */
+export async function dispatch(
+  req: McpRequest,
+  method: string,
+  params: unknown,
+  only?: ReadonlySet<string>,
+): Promise<Record<string, unknown>> {
+  const m = Object.hasOwn(METHODS, method) && (!only || only.has(method)) ? METHODS[method] : undefined;
+  if (!m) throw new McpFailure(METHOD_NOT_FOUND, `Method not found: ${method}`);
+  const parsed = m.params.safeParse(params);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0] as z.core.$ZodIssue;
+    const field = issue.path.map(String).join(".");
+    throw new McpFailure(INVALID_PARAMS, `invalid params: ${issueError(m.params, issue).message}`, {
+      field: field ? `params.${field}` : "params",
+    });
+  }
+  return m.handle(req, parsed.data);
+}

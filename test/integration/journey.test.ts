@@ -41,12 +41,13 @@ afterAll(async () => {
 });
 
 test("sign in, a form, a dialog, a frame and a second tab, all over MCP", async () => {
-  // Sign in: the password is typed from the secret, never seen.
+  // Sign in, in one call: the password is typed from the secret, never seen.
   await ok("navigate", { url: site.url("/signin") });
-  await ok("write", { selector: { label: "Username" }, text: "ada" });
   const signedIn = await ok("write", {
-    selector: { label: "Password" },
-    secret: { name: "app", key: "password" },
+    fields: [
+      { selector: { label: "Username" }, text: "ada" },
+      { selector: { label: "Password" }, secret: { name: "app", key: "password" } },
+    ],
     submit: true,
   });
   expect(signedIn.title).toBe("Welcome");

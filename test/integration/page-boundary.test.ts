@@ -1,16 +1,17 @@
 // The page boundary on the real Grid: the browser, not the page, says where a secret goes. Hostile
 // pages fake their URL in every way page script can, replace the builtins the server's own scripts
 // would use, and log every keystroke they receive to the fixture server; cross-origin frames go
-// both ways. The server must still tell the truth, still act, and type a secret only where bound.
+// both ways. The server must still tell the truth, still act, and type a secret only where bound;
+// after a bound write (which empties its field before it answers, spec §1.17) nothing in the page
+// gives the value back, and scripts run there as anywhere.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { SCRIPT_AFTER_WRITE } from "../../src/actions/script.ts";
 import { html, serveFixture } from "../support/fixtures.ts";
 import { type McpClient, mcpClient } from "../support/mcp.ts";
 import { endAll, logLines, startServer, type TestServer } from "../support/server.ts";
 
 const W = "page-boundary";
 const APP_SECRET = "app-pw-7c1e-9f42";
-const EVIL_SECRET = "zq-tok-55ab-e013"; // no 4 characters of it in a host name (a typed value's pieces are masked)
+const EVIL_SECRET = "zq-tok-55ab-e013";
 
 // Every key a page's listener received, by the host of the page that heard it, in the order heard
 // (the beacons may arrive out of order).
@@ -22,13 +23,12 @@ const keysOn = (host: string) =>
     .map((h) => h.key)
     .join("");
 
-// The value the field of host last held, as its input listener reported it.
-const valueOn = (host: string) =>
+// Every value the field of host held, in order, as its input listener reported it.
+const valuesOn = (host: string) =>
   heard
     .filter((h) => h.host === host && h.key.startsWith("value:"))
     .sort((a, b) => a.n - b.n)
-    .map((h) => h.key.slice(6))
-    .pop();
+    .map((h) => h.key.slice(6));
 
 // A field that reports each key it receives, the way a hostile page would exfiltrate them.
 const LOGGER = `<input id="secret" aria-label="Secret" autocomplete="off">
@@ -111,9 +111,11 @@ const site = serveFixture({
       `<title>Framed</title><h1>Outer</h1>${LOGGER}<iframe id="f" src="${site.url("/login", other)}"></iframe>`,
     );
   },
-  // Its title becomes whatever is typed into it.
+  // Its title becomes whatever is typed into it, and keeps it once the field is emptied.
   "/echo-title": () =>
-    html(`<title>Echo title</title><input id="t" aria-label="T" oninput="document.title = this.value">`),
+    html(
+      `<title>Echo title</title><input id="t" aria-label="T" oninput="if (this.value) document.title = this.value">`,
+    ),
 });
 
 let server: TestServer;
@@ -144,6 +146,7 @@ beforeAll(async () => {
   server = await startServer({
     dataDir: false,
     configure: (c) => {
+      c.secrets.hold_ms = 300;
       c.secrets.entries = secrets();
     },
   });
@@ -181,6 +184,7 @@ describe("a page that fakes where it is", () => {
     const write = await call("/browser/write", {
       selector: { label: "Secret" },
       secret: { name: "app", key: "password" },
+      submit: "auto",
     });
     expect(write.status).toBe(400);
     expect(write.body.error).toContain("secret app may not be typed on evil.example.test");
@@ -232,6 +236,7 @@ describe("cross-origin frames", () => {
     const refused = await call("/browser/write", {
       selector: { label: "Secret" },
       secret: { name: "app", key: "password" },
+      submit: "auto",
     });
     expect(refused.status).toBe(400);
     expect(refused.body.error).toContain("secret app may not be typed on evil.example.test");
@@ -241,11 +246,13 @@ describe("cross-origin frames", () => {
     const own = await call("/browser/write", {
       selector: { label: "Secret" },
       secret: { name: "evil", key: "token" },
+      submit: "auto",
     });
     expect(own.status).toBe(200);
     await Bun.sleep(300);
-    // The frame's field took its own host's secret, put in whole (no key was sent anywhere); the top page heard nothing.
-    expect(valueOn("evil.example.test")).toBe(EVIL_SECRET);
+    // The frame's field took its own host's secret, put in whole (no key was sent anywhere), and was
+    // emptied before the write answered; the top page heard nothing.
+    expect(valuesOn("evil.example.test")).toEqual([EVIL_SECRET, ""]);
     expect(keysOn("evil.example.test")).toBe("");
     expect(heard.filter((h) => h.host === "app.example.test")).toEqual([]);
     await call("/browser/switch", { frame: null });
@@ -258,16 +265,18 @@ describe("cross-origin frames", () => {
     const top = await call("/browser/write", {
       selector: { label: "Secret" },
       secret: { name: "app", key: "password" },
+      submit: "auto",
     });
     expect(top.body.error).toContain("may not be typed on evil.example.test");
     await call("/browser/switch", { frame: { css: "#f" } });
     const inFrame = await call("/browser/write", {
       selector: { label: "Secret" },
       secret: { name: "app", key: "password" },
+      submit: "auto",
     });
     expect(inFrame.status).toBe(200);
     await Bun.sleep(300);
-    expect(valueOn("app.example.test")).toBe(APP_SECRET);
+    expect(valuesOn("app.example.test")).toEqual([APP_SECRET, ""]);
     expect(keysOn("app.example.test")).toBe("");
     expect(heard.filter((h) => h.host === "evil.example.test")).toEqual([]);
     await call("/browser/switch", { frame: null });
@@ -275,62 +284,47 @@ describe("cross-origin frames", () => {
 });
 
 describe("a typed secret does not come back", () => {
-  test("scripts are refused on the page holding it until it goes to another document", async () => {
+  test("after the write the field is empty: scripts run on the page and find nothing of the value", async () => {
+    heard.length = 0;
     await call("/browser/navigate", { url: site.url("/login") });
     const typed = await call("/browser/write", {
       selector: { label: "Secret" },
       secret: { name: "app", key: "password" },
+      submit: "auto",
     });
     expect(typed.status).toBe(200);
-    // Any encoding would do to read it back: no script runs on this page.
+    await Bun.sleep(300);
+    // The field held the whole value during the call (its page says so), and holds nothing now.
+    expect(valuesOn("app.example.test")).toEqual([APP_SECRET, ""]);
+    // Any encoding would do to read it back: there is nothing to read.
     const back = await call("/browser/script", { script: "btoa(document.getElementById('secret').value)" });
-    expect(back.status).toBe(400);
-    expect(back.body.error).toBe(SCRIPT_AFTER_WRITE);
-    const viaMcp = await mcp.tool("execute_script", { script: "1" });
-    expect(viaMcp.isError).toBe(true);
-    expect(viaMcp.content[0].text).toBe(SCRIPT_AFTER_WRITE);
-    // A same-document change keeps the document (and the refusal); a new document drops it.
-    await call("/browser/interact/press", { keys: "Tab" });
-    expect((await call("/browser/script", { script: "history.pushState({}, '', '#x')" })).status).toBe(400);
+    expect(back.status).toBe(200);
+    expect(back.body.result).toBe("");
+    const viaMcp = await mcp.tool("execute_script", {
+      script: "document.getElementById('secret').value.length",
+    });
+    expect(viaMcp.isError).toBeFalsy();
+    expect(viaMcp.structuredContent.result).toBe(0);
+    // A same-document change, keys, a reload: ordinary calls, none refused.
+    expect((await call("/browser/interact/press", { keys: "Tab" })).status).toBe(200);
+    expect((await call("/browser/script", { script: "history.pushState({}, '', '#x')" })).status).toBe(200);
     await call("/browser/navigate", { reload: true });
     expect((await call("/browser/script", { script: "1 + 1" })).body.result).toBe(2);
   }, 120_000);
 
-  test("a title that carries a typed value reads [hidden] on every read-only surface", async () => {
+  test("a title the page keeps the typed value in reads [hidden] on every read-only surface", async () => {
     await call("/browser/navigate", { url: site.url("/echo-title") });
     const typed = await call("/browser/write", {
       selector: { label: "T" },
       secret: { name: "app", key: "password" },
+      submit: "auto",
     });
     expect(typed.status).toBe(200);
     expect(typed.body.title).toBe("[hidden]");
     const current = await call("/browser", undefined, "GET");
     expect(current.body.title).toBe("[hidden]");
     expect((await mcp.resource("workspace://current")).title).toBe("[hidden]");
-  }, 120_000);
-
-  test("with secrets.scripts_after_write: allow, the operator lets scripts run (values still hidden)", async () => {
-    // One browser at a time: this test's server opens its own.
-    await endAll(server, [W]);
-    const allowing = await startServer({
-      dataDir: false,
-      configure: (c) => {
-        c.secrets.entries = secrets();
-        c.secrets.scripts_after_write = "allow";
-      },
-    });
-    try {
-      const w = "page-boundary-allow";
-      const go = (path: string, body: unknown) => allowing.call("POST", path, body, w);
-      await go("/browser/navigate", { url: site.url("/login") });
-      await go("/browser/write", { selector: { label: "Secret" }, secret: { name: "app", key: "password" } });
-      const back = await go("/browser/script", { script: "document.getElementById('secret').value" });
-      expect(back.status).toBe(200);
-      expect(back.body.result).toBe("[hidden]");
-      bodies.push(JSON.stringify(back.body));
-      await endAll(allowing, [w]);
-    } finally {
-      await allowing.close();
-    }
+    // The field itself was emptied.
+    expect((await call("/browser/extract", { selector: { label: "T" }, get: "value" })).body.result).toBe("");
   }, 120_000);
 });

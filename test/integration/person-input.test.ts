@@ -69,9 +69,10 @@ test("click, text, key and scroll land on the page while the agent's ask_human w
   }
   expect(title).toBe(`clicks=1 value=${TYPED.length} keys=Enter y=600`);
 
-  // What the person typed is theirs: the field counts as holding a secret, and the agent reads it hidden.
+  // What the person typed is in the page as they typed it: nothing marks or masks it (spec §1.17);
+  // only the timeline keeps it as its length.
   const field = await server.call("POST", "/browser/extract", { selector: { css: "#f" }, get: "value" }, W);
-  expect(field.body.result).toBe("[hidden]");
+  expect(field.body.result).toBe(TYPED);
   expect((await server.call("POST", `/admin/workspaces/${W}/answer`, { text: "done" }, null)).status).toBe(
     200,
   );

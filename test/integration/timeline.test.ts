@@ -12,7 +12,7 @@ import { actionPages } from "../support/pages.ts";
 import { endAll, logLines, startServer, type TestServer, TOKEN } from "../support/server.ts";
 
 const W = "timeline-run";
-const PASSWORD = "pw-77c-tq9x-zk4v"; // no word in it: once typed, no 4 characters of it come back anywhere
+const PASSWORD = "pw-77c-tq9x-zk4v";
 const site = serveFixture(actionPages);
 let server: TestServer;
 let mcp: McpClient;
@@ -82,6 +82,7 @@ const until = async (what: string, fn: () => boolean | Promise<boolean>, ms = 15
 beforeAll(async () => {
   server = await startServer({
     configure: (c) => {
+      c.secrets.hold_ms = 300;
       c.secrets.entries = {
         signin: {
           description: "the fixture app's test user",
@@ -103,10 +104,11 @@ afterAll(async () => {
 describe("the timeline of an agent's run", () => {
   test("an MCP run's calls are its entries, newest first, with surface, arguments, status, error and the page after", async () => {
     expect((await mcp.tool("navigate", { url: site.url("/signin-get") })).isError).toBeFalsy();
-    await mcp.tool("write", { selector: { label: "Username" }, text: "plain-name" });
     const typed = await mcp.tool("write", {
-      selector: { label: "Password" },
-      secret: { name: "signin", key: "password" },
+      fields: [
+        { selector: { label: "Username" }, text: "plain-name" },
+        { selector: { label: "Password" }, secret: { name: "signin", key: "password" } },
+      ],
       submit: true,
     });
     expect(typed.structuredContent.url).toBe(`${site.url("/welcome")}?user=plain-name&pw=[hidden]`);
@@ -126,18 +128,19 @@ describe("the timeline of an agent's run", () => {
       ["mcp", "read_page", 200],
       ["mcp", "interact", 400],
       ["mcp", "write", 200],
-      ["mcp", "write", 200],
       ["mcp", "navigate", 200],
     ]);
-    expect(entries.map((e) => e.n)).toEqual([6, 5, 4, 3, 2, 1]);
-    const [two, read, click, bound, plain, nav] = entries;
+    expect(entries.map((e) => e.n)).toEqual([5, 4, 3, 2, 1]);
+    const [two, read, click, bound, nav] = entries;
     expect(nav.args).toEqual({ url: site.url("/signin-get") });
     expect([nav.url, nav.title]).toEqual([site.url("/signin-get"), "Sign in"]);
-    expect(plain.args).toEqual({ selector: { label: "Username" }, text: "plain-name" });
-    // The bound write: its reference, never its value; its landing [hidden] where the value was.
+    // The sign-in in one call: the plain text as given, the secret's reference, never its value; its
+    // landing [hidden] where the value was.
     expect(bound.args).toEqual({
-      selector: { label: "Password" },
-      secret: { name: "signin", key: "password" },
+      fields: [
+        { selector: { label: "Username" }, text: "plain-name" },
+        { selector: { label: "Password" }, secret: { name: "signin", key: "password" } },
+      ],
       submit: true,
     });
     expect([bound.url, bound.title]).toEqual([
@@ -159,17 +162,17 @@ describe("the timeline of an agent's run", () => {
 
     // Paging back: the `before` cursor.
     const first = await timeline(W, "?limit=2");
-    expect(first.entries.map((e) => e.n)).toEqual([6, 5]);
-    expect(first.next).toBe(5);
+    expect(first.entries.map((e) => e.n)).toEqual([5, 4]);
+    expect(first.next).toBe(4);
     const more = await timeline(W, `?limit=2&before=${first.next}`);
-    expect(more.entries.map((e) => e.n)).toEqual([4, 3]);
+    expect(more.entries.map((e) => e.n)).toEqual([3, 2]);
     expect((await admin("GET", `/admin/workspaces/${W}/timeline?before=x`)).status).toBe(400);
 
     // The row counts it and moves its revision with each entry.
     const row = (await admin("GET", `/admin/workspaces/${W}`)).body;
-    expect(row.counts.timeline).toBe(6);
+    expect(row.counts.timeline).toBe(5);
     expect(row.counts.screens).toBe(0);
-    expect(row.timeline_last).toBe(6);
+    expect(row.timeline_last).toBe(5);
   }, 180_000);
 
   test("no value anywhere: not in the timeline's file, not in the admin's answers, not in a log line", async () => {
@@ -239,7 +242,7 @@ describe("screens along the way", () => {
     expect((await fetch(`${server.url}${entries[2].screen_url}`)).status).toBe(401);
   }, 180_000);
 
-  test("timeline.screens on keeps one with every page-changing call, a typed page's too (its fields painted without their text); Clear screens keeps the entries", async () => {
+  test("timeline.screens on keeps one with every page-changing call, a bound write's too (taken once its fields are empty); Clear screens keeps the entries", async () => {
     server.config.timeline.screens = true;
     try {
       const call = (path: string, body: unknown) => server.call("POST", path, body, S);
@@ -247,6 +250,7 @@ describe("screens along the way", () => {
       await call("/browser/write", {
         selector: { label: "Password" },
         secret: { name: "signin", key: "password" },
+        submit: "auto",
       });
       // One screen at a time per workspace: the write's own is let finish first.
       for (let i = 0; i < 100 && (await timeline(S)).entries[0]?.tool !== "write"; i++) await Bun.sleep(100);
@@ -266,6 +270,7 @@ describe("screens along the way", () => {
         await call("/browser/write", {
           selector: { label: "Password" },
           secret: { name: "signin", key: "password" },
+          submit: "auto",
         });
         await call("/browser/navigate", { url: site.url("/two") });
       }
@@ -284,7 +289,7 @@ describe("screens along the way", () => {
     }
   }, 180_000);
 
-  test("the live view goes on picturing a page holding a typed secret (its fields painted without their text)", async () => {
+  test("the live view goes on picturing the page after a bound write (its fields empty)", async () => {
     const call = (path: string, body: unknown) => server.call("POST", path, body, S);
     await call("/browser/navigate", { url: site.url("/signin-get") });
     const watch = await watching(S);
@@ -293,6 +298,7 @@ describe("screens along the way", () => {
       await call("/browser/write", {
         selector: { label: "Password" },
         secret: { name: "signin", key: "password" },
+        submit: "auto",
       });
       const from = watch.frames.length;
       const now = await fetch(`${server.url}/admin/workspaces/${S}/screen`, {

@@ -1,7 +1,8 @@
 // One-time codes on the real Grid: a fixture site checks the code it is sent against its own seed
 // (an independent RFC 6238 with node:crypto), for a base32 key and an otpauth:// SHA256/8-digit key;
-// a code off its allowed host is refused and reaches no page; and no seed nor typed code reaches a
-// response, a log line, the timeline or a flow report.
+// a code off its allowed host is refused and reaches no page; the field is empty after the write;
+// and no seed reaches a response, a log line, the timeline or a flow report, nor a typed code except
+// where the page itself put it (a GET form's landing URL: a one-time code is not masked, spec §1.17).
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createHmac } from "node:crypto";
 import { html, serveFixture } from "../support/fixtures.ts";
@@ -103,6 +104,10 @@ test("write types the current code: the site accepts a base32 key and an otpauth
   expect(a.status).toBe(200);
   expect(a.body).toEqual({ url: site.url("/a/check"), title: "Accepted" });
   expect(received.at(-1)).toMatch(/^\d{6}$/);
+  // Back on the form, the field the code went into is empty.
+  await call("POST", "/browser/navigate", { back: true });
+  const field = (await call("POST", "/browser/read", {})).body.elements.find((e: any) => e.name === "Code");
+  expect(field.value ?? "").toBe("");
 
   await call("POST", "/browser/navigate", { url: site.url("/b") });
   const b = await mcp.tool("write", {
@@ -111,11 +116,15 @@ test("write types the current code: the site accepts a base32 key and an otpauth
     submit: true,
   });
   expect(b.isError).toBeFalsy();
-  expect(b.structuredContent).toEqual({ url: `${site.url("/b/check")}?code=[hidden]`, title: "Accepted" });
   expect(received.at(-1)).toMatch(/^\d{8}$/);
+  // The page put the code in its URL: shown as it is (a code is good for one step of 30 s).
+  expect(b.structuredContent).toEqual({
+    url: `${site.url("/b/check")}?code=${received.at(-1)}`,
+    title: "Accepted",
+  });
 }, 120_000);
 
-test("a flow's write step types a code too, and its report does not show it", async () => {
+test("a flow's write step types a code too (the report shows it only where the page put it: its URL)", async () => {
   const steps = [
     { tool: "navigate", args: { url: site.url("/b") } },
     {
@@ -148,10 +157,12 @@ test("off its allowed host, a code is refused and reaches no page", async () => 
   expect(received.length).toBe(before);
 }, 120_000);
 
-test("no seed and no typed code in any response, log line or the timeline", async () => {
+test("no seed in any response, log line or the timeline, and a typed code only in the URL the page put it in", async () => {
   const timeline = await server.call("GET", `/admin/workspaces/${W}/timeline?limit=100`, undefined, null);
   expect(timeline.status).toBe(200);
-  const everything = [...bodies, ...mcp.texts, ...logLines, JSON.stringify(timeline.body)].join("\n");
+  let everything = [...bodies, ...mcp.texts, ...logLines, JSON.stringify(timeline.body)].join("\n");
   expect(received.length).toBeGreaterThanOrEqual(3);
-  for (const v of [SEED_A, SEED_B, URI_B, ...received]) expect(everything).not.toContain(v);
+  for (const v of [SEED_A, SEED_B, URI_B]) expect(everything).not.toContain(v);
+  for (const v of received) everything = everything.replaceAll(`code=${v}`, "code=");
+  for (const v of received) expect(everything).not.toContain(v);
 });

@@ -81,11 +81,12 @@ beforeAll(async () => {
     },
     {
       configure: (c) => {
+        c.secrets.hold_ms = 300;
         c.secrets.entries = {
           app: {
             description: "the app's sign-in",
             allowed_urls: ["app.example.test"],
-            keys: { password: { value: PASSWORD } },
+            keys: { password: { value: PASSWORD }, wrong: { value: "Wrong-2024-Winter!" } },
           },
         };
       },
@@ -167,19 +168,31 @@ test("a list React re-renders: an item added with Enter, one removed by its ref;
 test("a secret typed into React's password field signs in; the dashboard after it reads whole, the site's name unmasked", async () => {
   const url = p.site.url("/sign-in", "app.example.test");
   await p.tool("navigate", { url });
-  await p.tool("write", { selector: { label: "Email" }, text: "ann@example.test" });
-  await p.tool("write", { selector: { label: "Password" }, secret: { name: "app", key: "password" } });
-  // React's state holds it (its length shows), and the value itself comes back nowhere.
-  expect((await p.tool("extract", { selector: { css: "#len" } })).result).toBe(
-    `${PASSWORD.length} characters`,
-  );
-  const signed = await p.tool("interact", { action: "click", selector: { role: "button", name: "Sign in" } });
+  // A wrong password first: the app keeps its form, and React's state followed the emptying (its
+  // length shows none).
+  const wrong = await p.tool("write", {
+    fields: [
+      { selector: { label: "Email" }, text: "ann@example.test" },
+      { selector: { label: "Password" }, secret: { name: "app", key: "wrong" } },
+    ],
+    submit: { role: "button", name: "Sign in" },
+  });
+  expect(wrong).toMatchObject({ url, title: "Example App" });
+  expect((await p.tool("extract", { selector: { css: "#len" } })).result).toBe("0 characters");
+  // The sign-in in one call: React's state takes both values (the app checks the password itself).
+  const signed = await p.tool("write", {
+    fields: [
+      { selector: { label: "Email" }, text: "ann@example.test" },
+      { selector: { label: "Password" }, secret: { name: "app", key: "password" } },
+    ],
+    submit: { role: "button", name: "Sign in" },
+  });
   expect(signed).toMatchObject({ url, title: "Example App" });
   const read = await p.tool("read_page");
   expect(read.url).toBe(url);
   expect(read.text).toContain("Welcome, ann@example.test");
   expect(read.text).toContain("You are signed in to app.example.test since 2024.");
-  // With the form gone, the page's own scripts run again.
+  // Scripts run on the page after a bound write (nothing of the value is left in it).
   expect((await p.tool("execute_script", { script: "location.hostname" })).result).toBe("app.example.test");
   expect(JSON.stringify(p.mcp.texts)).not.toContain(PASSWORD);
 });

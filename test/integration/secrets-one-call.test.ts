@@ -416,3 +416,31 @@ describe("a script of the agent's that could reach the field refuses the write, 
     expect(res.body.title).toBe("Welcome");
   });
 });
+
+describe("a sign-in kept from the timeline as a flow", () => {
+  test("replays in a new browser: fields by ref, the secret by name, the form sent", async () => {
+    await call("/browser/navigate", { url: bank("/signin") });
+    const elements = (await call("/browser/read")).body.elements as { name: string; ref: string }[];
+    const ref = (name: string) => elements.find((e) => e.name === name)?.ref;
+    const user = ref("Username");
+    const pwRef = ref("Password");
+    expect(user && pwRef).toBeTruthy();
+    const res = await call("/browser/write", {
+      fields: [
+        { selector: { ref: user }, text: "ada" },
+        { selector: { ref: pwRef }, secret: pw },
+      ],
+      submit: true,
+    });
+    expect(res.body.title).toBe("Welcome");
+    const saved = await server.call("PUT", "/flows/bank-sign-in", { from_timeline: { last: 3 } }, W);
+    expect(saved.status).toBeLessThan(300);
+    expect(saved.body.yaml).not.toContain(PASSWORD);
+    expect(saved.body.yaml).not.toMatch(/\bref\b/);
+    await server.call("DELETE", "/browser", undefined, W);
+    const run = await call("/flows/bank-sign-in/run");
+    expect(run.status).toBe(200);
+    expect(run.body.status).toBe("ok");
+    expect(await script("document.querySelector('h1').textContent")).toBe("Welcome, ada");
+  });
+});

@@ -1,11 +1,12 @@
 // write: type into fields — text the agent gives, or a secret's value it never sees (a bound write,
 // write-bound.ts: one call that fills, submits and empties its fields before it answers).
 import { z } from "zod";
+import { badInput } from "../errors.ts";
 import type { Page } from "../grid/page.ts";
 import { DialogOpened } from "../grid/page-dialogs.ts";
 import type { PageLib } from "../in-page/index.ts";
 import { defineAction } from "./define.ts";
-import { type About, acting } from "./failures.ts";
+import { type About, acting, quoteSelector } from "./failures.ts";
 import { flag, pageFields, webUrl } from "./fields.ts";
 import { setInputValue } from "./interact-inputs.ts";
 import { clickChecked } from "./interact-pointer.ts";
@@ -89,15 +90,27 @@ const Input = z
 type In = z.infer<typeof Input>;
 
 // Input types whose value is set whole (typing into them does not work): date, time, color...
-const SET_WHOLE = ["date", "time", "datetime-local", "month", "week", "color", "range"];
+const SET_WHOLE = ["date", "time", "datetime-local", "month", "week", "color"];
+const FILL = (L: PageLib, f: HTMLInputElement, v: string, c: boolean) => L.fillField(f, v, c);
 
 /** The agent's text into one field: set whole for the types keys cannot fill, else typed. */
 async function writeText(page: Page, item: Item, text: string, clear: boolean, timeout: number) {
   const field = await findField(page, item.selector, timeout, { text, clear });
   const el = field.field;
-  if (SET_WHOLE.includes(field.type ?? ""))
-    await setInputValue(page, el, { selector: item.selector, value: text }, "text");
-  else await typeInto(page, field, item.selector, text, clear);
+  if (field.type === "range") await setInputValue(page, el, { selector: item.selector, value: text }, "text");
+  else if (SET_WHOLE.includes(field.type ?? "")) {
+    const got = await page.callIn<string>(el.context, FILL, el, text, clear);
+    if (got === "format")
+      throw badInput(
+        `${quoteSelector(item.selector)} is a ${field.type} input and did not take that value: give it in the form the browser uses (date 2024-01-31, time 13:45, color #ff0000, month 2024-01, week 2024-W05, datetime-local 2024-01-31T13:45)`,
+        "text",
+      );
+    if (got !== "ok")
+      throw badInput(
+        `${quoteSelector(item.selector)} left its document, so nothing was typed: read_page and try again`,
+        "selector",
+      );
+  } else await typeInto(page, field, item.selector, text, clear);
   // The agent's own text: what it reads back of this field is never masked (spec §1.17).
   await page.callIn(el.context, (L: PageLib, f: Element) => L.wrotePlain(f), el).catch(() => undefined);
   return field;

@@ -44,6 +44,8 @@ export interface NetworkEntry {
   ms?: number;
   size?: number;
   error?: string;
+  /** Refused by the navigation policy (error says which host and rule). */
+  refused?: true;
 }
 export type LogEntry = ConsoleEntry | NetworkEntry;
 
@@ -125,7 +127,8 @@ export class EventRing {
       }),
       socket.on("network.fetchError", null, (p) => {
         const l = this.end(p);
-        if (l) (l.entry as NetworkEntry).error = p.errorText;
+        const entry = l?.entry as NetworkEntry | undefined;
+        if (entry && !entry.refused) entry.error = p.errorText;
       }),
       // A new document in a context ends its typed stretch: what the next one logs is its own.
       socket.on("browsingContext.navigationStarted", null, (p) => this.typedUntil(p.context)),
@@ -160,6 +163,14 @@ export class EventRing {
     return this.typed.some(
       (w) => w.context === l.context && l.seq >= w.from && (w.until === null || l.seq <= w.until),
     );
+  }
+
+  /** A request the navigation policy refused: its entry says why (the browser's own error follows, unsaid). */
+  refuse(request: string, redirectCount: number, why: string): void {
+    const entry = this.open.get(`${request}/${redirectCount}`)?.entry as NetworkEntry | undefined;
+    if (!entry) return;
+    entry.error = why;
+    entry.refused = true;
   }
 
   /** The server's own word in the ring (a browser that does not follow its console says so). */

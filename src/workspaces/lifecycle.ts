@@ -358,7 +358,8 @@ export class Lifecycle {
   async end(workspace: string, opts: { waitMs?: number; fence?: LeaseFence }): Promise<EndResult> {
     const record = await this.store.get(workspace);
     const id = record?.session_id;
-    if (!id) return { ended: false };
+    // None named: one the record lost (flushed, expired) may still run, tagged as the workspace's.
+    if (!id) return { ended: (await endOrphansOf(this.orphanPorts, workspace, [])) > 0 };
     const quit = await this.endGridBrowser(id, opts.waitMs);
     await this.store.update(workspace, (cur) => (cur && cur.session_id === id ? detached(cur) : cur), {
       fence: opts.fence,

@@ -41,6 +41,7 @@ import { heldBrowsers } from "./workspaces/browsers.ts";
 import type { ManagerHooks } from "./workspaces/lifecycle.ts";
 import { Leases } from "./workspaces/lock.ts";
 import { WorkspaceManager } from "./workspaces/manager.ts";
+import { proxyFrom } from "./workspaces/proxy.ts";
 
 export interface AppOptions {
   /** A store built elsewhere (tests); otherwise one is opened from the config. */
@@ -158,6 +159,12 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
   const browsers = heldBrowsers(grid, {
     schemes: config.navigate.allow_schemes,
     logs: config.logs.keep,
+    policy: {
+      allow: config.navigate.allowed_hosts,
+      block: config.navigate.blocked_hosts,
+      private: config.navigate.private_addresses === "block",
+    },
+    proxies: (name) => proxyFrom(secrets, name),
   });
   const timeline = new Timeline({
     config,

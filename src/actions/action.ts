@@ -109,3 +109,13 @@ export interface Action<I extends z.ZodObject, O extends z.ZodType, C, P> {
 
 // biome-ignore lint/suspicious/noExplicitAny: the table holds actions of every input and output type
 export type AnyAction = Action<any, any, any, any>;
+
+/**
+ * The agent's client asks its user itself (MCP form elicitation). `ask` puts question `id` to them
+ * now (2025-11-25: a request on the call's stream; the reply comes back as an answer to that
+ * question). `replied`: the call is the client back with its user's reply to question `id` (null:
+ * declined), the 2026-07-28 way, where the question went out with the call's first round.
+ */
+export type Asking =
+  | { ask(id: string, question: string): void }
+  | { replied: { id: string; text: string | null } };

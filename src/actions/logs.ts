@@ -50,6 +50,7 @@ const Entry = z.union([
     ms: z.number().optional(),
     size: z.number().optional(),
     error: z.string().optional(),
+    refused: z.literal(true).optional(),
   }),
 ]);
 

@@ -10,7 +10,7 @@ export const navigate = defineAction({
   http: { method: "POST", path: "/browser/navigate" },
   title: "Navigate",
   description:
-    "Go to a url, or back, forward or reload (exactly one). Waits for the load; returns the final url, title and HTTP status. Then read_page; do not guess selectors.",
+    "Go to a url, or back, forward or reload (exactly one); waits for the load. Returns the final url, title and HTTP status; then read_page, never guess selectors.",
   docs: "The url returned is where the page ended, after redirects; status is the HTTP status of its document (none when it came from the back/forward cache). Done once the document is interactive (back, forward and reload too); loading: true says its load event had not come a few seconds later (a subresource still loading). Only the schemes navigate.allow_schemes lists load (http, https, data and about unless set). A page that opens a dialog as it loads answers with dialog (its message), url and title empty, as a gesture does; while a dialog is open navigate is a 400 naming it: answer it with the dialog tool first.",
   input: z
     .strictObject({

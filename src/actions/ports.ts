@@ -14,7 +14,7 @@ import type { RecordStore } from "../store/types.ts";
 import type { Timeline } from "../timeline/service.ts";
 import type { OpenRequest, OpenResult } from "../workspaces/settings.ts";
 import type { Steps } from "../workspaces/steps.ts";
-import type { LiveBrowser } from "./action.ts";
+import type { Asking, LiveBrowser } from "./action.ts";
 
 /** The capabilities a handler may call. The server's whole set (services.ts) is one of these. */
 export interface ActionServices {
@@ -40,7 +40,7 @@ export interface ActionServices {
   /** Change notices for the admin's live updates. */
   readonly events: { changed(workspace: string): void };
   /** The questions agents wait on (ask_human). */
-  readonly questions: Pick<Questions, "ask">;
+  readonly questions: Pick<Questions, "ask" | "settle">;
 }
 
 /** Opening and ending the workspace's browser: the manager does both, in the call's turn. */
@@ -62,6 +62,8 @@ export interface ActionContext {
   steps(): Steps;
   /** Progress for long actions (MCP progress notifications). */
   progress(progress: number, total: number | undefined, message: string): void;
+  /** How the user in front of the agent's client is asked, when its client can ask them (MCP elicitation). */
+  readonly asking?: Asking;
   readonly signal: AbortSignal;
   /**
    * Work the answer need not wait for (a spare tab's closing): it runs on in the call's turn, so

@@ -96,8 +96,8 @@ export const screenshot = defineAction({
   http: { method: "POST", path: "/browser/screenshot" },
   title: "Take a screenshot",
   description: [
-    "A PNG of the viewport, the whole page (full_page) or one element (selector), filed under workspace://files/screenshots and returned as an image.",
-    "To read or act, read_page is cheaper.",
+    "A PNG of the viewport, the whole page (full_page) or one element (selector), filed in workspace://files/screenshots.",
+    "To show a person or check a visual detail; to read or act, read_page is cheaper.",
   ].join(" "),
   docs: [
     "read_page gives selectors to act on; a screenshot does not. keep_file keeps a screenshot for good.",
@@ -149,8 +149,7 @@ export const printPage = defineAction({
   name: "print_page",
   http: { method: "POST", path: "/browser/print" },
   title: "Print the page as PDF",
-  description:
-    "Print the page to a PDF into Files (workspace://files); returns the file entry (its url opens it). Needs a data dir.",
+  description: "Print the page to a PDF in Files (workspace://files); returns its entry. Needs a data dir.",
   docs: "The PDF is what the browser's own print makes. Its uri can go to upload_file.",
   input: z.strictObject({
     landscape: flag().optional().meta({ docs: "Landscape pages (default portrait)." }),

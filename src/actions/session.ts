@@ -8,8 +8,8 @@ export const openSession = defineAction({
   http: { method: "POST", path: "/browser" },
   title: "Open a browser",
   description: [
-    "Open (or replace) this workspace's browser, to start over or change its settings. Rarely needed: any action opens one, and a reaped one comes back by itself on the last page.",
-    "Saved site data is restored first, so you arrive signed in.",
+    "Open (or replace) this workspace's browser, to start over or change settings; rarely needed (any action opens one).",
+    "Saved site data is restored first.",
   ].join(" "),
   docs: [
     "With no url it goes back to the workspace's last page (fresh=true stays on about:blank instead).",

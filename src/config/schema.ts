@@ -17,6 +17,7 @@ export type Kind =
   | { type: "choice"; choices: readonly string[] }
   | { type: "list" }
   | { type: "hosts" }
+  | { type: "patterns" }
   | { type: "entries" };
 
 export interface Setting {
@@ -39,7 +40,7 @@ type ValueOf<K extends Kind> = K extends { type: "int" }
     ? boolean
     : K extends { type: "choice"; choices: readonly (infer C)[] }
       ? C
-      : K extends { type: "list" | "hosts" }
+      : K extends { type: "list" | "hosts" | "patterns" }
         ? string[]
         : K extends { type: "entries" }
           ? Record<string, SecretEntry>
@@ -199,6 +200,21 @@ const TABLE = {
         { type: "list" },
         ["http", "https", "data", "about"],
         "The URL schemes a page may be loaded from (file:, chrome: and view-source: show the Grid node's own files and settings).",
+      ),
+      allowed_hosts: setting(
+        { type: "patterns" },
+        [],
+        "The only hosts any browser's requests may reach (*.host: the host and every name under it). None: any host.",
+      ),
+      blocked_hosts: setting(
+        { type: "patterns" },
+        [],
+        "Hosts no browser's request may reach (*.host: the host and every name under it).",
+      ),
+      private_addresses: setting(
+        { type: "choice", choices: ["allow", "block"] },
+        "allow",
+        "block: requests to loopback, private, link-local and cloud metadata addresses (any IP form, localhost) are refused unless navigate.allowed_hosts names them.",
       ),
     },
   },

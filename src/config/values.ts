@@ -1,5 +1,6 @@
 // One setting's value: the rule it must follow, and parsing it from text (env, flag) or YAML.
 
+import { hostPatternProblem } from "../kit/hosts.ts";
 import { isObject } from "../kit/json.ts";
 import type { Kind, SecretEntry, Setting } from "./schema.ts";
 
@@ -24,6 +25,8 @@ export function ruleOf(kind: Kind): string {
       return "must be a list of folders (in the environment or a flag: separated by ':' or ',')";
     case "hosts":
       return "must be a list of host names, each with an optional :port, like proxy.example.test or proxy.example.test:8443 (in the environment or a flag: separated by ',')";
+    case "patterns":
+      return "must be a list of hosts or *.host patterns (the host and every name under it), like intranet.example.test or *.example.test (in the environment or a flag: separated by ',')";
     case "entries":
       return "must map each secret's name to {description, allowed_urls, keys: {key: {value}}}";
   }
@@ -69,6 +72,8 @@ export function parseText(s: Setting, raw: string): Parsed {
     }
     case "hosts":
       return hostList(text.split(/[,\s]+/), bad);
+    case "patterns":
+      return patternList(text.split(/[,\s]+/), bad);
     case "entries":
       return bad;
   }
@@ -96,6 +101,18 @@ function hostList(items: readonly (string | null)[], bad: Parsed): Parsed {
   return out.length ? { value: out } : undefined;
 }
 
+function patternList(items: readonly (string | null)[], bad: Parsed): Parsed {
+  const out: string[] = [];
+  for (const item of items) {
+    const text = (item ?? "").trim().toLowerCase();
+    if (!text) continue;
+    const problem = hostPatternProblem(text);
+    if (problem) return bad && "problem" in bad ? { problem: `${bad.problem}: ${problem}` } : bad;
+    out.push(text);
+  }
+  return out.length ? { value: out } : undefined;
+}
+
 /** A value from the YAML config file: text goes through `parseText`, other types must fit exactly. */
 export function parseYaml(s: Setting, raw: unknown): Parsed {
   if (raw === null || raw === undefined) return undefined;
@@ -108,6 +125,9 @@ export function parseYaml(s: Setting, raw: unknown): Parsed {
   if (k.type === "bool" && typeof raw === "boolean") return { value: raw };
   if (k.type === "hosts" && Array.isArray(raw)) {
     return raw.every((p) => typeof p === "string" || p === null) ? hostList(raw, bad) : bad;
+  }
+  if (k.type === "patterns" && Array.isArray(raw)) {
+    return raw.every((p) => typeof p === "string" || p === null) ? patternList(raw, bad) : bad;
   }
   if (k.type === "list" && Array.isArray(raw)) {
     if (!raw.every((p) => typeof p === "string" || p === null)) return bad;

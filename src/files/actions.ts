@@ -24,8 +24,8 @@ export const keepFile = defineAction({
   },
   title: "Keep a file",
   description: [
-    `Keep a screenshot, recording or download in Files (${ROOT_URI}) until the admin deletes it; a download is copied, the others move.`,
-    "Pass the uri as its listing gives it (an entry's keep_with is this call). Nothing is overwritten.",
+    `Keep a screenshot, recording or download in Files (${ROOT_URI}): a download is copied, the others move; nothing is overwritten.`,
+    "Pass the uri its listing gives.",
   ].join(" "),
   docs: [
     "Downloads go when the browser ends. A name Files already has lands as `name (1).ext`.",
@@ -125,7 +125,7 @@ export const uploadFile = defineAction({
   },
   title: "Upload a file",
   description: [
-    "Put a workspace file (uri, as a listing gives it) into a file input, as a person choosing it would. Submit the form yourself afterwards.",
+    "Put a workspace file (uri) into a file input as a person would; then submit the form yourself.",
   ].join(" "),
   docs: [
     `The uri is ${ROOT_URI}/<name>, or a screenshot, recording or download. Hidden inputs behind a styled button work.`,

@@ -3,7 +3,7 @@
 // answers its entry: a model cannot watch a video, and a resource would carry it as base64).
 
 import { defineResource, type ResourceDef } from "../resources/define.ts";
-import { FileEntrySchema, FilesRootSchema, FolderListSchema } from "./schema.ts";
+import { FileEntrySchema, FilesRootSchema, FolderListSchema, PdfTextSchema } from "./schema.ts";
 import { folderUri, KEEP_TOOL, ROOT_URI, type Subfolder } from "./uris.ts";
 
 const WHOLE = () => new Request("http://selenium-flow.invalid/");
@@ -92,6 +92,20 @@ const download = defineResource({
   read: (services, workspace, p) => services.files.serve(WHOLE(), workspace, "downloads", p.name!, 0),
 });
 
+/** A PDF's text in parts, from downloads or Files (prints, kept files). */
+function pdfText(folder: "downloads" | "files"): ResourceDef {
+  const base = folder === "files" ? ROOT_URI : folderUri(folder);
+  return defineResource({
+    uri: `${base}/{name}/text/{part}`,
+    name: folder === "files" ? "file-text" : "download-text",
+    title: folder === "files" ? "A kept PDF's text" : "A downloaded PDF's text",
+    description: `The text of a PDF in ${base}, in parts about as long as read_page's, from part 1 (an entry's text gives it); next is the following part's uri. An unfinished download is a 409 until it finishes.`,
+    http: `${folder === "files" ? "/files" : "/files/downloads"}/{name}/text/{part}`,
+    output: PdfTextSchema,
+    read: (services, workspace, p) => services.files.texts.part(workspace, folder, p.name!, Number(p.part)),
+  });
+}
+
 // Last: its {name} would otherwise take a folder's uri.
 const kept = defineResource({
   uri: `${ROOT_URI}/{name}`,
@@ -111,5 +125,7 @@ export const fileResources: readonly ResourceDef[] = [
   screenshot,
   recording,
   download,
+  pdfText("downloads"),
+  pdfText("files"),
   kept,
 ];

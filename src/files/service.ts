@@ -2,7 +2,7 @@
 // Recordings on disk, and Downloads, which are the Grid's. MCP resources, REST GETs, the keep_file
 // and upload_file actions and the admin routes all answer from here, so an entry reads the same
 // everywhere.
-import { badInput, notFound, tooLarge } from "../errors.ts";
+import { badInput, conflict, notFound, tooLarge } from "../errors.ts";
 import type { Grid } from "../grid/webdriver.ts";
 import type { GridDownload } from "../grid/webdriver-files.ts";
 import { InvalidName, repr } from "../kit/names.ts";
@@ -10,6 +10,7 @@ import type { Log } from "../log.ts";
 import type { RecordStore } from "../store/types.ts";
 import type { DiskFolder } from "./layout.ts";
 import type { LinkSigner } from "./links.ts";
+import { PdfTexts } from "./pdf-text.ts";
 import { serveDisk, serveStream } from "./serve.ts";
 import type { FileStore } from "./store.ts";
 import { codeOf, openNoFollow, type StoredFile } from "./store-disk.ts";
@@ -23,12 +24,15 @@ import {
   folderUri,
   KEEP_TOOL,
   KIND,
+  type ListedEntry,
   missingFile,
   parseUri,
   ROOT_URI,
   SUBFOLDERS,
   stamp,
+  UNFINISHED,
   UPLOAD_CAP,
+  unfinishedText,
   uriOf,
 } from "./uris.ts";
 
@@ -47,10 +51,13 @@ export interface FilesDeps {
 export class Files {
   readonly store: FileStore | null;
   readonly links: LinkSigner;
+  /** PDFs' text, in parts. */
+  readonly texts: PdfTexts;
 
   constructor(private readonly deps: FilesDeps) {
     this.store = deps.store;
     this.links = deps.links;
+    this.texts = new PdfTexts(this);
   }
 
   /** The disk folders, or the 400 that names data.dir. */
@@ -77,13 +84,38 @@ export class Files {
     };
   }
 
+  /** An entry as a listing gives it: a download not finished says so (and cannot be kept); a PDF names its text. */
+  listed(
+    workspace: string,
+    folder: Folder,
+    f: { name: string; size: number | null; modified: number | null },
+  ): ListedEntry {
+    const entry = this.entry(workspace, folder, f);
+    const unfinished = folder === "downloads" && UNFINISHED.test(f.name);
+    const pdf =
+      !unfinished &&
+      contentType(f.name) === "application/pdf" &&
+      (folder === "downloads" || folder === "files");
+    if (unfinished) {
+      return {
+        ...entry,
+        content_type: contentType(f.name.replace(UNFINISHED, "")),
+        keep_with: null,
+        unfinished: true,
+      };
+    }
+    if (!pdf) return entry;
+    void this.texts.warm();
+    return { ...entry, text: `${entry.uri}/text/1` };
+  }
+
   /** One folder's entries, newest first. */
-  async list(workspace: string, folder: Folder): Promise<FileEntry[]> {
+  async list(workspace: string, folder: Folder): Promise<ListedEntry[]> {
     if (folder === "downloads") {
-      return (await this.downloads(workspace)).map((d) => this.entry(workspace, "downloads", d));
+      return (await this.downloads(workspace)).map((d) => this.listed(workspace, "downloads", d));
     }
     const files = await this.disk().list(workspace, folder);
-    return files.map((f) => this.entry(workspace, folder, f));
+    return files.map((f) => this.listed(workspace, folder, f));
   }
 
   /** The root: Files' own entries, and every folder with its count (null where it cannot be counted). */
@@ -171,6 +203,7 @@ export class Files {
     const store = this.disk();
     let landed: StoredFile;
     if (folder === "downloads") {
+      if (UNFINISHED.test(name)) throw conflict(unfinishedText(uri));
       const got = await this.download(workspace, name);
       if (!got) {
         throw notFound(

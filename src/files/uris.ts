@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { type AppError, badInput, notFound } from "../errors.ts";
 import { repr } from "../kit/names.ts";
 import { fileNameProblem } from "./file-names.ts";
-import type { FileEntrySchema, FilesRootSchema } from "./schema.ts";
+import type { FileEntrySchema, FilesRootSchema, ListedEntrySchema } from "./schema.ts";
 import { RESERVED_IN_FILES } from "./store-folders.ts";
 
 export const ROOT_URI = "workspace://files";
@@ -14,6 +14,13 @@ export type Subfolder = (typeof SUBFOLDERS)[number];
 export const KEEP_TOOL = "keep_file";
 /** The upload cap, and the most a file may weigh to be put into a file input. */
 export const UPLOAD_CAP = 64 * 1024 * 1024;
+
+/** A download the browser has not finished (Chrome's .crdownload, Firefox's .part). */
+export const UNFINISHED = /\.(crdownload|part)$/i;
+
+/** Why an unfinished download cannot be kept or read yet. */
+export const unfinishedText = (uri: string) =>
+  `${uri} is a download the browser has not finished: it is still arriving, or the browser held it back (Chrome does so with a download it finds insecure, an http: file from an https: page). List workspace://files/downloads again in a moment; one that stays unfinished will not finish`;
 
 export const FILES_OFF =
   "files are off on this server: set data.dir (DATA_DIR) to keep screenshots, prints, recordings and kept files";
@@ -27,6 +34,8 @@ export const KIND: Record<Folder, string> = {
 
 /** One stored file, as every surface shows it (schema.ts declares it). */
 export type FileEntry = z.infer<typeof FileEntrySchema>;
+/** An entry in a listing: a download not finished, a PDF's text. */
+export type ListedEntry = z.infer<typeof ListedEntrySchema>;
 
 /** A folder in the files root's listing. */
 export type FolderSummary = z.infer<typeof FilesRootSchema>["folders"][number];

@@ -191,6 +191,16 @@ export interface Commands {
     result: Empty;
   };
   "network.failRequest": { params: { request: string }; result: Empty };
+  "network.continueWithAuth": {
+    params:
+      | { request: string; action: "default" | "cancel" }
+      | {
+          request: string;
+          action: "provideCredentials";
+          credentials: { type: "password"; username: string; password: string };
+        };
+    result: Empty;
+  };
   "script.evaluate": {
     params: { expression: string; target: Target; awaitPromise: boolean; resultOwnership?: "root" | "none" };
     result: EvaluateResult;
@@ -276,6 +286,7 @@ export interface Events {
   "network.responseStarted": NetworkEvent & { response: ResponseData };
   "network.responseCompleted": NetworkEvent & { response: ResponseData };
   "network.fetchError": NetworkEvent & { errorText: string };
+  "network.authRequired": NetworkEvent & { response: ResponseData };
   "log.entryAdded": {
     level: string;
     text: string | null;

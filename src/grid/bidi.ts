@@ -208,6 +208,34 @@ export class BidiSocket {
     opts: { timeoutMs?: number } = {},
   ): Promise<Commands[M]["result"]> {
     if (this.closedWhy) return Promise.reject(this.isDead ? new BidiDead() : unavailable(this.closedWhy));
+    if (method === "network.removeIntercept")
+      this.intercepts.delete((params as { intercept: string }).intercept);
+    if (method === "network.addIntercept") {
+      const adding = this.sendNow(method, params, opts);
+      this.adding++;
+      void adding
+        .then((r) => this.intercepts.add((r as { intercept: string }).intercept))
+        .catch(() => undefined)
+        .finally(() => this.adding--);
+      return adding;
+    }
+    return this.sendNow(method, params, opts);
+  }
+
+  /** Intercepts this connection added and has not removed: a request blocked by none of them is another's. */
+  readonly intercepts = new Set<string>();
+  private adding = 0;
+
+  /** Whether an intercept is being added (its id is not known yet). */
+  get addingIntercept(): boolean {
+    return this.adding > 0;
+  }
+
+  private sendNow<M extends Method>(
+    method: M,
+    params: Commands[M]["params"],
+    opts: { timeoutMs?: number },
+  ): Promise<Commands[M]["result"]> {
     const id = this.nextId++;
     const timeoutMs = opts.timeoutMs ?? this.commandTimeoutMs;
     // Quiet is counted from the first command waiting, not from the last word before an idle time.

@@ -44,6 +44,8 @@ export interface NetworkEntry {
   ms?: number;
   size?: number;
   error?: string;
+  /** Refused by the navigation policy (error says which host and rule). */
+  refused?: true;
 }
 export type LogEntry = ConsoleEntry | NetworkEntry;
 
@@ -125,7 +127,8 @@ export class EventRing {
       }),
       socket.on("network.fetchError", null, (p) => {
         const l = this.end(p);
-        if (l) (l.entry as NetworkEntry).error = p.errorText;
+        const entry = l?.entry as NetworkEntry | undefined;
+        if (entry && !entry.refused) entry.error = p.errorText;
       }),
     ];
     return () => {
@@ -156,6 +159,14 @@ export class EventRing {
       (w) => w.context === l.context && l.seq >= w.from && (w.until === null || l.seq <= w.until),
     );
     return w ? w.origin : null;
+  }
+
+  /** A request the navigation policy refused: its entry says why (the browser's own error follows, unsaid). */
+  refuse(request: string, redirectCount: number, why: string): void {
+    const entry = this.open.get(`${request}/${redirectCount}`)?.entry as NetworkEntry | undefined;
+    if (!entry) return;
+    entry.error = why;
+    entry.refused = true;
   }
 
   /** The server's own word in the ring (a browser that does not follow its console says so). */

@@ -4,6 +4,7 @@
 import { BidiDead, type BidiSocket, BidiTimeout } from "./bidi.ts";
 import { DEFAULT_KEEP, EventRing, QUIET } from "./event-log.ts";
 import { HeldConnection, IDLE_MS } from "./held.ts";
+import { Interceptor, type NetRules } from "./net-rules.ts";
 import { ReachedDocs } from "./reached.ts";
 
 /** The held connections of this server, by Grid session id (which never leaves the server). */
@@ -21,6 +22,8 @@ export class HeldConnections {
   private readonly deadIds = new Set<string>();
   /** Browsers that follow no console (QUIET). */
   private readonly quietIds = new Set<string>();
+  /** Each browser's network rules (a policy, routes): its connection intercepts and never idles out. */
+  private readonly rules = new Map<string, NetRules>();
 
   constructor(
     private readonly connect: (id: string) => Promise<BidiSocket>,
@@ -59,12 +62,38 @@ export class HeldConnections {
     this.ringOf(id).notice(QUIET);
   }
 
+  /**
+   * The browser's network rules from now on (null: none). A connection open now installs them at
+   * once; one opened later, before any use. Same key as before: nothing to do.
+   */
+  async configure(id: string, rules: NetRules | null): Promise<void> {
+    const before = this.rules.get(id);
+    if ((before?.key ?? null) === (rules?.key ?? null)) return;
+    if (rules) this.rules.set(id, rules);
+    else this.rules.delete(id);
+    const conn = this.peek(id);
+    if (!conn) return;
+    await this.applyRules(id, conn);
+  }
+
+  private async applyRules(id: string, conn: HeldConnection): Promise<void> {
+    const rules = this.rules.get(id);
+    if (!rules) {
+      await conn.net?.remove();
+      conn.net = null;
+      return;
+    }
+    conn.net ??= new Interceptor(conn.socket, conn.logs, rules);
+    await conn.net.install(rules);
+  }
+
   /** Closes and forgets the browser's connection (it ended, was replaced or reaped). */
   drop(id: string): void {
     const known = this.held.get(id);
     this.held.delete(id);
     this.deadIds.delete(id);
     this.quietIds.delete(id);
+    this.rules.delete(id);
     this.preloads.delete(id);
     this.rings.delete(id);
     this.reached.delete(id);
@@ -110,6 +139,8 @@ export class HeldConnections {
     const conn = new HeldConnection(
       socket,
       () => {
+        // Its requests wait for this connection's answer: it stays while the browser has rules.
+        if (this.rules.has(id)) return;
         if (this.held.get(id) === conn) this.held.delete(id);
         conn.close();
         socket.logger.debug("a browser's BiDi connection closed after its idle time");
@@ -130,6 +161,7 @@ export class HeldConnections {
         !this.quietIds.has(id),
       );
       if (script) this.preloads.set(id, script);
+      await this.applyRules(id, conn);
     } catch (err) {
       // A fresh connection whose first commands time out is probed: a dead channel is said so.
       const dead = socket.dead || (err instanceof BidiTimeout && !(await socket.probe()) && socket.dead);

@@ -6,6 +6,7 @@ import type { BidiSocket } from "./bidi.ts";
 import type { BrowsingContextInfo, EventName, NavigationInfo, UserPrompt } from "./bidi-types.ts";
 import { PagesElsewhere } from "./elsewhere.ts";
 import { CONSOLE, EventRing, LOGGED } from "./event-log.ts";
+import { type Interceptor, releaseOrphan } from "./net-rules.ts";
 import { ReachedDocs } from "./reached.ts";
 
 /** Closed after this long without a call (a live call keeps its connection). */
@@ -70,6 +71,8 @@ export class HeldConnection {
   lastPopup: string | null = null;
   /** The tab each of those was opened from: where a pop-up that closes itself hands the agent back. */
   readonly openers = new Map<string, string>();
+  /** The browser's network rules, answered over this connection (null: none, nothing intercepted). */
+  net: Interceptor | null = null;
   /** Counts navigations started, so a caller can tell whether one began since it looked. */
   private started = 0;
   private users = 0;
@@ -97,6 +100,10 @@ export class HeldConnection {
     });
     socket.on("browsingContext.navigationStarted", null, (p) => this.navStarted(p));
     socket.on("browsingContext.contextDestroyed", null, (p) => reached.destroyed(p.context));
+    // Requests an earlier connection's intercept holds, on a browser that has no rules now.
+    socket.on("network.beforeRequestSent", null, (p) => {
+      if (!this.net && p.isBlocked) releaseOrphan(socket, p);
+    });
     socket.on("browsingContext.contextCreated", null, (p) => {
       reached.created(p);
       if (p.parent) this.knowParent(p.context, p.parent);

@@ -24,6 +24,7 @@ import {
   watchElsewhere,
   whyStuck,
 } from "./page-stuck.ts";
+import type { NavPolicy } from "./policy.ts";
 import { putBack, readPopup } from "./popup-kept.ts";
 
 /** Which tab the agent acts in, and which frame inside it (null: the tab's top document). */
@@ -39,6 +40,8 @@ export interface PageOptions {
   scriptMs: number;
   /** The URL schemes a page may be loaded from (navigate.allow_schemes); the default when unset. */
   schemes?: string[];
+  /** The navigation policy this browser follows (none: any host). */
+  policy?: NavPolicy;
   /** Whether the browser is gone (the Grid reaped it); asked when the connection fails. */
   gone: () => Promise<boolean>;
 }

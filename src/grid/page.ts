@@ -12,11 +12,22 @@ import { type NodeRef, settling } from "./page-call.ts";
 import { DialogOpened, dialogOpenError } from "./page-dialogs.ts";
 import { clickActions, hoverActions, KEY_MS, keyActions, keysOf } from "./page-input.ts";
 import { GRACE_MS, PagePort } from "./page-port.ts";
+import { refusalText } from "./policy.ts";
 
 const TITLE = String(docTitle);
 
 /** The schemes a page may be loaded from when navigate.allow_schemes is not given. */
 export const DEFAULT_SCHEMES = ["http", "https", "data", "about"];
+/** A 400 naming the scheme when `url`'s may not be loaded (navigate.allow_schemes): navigate and open_session alike. */
+export function checkScheme(url: string, schemes: readonly string[] = DEFAULT_SCHEMES): void {
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase() ?? "";
+  if (!schemes.includes(scheme)) {
+    throw badInput(
+      `url: ${scheme}: addresses are not loaded here (the navigate.allow_schemes setting allows ${schemes.join(", ")}): give an http or https URL, or ask the operator to add it to NAVIGATE_ALLOW_SCHEMES`,
+      "url",
+    );
+  }
+}
 /** How long past an interactive document a navigation waits for its `load`. */
 const LOAD_MS = 3_000;
 
@@ -138,14 +149,9 @@ export class Page extends PagePort {
    * interactive. Says whether it stopped waiting for `load` (a subresource still hangs).
    */
   async goto(url: string): Promise<{ loading: boolean }> {
-    const schemes = this.opts.schemes ?? DEFAULT_SCHEMES;
-    const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase() ?? "";
-    if (!schemes.includes(scheme)) {
-      throw badInput(
-        `url: ${scheme}: addresses are not loaded here (the navigate.allow_schemes setting allows ${schemes.join(", ")}): give an http or https URL, or ask the operator to add it to NAVIGATE_ALLOW_SCHEMES`,
-        "url",
-      );
-    }
+    checkScheme(url, this.opts.schemes);
+    const refused = this.opts.policy?.refusal(url);
+    if (refused) throw badInput(`url: ${refusalText(refused)}`, "url");
     this.where.frame = null;
     let loading = false;
     await this.loading(async () => {
@@ -207,10 +213,16 @@ export class Page extends PagePort {
     // later, behind the agent's back, and close the dialog unanswered).
     const prompt = this.prompt;
     if (prompt) throw dialogOpenError(prompt);
+    const since = Date.now();
     try {
       await this.whilePrompt(go());
     } catch (err) {
       if (err instanceof DialogOpened) return;
+      // A redirect the navigation policy refused: said as a url refused at once is.
+      const refused = this.held.net?.refusedIn(this.where.tab, since);
+      if (refused && err instanceof BidiError) {
+        throw badInput(`the page went on to ${refused.url}, and ${refusalText(refused)}`, "url");
+      }
       if (err instanceof BidiTimeout) {
         throw unavailable(
           "the page did not finish loading within the browser's page load timeout: retry after a wait, or open the browser with a larger page_load_timeout",

@@ -12,6 +12,8 @@ export interface OpenOptions {
   videoName?: string;
   /** The workspace it is opened for: with the server group, its owner tag (OWNER_CAP). */
   workspace?: string;
+  /** The proxy every request goes through: `http://host:port`, `https://host:port` or `socks5://host:port`. */
+  proxy?: string;
 }
 
 /** A tagged browser's owner: the server group (a digest of its store's key and place) and the workspace. */
@@ -26,6 +28,28 @@ export interface Owner {
  */
 export const OWNER_CAP = "selenium-flow:owner";
 
+/** The W3C proxy capability for a proxy URL (its credentials are answered over BiDi, never here). */
+export function proxyCapability(server: string): Record<string, unknown> {
+  const url = new URL(server);
+  const at = url.host;
+  if (url.protocol === "socks5:" || url.protocol === "socks4:") {
+    return { proxyType: "manual", socksProxy: at, socksVersion: url.protocol === "socks5:" ? 5 : 4 };
+  }
+  return { proxyType: "manual", httpProxy: at, sslProxy: at };
+}
+
+/**
+ * Chrome's preferences for every browser: a PDF is downloaded as a file rather than shown in the
+ * viewer, and a download a plain-HTTP page starts finishes. Chrome holds such a download back as
+ * insecure (it stays `*.crdownload`, waiting for a person to keep it) unless the page's site may
+ * run insecure content; that is allowed for http: pages only, so an https: page still blocks
+ * mixed content (and a download it starts over http stays held back, listed as unfinished).
+ */
+const CHROME_PREFS = {
+  "plugins.always_open_pdf_externally": true,
+  "profile.content_settings.exceptions.mixed_script": { "http://*,*": { setting: 1 } },
+};
+
 /** The new-session capabilities for `o` (pure), tagged with its owner when `group` is given. */
 export function capabilitiesOf(o: OpenOptions, group?: string): Record<string, unknown> {
   const caps: Record<string, unknown> = {
@@ -38,21 +62,25 @@ export function capabilitiesOf(o: OpenOptions, group?: string): Record<string, u
     unhandledPromptBehavior: "ignore",
   };
   if (o.insecure) caps.acceptInsecureCerts = true;
+  if (o.proxy) caps.proxy = proxyCapability(o.proxy);
   const timeouts: Record<string, number> = {};
   if (o.pageLoadTimeout !== undefined) timeouts.pageLoad = Math.round(o.pageLoadTimeout * 1000);
   if (o.scriptTimeout !== undefined) timeouts.script = Math.round(o.scriptTimeout * 1000);
   if (Object.keys(timeouts).length) caps.timeouts = timeouts;
   const sized = o.width !== undefined && o.height !== undefined;
   if (o.browser === "firefox") {
-    if (sized)
-      caps["moz:firefoxOptions"] = { args: ["-width", String(o.width), "-height", String(o.height)] };
+    // A PDF is downloaded as a file, not shown in the browser's viewer (a dead end for an agent).
+    caps["moz:firefoxOptions"] = {
+      ...(sized ? { args: ["-width", String(o.width), "-height", String(o.height)] } : {}),
+      prefs: { "pdfjs.disabled": true },
+    };
   } else {
     // No back/forward cache (as Playwright launches Chromium): a page restored from it answers every
     // sandbox call with BiDi's "no such frame" for an iframe it had, so one Back onto a page with an
     // iframe left the tab unreachable. Back and Forward load the page again instead.
     const args = ["--disable-back-forward-cache"];
     if (sized) args.push(`--window-size=${o.width},${o.height}`);
-    caps["goog:chromeOptions"] = { args };
+    caps["goog:chromeOptions"] = { args, prefs: CHROME_PREFS };
   }
   // docker-selenium's recorders film every session not told otherwise: an unfilmed browser says so,
   // or its video lands in the inbox with no workspace to file it in.

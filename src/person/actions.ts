@@ -24,7 +24,7 @@ export const askHuman = defineAction({
   http: { method: "POST", path: "/browser/ask-human" },
   title: "Ask human",
   description: "Ask the person watching for help (CAPTCHA, 2FA); waits for the answer.",
-  docs: "The workspace's row shows the question, on every server of a group, until a person answers (POST /admin/workspaces/{key}/answer, on any server) or the timeout passes. The person's answer call returns once this call took the answer, or says it was not delivered (409: this call ended first; 503: it did not take it within 10 s) and withdraws it: an answer arrives exactly once or not at all. The result is {answered, answer?, url, title}, the page as the person left it (with no live browser: the last known url and an empty title; none is opened). End or Forget, on any server, cancels the wait (answered false). One question per workspace at a time: a second is a 409.",
+  docs: "The workspace's row shows the question, on every server of a group, until a person answers (POST /admin/workspaces/{key}/answer, on any server) or the timeout passes. The person's answer call returns once this call took the answer, or says it was not delivered (409: this call ended first; 503: it did not take it within 10 s) and withdraws it: an answer arrives exactly once or not at all. The result is {answered, answer?, url, title}, the page as the person left it (with no live browser: the last known url and an empty title; none is opened). End or Forget, on any server, cancels the wait (answered false). One question per workspace at a time: a second is a 409. Over MCP, a client that declares form elicitation asks its own user the same question (one field, answer) and the answer comes back in the same call (2025-11-25: an elicitation/create request on the call's stream; 2026-07-28: an input_required round); decline or cancel is answered false; the row shows the question meanwhile, and a person's answer there counts too.",
   input: z.strictObject({
     question: z.string().min(1).max(500),
     timeout: z.number().int().min(5).max(3600).default(600),
@@ -39,11 +39,26 @@ export const askHuman = defineAction({
   browser: "none",
   unleased: pageNow,
   handler: async (ctx, input) => {
+    const asking = ctx.asking;
+    // The client's user replied in its own window (their answer, or a person's given meanwhile).
+    if (asking && "replied" in asking) {
+      const { id, text } = asking.replied;
+      const answer = await ctx.services.questions.settle(ctx.workspace, id, text);
+      return answer === null
+        ? { answered: false, url: "", title: "" }
+        : { answered: true, answer, url: "", title: "" };
+    }
+    // Asked in the record (the admin's row) and, when its client can, of the client's user too.
+    const id = crypto.randomUUID();
     const waiting = ctx.services.questions.ask(
       ctx.workspace,
       input.question,
       input.timeout * 1000,
       ctx.signal,
+      {
+        id,
+        asked: asking ? () => asking.ask(id, input.question) : undefined,
+      },
     );
     const began = Date.now();
     // At once, then every PROGRESS_MS: the client knows the call waits on a person from the start.

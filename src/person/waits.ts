@@ -51,23 +51,21 @@ export class Questions {
   ) {}
 
   /**
-   * Waits for a person's answer (a string), or null when `ms` pass, `signal` aborts, or an admin's
-   * End or Forget (on any server) removes the question. A 409 when the workspace already waits.
+   * Waits for a person's answer (a string), or null when `ms` pass, `signal` aborts, the person
+   * declines (in the agent's client), or an admin's End or Forget (on any server) removes the
+   * question. A 409 when the workspace already waits. `id` names the question (the client asked in
+   * its own window answers it by that id); `asked` runs once it is in the record.
    */
-  async ask(workspace: string, text: string, ms: number, signal: AbortSignal): Promise<string | null> {
-    const id = crypto.randomUUID();
-    const since = nowS();
-    const until = since + ms / 1000;
-    const placed = await updateWith(this.store, workspace, (cur) =>
-      open(cur?.question)
-        ? { record: null, value: false }
-        : { record: { ...(cur ?? emptyRecord()), question: { id, text, since, until } }, value: true },
-    );
-    if (!placed.value)
-      throw conflict(
-        `workspace ${workspace} already waits on a question: wait for its answer before asking another`,
-      );
-    this.changed(workspace);
+  async ask(
+    workspace: string,
+    text: string,
+    ms: number,
+    signal: AbortSignal,
+    opts: { id?: string; asked?: () => void } = {},
+  ): Promise<string | null> {
+    const id = opts.id ?? crypto.randomUUID();
+    const until = await this.place(workspace, text, ms, { id });
+    opts.asked?.();
     let got: string | null = null;
     try {
       for (;;) {
@@ -91,19 +89,89 @@ export class Questions {
   }
 
   /**
-   * Gives the workspace's question `text` as its answer and waits for the agent's call to take it.
-   * A 409 when nothing waits, or when the call ended before taking it; a 503 when it did not take
-   * it in time (its server may be gone). Either way the answer is withdrawn: nobody gets it later.
+   * Puts the question in the workspace's record (a 409 when one waits there already) and answers
+   * its `until` (epoch seconds). `rounds`: no call waits on it; the agent's client asks again.
    */
-  async answer(workspace: string, text: string): Promise<void> {
+  async place(
+    workspace: string,
+    text: string,
+    ms: number,
+    opts: { id: string; rounds?: boolean },
+  ): Promise<number> {
+    const since = nowS();
+    const until = since + ms / 1000;
+    const question: Question = {
+      id: opts.id,
+      text,
+      since,
+      until,
+      ...(opts.rounds && { rounds: true as const }),
+    };
+    const placed = await updateWith(this.store, workspace, (cur) =>
+      open(cur?.question)
+        ? { record: null, value: false }
+        : { record: { ...(cur ?? emptyRecord()), question }, value: true },
+    );
+    if (!placed.value)
+      throw conflict(
+        `workspace ${workspace} already waits on a question: wait for its answer before asking another`,
+      );
+    this.changed(workspace);
+    return until;
+  }
+
+  /**
+   * The agent's client answered the question `id` in its own window: `text`, or null when its user
+   * declined. Delivered as a person's answer is (once, to the call that waits), or ends the wait.
+   */
+  async reply(workspace: string, id: string, text: string | null): Promise<void> {
+    if (text !== null) return this.answer(workspace, text, id);
+    const gone = await updateWith(this.store, workspace, (cur) =>
+      cur?.question?.id === id && cur.question.answer === undefined
+        ? { record: unasked(cur), value: true }
+        : { record: null, value: false },
+    );
+    if (!gone.value) return;
+    await this.store.putMark(dropped(id), OUTCOME_KEEP_S).catch(() => undefined);
+    await this.tell(workspace);
+  }
+
+  /**
+   * A question asked in rounds, the agent's client back with its user's answer (null: declined):
+   * the answer a person gave meanwhile if there is one, else the client's; null when the question
+   * is gone (its time passed, End, Forget). Either way the question is done.
+   */
+  async settle(workspace: string, id: string, text: string | null): Promise<string | null> {
+    const got = await updateWith(this.store, workspace, (cur) => {
+      const q = cur?.question;
+      if (!cur || q?.id !== id) return { record: null, value: null };
+      return { record: unasked(cur), value: open(q) ? (q.answer ?? text) : null };
+    });
+    await this.store
+      .putMark(got.value === null ? dropped(id) : taken(id), OUTCOME_KEEP_S)
+      .catch(() => undefined);
+    await this.tell(workspace);
+    return got.value;
+  }
+
+  /**
+   * Gives the workspace's question `text` as its answer (only question `id`, when given) and waits
+   * for the agent's call to take it. A 409 when nothing waits, or when the call ended before taking
+   * it; a 503 when it did not take it in time (its server may be gone). Either way the answer is
+   * withdrawn: nobody gets it later. A question asked in rounds keeps the answer for the client's
+   * next round at once (no call waits to take it).
+   */
+  async answer(workspace: string, text: string, only?: string): Promise<void> {
     const given = await updateWith(this.store, workspace, (cur) => {
       const q = cur?.question;
-      if (!cur || !open(q) || q.answer !== undefined) return { record: null, value: null };
-      return { record: { ...cur, question: { ...q, answer: text } }, value: q.id };
+      if (!cur || !open(q) || q.answer !== undefined || (only && q.id !== only))
+        return { record: null, value: null };
+      return { record: { ...cur, question: { ...q, answer: text } }, value: q };
     });
-    const id = given.value;
+    const id = given.value?.id ?? null;
     if (id === null) throw conflict(`workspace ${workspace} is not waiting on a question`);
     await this.tell(workspace);
+    if (given.value?.rounds) return;
     const deadline = Date.now() + this.timing.takeMs;
     let ended = false;
     while (Date.now() < deadline) {

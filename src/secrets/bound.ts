@@ -1,6 +1,7 @@
 // A bound write: the value a secret reference stands for, checked against the page it is about to
 // be typed on.
 import { badInput } from "../errors.ts";
+import { hostMatches } from "../kit/hosts.ts";
 import { keyNames, type Place, type SecretCatalogue } from "./catalogue.ts";
 import { currentCode } from "./totp.ts";
 
@@ -19,7 +20,7 @@ export function allowedAt(places: readonly Place[], where: string): boolean {
   if (!host) return false;
   return places.some(
     (p) =>
-      p.host === host &&
+      hostMatches(p.host, host) &&
       (p.scheme === undefined || p.scheme === url.protocol) &&
       (p.port === undefined || p.port === url.port),
   );

@@ -6,7 +6,9 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseYamlText } from "yaml";
 import { SETTING_BY_KEY, type SecretEntry } from "../config/schema.ts";
+import { ConfigError } from "../config/sources.ts";
 import { parseYaml } from "../config/values.ts";
+import { hostMatches, hostPatternProblem } from "../kit/hosts.ts";
 import { Log } from "../log.ts";
 import { parseTotp, type TotpSpec } from "./totp.ts";
 
@@ -61,6 +63,21 @@ export function allowedHost(item: string): string | null {
   return host || null;
 }
 
+/**
+ * Why an allowed_urls item holds a glob that is not taken (null when it holds none, or `*.host`,
+ * which stands for the host and every name under it, as the navigation policy reads it).
+ */
+export function globProblem(item: string): string | null {
+  if (!item.includes("*")) return null;
+  const host = allowedHost(item);
+  const text = item.trim();
+  const hostAt = host ? text.indexOf(host) : -1;
+  const outside = hostAt < 0 || `${text.slice(0, hostAt)}${text.slice(hostAt + host!.length)}`.includes("*");
+  return outside || !host
+    ? `${text} is a glob that is not supported: only a host may start with *. (*.example.test: the host and every name under it)`
+    : hostPatternProblem(host);
+}
+
 /** One allowed_urls item as matched: scheme and port only when the item names a scheme. */
 export interface Place {
   host: string;
@@ -84,6 +101,8 @@ function build(name: string, entry: SecretEntry, source: string): Secret | strin
   const hosts: string[] = [];
   const places: Place[] = [];
   for (const [i, item] of allowedUrls.entries()) {
+    const glob = globProblem(item);
+    if (glob) return `allowed_urls item ${i + 1}: ${glob}`;
     const place = placeOf(item);
     if (!place) return `allowed_urls item ${i + 1} is not a URL or host`;
     places.push(place);
@@ -142,6 +161,9 @@ export class SecretCatalogue {
     this.dirs = config.dirs;
     for (const [name, entry] of Object.entries(config.entries)) {
       const secret = build(name, entry, `secrets.entries.${name}`);
+      // A glob that would never match is refused at start: the secret would be typed nowhere.
+      if (typeof secret === "string" && secret.includes("glob"))
+        throw new ConfigError(`secrets.entries.${name}.${secret}`);
       if (typeof secret === "string") this.log.warn(`secret ${name} in secrets.entries skipped: ${secret}`);
       else {
         warnShort(secret, this.log);
@@ -274,9 +296,19 @@ function loadFile(path: string, file: string, log: Pick<Log, "warn">): Secret | 
   }
   const entry = (parsed.value as Record<string, SecretEntry>)[name]!;
   const secret = build(name, entry, path);
-  if (typeof secret === "string") return skip(secret);
-  warnShort(secret, log);
-  return secret;
+  if (typeof secret !== "string") {
+    warnShort(secret, log);
+    return secret;
+  }
+  // A glob's line in the file, so the operator finds it.
+  const item = /^allowed_urls item (\d+)/.exec(secret)?.[1];
+  const text = item ? entry.allowed_urls?.[Number(item) - 1] : undefined;
+  const line = text
+    ? readFileSync(path, "utf8")
+        .split("\n")
+        .findIndex((l) => l.includes(text))
+    : -1;
+  return skip(line >= 0 ? `line ${line + 1}: ${secret}` : secret);
 }
 
 /** The redactor leaves values under 8 characters alone (spec §1.17): said once, when the secret loads. */
@@ -296,7 +328,7 @@ export function matchingSecrets(
   const h = host.toLowerCase();
   return catalogue
     .all()
-    .filter((s) => s.hosts.includes(h))
+    .filter((s) => s.hosts.some((p) => hostMatches(p, h)))
     .map((s) => ({ name: s.name, description: s.description, keys: keyNames(s) }))
     .sort((a, b) => a.name.localeCompare(b.name));
 }

@@ -113,7 +113,8 @@ export type Focus = z.infer<typeof FocusSchema>;
 /**
  * The question the workspace's agent waits on (ask_human), kept here so any server of a group shows
  * it and takes its answer: `since` and `until` are epoch seconds; `answer` is set by the person's
- * answer until the agent's call takes it (src/person/waits.ts).
+ * answer until the agent's call takes it (src/person/waits.ts). `rounds`: no call waits on it; the
+ * agent's client asks again for its answer (MCP 2026-07-28's input_required rounds).
  */
 const QuestionSchema = z.object({
   id: z.string().min(1),
@@ -121,6 +122,7 @@ const QuestionSchema = z.object({
   since: z.number(),
   until: z.number(),
   answer: z.string().optional(),
+  rounds: z.literal(true).optional().catch(undefined),
 });
 export type Question = z.infer<typeof QuestionSchema>;
 

@@ -13,11 +13,12 @@
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { issueError } from "../actions/validate.ts";
-import { badInput, notFound, unavailable } from "../errors.ts";
+import { badInput, errorBody, notFound, unavailable } from "../errors.ts";
 import type { Services } from "../services.ts";
 import { MCP_BODY_METHODS, mcpGate, workspaceOf } from "./http.ts";
 import { CAPABILITIES, INSTRUCTIONS, SERVER_INFO } from "./mcp-answers.ts";
 import { McpCancels } from "./mcp-cancels.ts";
+import { asksInForm, elicitRequest, replyOf } from "./mcp-elicit.ts";
 import { McpListens } from "./mcp-listen.ts";
 import { storedLevel } from "./mcp-logging.ts";
 import { dispatch, type SessionPorts } from "./mcp-methods.ts";
@@ -32,6 +33,7 @@ import {
   kindOf,
   type RpcMessage,
   type RpcRequest,
+  type RpcResponse,
 } from "./mcp-wire.ts";
 
 export const sessionsFull = (max: number) =>
@@ -157,6 +159,18 @@ export class McpHttp {
       .filter((m) => "method" in m && m.method === "notifications/cancelled")
       .slice(0, MAX_CANCELS);
     for (const m of cancels) await this.cancels.cancel(id, m);
+    // The client's user replied to a question ask_human put to them: it answers that question.
+    for (const m of messages) {
+      const reply = kindOf(m) === "response" ? replyOf(m as RpcResponse) : null;
+      if (reply)
+        void this.services.questions
+          .reply(info.workspace, reply.id, reply.text)
+          .catch((err: unknown) =>
+            this.services.log.info(
+              `workspace ${info.workspace}: a reply from the client was not delivered: ${errorBody(err).error}`,
+            ),
+          );
+    }
     const requests = messages.filter((m): m is RpcRequest => kindOf(m) === "request");
     if (requests.some((m) => m.method === "initialize"))
       return errorResponse(400, INVALID_REQUEST, "Invalid Request: this session is initialized already");
@@ -179,6 +193,9 @@ export class McpHttp {
               notify: (n) => exchange.notify(n),
               session: ports,
               client: { capabilities: info.elicitation ? { elicitation: {} } : {} },
+              ...(info.elicitation && {
+                ask: (q: string, text: string) => exchange.send(elicitRequest(q, text)),
+              }),
             },
             m.method,
             m.params,
@@ -215,7 +232,7 @@ export class McpHttp {
     const asked = params.data.protocolVersion;
     const version = SUPPORTED_PROTOCOL_VERSIONS.includes(asked) ? asked : LATEST_PROTOCOL_VERSION;
     const info: SessionInfo = { workspace, version };
-    if (params.data.capabilities.elicitation) info.elicitation = true;
+    if (asksInForm(params.data.capabilities)) info.elicitation = true;
     const id = crypto.randomUUID();
     const opened = await this.services.store.openMcpSession(id, JSON.stringify(info), this.idle, this.max, [
       ...this.busy.keys(),

@@ -4,13 +4,16 @@
 // the request's context and its params, checked by the method's own schema first: a param of the
 // wrong shape is invalid params (-32602) naming it, never an internal error.
 import { z } from "zod";
+import type { Asking } from "../actions/action.ts";
 import { issueError } from "../actions/validate.ts";
 import { errorBody, notFound, statusOf } from "../errors.ts";
+import { askHuman } from "../person/actions.ts";
 import { isTemplate, matchUri } from "../resources/define.ts";
 import { RESOURCES } from "../resources/index.ts";
 import type { Services } from "../services.ts";
 import { RESOURCE_NOT_FOUND, resourceBytes, resourceError, TOOL_TABLE, toolError } from "./mcp-answers.ts";
 import { complete } from "./mcp-complete.ts";
+import { askRound, asksInForm } from "./mcp-elicit.ts";
 import { LEVELS, type LevelStore, logRelay, type McpLevel } from "./mcp-logging.ts";
 import { getPrompt, listPrompts } from "./mcp-prompts.ts";
 import { type Subscriptions, subscribable } from "./mcp-subscribe.ts";
@@ -59,6 +62,11 @@ export interface McpRequest {
   logLevel?: McpLevel | null;
   /** What the client declared it can do (2025: at initialize; 2026: in this request's _meta). */
   client?: { capabilities: Record<string, unknown> };
+  /**
+   * 2025-era, a client that asks in form: puts question `id` to its user now (a request on this
+   * request's stream); the reply answers the question (Questions.reply).
+   */
+  ask?(id: string, question: string): void;
 }
 
 interface Method {
@@ -81,7 +89,13 @@ const uriParams = z.looseObject({ uri: z.string(), _meta: meta });
 /** invoke reads for the workspace (pieces typed in another's browser mask nothing here). */
 async function callTool(
   req: McpRequest,
-  params: { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } },
+  params: {
+    name: string;
+    arguments?: Record<string, unknown>;
+    _meta?: { progressToken?: string | number };
+    requestState?: unknown;
+    inputResponses?: unknown;
+  },
 ): Promise<Record<string, unknown>> {
   const { services, workspace } = req;
   const action = TOOL_TABLE.byName.get(params.name);
@@ -89,6 +103,16 @@ async function callTool(
     throw new McpFailure(INVALID_PARAMS, `no tool ${params.name}: tools/list names them`, {
       field: "params.name",
     });
+  // ask_human, for a client that asks its user itself: now (2025-era), or in rounds (2026-07-28).
+  let asking: Asking | undefined;
+  if (action === askHuman && asksInForm(req.client?.capabilities)) {
+    if (req.ask) asking = { ask: req.ask };
+    else if (!req.session) {
+      const round = await askRound(services, workspace, params);
+      if ("result" in round) return round.result;
+      asking = round.asking;
+    }
+  }
   const token = params._meta?.progressToken;
   const stop = new AbortController();
   const relay = () => stop.abort(req.signal.reason);
@@ -107,6 +131,7 @@ async function callTool(
       action,
       args: params.arguments ?? {},
       signal: stop.signal,
+      ...(asking && { asking }),
       progress: (progress, total, message) => {
         if (token === undefined) return;
         void req

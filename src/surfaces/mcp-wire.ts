@@ -99,9 +99,14 @@ export class Exchange {
 
   /** A notification about one of the requests, sent before its result. */
   async notify(notice: McpNotice): Promise<void> {
+    this.send({ jsonrpc: "2.0", ...notice });
+  }
+
+  /** A message of the server's that belongs to one of the requests (a notice, a question for the client's user). */
+  send(message: object): void {
     if (this.closed) return;
     if (!this.stream) this.upgrade();
-    this.event({ jsonrpc: "2.0", ...notice });
+    this.event(message);
   }
 
   /** Keeps a long call's answer alive (an event stream from here on, if it was not one). */

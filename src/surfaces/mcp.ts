@@ -2,12 +2,17 @@
 // the workspace the command line named. It answers every method through the same table as MCP over
 // HTTP (src/surfaces/mcp-methods.ts), so both say the same things the same way.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { ElicitResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { Services } from "../services.ts";
 import { CAPABILITIES, INSTRUCTIONS, SERVER_INFO } from "./mcp-answers.ts";
+import { elicitRequest, replyText } from "./mcp-elicit.ts";
 import { localLevel } from "./mcp-logging.ts";
 import { dispatch, METHODS, type SessionPorts } from "./mcp-methods.ts";
 import { localSubscriptions, ResourceWatch } from "./mcp-subscribe.ts";
+
+/** The longest an ask_human waits (its timeout's most): the client's reply is waited for that long. */
+const ASK_MS = 3600 * 1000;
 
 export function mcpServer(services: Services, workspace: string): Server {
   const server = new Server(SERVER_INFO, { capabilities: CAPABILITIES, instructions: INSTRUCTIONS });
@@ -31,6 +36,17 @@ export function mcpServer(services: Services, workspace: string): Server {
           signal: extra.signal,
           notify: (n) => extra.sendNotification(n as never),
           session,
+          client: { capabilities: { ...server.getClientCapabilities() } },
+          // The client's user is asked on the pipe; their reply (or its failing) answers the question.
+          ask: (id, question) => {
+            const { method: m, params } = elicitRequest(id, question);
+            const reply = (text: string | null) =>
+              services.questions.reply(workspace, id, text).catch(() => undefined);
+            extra.sendRequest({ method: m, params } as never, ElicitResultSchema, { timeout: ASK_MS }).then(
+              (result) => reply(replyText(result)),
+              () => reply(null),
+            );
+          },
         },
         method,
         request.params,

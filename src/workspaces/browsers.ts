@@ -2,16 +2,20 @@
 // given back at the end), over the one BiDi connection kept per live browser.
 import { error as wd } from "selenium-webdriver";
 import { type LiveBrowser, RefFloors } from "../actions/action.ts";
+import { badInput } from "../errors.ts";
 import { SANDBOX } from "../grid/bidi.ts";
 import type { HeldConnection } from "../grid/held.ts";
 import { IDLE_MS } from "../grid/held.ts";
 import { HeldConnections } from "../grid/held-pool.ts";
+import type { NetRules } from "../grid/net-rules.ts";
 import { type Located, Page } from "../grid/page.ts";
 import { LIBRARY_PRELOAD } from "../grid/page-call.ts";
 import type { Where } from "../grid/page-port.ts";
 import { answers } from "../grid/page-stuck.ts";
+import { NavPolicy, type PolicyLayer } from "../grid/policy.ts";
 import type { Grid } from "../grid/webdriver.ts";
 import { type BrowserSettings, focusFor, type WorkspaceRecord } from "../store/record.ts";
+import type { ProxySpec } from "./proxy.ts";
 
 /** A browser as one call holds it: its page port is made on first use and given back at the end. */
 export interface Held extends LiveBrowser {
@@ -33,14 +37,22 @@ const WEDGED_MS = 3_000;
  * every new document; console and network entries kept per browser). Made once, in the composition root: the manager and the timeline's live
  * view both reach browsers through it.
  */
-export function heldBrowsers(grid: Grid, opts: { schemes?: string[]; logs?: number } = {}): Browsers {
+export function heldBrowsers(
+  grid: Grid,
+  opts: {
+    schemes?: string[];
+    logs?: number;
+    policy?: PolicyLayer;
+    proxies?: (name: string) => ProxySpec;
+  } = {},
+): Browsers {
   const connections = new HeldConnections(
     (id) => grid.bidi(id),
     IDLE_MS,
     { functionDeclaration: LIBRARY_PRELOAD, sandbox: SANDBOX },
     opts.logs,
   );
-  return new Browsers(grid, connections, opts.schemes);
+  return new Browsers(grid, connections, opts.schemes, opts.policy, opts.proxies);
 }
 
 export class Browsers {
@@ -51,8 +63,45 @@ export class Browsers {
     private readonly grid: Grid,
     /** One BiDi connection per live browser this server has touched. */
     readonly connections: HeldConnections,
-    private readonly schemes?: string[],
+    /** The URL schemes a page may be loaded from (navigate.allow_schemes; the default when unset). */
+    readonly schemes?: string[],
+    /** The server's navigation policy (navigate.allowed_hosts, blocked_hosts, private_addresses). */
+    private readonly policy: PolicyLayer = {},
+    /** The proxy a secret names (a 400 when it names none). */
+    private readonly proxies: (name: string) => ProxySpec = (name) => {
+      throw badInput(`proxy: there is no secret named ${name}`, "proxy");
+    },
   ) {}
+
+  /** The proxy a browser opened with `settings` goes through, or null. */
+  proxyOf(settings: BrowserSettings): ProxySpec | null {
+    return settings.proxy ? this.proxies(settings.proxy) : null;
+  }
+
+  /** The network rules of a browser opened with `settings`: its policy, its proxy's sign-in; null when none. */
+  rulesOf(settings: BrowserSettings): NetRules | null {
+    const policy = this.policyOf(settings);
+    const proxy = this.proxyOf(settings);
+    const auth =
+      proxy?.username !== undefined ? { username: proxy.username, password: proxy.password ?? "" } : null;
+    if (!policy && !auth) return null;
+    return { policy, auth, key: JSON.stringify([policy?.key ?? null, auth ? settings.proxy : null]) };
+  }
+
+  /** The navigation policy a browser opened with `settings` follows: the server's, narrowed by its workspace's. */
+  policyOf(settings: BrowserSettings): NavPolicy | null {
+    const p = settings.policy;
+    return NavPolicy.of(
+      this.policy,
+      p ? { allow: p.allow, block: p.block, private: p.private === true } : null,
+    );
+  }
+
+  /** The browser's connection, its network rules in place before it is used. */
+  private async ruled(id: string, settings: BrowserSettings): Promise<HeldConnection> {
+    await this.connections.configure(id, this.rulesOf(settings));
+    return this.connection(id);
+  }
 
   /**
    * The browser's held connection. One that cannot be had may mean the Grid reaped the browser:
@@ -101,14 +150,16 @@ export class Browsers {
     const pageLoadMs =
       typeof settings.page_load_timeout === "number" ? settings.page_load_timeout * 1000 : PAGE_LOAD_MS;
     const scriptMs = typeof settings.script_timeout === "number" ? settings.script_timeout * 1000 : SCRIPT_MS;
+    const policy = this.policyOf(settings);
     const open = async (): Promise<Page> => {
-      const conn = await this.connection(id);
+      const conn = await this.ruled(id, settings);
       release?.();
       release = conn.use();
       const page = new Page(conn, known ?? { tab: "", frame: null }, {
         pageLoadMs,
         scriptMs,
         ...(this.schemes ? { schemes: this.schemes } : {}),
+        ...(policy ? { policy } : {}),
         gone: async () => !(await this.grid.alive(id)),
       });
       if (!known) {
@@ -124,7 +175,7 @@ export class Browsers {
       id,
       driver,
       settings,
-      bidi: async () => (await this.connection(id)).socket,
+      bidi: async () => (await this.ruled(id, settings)).socket,
       refFloors: this.refFloors,
       page: () => {
         page ??= open().catch((err) => {

@@ -1,6 +1,6 @@
 // A call as it comes into the call pipeline, and as it ends for where calls are recorded (the
 // activity log, the timeline): types only, so a surface or a recorder need not import the pipeline.
-import type { AnyAction, LiveBrowser } from "../actions/action.ts";
+import type { AnyAction, Asking, LiveBrowser } from "../actions/action.ts";
 import type { Located } from "../grid/page.ts";
 import type { Surface } from "../timeline/entry.ts";
 
@@ -16,6 +16,8 @@ export interface Invocation {
   input?: unknown;
   signal?: AbortSignal;
   progress?: (progress: number, total: number | undefined, message: string) => void;
+  /** How the client's user is asked (MCP elicitation), when the client can ask them. */
+  asking?: Asking;
 }
 
 /** How a call ended. */

@@ -5,6 +5,8 @@
 import type { LiveBrowser } from "../actions/action.ts";
 import { SITE_DATA_URI } from "../actions/fields.ts";
 import { type AppError, badInput, unavailable } from "../errors.ts";
+import { checkScheme } from "../grid/page.ts";
+import { refusalText } from "../grid/policy.ts";
 import type { Grid } from "../grid/webdriver.ts";
 import { isNoSuchSession } from "../grid/webdriver-errors.ts";
 import type { Log } from "../log.ts";
@@ -217,7 +219,10 @@ export class Lifecycle {
     siteData: SiteData | null | undefined,
     opts: { quiet?: boolean; since: number },
   ): Promise<Launched> {
-    const { id } = await this.grid.open(openOptions(workspace, settings), opts.since);
+    const { id } = await this.grid.open(
+      openOptions(workspace, settings, this.browsers.proxyOf(settings)?.server),
+      opts.since,
+    );
     // It replaces a browser whose channel a page's console killed: this one follows no console.
     if (opts.quiet) this.browsers.connections.quiet(id);
     const browser = this.browsers.live(id, settings);
@@ -291,8 +296,13 @@ export class Lifecycle {
     const since = performance.now();
     // An explicit open starts a browser that follows the console again.
     this.quietNext.delete(workspace);
+    // A first page navigate would refuse is refused here too, before any browser is opened.
+    if (req.url !== undefined) checkScheme(req.url, this.browsers.schemes);
     const previous = await this.store.get(workspace);
     const settings = resolveSettings(req, previous?.settings ?? {});
+    const refused = req.url !== undefined ? this.browsers.policyOf(settings)?.refusal(req.url) : null;
+    this.browsers.proxyOf(settings); // a proxy secret that names none is a 400 before any browser
+    if (refused) throw badInput(`url: ${refusalText(refused)}`, "url");
     if (settings.record && !this.hooks.recordings) throw badInput(RECORDING_OFF, "record");
     const ending = previous?.session_id ? [previous.session_id] : [];
     for (const id of ending) await this.endGridBrowser(id);
@@ -348,7 +358,8 @@ export class Lifecycle {
   async end(workspace: string, opts: { waitMs?: number; fence?: LeaseFence }): Promise<EndResult> {
     const record = await this.store.get(workspace);
     const id = record?.session_id;
-    if (!id) return { ended: false };
+    // None named: one the record lost (flushed, expired) may still run, tagged as the workspace's.
+    if (!id) return { ended: (await endOrphansOf(this.orphanPorts, workspace, [])) > 0 };
     const quit = await this.endGridBrowser(id, opts.waitMs);
     await this.store.update(workspace, (cur) => (cur && cur.session_id === id ? detached(cur) : cur), {
       fence: opts.fence,

@@ -74,22 +74,23 @@ async function endAll(d: OrphanPorts, browsers: TaggedBrowser[]): Promise<number
 const plural = (n: number) => `${n} browser${n === 1 ? "" : "s"}`;
 
 /**
- * In a call's turn, before it opens a browser for `workspace`: ends every browser tagged for it
- * but `keep` (no other call can be opening one). A Grid that does not answer /status is not waited
- * for: the open goes on, and says so if the Grid stays silent.
+ * In a call's turn (no other call can be opening a browser for `workspace`), before it opens one or
+ * when it ends one the record does not name: ends every browser tagged for it but `keep`; how many
+ * the Grid ended. A Grid that does not answer /status is not waited for: the call goes on.
  */
 export async function endOrphansOf(
   d: OrphanPorts,
   workspace: string,
   keep: readonly string[],
-): Promise<void> {
+): Promise<number> {
   const tagged = await d.grid.tagged(LOOK_MS);
   const orphans = (tagged ?? []).filter((b) => b.workspace === workspace && !keep.includes(b.id));
-  if (orphans.length === 0) return;
+  if (orphans.length === 0) return 0;
   const ended = await endAll(d, orphans);
   d.log.info(
-    `workspace ${workspace}: ended ${plural(ended)} of ${orphans.length} its record did not name (orphans) before opening one`,
+    `workspace ${workspace}: ended ${plural(ended)} of ${orphans.length} its record did not name (orphans)`,
   );
+  return ended;
 }
 
 export interface SweepPorts extends OrphanPorts {

@@ -4,7 +4,7 @@
 // browser, and what it did beyond its result goes back to the runner's handler; a step whose
 // browser the Grid reaped is retried once on a reopened one.
 
-import type { AnyAction, LiveBrowser } from "../actions/action.ts";
+import type { AnyAction, Asking, LiveBrowser } from "../actions/action.ts";
 import { type Happened, split } from "../actions/outcome.ts";
 import type { ActionContext, ActionServices } from "../actions/ports.ts";
 import { messageOf } from "../errors.ts";
@@ -34,6 +34,8 @@ export interface CallOptions {
   /** Where the handler's `later` work goes (none: it runs on its own, outside any turn). */
   after?: Promise<unknown>[];
   progress?: (progress: number, total: number | undefined, message: string) => void;
+  /** How the client's user is asked, when the client can ask them. */
+  asking?: Asking;
 }
 
 /** What a context is made from: the pipeline's parts. */
@@ -67,6 +69,7 @@ export function contextOf(
       return stepsOf(d.runner, workspace, call);
     },
     progress: (p, total, message) => opts.progress?.(p, total, message),
+    ...(opts.asking && { asking: opts.asking }),
     signal: opts.signal ?? new AbortController().signal,
     later: (work) => {
       work.catch((err) =>

@@ -25,6 +25,10 @@ export function resolveSettings(req: OpenRequest, previous: BrowserSettings): Br
   if (viewport) s.viewport = viewport as { width: number; height: number };
   const capture = pick("capture");
   if (capture) s.capture = true;
+  const policy = pick("policy") as BrowserSettings["policy"];
+  if (policy && (policy.allow?.length || policy.block?.length || policy.private)) s.policy = policy;
+  const proxy = pick("proxy");
+  if (typeof proxy === "string" && proxy) s.proxy = proxy;
   if (req.insecure) s.insecure = true;
   if (req.record) s.record = true;
   return s;
@@ -33,7 +37,7 @@ export function resolveSettings(req: OpenRequest, previous: BrowserSettings): Br
 /** What open_session answers. */
 export type OpenResult = z.infer<typeof OpenOutput>;
 
-export function openOptions(workspace: string, s: BrowserSettings): OpenOptions {
+export function openOptions(workspace: string, s: BrowserSettings, proxy?: string): OpenOptions {
   return {
     browser: s.browser ?? "chrome",
     width: s.width ?? DEFAULT_WIDTH,
@@ -44,5 +48,6 @@ export function openOptions(workspace: string, s: BrowserSettings): OpenOptions 
     record: s.record === true,
     videoName: workspace,
     workspace,
+    ...(proxy ? { proxy } : {}),
   };
 }

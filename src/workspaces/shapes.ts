@@ -2,9 +2,23 @@
 // a browser was opened with (the record keeps them; settings.ts resolves them).
 import { z } from "zod";
 import { flag, SiteDataHint, webUrl } from "../actions/fields.ts";
+import { hostPatternProblem } from "../kit/hosts.ts";
 
 export const DEFAULT_WIDTH = 1280;
 export const DEFAULT_HEIGHT = 720;
+
+/** A host or `*.host` (the host and every name under it), as navigate.allowed_hosts takes them. */
+const hostPattern = z
+  .string()
+  .max(253)
+  .refine((p) => hostPatternProblem(p) === null, "must be a host or *.host");
+
+/** A workspace's navigation policy: it narrows the server's, never widens it. */
+export const PolicyShape = z.strictObject({
+  allow: z.array(hostPattern).max(100).optional(),
+  block: z.array(hostPattern).max(100).optional(),
+  private: flag().optional(),
+});
 
 export const BrowserSettingsShape = z
   .object({
@@ -17,6 +31,14 @@ export const BrowserSettingsShape = z
     record: z.boolean().optional(),
     page_load_timeout: z.number().optional(),
     script_timeout: z.number().optional(),
+    policy: z
+      .object({
+        allow: z.array(z.string()).optional(),
+        block: z.array(z.string()).optional(),
+        private: z.boolean().optional(),
+      })
+      .optional(),
+    proxy: z.string().optional(),
   })
   .describe("What this browser was opened with; a replacement opens the same way.");
 
@@ -46,24 +68,29 @@ export const OpenInput = z.strictObject({
   viewport: z
     .strictObject({ width: z.number().int().min(200).max(7680), height: z.number().int().min(200).max(4320) })
     .optional()
-    .describe("The page's innerWidth/innerHeight (width/height size the window).")
+    .describe("innerWidth/innerHeight (width/height size the window).")
     .meta({
       docs: "The page's innerWidth and innerHeight in CSS pixels, kept on every reopen; width and height size the window around it.",
     }),
   fresh: flag()
     .optional()
-    .describe("Stay on about:blank, not the last page.")
+    .describe("Start on about:blank.")
     .meta({ docs: "Stay on about:blank rather than go back to the last page." }),
-  insecure: flag().optional().describe("Accept any TLS certificate. Gets no saved site data."),
-  record: flag()
-    .optional()
-    .describe("Film the browser's whole life for a person to watch (costs the Grid).")
+  insecure: flag().optional().describe("Accept any TLS certificate; no saved site data."),
+  record: flag().optional().describe("Film it as a video (costs the Grid).").meta({
+    docs: "Ask the Grid to record a video of this browser's whole life. Not inherited by the next browser; the video appears under workspace://files/recordings shortly after the browser ends.",
+  }),
+  capture: flag().optional().describe("Console errors and failed requests in results."),
+  policy: PolicyShape.optional()
+    .describe("Narrow where requests go: allow/block hosts (*.host), private IPs. {} clears.")
     .meta({
-      docs: "Ask the Grid to record a video of this browser's whole life. Not inherited by the next browser; the video appears under workspace://files/recordings shortly after the browser ends.",
+      docs: "This workspace's navigation policy, kept for its next browsers until given again ({} clears it): allow (only these hosts), block (never these), private: true (no loopback, private, link-local or metadata address unless allow names it). Hosts are names, IPs or *.host (the host and every name under it). The browser checks every request of every tab, frame and pop-up against it and the server's navigate settings; it can narrow those, never widen them.",
     }),
-  capture: flag().optional().describe("Report console errors and failed requests in each result's `page`."),
+  proxy: z.string().max(64).optional().describe('Secret naming an HTTP proxy; "" for none.').meta({
+    docs: "The name of a secret (GET /secrets) whose keys are server (http://host:port, https:// or socks5://) and, for a proxy that asks, username and password: every request of this browser goes through it, and the browser answers the proxy's sign-in with them (never shown). Kept for the workspace's next browsers until given again; \"\" goes direct.",
+  }),
   restore_site_data: flag(true)
-    .describe("false: start as a new user (deletes the saved site data).")
+    .describe("false: start as a new user (deletes saved site data).")
     .meta({ docs: "Restore what save_site_data kept (default true). false opens empty and deletes it." }),
   page_load_timeout: z
     .number()

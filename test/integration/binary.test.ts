@@ -6,10 +6,14 @@ import { join } from "node:path";
 import { buildBinary } from "../../scripts/build.ts";
 import { testGridUrl } from "../support/env.ts";
 import { html, serveFixture } from "../support/fixtures.ts";
+import { pagesPdf } from "../support/pdf.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "sf-bin-"));
 const binary = join(dir, "selenium-flow");
-const site = serveFixture({ "/": () => html("<title>Bin</title><h1>Bin</h1>") });
+const site = serveFixture({
+  "/": () => html("<title>Bin</title><h1>Bin</h1>"),
+  "/doc.pdf": () => new Response(pagesPdf(3), { headers: { "content-type": "application/pdf" } }),
+});
 let proc: ReturnType<typeof Bun.spawn>;
 let base = "";
 let output = "";
@@ -70,6 +74,17 @@ test("the binary opens a browser, navigates, describes and ends it", async () =>
   expect(nav.body).toMatchObject({ url: site.url("/"), title: "Bin" });
   const current = await call("GET", "/browser");
   expect(current.body).toMatchObject({ live: true, url: site.url("/") });
+  // A PDF served inline downloads, and the binary reads its text (pdf.js inside the binary).
+  expect((await call("POST", "/browser/navigate", { url: site.url("/doc.pdf") })).status).toBe(200);
+  let listed: { name: string }[] = [];
+  for (let i = 0; i < 60 && !listed.some((f) => f.name === "doc.pdf"); i++) {
+    await Bun.sleep(200);
+    listed = (await call("GET", "/files/downloads")).body.files;
+  }
+  const text = await call("GET", "/files/downloads/doc.pdf/text/1");
+  expect(text.status).toBe(200);
+  expect(text.body).toMatchObject({ pages: 3, part: 1 });
+  expect(text.body.text).toContain("Line 30 on page 3");
   const ended = await call("DELETE", "/browser");
   expect(ended.body).toEqual({ ended: true });
 }, 120_000);

@@ -117,6 +117,16 @@ describe("a browser whose record is gone", () => {
     expect((await s.call("DELETE", "/browser", undefined, W)).body).toEqual({ ended: true });
   }, 120_000);
 
+  test("end_browser after a flush ends the browser the record lost", async () => {
+    const s = await server();
+    expect((await s.call("POST", "/browser/navigate", { url: site.url("/") }, W)).status).toBe(200);
+    const first = await browserOf(s);
+    await redis.raw.send("FLUSHALL", []);
+    expect((await s.call("DELETE", "/browser", undefined, W)).body).toEqual({ ended: true });
+    expect(await until(async () => !(await onGrid(testGridUrl)).has(first), 3_000)).toBe(true);
+    expect((await s.call("DELETE", "/browser", undefined, W)).body).toEqual({ ended: false });
+  }, 60_000);
+
   test("on a full Grid (the hub's one slot), the next call after a flush opens a browser rather than a 503", async () => {
     expect(hubUrl).not.toBe("");
     const s = await server((c) => {

@@ -45,7 +45,21 @@ export class FakeSocket {
   async send(method: string, params: unknown): Promise<unknown> {
     if (this.closed) throw new Error("closed");
     this.sent.push({ method, params });
-    return await this.answer(method, params);
+    const got = await this.answer(method, params);
+    // As BidiSocket keeps them: the intercepts this connection added.
+    if (method === "network.addIntercept") this.intercepts.add((got as { intercept: string }).intercept);
+    if (method === "network.removeIntercept")
+      this.intercepts.delete((params as { intercept: string }).intercept);
+    return got;
+  }
+
+  readonly intercepts = new Set<string>();
+  readonly addingIntercept = false;
+  private readonly attachments = new Map<symbol, unknown>();
+
+  attached<T>(key: symbol, make: () => T): T {
+    if (!this.attachments.has(key)) this.attachments.set(key, make());
+    return this.attachments.get(key) as T;
   }
 
   /** BidiSocket.probe: the roots of the tree, through `answer`; a timeout finds the channel dead. */

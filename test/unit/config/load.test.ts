@@ -46,7 +46,12 @@ describe("the layers", () => {
       session: { ttl: 86400, lease: 15 },
       site_data: { tabs: 4 },
       secrets: { dirs: [], entries: {}, hold_ms: 2000 },
-      navigate: { allow_schemes: ["http", "https", "data", "about"] },
+      navigate: {
+        allow_schemes: ["http", "https", "data", "about"],
+        allowed_hosts: [],
+        blocked_hosts: [],
+        private_addresses: "allow",
+      },
       flows: { dir: null },
       files: { link_ttl: 3600 },
       recording: { enabled: false, dir: null, wait: 600, watch: "auto", poll: 1000 },
@@ -313,6 +318,26 @@ describe("bad values name the key and say what is allowed", () => {
     },
     "secrets.dirs": { bad: [], rule: "", good: [["/s", ["/s"]]] },
     "navigate.allow_schemes": { bad: [], rule: "", good: [["http,https,file", ["http", "https", "file"]]] },
+    "navigate.allowed_hosts": {
+      bad: ["app*.example.test", "a/b"],
+      rule: "must be a list of hosts or *.host patterns",
+      good: [
+        [
+          "*.Example.test, intranet.example.test 10.0.0.1",
+          ["*.example.test", "intranet.example.test", "10.0.0.1"],
+        ],
+      ],
+    },
+    "navigate.blocked_hosts": {
+      bad: ["*"],
+      rule: "is a glob that is not supported",
+      good: [["*.evil.test", ["*.evil.test"]]],
+    },
+    "navigate.private_addresses": {
+      bad: ["deny"],
+      rule: "must be one of allow, block",
+      good: [["block", "block"]],
+    },
     "flows.dir": { bad: [], rule: "", good: [["/f", "/f"]] },
     "files.link_ttl": {
       bad: ["59", "604801"],

@@ -14,7 +14,14 @@ describe("Grid.capabilities", () => {
       "se:downloadsEnabled": true,
       "se:recordVideo": false,
       unhandledPromptBehavior: "ignore",
-      "goog:chromeOptions": { args: ["--disable-back-forward-cache", "--window-size=1280,900"] },
+      "goog:chromeOptions": {
+        args: ["--disable-back-forward-cache", "--window-size=1280,900"],
+        // A PDF downloads as a file; a download from a plain-HTTP page finishes (issue 45).
+        prefs: {
+          "plugins.always_open_pdf_externally": true,
+          "profile.content_settings.exceptions.mixed_script": { "http://*,*": { setting: 1 } },
+        },
+      },
     });
   });
 
@@ -25,7 +32,7 @@ describe("Grid.capabilities", () => {
       "se:recordVideo": false,
       "se:downloadsEnabled": true,
       unhandledPromptBehavior: "ignore",
-      "moz:firefoxOptions": { args: ["-width", "1024", "-height", "768"] },
+      "moz:firefoxOptions": { args: ["-width", "1024", "-height", "768"], prefs: { "pdfjs.disabled": true } },
     });
   });
 
@@ -38,7 +45,7 @@ describe("Grid.capabilities", () => {
     });
     expect(caps.acceptInsecureCerts).toBe(true);
     expect(caps.timeouts).toEqual({ pageLoad: 30_000, script: 2_500 });
-    expect(caps["goog:chromeOptions"]).toEqual({ args: ["--disable-back-forward-cache"] });
+    expect((caps["goog:chromeOptions"] as { args: string[] }).args).toEqual(["--disable-back-forward-cache"]);
     expect(grid.capabilities({ browser: "firefox", pageLoadTimeout: 5 }).timeouts).toEqual({
       pageLoad: 5_000,
     });

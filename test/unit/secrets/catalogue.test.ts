@@ -226,4 +226,47 @@ describe("the catalogue", () => {
     expect(matchingSecrets(cat, "sub.app.example.test")).toEqual([]);
     expect(matchingSecrets(cat, "evil.example.test")).toEqual([]);
   });
+
+  test("a *.host item stands for the host and every name under it, as the navigation policy reads it", () => {
+    const cat = new SecretCatalogue({
+      dirs: [],
+      entries: { wild: { allowed_urls: ["*.example.test"], keys: { k: { value: "wild-value-1" } } } },
+    });
+    const svc = servicesWith(cat);
+    for (const at of ["https://app.example.test/", "http://a.b.example.test:8080/x", "https://example.test/"])
+      expect(secretValue(svc, { name: "wild", key: "k" }, at)).toBe("wild-value-1");
+    expect(() => secretValue(svc, { name: "wild", key: "k" }, "https://badexample.test/")).toThrow(
+      "may not be typed",
+    );
+    expect(matchingSecrets(cat, "shop.example.test").map((s) => s.name)).toEqual(["wild"]);
+  });
+});
+
+describe("allowed_urls globs other than *.host", () => {
+  test("in secrets.entries: refused at start, naming the secret and the item", () => {
+    for (const item of ["app*.example.test", "https://app.example.test/login*", "*example.test", "*"]) {
+      const start = () =>
+        new SecretCatalogue({
+          dirs: [],
+          entries: { g: { allowed_urls: [item], keys: { k: { value: "v-1" } } } },
+        });
+      expect(start).toThrow(`secrets.entries.g.allowed_urls item 1: ${item} is a glob that is not supported`);
+    }
+  });
+
+  test("in a secret's file: the file is skipped, the warning names its line", () => {
+    const dir = mkdtempSync(join(tmpdir(), "sf-globs-"));
+    writeFileSync(
+      join(dir, "g.yaml"),
+      "description: x\nallowed_urls:\n  - app.example.test\n  - 'shop*.example.test'\nkeys:\n  k: {value: glob-value}\n",
+    );
+    lines.length = 0;
+    const cat = new SecretCatalogue({ dirs: [dir], entries: {} }, log);
+    expect(cat.get("g")).toBeUndefined();
+    expect(lines.join("\n")).toContain(
+      `${join(dir, "g.yaml")} skipped: line 4: allowed_urls item 2: shop*.example.test is a glob that is not supported`,
+    );
+    expect(lines.join("\n")).not.toContain("glob-value");
+    rmSync(dir, { recursive: true, force: true });
+  });
 });

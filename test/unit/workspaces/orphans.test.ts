@@ -79,6 +79,14 @@ describe("the sweep", () => {
 });
 
 describe("end_browser", () => {
+  test("with no browser in the record, ends one the record lost (and says ended)", async () => {
+    await call(navigate, { url: APP });
+    await store.delete("w");
+    expect(await call(endBrowser)).toEqual({ ended: true });
+    expect(fake.browsers.get("b1")?.alive).toBe(false);
+    expect(await call(endBrowser)).toEqual({ ended: false });
+  });
+
   test("ended true when the Grid ended it or it was gone; with why when the Grid refused", async () => {
     await call(navigate, { url: APP });
     expect(await call(endBrowser)).toEqual({ ended: true });

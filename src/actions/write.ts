@@ -56,7 +56,7 @@ const Input = z
       .min(1)
       .max(20)
       .optional()
-      .describe("[{selector, text|secret}], filled in order; instead of selector.")
+      .describe("Several fields, in order; instead of selector.")
       .meta({
         docs: "Several fields filled in one call, in order, each {selector, text} or {selector, secret}: a whole sign-in form. Instead of selector, text and secret.",
       }),
@@ -66,9 +66,7 @@ const Input = z
     submit: z
       .union([z.boolean(), z.literal("auto"), Selector])
       .default(false)
-      .describe(
-        'true: Enter in the last field; a selector: click it; "auto": the page sends itself. Required with secret.',
-      )
+      .describe('true: Enter; a selector: click it; "auto": the page sends itself. Required with secret.')
       .meta({
         docs: "How the form is sent after the fields are filled: true presses Enter in the last field (a textarea's form is submitted instead); a selector clicks that control (the page's send button); \"auto\" leaves it to the page (a one-time-code box that sends itself once full). A write with a secret must give one.",
       }),

@@ -210,6 +210,7 @@ describe("a secret's *.host allowed_urls item", () => {
     const typed = await call("/browser/write", {
       selector: { label: "Password" },
       secret: { name: "anysub", key: "password" },
+      submit: "auto",
     });
     expect(typed.status).toBe(200);
     expect(typed.body.title).toBe("Sign in");

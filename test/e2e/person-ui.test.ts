@@ -68,11 +68,13 @@ test("see the question, take over, click on the live picture, answer: the agent 
   const y = Math.round((100 * h) / nh - h / 2);
   await driver.actions().move({ origin: img, x, y }).click().perform();
 
-  // The agent's page has its click (read in the agent's browser, while the agent still waits).
+  // The agent's page has its click: the person's input answers where it left the page (an agent's
+  // call would wait for Hand back now), and its timeline entry says so.
   let title = "";
   for (let i = 0; i < 50 && title !== "clicked"; i++) {
-    title = (await server.call("POST", "/browser/extract", { selector: { css: "title" } }, AGENT)).body
-      .result;
+    await server.app.services.timeline.settled(AGENT);
+    const { entries } = await server.app.services.timeline.batch(AGENT, { limit: 10 });
+    title = entries.find((e) => e.surface === "person" && e.tool === "person_input")?.title ?? "";
     if (title !== "clicked") await Bun.sleep(100);
   }
   expect(title).toBe("clicked");

@@ -22,7 +22,7 @@ interface Field extends PageMatch {
   field?: NodeRef;
   kind?: "input" | "textarea" | "editable";
   problem?: string;
-  locked?: "disabled" | "read-only";
+  locked?: string;
   /** Whether it holds something now (clearing it takes keys). */
   filled?: boolean;
   /** An input's type. */
@@ -70,7 +70,7 @@ const FIELD = (
   }
   const f = field as HTMLInputElement;
   const kind = f.tagName === "INPUT" ? "input" : f.tagName === "TEXTAREA" ? "textarea" : "editable";
-  const locked = f.disabled ? "disabled" : f.readOnly ? "read-only" : undefined;
+  const locked = f.disabled ? "disabled" : f.readOnly ? "read-only" : L.covered(f);
   const filled = kind === "editable" ? (f.textContent ?? "") !== "" : f.value !== "";
   const typed = L.typedEl(f);
   const maxLength = kind === "editable" ? -1 : f.maxLength;

@@ -3,7 +3,16 @@
 // scripts cannot see it, and nothing the page does to its own globals changes what it computes.
 
 import { accessibleName, labelsOf } from "./accname.ts";
-import { allElements, BUTTON_INPUTS, cut, fresh as freshDom, isVisible, norm, textOf } from "./dom.ts";
+import {
+  allElements,
+  BUTTON_INPUTS,
+  cut,
+  fresh as freshDom,
+  isVisible,
+  norm,
+  shownText,
+  textOf,
+} from "./dom.ts";
 import { focusField, insertable } from "./fields.ts";
 import { fillField } from "./fill.ts";
 import { describe, hints, INTERACTIVE } from "./hints.ts";
@@ -14,6 +23,7 @@ import { readPage } from "./outline.ts";
 import { aim, dragEnds, hitSeen, hitWatch, textSelected, textSpan } from "./pointer.ts";
 import { resolveRef } from "./refs.ts";
 import { roleOf } from "./roles.ts";
+import { coverOf } from "./seen.ts";
 import { cssFor, find } from "./selectors.ts";
 import { readPage as readStorages } from "./storage.ts";
 import {
@@ -62,12 +72,15 @@ const lib = {
   accessibleName,
   labelsOf,
   textOf,
+  shownText,
   cssFor,
   locatorOf,
   hints,
   describe,
   readPage,
   storagesNow,
+  /** What paints over a field (write refuses to type into one a person cannot see). */
+  covered: (el: Element) => coverOf(el, describe),
   resolveRef,
   aim,
   hitWatch,

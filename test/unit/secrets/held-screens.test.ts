@@ -26,7 +26,7 @@ test("a browser dropped forgets the origins and values typed in it", async () =>
   const conns = new HeldConnections(
     async () => new FakeSocket().socket,
     60_000,
-    null,
+    [],
     100,
     (id) => redactor.forgetBrowser(id),
   );

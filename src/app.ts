@@ -52,6 +52,8 @@ export interface AppOptions {
   sources?: Record<string, Source>;
   /** The server's log (the command line's, or a test's); otherwise one at config.log.level. */
   log?: Log;
+  /** false: no hint recorder in the pages' own world (a benchmark's side by side of the outline without). */
+  hints?: boolean;
 }
 
 export interface App {
@@ -165,6 +167,7 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
       private: config.navigate.private_addresses === "block",
     },
     proxies: (name) => proxyFrom(secrets, name),
+    hints: opts.hints,
   });
   const timeline = new Timeline({
     config,

@@ -28,6 +28,8 @@ interface Read extends PageMatch {
 
 interface ReadArgs extends SeekArgs {
   get: Get;
+  /** Characters of each value skipped (reading on where the last read was cut). */
+  offset: number;
   attribute: string | null;
   all: boolean;
   maxValue: number;
@@ -66,13 +68,7 @@ const READ = (L: PageLib, sel: PageSelector, o: ReadArgs): unknown => {
         .map((op) => L.norm(op.label || op.text))
         .join(", ");
     }
-    // biome-ignore lint/performance/useDomNodeTextContent: the text as shown, line breaks kept
-    const text = (e as HTMLElement).innerText ?? e.textContent ?? "";
-    return text
-      .split("\n")
-      .map((line) => line.replace(/[ \t\u00a0]+/g, " ").trim())
-      .filter(Boolean)
-      .join("\n");
+    return L.shownText(e);
   };
   const raw = (e: Element): string | null => {
     if (secretive(e)) return null;
@@ -96,6 +92,7 @@ const READ = (L: PageLib, sel: PageSelector, o: ReadArgs): unknown => {
   const results: unknown[] = [];
   for (const e of els) {
     let v = read(e);
+    if (typeof v === "string" && o.offset) v = v.slice(o.offset);
     if (typeof v === "string" && v.length > o.maxValue) {
       v = v.slice(0, o.maxValue);
       truncated = true;
@@ -113,23 +110,27 @@ const READ = (L: PageLib, sel: PageSelector, o: ReadArgs): unknown => {
 const Input = z
   .strictObject({
     selector: Selector,
-    get: z
-      .enum(GETS)
-      .optional()
-      .describe("text (default) also reads a field's value or a checkbox's state.")
-      .meta({
-        docs: "What to read: text (default; a field's value, a select's chosen option, a checkbox's checked/unchecked), html (outer HTML), value (a field's value), attribute (with attribute), or box ({x, y, width, height}: where the element is in the viewport, CSS pixels, as the page is scrolled now; for interact's x and y).",
-      }),
+    get: z.enum(GETS).optional().describe("text (default) also reads fields and checkboxes.").meta({
+      docs: "What to read: text (default; a field's value, a select's chosen option, a checkbox's checked/unchecked), html (outer HTML), value (a field's value), attribute (with attribute), or box ({x, y, width, height}: where the element is in the viewport, CSS pixels, as the page is scrolled now; for interact's x and y).",
+    }),
     attribute: z
       .string()
       .min(1)
       .max(200)
       .optional()
-      .describe("e.g. href (implies get: attribute).")
+      .describe("e.g. href (implies get).")
       .meta({ docs: "The attribute to read, e.g. href (implies get: attribute)." }),
     all: flag(false)
-      .describe(`Every match (at most ${MAX_MATCHES}), not the first.`)
+      .describe(`Every match (at most ${MAX_MATCHES}).`)
       .meta({ docs: `Read every match, in page order (at most ${MAX_MATCHES}), instead of the first.` }),
+    offset: z
+      .number()
+      .int()
+      .optional()
+      .describe("Skip this many characters (read on past truncated).")
+      .meta({
+        docs: `Skip this many characters of each value: a value longer than ${MAX_VALUE.toLocaleString("en")} characters comes cut (truncated), and offset reads on from there.`,
+      }),
     url: webUrl().optional().describe("Go here first.").meta({ docs: "Go to this page first." }),
     timeout: timeoutField(),
   })
@@ -158,7 +159,7 @@ const Output = z.object({
     .optional()
     .describe("With all: what each match holds, in page order."),
   count: z.number().int().describe("How many elements matched."),
-  truncated: z.boolean().optional().describe("Present when values or matches were cut to fit the result."),
+  truncated: z.boolean().optional().describe("Values or matches were cut to fit (offset reads on)."),
 });
 
 export const extract = defineAction({
@@ -166,8 +167,7 @@ export const extract = defineAction({
   http: { method: "POST", path: "/browser/extract" },
   title: "Read from elements",
   description: [
-    "Read what one element holds, or with all=true every match's.",
-    "Use it to check a result, read a table column or get an href; for an overview, read_page.",
+    "Read what one element holds, or with all=true every match's: check a result, read a table column, get an href (an overview: read_page).",
   ].join(" "),
   docs: [
     "No match is an error that lists what the page has instead (with all: count 0). Matches come in page order. It waits up to timeout seconds for a match. A password's value is never read.",
@@ -189,6 +189,7 @@ export const extract = defineAction({
       max: input.all ? MAX_MATCHES : 1,
       maxValue: MAX_VALUE,
       maxTotal: MAX_TOTAL,
+      offset: Math.max(0, input.offset ?? 0),
     };
     const got = await acting(about, () =>
       seek<Read>(page, input.selector, { timeout: input.timeout, allowNone: input.all }, READ, args),

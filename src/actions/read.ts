@@ -4,8 +4,6 @@
 import { z } from "zod";
 import { badInput } from "../errors.ts";
 import type { NodeRef } from "../grid/page-call.ts";
-import type { PageLib } from "../in-page/index.ts";
-import type { ReadArgs, ReadOutcome } from "../in-page/outline.ts";
 import { type Entry, type ReadElement, renderEntries } from "../in-page/render.ts";
 import type { McpContent } from "./action.ts";
 import { defineAction } from "./define.ts";
@@ -13,11 +11,17 @@ import { acting } from "./failures.ts";
 import { Box, pageFields, webUrl } from "./fields.ts";
 import { here } from "./landing.ts";
 import { outcome } from "./outcome.ts";
+import { composeRead, type Step } from "./read-frames.ts";
+import { placeOf } from "./ref-places.ts";
 import { locate, Selector, timeoutField } from "./selectors.ts";
 
 export const DEFAULT_MAX_LENGTH = 6_000;
-
-const READ = (L: PageLib, root: Element | null, args: ReadArgs) => L.readPage(root, args);
+/**
+ * How long a read waits for a page just loaded to say its hints are sent, and for a few of them to
+ * reach the sandbox (see grid/hint-relay.ts); a flood of them is not waited for.
+ */
+const HINT_WAIT_MS = 300;
+const HINT_FEW = 200;
 
 /** The outline rides along on the result for the MCP text block; JSON never sees a symbol key. */
 export const OUTLINE = Symbol("outline");
@@ -25,7 +29,7 @@ export const OUTLINE = Symbol("outline");
 const SelectorOut = z
   .record(z.string(), z.string())
   .describe(
-    'A selector for scripts and flows (a ref is better for the next call): {"css": ...}, {"role", "name"} or {"text"}.',
+    'For scripts and flows (a ref is better for the next call): {"css"}, {"role", "name"} or {"text"}.',
   );
 
 const Element = z.object({
@@ -36,8 +40,8 @@ const Element = z.object({
   frame: z
     .array(z.object({ css: z.string() }))
     .optional()
-    .describe("The frames it is in: enter each with switch (frame), outermost first, before using it."),
-  href: z.string().optional(),
+    .describe("Frames to switch into before using its selector (not its ref)."),
+  href: z.string().optional().describe("A link's address, a picture's when no alt names it."),
   type: z.string().optional().describe("An input's type, when not plain text."),
   value: z.string().optional().describe("What the field holds."),
   filled: z
@@ -58,6 +62,8 @@ const Element = z.object({
   draggable: z.boolean().optional(),
   droppable: z.boolean().optional().describe("A drop target: drag onto it."),
   focused: z.boolean().optional(),
+  color: z.string().optional(),
+  at: z.string().optional().describe("A shape's place in its drawing: x,y,WxH."),
   box: Box.optional(),
 });
 
@@ -93,9 +99,7 @@ const Output = z.object({
       z.object({ ref: z.string(), selector: SelectorOut.optional(), url: z.string(), readable: z.boolean() }),
     )
     .optional()
-    .describe(
-      "The page's frames; readable ones are read into elements, the others need switch (frame) first.",
-    ),
+    .describe("The page's frames, each read in (readable: false: it did not answer)."),
   next_cursor: z
     .string()
     .optional()
@@ -127,7 +131,7 @@ export function structured(entries: Entry[]): Omit<Output, "url" | "title"> {
     for (const s of e.segs) {
       if (typeof s === "string") text += s;
       else {
-        text += shown(s);
+        text += ` ${shown(s)} `;
         out.elements.push(ordered(s, ELEMENT_KEYS));
       }
     }
@@ -167,17 +171,16 @@ export const readPageAction = defineAction({
   http: { method: "POST", path: "/browser/read" },
   title: "Read the page",
   description: [
-    'See the page without a screenshot: an outline in reading order of its headings, landmarks, text and everything to act on (links, fields, anything clickable or draggable) with a ref (e12) and its state. Act with {"ref": "e12"} as the selector of interact, write, extract, assert or switch.',
-    "Call it after navigate and after anything that changes the page; refs last until the page navigates.",
+    'See the page without a screenshot: an outline in reading order of its headings, landmarks, text, pictures and everything to act on (links, fields, anything clickable or draggable), each with a ref (e12) and its state, frames included. Act with {"ref": "e12"} as the selector of interact, write, extract, assert or switch, a frame\'s too.',
+    "Read again after anything that changes the page; refs last until it navigates.",
     "A long page comes in parts: pass next_cursor as cursor. selector reads one part (a landmark's ref).",
-    "Elements in a frame sit under its frame line: switch into it first. A password's value is never returned.",
   ].join(" "),
-  docs: "The MCP text block is the outline (`- link \"Sign in\" [e12] /login`, `## Heading`, text lines, indented under their landmark or frame); structuredContent, and REST, carry the same part as JSON, each element with a CSS (or role and name) selector too, for scripts and flows, which cannot hold a ref. A ref resolves to the very element read_page saw, without a new search, for as long as the element stays on the page; the same element keeps its ref across reads of the same document. After a navigation or reload, or once the element is gone, a ref is a 400 that says to call read_page again. Refs are per document: an element in a same-origin frame is listed under its frame, and its ref works once you are in that frame (switch with the frame's ref). max_length is the most characters of outline in one part; a cursor from before a navigation is a 400. The element that has the focus is marked focused. Besides native controls and roles, it lists what the page made clickable: the top of a region with a pointer cursor, an inline handler (onclick, a framework's click attribute), an anchor without href, a tabindex=-1 item with a short text (role clickable; an icon without text is an icon button named from its class or picture); drag handles (draggable, aria-grabbed, a draggable or sortable aria-roledescription, jQuery UI's draggable and sortable items, a grab or move cursor) marked draggable, and drop targets (aria-dropeffect, jQuery UI's droppables, an ondrop handler) marked droppable. A listener the page's script added with addEventListener, with no pointer cursor, is not seen: the sandbox realm does not see the page's own listeners. boxes: true adds each element's box (viewport CSS pixels, its frame's in a frame), the outline writing box=x,y,WxH.",
+  docs: "The MCP text block is the outline (`- link \"Sign in\" [e12] /login`, `## Heading`, text lines, indented under their landmark or frame); structuredContent, and REST, carry the same part as JSON, each element with a CSS (or role and name) selector too, for scripts and flows, which cannot hold a ref. A ref resolves to the very element read_page saw, without a new search, for as long as the element stays on the page; the same element keeps its ref across reads of the same document. After a navigation or reload, or once the element is gone, a ref is a 400 that says to call read_page again. Every frame's content, same-origin or not (a payment form from another host), is read into the one outline under its frame line, and a ref of it acts from wherever the agent is in the tab, without a switch; a CSS selector of a frame's element works once you switch into each frame its `frame` lists. A frame that does not answer within 3 s is listed unread (readable: false). max_length is the most characters of outline in one part; a part may end inside a frame, and its cursor goes on from there; a cursor from before a navigation is a 400. The element that has the focus is marked focused. Besides native controls and roles, it lists what the page made clickable: an element the page's script gave a click, pointer or drop listener (addEventListener or an on… property: a preload script in the page's own world records which elements got one, as a hint that only ever adds an element to the outline; a listener on something bigger than a quarter of the window, a framework's root, does not count), the top of a region with a pointer cursor, an inline handler (onclick, a framework's click attribute), an anchor without href, a tabindex=-1 item with a short text (role clickable; an icon without text, or a button with nothing else to name it, is an icon button named from its class or picture); inside such a region, what has a listener or handler of its own and items alike side by side (a menu's entries, a mail's Reply and Forward, a folder's files) get refs of their own, the region named by its own text. Drag handles (draggable, aria-grabbed, a draggable or sortable aria-roledescription, jQuery UI's draggable and sortable items, a grab or move cursor) are marked draggable, and drop targets (aria-dropeffect, jQuery UI's droppables, an ondrop handler, a drop or dragover listener) droppable. Pictures: an img by its alt (`img \"A grey cat\"`), or its address when it has none (decorative ones, alt=\"\", and spacers are left out); an SVG icon by its title; an SVG drawing by its shapes (rect, circle, path, text…), each with its colour and place in the drawing (`circle [e5] color=#1e90ff(blue) at=120,10,60x60`: x, y, width, height from the drawing's top left), at most 30 a drawing; a coloured box with no text (a swatch) as `box [e7] color=red`, and an element listed with no name with its colour. Text a person cannot see is left out: display: none, visibility, opacity: 0, a font size of 0, and what an opaque element paints over in the viewport (a sticky header or a cookie bar does not count: the page scrolls out from under it); so are elements that are painted over. Closed shadow roots are read too (the hints reach them), as open ones. A select lists its first 25 options; read_page with the select's ref as selector lists every one, a line each. boxes: true adds each element's box (viewport CSS pixels, its frame's in a frame), the outline writing box=x,y,WxH.",
   input: z
     .strictObject({
-      selector: Selector.optional().describe("Read only this part of the page."),
+      selector: Selector.optional().describe("Read only this part."),
       url: webUrl().optional().describe("Go to this page first."),
-      cursor: z.string().max(64).optional().describe("next_cursor of the last read: the next part."),
+      cursor: z.string().max(64).optional().describe("next_cursor of the last read."),
       max_length: z
         .number()
         .int()
@@ -185,7 +188,7 @@ export const readPageAction = defineAction({
         .max(500_000)
         .default(DEFAULT_MAX_LENGTH)
         .describe("Characters per part."),
-      boxes: z.boolean().optional().describe("Give elements' boxes.").meta({
+      boxes: z.boolean().optional().describe("Elements' boxes too.").meta({
         docs: "Add each element's box: x, y, width and height in CSS pixels of the viewport (its frame's, in a frame), as the page is scrolled now; the outline writes it box=x,y,WxH. For x and y gestures.",
       }),
       timeout: timeoutField(),
@@ -213,15 +216,26 @@ export const readPageAction = defineAction({
     const tab = await ctx.browser.page();
     const about = { selector: input.selector };
     if (input.url !== undefined) await acting(about, () => tab.goto(input.url as string));
+    // Right after a switch into a tab or a frame still loading, its document is read once it is
+    // interactive (the one it replaces is about to go); then the hints of a page that just got a few.
+    await tab.held.settled(tab.context, input.timeout * 1000, true);
+    await tab.usable();
+    await tab.held.hints.reported(tab.context, HINT_WAIT_MS);
+    await tab.held.hints.settled(HINT_WAIT_MS, HINT_FEW);
     const floor = ctx.browser.refFloors.floor(tab.held);
     const got = await acting(about, async () => {
       const root: NodeRef | null = input.selector
         ? await locate(tab, input.selector, { timeout: input.timeout })
         : null;
-      const args: ReadArgs = { max: input.max_length, floor };
-      if (input.cursor !== undefined) args.cursor = input.cursor;
-      if (input.boxes) args.boxes = true;
-      return tab.call<ReadOutcome>(READ, root, args);
+      // A cursor goes on in the document it came from (a frame's, maybe); a root is read where it is.
+      const cursor = input.cursor;
+      const context =
+        (cursor !== undefined ? placeOf(tab.held, `cur:${cursor.slice(0, 6)}`, tab.where.tab) : null) ??
+        root?.context ??
+        tab.context;
+      const start: Step = { context, root };
+      if (cursor !== undefined) start.cursor = cursor;
+      return composeRead(tab, start, { max: input.max_length, floor, boxes: input.boxes });
     });
     if ("stale" in got) throw badInput(got.stale, "cursor");
     ctx.browser.refFloors.raise(tab.held, got.high);

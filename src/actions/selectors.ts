@@ -8,6 +8,7 @@ import type { NodeRef, PageFn } from "../grid/page-call.ts";
 import type { PageLib, PageSelector } from "../in-page/index.ts";
 import type { Found } from "../in-page/selectors.ts";
 import { quoteSelector } from "./failures.ts";
+import { refPlace } from "./ref-places.ts";
 import { frameHolding, frameSentence } from "./selectors-frames.ts";
 import { keeping, noteLocator } from "./selectors-kept.ts";
 
@@ -173,9 +174,17 @@ async function poll<T extends PageMatch>(
   const start = Date.now();
   const deadline = start + opts.timeout * 1000;
   const all = { max: 1, scroll: opts.scroll === true, visible: opts.visible === true, ...args };
+  // A ref (or the ref a text is looked for within) acts in the document read_page saw it in, a frame
+  // of this tab maybe: no switch needed. One whose frame went is looked for here, and said so.
+  const ref = "ref" in sel ? sel.ref : "within" in sel ? sel.within : undefined;
+  let context = (ref !== undefined ? refPlace(page.held, ref, page.where.tab) : undefined) ?? page.context;
   for (let i = 0; ; i++) {
     // Locating also marks the page for the gesture that follows (see page/leaving.ts).
-    const got = await page.arming<T>(keeping(script, sel), sel, all);
+    const got = await page.armingIn<T>(context, keeping(script, sel), sel, all).catch((err: unknown) => {
+      if (context === page.context) throw err;
+      context = page.context;
+      return page.armingIn<T>(context, keeping(script, sel), sel, all);
+    });
     if (got.invalid?.kind === "ref")
       throw badInput(
         got.invalid.reason,

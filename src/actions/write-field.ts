@@ -13,7 +13,7 @@ export interface Field extends PageMatch {
   field?: NodeRef;
   kind?: "input" | "textarea" | "editable";
   problem?: string;
-  locked?: "disabled" | "read-only";
+  locked?: string;
   /** Whether it holds something now (clearing it takes keys). */
   filled?: boolean;
   /** An input's type. */
@@ -61,7 +61,7 @@ const FIELD = (
   }
   const f = field as HTMLInputElement;
   const kind = f.tagName === "INPUT" ? "input" : f.tagName === "TEXTAREA" ? "textarea" : "editable";
-  const locked = f.disabled ? "disabled" : f.readOnly ? "read-only" : undefined;
+  const locked = f.disabled ? "disabled" : f.readOnly ? "read-only" : L.covered(f);
   const filled = kind === "editable" ? (f.textContent ?? "") !== "" : f.value !== "";
   const maxLength = kind === "editable" ? -1 : f.maxLength;
   const type = kind === "input" ? f.type : undefined;

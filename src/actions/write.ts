@@ -70,8 +70,8 @@ const Input = z
       .meta({
         docs: "How the form is sent after the fields are filled: true presses Enter in the last field (a textarea's form is submitted instead); a selector clicks that control (the page's send button); \"auto\" leaves it to the page (a one-time-code box that sends itself once full). A write with a secret must give one.",
       }),
-    url: webUrl().optional().describe("Go here first.").meta({ docs: "Go to this page first." }),
     timeout: timeoutField(),
+    url: webUrl().optional().describe("Go here first.").meta({ docs: "Go to this page first." }),
   })
   .superRefine((i, ctx) => {
     if (i.fields !== undefined) {

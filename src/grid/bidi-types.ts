@@ -58,6 +58,17 @@ export interface SerializationOptions {
   maxObjectDepth?: number | null;
   includeShadowTree?: "none" | "open" | "all";
 }
+/** A function BiDi hands a preload script that sends `script.message` events on `channel`. */
+export interface ChannelValue {
+  type: "channel";
+  value: { channel: string; serializationOptions?: SerializationOptions; ownership?: "root" | "none" };
+}
+export interface PreloadScript {
+  functionDeclaration: string;
+  /** Absent: the page's own world (only the hint recorder runs there, spec §1.6). */
+  sandbox?: string;
+  arguments?: ChannelValue[];
+}
 export type Origin = "viewport" | "pointer" | { type: "element"; element: SharedReference };
 export type PointerAction =
   | { type: "pause"; duration?: number }
@@ -222,7 +233,7 @@ export interface Commands {
     result: { realms: { realm: string; origin: string; type: string; context?: string; sandbox?: string }[] };
   };
   "script.addPreloadScript": {
-    params: { functionDeclaration: string; sandbox?: string; contexts?: string[] };
+    params: PreloadScript & { contexts?: string[] };
     result: { script: string };
   };
   "script.removePreloadScript": { params: { script: string }; result: Empty };
@@ -287,6 +298,7 @@ export interface Events {
   "network.responseCompleted": NetworkEvent & { response: ResponseData };
   "network.fetchError": NetworkEvent & { errorText: string };
   "network.authRequired": NetworkEvent & { response: ResponseData };
+  "script.message": { channel: string; data: RemoteValue; source: { realm: string; context?: string } };
   "log.entryAdded": {
     level: string;
     text: string | null;

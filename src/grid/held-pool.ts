@@ -2,6 +2,7 @@
 // first use, opened again when one dropped, closed when the browser ends, is replaced or reaped. Each
 // browser's preload script and console/network ring outlive its connections.
 import { BidiDead, type BidiSocket, BidiTimeout } from "./bidi.ts";
+import type { PreloadScript } from "./bidi-types.ts";
 import { DEFAULT_KEEP, EventRing, QUIET } from "./event-log.ts";
 import { HeldConnection, IDLE_MS } from "./held.ts";
 import { Interceptor, type NetRules } from "./net-rules.ts";
@@ -12,8 +13,8 @@ export class HeldConnections {
   private readonly held = new Map<string, HeldConnection>();
   private readonly opening = new Map<string, Promise<HeldConnection>>();
 
-  /** Each browser's preload script, kept across its connections so a new one replaces it. */
-  private readonly preloads = new Map<string, string>();
+  /** Each browser's preload scripts, kept across its connections so a new one replaces them. */
+  private readonly preloads = new Map<string, string[]>();
   /** Each browser's console and network ring, kept across its connections. */
   private readonly rings = new Map<string, EventRing>();
   /** Each browser's record of the documents the agent's scripts reached, kept across its connections. */
@@ -28,7 +29,7 @@ export class HeldConnections {
   constructor(
     private readonly connect: (id: string) => Promise<BidiSocket>,
     private readonly idleMs = IDLE_MS,
-    private readonly preload: { functionDeclaration: string; sandbox: string } | null = null,
+    private readonly preload: PreloadScript[] = [],
     private readonly keep = DEFAULT_KEEP,
   ) {}
 
@@ -150,17 +151,17 @@ export class HeldConnections {
       this.reachedOf(id),
     );
     try {
-      // A preload script outlives the connection that added it: the last one goes first.
-      const old = this.preloads.get(id);
-      if (old) await socket.send("script.removePreloadScript", { script: old }).catch(() => undefined);
-      const script = await conn.follow(
+      // A preload script outlives the connection that added it: the last ones go first.
+      for (const old of this.preloads.get(id) ?? [])
+        await socket.send("script.removePreloadScript", { script: old }).catch(() => undefined);
+      const scripts = await conn.follow(
         this.preload,
         (late) => {
           if (this.held.get(id) === conn) this.preloads.set(id, late);
         },
         !this.quietIds.has(id),
       );
-      if (script) this.preloads.set(id, script);
+      if (scripts) this.preloads.set(id, scripts);
       await this.applyRules(id, conn);
     } catch (err) {
       // A fresh connection whose first commands time out is probed: a dead channel is said so.

@@ -3,9 +3,16 @@
 // work needs to know about (a gesture that opens an alert never answers until the alert is handled),
 // and closes after an idle time.
 import type { BidiSocket } from "./bidi.ts";
-import type { BrowsingContextInfo, EventName, NavigationInfo, UserPrompt } from "./bidi-types.ts";
+import type {
+  BrowsingContextInfo,
+  EventName,
+  NavigationInfo,
+  PreloadScript,
+  UserPrompt,
+} from "./bidi-types.ts";
 import { PagesElsewhere } from "./elsewhere.ts";
 import { CONSOLE, EventRing, LOGGED } from "./event-log.ts";
+import { HINT_CHANNEL, HintRelay } from "./hint-relay.ts";
 import { type Interceptor, releaseOrphan } from "./net-rules.ts";
 import { ReachedDocs } from "./reached.ts";
 
@@ -31,6 +38,7 @@ const FOLLOWED: EventName[] = [
   "browsingContext.contextCreated",
   "browsingContext.contextDestroyed",
   "network.responseStarted",
+  "script.message",
   ...LOGGED,
 ];
 
@@ -66,6 +74,8 @@ export class HeldConnection {
   private readonly parents = new Map<string, string>();
   /** Top-level pages loaded in the tabs, for the history (elsewhere.ts). */
   readonly pages: PagesElsewhere;
+  /** The outline's hints from the page's own world, on their way to the sandbox (hint-relay.ts). */
+  readonly hints: HintRelay;
   /** Tabs a page opened so far, and the last of them: a gesture that opened one says so. */
   popups = 0;
   lastPopup: string | null = null;
@@ -89,6 +99,12 @@ export class HeldConnection {
   ) {
     logs.feed(socket);
     this.pages = new PagesElsewhere(socket);
+    // Hints go only to a tab known to take scripts (a same-origin pop-up Chromium leaves unanswered
+    // would wedge on them: see Page.usable), and wait while it shows a dialog or a page is stuck.
+    this.hints = new HintRelay(socket, (c) => {
+      const tab = this.topOf(c);
+      return this.prompts.has(tab) || !this.usable.has(tab) || this.stuck;
+    });
     // Chromium names the frame whose script opened a dialog; the dialog holds the whole tab.
     socket.on("browsingContext.userPromptOpened", null, (p) => {
       const top = this.topOf(p.context);
@@ -97,6 +113,7 @@ export class HeldConnection {
     });
     socket.on("browsingContext.userPromptClosed", null, (p) => {
       this.prompts.delete(this.topOf(p.context));
+      this.hints.kick();
     });
     socket.on("browsingContext.navigationStarted", null, (p) => this.navStarted(p));
     socket.on("browsingContext.contextDestroyed", null, (p) => reached.destroyed(p.context));
@@ -148,20 +165,27 @@ export class HeldConnection {
   }
 
   /**
-   * Subscribes to what the connection follows and installs `preload` (the page library) in the
-   * sandbox of every new document; a fresh connection does this before any use. Returns the
-   * preload script's id.
+   * Subscribes to what the connection follows and installs `preloads` in every new document (the
+   * page library in the sandbox, the hint recorder in the page's world); a fresh connection does this
+   * before any use. Returns the preload scripts' ids.
    */
   async follow(
-    preload: { functionDeclaration: string; sandbox: string } | null,
-    late: (script: string) => void = () => undefined,
+    preloads: PreloadScript[],
+    late: (scripts: string[]) => void = () => undefined,
     /** false: the console is not followed (its output broke a browser's channel before). */
     console = true,
-  ): Promise<string | null> {
+  ): Promise<string[] | null> {
+    this.hints.recording = preloads.some((p) => p.arguments?.some((a) => a.value.channel === HINT_CHANNEL));
     // Adding a preload script waits on every open document, so a stuck one would keep the connection
     // from opening: past PRELOAD_MS it goes on without (page calls bring the library themselves).
-    const adding = preload
-      ? this.socket.send("script.addPreloadScript", preload, { timeoutMs: LATE_PRELOAD_MS })
+    const adding = preloads.length
+      ? Promise.all(
+          preloads.map((p) =>
+            this.socket
+              .send("script.addPreloadScript", p, { timeoutMs: LATE_PRELOAD_MS })
+              .then((r) => r.script),
+          ),
+        )
       : null;
     adding?.catch(() => undefined);
     await Promise.all([
@@ -183,13 +207,10 @@ export class HeldConnection {
         .catch(() => undefined),
     ]);
     if (!adding) return null;
-    const got = await Promise.race([adding.then((r) => r.script), Bun.sleep(PRELOAD_MS).then(() => null)]);
+    const got = await Promise.race([adding, Bun.sleep(PRELOAD_MS).then(() => null)]);
     if (got === null) {
       this.stuck = true;
-      adding.then(
-        (r) => late(r.script),
-        () => undefined,
-      );
+      adding.then(late, () => undefined);
     }
     return got;
   }

@@ -209,6 +209,11 @@ export class PagePort {
     return this.run<T>(this.context, true, fn, args);
   }
 
+  /** `arming` in `context` (a frame a ref of read_page's leads to). */
+  async armingIn<T>(context: string, fn: PageFn, ...args: unknown[]): Promise<T> {
+    return this.run<T>(context, true, fn, args);
+  }
+
   async callIn<T>(context: string, fn: PageFn, ...args: unknown[]): Promise<T> {
     return this.run<T>(context, false, fn, args);
   }

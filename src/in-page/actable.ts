@@ -1,13 +1,14 @@
 // Page side: what a person could act on beyond native controls and roles (hints.ts INTERACTIVE):
 // elements the page made clickable (a pointer cursor, an inline click handler, an anchor without
-// href, a script's action attribute), drag handles and drop targets, and a short name for an icon
-// that has no text. The page's own addEventListener listeners live in its world, out of the
-// sandbox's reach (each world has its own EventTarget and its own onclick property: a handler the
-// page's script set reads as null here), so what a script made clickable is known from what it
+// href, a script's action attribute, a click listener), drag handles and drop targets, and a short
+// name for an icon that has no text. The page's own listeners live in its world, out of the sandbox's
+// reach (each world has its own EventTarget and its own onclick property): what its scripts added is
+// known from the hints a preload script in that world records (hinted.ts), and from what the page
 // shows: its cursor, its attributes, its classes.
 
 import { accessibleName, NAME_FROM_CONTENT } from "./accname.ts";
 import { cut, norm, textOf } from "./dom.ts";
+import { listened } from "./hinted.ts";
 import { INTERACTIVE } from "./hints.ts";
 import { roleOf } from "./roles.ts";
 
@@ -17,17 +18,17 @@ export const DRAGGABLE =
 /** Drop targets: a zone that takes a drop (ARIA, jQuery UI, an inline handler). */
 export const DROPPABLE = "[aria-dropeffect]:not([aria-dropeffect=none]),.ui-droppable,[ondrop],[ondragover]";
 /** Marks a page's script leaves on what it made clickable (inline handlers, frameworks' attributes). */
-const HANDLERS =
+export const HANDLERS =
   "[onclick],[onmousedown],[onmouseup],[onpointerdown],[onpointerup],[ondblclick],[ng-click],[data-ng-click],[data-handler],[data-action],[data-toggle],[data-bs-toggle],[jsaction*=click]";
 /** An anchor without href (a datepicker's Prev): a script's click target; one with a name is a mark. */
-const HREFLESS = "a:not([href]):not([name])";
+export const HREFLESS = "a:not([href]):not([name])";
 
 // Not click targets of their own: a label acts through its control, the page itself through its parts.
 const NOT_TARGETS = new Set(["LABEL", "HTML", "BODY", "MAIN", "FORM", "OPTION", "SELECT", "IFRAME", "FRAME"]);
 
 /**
  * Why a walked element is a click target though no role says so: "handler" (an inline handler, a
- * framework's click attribute, an anchor without href),
+ * framework's click attribute, an anchor without href), "listener" (a click listener the hints saw),
  * "pointer" (the top of a region with a pointer cursor, no bigger than a quarter of the window),
  * "focus" (focusable by script, tabindex -1, with a short text: a menu's or a list's item), "grab"
  * (the top of a region with a grab or move cursor: something to drag), or null.
@@ -39,15 +40,21 @@ export function clickSignal(el: Element, style: CSSStyleDeclaration, parentCurso
   return signal && !el.querySelector(INTERACTIVE) ? signal : null;
 }
 
+/** Whether `el` takes no more than 1/`part` of its window. */
+function small(el: Element, part: number): boolean {
+  const r = el.getBoundingClientRect();
+  const view = el.ownerDocument.defaultView ?? window;
+  return r.width * r.height <= (view.innerWidth * view.innerHeight) / part;
+}
+
 function signalOf(el: Element, style: CSSStyleDeclaration, parentCursor: string): string | null {
   if (el.matches(HANDLERS) || el.matches(HREFLESS)) return "handler";
+  // A click listener the page's own world added (a hint: in-page/hinted.ts), on something no bigger
+  // than a part of the page (a framework's listener on its root is not a target).
+  if (listened(el) && small(el, 4) && (el.textContent ?? "").length <= 300) return "listener";
   // A grab or move cursor marks something to drag (a card, a handle): its top, as a pointer's.
   if ((style.cursor === "grab" || style.cursor === "move") && parentCursor !== style.cursor) return "grab";
-  if (style.cursor === "pointer" && parentCursor !== "pointer") {
-    const r = el.getBoundingClientRect();
-    const view = el.ownerDocument.defaultView ?? window;
-    if (r.width * r.height <= (view.innerWidth * view.innerHeight) / 4) return "pointer";
-  }
+  if (style.cursor === "pointer" && parentCursor !== "pointer" && small(el, 4)) return "pointer";
   if (el.getAttribute("tabindex") === "-1" && !/^H[1-6]$/.test(el.tagName)) {
     const t = norm(el.textContent);
     if (t && t.length <= 60) return "focus";
@@ -112,6 +119,14 @@ const NOISE = new Set([
   "item",
   "wrapper",
   "container",
+  "widget",
+  "corner",
+  "only",
+  "all",
+  "tl",
+  "tr",
+  "bl",
+  "br",
 ]);
 
 const words = (s: string) =>
@@ -123,6 +138,11 @@ const words = (s: string) =>
 
 // Classes that mark an icon (a font's glyph, a sprite): what they say names a link or a button.
 const ICON_CLASS = /icon|^fa[srlb]?$|^fa-|glyph|^bi-|material|^mdi|octicon|^ti-|sprite/i;
+
+const classesOf = (e: Element) =>
+  (typeof e.className === "string" ? e.className : (e.getAttribute("class") ?? ""))
+    .split(/\s+/)
+    .filter(Boolean);
 
 /**
  * A short name for an icon without text, after its aria-label, title and alt (accname.ts): an inner
@@ -140,13 +160,14 @@ export function iconName(el: Element, loose: boolean): string {
     if (t) return cut(t, 40);
   }
   const from = (s: string) => cut(words(s).slice(0, 3).join(" "), 40);
+  // A class's words after a short prefix of its library's (ql-bold, ui-spinner-up): bold, spinner up.
+  const fromClass = (c: string) => from(c.replace(/^[a-z]{1,3}-(?=[a-z]+)/i, ""));
   for (const e of [el, ...Array.from(el.querySelectorAll("*")).slice(0, 5)]) {
-    const cls = (typeof e.className === "string" ? e.className : (e.getAttribute("class") ?? "")).split(
-      /\s+/,
-    );
+    const cls = classesOf(e);
     if (!loose && !cls.some((c) => ICON_CLASS.test(c))) continue;
-    // The last class that says something: the specific one ("tool star", "fa fa-star").
-    const named = cls.map(from).filter(Boolean).pop();
+    // The last class that says something: the specific one ("tool star", "fa fa-star"; a spinner's
+    // "ui-spinner-up", its "ui-corner-tr" and "ui-button-icon-only" saying nothing).
+    const named = cls.map(fromClass).filter(Boolean).pop();
     if (named) return named;
     if (!loose) continue;
     const view = e.ownerDocument.defaultView ?? window;
@@ -219,6 +240,7 @@ export function nameOf(el: Element): { name: string; icon: boolean } {
   if (!namedByText(el)) return { name: "", icon: false };
   const text = textOf(el);
   if (text) return { name: text, icon: false };
-  const made = !el.matches(INTERACTIVE);
-  return { name: iconName(el, made), icon: made };
+  // A button with nothing else to name it (an editor's bold button) is named by its class, any class.
+  const guessed = iconName(el, true);
+  return { name: guessed, icon: guessed !== "" };
 }

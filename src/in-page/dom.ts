@@ -1,5 +1,7 @@
-// Page side: text, visibility and walking the DOM (open shadow roots included). Runs in the
-// server's sandbox realm, where the page's own globals cannot reach.
+// Page side: text, visibility and walking the DOM (shadow roots included). Runs in the server's
+// sandbox realm, where the page's own globals cannot reach.
+
+import { rootOf } from "./hinted.ts";
 
 export const norm = (s: string | null | undefined): string => (s ?? "").replace(/\s+/g, " ").trim();
 export const low = (s: string | null | undefined): string => norm(s).toLowerCase();
@@ -33,12 +35,13 @@ export function isVisible(el: Element): boolean {
   return r.width > 0 && r.height > 0;
 }
 
-/** Every element under root, open shadow roots included (their content right after the host). */
+/** Every element under root, shadow roots included (their content right after the host). */
 export function allElements(root: Document | ShadowRoot | Element): Element[] {
   const out: Element[] = [];
   for (const el of Array.from(root.querySelectorAll("*"))) {
     out.push(el);
-    if (el.shadowRoot) for (const inner of allElements(el.shadowRoot)) out.push(inner);
+    const shadow = rootOf(el);
+    if (shadow) for (const inner of allElements(shadow)) out.push(inner);
   }
   return out;
 }
@@ -51,14 +54,15 @@ export function fresh(): void {
   rootsSeen = new Map();
 }
 
-/** Open shadow roots under root, nested ones included. */
+/** Shadow roots under root (open ones, and the closed ones the hints reached), nested ones included. */
 export function shadowRoots(root: Document | ShadowRoot): ShadowRoot[] {
   const known = rootsSeen.get(root);
   if (known) return known;
   const out: ShadowRoot[] = [];
   rootsSeen.set(root, out);
   for (const el of Array.from(root.querySelectorAll("*"))) {
-    if (el.shadowRoot) out.push(el.shadowRoot, ...shadowRoots(el.shadowRoot));
+    const shadow = rootOf(el);
+    if (shadow) out.push(shadow, ...shadowRoots(shadow));
   }
   return out;
 }
@@ -112,4 +116,47 @@ export function deepest(matches: Element[]): Element[] {
     }
   }
   return matches.filter((m) => !covered.has(m));
+}
+
+const PRE = /^(pre|break-spaces)/;
+const isPre = (el: Element) =>
+  PRE.test((el.ownerDocument.defaultView ?? window).getComputedStyle(el).whiteSpace);
+/** Lines with their spaces collapsed, empty ones dropped. */
+const collapsed = (t: string) =>
+  t
+    .split("\n")
+    .map((line) => line.replace(/[ \t\u00a0]+/g, " ").trim())
+    .filter(Boolean)
+    .join("\n");
+/** Pre-formatted text as it is shown: indentation and blank lines kept, trailing spaces and the blank ends not. */
+const kept = (t: string) =>
+  t
+    .split("\n")
+    .map((line) => line.trimEnd())
+    .join("\n")
+    .replace(/^\n+|\n+$/g, "");
+
+/**
+ * The text an element shows, line by line (what extract reads): spaces collapsed and empty lines
+ * dropped, but pre-formatted text (a <pre>, white-space: pre…) kept with its indentation and blank lines.
+ */
+export function shownText(el: Element): string {
+  // biome-ignore lint/performance/useDomNodeTextContent: the text as shown, line breaks kept
+  const text = (el as HTMLElement).innerText ?? el.textContent ?? "";
+  if (isPre(el)) return kept(text);
+  const blocks = Array.from(el.querySelectorAll("pre,code,textarea,[style*=pre],[class*=code]"))
+    .filter(isPre)
+    .filter((b, _, all) => !all.some((o) => o !== b && o.contains(b)));
+  const out: string[] = [];
+  let at = 0;
+  for (const b of blocks) {
+    // biome-ignore lint/performance/useDomNodeTextContent: as above
+    const inner = (b as HTMLElement).innerText ?? "";
+    const i = inner ? text.indexOf(inner, at) : -1;
+    if (i < 0) continue;
+    out.push(collapsed(text.slice(at, i)), kept(inner));
+    at = i + inner.length;
+  }
+  out.push(collapsed(text.slice(at)));
+  return out.filter(Boolean).join("\n");
 }

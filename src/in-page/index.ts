@@ -4,7 +4,16 @@
 
 import { accessibleName, labelsOf } from "./accname.ts";
 import { boundEmpty, boundFill, boundWait } from "./bound.ts";
-import { allElements, BUTTON_INPUTS, cut, fresh as freshDom, isVisible, norm, textOf } from "./dom.ts";
+import {
+  allElements,
+  BUTTON_INPUTS,
+  cut,
+  fresh as freshDom,
+  isVisible,
+  norm,
+  shownText,
+  textOf,
+} from "./dom.ts";
 import { focusField, insertable } from "./fields.ts";
 import { fillField } from "./fill.ts";
 import { describe, hints, INTERACTIVE } from "./hints.ts";
@@ -17,6 +26,7 @@ import { plainOf, wrotePlain } from "./plain.ts";
 import { aim, dragEnds, hitSeen, hitWatch, textSelected, textSpan } from "./pointer.ts";
 import { resolveRef } from "./refs.ts";
 import { roleOf } from "./roles.ts";
+import { coverOf } from "./seen.ts";
 import { cssFor, find } from "./selectors.ts";
 import { whereIs } from "./standalone.ts";
 import { readPage as readStorages } from "./storage.ts";
@@ -51,12 +61,15 @@ const lib = {
   accessibleName,
   labelsOf,
   textOf,
+  shownText,
   cssFor,
   locatorOf,
   hints,
   describe,
   readPage,
   storagesNow,
+  /** What paints over a field (write refuses to type into one a person cannot see). */
+  covered: (el: Element) => coverOf(el, describe),
   resolveRef,
   aim,
   hitWatch,

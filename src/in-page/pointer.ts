@@ -3,6 +3,8 @@
 // points a drag passes, and the range select_text selects. Points are CSS pixels of the element's
 // viewport; offsets are from its in-view centre (what a BiDi element origin means); the ends of a
 // drag are points of the tab's viewport, where the pointer moves.
+
+import { rootOf } from "./hinted.ts";
 import { describe } from "./hints.ts";
 import { plainOf } from "./plain.ts";
 import { refFor } from "./refs.ts";
@@ -119,7 +121,14 @@ export function hitWatch(el: Element): void {
     if (!e.isTrusted) return;
     if (!w.pressed && (e.type === "pointerdown" || e.type === "mousedown")) {
       w.pressed = true;
-      const at = (e.composedPath()[0] ?? e.target) as Element | null;
+      let at = (e.composedPath()[0] ?? e.target) as Element | null;
+      // A press inside a closed shadow root reaches the window as its host: the hints' root looks in.
+      for (let i = 0; at && i < 10 && e instanceof MouseEvent; i++) {
+        const closed = at.shadowRoot === null ? rootOf(at) : null;
+        const deeper = closed?.elementFromPoint(e.clientX, e.clientY);
+        if (!deeper || deeper === at) break;
+        at = deeper;
+      }
       if (at && at.nodeType === 1 && !contains(el, at) && !el.shadowRoot?.contains(at)) w.took = at;
     }
     if (w.took) {

@@ -11,6 +11,7 @@ export interface ReadElement {
   selector?: Css;
   /** The frames to switch into, outermost first, before using ref or selector. */
   frame?: { css: string }[];
+  /** A link's address; a picture's, when no alt names it. */
   href?: string;
   type?: string;
   value?: string;
@@ -29,6 +30,10 @@ export interface ReadElement {
   droppable?: boolean;
   /** Named from its class or picture: an icon with no text. */
   icon?: boolean;
+  /** What colour it shows (a shape's fill, a box's background): `red`, or `#1e90ff(blue)`. */
+  color?: string;
+  /** A shape's place in its drawing: `x,y,WxH` (CSS pixels from the drawing's top left). */
+  at?: string;
   /** Its box in its viewport (CSS pixels), when read_page was asked for boxes. */
   box?: { x: number; y: number; width: number; height: number };
 }
@@ -86,6 +91,8 @@ export function renderElement(e: ReadElement): string {
   if (e.draggable) out += " draggable";
   if (e.droppable) out += " droppable";
   if (e.focused) out += " focused";
+  if (e.color) out += ` color=${e.color}`;
+  if (e.at) out += ` at=${e.at}`;
   if (e.box) out += ` box=${e.box.x},${e.box.y},${e.box.width}x${e.box.height}`;
   return out;
 }
@@ -104,7 +111,7 @@ export function renderEntry(e: Entry): string {
   const pad = "  ".repeat(e.d);
   if (e.k === "landmark") return `${pad}- ${e.role}${e.name ? ` ${q(e.name)}` : ""} [${e.ref}]:`;
   if (e.k === "frame")
-    return `${pad}- frame [${e.ref}] ${e.url}${e.readable ? ":" : " (switch into it to read it)"}`;
+    return `${pad}- frame [${e.ref}] ${e.url}${e.readable ? ":" : " (unread: it did not answer)"}`;
   const mark = e.h ? `${"#".repeat(e.h)} ` : e.li ? "- " : "";
   // A label's text beside its field says the field's name again.
   const segs = e.segs.map((s, i) =>

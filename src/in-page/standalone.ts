@@ -83,3 +83,50 @@ export function firstParty(): boolean {
   document.cookie = `${name}=${at}; max-age=0`;
   return kept;
 }
+
+/**
+ * Keeps the hints the page's own world reported (in-page/page-world.ts, relayed by grid/hint-relay.ts)
+ * in each node's document, as in-page/hinted.ts reads them. `takes` (JSON) says of `nodes` in order:
+ * `[kind, paths]`, kind 0 a click target, 1 a drop target (either the element, or with paths an
+ * ancestor and where each element sits under it, `i.j:tag#id;…`, each checked to be what it says),
+ * 2 a closed shadow root's host, followed by its root.
+ */
+export function takeHints(takes: string, ...nodes: unknown[]): number {
+  type Kept = { click: WeakSet<Element>; drop: WeakSet<Element>; roots: WeakMap<Element, ShadowRoot> };
+  const keep = (el: Element): Kept => {
+    const doc = el.ownerDocument as unknown as Record<string, Kept | undefined>;
+    doc.__sfHints ??= { click: new WeakSet(), drop: new WeakSet(), roots: new WeakMap() };
+    return doc.__sfHints as Kept;
+  };
+  const isEl = (n: unknown): n is Element => !!n && (n as Node).nodeType === 1;
+  const what = (e: Element) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ""}`.slice(0, 60);
+  // Under `anchor`, the element each path names, when it is still what the page's world saw.
+  const under = (anchor: Element, paths: string): Element[] => {
+    const out: Element[] = [];
+    for (const one of paths.split(";")) {
+      const cut = one.indexOf(":");
+      let at: Element | undefined = anchor;
+      for (const i of one.slice(0, cut).split(".")) at = at?.children[Number(i)];
+      if (at && what(at) === one.slice(cut + 1)) out.push(at);
+    }
+    return out;
+  };
+  let i = 0;
+  let kept = 0;
+  for (const [kind, paths] of JSON.parse(takes) as [number, string | null][]) {
+    const el = nodes[i++];
+    const root = (kind === 2 ? nodes[i++] : null) as ShadowRoot | null;
+    if (!isEl(el)) continue;
+    if (kind === 2) {
+      // The root BiDi serialized with this host: its own, whatever the page says of it.
+      if (root?.nodeType === 11 && root.host === el) keep(el).roots.set(el, root);
+      kept++;
+      continue;
+    }
+    for (const one of paths === null ? [el] : under(el, paths)) {
+      keep(one)[kind === 0 ? "click" : "drop"].add(one);
+      kept++;
+    }
+  }
+  return kept;
+}

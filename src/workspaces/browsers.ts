@@ -7,6 +7,7 @@ import { SANDBOX } from "../grid/bidi.ts";
 import type { HeldConnection } from "../grid/held.ts";
 import { IDLE_MS } from "../grid/held.ts";
 import { HeldConnections } from "../grid/held-pool.ts";
+import { HINT_PRELOAD } from "../grid/hint-relay.ts";
 import type { NetRules } from "../grid/net-rules.ts";
 import { type Located, Page } from "../grid/page.ts";
 import { LIBRARY_PRELOAD } from "../grid/page-call.ts";
@@ -44,12 +45,14 @@ export function heldBrowsers(
     logs?: number;
     policy?: PolicyLayer;
     proxies?: (name: string) => ProxySpec;
+    hints?: boolean;
   } = {},
 ): Browsers {
+  const library = { functionDeclaration: LIBRARY_PRELOAD, sandbox: SANDBOX };
   const connections = new HeldConnections(
     (id) => grid.bidi(id),
     IDLE_MS,
-    { functionDeclaration: LIBRARY_PRELOAD, sandbox: SANDBOX },
+    opts.hints === false ? [library] : [library, HINT_PRELOAD],
     opts.logs,
   );
   return new Browsers(grid, connections, opts.schemes, opts.policy, opts.proxies);

@@ -273,3 +273,14 @@ test("2026-07-28 subscriptions/listen: acknowledged first, then the workspace's 
   for (let i = 0; i < 40 && (await server.app.mcpHeld()).streams > 0; i++) await Bun.sleep(25);
   expect((await server.app.mcpHeld()).streams).toBe(0);
 });
+
+test("a client that lets the SDK choose (auto) probes with server/discover and speaks 2026-07-28", async () => {
+  const auto = new ModernClient({ name: "auto", version: "1" }, { versionNegotiation: { mode: "auto" } });
+  await auto.connect(new ModernTransport(url(), { requestInit: auth }));
+  try {
+    expect(auto.getProtocolEra()).toBe("modern");
+    expect((await auto.listPrompts()).prompts.map((p) => p.name)).toEqual(["sign_in", "make_flow"]);
+  } finally {
+    await auto.close();
+  }
+});

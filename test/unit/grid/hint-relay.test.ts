@@ -1,0 +1,114 @@
+// The hint relay: what the page's world reports through the hint channel goes to the sandbox of the
+// same document, in chunks, in the background; nothing else in a report is taken (a page can send
+// anything through its own calls of the wrapped functions); a tab that cannot take a script waits;
+// a read waits a moment for a page just loaded to say its hints are sent, never for a flood.
+import { expect, test } from "bun:test";
+import { HINT_CHANNEL, HINT_PRELOAD, HintRelay, hintTakes } from "../../../src/grid/hint-relay.ts";
+import { FakeSocket } from "../../support/fake-socket.ts";
+
+const node = (id: string, value: Record<string, unknown> = {}) => ({ type: "node", sharedId: id, value });
+const arr = (...value: unknown[]) => ({ type: "array", value });
+const report = (clicks: unknown[], drops: unknown[] = [], hosts: unknown[] = [], loaded = false) =>
+  arr(arr(...clicks), arr(...drops), arr(...hosts), { type: "boolean", value: loaded });
+const message = (context: string, data: unknown, channel = HINT_CHANNEL) => ({
+  channel,
+  data,
+  source: { realm: "r1", context },
+});
+
+test("a report names elements, groups under an ancestor, and closed roots with their hosts; nothing else", () => {
+  const closed = node("host", { shadowRoot: node("root", { mode: "closed" }) });
+  const open = node("open-host", { shadowRoot: node("open-root", { mode: "open" }) });
+  const takes = hintTakes(
+    report(
+      [
+        node("a"),
+        arr(node("list"), { type: "string", value: "0:div#r0;1:div#r1" }),
+        { type: "string", value: "x" },
+      ],
+      [node("zone"), arr(node("no-paths"))],
+      [closed, open, arr(node("h"), { type: "string", value: "0:div" })],
+    ) as never,
+  );
+  expect(takes).toEqual([
+    { kind: 0, paths: null, ids: ["a"] },
+    { kind: 0, paths: "0:div#r0;1:div#r1", ids: ["list"] },
+    { kind: 1, paths: null, ids: ["zone"] },
+    { kind: 2, paths: null, ids: ["host", "root"] },
+  ]);
+  expect(hintTakes({ type: "string", value: "junk" } as never)).toEqual([]);
+});
+
+test("the recorder runs in the page's own world and reports on the hint channel, roots serialized", () => {
+  expect(HINT_PRELOAD.sandbox).toBeUndefined();
+  expect(HINT_PRELOAD.arguments).toEqual([
+    {
+      type: "channel",
+      value: { channel: HINT_CHANNEL, serializationOptions: { maxDomDepth: 0, includeShadowTree: "all" } },
+    },
+  ]);
+  expect(HINT_PRELOAD.functionDeclaration).toContain("addEventListener");
+});
+
+test("hints go to the sandbox of the reporting context, a chunk at a time; a held context waits", async () => {
+  const s = new FakeSocket(() => ({ type: "success", result: { type: "number", value: 1 }, realm: "r" }));
+  let held = true;
+  const relay = new HintRelay(s.socket, () => held);
+  const ids = Array.from({ length: 250 }, (_, i) => node(`n${i}`));
+  s.emit("script.message", message("CTX", report(ids)));
+  s.emit("script.message", message("CTX", report([node("other")]), "someone-else"));
+  await relay.settled(50);
+  expect(s.sent.filter((c) => c.method === "script.callFunction")).toHaveLength(0);
+  expect(relay.waitingCount).toBe(250);
+  held = false;
+  expect(await relay.settled(1_000)).toBe(true);
+  const calls = s.sent.filter((c) => c.method === "script.callFunction").map((c) => c.params as any);
+  expect(calls.map((c) => c.arguments.length - 1)).toEqual([100, 100, 50]);
+  expect(calls[0].target).toEqual({ context: "CTX", sandbox: "selenium-flow" });
+  expect(JSON.parse(calls[0].arguments[0].value)).toHaveLength(100);
+  expect(calls[2].arguments.at(-1)).toEqual({ sharedId: "n249" });
+  expect(relay.waitingCount).toBe(0);
+});
+
+test("a read waits for a page just loaded to say its hints are sent, but never for a flood", async () => {
+  const s = new FakeSocket(async () => {
+    await Bun.sleep(30);
+    return { type: "success", result: { type: "number", value: 1 }, realm: "r" };
+  });
+  const relay = new HintRelay(s.socket, () => false);
+  // No recorder: nothing is ever waited for.
+  s.emit("browsingContext.navigationStarted", {
+    context: "TAB",
+    navigation: "n1",
+    url: "http://a.example.test/",
+  });
+  let t = performance.now();
+  await relay.reported("TAB", 300);
+  expect(performance.now() - t).toBeLessThan(50);
+  relay.recording = true;
+  s.emit("browsingContext.navigationStarted", {
+    context: "TAB",
+    navigation: "n2",
+    url: "http://a.example.test/",
+  });
+  t = performance.now();
+  setTimeout(() => s.emit("script.message", message("TAB", report([node("x")], [], [], true))), 60);
+  await relay.reported("TAB", 300);
+  expect(performance.now() - t).toBeGreaterThanOrEqual(55);
+  expect(performance.now() - t).toBeLessThan(250);
+  expect(await relay.settled(300)).toBe(true);
+  // A page that never says so is waited for at most the time given.
+  s.emit("browsingContext.navigationStarted", {
+    context: "TAB",
+    navigation: "n3",
+    url: "http://a.example.test/",
+  });
+  t = performance.now();
+  await relay.reported("TAB", 80);
+  expect(performance.now() - t).toBeGreaterThanOrEqual(75);
+  // A flood is not waited for: more than `few` waiting answers at once.
+  s.emit("script.message", message("TAB", report(Array.from({ length: 300 }, (_, i) => node(`f${i}`)))));
+  t = performance.now();
+  expect(await relay.settled(1_000, 200)).toBe(false);
+  expect(performance.now() - t).toBeLessThan(20);
+});

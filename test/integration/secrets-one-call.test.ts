@@ -172,6 +172,22 @@ describe("a sign-in in one call", () => {
     );
   });
 
+  test("a submit that closes its pop-up (Allow) answers the opener's page", async () => {
+    const app = site.url("/opener", "shop.example.test");
+    await call("/browser/navigate", { url: app });
+    const opened = await call("/browser/interact/click", { selector: { css: "#open" } });
+    expect(opened.body.new_tab).toBe(1);
+    await call("/browser/switch", { tab: 1 });
+    const res = await call("/browser/write", {
+      selector: { label: "Password" },
+      secret: pw,
+      submit: { css: "#allow" },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ url: app, title: "App home" });
+    expect(await script("document.getElementById('state').textContent")).toBe("Signed in");
+  });
+
   test("a submit that fails still leaves every field empty", async () => {
     await call("/browser/navigate", { url: bank("/signin") });
     const res = await call("/browser/write", {

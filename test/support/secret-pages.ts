@@ -134,6 +134,17 @@ export function secretPages(port: () => number): Routes {
     "/otp": page(OTP),
     "/mirrors": page(MIRRORS),
     "/alerts": page(ALERTS),
+    // A sign-in pop-up: Allow tells the opener and closes the pop-up's own tab.
+    // The app (another host) opens the bank's sign-in pop-up.
+    "/opener": () =>
+      html(
+        `<title>App home</title><h1 id="state">Signed out</h1><button id="open" onclick="open('${at("app", "/popup")}', 'signin', 'width=400,height=300')">Sign in with Bank</button>
+<script>addEventListener("message", (e) => { if (e.data === "allowed") document.getElementById("state").textContent = "Signed in"; });</script>`,
+      ),
+    "/popup": page(
+      `<title>Bank sign-in</title><form onsubmit="event.preventDefault()"><label for="pw">Password</label><input id="pw" type="password">
+<button id="allow" onclick="opener.postMessage('allowed', '*'); window.close()">Allow</button></form>`,
+    ),
     "/ad": page(AD),
     "/framer": () => html(FRAMER(at("app", "/token-plain"))),
     "/token-post": page(

@@ -58,7 +58,9 @@ function links(path: string): Array<{ target: string; line: number }> {
 const pages = [join(ROOT, "README.md"), ...markdownFiles(join(ROOT, "docs"))];
 
 test("GitHub's anchors: a heading's words, lower case, joined by hyphens", () => {
-  expect(anchorOf("What the loopback default protects against")).toBe("what-the-loopback-default-protects-against");
+  expect(anchorOf("What the loopback default protects against")).toBe(
+    "what-the-loopback-default-protects-against",
+  );
   expect(anchorOf("What `end_browser` answers")).toBe("what-end_browser-answers");
   expect(anchorOf("Staying signed in: site data")).toBe("staying-signed-in-site-data");
   expect(anchorOf("docker compose: a hub, a node, and docker-selenium's video container")).toBe(

@@ -72,9 +72,9 @@ test("the retired FLOW_DATA_DIR lives on only in its refusal", async () => {
           found.push(`${path.slice(root.length + 1)}:${i + 1}`);
       });
   }
-  // The refusal's message and its check, and the README line that says it is refused.
+  // The refusal's message and its check, and the settings page's line that says it is refused.
   expect(found.map((f) => f.split(":")[0]).sort()).toEqual([
-    "README.md",
+    "docs/configuration.md",
     "src/config/load.ts",
     "src/config/load.ts",
   ]);

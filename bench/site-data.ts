@@ -5,12 +5,13 @@
 // a time: one on the Grid, one Playwright.
 import { type Browser, type BrowserContext, chromium } from "playwright-core";
 import { type BidiSocket, SANDBOX } from "../src/grid/bidi.ts";
+import { SPARE_PATH } from "../src/grid/net-rules.ts";
 import { declaration, LIBRARY_PRELOAD, packArgs } from "../src/grid/page-call.ts";
-import { SPARE_PAGE, SPARE_PATH } from "../src/grid/spare-page.ts";
 import { Grid } from "../src/grid/webdriver.ts";
 import { siteDataHooks } from "../src/site-data/hooks.ts";
 import { preloadSession } from "../src/site-data/restore.ts";
 import { WRITE_LOCAL } from "../src/site-data/scripts.ts";
+import { SPARE_PAGE } from "../src/site-data/spare-page.ts";
 import { testGridUrl } from "../test/support/env.ts";
 import { median, printTable, type Row, timed } from "./report.ts";
 import { benchServer, restCaller, timedRestore } from "./server.ts";

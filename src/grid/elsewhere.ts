@@ -6,7 +6,7 @@
 // a root of the tree when the connection began. The server's own spare tabs are left out.
 import type { BidiSocket } from "./bidi.ts";
 import type { NavigationInfo } from "./bidi-types.ts";
-import { SPARE_PATH } from "./spare-page.ts";
+import { SPARE_PATH } from "./net-rules.ts";
 
 /** Pages kept between calls, at most (the history keeps 100 origins). */
 const KEEP = 100;

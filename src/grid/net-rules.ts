@@ -13,7 +13,13 @@ import type { BidiSocket } from "./bidi.ts";
 import type { InterceptPhase, NetworkEvent } from "./bidi-types.ts";
 import type { EventRing } from "./event-log.ts";
 import { type NavPolicy, type Refusal, refusalText } from "./policy.ts";
-import { SPARE_PATH } from "./spare-page.ts";
+
+/**
+ * The one path the server answers itself, on any origin: site data's spare page
+ * (src/site-data/spare-page.ts). Only this path is intercepted there: a leftover intercept can never
+ * hold up a real page; the rules here let it be.
+ */
+export const SPARE_PATH = "/__selenium-flow-spare__";
 
 /** A request refused in a context, for the call that sent it there (navigate's 400). */
 interface Refused extends Refusal {

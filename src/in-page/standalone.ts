@@ -62,7 +62,7 @@ export function cores(): number {
   return navigator.hardwareConcurrency;
 }
 
-/** Whether this is a spare tab's marked page (grid/spare-tab.ts), and the origin it stands on. */
+/** Whether this is a spare tab's marked page (site-data/spare-tab.ts), and the origin it stands on. */
 export function onMarkedPage(marker: string): { spare: boolean; origin: string } {
   return { spare: document.querySelector(`meta[name="${marker}"]`) !== null, origin: location.origin };
 }

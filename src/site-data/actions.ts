@@ -9,11 +9,11 @@ import { BIDI_DOWN, badInput, unavailable } from "../errors.ts";
 import type { BidiSocket } from "../grid/bidi.ts";
 import type { Page } from "../grid/page.ts";
 import { dialogOpenError } from "../grid/page-dialogs.ts";
-import { framesIn } from "../grid/spare-page.ts";
 import { originOf, withSiteData } from "../store/record.ts";
 import { capture, channelDown } from "./capture.ts";
 import { Saved } from "./schemas.ts";
 import { JAR_OVER, jarFits, type SaveReceipt, snapshot } from "./snapshot.ts";
+import { framesIn } from "./spare-page.ts";
 import { beginRead } from "./touched.ts";
 
 export const REPLACED_BEFORE_SAVE =

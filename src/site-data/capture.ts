@@ -4,13 +4,14 @@
 import { AppError, BIDI_DOWN, unavailable } from "../errors.ts";
 import { BidiError } from "../grid/bidi.ts";
 import type { Cookie } from "../grid/bidi-types.ts";
-import { SPARE_PATH, type SpareBidi } from "../grid/spare-page.ts";
-import { SparePool } from "../grid/spare-pool.ts";
+import { SPARE_PATH } from "../grid/net-rules.ts";
 import type { IdbRead } from "../in-page/idb.ts";
 import { isObject } from "../kit/json.ts";
 import type { StoredCookie } from "../store/record.ts";
 import { READ_LOCAL } from "./scripts.ts";
 import type { Captured, Items } from "./snapshot.ts";
+import type { SpareBidi } from "./spare-page.ts";
+import { SparePool } from "./spare-pool.ts";
 
 /** The page's top document: its origin ("" when opaque), both its storages, its url and title. */
 export interface PageStorage {

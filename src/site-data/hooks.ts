@@ -2,11 +2,11 @@
 // summary for workspace://current.
 import { SITE_DATA_URI } from "../actions/fields.ts";
 import { messageOf } from "../errors.ts";
-import { framesIn } from "../grid/spare-page.ts";
 import type { ManagerHooks } from "../workspaces/lifecycle.ts";
 import { summary } from "./by-host.ts";
 import { restore } from "./restore.ts";
 import { restorable } from "./snapshot.ts";
+import { framesIn } from "./spare-page.ts";
 import { restored, watch } from "./touched.ts";
 
 /** `settings` is read at each restore (site_data: its `tabs`). */

@@ -7,8 +7,6 @@ import { SITE_DATA_URI } from "../actions/fields.ts";
 import { messageOf } from "../errors.ts";
 import { SANDBOX } from "../grid/bidi.ts";
 import type { NavigationInfo, PartialCookie, SameSite } from "../grid/bidi-types.ts";
-import type { SpareBidi } from "../grid/spare-page.ts";
-import { browserCores, pagesOf, SparePool } from "../grid/spare-pool.ts";
 import { isObject } from "../kit/json.ts";
 import {
   hostOfUrl,
@@ -22,6 +20,8 @@ import type { LoopOptions } from "./capture.ts";
 import { storedIdb } from "./idb.ts";
 import { sessionPreload, WRITE_LOCAL } from "./scripts.ts";
 import type { Items } from "./snapshot.ts";
+import type { SpareBidi } from "./spare-page.ts";
+import { browserCores, pagesOf, SparePool } from "./spare-pool.ts";
 
 export const NO_NAME = "a stored cookie with no name or domain";
 export const BAD_EXPIRY = "a stored cookie whose expiry is not a time";

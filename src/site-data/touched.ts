@@ -6,7 +6,7 @@
 // knows nothing, and its first save reads everything. Spare-tab pages are the server's own.
 import type { BidiSocket } from "../grid/bidi.ts";
 import type { NavigationInfo } from "../grid/bidi-types.ts";
-import { SPARE_PATH } from "../grid/spare-page.ts";
+import { SPARE_PATH } from "../grid/net-rules.ts";
 import { originOf } from "../store/record.ts";
 
 interface Tracker {

@@ -7,9 +7,10 @@
 // still read; every hidden tab is closed after. The server's BiDi traffic is watched (never changed) to see the tabs work.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { BidiSocket } from "../../src/grid/bidi.ts";
-import { FRAMES_PER_PAGE, SPARE_PATH } from "../../src/grid/spare-page.ts";
-import { SparePool } from "../../src/grid/spare-pool.ts";
+import { SPARE_PATH } from "../../src/grid/net-rules.ts";
 import { READ_LOCAL } from "../../src/site-data/scripts.ts";
+import { FRAMES_PER_PAGE } from "../../src/site-data/spare-page.ts";
+import { SparePool } from "../../src/site-data/spare-pool.ts";
 import { withSiteData } from "../../src/store/record.ts";
 import { endAll, startServer, type TestServer } from "../support/server.ts";
 

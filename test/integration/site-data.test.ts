@@ -3,7 +3,7 @@
 // service-worker origin, one save, then a real end and reopen and a reap behind the server's back,
 // both signed in everywhere; restore_site_data=false starts over. No value in any body or log line.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { SW_REASON } from "../../src/grid/spare-page.ts";
+import { SW_REASON } from "../../src/site-data/spare-page.ts";
 import { testGridUrl } from "../support/env.ts";
 import { mcpClient } from "../support/mcp.ts";
 import { endAll, logLines, startServer, type TestServer, TOKEN } from "../support/server.ts";

@@ -1,9 +1,9 @@
 // The spare tab's pieces put together the two ways the tests drive them: one tab around a
 // function, and a pool of tabs for a list of jobs. Both always close their tabs.
 import { expect } from "bun:test";
-import type { SpareBidi } from "../../src/grid/spare-page.ts";
-import { type SpareJob, type SpareOutcome, SparePool } from "../../src/grid/spare-pool.ts";
-import { openSpareTab, type SpareRun } from "../../src/grid/spare-tab.ts";
+import type { SpareBidi } from "../../src/site-data/spare-page.ts";
+import { type SpareJob, type SpareOutcome, SparePool } from "../../src/site-data/spare-pool.ts";
+import { openSpareTab, type SpareRun } from "../../src/site-data/spare-tab.ts";
 import type { FakeBidi } from "./fake-bidi.ts";
 
 /** Nothing of the first spare tab is left, and its handler outlived its intercept. */

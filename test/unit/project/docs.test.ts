@@ -38,7 +38,7 @@ test("the troubleshooting page quotes the messages as the code says them", async
   const { DIALOG_OPEN } = await import("../../../src/actions/failures.ts");
   const { BIDI_DOWN } = await import("../../../src/errors.ts");
   const { NO_FREE_SLOT } = await import("../../../src/grid/webdriver-errors.ts");
-  const { SW_REASON } = await import("../../../src/grid/spare-page.ts");
+  const { SW_REASON } = await import("../../../src/site-data/spare-page.ts");
   const { NOT_KEPT } = await import("../../../src/site-data/restore.ts");
   const page = GUIDE.find((p) => p.path === "references/TROUBLESHOOTING.md")!.text.replace(/\s+/g, " ");
   for (const message of [

@@ -4,8 +4,8 @@
 // rules and their exact reasons, and failures reported, never raised.
 import { describe, expect, test } from "bun:test";
 import { SiteDataHint } from "../../../src/actions/fields.ts";
-import { OUT_OF_TIME } from "../../../src/grid/spare-pool.ts";
 import { BAD_EXPIRY, NO_NAME, NOT_KEPT, restore } from "../../../src/site-data/restore.ts";
+import { OUT_OF_TIME } from "../../../src/site-data/spare-pool.ts";
 import type { SiteData, StoredCookie } from "../../../src/store/record.ts";
 import { cookie } from "../../support/cookies.ts";
 import { FakeBidi } from "../../support/fake-bidi.ts";

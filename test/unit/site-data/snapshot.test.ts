@@ -2,7 +2,6 @@
 // the 1,000,000-byte cap by leaving out the origins visited longest ago first.
 import { describe, expect, test } from "bun:test";
 import { AppError } from "../../../src/errors.ts";
-import { SW_REASON } from "../../../src/grid/spare-page.ts";
 import { readPage } from "../../../src/in-page/storage.ts";
 import { READ_LOCAL, sessionPreload, WRITE_LOCAL } from "../../../src/site-data/scripts.ts";
 import {
@@ -14,6 +13,7 @@ import {
   sizeOf,
   snapshot,
 } from "../../../src/site-data/snapshot.ts";
+import { SW_REASON } from "../../../src/site-data/spare-page.ts";
 import {
   at,
   detached,

@@ -3,7 +3,7 @@
 // below the agent's page.
 import { expect, test } from "bun:test";
 import { PagesElsewhere } from "../../../src/grid/elsewhere.ts";
-import { SPARE_PATH } from "../../../src/grid/spare-page.ts";
+import { SPARE_PATH } from "../../../src/grid/net-rules.ts";
 import { emptyRecord } from "../../../src/store/record.ts";
 import { joinedBelow } from "../../../src/workspaces/settle.ts";
 import { FakeSocket } from "../../support/fake-socket.ts";

@@ -3,9 +3,10 @@
 // storage (Playwright's way for storageState); spare-pool.ts keeps a few side by side.
 // Over BiDi only; no CDP.
 import { messageOf } from "../errors.ts";
+import { SANDBOX } from "../grid/bidi.ts";
+import type { NetworkEvent } from "../grid/bidi-types.ts";
+import { SPARE_PATH } from "../grid/net-rules.ts";
 import { nothing } from "../in-page/standalone.ts";
-import { SANDBOX } from "./bidi.ts";
-import type { NetworkEvent } from "./bidi-types.ts";
 import { type Arrival, FRAMED, HOME, LOADED, MOVED, Moves } from "./spare-moves.ts";
 import {
   FRAME_WAIT_MS,
@@ -13,7 +14,6 @@ import {
   type FrameResult,
   inFrames,
   onSpare,
-  SPARE_PATH,
   type SpareBidi,
   sparePage,
   spareUrl,

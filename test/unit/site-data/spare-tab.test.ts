@@ -2,8 +2,9 @@
 // marked page, the service-worker and wrong-origin refusals, teardown that always runs; a borrowed
 // tab, which moves by its own page and goes back to about:blank.
 import { describe, expect, test } from "bun:test";
-import { onSpare, SPARE_MARKER, SPARE_PAGE, SPARE_PATH, spareUrl } from "../../../src/grid/spare-page.ts";
-import { BACK_MS, borrowSpareTab, ServiceWorkerAnswered } from "../../../src/grid/spare-tab.ts";
+import { SPARE_PATH } from "../../../src/grid/net-rules.ts";
+import { onSpare, SPARE_MARKER, SPARE_PAGE, spareUrl } from "../../../src/site-data/spare-page.ts";
+import { BACK_MS, borrowSpareTab, ServiceWorkerAnswered } from "../../../src/site-data/spare-tab.ts";
 import { callOn, FakeBidi, FakeStorage } from "../../support/fake-bidi.ts";
 import { expectTornDown, withSpareTab } from "../../support/spare-tab.ts";
 

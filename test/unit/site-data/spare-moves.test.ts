@@ -2,9 +2,10 @@
 // each as soon as its own page is parsed; a frame nested in one of them, or another tab's page at
 // the same url, never does.
 import { expect, test } from "bun:test";
-import { Moves } from "../../../src/grid/spare-moves.ts";
-import { SPARE_PATH, type SpareBidi, spareUrl } from "../../../src/grid/spare-page.ts";
+import { SPARE_PATH } from "../../../src/grid/net-rules.ts";
 import { Log } from "../../../src/log.ts";
+import { Moves } from "../../../src/site-data/spare-moves.ts";
+import { type SpareBidi, spareUrl } from "../../../src/site-data/spare-page.ts";
 
 const A = "https://a.example.test";
 const B = "https://b.example.test";

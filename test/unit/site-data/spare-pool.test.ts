@@ -2,20 +2,15 @@
 // results in the order asked whatever the order they finished, each tab sent on to its next origin
 // by its visit's own script.
 import { describe, expect, test } from "bun:test";
-import {
-  FRAME_WAIT_MS,
-  FRAMES_PER_PAGE,
-  framesIn,
-  SPARE_PATH,
-  SW_REASON,
-} from "../../../src/grid/spare-page.ts";
+import { SPARE_PATH } from "../../../src/grid/net-rules.ts";
+import { FRAME_WAIT_MS, FRAMES_PER_PAGE, framesIn, SW_REASON } from "../../../src/site-data/spare-page.ts";
 import {
   OUT_OF_TIME,
   type SpareJob,
   type SpareOutcome,
   SparePool,
   siteGuess,
-} from "../../../src/grid/spare-pool.ts";
+} from "../../../src/site-data/spare-pool.ts";
 import { FakeBidi } from "../../support/fake-bidi.ts";
 import { expectTornDown, spareLoop } from "../../support/spare-tab.ts";
 

@@ -1,7 +1,8 @@
 // A spare tab's moves: each waited for by the browser's events for the tab (its page parsed, a
 // failure, or about:blank committed; each frame of a page with frames parsed), never by asking the page.
-import { SANDBOX } from "./bidi.ts";
-import { framesOf, SPARE_PATH, type SpareBidi } from "./spare-page.ts";
+import { SANDBOX } from "../grid/bidi.ts";
+import { SPARE_PATH } from "../grid/net-rules.ts";
+import { framesOf, type SpareBidi } from "./spare-page.ts";
 
 export const HOME = "about:blank";
 

@@ -1,8 +1,8 @@
 // A pool of spare tabs (spare-tab.ts) that visit many origins side by side, within one total
 // budget: a save's read of the history's other sites, a restore's writes.
 import { messageOf } from "../errors.ts";
+import { SANDBOX } from "../grid/bidi.ts";
 import { cores } from "../in-page/standalone.ts";
-import { SANDBOX } from "./bidi.ts";
 import { FRAMES_PER_PAGE, type FrameResult, type SpareBidi, SW_REASON, spareUrl } from "./spare-page.ts";
 import { borrowSpareTab, openSpareTab, ServiceWorkerAnswered, type SpareTab } from "./spare-tab.ts";
 

@@ -1,14 +1,14 @@
 // The spare page: the marked blank page a spare tab stands on (the server's own answer to a request
 // for SPARE_PATH on any origin), the frames of other origins it may hold, and the scripts a visit
 // runs there. spare-tab.ts moves tabs between such pages.
+
+import { type BidiSocket, SANDBOX } from "../grid/bidi.ts";
+import { SPARE_PATH } from "../grid/net-rules.ts";
 import { firstParty, onMarkedPage } from "../in-page/standalone.ts";
-import { type BidiSocket, SANDBOX } from "./bidi.ts";
 
 export const SPARE_MARKER = "selenium-flow-spare";
 /** The smallest document that says it is ours: nothing to fetch, nothing to run. */
 export const SPARE_PAGE = `<meta name=${SPARE_MARKER}>`;
-/** Only this path is intercepted: a leftover intercept can never hold up a real page. */
-export const SPARE_PATH = "/__selenium-flow-spare__";
 export const SW_REASON = "a service worker answered: save while on this site";
 /**
  * Origins one spare page visits at most: its own, and the rest each in a frame of it. A frame whose

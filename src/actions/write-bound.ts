@@ -12,7 +12,7 @@ import type { PageLib } from "../in-page/index.ts";
 import { type SecretRef, secretValue } from "../secrets/bound.ts";
 import { fieldRealm, refuseNearScript } from "../secrets/field.ts";
 import { type About, quoteSelector } from "./failures.ts";
-import { clickChecked } from "./interact-pointer.ts";
+import { clickChecked } from "./gestures/pointer.ts";
 import { gesture } from "./landing.ts";
 import { type Outcome, outcome } from "./outcome.ts";
 import type { ActionContext } from "./ports.ts";

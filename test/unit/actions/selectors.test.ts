@@ -105,7 +105,7 @@ describe("interact input", () => {
     expect(validate(interact.input, { action: "click", selector: sel, count: 3 }).count).toBe(3);
     expect(validate(interact.input, { action: "right_click", x: 5, y: 5, count: 2 }).count).toBe(2);
     expect(bad({ action: "hover", selector: sel, count: 2 })).toBe(
-      'field "count" must only come with click, double_click, right_click',
+      'field "count" must only come with action click, double_click or right_click',
     );
     expect(bad({ action: "click", selector: sel, count: 4 })).toContain('field "count"');
     const after = validate(interact.input, {

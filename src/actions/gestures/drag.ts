@@ -1,0 +1,130 @@
+// drag: a press on the element, a walk in small steps to its end (a target's middle, a point by it,
+// or a point of the viewport), a release there; sortable lists follow. Onto a target with HTML5
+// drag and drop (draggable=true), which WebDriver's pointer cannot complete in Chromium, the page's
+// own drag events are fired from the sandbox instead.
+import { z } from "zod";
+import { badInput } from "../../errors.ts";
+import type { Page } from "../../grid/page.ts";
+import type { NodeRef } from "../../grid/page-call.ts";
+import { pathActions } from "../../grid/page-input.ts";
+import type { PageLib } from "../../in-page/index.ts";
+import type { Position } from "../../in-page/pointer.ts";
+import { quoteSelector } from "../failures.ts";
+import { locate, type Selector } from "../selectors.ts";
+import { defineGesture, needsSelector, selectorField, targetField, xField, yField } from "./gesture.ts";
+import { inViewport } from "./pointer.ts";
+
+type Point = { x: number; y: number };
+
+// HTML5 drag and drop as the browser would fire it, with one DataTransfer shared by every event.
+const HTML5_DRAG = (_L: PageLib, src: Element, dst: Element): boolean => {
+  const draggable = src.closest("[draggable=true]");
+  if (!draggable) return false;
+  const data = new DataTransfer();
+  const at = (el: Element) => {
+    const r = el.getBoundingClientRect();
+    return { clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 };
+  };
+  const fire = (el: Element, type: string, pos: { clientX: number; clientY: number }) =>
+    el.dispatchEvent(
+      new DragEvent(type, { bubbles: true, cancelable: true, composed: true, dataTransfer: data, ...pos }),
+    );
+  const from = at(draggable);
+  const to = at(dst);
+  fire(draggable, "dragstart", from);
+  fire(dst, "dragenter", to);
+  const accepted = !fire(dst, "dragover", to);
+  if (accepted) fire(dst, "drop", to);
+  else fire(dst, "dragleave", to);
+  fire(draggable, "dragend", to);
+  return true;
+};
+
+interface Ends {
+  from?: Point;
+  to?: Point;
+  problem?: string;
+}
+
+const DRAG_ENDS = (
+  L: PageLib,
+  from: Element,
+  to: Element | null,
+  end: { point?: Point; position?: Position; offset?: Point },
+) => L.dragEnds(from, to, end);
+
+/** A pointer drag from `from` to a target (at a position or offset) or to a viewport point, in steps. */
+async function dragTo(
+  page: Page,
+  from: NodeRef,
+  to: NodeRef | null,
+  end: { point?: Point; position?: Position; offset?: Point },
+  input: { selector?: Selector; target?: Selector },
+): Promise<void> {
+  const ends = await page.callIn<Ends>(from.context, DRAG_ENDS, from, to, end);
+  if (ends.problem || !ends.from || !ends.to) {
+    const field = ends.problem === "from" ? "selector" : ends.problem === "outside" ? "offset" : "target";
+    const what =
+      ends.problem === "from"
+        ? `${quoteSelector(input.selector)} has no box in view to press on`
+        : `the drag's end by ${quoteSelector(input.target)} lies outside the window: give a position or an offset inside it`;
+    throw badInput(what, field);
+  }
+  // Points of the tab's viewport (a frame's element's too): the pointer moves over the tab.
+  await page.perform(page.where.tab, [pathActions(ends.from, ends.to)]);
+}
+
+export const drag = defineGesture({
+  actions: ["drag"],
+  fields: {
+    selector: selectorField,
+    target: targetField,
+    position: z.enum(["before", "after", "top", "bottom"]).optional().meta({
+      docs: "drag with target: end just above the target (before), just below it (after), or just inside its top or bottom edge (top, bottom); a sortable item lands before or after the target, or first or last in a list.",
+    }),
+    offset: z
+      .strictObject({ x: z.number(), y: z.number() })
+      .optional()
+      .describe("drag: end {x, y} from target's top left.")
+      .meta({
+        docs: "drag with target: end at this point from the target's top left corner, {x, y} in CSS pixels.",
+        shared: true,
+      }),
+    x: xField,
+    y: yField,
+  },
+  docs: "drag: onto target, at a position or offset by it, or to x and y; it walks there in small steps, so sortable lists follow.",
+  check(i, issue) {
+    needsSelector(i, issue);
+    const point = i.x !== undefined || i.y !== undefined;
+    if (point && (i.x === undefined || i.y === undefined))
+      issue(i.x === undefined ? "x" : "y", "must be given with the other coordinate");
+    else if (point && i.target !== undefined)
+      issue("target", "must not come with x and y: give one or the other");
+    else if (!point && i.target === undefined)
+      issue("target", "must be given for drag: the element to drop onto, or x and y");
+    for (const f of ["position", "offset"] as const)
+      if (i[f] !== undefined && i.target === undefined)
+        issue(f, "must only come with action drag and a target");
+    if (i.position !== undefined && i.offset !== undefined)
+      issue("offset", "must not come with position: give one or the other");
+  },
+  async run({ page, input, act }) {
+    const { timeout } = input;
+    const from = await locate(page, input.selector as Selector, { timeout, visible: true, scroll: true });
+    const to = input.target
+      ? await locate(page, input.target, { timeout, visible: true, field: "target" })
+      : null;
+    const point = to ? undefined : await inViewport(page, input.x as number, input.y as number);
+    if (
+      to &&
+      !input.position &&
+      !input.offset &&
+      (await page.callIn<boolean>(from.context, HTML5_DRAG, from, to))
+    )
+      return undefined;
+    const end = { point, position: input.position, offset: input.offset };
+    await act(() => dragTo(page, from, to, end, input));
+    return undefined;
+  },
+});

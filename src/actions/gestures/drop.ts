@@ -1,0 +1,99 @@
+// drop: workspace files and data onto a drop zone: dragenter, dragover and drop fired from the
+// sandbox with one DataTransfer carrying them (WebDriver's pointer cannot start an OS drag carrying
+// files); a zone whose dragover is not cancelled refuses it.
+import { z } from "zod";
+import { badInput, tooLarge } from "../../errors.ts";
+import { contentType } from "../../files/types.ts";
+import type { Page } from "../../grid/page.ts";
+import type { NodeRef } from "../../grid/page-call.ts";
+import type { PageLib } from "../../in-page/index.ts";
+import type { ActionContext } from "../ports.ts";
+import type { Selector } from "../selectors.ts";
+import { defineGesture, needsSelector, selectorField } from "./gesture.ts";
+import { target } from "./pointer.ts";
+
+/** At most this much of files rides in one drop (they cross the BiDi socket as base64). */
+const DROP_CAP = 16 * 1024 * 1024;
+
+interface Carried {
+  name: string;
+  type: string;
+  data: string;
+}
+
+// One DataTransfer for the whole drop, as the browser keeps one; false when no dragover was
+// cancelled (the element takes no drop, and a browser would not drop there either).
+const DROP = (_L: PageLib, el: Element, files: Carried[], data: Record<string, string>): boolean => {
+  const dt = new DataTransfer();
+  for (const [type, text] of Object.entries(data)) dt.setData(type, text);
+  for (const f of files) {
+    const bin = atob(f.data);
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    dt.items.add(new File([bytes], f.name, { type: f.type }));
+  }
+  const r = el.getBoundingClientRect();
+  const pos = { clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 };
+  const fire = (type: string) =>
+    el.dispatchEvent(
+      new DragEvent(type, { bubbles: true, cancelable: true, composed: true, dataTransfer: dt, ...pos }),
+    );
+  fire("dragenter");
+  if (fire("dragover")) {
+    fire("dragleave");
+    return false;
+  }
+  fire("drop");
+  return true;
+};
+
+/** Drops workspace files and data onto `el`; a 400 when the element takes no drop. */
+async function dropOn(
+  ctx: ActionContext,
+  page: Page,
+  el: NodeRef,
+  input: { selector?: Selector; files?: string[]; data?: Record<string, string> },
+): Promise<void> {
+  const files: Carried[] = [];
+  let size = 0;
+  for (const uri of input.files ?? []) {
+    const { name, data } = await ctx.services.files.read(ctx.workspace, uri);
+    size += data.length;
+    if (size > DROP_CAP) throw tooLarge("the files of one drop are over 16 MiB: drop fewer");
+    files.push({ name, type: contentType(name), data: Buffer.from(data).toString("base64") });
+  }
+  if (!(await page.callIn<boolean>(el.context, DROP, el, files, input.data ?? {}))) {
+    throw badInput(
+      `${JSON.stringify(input.selector)} takes no drop (its dragover was not cancelled): name the drop zone`,
+      "selector",
+    );
+  }
+}
+
+export const drop = defineGesture({
+  actions: ["drop"],
+  fields: {
+    selector: selectorField,
+    files: z
+      .array(z.string().min(1).max(2048))
+      .max(20)
+      .optional()
+      .describe("drop: workspace uris.")
+      .meta({ docs: "drop: workspace files (uris, as listings give them) the drop carries." }),
+    data: z
+      .record(z.string().max(100), z.string().max(100_000))
+      .optional()
+      .meta({ docs: 'drop: data by media type the drop carries, e.g. {"text/plain": "hi"}.' }),
+  },
+  docs: "drop: workspace files and data onto a drop zone (dragenter, dragover and drop with one DataTransfer, fired from the server sandbox; a zone whose dragover is not cancelled refuses it).",
+  check(i, issue) {
+    needsSelector(i, issue);
+    if (!i.files?.length && i.data === undefined)
+      issue("files", 'must be given for drop, or data: what the drop carries, e.g. {"text/plain": "hi"}');
+  },
+  async run({ ctx, page, input, act }) {
+    const el = await target(page, input.selector as Selector, input.timeout);
+    await act(() => dropOn(ctx, page, el, input));
+    return undefined;
+  },
+});

@@ -1,0 +1,142 @@
+// A gesture of interact: one definition each (or one for a family: click, double_click, right_click,
+// hover), holding its branch of interact's input (the fields it takes and its rules across them),
+// what its result adds, the docs line that says what it does, and its handler. interact.ts lists
+// them; its one input schema is the union of their branches, a field several of them take being one
+// schema (declared here), and an input is checked by the branch its action names.
+import { z } from "zod";
+import type { Page } from "../../grid/page.ts";
+import type { ActionContext } from "../ports.ts";
+import { Selector } from "../selectors.ts";
+
+/** What a gesture's handler is handed. */
+export interface GestureCall<I> {
+  ctx: ActionContext;
+  page: Page;
+  input: I;
+  /**
+   * Runs what the page sees of the gesture (the pointer, the keys, the event): a navigation it starts
+   * is then waited for, and a dialog it opens ends it (the result says so).
+   */
+  act(fn: () => Promise<unknown>): Promise<void>;
+}
+
+/** Adds an issue at `field` (a message that starts "must …"). */
+export type Issue = (field: string, message: string) => void;
+
+type Fields = Record<string, z.ZodType>;
+type Result<O extends Fields> = Partial<z.infer<z.ZodObject<O>>>;
+type InputOf<A extends string, F extends Fields> = z.infer<z.ZodObject<F>> & { action: A; timeout: number };
+
+export interface Gesture<A extends string = string, F extends Fields = Fields, O extends Fields = Fields> {
+  /** The action names it answers to. */
+  actions: readonly [A, ...A[]];
+  /** Its branch: the fields it takes besides action and timeout, each optional (check says which it needs). */
+  fields: F;
+  /** What its result carries besides the page's url and title. */
+  output?: O;
+  /** The readers' line on what it does (interact's docs list every gesture's). */
+  docs: string;
+  /** Its rules across fields: what it needs, what excludes what. */
+  check?: (input: InputOf<A, F>, issue: Issue) => void;
+  run(call: GestureCall<InputOf<A, F>>): Promise<Result<O> | undefined>;
+}
+
+export function defineGesture<A extends string, F extends Fields, O extends Fields = Record<never, never>>(
+  g: Gesture<A, F, O>,
+): Gesture<A, F, O> {
+  return g;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the table holds gestures of every branch
+export type AnyGesture = Gesture<any, any, any>;
+
+type Both<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+/** interact's input as its gestures make it: every action, every field of every branch, timeout. */
+type InputShape<G extends readonly AnyGesture[], T extends z.ZodType> = {
+  action: z.ZodEnum<{ [A in G[number]["actions"][number]]: A }>;
+  timeout: T;
+} & Both<G[number]["fields"]>;
+
+// ---- the fields several gestures take -------------------------------------------------------------
+
+export const selectorField = Selector.optional()
+  .describe("The element (press without it: the focused one).")
+  .meta({
+    docs: "The element to act on (required, except for press, which without it goes to the focused element, and for the gestures that take x and y instead).",
+  });
+
+export const targetField = Selector.optional().describe("drag: drop here; select_text: end here.").meta({
+  docs: "drag: the element to drop onto (its middle, or position/offset by it). select_text: the text match where the selection ends (selector is where it starts).",
+});
+
+const coord = () => z.number().min(0).optional();
+
+export const xField = coord().describe("With y: a viewport point.").meta({
+  docs: "click, double_click, right_click, hover: a point of the tab's viewport (CSS pixels from its top left) instead of a selector: canvases, maps. drag: the point where it ends, instead of a target. read_page boxes: true and extract get box give elements' boxes.",
+});
+
+export const yField = coord().meta({ docs: "With x: the point's distance from the viewport's top." });
+
+/** The rule of the gestures that act on an element and take no point instead. */
+export function needsSelector(i: { action: string; selector?: unknown }, issue: Issue): void {
+  if (i.selector === undefined)
+    issue("selector", `must be given for ${i.action}: the element to act on (read_page lists selectors)`);
+}
+
+// ---- the union of the branches --------------------------------------------------------------------
+
+/** "a, b or c". */
+const either = (names: readonly string[]) =>
+  names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} or ${names.at(-1)}`;
+
+/**
+ * interact's input: action (every gesture's names), each field of every branch once, timeout. A
+ * field the named gesture does not take is refused, naming those that do; then its own rules run.
+ */
+export function gestureInput<G extends readonly AnyGesture[], T extends z.ZodType>(
+  gestures: G,
+  timeout: T,
+): z.ZodObject<InputShape<G, T>, z.core.$strict> {
+  const shape: Fields = {};
+  const takers = new Map<string, string[]>();
+  for (const g of gestures)
+    for (const [name, schema] of Object.entries(g.fields as Fields)) {
+      if (shape[name] !== undefined && shape[name] !== schema)
+        throw new Error(`interact's field ${name} is declared twice: declare it once, in gesture.ts`);
+      shape[name] = schema;
+      takers.set(name, [...(takers.get(name) ?? []), ...g.actions]);
+    }
+  const byAction = new Map(gestures.flatMap((g) => g.actions.map((a) => [a, g] as const)));
+  const actions = [...byAction.keys()] as [string, ...string[]];
+  const input = z
+    .strictObject({
+      action: z.enum(actions).meta({ docs: "The gesture (REST: the last path segment)." }),
+      ...shape,
+      timeout,
+    })
+    .superRefine((input, ctx) => {
+      const i = input as Record<string, unknown> & { action: string; timeout: number };
+      const issue: Issue = (field, message) => ctx.addIssue({ code: "custom", path: [field], message });
+      const g = byAction.get(i.action) as AnyGesture;
+      let foreign = false;
+      for (const name of Object.keys(shape)) {
+        if (i[name] === undefined || name in g.fields) continue;
+        issue(name, `must only come with action ${either(takers.get(name) ?? [])}`);
+        foreign = true;
+      }
+      if (!foreign) g.check?.(i, issue);
+    });
+  return input as unknown as z.ZodObject<InputShape<G, T>, z.core.$strict>;
+}
+
+/** The fields every gesture's result may add, once each. */
+export function gestureOutput(gestures: readonly AnyGesture[]): Fields {
+  return Object.assign({}, ...gestures.map((g) => g.output ?? {}));
+}
+
+/** The gesture that answers to `action`. */
+export function gestureOf(gestures: readonly AnyGesture[], action: string): AnyGesture {
+  const g = gestures.find((x) => x.actions.includes(action));
+  if (!g) throw new Error(`no gesture answers to ${action}`);
+  return g;
+}

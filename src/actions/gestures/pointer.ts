@@ -1,0 +1,161 @@
+// click, double_click, right_click and hover: the pointer at an element (its middle, or the visible
+// part nearest it when something covers the middle) or at a point of the viewport. A click's press is
+// checked where it lands: one another element took is stopped there, before the page sees it.
+import { z } from "zod";
+import { badInput } from "../../errors.ts";
+import type { Page } from "../../grid/page.ts";
+import type { NodeRef } from "../../grid/page-call.ts";
+import { clickActions, hoverActions, type PointAt, withModifiers } from "../../grid/page-input.ts";
+import type { PageLib, PageSelector } from "../../in-page/index.ts";
+import { coveredError, quoteSelector } from "../failures.ts";
+import { MODIFIER_NAMES, modifierCodes } from "../keys.ts";
+import { type PageMatch, type SeekArgs, type Selector, seek } from "../selectors.ts";
+import { defineGesture, type Issue, selectorField, xField, yField } from "./gesture.ts";
+
+interface Target extends PageMatch {
+  els: NodeRef[];
+  /** What covers the whole element, where the pointer would go (a click would reach it). */
+  cover?: string | null;
+  /** The visible point aimed at, from the element's in-view centre. */
+  dx?: number;
+  dy?: number;
+}
+
+// Locates for a pointer gesture: scrolled to the middle of the window, aimed at its middle, or at
+// the visible point nearest it when something covers the middle (the page library's aim).
+const TARGET = (L: PageLib, sel: PageSelector, opts: SeekArgs): unknown => {
+  const found = L.find(sel);
+  if (found.invalid) return { els: [], visible: 0, total: 0, invalid: found.invalid };
+  const base = { visible: found.visible, total: found.els.length };
+  const el = found.els[0];
+  if (!el || (opts.visible && !found.visible)) return { ...base, els: [] };
+  el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+  const got = L.aim(el);
+  if ("dx" in got) return { ...base, els: [el], dx: got.dx, dy: got.dy };
+  const top = got.cover;
+  // No box in view at all: the browser's own input says why.
+  if (!top) return { ...base, els: [el] };
+  const css = L.cssFor(top);
+  const cover = css ? `${L.describe(top)} (${JSON.stringify({ css })})` : L.describe(top);
+  return { ...base, els: [el], cover };
+};
+
+/**
+ * The element a pointer gesture goes to, in view, with the visible point aimed at (from its
+ * middle); a 400 when something else covers all of it.
+ */
+export async function target(
+  page: Page,
+  selector: Selector,
+  timeout: number,
+  field?: string,
+): Promise<NodeRef & { dx: number; dy: number }> {
+  const got = await seek<Target>(page, selector, { timeout, visible: true, field }, TARGET);
+  if (got.cover !== undefined) throw coveredError({ selector, field }, got.cover);
+  return { ...(got.els[0] as NodeRef), dx: got.dx ?? 0, dy: got.dy ?? 0 };
+}
+
+const VIEWPORT = () => ({ width: innerWidth, height: innerHeight });
+
+/** The point, when it lies inside the tab's viewport; else a 400 giving the viewport's size. */
+export async function inViewport(page: Page, x: number, y: number): Promise<{ x: number; y: number }> {
+  const v = await page.callIn<{ width: number; height: number }>(page.where.tab, VIEWPORT);
+  if (x < v.width && y < v.height) return { x, y };
+  throw badInput(
+    `field "${x < v.width ? "y" : "x"}" is outside the viewport (${v.width}×${v.height}): give a point inside it, or scroll first`,
+    x < v.width ? "y" : "x",
+  );
+}
+
+const WATCH = (L: PageLib, el: Element) => L.hitWatch(el);
+const SEEN = (L: PageLib) => L.hitSeen();
+
+/**
+ * Clicks `count` times at `at` with `button` and held `modifiers`. When `at` is an element, the
+ * press is watched where it lands: one that another element took is stopped there (the page gets
+ * no click) and is a 400 naming what took it and its ref.
+ */
+export async function clickChecked(
+  page: Page,
+  at: PointAt,
+  opts: { button?: number; count: number; modifiers: string[]; selector?: Selector },
+): Promise<void> {
+  const sources = withModifiers(clickActions(at, opts), opts.modifiers);
+  if (!("sharedId" in at)) {
+    await page.perform(page.where.tab, sources);
+    return;
+  }
+  await page.callIn(at.context, WATCH, at);
+  await page.perform(at.context, sources);
+  // A click that navigated or opened a dialog was the element's: nothing is left to read.
+  const seen = await page.glance<{ took?: string; ref?: string }>(at.context, SEEN).catch(() => null);
+  if (seen?.took) {
+    throw badInput(
+      `${quoteSelector(opts.selector)} did not get the click: the press landed on ${seen.took}, so it was stopped before the page saw it. Call read_page and act on what shows there now${seen.ref ? ` (that element is {"ref": "${seen.ref}"})` : ""}, or wait for the page to settle`,
+      "selector",
+    );
+  }
+}
+
+/** The element, or the point instead of it: one or the other, x with y. */
+export function pointOrSelector(
+  i: { action: string; selector?: unknown; x?: number; y?: number },
+  issue: Issue,
+): void {
+  if (i.x !== undefined || i.y !== undefined) {
+    if (i.x === undefined || i.y === undefined)
+      issue(i.x === undefined ? "x" : "y", "must be given with the other coordinate");
+    else if (i.selector !== undefined) issue("selector", "must not come with x and y: give one or the other");
+  } else if (i.selector === undefined)
+    issue(
+      "selector",
+      `must be given for ${i.action}: the element to act on (read_page lists selectors), or x and y`,
+    );
+}
+
+/** Where the pointer goes: the point given, else the element's. */
+async function aimed(
+  page: Page,
+  i: { selector?: Selector; x?: number; y?: number; timeout: number },
+): Promise<PointAt> {
+  return i.x !== undefined && i.y !== undefined
+    ? await inViewport(page, i.x, i.y)
+    : await target(page, i.selector as Selector, i.timeout);
+}
+
+export const clicks = defineGesture({
+  actions: ["click", "double_click", "right_click"],
+  fields: {
+    selector: selectorField,
+    count: z.number().int().min(1).max(3).optional().describe("2 double, 3 triple click.").meta({
+      docs: "click, double_click, right_click: how many clicks in a row (1–3; double_click's default is 2); 3 is a triple click, which selects a paragraph.",
+    }),
+    modifiers: z.array(z.enum(MODIFIER_NAMES)).max(4).optional().describe("click: keys held.").meta({
+      docs: "click, double_click, right_click: keys held during the click (the page sees ctrlKey...).",
+    }),
+    x: xField,
+    y: yField,
+  },
+  docs: "click, double_click, right_click: on the element, or at x and y, a point of the tab's viewport, instead of a selector; with modifiers held during the click and count (3: a triple click). A click aims at the element's middle, or at the visible part nearest it when something covers the middle; the press is checked where it lands, and one another element takes (an overlay, a parent after a hover swapped the element) is stopped before the page sees it: a 400 names what took it and its ref.",
+  check: pointOrSelector,
+  async run({ page, input, act }) {
+    const at = await aimed(page, input);
+    const count = input.count ?? (input.action === "double_click" ? 2 : 1);
+    const button = input.action === "right_click" ? 2 : 0;
+    const modifiers = modifierCodes(input.modifiers ?? []);
+    await act(() => clickChecked(page, at, { button, count, modifiers, selector: input.selector }));
+    return undefined;
+  },
+});
+
+export const hover = defineGesture({
+  actions: ["hover"],
+  fields: { selector: selectorField, x: xField, y: yField },
+  docs: "hover: the pointer over the element, or at x and y.",
+  check: pointOrSelector,
+  async run({ page, input, act }) {
+    const at = await aimed(page, input);
+    await act(() => page.perform("sharedId" in at ? at.context : page.where.tab, [hoverActions(at)]));
+    return undefined;
+  },
+});

@@ -9,8 +9,7 @@ RUN bun install --frozen-lockfile --ignore-scripts --production
 COPY tsconfig.json bunfig.toml ./
 COPY scripts ./scripts
 COPY src ./src
-# The admin pages, their CSS and script, and the agents' guide: all embedded in the binary.
-COPY views ./views
+# The admin pages' CSS and script, and the agents' guide: all embedded in the binary.
 COPY static ./static
 COPY docs ./docs
 RUN bun scripts/build.ts

@@ -10,7 +10,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const DIRS = ["src", "views"];
+const DIRS = ["src"];
 const MAX_LINES = 400;
 const WARN_LINES = 350;
 const warnings = [];
@@ -36,7 +36,7 @@ const madge = spawnSync(bin("madge"), ["--circular", "--no-spinner", "--extensio
 if (madge.status !== 0) problems.push(`import cycles (madge --circular):\n${madge.stdout.trim()}`);
 
 // The layering table (docs/architecture.md): which part of the tree may import which. A part is a
-// folder of src/ ("grid/"), a file at src/'s top ("errors.ts") or the admin UI's views ("views/");
+// folder of src/ ("grid/") or a file at src/'s top ("errors.ts");
 // what a part may import is a list of parts or single files (a leaf reached for its schema or
 // type, as "actions/fields.ts"). Imports within a part are free; a part missing here is refused
 // until it has its row. Read bottom-up: each row only names rows above it, but for the named files.
@@ -47,18 +47,12 @@ const CAPABILITY = [
   "actions/",
   "admin/",
   "workspaces/",
+  "views/",
   "resources/define.ts",
   "services.ts",
 ];
 const CAPABILITIES = ["files/", "flows/", "person/", "recordings/", "site-data/", "timeline/"];
-const EVERY_PART_BELOW_SURFACES = [
-  ...CAPABILITY,
-  ...CAPABILITIES,
-  "metrics/",
-  "resources/",
-  "registry.ts",
-  "views/",
-];
+const EVERY_PART_BELOW_SURFACES = [...CAPABILITY, ...CAPABILITIES, "metrics/", "resources/", "registry.ts"];
 const LAYERS = {
   "kit/": [],
   "errors.ts": [],
@@ -73,6 +67,8 @@ const LAYERS = {
   "grid/": [...BASE, "in-page/", "files/zip.ts", "actions/action.ts"],
   "secrets/": [...BASE, "config/", "grid/", "in-page/", "actions/keys.ts", "resources/define.ts"],
   "admin/": [...BASE, "config/", "http/", "store/", "services.ts"],
+  // The admin UI's shared layout, parts, URLs and formats; each pane's own view is in its capability.
+  "views/": BASE,
   "workspaces/": [...BELOW_CAPABILITIES, "actions/", "services.ts", "timeline/entry.ts"],
   // The action table lists the capabilities' own actions, and a handler's ports are their services.
   "actions/": [
@@ -88,11 +84,11 @@ const LAYERS = {
     "timeline/service.ts",
   ],
   "recordings/": [...BASE, "config/", "files/store.ts"],
-  "files/": [...CAPABILITY, "views/files.tsx"],
-  "flows/": [...CAPABILITY, "views/flows.tsx", "views/models.ts"],
+  "files/": CAPABILITY,
+  "flows/": CAPABILITY,
   "person/": CAPABILITY,
-  "site-data/": [...CAPABILITY, "views/history.tsx", "views/site-data.tsx"],
-  "timeline/": [...CAPABILITY, "files/", "flows/", "views/timeline.tsx"],
+  "site-data/": CAPABILITY,
+  "timeline/": [...CAPABILITY, "files/", "flows/"],
   // The resource table lists the capabilities' own resources.
   "resources/": [
     ...BASE,
@@ -114,7 +110,6 @@ const LAYERS = {
     "site-data/index.ts",
     "timeline/index.ts",
   ],
-  "views/": [...BASE, "admin/", "files/", "site-data/", "timeline/", "registry.ts"],
   // Surfaces render what is below them; only the composition root mounts them.
   "surfaces/": EVERY_PART_BELOW_SURFACES,
   "app.ts": [...EVERY_PART_BELOW_SURFACES, "surfaces/"],
@@ -146,9 +141,8 @@ if (!rowsOf(readFileSync(join(root, "docs/architecture.md"), "utf8")).includes(r
     "docs/architecture.md's layering table is not LAYERS: paste `node scripts/check-shape.mjs --table` there",
   );
 
-/** The part a path (from the root) belongs to, or null outside src/ and views/. */
+/** The part a path (from the root) belongs to, or null outside src/. */
 function partOf(path) {
-  if (path.startsWith("views/")) return "views/";
   if (!path.startsWith("src/")) return null;
   const rest = path.slice(4);
   const slash = rest.indexOf("/");
@@ -173,7 +167,7 @@ for (const file of files) {
     const target = relative(root, resolve(root, dirname(file), spec));
     const to = partOf(target);
     if (to === null || to === from) continue;
-    const named = target.startsWith("views/") ? target : target.slice(4);
+    const named = target.slice(4);
     if (!allowed.includes(to) && !allowed.includes(named))
       problems.push(
         `${file} imports ${target}: the layering table lets ${from} import ${allowed.join(", ") || "nothing"}`,

@@ -1,5 +1,5 @@
 // Where each source file's tests are: unit tests mirror src/ (test/unit/<folder>/, or project/ for
-// the repository's own rules), and every source file under src/ and views/ is reached by some test,
+// the repository's own rules), and every source file under src/ is reached by some test,
 // through the imports of the test files (or run as a process by one). Fails when a file is reached
 // by no test at all, or a unit test sits outside a folder named for a source folder. `--list` names
 // the files no test imports itself (tested through another file), `--map` each source file with the
@@ -15,7 +15,7 @@ const walk = (dir) =>
     if (e.isDirectory()) return e.name === "node_modules" || e.name === "fixtures" ? [] : walk(path);
     return /\.(tsx?|mjs)$/.test(e.name) && !e.name.endsWith(".d.ts") ? [path] : [];
   });
-const sources = ["src", "views"].flatMap(walk);
+const sources = walk("src");
 const tests = walk("test").filter((f) => f.endsWith(".test.ts"));
 const support = walk("test").filter((f) => !f.endsWith(".test.ts"));
 

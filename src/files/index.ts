@@ -1,9 +1,9 @@
 // The files capability as the registry lists it: its admin routes, its row part, and the Files tab.
 
-import { FilesPane } from "../../views/files.tsx";
 import { capability, tabsOver } from "../admin/capability.ts";
 import { clearFolder, deleteKept, filesListing, filesRoutes, keepFile } from "./admin.ts";
 import { filesPart } from "./row.ts";
+import { FilesPane } from "./view.tsx";
 
 const tab = tabsOver(filesPart);
 

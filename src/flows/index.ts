@@ -1,13 +1,12 @@
 // The flows capability as the registry lists it: its admin routes, its row part, and the Flows tab.
 
-import { FlowsPane } from "../../views/flows.tsx";
-import type { FlowEntry } from "../../views/models.ts";
 import { capability, tabsOver } from "../admin/capability.ts";
 import { errorBody, statusOf } from "../errors.ts";
 import type { Services } from "../services.ts";
 import { flowsPane, flowsRoutes } from "./admin.ts";
 import { flowOne } from "./resources.ts";
 import { flowsPart } from "./row.ts";
+import { type FlowEntry, FlowsPane } from "./view.tsx";
 
 /** The Flows pane's listing, each flow with its YAML (the listing has none: read one by one). */
 async function flowsWithYaml(services: Services, key: string) {

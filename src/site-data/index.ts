@@ -1,8 +1,6 @@
 // The site-data capability as the registry lists it: its admin routes, its row part (history, saved
 // sites and the secrets' revision), and the Site data and History tabs.
 
-import { HistoryPane } from "../../views/history.tsx";
-import { SiteDataPane } from "../../views/site-data.tsx";
 import { capability, tabsOver } from "../admin/capability.ts";
 import {
   clearHistory,
@@ -12,7 +10,9 @@ import {
   siteDataListing,
   siteDataRoutes,
 } from "./admin.ts";
+import { HistoryPane } from "./history-view.tsx";
 import { siteDataRow } from "./rows.ts";
+import { SiteDataPane } from "./view.tsx";
 
 const tab = tabsOver(siteDataRow);
 

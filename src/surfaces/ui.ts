@@ -1,22 +1,23 @@
-// The admin pages under /ui: server-rendered views (views/) over what the admin JSON API answers: the
-// pages call the same functions in-process (ui/operations.ts), so they never show more than the API would.
+// The admin pages under /ui: server-rendered views (ui/*.tsx; each pane's is in its capability) over
+// what the admin JSON API answers: the pages call the same functions in-process (ui/operations.ts),
+// so they never show more than the API would.
 // Live updates: /ui/events renders the admin's live feed as htmx partials. Only named routes answer:
 // a mistyped path falls through to the app's JSON 404, never to a page. The parts are in ui/.
 
 import { Elysia } from "elysia";
-import { ASSETS } from "../../views/assets.ts";
-import { ActivityPage, SecretsPage, SettingsPage } from "../../views/pages.tsx";
-import { WorkspacesPage } from "../../views/workspaces.tsx";
 import { notFound } from "../errors.ts";
 import { TABS } from "../registry.ts";
 import type { Services } from "../services.ts";
+import { ASSETS } from "../views/assets.ts";
 import type { Feeds } from "./feed.ts";
 import { eventsRoute } from "./ui/events.ts";
 import { PaneParams, uiKit } from "./ui/kit.ts";
+import { ActivityPage, SecretsPage, SettingsPage } from "./ui/pages.tsx";
 import { paneRoutes } from "./ui/panes.ts";
 import { page } from "./ui/respond.ts";
 import { signInRoutes } from "./ui/sign-in.ts";
 import { KEEP_AS_FLOW, timelinePaneRoutes } from "./ui/timeline.ts";
+import { WorkspacesPage } from "./ui/workspaces.tsx";
 
 export function uiRoutes(services: Services, feeds: Feeds) {
   const kit = uiKit(services, feeds);

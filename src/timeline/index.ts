@@ -1,10 +1,10 @@
 // The timeline capability as the registry lists it: its admin routes, its row part, and the
 // Timeline tab (a push loads only its newer entries, not the whole pane).
 
-import { NewerLoader, TimelinePane } from "../../views/timeline.tsx";
 import { capability, tabsOver } from "../admin/capability.ts";
 import { clearTimeline, timelineListing, timelineQuery, timelineRoutes } from "./routes.ts";
 import { timelineCounts, timelinePart } from "./row.ts";
+import { NewerLoader, TimelinePane } from "./view.tsx";
 
 const tab = tabsOver(timelinePart);
 

@@ -3,8 +3,8 @@
 // (seen on a loaded machine: a workspace page that stopped updating).
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Builder, type WebDriver } from "selenium-webdriver";
-import { ASSETS } from "../../views/assets.ts";
-import { PageShell } from "../../views/layout.tsx";
+import { ASSETS } from "../../src/views/assets.ts";
+import { PageShell } from "../../src/views/layout.tsx";
 import { testGridUrl } from "../support/env.ts";
 
 let driver: WebDriver;

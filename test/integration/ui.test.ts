@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ACTIONS } from "../../src/actions/index.ts";
 import { emptyRecord, type WorkspaceRecord } from "../../src/store/record.ts";
-import { ASSETS } from "../../views/assets.ts";
+import { ASSETS } from "../../src/views/assets.ts";
 import { all, one, parseHtml, text } from "../support/html.ts";
 import { startServer, type TestServer, TOKEN } from "../support/server.ts";
 import { recordCall } from "../support/timeline.ts";
@@ -235,7 +235,7 @@ describe("panes over the admin API", () => {
     ]);
     expect(all(history, ".pill.link").map(text)).toEqual(["1 cookie · 1 local", "1 cookie"]);
     expect(text(one(history, "#historyTotal"))).toBe("2");
-    const { paneRev } = await import("../../views/workspace.tsx");
+    const { paneRev } = await import("../../src/surfaces/ui/workspace.tsx");
     const { TABS } = await import("../../src/registry.ts");
     const tab = TABS.find((t) => t.slug === "history")!;
     expect(one(history, "[data-rev]").attrs["data-rev"]).toBe(paneRev(row, tab));

@@ -1,17 +1,13 @@
 // Test fixtures for the admin views: loose JSON-like objects, shaped like the admin API's answers,
 // made into the view models with every part they lack filled in empty.
 
+import type { FileEntry, FilesPayload } from "../../src/files/view.tsx";
+import type { FlowsPayload } from "../../src/flows/view.tsx";
 import { isObject } from "../../src/kit/json.ts";
+import type { HistoryPayload, SecretLine } from "../../src/site-data/history-view.tsx";
+import type { SiteDataPayload } from "../../src/site-data/view.tsx";
+import type { ActivityNote } from "../../src/surfaces/ui/pages.tsx";
 import { TimelineBatch } from "../../src/timeline/entry.ts";
-import type {
-  ActivityNote,
-  FileEntry,
-  FilesPayload,
-  FlowsPayload,
-  HistoryPayload,
-  SecretLine,
-  SiteDataPayload,
-} from "../../views/models.ts";
 
 const str = (v: unknown, fallback = ""): string => (typeof v === "string" ? v : fallback);
 const count = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0);

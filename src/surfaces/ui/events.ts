@@ -1,14 +1,14 @@
 // /ui/events: the admin's live feed as htmx messages, straight off the event bus. The workspaces
 // page gets every card; a workspace's page its own row and its live screen.
-import type { Row } from "../../../views/row.ts";
-import { frameMessage } from "../../../views/timeline.tsx";
-import { liveMessage } from "../../../views/workspace.tsx";
-import { cardMessage } from "../../../views/workspaces.tsx";
 import { notFound } from "../../errors.ts";
 import { isWorkspaceName } from "../../kit/names.ts";
 import { TABS } from "../../registry.ts";
+import { frameMessage } from "../../timeline/view.tsx";
 import type { FeedEvent } from "../feed.ts";
 import type { UiKit } from "./kit.ts";
+import type { Row } from "./row.ts";
+import { liveMessage } from "./workspace.tsx";
+import { cardMessage } from "./workspaces.tsx";
 
 const encoder = new TextEncoder();
 

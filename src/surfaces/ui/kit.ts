@@ -2,7 +2,6 @@
 // without credentials, and a 401 (JSON, like the API) for a fragment without them.
 
 import { z } from "zod";
-import { SignInPage } from "../../../views/sign-in.tsx";
 import { type AdminCredential, adminTokenOf } from "../../admin/auth.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { isWorkspaceName } from "../../kit/names.ts";
@@ -10,6 +9,7 @@ import type { Services } from "../../services.ts";
 import type { Feeds } from "../feed.ts";
 import { Admin } from "./operations.ts";
 import { page } from "./respond.ts";
+import { SignInPage } from "./sign-in-page.tsx";
 
 /** The params of a route on one workspace's page or panes (`/ui/workspaces/:key/…`), decoded once. */
 export const PaneParams = z.object({

@@ -2,16 +2,16 @@
 // capability's admin route answers (its tab's `load`), and an action on a pane (Forget, Clear, Keep…)
 // does what the same path under the API does (its tab's `ops`), then draws the pane again.
 import { Elysia } from "elysia";
-import { ErrorPage } from "../../../views/pages.tsx";
-import { ErrorNotice, Failed, render } from "../../../views/parts.tsx";
-import { paneRev, totalId, WorkspaceHead, WorkspacePage } from "../../../views/workspace.tsx";
 import { opRoute, type PaneTab } from "../../admin/capability.ts";
 import { notFound } from "../../errors.ts";
 import { TABS, type WorkspaceRow } from "../../registry.ts";
 import type { Services } from "../../services.ts";
+import { ErrorNotice, Failed, render } from "../../views/parts.tsx";
 import type { Ctx, PaneCtx, UiKit } from "./kit.ts";
 import type { Admin, Answer } from "./operations.ts";
+import { ErrorPage } from "./pages.tsx";
 import { fragment, page } from "./respond.ts";
+import { paneRev, totalId, WorkspaceHead, WorkspacePage } from "./workspace.tsx";
 
 type Tab = PaneTab<WorkspaceRow, unknown>;
 /** A pane action's context: the workspace and its op's own params. */

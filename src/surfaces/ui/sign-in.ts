@@ -2,7 +2,6 @@
 // carries a random sign-in id (never the token).
 import { stringifySetCookie } from "cookie";
 import { Elysia } from "elysia";
-import { SignInPage } from "../../../views/sign-in.tsx";
 import {
   ADMIN_COOKIE,
   adminTokenOf,
@@ -14,6 +13,7 @@ import {
 import { TooMany } from "../../errors.ts";
 import type { Services } from "../../services.ts";
 import { page } from "./respond.ts";
+import { SignInPage } from "./sign-in-page.tsx";
 
 const SIGN_IN_FAILED =
   "wrong token: type the server's admin token (auth.admin_token, AUTH_ADMIN_TOKEN; auth.token when that is unset)";

@@ -1,15 +1,16 @@
 // The Timeline tab's own fragments: the entries newer than what the page shows (pushed while the
 // agent works), older ones below, and Save as flow over the ticked range.
-import { ErrorNotice, render } from "../../../views/parts.tsx";
-import { Entries, Newer, OlderFailed, SavedAsFlow } from "../../../views/timeline.tsx";
-import { paneRev } from "../../../views/workspace.tsx";
+
 import type { ListedEntry } from "../../timeline/entry.ts";
 import { timelineTab } from "../../timeline/index.ts";
 import { timelineCounts } from "../../timeline/row.ts";
+import { Entries, Newer, OlderFailed, SavedAsFlow } from "../../timeline/view.tsx";
+import { ErrorNotice, render } from "../../views/parts.tsx";
 import type { PaneCtx, UiKit } from "./kit.ts";
 import type { Answer } from "./operations.ts";
 import { paneAfter, renderPane } from "./panes.ts";
 import { fragment } from "./respond.ts";
+import { paneRev } from "./workspace.tsx";
 
 /** The Save as flow form's route, and its largest body: a name and the ticked entries. */
 export const KEEP_AS_FLOW = "/ui/workspaces/:key/panes/timeline/flow";

@@ -62,7 +62,7 @@ test("the retired FLOW_DATA_DIR lives on only in its refusal", async () => {
     });
   const found: string[] = [];
   for (const path of [
-    ...["src", "views", "static", "docs", "scripts"].flatMap((d) => files(join(root, d))),
+    ...["src", "static", "docs", "scripts"].flatMap((d) => files(join(root, d))),
     join(root, "README.md"),
   ]) {
     readFileSync(path, "utf8")

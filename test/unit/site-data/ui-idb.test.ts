@@ -1,9 +1,8 @@
 // The Site data tab's IndexedDB: the row counts databases and records, the open row has an
 // IndexedDB section per origin with each store's shape and records, hostile names escaped.
 import { expect, test } from "bun:test";
-import type { SiteDataPayload } from "../../../views/models.ts";
-import { render } from "../../../views/parts.tsx";
-import { SiteDataPane } from "../../../views/site-data.tsx";
+import { SiteDataPane, type SiteDataPayload } from "../../../src/site-data/view.tsx";
+import { render } from "../../../src/views/parts.tsx";
 import { all, type El, one, parseHtml, text } from "../../support/html.ts";
 
 const NOW = 1_790_800_000;

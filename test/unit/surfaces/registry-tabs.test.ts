@@ -7,7 +7,7 @@ import { join } from "node:path";
 import type { Capability } from "../../../src/admin/capability.ts";
 import { TABS, type WorkspaceRow } from "../../../src/registry.ts";
 import { tabNamed } from "../../../src/surfaces/ui/panes.ts";
-import { liveMessage, WorkspacePage } from "../../../views/workspace.tsx";
+import { liveMessage, WorkspacePage } from "../../../src/surfaces/ui/workspace.tsx";
 import { all, one, parseHtml, text } from "../../support/html.ts";
 
 const SRC = join(import.meta.dir, "../../../src");

@@ -1,19 +1,19 @@
 // The admin UI's views, rendered from payloads shaped like the admin API's: the copy, the folds'
 // ids and aria attributes, the confirms, and escaping of hostile values.
 import { describe, expect, test } from "bun:test";
+import { FilesPane } from "../../../src/files/view.tsx";
+import { FlowsPane } from "../../../src/flows/view.tsx";
 import { TABS } from "../../../src/registry.ts";
+import { HistoryPane } from "../../../src/site-data/history-view.tsx";
+import { SiteDataPane } from "../../../src/site-data/view.tsx";
+import { ActivityPage } from "../../../src/surfaces/ui/pages.tsx";
 import { tabNamed } from "../../../src/surfaces/ui/panes.ts";
-import { FilesPane } from "../../../views/files.tsx";
-import { FlowsPane } from "../../../views/flows.tsx";
-import { ago, countsText } from "../../../views/format.ts";
-import { HistoryPane } from "../../../views/history.tsx";
-import { ActivityPage } from "../../../views/pages.tsx";
-import { ErrorNotice, Failed, render } from "../../../views/parts.tsx";
-import { SignInPage } from "../../../views/sign-in.tsx";
-import { SiteDataPane } from "../../../views/site-data.tsx";
-import { OlderFailed, SavedAsFlow } from "../../../views/timeline.tsx";
-import { liveMessage, paneRev, WorkspaceHead, WorkspacePage } from "../../../views/workspace.tsx";
-import { Card, cardMessage, WorkspacesPage } from "../../../views/workspaces.tsx";
+import { SignInPage } from "../../../src/surfaces/ui/sign-in-page.tsx";
+import { liveMessage, paneRev, WorkspaceHead, WorkspacePage } from "../../../src/surfaces/ui/workspace.tsx";
+import { Card, cardMessage, WorkspacesPage } from "../../../src/surfaces/ui/workspaces.tsx";
+import { OlderFailed, SavedAsFlow } from "../../../src/timeline/view.tsx";
+import { ago, countsText } from "../../../src/views/format.ts";
+import { ErrorNotice, Failed, render } from "../../../src/views/parts.tsx";
 import { all, classes, type El, one, parseHtml, text } from "../../support/html.ts";
 import { callsOf, filesOf, flowsOf, historyOf, siteDataOf } from "../../support/payloads.ts";
 

@@ -3,9 +3,9 @@
 // range to keep as a flow; the pushes that load only newer entries; a live frame; hostile values.
 import { describe, expect, test } from "bun:test";
 import { TABS } from "../../../src/registry.ts";
-import { render } from "../../../views/parts.tsx";
-import { Entries, frameMessage, LiveScreen, Newer, TimelinePane } from "../../../views/timeline.tsx";
-import { liveMessage, WorkspacePage } from "../../../views/workspace.tsx";
+import { liveMessage, WorkspacePage } from "../../../src/surfaces/ui/workspace.tsx";
+import { Entries, frameMessage, LiveScreen, Newer, TimelinePane } from "../../../src/timeline/view.tsx";
+import { render } from "../../../src/views/parts.tsx";
 import { all, classes, type El, one, parseHtml, text } from "../../support/html.ts";
 import { timelineOf } from "../../support/payloads.ts";
 

@@ -4,9 +4,9 @@
 import sse from "htmx.org/dist/ext/hx-sse.min.js" with { type: "file" };
 import upsert from "htmx.org/dist/ext/hx-upsert.min.js" with { type: "file" };
 import htmx from "htmx.org/dist/htmx.min.js" with { type: "file" };
-import icon from "../static/icon.svg" with { type: "file" };
-import css from "../static/ui.css" with { type: "file" };
-import js from "../static/ui.js" with { type: "file" };
+import icon from "../../static/icon.svg" with { type: "file" };
+import css from "../../static/ui.css" with { type: "file" };
+import js from "../../static/ui.js" with { type: "file" };
 
 export interface Asset {
   bytes: Uint8Array<ArrayBuffer>;

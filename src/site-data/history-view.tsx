@@ -1,9 +1,24 @@
 // The History tab (docs/skill/references/SITE_DATA.md): one row per host, current first; the secrets
 // allowed there inside; a pill to the host's Site data; Clear with its confirm.
-import { ago, plural, savedText } from "./format.ts";
-import type { HistoryPayload, HistoryRow, SecretLine } from "./models.ts";
-import { attr, Confirm, Fold, Opens, Rev, Total } from "./parts.tsx";
-import { paneUrl, workspaceUrl } from "./urls.ts";
+import { ago, plural, savedText } from "../views/format.ts";
+import { attr, Confirm, Fold, Opens, Rev, Total } from "../views/parts.tsx";
+import { paneUrl, workspaceUrl } from "../views/urls.ts";
+import type { HistoryRow as FullHistoryRow } from "./by-host.ts";
+
+export interface SecretLine {
+  name: string;
+  description?: string;
+  keys?: string[];
+  allowed_urls?: string[];
+}
+
+export type HistoryRow = Omit<FullHistoryRow, "secrets"> & { secrets: SecretLine[] };
+
+export interface HistoryPayload {
+  sites: HistoryRow[];
+  /** The origins a Clear removes (every entry but the top one). */
+  clears?: string[];
+}
 
 /** A secret as the Secrets page draws it: `🔑 name`, its description, a pill per key name. */
 export function SecretItem(props: { secret: SecretLine; hosts?: boolean }): JSX.Element {

@@ -1,9 +1,9 @@
 // The Workspaces page: one live card per workspace, repainted over SSE without a reload.
-import { countsText } from "./format.ts";
-import { PageShell } from "./layout.tsx";
-import { attr } from "./parts.tsx";
+import { countsText } from "../../views/format.ts";
+import { PageShell } from "../../views/layout.tsx";
+import { attr } from "../../views/parts.tsx";
+import { workspaceUrl } from "../../views/urls.ts";
 import type { Row } from "./row.ts";
-import { workspaceUrl } from "./urls.ts";
 
 export const cardId = (key: string) => `ws-${key}`;
 

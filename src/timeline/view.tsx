@@ -4,9 +4,9 @@
 // yet and puts them on top, so a range being ticked stays ticked. Ticking entries and Save as
 // flow keeps everything from the oldest ticked to the newest as a flow.
 
-import type { ListedEntry, TimelineBatch } from "../src/timeline/entry.ts";
-import { attr, Confirm, Opens, Total } from "./parts.tsx";
-import { paneUrl, workspaceUrl } from "./urls.ts";
+import { attr, Confirm, Opens, Total } from "../views/parts.tsx";
+import { paneUrl, workspaceUrl } from "../views/urls.ts";
+import type { ListedEntry, TimelineBatch } from "./entry.ts";
 
 export const TIMELINE_LIST = "timelineList";
 export const TIMELINE_AFTER = "timelineAfter";

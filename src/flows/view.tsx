@@ -1,7 +1,24 @@
 // The Flows tab: the workspace's flows and the global ones, each a fold with its YAML.
-import { plural } from "./format.ts";
-import type { FlowsPayload } from "./models.ts";
-import { Fold, Rev, Total } from "./parts.tsx";
+import { plural } from "../views/format.ts";
+import { Fold, Rev, Total } from "../views/parts.tsx";
+
+export interface FlowEntry {
+  name: string;
+  description?: string;
+  /** A global flow (every workspace can run it) rather than the workspace's own. */
+  global?: boolean;
+  steps?: number;
+  /** Why it cannot run as written. */
+  problem?: string;
+  yaml?: string;
+  /** Why its YAML could not be read (the API's error). */
+  error?: string;
+}
+
+export interface FlowsPayload {
+  enabled?: boolean;
+  flows?: FlowEntry[];
+}
 
 const flowRowId = (key: string, name: string) => `flow-${key}:${name}`;
 

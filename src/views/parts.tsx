@@ -2,6 +2,13 @@
 import type { Children } from "@kitajs/html";
 
 /**
+ * A view's slice of a read model: the fields it cannot draw without, and the rest optional (the
+ * pages hand the views the admin's read models in-process, and the compiler checks that each fits;
+ * a test can give a view less than the server would).
+ */
+export type Slice<T, Need extends keyof T> = Pick<T, Need> & Partial<Omit<T, Need>>;
+
+/**
  * An attribute value with `& < > " '` escaped. kitajs escapes only `"` in attributes; this keeps a
  * hostile value from carrying `<`/`>` into attributes, where htmx's response scanning looks for tags.
  */

@@ -1,9 +1,22 @@
 // The Files tab (README, Files): Screenshots, Recordings, Files, Downloads; Keep moves a
 // screenshot or recording into Files (copies a download); Clear empties a folder after a confirm.
-import { plural } from "./format.ts";
-import type { FileEntry, FilesPayload } from "./models.ts";
-import { attr, Confirm, Opens, Rev, Total } from "./parts.tsx";
-import { paneUrl } from "./urls.ts";
+import { plural } from "../views/format.ts";
+import type { Slice } from "../views/parts.tsx";
+import { attr, Confirm, Opens, Rev, Total } from "../views/parts.tsx";
+import { paneUrl } from "../views/urls.ts";
+import type { FileEntry as FullFileEntry } from "./uris.ts";
+
+/** The Files pane's slice of a file's entry (src/files/uris.ts): its name, the rest optional. */
+export type FileEntry = Slice<FullFileEntry, "name">;
+
+export interface FilesPayload {
+  /** Why files are off on this server, when they are. */
+  off?: string;
+  screenshots?: FileEntry[];
+  recordings?: FileEntry[];
+  files?: FileEntry[];
+  downloads?: FileEntry[];
+}
 
 type Folder = "screenshots" | "recordings" | "files" | "downloads";
 

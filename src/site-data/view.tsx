@@ -1,8 +1,22 @@
 // The Site data tab (docs/skill/references/SITE_DATA.md): one fold per host, Forget and Clear confirms.
-import { ago, expiryText, plural } from "./format.ts";
-import type { SiteDataPayload, SiteDetail, SiteRow } from "./models.ts";
-import { attr, Confirm, Fold, Opens, type Pair, Rev, Total } from "./parts.tsx";
-import { paneUrl } from "./urls.ts";
+import { ago, expiryText, plural } from "../views/format.ts";
+import { attr, Confirm, Fold, Opens, type Pair, Rev, type Slice, Total } from "../views/parts.tsx";
+import { paneUrl } from "../views/urls.ts";
+import type {
+  CookieDetail as FullCookie,
+  SiteDetail as FullSiteDetail,
+  SiteRow as FullSiteRow,
+} from "./by-host.ts";
+
+export type CookieView = Slice<FullCookie, "name" | "value" | "domain">;
+export type SiteRow = Pick<FullSiteRow, "site" | "cookies" | "storage">;
+export type SiteDetail = Omit<FullSiteDetail, "uri" | "cookies"> & { cookies: CookieView[] };
+
+export interface SiteDataPayload {
+  sites: SiteRow[];
+  saved_at: number | null;
+  details: Record<string, SiteDetail>;
+}
 
 const PANE = "#paneSiteData";
 

@@ -2,8 +2,11 @@
 // and Hand back) and Take over for the live view. static/ui.js sends what the person does to the
 // admin's JSON routes (POST /admin/workspaces/{key}/answer and /input).
 
-import { attr } from "./parts.tsx";
-import type { Row } from "./row.ts";
+import { attr } from "../views/parts.tsx";
+import type { personPart } from "./row.ts";
+
+/** The row's fields these draw: its key and the person part's (a test gives less). */
+type Row = { key: string } & Partial<ReturnType<typeof personPart>>;
 
 const adminUrl = (key: string, what: string) => `/admin/workspaces/${encodeURIComponent(key)}/${what}`;
 

@@ -1,9 +1,18 @@
 // Secrets, Settings and Activity: read-only pages over the admin API.
-import { SecretItem } from "./history.tsx";
-import { PageShell } from "./layout.tsx";
-import type { ActivityNote, SecretLine, Setting } from "./models.ts";
-import { attr } from "./parts.tsx";
-import { workspaceUrl } from "./urls.ts";
+import type { ActivityNote as FullNote } from "../../admin/activity.ts";
+import { SecretItem, type SecretLine } from "../../site-data/history-view.tsx";
+import { PageShell } from "../../views/layout.tsx";
+import { attr, type Slice } from "../../views/parts.tsx";
+import { workspaceUrl } from "../../views/urls.ts";
+
+export interface Setting {
+  key: string;
+  value: unknown;
+  source: string;
+  description?: string;
+}
+
+export type ActivityNote = Slice<FullNote, "time" | "workspace" | "tool" | "status" | "ms">;
 
 function Failure(props: { error?: string | null }): JSX.Element {
   return props.error ? (

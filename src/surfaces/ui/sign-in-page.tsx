@@ -1,6 +1,6 @@
 // Sign-in: the admin types the token once; the server answers with the cookie.
-import { PageShell } from "./layout.tsx";
-import { attr } from "./parts.tsx";
+import { PageShell } from "../../views/layout.tsx";
+import { attr } from "../../views/parts.tsx";
 
 export function SignInPage(props: { error?: string | null; next?: string }): string {
   return PageShell({

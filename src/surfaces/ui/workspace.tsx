@@ -3,12 +3,12 @@
 // row moves its revision (see liveMessage); a tab with a reloader (the Timeline) loads only its newer
 // entries.
 
-import { PageShell } from "./layout.tsx";
-import { attr, Confirm, ErrorNotice, Opens } from "./parts.tsx";
-import { Asking, TakeOver, waitingOf } from "./person.tsx";
+import { Asking, TakeOver, waitingOf } from "../../person/view.tsx";
+import { LiveScreen } from "../../timeline/view.tsx";
+import { PageShell } from "../../views/layout.tsx";
+import { attr, Confirm, ErrorNotice, Opens } from "../../views/parts.tsx";
+import { paneUrl, type TabFace, workspaceUrl } from "../../views/urls.ts";
 import type { Row } from "./row.ts";
-import { LiveScreen } from "./timeline.tsx";
-import { paneUrl, type TabFace, workspaceUrl } from "./urls.ts";
 import { byId, LastPage, Pills } from "./workspaces.tsx";
 
 // A tab's ids in the page, from its slug: site-data → paneSiteData, tabSiteData, siteDataTotal.

@@ -37,7 +37,7 @@ export function clickSignal(el: Element, style: CSSStyleDeclaration, parentCurso
   if (NOT_TARGETS.has(el.tagName)) return null;
   const signal = signalOf(el, style, parentCursor);
   // A wrapper around a link or a button (a datepicker's day cell): that one is the target.
-  return signal && !el.querySelector(INTERACTIVE) ? signal : null;
+  return signal && !(el.firstElementChild && el.querySelector(INTERACTIVE)) ? signal : null;
 }
 
 /** Whether `el` takes no more than 1/`part` of its window. */

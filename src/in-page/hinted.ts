@@ -14,8 +14,20 @@ export interface DocHints {
 
 export const HINTS_KEY = "__sfHints";
 
+// Each document's hints, looked up once a call: an expando on a document goes through its named
+// properties (document[name] finds elements), slow for a lookup made for every element walked.
+let known = new Map<Document, DocHints | undefined>();
+
+/** Forgets what one call looked up; every call starts with it (takeHints may have added some since). */
+export function forgetHints(): void {
+  known = new Map();
+}
+
 function hintsOf(doc: Document): DocHints | undefined {
-  return (doc as unknown as Record<string, DocHints | undefined>)[HINTS_KEY];
+  if (known.has(doc)) return known.get(doc);
+  const got = (doc as unknown as Record<string, DocHints | undefined>)[HINTS_KEY];
+  known.set(doc, got);
+  return got;
 }
 
 /** Whether the page gave `el` a click-like listener. */

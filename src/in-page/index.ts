@@ -16,6 +16,7 @@ import {
 } from "./dom.ts";
 import { focusField, insertable } from "./fields.ts";
 import { fillField } from "./fill.ts";
+import { forgetHints } from "./hinted.ts";
 import { describe, hints, INTERACTIVE } from "./hints.ts";
 import { readIdb } from "./idb.ts";
 import { arm, leaving } from "./leaving.ts";
@@ -24,7 +25,7 @@ import { readPage } from "./outline.ts";
 import { personHandBack, personTyping } from "./person.ts";
 import { plainOf, wrotePlain } from "./plain.ts";
 import { aim, dragEnds, hitSeen, hitWatch, textSelected, textSpan } from "./pointer.ts";
-import { resolveRef } from "./refs.ts";
+import { forgetRegistries, resolveRef } from "./refs.ts";
 import { roleOf } from "./roles.ts";
 import { coverOf } from "./seen.ts";
 import { cssFor, find } from "./selectors.ts";
@@ -35,6 +36,8 @@ import { pack, unpack } from "./wire.ts";
 /** Forgets what one call learnt of the page; every call starts with it. */
 function fresh(): void {
   freshDom();
+  forgetHints();
+  forgetRegistries();
 }
 
 /** A save's read of the top document: both its storages, its IndexedDB, its title and the cores. */

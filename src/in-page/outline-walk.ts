@@ -11,7 +11,7 @@ import { INTERACTIVE } from "./hints.ts";
 import { drawing, pictured, shapesOf, svgName, swatch } from "./media.ts";
 import { split, tidy, urlWord } from "./outline-lines.ts";
 import { roleOf } from "./roles.ts";
-import { coveredBy, inView, textCovered } from "./seen.ts";
+import { coverAt, coveredBy, inView, textCovered } from "./seen.ts";
 import { cssFor } from "./selectors.ts";
 import { ownText, subTargets } from "./targets.ts";
 
@@ -107,9 +107,12 @@ const TOP: At = {
   cursor: "",
 };
 
+const OPAQUE = { opacityProperty: true };
+/** Whether the browser renders `el` (with `OPAQUE`: and no opacity 0 on it or above it hides it). */
+const seenAt = (el: Element, o: object) =>
+  (el as Element & { checkVisibility(o: object): boolean }).checkVisibility(o);
 /** Whether opacity 0 on `el` or above it hides it. */
-const faded = (el: Element) =>
-  !(el as Element & { checkVisibility(o: object): boolean }).checkVisibility({ opacityProperty: true });
+const faded = (el: Element) => !seenAt(el, OPAQUE);
 
 /** Whether the block `c` is under is in the viewport (asked once a block). */
 function inViewOf(c: At): boolean {
@@ -157,11 +160,15 @@ export function walkPage(scope: Element): Walked {
       ["checkbox", "radio"].includes((el as HTMLInputElement).type) &&
       !!(el as HTMLInputElement).labels?.length;
     if (boxed) return "yes";
-    if (none || !isVisible(el)) return "no";
+    if (none) return "no";
+    // What isVisible asks, with the style and box in hand (the box is asked once, for the cover too).
+    if (style.display === "contents" || el.tagName === "OPTION") return isVisible(el) ? "yes" : "no";
+    const r = el.getBoundingClientRect();
+    if (style.visibility !== "visible" || r.width <= 0 || r.height <= 0) return "no";
     // Under opacity 0 only a field stays (a file input over its styled button): a person sees no text.
-    if (!CONTROLS.has(el.tagName) && faded(el)) return "hidden";
+    if (CONTROLS.has(el.tagName) ? !seenAt(el, {}) : !seenAt(el, OPAQUE)) return "hidden";
     // Out of view, nothing can be asked to paint over it: skipped when its block is known out of view.
-    return c.view?.v !== false && coveredBy(el) ? "hidden" : "yes";
+    return c.view?.v !== false && coverAt(el, r) ? "hidden" : "yes";
   };
 
   const text = (node: Node, c: At) => {

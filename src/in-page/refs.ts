@@ -40,11 +40,23 @@ function letterFor(n: number): string {
   return n < 26 ? one : `${LETTERS[Math.floor(n / 26) % 26]}${one}`;
 }
 
+// Each document's registry, looked up once a call (an expando on a document goes through its named
+// properties: slow for a lookup made for every element described).
+let looked = new Map<Document, Registry>();
+
+/** Forgets what one call looked up; every call starts with it. */
+export function forgetRegistries(): void {
+  looked = new Map();
+}
+
 export function registry(doc: Document): Registry {
+  const hit = looked.get(doc);
+  if (hit?.letter) return hit;
   const holder = doc as unknown as Record<string, Registry | undefined>;
   const known = holder[KEY];
   if (known) {
     if (!known.letter) known.letter = letterFor(docs++);
+    looked.set(doc, known);
     return known;
   }
   const reg: Registry = {
@@ -57,6 +69,7 @@ export function registry(doc: Document): Registry {
     nextRead: 1,
   };
   holder[KEY] = reg;
+  looked.set(doc, reg);
   // A document kept in the back/forward cache comes back without its refs and cursors.
   doc.defaultView?.addEventListener("pagehide", (e) => {
     if (!e.isTrusted) return;

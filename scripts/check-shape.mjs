@@ -61,15 +61,13 @@ const LAYERS = {
   "in-page/": [],
   "config/": BASE,
   "http/": [...BASE, "config/"],
-  // The record's zod schema reuses the action fields and browser settings it stores.
-  "store/": [...BASE, "config/", "actions/fields.ts", "workspaces/shapes.ts"],
-  // The Grid zips uploads with files' zip; the capture hook is typed by what an action is handed.
-  "grid/": [...BASE, "in-page/", "files/zip.ts", "actions/action.ts"],
-  "secrets/": [...BASE, "config/", "grid/", "in-page/", "actions/keys.ts", "resources/define.ts"],
+  "store/": [...BASE, "config/"],
+  "grid/": [...BASE, "in-page/"],
+  "secrets/": [...BASE, "config/", "grid/", "in-page/", "resources/define.ts"],
   "admin/": [...BASE, "config/", "http/", "store/", "services.ts"],
   // The admin UI's shared layout, parts, URLs and formats; each pane's own view is in its capability.
   "views/": BASE,
-  "workspaces/": [...BELOW_CAPABILITIES, "actions/", "services.ts", "timeline/entry.ts"],
+  "workspaces/": [...BELOW_CAPABILITIES, "actions/"],
   // The action table lists the capabilities' own actions, and a handler's ports are their services.
   "actions/": [
     ...BELOW_CAPABILITIES,

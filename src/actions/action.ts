@@ -71,6 +71,12 @@ export interface HttpRoute {
   bodies?: Record<string, Record<string, unknown>>;
 }
 
+/**
+ * A result's PNG (base64) rides along on this key for the MCP image block (a screenshot's); JSON
+ * never sees a symbol key, and the redaction leaves the picture whole.
+ */
+export const PNG = Symbol("png");
+
 export interface McpContent {
   blocks: Array<{ type: "image"; data: string; mimeType: string } | { type: "text"; text: string }>;
   /** What structuredContent and the JSON text carry instead of the result (valid against `output`). */

@@ -1,6 +1,8 @@
 // The shapes many actions share (the page fields, the site-data and page reports, URLs and flags).
-// A leaf: it imports only zod, so any module may declare its own shapes on top of these.
+// It imports only zod and the store's own shapes, so any module above the store may declare its own
+// shapes on top of these.
 import { z } from "zod";
+import { SiteDataHint } from "../store/shapes.ts";
 
 export const SITE_DATA_URI = "workspace://site-data";
 
@@ -8,31 +10,6 @@ export const SITE_DATA_URI = "workspace://site-data";
 export const Box = z
   .object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() })
   .describe("Its box in the viewport: x, y, width, height in CSS pixels.")
-  .meta({ shared: true });
-
-export const SiteDataHint = z
-  .object({
-    restored: z
-      .array(z.string())
-      .optional()
-      .describe(
-        "Each host whose saved cookies or storage are in the browser now (app.example.com). All of it is in place before the call returns.",
-      ),
-    forgotten: z.number().int().optional().describe("Sites deleted because restore_site_data was false."),
-    skipped: z
-      .array(
-        z.object({
-          cookie: z.string().optional().describe("A cookie's name."),
-          domain: z.string().optional().describe("Its domain."),
-          site: z.string().optional().describe("An origin whose storage did not come back."),
-          reason: z.string(),
-        }),
-      )
-      .optional()
-      .describe("Items that could not be restored, each with a reason."),
-    uri: z.string().optional().describe("Where to read what is saved."),
-  })
-  .describe("Present only when site data was restored, skipped or forgotten in this call.")
   .meta({ shared: true });
 
 export const PageReport = z

@@ -12,9 +12,9 @@ import type { SecretCatalogue } from "../secrets/catalogue.ts";
 import type { Redactor } from "../secrets/redactor.ts";
 import type { RecordStore } from "../store/types.ts";
 import type { Timeline } from "../timeline/service.ts";
-import type { OpenRequest, OpenResult } from "../workspaces/settings.ts";
-import type { Steps } from "../workspaces/steps.ts";
 import type { Asking, LiveBrowser } from "./action.ts";
+import type { OpenRequest, OpenResult } from "./shapes.ts";
+import type { Steps } from "./steps.ts";
 
 /** The capabilities a handler may call. The server's whole set (services.ts) is one of these. */
 export interface ActionServices {

@@ -8,13 +8,10 @@ import type { Page } from "../grid/page.ts";
 import type { NodeRef } from "../grid/page-call.ts";
 import type { PageLib } from "../in-page/index.ts";
 import { errorKind } from "../recordings/owed.ts";
-import type { McpContent } from "./action.ts";
+import { type McpContent, PNG } from "./action.ts";
 import { defineAction } from "./define.ts";
 import { flag, pageFields } from "./fields.ts";
 import { locate, Selector, timeoutField } from "./selectors.ts";
-
-/** The PNG (base64) rides along on the result for the MCP image block; JSON never sees a symbol key. */
-export const PNG = Symbol("png");
 
 const ScreenshotResult = z.object({
   ...pageFields,

@@ -1,7 +1,7 @@
 // Opening and ending the workspace's browser.
 import { z } from "zod";
-import { OpenInput, OpenOutput } from "../workspaces/shapes.ts";
 import { defineAction } from "./define.ts";
+import { OpenInput, OpenOutput } from "./shapes.ts";
 
 export const openSession = defineAction({
   name: "open_session",

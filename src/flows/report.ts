@@ -1,7 +1,8 @@
 // What a flow run answers: each step's report and the run's, declared once (run.ts types its reports
 // from these; run_flow's output schema is FlowRun).
 import { z } from "zod";
-import { PageReport, SiteDataHint } from "../actions/fields.ts";
+import { PageReport } from "../actions/fields.ts";
+import { SiteDataHint } from "../store/shapes.ts";
 
 export const StepResult = z.object({
   n: z.number().int().describe("The step's number, from 1."),

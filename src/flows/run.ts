@@ -8,11 +8,11 @@
 import { browserState } from "../actions/landing.ts";
 import { isPatched, type Outcome, outcome, type RecordChange } from "../actions/outcome.ts";
 import type { ActionContext, ActionServices } from "../actions/ports.ts";
+import type { StepOutcome, Steps } from "../actions/steps.ts";
 import { messageOf, unavailable } from "../errors.ts";
 import type { SecretRef } from "../secrets/bound.ts";
 import { keyNames } from "../secrets/catalogue.ts";
 import { originOf, type SiteDataReport } from "../store/record.ts";
-import type { StepOutcome, Steps } from "../workspaces/steps.ts";
 import type { BoundStep } from "./bind.ts";
 import type { ParsedFlow } from "./lines.ts";
 import type { RunReport, StepReport } from "./report.ts";

@@ -1,10 +1,10 @@
 // capture=true: during each call of such a browser, what the page reported over BiDi — console
 // errors, responses >= 400 and network errors — handed back as the result's `page` when there
 // were some. Browsers opened without capture never get here (the manager checks the setting).
-import type { LiveBrowser } from "../actions/action.ts";
 import { messageOf } from "../errors.ts";
 import type { Log } from "../log.ts";
 import type { EventRing, Logged } from "./event-log.ts";
+import type { Page } from "./page.ts";
 
 export const MAX_ITEMS = 20;
 export const MAX_TEXT = 500;
@@ -86,7 +86,10 @@ function collect(entries: Logged[], into: Collector): void {
  * console text. A BiDi channel that cannot be opened does not fail the call: it runs uncaptured.
  */
 export function captureHook(redact: (text: string) => string, log: Pick<Log, "warn">) {
-  return async (browser: LiveBrowser, call: () => Promise<void>): Promise<Record<string, unknown> | null> => {
+  return async (
+    browser: { page(): Promise<Page> },
+    call: () => Promise<void>,
+  ): Promise<Record<string, unknown> | null> => {
     const collector = new Collector(redact);
     let ring: EventRing | null = null;
     let from = 0;

@@ -1,9 +1,9 @@
 // Files through the Grid: the browser's managed downloads (listed, streamed) and uploads onto its machine.
 import { error as wdError } from "selenium-webdriver";
 import { redactCredentials, unavailable } from "../errors.ts";
-import { unzipOne, zipOne } from "../files/zip.ts";
 import { gridReason, isNoSuchSession } from "./webdriver-errors.ts";
 import type { GridHttpClient } from "./webdriver-http.ts";
+import { unzipOne, zipOne } from "./zip.ts";
 
 /** A file the browser downloaded, as the Grid lists it. */
 export interface GridDownload {

@@ -2,11 +2,11 @@
 // the workspace's turn (never between an agent call's steps), over the held BiDi connection.
 import { z } from "zod";
 import { defineAction } from "../actions/define.ts";
-import { parseKeys } from "../actions/keys.ts";
 import { browserState } from "../actions/landing.ts";
 import { validate } from "../actions/validate.ts";
 import { badInput } from "../errors.ts";
 import type { BrowsingContextInfo, SourceActions } from "../grid/bidi-types.ts";
+import { parseKeys } from "../grid/keys.ts";
 import type { Page } from "../grid/page.ts";
 import type { PageLib } from "../in-page/index.ts";
 import { isObject } from "../kit/json.ts";

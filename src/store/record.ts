@@ -2,9 +2,8 @@
 // record it wrote reads here as is. Every operation returns a new record; nothing mutates.
 
 import { z } from "zod";
-import { SiteDataHint } from "../actions/fields.ts";
 import { isObject } from "../kit/json.ts";
-import { BrowserSettingsShape } from "../workspaces/shapes.ts";
+import { BrowserSettingsShape, SiteDataHint } from "./shapes.ts";
 
 export const HISTORY_CAP = 100;
 export const DEFAULT_TTL_SECONDS = 86_400;

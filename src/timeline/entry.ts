@@ -1,10 +1,8 @@
 // One timeline entry: a call on a workspace as it happened (spec issue 16). The shape is declared
 // once here; the disk and store logs, the admin API and the views all read it from this schema.
 import { z } from "zod";
+import { Surface } from "../actions/call.ts";
 import { isObject } from "../kit/json.ts";
-
-export const Surface = z.enum(["mcp", "rest", "flow", "person"]);
-export type Surface = z.infer<typeof Surface>;
 
 export const TimelineEntry = z.object({
   /** Counts from 1 per workspace; the `before` cursor pages on it. */

@@ -4,6 +4,7 @@
 // An entry holds a secret as its reference and a landing URL with [hidden] where a typed value would
 // show: what a caller was told, never more.
 import type { AnyAction } from "../actions/action.ts";
+import type { CallEnd } from "../actions/call.ts";
 import type { Config } from "../config/schema.ts";
 import { badInput, errorBody, messageOf, statusOf } from "../errors.ts";
 import { flowText } from "../flows/schema.ts";
@@ -11,7 +12,6 @@ import type { ToolTable } from "../flows/tools.ts";
 import { KeyedQueue } from "../kit/queue.ts";
 import type { Log } from "../log.ts";
 import type { Redactor } from "../secrets/redactor.ts";
-import type { CallEnd } from "../workspaces/call.ts";
 import { boundedEntry, keptArgs, type NewEntry, type TimelineEntry } from "./entry.ts";
 import { flowFieldsOf } from "./flow.ts";
 import type { Summary, TimelineLog } from "./log.ts";

@@ -4,6 +4,8 @@
 
 import type { LiveBrowser } from "../actions/action.ts";
 import { SITE_DATA_URI } from "../actions/fields.ts";
+import type { OpenRequest, OpenResult } from "../actions/shapes.ts";
+import { DEFAULT_HEIGHT, DEFAULT_WIDTH } from "../actions/shapes.ts";
 import { type AppError, badInput, unavailable } from "../errors.ts";
 import { checkScheme } from "../grid/page.ts";
 import { refusalText } from "../grid/policy.ts";
@@ -26,8 +28,7 @@ import type { LeaseFence, RecordStore } from "../store/types.ts";
 import { type Updated, updateWith } from "../store/update.ts";
 import type { Browsers, Held } from "./browsers.ts";
 import { endOrphansOf, type Quit, quitBrowser } from "./orphans.ts";
-import { type OpenRequest, type OpenResult, openOptions, resolveSettings } from "./settings.ts";
-import { DEFAULT_HEIGHT, DEFAULT_WIDTH } from "./shapes.ts";
+import { openOptions, resolveSettings } from "./settings.ts";
 import { applyViewport, type Viewport } from "./viewport.ts";
 
 /** What ending the workspace's browser did: `ended` only when the Grid confirmed it (or it was gone). */

@@ -5,20 +5,20 @@
 // runner.ts's.
 
 import type { AnyAction } from "../actions/action.ts";
+import type { Records } from "../actions/call.ts";
 import type { ActionContext, ActionServices } from "../actions/ports.ts";
+import type { Steps } from "../actions/steps.ts";
 import type { HeldConnection } from "../grid/held.ts";
 import type { HeldConnections } from "../grid/held-pool.ts";
 import type { Grid } from "../grid/webdriver.ts";
 import type { RecordStore } from "../store/types.ts";
 import { type Browsers, heldBrowsers } from "./browsers.ts";
-import type { Records } from "./call.ts";
 import { type Describe, describe } from "./describe.ts";
 import { type EndResult, Lifecycle, type ManagerHooks } from "./lifecycle.ts";
 import { Leases } from "./lock.ts";
 import { OrphanSweep } from "./orphans.ts";
 import { CallPipeline } from "./pipeline.ts";
 import type { CallOptions } from "./runner.ts";
-import type { Steps } from "./steps.ts";
 
 /** What the manager is built on: the store, the Grid, and what handlers are handed. */
 export interface ManagerPorts {

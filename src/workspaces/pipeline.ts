@@ -6,6 +6,7 @@
 // in the turn, handed the browser the call leaves). Each stage's output is the next one's input;
 // nothing is handed down to be called back, and nothing is written into a state read back later.
 import type { AnyAction, LiveBrowser } from "../actions/action.ts";
+import type { CallEnd, Ended, Invocation, Records } from "../actions/call.ts";
 import { type Happened, split } from "../actions/outcome.ts";
 import type { ActionServices } from "../actions/ports.ts";
 import { validate } from "../actions/validate.ts";
@@ -16,7 +17,6 @@ import { isNoSuchSession } from "../grid/webdriver-errors.ts";
 import { focused, recordUrl } from "../store/record.ts";
 import type { RecordStore } from "../store/types.ts";
 import type { Held } from "./browsers.ts";
-import type { CallEnd, Ended, Invocation, Records } from "./call.ts";
 import type { Lifecycle, ManagerHooks, Turn } from "./lifecycle.ts";
 import type { Leases } from "./lock.ts";
 import { type Call, type CallOptions, type Contexts, contextOf, type Runner } from "./runner.ts";

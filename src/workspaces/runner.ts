@@ -5,15 +5,15 @@
 // browser the Grid reaped is retried once on a reopened one.
 
 import type { AnyAction, Asking, LiveBrowser } from "../actions/action.ts";
+import type { CallEnd } from "../actions/call.ts";
 import { type Happened, split } from "../actions/outcome.ts";
 import type { ActionContext, ActionServices } from "../actions/ports.ts";
+import type { StepOutcome, Steps } from "../actions/steps.ts";
 import { messageOf } from "../errors.ts";
 import type { SiteDataReport } from "../store/record.ts";
 import type { Held } from "./browsers.ts";
-import type { CallEnd } from "./call.ts";
 import type { Lifecycle, Turn } from "./lifecycle.ts";
 import type { CallState } from "./settle.ts";
-import type { StepOutcome, Steps } from "./steps.ts";
 
 type AnyRecord = Record<string, unknown>;
 

@@ -1,13 +1,9 @@
 // A workspace's browser settings: what an open asks for over what the last browser had, and the
 // Grid options they make.
 
-import type { z } from "zod";
+import { DEFAULT_HEIGHT, DEFAULT_WIDTH, type OpenRequest, type OpenResult } from "../actions/shapes.ts";
 import type { OpenOptions } from "../grid/webdriver-caps.ts";
 import type { BrowserSettings } from "../store/record.ts";
-import { DEFAULT_HEIGHT, DEFAULT_WIDTH, type OpenInput, type OpenOutput } from "./shapes.ts";
-
-/** What an open asks for: open_session's input. */
-export type OpenRequest = z.infer<typeof OpenInput>;
 
 /** What the open asked for, over what the last browser had. `record` and `insecure` are never inherited. */
 export function resolveSettings(req: OpenRequest, previous: BrowserSettings): BrowserSettings {
@@ -33,9 +29,6 @@ export function resolveSettings(req: OpenRequest, previous: BrowserSettings): Br
   if (req.record) s.record = true;
   return s;
 }
-
-/** What open_session answers. */
-export type OpenResult = z.infer<typeof OpenOutput>;
 
 export function openOptions(workspace: string, s: BrowserSettings, proxy?: string): OpenOptions {
   return {

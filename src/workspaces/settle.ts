@@ -2,8 +2,8 @@
 // every change the action asked for, fenced by the call's lease. A result from a browser the
 // record no longer names moves nothing.
 
+import { PNG } from "../actions/action.ts";
 import { isPatched, type Patched, type RecordChange } from "../actions/outcome.ts";
-import { PNG } from "../actions/screenshot.ts";
 import type { Redactor } from "../secrets/redactor.ts";
 import {
   at,

@@ -1,8 +1,9 @@
 // One call's timeline entry as the call pipeline writes it, for a result or a failure a test makes
 // up (no browser, so no screen). `time` is the call's (epoch seconds): an entry older than
 // session.ttl is expired as it is read.
+
+import type { CallEnd, Ended } from "../../src/actions/call.ts";
 import type { Timeline } from "../../src/timeline/service.ts";
-import type { CallEnd, Ended } from "../../src/workspaces/call.ts";
 
 export async function recordCall(
   t: Timeline,

@@ -3,12 +3,12 @@
 // checked where it lands: one another element took is stopped there, before the page sees it.
 import { z } from "zod";
 import { badInput } from "../../errors.ts";
+import { MODIFIER_NAMES, modifierCodes } from "../../grid/keys.ts";
 import type { Page } from "../../grid/page.ts";
 import type { NodeRef } from "../../grid/page-call.ts";
 import { clickActions, hoverActions, type PointAt, withModifiers } from "../../grid/page-input.ts";
 import type { PageLib, PageSelector } from "../../in-page/index.ts";
 import { coveredError, quoteSelector } from "../failures.ts";
-import { MODIFIER_NAMES, modifierCodes } from "../keys.ts";
 import { type PageMatch, type SeekArgs, type Selector, seek } from "../selectors.ts";
 import { defineGesture, type Issue, selectorField, xField, yField } from "./gesture.ts";
 

@@ -2,8 +2,8 @@
 // as WebDriver's typing does) or, without a selector, on whatever has the focus.
 import { z } from "zod";
 import { badInput } from "../../errors.ts";
+import { parseKeys } from "../../grid/keys.ts";
 import type { PageLib } from "../../in-page/index.ts";
-import { parseKeys } from "../keys.ts";
 import { locate, type Selector } from "../selectors.ts";
 import { defineGesture, needsSelector, selectorField } from "./gesture.ts";
 

@@ -12,7 +12,7 @@ import { LinkSigner, linkKey } from "../../../src/files/links.ts";
 import { cspFor, MEDIA_ONLY, NO_SCRIPT, parseRange } from "../../../src/files/serve.ts";
 import { RESERVED_IN_FILES } from "../../../src/files/store-folders.ts";
 import { FILES_OFF, parseUri, uriOf } from "../../../src/files/uris.ts";
-import { unzipOne, zipOne } from "../../../src/files/zip.ts";
+import { unzipOne, zipOne } from "../../../src/grid/zip.ts";
 import { Log } from "../../../src/log.ts";
 import { type McpClient, mcpClient } from "../../support/mcp.ts";
 import { endAll, logLines, startServer, type TestServer, TOKEN } from "../../support/server.ts";

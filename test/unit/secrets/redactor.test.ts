@@ -1,8 +1,8 @@
 // The one redactor: each secret value, whole, in any encoding a page or a URL gives it, case
 // aside; never a stretch of ordinary text that merely shares a word with a password.
 import { describe, expect, test } from "bun:test";
+import { PNG } from "../../../src/actions/action.ts";
 import { OUTLINE } from "../../../src/actions/read.ts";
-import { PNG } from "../../../src/actions/screenshot.ts";
 import { defaultConfig } from "../../../src/config/schema.ts";
 import { PLAIN_CLOSE, PLAIN_OPEN } from "../../../src/in-page/plain.ts";
 import { SecretCatalogue } from "../../../src/secrets/catalogue.ts";

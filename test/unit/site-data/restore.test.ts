@@ -3,10 +3,10 @@
 // tab's sessionStorage through a one-shot preload that fills it on the way to the site), the cookie
 // rules and their exact reasons, and failures reported, never raised.
 import { describe, expect, test } from "bun:test";
-import { SiteDataHint } from "../../../src/actions/fields.ts";
 import { BAD_EXPIRY, NO_NAME, NOT_KEPT, restore } from "../../../src/site-data/restore.ts";
 import { OUT_OF_TIME } from "../../../src/site-data/spare-pool.ts";
 import type { SiteData, StoredCookie } from "../../../src/store/record.ts";
+import { SiteDataHint } from "../../../src/store/shapes.ts";
 import { cookie } from "../../support/cookies.ts";
 import { FakeBidi } from "../../support/fake-bidi.ts";
 

@@ -1,7 +1,7 @@
 // Key parsing: names, characters, held modifiers, and the text Element Send Keys gets.
 import { describe, expect, test } from "bun:test";
 import { Key } from "selenium-webdriver";
-import { MAX_COMBOS, parseKeys, sendKeysText } from "../../../src/actions/keys.ts";
+import { MAX_COMBOS, parseKeys, sendKeysText } from "../../../src/grid/keys.ts";
 
 const combos = (keys: string) => {
   const got = parseKeys(keys);

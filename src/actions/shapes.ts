@@ -1,8 +1,9 @@
-// The shapes of opening a browser, declared once: open_session's input and output, and the settings
-// a browser was opened with (the record keeps them; settings.ts resolves them).
+// The shapes of opening a browser, declared once: open_session's input and output (the settings a
+// browser was opened with are the record's: store/shapes.ts; workspaces/settings.ts resolves them).
 import { z } from "zod";
-import { flag, SiteDataHint, webUrl } from "../actions/fields.ts";
 import { hostPatternProblem } from "../kit/hosts.ts";
+import { BrowserSettingsShape, SiteDataHint } from "../store/shapes.ts";
+import { flag, webUrl } from "./fields.ts";
 
 export const DEFAULT_WIDTH = 1280;
 export const DEFAULT_HEIGHT = 720;
@@ -19,28 +20,6 @@ export const PolicyShape = z.strictObject({
   block: z.array(hostPattern).max(100).optional(),
   private: flag().optional(),
 });
-
-export const BrowserSettingsShape = z
-  .object({
-    browser: z.enum(["chrome", "firefox"]).optional(),
-    width: z.number().int().optional(),
-    height: z.number().int().optional(),
-    viewport: z.object({ width: z.number().int(), height: z.number().int() }).optional(),
-    insecure: z.boolean().optional(),
-    capture: z.boolean().optional(),
-    record: z.boolean().optional(),
-    page_load_timeout: z.number().optional(),
-    script_timeout: z.number().optional(),
-    policy: z
-      .object({
-        allow: z.array(z.string()).optional(),
-        block: z.array(z.string()).optional(),
-        private: z.boolean().optional(),
-      })
-      .optional(),
-    proxy: z.string().optional(),
-  })
-  .describe("What this browser was opened with; a replacement opens the same way.");
 
 export const OpenInput = z.strictObject({
   url: webUrl()
@@ -130,3 +109,9 @@ export const OpenOutput = z.object({
       "Present when the first page opened a dialog as it loaded: its message; url and title are empty.",
     ),
 });
+
+/** What an open asks for: open_session's input. */
+export type OpenRequest = z.infer<typeof OpenInput>;
+
+/** What open_session answers. */
+export type OpenResult = z.infer<typeof OpenOutput>;

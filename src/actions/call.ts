@@ -1,10 +1,14 @@
 // A call as it comes into the call pipeline, and as it ends for where calls are recorded (the
-// activity log, the timeline): types only, so a surface or a recorder need not import the pipeline.
-import type { AnyAction, Asking, LiveBrowser } from "../actions/action.ts";
+// activity log, the timeline): shapes only, so a surface or a recorder need not import the pipeline.
+import { z } from "zod";
 import type { Located } from "../grid/page.ts";
-import type { Surface } from "../timeline/entry.ts";
+import type { AnyAction, Asking, LiveBrowser } from "./action.ts";
 
 type AnyRecord = Record<string, unknown>;
+
+/** Where a call came from: an agent over MCP or REST, a flow's step, a person's input. */
+export const Surface = z.enum(["mcp", "rest", "flow", "person"]);
+export type Surface = z.infer<typeof Surface>;
 
 export interface Invocation {
   surface: Exclude<Surface, "flow">;

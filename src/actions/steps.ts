@@ -1,9 +1,9 @@
 // The contract for an action that calls other actions inside its own call (a flow run).
 
-import type { AnyAction, LiveBrowser } from "../actions/action.ts";
-import type { RecordChange } from "../actions/outcome.ts";
 import type { SiteDataReport } from "../store/record.ts";
+import type { AnyAction, LiveBrowser } from "./action.ts";
 import type { CallEnd } from "./call.ts";
+import type { RecordChange } from "./outcome.ts";
 
 type AnyRecord = Record<string, unknown>;
 

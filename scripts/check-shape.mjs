@@ -45,6 +45,7 @@ const BELOW_CAPABILITIES = [...BASE, "config/", "http/", "store/", "grid/", "in-
 const CAPABILITY = [
   ...BELOW_CAPABILITIES,
   "actions/",
+  "browser/",
   "admin/",
   "workspaces/",
   "views/",
@@ -72,6 +73,7 @@ const LAYERS = {
   "actions/": [
     ...BELOW_CAPABILITIES,
     "workspaces/",
+    "browser/",
     "files/",
     "flows/actions.ts",
     "flows/service.ts",
@@ -80,6 +82,15 @@ const LAYERS = {
     "recordings/owed.ts",
     "site-data/actions.ts",
     "timeline/service.ts",
+  ],
+  // The browser's own actions (navigate, read, interact, write…).
+  "browser/": [
+    ...BELOW_CAPABILITIES,
+    "actions/",
+    "workspaces/",
+    "files/schema.ts",
+    "files/types.ts",
+    "recordings/owed.ts",
   ],
   "recordings/": [...BASE, "config/", "files/store.ts"],
   "files/": CAPABILITY,

@@ -2,9 +2,9 @@
 // file into a page's file input through the Grid (so it works on a remote Grid too).
 import { z } from "zod";
 import { defineAction } from "../actions/define.ts";
-import { quoteSelector } from "../actions/failures.ts";
 import { pageFields } from "../actions/fields.ts";
-import { type PageMatch, type SeekArgs, Selector, seek, timeoutField } from "../actions/selectors.ts";
+import { quoteSelector } from "../browser/failures.ts";
+import { type PageMatch, type SeekArgs, Selector, seek, timeoutField } from "../browser/selectors.ts";
 import { badInput, tooLarge } from "../errors.ts";
 import type { NodeRef } from "../grid/page-call.ts";
 import { objectBody } from "../http/body.ts";

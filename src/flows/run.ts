@@ -5,10 +5,10 @@
 // a reopen) what is pending is written too, so what comes next reads it. The call's settle write
 // ends it: where the run ended.
 
-import { browserState } from "../actions/landing.ts";
 import { isPatched, type Outcome, outcome, type RecordChange } from "../actions/outcome.ts";
 import type { ActionContext, ActionServices } from "../actions/ports.ts";
 import type { StepOutcome, Steps } from "../actions/steps.ts";
+import { browserState } from "../browser/landing.ts";
 import { messageOf, unavailable } from "../errors.ts";
 import type { SecretRef } from "../secrets/bound.ts";
 import { keyNames } from "../secrets/catalogue.ts";

@@ -2,7 +2,7 @@
 // person can drive the browser), for an answer or the timeout; the page it returns is the person's.
 import { z } from "zod";
 import { defineAction } from "../actions/define.ts";
-import { browserState } from "../actions/landing.ts";
+import { browserState } from "../browser/landing.ts";
 
 const PROGRESS_MS = 10_000;
 

@@ -2,8 +2,8 @@
 // the workspace's turn (never between an agent call's steps), over the held BiDi connection.
 import { z } from "zod";
 import { defineAction } from "../actions/define.ts";
-import { browserState } from "../actions/landing.ts";
 import { validate } from "../actions/validate.ts";
+import { browserState } from "../browser/landing.ts";
 import { badInput } from "../errors.ts";
 import type { BrowsingContextInfo, SourceActions } from "../grid/bidi-types.ts";
 import { parseKeys } from "../grid/keys.ts";

@@ -356,7 +356,7 @@ export class CallPipeline {
     try {
       if (!call.browser && facts.action.browser !== "none")
         own = await this.ports.lifecycle.held(facts.workspace).catch(() => null);
-      // With the elements its selectors named by ref, as locators (actions/selectors-kept.ts).
+      // With the elements its selectors named by ref, as locators (browser/selectors-kept.ts).
       await this.record({ ...facts, located: call.browser?.located() }, ended, call.browser ?? own);
     } finally {
       own?.release();

@@ -1,7 +1,7 @@
 // dialog and switch on the real Grid: alerts, confirms and prompts read, accepted and dismissed
 // (proven by what the page saw), tabs listed, opened, selected and closed, frames entered and left.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { NO_DIALOG, NOT_A_PROMPT } from "../../src/actions/dialog.ts";
+import { NO_DIALOG, NOT_A_PROMPT } from "../../src/browser/dialog.ts";
 import { html, serveFixture } from "../support/fixtures.ts";
 import { type McpClient, mcpClient } from "../support/mcp.ts";
 import { endAll, logLines, startServer, type TestServer } from "../support/server.ts";

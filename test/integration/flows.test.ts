@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { browserState } from "../../src/actions/landing.ts";
+import { browserState } from "../../src/browser/landing.ts";
 import { badInput } from "../../src/errors.ts";
 import { openStore } from "../../src/store/index.ts";
 import type { RecordStore, UpdateFn, UpdateOptions } from "../../src/store/types.ts";

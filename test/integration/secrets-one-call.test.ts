@@ -4,7 +4,7 @@
 // (keys, copies, selectors, scripts, pictures, reads) is restricted or finds it. A script of the
 // agent's that could reach the field's document refuses the write, naming the page.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { NO_SUBMIT } from "../../src/actions/write-bound.ts";
+import { NO_SUBMIT } from "../../src/browser/write-bound.ts";
 import { serveFixture } from "../support/fixtures.ts";
 import { type McpClient, mcpClient } from "../support/mcp.ts";
 import { secretPages } from "../support/secret-pages.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { plural } from "../../src/actions/assert.ts";
+import { plural } from "../../src/browser/assert.ts";
 
 describe("assert's seen text", () => {
   test("counts read as English plurals", () => {

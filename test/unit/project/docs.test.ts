@@ -35,7 +35,7 @@ test("the agent guide's tool table names every tool, and every guide page it lin
 
 test("the troubleshooting page quotes the messages as the code says them", async () => {
   const { GUIDE } = await import("../../../src/resources/skill.ts");
-  const { DIALOG_OPEN } = await import("../../../src/actions/failures.ts");
+  const { DIALOG_OPEN } = await import("../../../src/browser/failures.ts");
   const { BIDI_DOWN } = await import("../../../src/errors.ts");
   const { NO_FREE_SLOT } = await import("../../../src/grid/webdriver-errors.ts");
   const { SW_REASON } = await import("../../../src/site-data/spare-page.ts");

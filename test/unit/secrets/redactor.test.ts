@@ -2,7 +2,7 @@
 // aside; never a stretch of ordinary text that merely shares a word with a password.
 import { describe, expect, test } from "bun:test";
 import { PNG } from "../../../src/actions/action.ts";
-import { OUTLINE } from "../../../src/actions/read.ts";
+import { OUTLINE } from "../../../src/browser/read.ts";
 import { defaultConfig } from "../../../src/config/schema.ts";
 import { PLAIN_CLOSE, PLAIN_OPEN } from "../../../src/in-page/plain.ts";
 import { SecretCatalogue } from "../../../src/secrets/catalogue.ts";

@@ -2,8 +2,8 @@
 // what an open and a silent reopen put back and say, and the races a save must survive.
 import { beforeEach, describe, expect, test } from "bun:test";
 import type { AnyAction } from "../../../src/actions/action.ts";
-import { endBrowser, openSession } from "../../../src/actions/session.ts";
 import { validate } from "../../../src/actions/validate.ts";
+import { endBrowser, openSession } from "../../../src/browser/session.ts";
 import { AppError } from "../../../src/errors.ts";
 import { REPLACED_BEFORE_SAVE, saveSiteData } from "../../../src/site-data/actions.ts";
 import { capture } from "../../../src/site-data/capture.ts";

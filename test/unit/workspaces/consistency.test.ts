@@ -4,8 +4,8 @@
 // restore touches no BiDi, and neither a clean open nor a lost bind race erases the winner's data.
 import { beforeEach, describe, expect, test } from "bun:test";
 import type { AnyAction } from "../../../src/actions/action.ts";
-import { endBrowser, openSession } from "../../../src/actions/session.ts";
 import { validate } from "../../../src/actions/validate.ts";
+import { endBrowser, openSession } from "../../../src/browser/session.ts";
 import { LeaseLost } from "../../../src/errors.ts";
 import type { OpenOptions } from "../../../src/grid/webdriver-caps.ts";
 import { saveSiteData } from "../../../src/site-data/actions.ts";

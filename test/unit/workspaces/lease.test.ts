@@ -91,7 +91,7 @@ describe("the workspace lease, through the manager", () => {
       await store.breakLease(W);
       return open(o);
     };
-    const { openSession } = await import("../../../src/actions/session.ts");
+    const { openSession } = await import("../../../src/browser/session.ts");
     const err = await m
       .run(W, openSession, validate(openSession.input, { url: URL1 }))
       .catch((e: unknown) => e);

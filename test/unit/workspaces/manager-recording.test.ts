@@ -1,8 +1,8 @@
 // The manager's recording rules on a fake Grid: `record` is never inherited by an explicit open,
 // is replayed on a reap while recording is on, and is dropped from a reopen once it is off.
 import { expect, test } from "bun:test";
-import { openSession } from "../../../src/actions/session.ts";
 import { validate } from "../../../src/actions/validate.ts";
+import { openSession } from "../../../src/browser/session.ts";
 import { openStore } from "../../../src/store/index.ts";
 import type { ManagerHooks } from "../../../src/workspaces/lifecycle.ts";
 import { goAction as go } from "../../support/actions.ts";

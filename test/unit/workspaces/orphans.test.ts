@@ -4,8 +4,8 @@
 // a workspace a call holds; end_browser says what the Grid answered.
 import { beforeEach, describe, expect, test } from "bun:test";
 import type { AnyAction } from "../../../src/actions/action.ts";
-import { endBrowser } from "../../../src/actions/session.ts";
 import { validate } from "../../../src/actions/validate.ts";
+import { endBrowser } from "../../../src/browser/session.ts";
 import type { RecordStore } from "../../../src/store/index.ts";
 import { openStore } from "../../../src/store/index.ts";
 import type { WorkspaceManager } from "../../../src/workspaces/manager.ts";

@@ -1,11 +1,11 @@
 // Where an action left the browser, and what the history may record of it.
 import { z } from "zod";
+import type { LiveBrowser } from "../actions/action.ts";
+import { type Outcome, outcome } from "../actions/outcome.ts";
 import type { BrowsingContextInfo } from "../grid/bidi-types.ts";
 import type { Page } from "../grid/page.ts";
 import { DialogOpened } from "../grid/page-dialogs.ts";
 import { DialogElsewhere } from "../grid/page-stuck.ts";
-import type { LiveBrowser } from "./action.ts";
-import { type Outcome, outcome } from "./outcome.ts";
 
 export interface Landed {
   url: string;

@@ -2,9 +2,9 @@
 // validation every surface uses.
 import { describe, expect, test } from "bun:test";
 import { z } from "zod";
-import { interact } from "../../../src/actions/interact.ts";
-import { pageSelector, Selector, timeoutField } from "../../../src/actions/selectors.ts";
 import { validate } from "../../../src/actions/validate.ts";
+import { interact } from "../../../src/browser/interact.ts";
+import { pageSelector, Selector, timeoutField } from "../../../src/browser/selectors.ts";
 
 const Holder = z.strictObject({ selector: Selector, timeout: timeoutField() });
 const ok = (selector: unknown) => validate(Holder, { selector });

@@ -3,13 +3,13 @@
 // server held a connection is read through classic WebDriver.
 import { type Alert, error as wd } from "selenium-webdriver";
 import { z } from "zod";
+import { defineAction } from "../actions/define.ts";
+import { pageFields } from "../actions/fields.ts";
+import { outcome } from "../actions/outcome.ts";
 import { badInput } from "../errors.ts";
 import type { UserPrompt } from "../grid/bidi-types.ts";
 import type { Page } from "../grid/page.ts";
-import { defineAction } from "./define.ts";
-import { pageFields } from "./fields.ts";
 import { here } from "./landing.ts";
-import { outcome } from "./outcome.ts";
 
 const POLL_MS = 100;
 /** How long a dialog classic WebDriver sees may take to reach the held connection. */

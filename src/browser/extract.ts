@@ -1,13 +1,13 @@
 // extract: read text, HTML, an attribute or the value of what a selector matches — locating and
 // reading in one sandbox call; the url comes from the browser.
 import { z } from "zod";
+import { defineAction } from "../actions/define.ts";
+import { Box, flag, pageFields, webUrl } from "../actions/fields.ts";
+import { outcome } from "../actions/outcome.ts";
 import { badInput } from "../errors.ts";
 import type { PageLib, PageSelector } from "../in-page/index.ts";
-import { defineAction } from "./define.ts";
 import { acting, quoteSelector } from "./failures.ts";
-import { Box, flag, pageFields, webUrl } from "./fields.ts";
 import { here } from "./landing.ts";
-import { outcome } from "./outcome.ts";
 import { type PageMatch, type SeekArgs, Selector, seek, timeoutField } from "./selectors.ts";
 
 const GETS = ["text", "html", "value", "attribute", "box"] as const;

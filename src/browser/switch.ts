@@ -2,14 +2,14 @@
 // opened, as its context tree lists them); context ids never leave the server. Where the agent is
 // (its tab, and the frame in it) is the call's page's `where`, which the manager keeps in the record.
 import { z } from "zod";
+import { defineAction } from "../actions/define.ts";
+import { pageFields, webUrl } from "../actions/fields.ts";
+import { outcome } from "../actions/outcome.ts";
 import { badInput } from "../errors.ts";
 import type { Page } from "../grid/page.ts";
 import type { NodeRef, WindowRef } from "../grid/page-call.ts";
 import type { PageLib } from "../in-page/index.ts";
-import { defineAction } from "./define.ts";
 import { mapDriverError, quoteSelector } from "./failures.ts";
-import { pageFields, webUrl } from "./fields.ts";
-import { outcome } from "./outcome.ts";
 import { locate, Selector, timeoutField } from "./selectors.ts";
 
 const Tab = z.object({

@@ -1,7 +1,7 @@
 // Opening and ending the workspace's browser.
 import { z } from "zod";
-import { defineAction } from "./define.ts";
-import { OpenInput, OpenOutput } from "./shapes.ts";
+import { defineAction } from "../actions/define.ts";
+import { OpenInput, OpenOutput } from "../actions/shapes.ts";
 
 export const openSession = defineAction({
   name: "open_session",

@@ -2,15 +2,15 @@
 // and keeps the walk in the document; each call describes one part (refs, names, state). The model
 // reads the part as an indented outline (the MCP text block); programs get the same part as JSON.
 import { z } from "zod";
+import type { McpContent } from "../actions/action.ts";
+import { defineAction } from "../actions/define.ts";
+import { Box, pageFields, webUrl } from "../actions/fields.ts";
+import { outcome } from "../actions/outcome.ts";
 import { badInput } from "../errors.ts";
 import type { NodeRef } from "../grid/page-call.ts";
 import { type Entry, type ReadElement, renderEntries } from "../in-page/render.ts";
-import type { McpContent } from "./action.ts";
-import { defineAction } from "./define.ts";
 import { acting } from "./failures.ts";
-import { Box, pageFields, webUrl } from "./fields.ts";
 import { here } from "./landing.ts";
-import { outcome } from "./outcome.ts";
 import { composeRead, type Step } from "./read-frames.ts";
 import { placeOf } from "./ref-places.ts";
 import { locate, Selector, timeoutField } from "./selectors.ts";

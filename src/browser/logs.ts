@@ -2,9 +2,9 @@
 // the ring the held connection keeps per browser (grid/event-log.ts), read since a cursor. Secret
 // values are redacted in every text and URL handed out.
 import { z } from "zod";
+import { defineAction } from "../actions/define.ts";
 import type { LogEntry, Logged } from "../grid/event-log.ts";
 import type { Page } from "../grid/page.ts";
-import { defineAction } from "./define.ts";
 
 const LEVELS = ["debug", "info", "warn", "error"] as const;
 type Level = (typeof LEVELS)[number];

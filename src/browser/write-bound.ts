@@ -3,6 +3,9 @@
 // and every field the page filled from one during the call. So a secret is in the page only while
 // the workspace's lease keeps every other call out: after it, nothing in the browser holds it, and no
 // gesture, read or script of the agent's is restricted on its account.
+
+import { type Outcome, outcome } from "../actions/outcome.ts";
+import type { ActionContext } from "../actions/ports.ts";
 import { badInput } from "../errors.ts";
 import type { UserPrompt } from "../grid/bidi-types.ts";
 import type { Page } from "../grid/page.ts";
@@ -14,8 +17,6 @@ import { fieldRealm, refuseNearScript } from "../secrets/field.ts";
 import { type About, quoteSelector } from "./failures.ts";
 import { clickChecked } from "./gestures/pointer.ts";
 import { gesture } from "./landing.ts";
-import { type Outcome, outcome } from "./outcome.ts";
-import type { ActionContext } from "./ports.ts";
 import { locate, type Selector } from "./selectors.ts";
 import { type Found, findField, submitIn } from "./write-field.ts";
 

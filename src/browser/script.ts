@@ -2,13 +2,13 @@
 // The document it runs in, and every one of its origin alive beside it, count as scripted from then
 // on (no secret is typed into them, spec §1.17) until they navigate.
 import { z } from "zod";
+import { defineAction } from "../actions/define.ts";
+import { pageFields } from "../actions/fields.ts";
 import { badInput } from "../errors.ts";
 import { BidiError } from "../grid/bidi.ts";
 import type { Page } from "../grid/page.ts";
 import { noteScript } from "../secrets/field.ts";
-import { defineAction } from "./define.ts";
 import { acting } from "./failures.ts";
-import { pageFields } from "./fields.ts";
 import { dialogField, gesture, landed } from "./landing.ts";
 import { jsonOf, toLocal, userFunction } from "./user-script.ts";
 

@@ -2,7 +2,7 @@
 // the locator in the same sandbox call, only once the match is ready to act on, and a failing read
 // leaves the match as it was; other selectors' scripts go as they are; what is noted on the page.
 import { describe, expect, test } from "bun:test";
-import { keeping, noteLocator } from "../../../src/actions/selectors-kept.ts";
+import { keeping, noteLocator } from "../../../src/browser/selectors-kept.ts";
 import type { Page } from "../../../src/grid/page.ts";
 import type { PageFn } from "../../../src/grid/page-call.ts";
 

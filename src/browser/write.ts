@@ -1,13 +1,13 @@
 // write: type into fields — text the agent gives, or a secret's value it never sees (a bound write,
 // write-bound.ts: one call that fills, submits and empties its fields before it answers).
 import { z } from "zod";
+import { defineAction } from "../actions/define.ts";
+import { flag, pageFields, webUrl } from "../actions/fields.ts";
 import { badInput } from "../errors.ts";
 import type { Page } from "../grid/page.ts";
 import { DialogOpened } from "../grid/page-dialogs.ts";
 import type { PageLib } from "../in-page/index.ts";
-import { defineAction } from "./define.ts";
 import { type About, acting, quoteSelector } from "./failures.ts";
-import { flag, pageFields, webUrl } from "./fields.ts";
 import { clickChecked } from "./gestures/pointer.ts";
 import { setInputValue } from "./gestures/select.ts";
 import { dialogField, gesture, landed } from "./landing.ts";

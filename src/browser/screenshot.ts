@@ -2,15 +2,15 @@
 // and as a PDF. A screenshot is filed under the workspace's screenshots when there is a data dir, and
 // returned either way: over MCP as an image, over REST as the file entry with a signed link.
 import { z } from "zod";
+import { type McpContent, PNG } from "../actions/action.ts";
+import { defineAction } from "../actions/define.ts";
+import { flag, pageFields } from "../actions/fields.ts";
 import { badInput } from "../errors.ts";
 import { FileEntrySchema } from "../files/schema.ts";
 import type { Page } from "../grid/page.ts";
 import type { NodeRef } from "../grid/page-call.ts";
 import type { PageLib } from "../in-page/index.ts";
 import { errorKind } from "../recordings/owed.ts";
-import { type McpContent, PNG } from "./action.ts";
-import { defineAction } from "./define.ts";
-import { flag, pageFields } from "./fields.ts";
 import { locate, Selector, timeoutField } from "./selectors.ts";
 
 const ScreenshotResult = z.object({

@@ -1,8 +1,8 @@
 // Moving the page: to a URL, back, forward, or a reload.
 import { z } from "zod";
+import { defineAction } from "../actions/define.ts";
+import { flag, pageFields, webUrl } from "../actions/fields.ts";
 import { badInput } from "../errors.ts";
-import { defineAction } from "./define.ts";
-import { flag, pageFields, webUrl } from "./fields.ts";
 import { dialogField } from "./landing.ts";
 
 export const navigate = defineAction({

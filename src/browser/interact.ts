@@ -4,10 +4,10 @@
 // (their branches' union, checked by the branch the action names), one result, and what every
 // gesture shares: the page it acts on, where it landed, and a tab it opened.
 import { z } from "zod";
+import { defineAction } from "../actions/define.ts";
+import { pageFields } from "../actions/fields.ts";
 import type { Page } from "../grid/page.ts";
-import { defineAction } from "./define.ts";
 import { acting } from "./failures.ts";
-import { pageFields } from "./fields.ts";
 import { check } from "./gestures/check.ts";
 import { drag } from "./gestures/drag.ts";
 import { drop } from "./gestures/drop.ts";

@@ -4,8 +4,8 @@
 // them; its one input schema is the union of their branches, a field several of them take being one
 // schema (declared here), and an input is checked by the branch its action names.
 import { z } from "zod";
+import type { ActionContext } from "../../actions/ports.ts";
 import type { Page } from "../../grid/page.ts";
-import type { ActionContext } from "../ports.ts";
 import { Selector } from "../selectors.ts";
 
 /** What a gesture's handler is handed. */

@@ -2,7 +2,7 @@
 // gone stays as it is for the manager, and typed text never reaches a message.
 import { describe, expect, test } from "bun:test";
 import { error as wd } from "selenium-webdriver";
-import { acting, mapDriverError, reasonOf } from "../../../src/actions/failures.ts";
+import { acting, mapDriverError, reasonOf } from "../../../src/browser/failures.ts";
 import { AppError } from "../../../src/errors.ts";
 
 const sel = { css: "#go" };

@@ -1,6 +1,6 @@
 // How a caller's script is wrapped: expression, function, or body with return.
 import { describe, expect, test } from "bun:test";
-import { isExpression, jsonOf, toLocal, truthy, userFunction } from "../../../src/actions/user-script.ts";
+import { isExpression, jsonOf, toLocal, truthy, userFunction } from "../../../src/browser/user-script.ts";
 import type { RemoteValue } from "../../../src/grid/bidi-types.ts";
 import type { Page } from "../../../src/grid/page.ts";
 

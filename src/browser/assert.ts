@@ -1,13 +1,13 @@
 // assert: wait until a selector is visible, present or absent — or a script returns truthy — and,
 // with stable_for, stays so; a 400 that says what was seen when it does not hold.
 import { z } from "zod";
+import { defineAction } from "../actions/define.ts";
+import { pageFields } from "../actions/fields.ts";
 import { badInput } from "../errors.ts";
 import type { Page } from "../grid/page.ts";
 import type { PageLib, PageSelector } from "../in-page/index.ts";
 import { noteScript } from "../secrets/field.ts";
-import { defineAction } from "./define.ts";
 import { acting, quoteSelector } from "./failures.ts";
-import { pageFields } from "./fields.ts";
 import { here } from "./landing.ts";
 import { pageSelector, Selector, whatIsThere } from "./selectors.ts";
 import { jsonOf, truthy, userFunction } from "./user-script.ts";

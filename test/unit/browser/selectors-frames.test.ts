@@ -1,7 +1,7 @@
 // The frame search behind "a match is inside a frame": which frames it names, and that a page of
 // endless frames (each holding twenty more) costs a bounded number of sandbox calls.
 import { describe, expect, test } from "bun:test";
-import { frameHolding, frameSentence } from "../../../src/actions/selectors-frames.ts";
+import { frameHolding, frameSentence } from "../../../src/browser/selectors-frames.ts";
 import type { Page } from "../../../src/grid/page.ts";
 
 /** A page whose every document holds `wide` frames; `holds` says which context has a match. */

@@ -3,9 +3,9 @@
 // is one schema.
 import { describe, expect, test } from "bun:test";
 import { z } from "zod";
-import { defineGesture, gestureInput, gestureOutput } from "../../../src/actions/gestures/gesture.ts";
-import { interact } from "../../../src/actions/interact.ts";
 import { validate } from "../../../src/actions/validate.ts";
+import { defineGesture, gestureInput, gestureOutput } from "../../../src/browser/gestures/gesture.ts";
+import { interact } from "../../../src/browser/interact.ts";
 
 const shared = z.string().optional();
 const tap = defineGesture({

@@ -2,12 +2,12 @@
 // sandbox with one DataTransfer carrying them (WebDriver's pointer cannot start an OS drag carrying
 // files); a zone whose dragover is not cancelled refuses it.
 import { z } from "zod";
+import type { ActionContext } from "../../actions/ports.ts";
 import { badInput, tooLarge } from "../../errors.ts";
 import { contentType } from "../../files/types.ts";
 import type { Page } from "../../grid/page.ts";
 import type { NodeRef } from "../../grid/page-call.ts";
 import type { PageLib } from "../../in-page/index.ts";
-import type { ActionContext } from "../ports.ts";
 import type { Selector } from "../selectors.ts";
 import { defineGesture, needsSelector, selectorField } from "./gesture.ts";
 import { target } from "./pointer.ts";

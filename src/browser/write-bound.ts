@@ -6,7 +6,8 @@
 
 import { type Outcome, outcome } from "../actions/outcome.ts";
 import type { ActionContext } from "../actions/ports.ts";
-import { badInput } from "../errors.ts";
+import { badInput, unavailable } from "../errors.ts";
+import { BidiError } from "../grid/bidi.ts";
 import type { UserPrompt } from "../grid/bidi-types.ts";
 import type { Page } from "../grid/page.ts";
 import type { PageFn } from "../grid/page-call.ts";
@@ -32,6 +33,9 @@ export const NO_SUBMIT =
 
 /** Past the hold, how long a document may take to answer that it emptied its fields. */
 const ANSWER_MS = 5_000;
+
+export const STUCK =
+  "the page did not answer after the submit, so its fields could not be confirmed empty: the browser was ended, and the secret with it (the next call opens a fresh browser on this page, its saved site data restored); read_page to see whether the form went through before writing again";
 
 interface Filled {
   item: Item;
@@ -140,7 +144,7 @@ export async function boundWrite(
     ends.push(page.held.logs.withhold(context, d.origin));
     if (context !== page.where.tab) ends.push(page.held.logs.withhold(page.where.tab, d.origin));
   }
-  const armed: { realm: string | null; context: string; confirmed: boolean }[] = [];
+  const armed: Armed[] = [];
   const inDoc = <T>(a: { realm: string | null; context: string }, fn: PageFn, ...args: unknown[]) =>
     a.realm ? page.callRealm<T>(a.realm, a.context, fn, ...args) : page.callIn<T>(a.context, fn, ...args);
   let dialog: UserPrompt | null = null;
@@ -194,6 +198,11 @@ export async function boundWrite(
       dialog ??= closed;
       if (!closed && settled !== "late") break;
     }
+    // A document that never said so may only be busy: emptied now, or the browser goes (fail closed).
+    if (!(await emptiedAll(page, armed, inDoc))) {
+      await ctx.lifecycle.end().catch(() => undefined);
+      throw unavailable(STUCK);
+    }
     const typed = filled.filter((f) => f.item.secret).map((f) => f.value);
     return { before, typed, ...(dialog ? { dialog: dialog.message } : {}) };
   } finally {
@@ -203,6 +212,40 @@ export async function boundWrite(
     for (const end of ends) end();
     release();
   }
+}
+
+type Armed = { realm: string | null; context: string; confirmed: boolean };
+
+/**
+ * Whether every document a secret went into is emptied or gone: one that did not confirm is asked
+ * again, unless the browser says its realm is gone (it emptied itself as it hid).
+ */
+async function emptiedAll(
+  page: Page,
+  armed: Armed[],
+  inDoc: <T>(a: Armed, fn: PageFn, ...args: unknown[]) => Promise<T>,
+): Promise<boolean> {
+  const unsure = armed.filter((a) => a.realm && !a.confirmed);
+  const answers = await Promise.all(
+    unsure.map(async (a) => {
+      const live = await page.held.socket
+        .send("script.getRealms", { context: a.context }, { timeoutMs: ANSWER_MS })
+        .then(
+          ({ realms }) => realms.some((r) => r.realm === a.realm),
+          // No such frame: the document went with its context.
+          (err: unknown) => !(err instanceof BidiError && err.error === "no such frame"),
+        );
+      if (!live) return true;
+      const emptied = inDoc(a, EMPTY).then(
+        () => true,
+        () => false,
+      );
+      const ok = await Promise.race([emptied, Bun.sleep(ANSWER_MS).then(() => false)]);
+      if (ok) a.confirmed = true;
+      return ok;
+    }),
+  );
+  return answers.every(Boolean);
 }
 
 /**

@@ -125,6 +125,14 @@ export function secretPages(port: () => number): Routes {
   return {
     "/": page(HOME),
     "/signin": page(SIGNIN),
+    // Takes the submit and blocks for 1.5 s before it answers: slow, not stuck.
+    "/slow":
+      page(`<title>Slow sign-in</title><form id="f"><label for="pw">Password</label><input id="pw" type="password"><button>Sign in</button></form><p id="state">ready</p>
+<script>document.getElementById("f").addEventListener("submit", (e) => { e.preventDefault(); setTimeout(() => { const t = Date.now(); while (Date.now() - t < 1500); document.getElementById("state").textContent = "sent"; }, 0); });</script>`),
+    // Takes the submit, then runs a script that never yields for 40 s: nothing answers meanwhile.
+    "/busy":
+      page(`<title>Busy sign-in</title><form id="f"><label for="pw">Password</label><input id="pw" type="password"><button>Sign in</button></form>
+<script>document.getElementById("f").addEventListener("submit", (e) => { e.preventDefault(); setTimeout(() => { const t = Date.now(); while (Date.now() - t < 40000); }, 0); });</script>`),
     "/welcome": welcome,
     "/step1": page(STEP1),
     "/step2": step2,

@@ -51,23 +51,47 @@ export function centre(el: Element): Point | null {
   return { x: Math.floor((left + right) / 2), y: Math.floor((top + bottom) / 2) };
 }
 
-function reaches(el: Element, x: number, y: number): Element | true | null {
+/**
+ * What takes a point of a frame's viewport in the frames it sits in: true when each same-origin
+ * parent's own hit test there finds the frame (the point shows through it), else the parent's
+ * element that takes it (its frame clipped, shrunk or covered there) with that frame. A
+ * cross-origin parent ends the climb (the check at the press tells then).
+ */
+function throughFrames(view: Window, p: Point): true | { top: Element; frame: Element } {
+  let { x, y } = p;
+  let w = view;
+  try {
+    while (w.parent !== w && w.frameElement) {
+      const f = w.frameElement as HTMLElement;
+      const parent = w.parent as Window;
+      const r = f.getBoundingClientRect();
+      const s = parent.getComputedStyle(f);
+      x += r.left + f.clientLeft + Number.parseFloat(s.paddingLeft || "0");
+      y += r.top + f.clientTop + Number.parseFloat(s.paddingTop || "0");
+      const root = f.getRootNode() as Document | ShadowRoot;
+      const inView = x >= 0 && y >= 0 && x < parent.innerWidth && y < parent.innerHeight;
+      const top = inView ? root.elementFromPoint(x, y) : null;
+      if (top !== f) return { top: top ?? parent.document.documentElement, frame: f };
+      w = parent;
+    }
+  } catch {
+    // a parent of another origin: the point is taken to show as far as it got
+  }
+  return true;
+}
+
+type Reach = true | { top: Element; frame?: Element };
+
+function reaches(el: Element, x: number, y: number): Reach | null {
   const root = el.getRootNode() as Document | ShadowRoot;
   const top = root.elementFromPoint(x, y);
   if (!top) return null;
-  return contains(el, top) || el.shadowRoot?.contains(top) ? true : top;
+  if (!(contains(el, top) || el.shadowRoot?.contains(top))) return { top };
+  return throughFrames(viewOf(el), { x, y });
 }
 
-/**
- * Where a pointer reaches the element (in view already): its middle when nothing covers it, else
- * the visible point nearest the middle, as an offset from the in-view centre; or what covers it
- * all (the thing at its middle).
- */
-export function aim(el: Element): { dx: number; dy: number } | { cover: Element | null } {
-  const c = centre(el);
-  if (!c) return { cover: null };
-  const first = reaches(el, c.x, c.y);
-  if (first === true) return { dx: 0, dy: 0 };
+/** Points spread over each of el's boxes in view, `n` by `m` a box (at most 10 boxes). */
+function spread(el: Element, grid: (w: number, h: number) => [number, number]): Point[] {
   const v = viewOf(el);
   const points: Point[] = [];
   for (const r of Array.from(el.getClientRects()).slice(0, 10)) {
@@ -76,14 +100,40 @@ export function aim(el: Element): { dx: number; dy: number } | { cover: Element 
     const w = Math.min(v.innerWidth, r.right) - l;
     const h = Math.min(v.innerHeight, r.bottom) - t;
     if (w <= 0 || h <= 0) continue;
-    const n = 7;
+    const [n, m] = grid(w, h);
     for (let i = 0; i < n; i++)
-      for (let j = 0; j < n; j++)
-        points.push({ x: Math.floor(l + (w * (i + 0.5)) / n), y: Math.floor(t + (h * (j + 0.5)) / n) });
+      for (let j = 0; j < m; j++)
+        points.push({ x: Math.floor(l + (w * (i + 0.5)) / n), y: Math.floor(t + (h * (j + 0.5)) / m) });
   }
-  points.sort((a, b) => Math.hypot(a.x - c.x, a.y - c.y) - Math.hypot(b.x - c.x, b.y - c.y));
-  for (const p of points) if (reaches(el, p.x, p.y) === true) return { dx: p.x - c.x, dy: p.y - c.y };
-  return { cover: first };
+  return points;
+}
+
+/**
+ * Where a pointer reaches the element (in view already): its middle when nothing covers it, else
+ * the visible point nearest the middle, as an offset from the in-view centre; or what covers it
+ * all (the thing at its middle), with the frame around it that shows none of it when that is why.
+ * Points are checked through the element's frames too: a frame clipped or shrunk to a sliver shows
+ * only part of it, and a point outside that part would land on the page around the frame.
+ */
+export function aim(el: Element): { dx: number; dy: number } | { cover: Element | null; frame?: Element } {
+  const c = centre(el);
+  if (!c) return { cover: null };
+  const first = reaches(el, c.x, c.y);
+  if (first === true) return { dx: 0, dy: 0 };
+  const nearest = (points: Point[]) => {
+    points.sort((a, b) => Math.hypot(a.x - c.x, a.y - c.y) - Math.hypot(b.x - c.x, b.y - c.y));
+    for (const p of points) if (reaches(el, p.x, p.y) === true) return { dx: p.x - c.x, dy: p.y - c.y };
+    return null;
+  };
+  // A 7 by 7 grid first; a frame showing a sliver of it takes a finer one (a point every 2 px or so,
+  // at most 40 by 40): both only once the middle missed.
+  const got =
+    nearest(spread(el, () => [7, 7])) ??
+    (first?.frame
+      ? nearest(spread(el, (w, h) => [Math.min(40, Math.ceil(w / 2)), Math.min(40, Math.ceil(h / 2))]))
+      : null);
+  if (got) return got;
+  return first?.frame ? { cover: first.top, frame: first.frame } : { cover: first?.top ?? null };
 }
 
 // ---- the press ------------------------------------------------------------------------------------
@@ -146,11 +196,14 @@ export function hitWatch(el: Element): void {
   watching = w;
 }
 
-/** What took the watched press instead of the element (described, with a ref), and stops watching. */
-export function hitSeen(): { took?: string; ref?: string; pressed: boolean } {
+/**
+ * What took the watched press instead of the element (described, with a ref), whether a press came
+ * at all (absent: no watch here, as in the document a click navigated to), and stops watching.
+ */
+export function hitSeen(): { took?: string; ref?: string; pressed?: boolean } {
   const w = watching;
   watching = null;
-  if (!w) return { pressed: false };
+  if (!w) return {};
   w.off();
   if (!w.took) return { pressed: w.pressed };
   const parent = contains(w.took, w.el)

@@ -16,6 +16,8 @@ interface Target extends PageMatch {
   els: NodeRef[];
   /** What covers the whole element, where the pointer would go (a click would reach it). */
   cover?: string | null;
+  /** The frame that shows none of it (clipped, shrunk or covered where it is), when that is why. */
+  frame?: string;
   /** The visible point aimed at, from the element's in-view centre. */
   dx?: number;
   dy?: number;
@@ -37,7 +39,9 @@ const TARGET = (L: PageLib, sel: PageSelector, opts: SeekArgs): unknown => {
   if (!top) return { ...base, els: [el] };
   const css = L.cssFor(top);
   const cover = css ? `${L.describe(top)} (${JSON.stringify({ css })})` : L.describe(top);
-  return { ...base, els: [el], cover };
+  if (!got.frame) return { ...base, els: [el], cover };
+  const frame = L.cssFor(got.frame);
+  return { ...base, els: [el], cover, frame: frame ? JSON.stringify({ css: frame }) : "its frame" };
 };
 
 /**
@@ -51,6 +55,11 @@ export async function target(
   field?: string,
 ): Promise<NodeRef & { dx: number; dy: number }> {
   const got = await seek<Target>(page, selector, { timeout, visible: true, field }, TARGET);
+  if (got.frame)
+    throw badInput(
+      `${quoteSelector(selector)} is in a frame that shows none of it: the frame ${got.frame} is clipped, shrunk or covered where the element is, so a click there would land on ${got.cover} around the frame, and nothing was clicked. Give it the keyboard instead (interact focus, then press Enter), or open the frame's own page (read_page lists its url)`,
+      field ?? "selector",
+    );
   if (got.cover !== undefined) throw coveredError({ selector, field }, got.cover);
   return { ...(got.els[0] as NodeRef), dx: got.dx ?? 0, dy: got.dy ?? 0 };
 }
@@ -88,7 +97,16 @@ export async function clickChecked(
   await page.callIn(at.context, WATCH, at);
   await page.perform(at.context, sources);
   // A click that navigated or opened a dialog was the element's: nothing is left to read.
-  const seen = await page.glance<{ took?: string; ref?: string }>(at.context, SEEN).catch(() => null);
+  const seen = await page
+    .glance<{ took?: string; ref?: string; pressed?: boolean }>(at.context, SEEN)
+    .catch(() => null);
+  // No press reached the element's document at all: it went to a page around its frame.
+  if (seen?.pressed === false) {
+    throw badInput(
+      `${quoteSelector(opts.selector)} did not get the click: the press landed outside its frame (one clipped, shrunk or covered where the element is), so the page never saw it. Give it the keyboard instead (interact focus, then press Enter), or open the frame's own page (read_page lists its url)`,
+      "selector",
+    );
+  }
   if (seen?.took) {
     throw badInput(
       `${quoteSelector(opts.selector)} did not get the click: the press landed on ${seen.took}, so it was stopped before the page saw it. Call read_page and act on what shows there now${seen.ref ? ` (that element is {"ref": "${seen.ref}"})` : ""}, or wait for the page to settle`,
@@ -136,7 +154,7 @@ export const clicks = defineGesture({
     x: xField,
     y: yField,
   },
-  docs: "click, double_click, right_click: on the element, or at x and y, a point of the tab's viewport, instead of a selector; with modifiers held during the click and count (3: a triple click). A click aims at the element's middle, or at the visible part nearest it when something covers the middle; the press is checked where it lands, and one another element takes (an overlay, a parent after a hover swapped the element) is stopped before the page sees it: a 400 names what took it and its ref.",
+  docs: "click, double_click, right_click: on the element, or at x and y, a point of the tab's viewport, instead of a selector; with modifiers held during the click and count (3: a triple click). A click aims at the element's middle, or at the visible part nearest it when something covers the middle; the press is checked where it lands, and one another element takes (an overlay, a parent after a hover swapped the element) is stopped before the page sees it: a 400 names what took it and its ref. In a frame cut to a sliver (clipped, shrunk or covered) it aims at the part that shows; none showing, or a press that landed outside the element's frame, is a 400, never a success.",
   check: pointOrSelector,
   async run({ page, input, act }) {
     const at = await aimed(page, input);

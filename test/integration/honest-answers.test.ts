@@ -1,0 +1,114 @@
+// Answers that said less than what happened (issue 44, items 11 to 14), on the real Grid, each on a
+// page of test/fixtures/answers that reproduces it, beside the ordinary use that must not change: a
+// click on a button that nested frames shrink to a sliver, a write whose page rewrote the value, a
+// read of a page whose list is still on its way, and the viewport's size and a regex search.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { html, type Routes, serveFixture } from "../support/fixtures.ts";
+import { endAll, startServer, type TestServer } from "../support/server.ts";
+
+const W = "honest-answers";
+const DIR = join(import.meta.dir, "..", "fixtures", "answers");
+const CODE = "zq7-code-not-shown";
+const routes: Routes = {
+  // The list a skeleton page asks for, answered after ?ms.
+  "/api/orders": async (req) => {
+    await Bun.sleep(Number(new URL(req.url).searchParams.get("ms") ?? "0"));
+    return Response.json(["Order 17", "Order 18"]);
+  },
+};
+for (const f of readdirSync(DIR).filter((n) => n.endsWith(".html")))
+  routes[`/${f.slice(0, -5)}`] = () =>
+    html(readFileSync(join(DIR, f), "utf8").replaceAll("{{pay}}", `http://pay.example.test:${site.port}`));
+const site = serveFixture(routes);
+const bodies: string[] = [];
+let server: TestServer;
+
+async function call(path: string, body: unknown = {}) {
+  const res = await server.call("POST", path, body, W);
+  bodies.push(JSON.stringify(res.body));
+  return res;
+}
+
+/** A call that must answer 200 (its error said on failure). */
+async function ok(path: string, body: unknown) {
+  const res = await call(path, body);
+  expect({ status: res.status, error: res.body?.error }).toEqual({ status: 200, error: undefined });
+  return res.body;
+}
+
+/** The top document's log lines (a fixture's #log list). */
+async function logged(): Promise<string[]> {
+  const got = await call("/browser/extract", { selector: { css: "#log li" }, all: true, timeout: 0 });
+  return got.body.results ?? [];
+}
+
+const refOf = (page: any, name: string): string => {
+  const el = page.elements.find((e: any) => e.name === name);
+  expect([name, el?.ref]).toEqual([name, expect.stringMatching(/^[a-z]{1,2}\d+$/)]);
+  return el.ref;
+};
+
+beforeAll(async () => {
+  server = await startServer({
+    dataDir: false,
+    configure: (c) => {
+      c.secrets.hold_ms = 300;
+      c.secrets.entries = {
+        code: {
+          description: "a code for the rewrite page",
+          allowed_urls: [`http://app.example.test:${site.port}/rewrite`],
+          keys: { code: { value: CODE } },
+        },
+      };
+    },
+  });
+});
+
+afterAll(async () => {
+  await endAll(server, [W]);
+  await server.close();
+  site.stop();
+  // A bound write's value, even rewritten by the page, never comes back.
+  const everything = bodies.join("\n");
+  expect(everything).not.toContain(CODE);
+  expect(everything).not.toContain(CODE.toUpperCase());
+});
+
+describe("11. a click on a button nested frames shrink to a sliver", () => {
+  test("the click goes through the 4 px that show, and the button gets it", async () => {
+    const page = await ok("/browser/read", { url: site.url("/sliver") });
+    const res = await call("/browser/interact/click", { selector: { ref: refOf(page, "Pay now") } });
+    expect({ status: res.status, error: res.body?.error }).toEqual({ status: 200, error: undefined });
+    expect(await logged()).toEqual(["paid"]);
+  });
+
+  test("a button nothing of which shows through the sliver is a 400 saying so, and nothing is clicked", async () => {
+    const page = await ok("/browser/read", { url: site.url("/sliver-hidden") });
+    const res = await call("/browser/interact/click", {
+      selector: { ref: refOf(page, "Pay now") },
+      timeout: 1,
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toContain(
+      'is in a frame that shows none of it: the frame {"css":"#outer"} is clipped',
+    );
+    expect(res.body.error).toContain("interact focus, then press Enter");
+    expect(await logged()).toEqual([]);
+  });
+
+  test("in a frame of another origin cut to a sliver, the press that missed is a 400, never a success", async () => {
+    const page = await ok("/browser/read", { url: site.url("/sliver-far") });
+    const res = await call("/browser/interact/click", { selector: { ref: refOf(page, "Pay now") } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toContain("did not get the click: the press landed outside its frame");
+    expect(await logged()).not.toContain("paid");
+  });
+
+  test("the same button in frames at full size is clicked as before", async () => {
+    const page = await ok("/browser/read", { url: site.url("/nested") });
+    await ok("/browser/interact/click", { selector: { ref: refOf(page, "Pay now") } });
+    expect(await logged()).toEqual(["paid"]);
+  });
+});

@@ -52,7 +52,7 @@ const CAPABILITY = [
   "resources/define.ts",
   "services.ts",
 ];
-const CAPABILITIES = ["files/", "flows/", "person/", "recordings/", "site-data/", "timeline/"];
+const CAPABILITIES = ["browser/", "files/", "flows/", "person/", "recordings/", "site-data/", "timeline/"];
 const EVERY_PART_BELOW_SURFACES = [...CAPABILITY, ...CAPABILITIES, "metrics/", "resources/", "registry.ts"];
 const LAYERS = {
   "kit/": [],
@@ -64,29 +64,24 @@ const LAYERS = {
   "http/": [...BASE, "config/"],
   "store/": [...BASE, "config/"],
   "grid/": [...BASE, "in-page/"],
-  "secrets/": [...BASE, "config/", "grid/", "in-page/", "resources/define.ts"],
-  "admin/": [...BASE, "config/", "http/", "store/", "services.ts"],
+  "secrets/": [...BASE, "config/", "grid/", "in-page/", "resources/define.ts", "admin/"],
+  "admin/": [...BASE, "config/", "http/", "store/", "actions/", "resources/define.ts", "services.ts"],
   // The admin UI's shared layout, parts, URLs and formats; each pane's own view is in its capability.
   "views/": BASE,
   "workspaces/": [...BELOW_CAPABILITIES, "actions/"],
-  // The action table lists the capabilities' own actions, and a handler's ports are their services.
+  // A handler's ports are the capabilities' services.
   "actions/": [
     ...BELOW_CAPABILITIES,
-    "workspaces/",
-    "browser/",
-    "files/",
-    "flows/actions.ts",
+    "files/service.ts",
     "flows/service.ts",
-    "person/actions.ts",
     "person/waits.ts",
-    "recordings/owed.ts",
-    "site-data/actions.ts",
     "timeline/service.ts",
   ],
   // The browser's own actions (navigate, read, interact, write…).
   "browser/": [
     ...BELOW_CAPABILITIES,
     "actions/",
+    "admin/",
     "workspaces/",
     "files/schema.ts",
     "files/types.ts",
@@ -98,26 +93,18 @@ const LAYERS = {
   "person/": CAPABILITY,
   "site-data/": CAPABILITY,
   "timeline/": [...CAPABILITY, "files/", "flows/"],
-  // The resource table lists the capabilities' own resources.
-  "resources/": [
-    ...BASE,
-    "services.ts",
-    "files/resources.ts",
-    "flows/resources.ts",
-    "secrets/resources.ts",
-    "site-data/resources.ts",
-  ],
+  // The resources that belong to no capability: workspace://current and the agent guide.
+  "resources/": [...BASE, "admin/", "services.ts"],
   "metrics/": [...BASE, "admin/", "services.ts"],
   "services.ts": [...CAPABILITY.filter((p) => p !== "services.ts"), ...CAPABILITIES],
-  // The capabilities as the admin surfaces see them: each folder's descriptor.
+  // The capabilities, listed once: each folder's descriptor.
   "registry.ts": [
+    "actions/",
     "admin/",
     "services.ts",
-    "files/index.ts",
-    "flows/index.ts",
-    "person/index.ts",
-    "site-data/index.ts",
-    "timeline/index.ts",
+    "resources/",
+    "secrets/",
+    ...CAPABILITIES,
   ],
   // Surfaces render what is below them; only the composition root mounts them.
   "surfaces/": EVERY_PART_BELOW_SURFACES,

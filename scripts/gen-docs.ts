@@ -3,8 +3,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { AnyAction } from "../src/actions/action.ts";
-import { ACTIONS } from "../src/actions/index.ts";
-import { RESOURCES } from "../src/resources/index.ts";
+import { ACTIONS, RESOURCES } from "../src/registry.ts";
 import { jsonSchema } from "../src/surfaces/json-schema.ts";
 import { ERROR_MEANINGS } from "../src/surfaces/openapi.ts";
 

@@ -1,19 +1,83 @@
-// The capabilities as the admin surfaces see them, listed once: each one's admin routes, the part it
-// adds to a workspace's row and the workspace tabs it draws (src/admin/capability.ts). Surfaces read
-// this; no capability imports it (a capability builds on src/admin/ and src/http/ instead).
+// The capabilities, listed once: each one's descriptor (src/admin/capability.ts) hands its actions,
+// its resources, its admin routes, the part it adds to a workspace's row and the workspace tabs it
+// draws. The action table (MCP's tools, REST, OpenAPI, the docs, flow steps), the resource table,
+// the admin router, the row and the UI's tabs all come from this list. Surfaces and the composition
+// root read it; no capability imports it.
 import { Elysia } from "elysia";
+import type { AnyAction } from "./actions/action.ts";
 import { opRoutes, type PaneTab, type RowOf } from "./admin/capability.ts";
 import { requireWorkspace } from "./admin/guard.ts";
 import { type BaseRow, rowOf, workspaceKeys } from "./admin/rows.ts";
+import { browser } from "./browser/index.ts";
 import { files } from "./files/index.ts";
 import { flows } from "./flows/index.ts";
 import { person } from "./person/index.ts";
+import type { ResourceDef } from "./resources/define.ts";
+import { workspace } from "./resources/index.ts";
+import { secrets } from "./secrets/index.ts";
 import type { Services } from "./services.ts";
 import { siteData } from "./site-data/index.ts";
 import { timeline } from "./timeline/index.ts";
 
-/** Every capability, in the order of the workspace page's tabs. */
-export const CAPABILITIES = [files, flows, siteData, timeline, person] as const;
+/** Every capability, one line each; the workspace page's tabs are in this order. */
+export const CAPABILITIES = [files, flows, siteData, timeline, person, browser, secrets, workspace] as const;
+
+/**
+ * The order tools/list, the docs and OpenAPI have always shown (and the resources'): what is named
+ * here comes first, in this order; anything else follows in the list's order above. A new action
+ * needs no line here.
+ */
+const TOOL_ORDER = [
+  "open_session",
+  "end_browser",
+  "navigate",
+  "interact",
+  "write",
+  "extract",
+  "read_page",
+  "logs",
+  "execute_script",
+  "assert",
+  "save_site_data",
+  "dialog",
+  "switch",
+  "run_flow",
+  "save_flow",
+  "delete_flow",
+  "screenshot",
+  "print_page",
+];
+const RESOURCE_ORDER = [
+  "workspace://current",
+  "workspace://site-data",
+  "workspace://site-data/{site}",
+  "workspace://secrets",
+  "workspace://flows",
+  "workspace://flows/{name}",
+];
+
+/** `items` with those `order` names first, in that order; the rest after, as they were (a stable sort). */
+function ordered<T>(items: readonly T[], nameOf: (item: T) => string, order: readonly string[]): T[] {
+  const rank = (item: T) => {
+    const i = order.indexOf(nameOf(item));
+    return i < 0 ? order.length : i;
+  };
+  return [...items].sort((a, b) => rank(a) - rank(b));
+}
+
+/** The action table: every action, once. Surfaces, OpenAPI, the docs and flows are built from it. */
+export const ACTIONS: readonly AnyAction[] = ordered(
+  CAPABILITIES.flatMap((c): readonly AnyAction[] => c.actions ?? []),
+  (a) => a.name,
+  TOOL_ORDER,
+);
+
+/** The resource table: every read-only view, once (MCP resources, REST GETs, OpenAPI). */
+export const RESOURCES: readonly ResourceDef[] = ordered(
+  CAPABILITIES.flatMap((c): readonly ResourceDef[] => c.resources ?? []),
+  (r) => r.uri,
+  RESOURCE_ORDER,
+);
 
 type Capabilities = (typeof CAPABILITIES)[number];
 type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
@@ -26,12 +90,13 @@ export const TABS: readonly PaneTab<WorkspaceRow, unknown>[] = CAPABILITIES.flat
   (c): readonly PaneTab<WorkspaceRow, unknown>[] => c.tabs ?? [],
 );
 
-const ROW_PARTS = CAPABILITIES.map((c) => c.row);
+const ROW_PARTS = CAPABILITIES.flatMap((c) => (c.row ? [c.row] : []));
 
 /** Every capability's routes under /admin/workspaces/{key}/…. */
 export function capabilityRoutes(services: Services) {
   const app = new Elysia({ name: "admin-capabilities" });
-  for (const c of CAPABILITIES) app.use(c.adminRoutes(services)).use(opRoutes(services, c));
+  for (const c of CAPABILITIES)
+    if (c.adminRoutes) app.use(c.adminRoutes(services)).use(opRoutes(services, c));
   return app;
 }
 

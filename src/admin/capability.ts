@@ -1,9 +1,12 @@
-// What a capability hands the registry: its admin routes, the part it adds to a workspace's row and
-// the workspace tabs it draws. Each capability folder's index.ts declares one; src/registry.ts lists
-// them, and the admin router, the row, the UI's tabs, panes and pane actions all read that list.
+// What a capability hands the registry, once: its actions, its resources, its admin routes, the part
+// it adds to a workspace's row and the workspace tabs it draws. Each capability folder's index.ts
+// declares one; src/registry.ts lists them, and the action and resource tables, the admin router,
+// the row, the UI's tabs, panes and pane actions all read that list.
 import { type AnyElysia, Elysia } from "elysia";
 import { z } from "zod";
+import type { AnyAction } from "../actions/action.ts";
 import { json } from "../http/json.ts";
+import type { ResourceDef } from "../resources/define.ts";
 import type { Services } from "../services.ts";
 import { adminGuard, requireWorkspace, WorkspaceParams } from "./guard.ts";
 import type { RowPart } from "./rows.ts";
@@ -46,9 +49,13 @@ export interface PaneTab<R, D> {
 
 export interface Capability<R extends object> {
   name: string;
+  /** Its actions: each an MCP tool, a REST route, an OpenAPI operation and a flow step. */
+  actions?: readonly AnyAction[];
+  /** Its read-only views: each an MCP resource and a REST GET. */
+  resources?: readonly ResourceDef[];
   /** Its routes under /admin/workspaces/{key}/…. */
-  adminRoutes: (services: Services) => AnyElysia;
-  row: RowPart<R>;
+  adminRoutes?: (services: Services) => AnyElysia;
+  row?: RowPart<R>;
   tabs?: readonly PaneTab<R, unknown>[];
 }
 

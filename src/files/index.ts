@@ -1,7 +1,10 @@
-// The files capability as the registry lists it: its admin routes, its row part, and the Files tab.
+// The files capability as the registry lists it: its actions and resources, its admin routes, its row
+// part, and the Files tab.
 
 import { capability, tabsOver } from "../admin/capability.ts";
+import { keepFile as keepFileAction, uploadFile } from "./actions.ts";
 import { clearFolder, deleteKept, filesListing, filesRoutes, keepFile } from "./admin.ts";
+import { fileResources } from "./resources.ts";
 import { filesPart } from "./row.ts";
 import { FilesPane } from "./view.tsx";
 
@@ -9,6 +12,8 @@ const tab = tabsOver(filesPart);
 
 export const files = capability({
   name: "files",
+  actions: [uploadFile, keepFileAction],
+  resources: fileResources,
   adminRoutes: filesRoutes,
   row: filesPart,
   tabs: [

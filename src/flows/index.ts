@@ -1,10 +1,12 @@
-// The flows capability as the registry lists it: its admin routes, its row part, and the Flows tab.
+// The flows capability as the registry lists it: its actions and resources, its admin routes, its row
+// part, and the Flows tab.
 
 import { capability, tabsOver } from "../admin/capability.ts";
 import { errorBody, statusOf } from "../errors.ts";
 import type { Services } from "../services.ts";
+import { deleteFlowAction, runFlowAction, saveFlowAction } from "./actions.ts";
 import { flowsPane, flowsRoutes } from "./admin.ts";
-import { flowOne } from "./resources.ts";
+import { flowList, flowOne } from "./resources.ts";
 import { flowsPart } from "./row.ts";
 import { type FlowEntry, FlowsPane } from "./view.tsx";
 
@@ -40,6 +42,8 @@ const tab = tabsOver(flowsPart);
 
 export const flows = capability({
   name: "flows",
+  actions: [runFlowAction, saveFlowAction, deleteFlowAction],
+  resources: [flowList, flowOne],
   adminRoutes: flowsRoutes,
   row: flowsPart,
   tabs: [

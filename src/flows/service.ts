@@ -53,7 +53,7 @@ export class Flows {
   private readonly checked = new Map<string, Checked>();
   private cachedBytes = 0;
 
-  /** `table`: the action table (actions/index.ts, handed in by the composition root). */
+  /** `table`: the action table (registry.ts, handed in by the composition root). */
   constructor(config: Config, table: () => readonly AnyAction[]) {
     this.store = new FlowStore(config.data.dir, config.flows.dir);
     this.tools = new StepTools(table);

@@ -1,7 +1,14 @@
-// The person capability as the registry lists it: its admin routes (answer, input) and its row part
-// (the question its agent waits on). It draws no tab: the workspace page asks above the tabs.
+// The person capability as the registry lists it: its action (ask_human), its admin routes (answer,
+// input) and its row part (the question its agent waits on). It draws no tab: the workspace page
+// asks above the tabs.
 import { capability } from "../admin/capability.ts";
+import { askHuman } from "./actions.ts";
 import { personRoutes } from "./admin.ts";
 import { personPart } from "./row.ts";
 
-export const person = capability({ name: "person", adminRoutes: personRoutes, row: personPart });
+export const person = capability({
+  name: "person",
+  actions: [askHuman],
+  adminRoutes: personRoutes,
+  row: personPart,
+});

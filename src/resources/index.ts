@@ -1,18 +1,7 @@
-import { fileResources } from "../files/resources.ts";
-import { flowList, flowOne } from "../flows/resources.ts";
-import { secrets } from "../secrets/resources.ts";
-import { siteDataList, siteDataOne } from "../site-data/resources.ts";
+// What a workspace shows of itself and the agent guide, as the registry lists them: the resources
+// that belong to no capability (`workspace://current`, the guide's pages).
+import { capability } from "../admin/capability.ts";
 import { current } from "./current.ts";
-import type { ResourceDef } from "./define.ts";
 import { guideResources } from "./skill.ts";
 
-export const RESOURCES: readonly ResourceDef[] = [
-  current,
-  siteDataList,
-  siteDataOne,
-  secrets,
-  flowList,
-  flowOne,
-  ...fileResources,
-  ...guideResources(),
-];
+export const workspace = capability({ name: "workspace", resources: [current, ...guideResources()] });

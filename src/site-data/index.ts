@@ -1,7 +1,9 @@
-// The site-data capability as the registry lists it: its admin routes, its row part (history, saved
-// sites and the secrets' revision), and the Site data and History tabs.
+// The site-data capability as the registry lists it: its action (save_site_data) and resources, its
+// admin routes, its row part (history, saved sites and the secrets' revision), and the Site data and
+// History tabs.
 
 import { capability, tabsOver } from "../admin/capability.ts";
+import { saveSiteData } from "./actions.ts";
 import {
   clearHistory,
   clearSiteData,
@@ -11,6 +13,7 @@ import {
   siteDataRoutes,
 } from "./admin.ts";
 import { HistoryPane } from "./history-view.tsx";
+import { siteDataList, siteDataOne } from "./resources.ts";
 import { siteDataRow } from "./rows.ts";
 import { SiteDataPane } from "./view.tsx";
 
@@ -18,6 +21,8 @@ const tab = tabsOver(siteDataRow);
 
 export const siteData = capability({
   name: "site-data",
+  actions: [saveSiteData],
+  resources: [siteDataList, siteDataOne],
   adminRoutes: siteDataRoutes,
   row: siteDataRow,
   tabs: [

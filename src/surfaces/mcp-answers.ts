@@ -3,10 +3,10 @@
 // bytes, and who the server is.
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { AnyAction } from "../actions/action.ts";
-import { ACTIONS } from "../actions/index.ts";
 import { errorBody, statusOf, tooLarge } from "../errors.ts";
 import { isText } from "../files/types.ts";
 import { VERSION } from "../kit/version.ts";
+import { ACTIONS } from "../registry.ts";
 import type { Redactor } from "../secrets/redactor.ts";
 import { toolSchema } from "./json-schema.ts";
 

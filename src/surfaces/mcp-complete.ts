@@ -3,8 +3,8 @@
 // the resources that list them, those starting with what was typed first.
 import type { CompleteRequest, CompleteResult } from "@modelcontextprotocol/sdk/types.js";
 import { badInput } from "../errors.ts";
+import { RESOURCES } from "../registry.ts";
 import { isTemplate } from "../resources/define.ts";
-import { RESOURCES } from "../resources/index.ts";
 import type { Services } from "../services.ts";
 import { isPrompt } from "./mcp-prompts.ts";
 

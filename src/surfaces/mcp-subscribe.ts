@@ -5,8 +5,8 @@
 // differs from what it read before.
 import type { ServerNotification } from "@modelcontextprotocol/sdk/types.js";
 import { badInput } from "../errors.ts";
+import { RESOURCES } from "../registry.ts";
 import { isTemplate, matchUri } from "../resources/define.ts";
-import { RESOURCES } from "../resources/index.ts";
 import type { Services } from "../services.ts";
 import type { RecordStore } from "../store/types.ts";
 

@@ -1,9 +1,8 @@
 // GET /openapi.json, built from the action and resource tables.
 
 import type { AnyAction } from "../actions/action.ts";
-import { ACTIONS } from "../actions/index.ts";
 import { VERSION } from "../kit/version.ts";
-import { RESOURCES } from "../resources/index.ts";
+import { ACTIONS, RESOURCES } from "../registry.ts";
 import { jsonSchema } from "./json-schema.ts";
 
 export const ERROR_MEANINGS: Record<string, string> = {

@@ -2,12 +2,11 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
 import type { AnyAction } from "../actions/action.ts";
-import { ACTIONS } from "../actions/index.ts";
 import { badInput } from "../errors.ts";
 import { objectBody } from "../http/body.ts";
 import { json } from "../http/json.ts";
+import { ACTIONS, RESOURCES } from "../registry.ts";
 import type { ResourceDef } from "../resources/define.ts";
-import { RESOURCES } from "../resources/index.ts";
 import type { Services } from "../services.ts";
 import { requireToken, workspaceOf } from "./http.ts";
 

@@ -4,7 +4,7 @@
 // results include the optional site_data and page reports, so their full shapes are checked too.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
-import { ACTIONS } from "../../src/actions/index.ts";
+import { ACTIONS } from "../../src/registry.ts";
 import { openApiDocument } from "../../src/surfaces/openapi.ts";
 import { html, serveFixture } from "../support/fixtures.ts";
 import { type McpClient, mcpClient } from "../support/mcp.ts";

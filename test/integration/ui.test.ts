@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ACTIONS } from "../../src/actions/index.ts";
+import { ACTIONS } from "../../src/registry.ts";
 import { emptyRecord, type WorkspaceRecord } from "../../src/store/record.ts";
 import { ASSETS } from "../../src/views/assets.ts";
 import { all, one, parseHtml, text } from "../support/html.ts";

@@ -3,7 +3,6 @@
 // allow for a service that is missing.
 
 import type { AnyAction } from "../../src/actions/action.ts";
-import { ACTIONS } from "../../src/actions/index.ts";
 import { AdminAuth, adminTokenOf, agentOnlyTokenOf } from "../../src/admin/auth.ts";
 import { type Config, defaultConfig } from "../../src/config/schema.ts";
 import { setupFiles } from "../../src/files/setup.ts";
@@ -15,6 +14,7 @@ import { Events } from "../../src/kit/events.ts";
 import { CallMetrics } from "../../src/metrics/calls.ts";
 import { Questions } from "../../src/person/waits.ts";
 import { setupRecordings } from "../../src/recordings/setup.ts";
+import { ACTIONS } from "../../src/registry.ts";
 import { SecretCatalogue } from "../../src/secrets/catalogue.ts";
 import { Redactor } from "../../src/secrets/redactor.ts";
 import type { Services } from "../../src/services.ts";

@@ -1,12 +1,12 @@
 // save_flow's ways to give a flow, without a browser: a description beside from_timeline names the
 // run kept; any other field beside it is still a 400.
 import { expect, test } from "bun:test";
-import { ACTIONS } from "../../../src/actions/index.ts";
 import type { ActionContext } from "../../../src/actions/ports.ts";
 import { validate } from "../../../src/actions/validate.ts";
 import { saveFlowAction } from "../../../src/flows/actions.ts";
 import { flowText } from "../../../src/flows/schema.ts";
 import { StepTools } from "../../../src/flows/tools.ts";
+import { ACTIONS } from "../../../src/registry.ts";
 
 function context() {
   const asked: unknown[] = [];

@@ -4,9 +4,9 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ACTIONS } from "../../../src/actions/index.ts";
 import { defaultConfig } from "../../../src/config/schema.ts";
 import { Flows } from "../../../src/flows/service.ts";
+import { ACTIONS } from "../../../src/registry.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "sf-flow-cache-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

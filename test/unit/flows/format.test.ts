@@ -5,11 +5,11 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { defineAction } from "../../../src/actions/define.ts";
 import { PageResult, webUrl } from "../../../src/actions/fields.ts";
-import { ACTIONS } from "../../../src/actions/index.ts";
 import { AppError } from "../../../src/errors.ts";
 import { bindFlow, REF_IN_FLOW } from "../../../src/flows/bind.ts";
 import { parseFlow } from "../../../src/flows/format.ts";
 import { StepTools } from "../../../src/flows/tools.ts";
+import { ACTIONS } from "../../../src/registry.ts";
 
 const page = async () => ({ url: "", title: "" });
 const go = defineAction({

@@ -1,6 +1,6 @@
 // Flows on the generated surfaces: the routes and tools, the run report's declared shape, the guide.
 import { expect, test } from "bun:test";
-import { ACTIONS } from "../../../src/actions/index.ts";
+import { ACTIONS } from "../../../src/registry.ts";
 import { GUIDE } from "../../../src/resources/skill.ts";
 import { toolOf } from "../../../src/surfaces/mcp-answers.ts";
 import { openApiDocument } from "../../../src/surfaces/openapi.ts";

@@ -3,7 +3,7 @@
 // live feeds open with a heartbeat and let go of the feed when the client leaves, and resource
 // URIs match by the MCP SDK's template matcher.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { ACTIONS } from "../../../src/actions/index.ts";
+import { ACTIONS } from "../../../src/registry.ts";
 import { matchUri } from "../../../src/resources/define.ts";
 import { startServer, type TestServer, TOKEN } from "../../support/server.ts";
 

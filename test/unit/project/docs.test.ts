@@ -1,7 +1,7 @@
 // The generated action reference is current, and every action is both a tool and an endpoint.
 import { expect, test } from "bun:test";
 import { stalePages } from "../../../scripts/gen-docs.ts";
-import { ACTIONS } from "../../../src/actions/index.ts";
+import { ACTIONS } from "../../../src/registry.ts";
 import { toolOf } from "../../../src/surfaces/mcp-answers.ts";
 import { openApiDocument } from "../../../src/surfaces/openapi.ts";
 

@@ -3,7 +3,7 @@
 // still says every field, type, enum and requirement that the full form (OpenAPI, docs) says.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
-import { ACTIONS } from "../../../src/actions/index.ts";
+import { ACTIONS } from "../../../src/registry.ts";
 import { jsonSchema } from "../../../src/surfaces/json-schema.ts";
 import { openApiDocument } from "../../../src/surfaces/openapi.ts";
 import { mcpClient } from "../../support/mcp.ts";

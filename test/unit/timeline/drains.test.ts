@@ -7,12 +7,12 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AnyAction } from "../../../src/actions/action.ts";
-import { ACTIONS } from "../../../src/actions/index.ts";
 import { defaultConfig } from "../../../src/config/schema.ts";
 import { badInput } from "../../../src/errors.ts";
 import { workspaceDir } from "../../../src/files/layout.ts";
 import { StepTools } from "../../../src/flows/tools.ts";
 import { Log } from "../../../src/log.ts";
+import { ACTIONS } from "../../../src/registry.ts";
 import { SecretCatalogue } from "../../../src/secrets/catalogue.ts";
 import { Redactor } from "../../../src/secrets/redactor.ts";
 import { emptyRecord } from "../../../src/store/record.ts";

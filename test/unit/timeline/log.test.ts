@@ -8,11 +8,11 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AnyAction, LiveBrowser } from "../../../src/actions/action.ts";
-import { ACTIONS } from "../../../src/actions/index.ts";
 import { defaultConfig } from "../../../src/config/schema.ts";
 import { badInput } from "../../../src/errors.ts";
 import { StepTools } from "../../../src/flows/tools.ts";
 import { Log } from "../../../src/log.ts";
+import { ACTIONS } from "../../../src/registry.ts";
 import { SecretCatalogue } from "../../../src/secrets/catalogue.ts";
 import { Redactor } from "../../../src/secrets/redactor.ts";
 import { emptyRecord } from "../../../src/store/record.ts";

@@ -47,16 +47,15 @@ export const interact = defineAction({
   name: "interact",
   http: { method: "POST", path: "/browser/interact/{action}" },
   title: "Interact with an element",
-  description: [
-    "One gesture on one element, named by a selector from read_page. select picks a <select> option; check takes a styled box's label too.",
-    "Type text with write; a custom dropdown: click it open, then the option.",
-  ].join(" "),
+  description: ["One gesture at an element (a selector from read_page) or a point. Type with write."].join(
+    " ",
+  ),
   docs: [
     "The gestures, by action:",
     GESTURES.map((g) => g.docs).join(" "),
     'Name elements by the refs read_page gives ({"ref": "e12"}): call it first, and again after the page changes; do not guess selectors.',
     "It waits up to timeout seconds for a visible match. The result carries selected for select and checked for check and uncheck, and new_tab when the gesture opened a tab (window.open, a target=_blank link): its index for switch; later actions stay on this tab until you switch. A gesture that closes its own tab (a sign-in pop-up's Allow) answers the page of the tab that opened it, where later actions then act.",
-    "Type text with write, not press; read with extract or read_page.",
+    "Type text with write, not press; a custom dropdown: click it open, then click the option; read with extract or read_page.",
   ].join(" "),
   input: Input,
   output: Output,

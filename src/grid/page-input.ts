@@ -30,12 +30,30 @@ const moveTo = (at: PointAt): PointerAction =>
     ? { type: "pointerMove", x: Math.round(at.dx ?? 0), y: Math.round(at.dy ?? 0), origin: origin(at) }
     : { type: "pointerMove", x: Math.round(at.x), y: Math.round(at.y), origin: "viewport" };
 
-export function clickActions(at: PointAt, opts: { button?: number; count?: number }): SourceActions {
+/** `count` presses at `at`, each held `holdMs` before its release. */
+export function clickActions(
+  at: PointAt,
+  opts: { button?: number; count?: number; holdMs?: number },
+): SourceActions {
   const button = opts.button ?? 0;
   const actions: PointerAction[] = [moveTo(at)];
-  for (let i = 0; i < (opts.count ?? 1); i++)
-    actions.push({ type: "pointerDown", button }, { type: "pointerUp", button });
+  for (let i = 0; i < (opts.count ?? 1); i++) {
+    actions.push({ type: "pointerDown", button });
+    if (opts.holdMs) actions.push({ type: "pause", duration: Math.round(opts.holdMs) });
+    actions.push({ type: "pointerUp", button });
+  }
   return mouse(actions);
+}
+
+/** How long a source's actions take by their own durations, in ms (a command's deadline adds it). */
+export function actionsMs(sources: SourceActions[]): number {
+  let most = 0;
+  for (const s of sources) {
+    let ms = 0;
+    for (const a of s.actions as { duration?: number }[]) ms += a.duration ?? 0;
+    most = Math.max(most, ms);
+  }
+  return most;
 }
 
 /**
@@ -62,28 +80,78 @@ export function hoverActions(at: PointAt): SourceActions {
   return mouse([moveTo(at)]);
 }
 
+/** A move to a point of the viewport, taking `duration` ms. */
+const at = (x: number, y: number, duration = 0): PointerAction => ({
+  type: "pointerMove",
+  x: Math.max(0, Math.round(x)),
+  y: Math.max(0, Math.round(y)),
+  duration,
+  origin: "viewport",
+});
+
 /**
  * A press at `from`, a walk in small steps to `to` (points of the viewport), a release there: what
  * a hand does, so a sortable list sees the pointer pass each item on the way and a text selection
  * grows as it goes.
  */
-export function pathActions(from: { x: number; y: number }, to: { x: number; y: number }): SourceActions {
-  const at = (x: number, y: number, duration = 0): PointerAction => ({
-    type: "pointerMove",
-    x: Math.max(0, Math.round(x)),
-    y: Math.max(0, Math.round(y)),
-    duration,
-    origin: "viewport",
-  });
+export function pathActions(
+  from: { x: number; y: number },
+  to: { x: number; y: number },
+  holdMs = 0,
+): SourceActions {
   const dx = to.x - from.x;
   const dy = to.y - from.y;
   const steps = Math.max(4, Math.min(30, Math.round(Math.hypot(dx, dy) / 15)));
   const actions: PointerAction[] = [at(from.x, from.y), { type: "pointerDown", button: 0 }];
+  if (holdMs) actions.push({ type: "pause", duration: Math.round(holdMs) });
   // Past a library's drag threshold first (jQuery UI waits for 1 px and a moment).
   actions.push(at(from.x + Math.sign(dx || 1) * 3, from.y + Math.sign(dy || 1) * 3, 30));
   for (let i = 1; i <= steps; i++) actions.push(at(from.x + (dx * i) / steps, from.y + (dy * i) / steps, 15));
   actions.push({ type: "pause", duration: 60 }, at(to.x, to.y, 15), { type: "pointerUp", button: 0 });
   return mouse(actions);
+}
+
+/** Pixels between the moves a stroke makes on its way from point to point. */
+const STROKE_STEP = 10;
+
+/**
+ * The pointer through `points` (of the tab's viewport) in steps of at most STROKE_STEP pixels, so
+ * the page sees it pass continuously along each segment; `press`: pressed at the first point (held
+ * `holdMs` there) and released at the last, as a drawn stroke or a drag is.
+ */
+export function strokeActions(
+  points: { x: number; y: number }[],
+  opts: { press: boolean; holdMs?: number },
+): SourceActions {
+  const [first, ...rest] = points;
+  if (!first) return mouse([]);
+  const actions: PointerAction[] = [at(first.x, first.y)];
+  if (opts.press) actions.push({ type: "pointerDown", button: 0 });
+  if (opts.press && opts.holdMs) actions.push({ type: "pause", duration: Math.round(opts.holdMs) });
+  let from = first;
+  for (const to of rest) {
+    const dx = to.x - from.x;
+    const dy = to.y - from.y;
+    const steps = Math.max(1, Math.ceil(Math.hypot(dx, dy) / STROKE_STEP));
+    for (let i = 1; i <= steps; i++)
+      actions.push(at(from.x + (dx * i) / steps, from.y + (dy * i) / steps, 8));
+    from = to;
+  }
+  if (opts.press) actions.push({ type: "pause", duration: 30 }, { type: "pointerUp", button: 0 });
+  return mouse(actions);
+}
+
+/** The wheel turned by `delta` (CSS pixels) over `at`: an element's point, or one of the viewport. */
+export function wheelActions(at: PointAt, delta: { x: number; y: number }): SourceActions {
+  const where =
+    "sharedId" in at
+      ? { x: Math.round(at.dx ?? 0), y: Math.round(at.dy ?? 0), origin: origin(at) }
+      : { x: Math.round(at.x), y: Math.round(at.y), origin: "viewport" as const };
+  return {
+    type: "wheel",
+    id: "wheel",
+    actions: [{ type: "scroll", ...where, deltaX: Math.round(delta.x), deltaY: Math.round(delta.y) }],
+  };
 }
 
 /** Key presses: each combo's modifiers held around its key. */

@@ -10,7 +10,7 @@ import { BidiError, BidiTimeout, SANDBOX } from "./bidi.ts";
 import type { BrowsingContextInfo, SourceActions } from "./bidi-types.ts";
 import { type NodeRef, settling } from "./page-call.ts";
 import { DialogOpened, dialogOpenError } from "./page-dialogs.ts";
-import { clickActions, hoverActions, KEY_MS, keyActions, keysOf } from "./page-input.ts";
+import { actionsMs, clickActions, hoverActions, KEY_MS, keyActions, keysOf } from "./page-input.ts";
 import { GRACE_MS, PagePort } from "./page-port.ts";
 import { refusalText } from "./policy.ts";
 
@@ -266,10 +266,15 @@ export class Page extends PagePort {
 
   // ---- input ---------------------------------------------------------------------------------
 
-  /** One performActions in the element's context; a dialog it opens ends the wait (DialogOpened). */
+  /**
+   * One performActions in the element's context; a dialog it opens ends the wait (DialogOpened).
+   * Actions that take time by their own durations (a hold, a long path) get that much more.
+   */
   async perform(context: string, actions: SourceActions[], timeoutMs?: number): Promise<void> {
     const prompt = this.prompt;
     if (prompt) throw dialogOpenError(prompt);
+    const takes = actionsMs(actions);
+    if (timeoutMs === undefined && takes > 1_000) timeoutMs = GRACE_MS + takes;
     await this.front();
     await this.whilePrompt(this.send("input.performActions", { context, actions }, { timeoutMs }));
   }

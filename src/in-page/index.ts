@@ -14,6 +14,7 @@ import {
   shownText,
   textOf,
 } from "./dom.ts";
+import { dragEnds, pathFrame } from "./drag.ts";
 import { focusField, insertable } from "./fields.ts";
 import { fillField } from "./fill.ts";
 import { forgetHints } from "./hinted.ts";
@@ -24,7 +25,7 @@ import { locatorOf } from "./locator.ts";
 import { readPage } from "./outline.ts";
 import { personHandBack, personTyping } from "./person.ts";
 import { plainOf, wrotePlain } from "./plain.ts";
-import { aim, dragEnds, hitSeen, hitWatch, textSelected, textSpan } from "./pointer.ts";
+import { aim, hitSeen, hitWatch, textSelected, textSpan } from "./pointer.ts";
 import { forgetRegistries, resolveRef } from "./refs.ts";
 import { roleOf } from "./roles.ts";
 import { coverOf } from "./seen.ts";
@@ -78,6 +79,7 @@ const lib = {
   hitWatch,
   hitSeen,
   dragEnds,
+  pathFrame,
   textSpan,
   textSelected,
   arm,

@@ -1,8 +1,7 @@
 // Page side: where a pointer gesture goes and what it met. A point of the element that the pointer
-// would reach (its middle, else a visible part of it), the check at the press of what took it, the
-// points a drag passes, and the range select_text selects. Points are CSS pixels of the element's
-// viewport; offsets are from its in-view centre (what a BiDi element origin means); the ends of a
-// drag are points of the tab's viewport, where the pointer moves.
+// would reach (its middle, else a visible part of it), the check at the press of what took it, and
+// the range select_text selects (a drag's points: drag.ts). Points are CSS pixels of the element's
+// viewport; offsets are from its in-view centre (what a BiDi element origin means).
 
 import { rootOf } from "./hinted.ts";
 import { describe } from "./hints.ts";
@@ -10,9 +9,9 @@ import { plainOf } from "./plain.ts";
 import { refFor } from "./refs.ts";
 import { contains } from "./selectors.ts";
 
-type Point = { x: number; y: number };
+export type Point = { x: number; y: number };
 
-function viewOf(el: Element): Window {
+export function viewOf(el: Element): Window {
   return el.ownerDocument.defaultView ?? window;
 }
 
@@ -20,7 +19,7 @@ function viewOf(el: Element): Window {
  * A point of a frame's viewport as a point of the tab's, through the same-origin frames it sits
  * in (the pointer moves over the tab's viewport); a cross-origin parent ends the climb.
  */
-function inTab(p: Point, view: Window): Point {
+export function inTab(p: Point, view: Window): Point {
   let { x, y } = p;
   let w = view;
   try {
@@ -210,55 +209,6 @@ export function hitSeen(): { took?: string; ref?: string; pressed?: boolean } {
     ? " (it holds the element: the element changed under the pointer, as an icon that swaps its picture on hover does)"
     : "";
   return { took: `${describe(w.took)}${parent}`, ref: refFor(w.took), pressed: true };
-}
-
-// ---- a drag -------------------------------------------------------------------------------------
-
-export type Position = "before" | "after" | "top" | "bottom";
-
-/**
- * A drag's two ends in viewport points: the middle of `from` (scrolled to the middle of the view),
- * and the end: a point of the view, the target's middle, or a point by the target: `before` and
- * `after` just outside its top and bottom edges, `top` and `bottom` just inside them, or `offset`
- * from its top left.
- */
-export function dragEnds(
-  from: Element,
-  to: Element | null,
-  end: { point?: Point; position?: Position; offset?: Point },
-): { from: Point; to: Point } | { problem: string } {
-  from.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
-  const a = centre(from);
-  if (!a) return { problem: "from" };
-  if (!to) return end.point ? { from: inTab(a, viewOf(from)), to: end.point } : { problem: "to" };
-  const r = to.getBoundingClientRect();
-  const v = viewOf(to);
-  // The target out of view: scrolled just into it (the handle may leave the middle then).
-  if (r.bottom < 0 || r.top > v.innerHeight || r.right < 0 || r.left > v.innerWidth)
-    to.scrollIntoView({ block: "nearest", inline: "nearest", behavior: "instant" });
-  return dragEndsInView(from, to, end);
-}
-
-function dragEndsInView(
-  from: Element,
-  to: Element,
-  end: { position?: Position; offset?: Point },
-): { from: Point; to: Point } | { problem: string } {
-  const a = centre(from);
-  if (!a) return { problem: "from" };
-  const r = to.getBoundingClientRect();
-  const gap = Math.max(2, Math.min(8, Math.floor(r.height / 4)));
-  let p: Point;
-  if (end.offset) p = { x: r.left + end.offset.x, y: r.top + end.offset.y };
-  else if (end.position === "before") p = { x: r.left + r.width / 2, y: r.top - gap };
-  else if (end.position === "after") p = { x: r.left + r.width / 2, y: r.bottom + gap };
-  else if (end.position === "top") p = { x: r.left + r.width / 2, y: r.top + gap };
-  else if (end.position === "bottom") p = { x: r.left + r.width / 2, y: r.bottom - gap };
-  else p = { x: r.left + r.width / 2, y: r.top + r.height / 2 };
-  const v = viewOf(to);
-  p = { x: Math.round(p.x), y: Math.round(p.y) };
-  if (p.x < 0 || p.y < 0 || p.x >= v.innerWidth || p.y >= v.innerHeight) return { problem: "outside" };
-  return { from: inTab(a, viewOf(from)), to: inTab(p, v) };
 }
 
 // ---- selecting text -------------------------------------------------------------------------------

@@ -6,13 +6,24 @@ import { z } from "zod";
 import { badInput } from "../../errors.ts";
 import type { Page } from "../../grid/page.ts";
 import type { NodeRef } from "../../grid/page-call.ts";
-import { pathActions } from "../../grid/page-input.ts";
+import { pathActions, strokeActions } from "../../grid/page-input.ts";
+import type { Position } from "../../in-page/drag.ts";
 import type { PageLib } from "../../in-page/index.ts";
-import type { Position } from "../../in-page/pointer.ts";
 import { quoteSelector } from "../failures.ts";
 import { locate, type Selector } from "../selectors.ts";
-import { defineGesture, needsSelector, selectorField, targetField, xField, yField } from "./gesture.ts";
-import { inViewport } from "./pointer.ts";
+import {
+  defineGesture,
+  holdAtMost,
+  holdField,
+  needsSelector,
+  offsetField,
+  pathField,
+  selectorField,
+  targetField,
+  xField,
+  yField,
+} from "./gesture.ts";
+import { inViewport, pathPoints } from "./pointer.ts";
 
 type Point = { x: number; y: number };
 
@@ -60,6 +71,7 @@ async function dragTo(
   to: NodeRef | null,
   end: { point?: Point; position?: Position; offset?: Point },
   input: { selector?: Selector; target?: Selector },
+  holdMs = 0,
 ): Promise<void> {
   const ends = await page.callIn<Ends>(from.context, DRAG_ENDS, from, to, end);
   if (ends.problem || !ends.from || !ends.to) {
@@ -71,7 +83,7 @@ async function dragTo(
     throw badInput(what, field);
   }
   // Points of the tab's viewport (a frame's element's too): the pointer moves over the tab.
-  await page.perform(page.where.tab, [pathActions(ends.from, ends.to)]);
+  await page.perform(page.where.tab, [pathActions(ends.from, ends.to, holdMs)]);
 }
 
 export const drag = defineGesture({
@@ -82,35 +94,48 @@ export const drag = defineGesture({
     position: z.enum(["before", "after", "top", "bottom"]).optional().meta({
       docs: "drag with target: end just above the target (before), just below it (after), or just inside its top or bottom edge (top, bottom); a sortable item lands before or after the target, or first or last in a list.",
     }),
-    offset: z
-      .strictObject({ x: z.number(), y: z.number() })
-      .optional()
-      .describe("drag: end {x, y} from target's top left.")
-      .meta({
-        docs: "drag with target: end at this point from the target's top left corner, {x, y} in CSS pixels.",
-        shared: true,
-      }),
+    offset: offsetField,
     x: xField,
     y: yField,
+    path: pathField,
+    hold: holdField,
   },
-  docs: "drag: onto target, at a position or offset by it, or to x and y; it walks there in small steps, so sortable lists follow.",
+  docs: "drag: from the element's middle onto target, at a position or offset by it, or to x and y; or along path, points from selector's top left (or the viewport's), pressed at the first, released at the last or at target: a stroke on a canvas, a textarea's corner; hold: seconds pressed before moving. It walks in small steps, so sortable lists follow.",
   check(i, issue) {
-    needsSelector(i, issue);
     const point = i.x !== undefined || i.y !== undefined;
-    if (point && (i.x === undefined || i.y === undefined))
-      issue(i.x === undefined ? "x" : "y", "must be given with the other coordinate");
-    else if (point && i.target !== undefined)
-      issue("target", "must not come with x and y: give one or the other");
-    else if (!point && i.target === undefined)
-      issue("target", "must be given for drag: the element to drop onto, or x and y");
+    if (i.path !== undefined) {
+      if (point) issue(i.x === undefined ? "y" : "x", "must not come with path: end the path there instead");
+      else if (i.target === undefined && i.path.length < 2)
+        issue("path", "must hold at least two points, or come with target (the element to end on)");
+    } else {
+      needsSelector(i, issue);
+      if (point && (i.x === undefined || i.y === undefined))
+        issue(i.x === undefined ? "x" : "y", "must be given with the other coordinate");
+      else if (point && i.target !== undefined)
+        issue("target", "must not come with x and y: give one or the other");
+      else if (!point && i.target === undefined)
+        issue("target", "must be given for drag: the element to drop onto, x and y, or a path");
+    }
     for (const f of ["position", "offset"] as const)
       if (i[f] !== undefined && i.target === undefined)
         issue(f, "must only come with action drag and a target");
     if (i.position !== undefined && i.offset !== undefined)
       issue("offset", "must not come with position: give one or the other");
+    holdAtMost(i, issue);
   },
   async run({ page, input, act }) {
     const { timeout } = input;
+    const holdMs = (input.hold ?? 0) * 1000;
+    const end = { position: input.position, offset: input.offset };
+    if (input.path) {
+      const el = input.selector ? await locate(page, input.selector, { timeout, visible: true }) : null;
+      const to = input.target
+        ? await locate(page, input.target, { timeout, visible: true, field: "target" })
+        : null;
+      const points = await pathPoints(page, input.path, el, to, end, input);
+      await act(() => page.perform(page.where.tab, [strokeActions(points, { press: true, holdMs })]));
+      return undefined;
+    }
     const from = await locate(page, input.selector as Selector, { timeout, visible: true, scroll: true });
     const to = input.target
       ? await locate(page, input.target, { timeout, visible: true, field: "target" })
@@ -120,11 +145,11 @@ export const drag = defineGesture({
       to &&
       !input.position &&
       !input.offset &&
+      !holdMs &&
       (await page.callIn<boolean>(from.context, HTML5_DRAG, from, to))
     )
       return undefined;
-    const end = { point, position: input.position, offset: input.offset };
-    await act(() => dragTo(page, from, to, end, input));
+    await act(() => dragTo(page, from, to, { ...end, point }, input, holdMs));
     return undefined;
   },
 });

@@ -59,23 +59,54 @@ type InputShape<G extends readonly AnyGesture[], T extends z.ZodType> = {
 
 // ---- the fields several gestures take -------------------------------------------------------------
 
-export const selectorField = Selector.optional()
-  .describe("The element (press without it: the focused one).")
-  .meta({
-    docs: "The element to act on (required, except for press, which without it goes to the focused element, and for the gestures that take x and y instead).",
-  });
+export const selectorField = Selector.optional().describe("The element (press: optional).").meta({
+  docs: "The element to act on (required, except for press, which without it goes to the focused element, and for the gestures that take x and y instead).",
+});
 
-export const targetField = Selector.optional().describe("drag: drop here; select_text: end here.").meta({
+export const targetField = Selector.optional().describe("drag, select_text: where it ends.").meta({
   docs: "drag: the element to drop onto (its middle, or position/offset by it). select_text: the text match where the selection ends (selector is where it starts).",
 });
 
 const coord = () => z.number().min(0).optional();
 
-export const xField = coord().describe("With y: a viewport point.").meta({
-  docs: "click, double_click, right_click, hover: a point of the tab's viewport (CSS pixels from its top left) instead of a selector: canvases, maps. drag: the point where it ends, instead of a target. read_page boxes: true and extract get box give elements' boxes.",
+export const xField = coord().describe("With y: viewport point.").meta({
+  docs: "click, double_click, right_click, hover: a point of the tab's viewport (CSS pixels from its top left) instead of a selector: canvases, maps. drag: the point where it ends, instead of a target. scroll with offset: where the wheel turns. read_page boxes: true and extract get box give elements' boxes.",
 });
 
 export const yField = coord().meta({ docs: "With x: the point's distance from the viewport's top." });
+
+const point = () => z.strictObject({ x: z.number(), y: z.number() });
+
+export const offsetField = point()
+  .optional()
+  .describe("drag: end {x, y} from target's top left; scroll: wheel by it.")
+  .meta({
+    docs: "drag with target: end at this point from the target's top left corner, {x, y} in CSS pixels. scroll: turn the wheel by this much (CSS pixels, y down and x right; negative goes back) over the element, or over the point x, y, so the element's own scroll area scrolls (an inner box, a list, a map), not the page; without it scroll brings the element into view.",
+    shared: true,
+  });
+
+export const pathField = z
+  .array(point())
+  .min(1)
+  .max(200)
+  .optional()
+  .describe("drag, hover: [{x, y}] from selector's or viewport's top left.")
+  .meta({
+    docs: "drag: the pointer pressed at the first point, moved through each in small steps, released at the last (or at target, when given): a drawn stroke on a canvas, a drag from a point (a textarea's corner), a game piece. hover: the pointer moved through them unpressed. Points are CSS pixels from the top left of selector's element when one is given (it is scrolled into view first; points may lie outside its box), else of the tab's viewport; each must fall inside the viewport.",
+    shared: true,
+  });
+
+export const holdField = z.number().min(0).optional().describe("click, drag: seconds held.").meta({
+  docs: "click, double_click, right_click: seconds each press is held before its release (a press-and-hold button, a long press). drag: seconds held at the start before moving (a long press that picks an item up). At most 10.",
+});
+
+/** The longest hold, in seconds (checked by the gestures, not the schema: tools/list is paid per word). */
+const HOLD_MAX = 10;
+
+/** hold's cap. */
+export function holdAtMost(i: { hold?: number }, issue: Issue): void {
+  if (i.hold !== undefined && i.hold > HOLD_MAX) issue("hold", `must be at most ${HOLD_MAX} (seconds)`);
+}
 
 /** The rule of the gestures that act on an element and take no point instead. */
 export function needsSelector(i: { action: string; selector?: unknown }, issue: Issue): void {

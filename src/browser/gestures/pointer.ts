@@ -6,11 +6,27 @@ import { badInput } from "../../errors.ts";
 import { MODIFIER_NAMES, modifierCodes } from "../../grid/keys.ts";
 import type { Page } from "../../grid/page.ts";
 import type { NodeRef } from "../../grid/page-call.ts";
-import { clickActions, hoverActions, type PointAt, withModifiers } from "../../grid/page-input.ts";
+import {
+  clickActions,
+  hoverActions,
+  type PointAt,
+  strokeActions,
+  withModifiers,
+} from "../../grid/page-input.ts";
+import type { Position } from "../../in-page/drag.ts";
 import type { PageLib, PageSelector } from "../../in-page/index.ts";
 import { coveredError, quoteSelector } from "../failures.ts";
-import { type PageMatch, type SeekArgs, type Selector, seek } from "../selectors.ts";
-import { defineGesture, type Issue, selectorField, xField, yField } from "./gesture.ts";
+import { locate, type PageMatch, type SeekArgs, type Selector, seek } from "../selectors.ts";
+import {
+  defineGesture,
+  holdAtMost,
+  holdField,
+  type Issue,
+  pathField,
+  selectorField,
+  xField,
+  yField,
+} from "./gesture.ts";
 
 interface Target extends PageMatch {
   els: NodeRef[];
@@ -76,6 +92,52 @@ export async function inViewport(page: Page, x: number, y: number): Promise<{ x:
   );
 }
 
+type Point = { x: number; y: number };
+type Frame = { origin: Point | null; to?: Point | null };
+
+const PATH_FRAME = (
+  L: PageLib,
+  el: Element | null,
+  to: Element | null,
+  end: { position?: Position; offset?: Point },
+) => L.pathFrame(el, to, end);
+
+/**
+ * A path's points in the tab's viewport: from the top left of `el` (scrolled into view) when given,
+ * else of the viewport, then the point by `to` it ends at; a 400 naming the point outside the view.
+ */
+export async function pathPoints(
+  page: Page,
+  path: Point[],
+  el: NodeRef | null,
+  to: NodeRef | null,
+  end: { position?: Position; offset?: Point },
+  input: { selector?: Selector; target?: Selector },
+): Promise<Point[]> {
+  // One document measures both together; across frames, each its own (the target first).
+  const same = el && to && el.context === to.context;
+  const there = to && !same ? await page.callIn<Frame>(to.context, PATH_FRAME, null, to, end) : null;
+  const here = el ? await page.callIn<Frame>(el.context, PATH_FRAME, el, same ? to : null, end) : null;
+  const origin = here ? here.origin : { x: 0, y: 0 };
+  if (!origin) throw badInput(`${quoteSelector(input.selector)} has no box to measure path from`, "selector");
+  const ending = same ? here?.to : there?.to;
+  if (to && !ending)
+    throw badInput(
+      `the drag's end by ${quoteSelector(input.target)} lies outside the window: give a position or an offset inside it`,
+      input.target && end.offset ? "offset" : "target",
+    );
+  const points = path.map((p) => ({ x: origin.x + p.x, y: origin.y + p.y }));
+  const v = await page.callIn<{ width: number; height: number }>(page.where.tab, VIEWPORT);
+  points.forEach((p, i) => {
+    if (p.x < 0 || p.y < 0 || p.x >= v.width || p.y >= v.height)
+      throw badInput(
+        `field "path" point ${i + 1} (${path[i]?.x}, ${path[i]?.y}) falls at ${p.x}, ${p.y}, outside the viewport (${v.width}×${v.height})${el ? ", measured from the element's top left" : ""}: give points inside it`,
+        "path",
+      );
+  });
+  return ending ? [...points, ending] : points;
+}
+
 const WATCH = (L: PageLib, el: Element) => L.hitWatch(el);
 const SEEN = (L: PageLib) => L.hitSeen();
 
@@ -87,7 +149,7 @@ const SEEN = (L: PageLib) => L.hitSeen();
 export async function clickChecked(
   page: Page,
   at: PointAt,
-  opts: { button?: number; count: number; modifiers: string[]; selector?: Selector },
+  opts: { button?: number; count: number; modifiers: string[]; selector?: Selector; holdMs?: number },
 ): Promise<void> {
   const sources = withModifiers(clickActions(at, opts), opts.modifiers);
   if (!("sharedId" in at)) {
@@ -132,7 +194,7 @@ export function pointOrSelector(
 }
 
 /** Where the pointer goes: the point given, else the element's. */
-async function aimed(
+export async function aimed(
   page: Page,
   i: { selector?: Selector; x?: number; y?: number; timeout: number },
 ): Promise<PointAt> {
@@ -145,7 +207,7 @@ export const clicks = defineGesture({
   actions: ["click", "double_click", "right_click"],
   fields: {
     selector: selectorField,
-    count: z.number().int().min(1).max(3).optional().describe("2 double, 3 triple click.").meta({
+    count: z.number().int().min(1).max(3).optional().meta({
       docs: "click, double_click, right_click: how many clicks in a row (1–3; double_click's default is 2); 3 is a triple click, which selects a paragraph.",
     }),
     modifiers: z.array(z.enum(MODIFIER_NAMES)).max(4).optional().describe("click: keys held.").meta({
@@ -153,25 +215,42 @@ export const clicks = defineGesture({
     }),
     x: xField,
     y: yField,
+    hold: holdField,
   },
-  docs: "click, double_click, right_click: on the element, or at x and y, a point of the tab's viewport, instead of a selector; with modifiers held during the click and count (3: a triple click). A click aims at the element's middle, or at the visible part nearest it when something covers the middle; the press is checked where it lands, and one another element takes (an overlay, a parent after a hover swapped the element) is stopped before the page sees it: a 400 names what took it and its ref. In a frame cut to a sliver (clipped, shrunk or covered) it aims at the part that shows; none showing, or a press that landed outside the element's frame, is a 400, never a success.",
-  check: pointOrSelector,
+  docs: "click, double_click, right_click: on the element, or at x and y, a point of the tab's viewport, instead of a selector; with modifiers held during the click, count (3: a triple click) and hold (seconds each press is held: press-and-hold buttons). A click aims at the element's middle, or at the visible part nearest it when something covers the middle; the press is checked where it lands, and one another element takes (an overlay, a parent after a hover swapped the element) is stopped before the page sees it: a 400 names what took it and its ref. In a frame cut to a sliver (clipped, shrunk or covered) it aims at the part that shows; none showing, or a press that landed outside the element's frame, is a 400, never a success.",
+  check(i, issue) {
+    pointOrSelector(i, issue);
+    holdAtMost(i, issue);
+  },
   async run({ page, input, act }) {
     const at = await aimed(page, input);
     const count = input.count ?? (input.action === "double_click" ? 2 : 1);
     const button = input.action === "right_click" ? 2 : 0;
     const modifiers = modifierCodes(input.modifiers ?? []);
-    await act(() => clickChecked(page, at, { button, count, modifiers, selector: input.selector }));
+    const holdMs = (input.hold ?? 0) * 1000;
+    await act(() => clickChecked(page, at, { button, count, modifiers, selector: input.selector, holdMs }));
     return undefined;
   },
 });
 
 export const hover = defineGesture({
   actions: ["hover"],
-  fields: { selector: selectorField, x: xField, y: yField },
-  docs: "hover: the pointer over the element, or at x and y.",
-  check: pointOrSelector,
+  fields: { selector: selectorField, x: xField, y: yField, path: pathField },
+  docs: "hover: the pointer over the element, or at x and y; or through path's points in turn, unpressed (from selector's top left, or the viewport's).",
+  check(i, issue) {
+    if (i.path === undefined) pointOrSelector(i, issue);
+    else if (i.x !== undefined || i.y !== undefined)
+      issue(i.x === undefined ? "y" : "x", "must not come with path: give the point in path");
+  },
   async run({ page, input, act }) {
+    if (input.path) {
+      const path = input.path;
+      const sel = input.selector;
+      const el = sel ? await locate(page, sel, { timeout: input.timeout, visible: true }) : null;
+      const points = await pathPoints(page, path, el, null, {}, input);
+      await act(() => page.perform(page.where.tab, [strokeActions(points, { press: false })]));
+      return undefined;
+    }
     const at = await aimed(page, input);
     await act(() => page.perform("sharedId" in at ? at.context : page.where.tab, [hoverActions(at)]));
     return undefined;

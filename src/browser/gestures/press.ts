@@ -28,7 +28,7 @@ export const press = defineGesture({
   actions: ["press"],
   fields: {
     selector: selectorField,
-    keys: z.string().max(1000).optional().describe('press: "Enter", "Control+a", "Tab Tab".').meta({
+    keys: z.string().max(1000).optional().describe('press: "Enter", "Control+a".').meta({
       docs: 'press only: keys separated by spaces, each a character or a name, with held modifiers joined by "+": "Enter", "Control+a", "Shift+Tab", "Tab Tab Enter".',
     }),
   },

@@ -1,14 +1,29 @@
-// scroll: the element scrolled into view (the middle of the window).
+// scroll: the element scrolled into view (the middle of the window); or, with offset, the wheel
+// turned over the element (or a point of the viewport), so what scrolls is the scroll area under
+// the pointer there, an inner box's own, as a person's wheel does.
+import { wheelActions } from "../../grid/page-input.ts";
 import { locate, type Selector } from "../selectors.ts";
-import { defineGesture, needsSelector, selectorField } from "./gesture.ts";
+import { defineGesture, needsSelector, offsetField, selectorField, xField, yField } from "./gesture.ts";
+import { aimed, pointOrSelector } from "./pointer.ts";
 
 export const scroll = defineGesture({
   actions: ["scroll"],
-  fields: { selector: selectorField },
-  docs: "scroll: the element into view.",
-  check: needsSelector,
-  async run({ page, input }) {
-    await locate(page, input.selector as Selector, { timeout: input.timeout, visible: true, scroll: true });
+  fields: { selector: selectorField, x: xField, y: yField, offset: offsetField },
+  docs: "scroll: the element into view; with offset {x, y}, the wheel turned by that many pixels over the element (or at x and y), so its own scroll area scrolls (an inner box), not the page.",
+  check(i, issue) {
+    if (i.offset !== undefined) pointOrSelector(i, issue);
+    else if (i.x !== undefined || i.y !== undefined)
+      issue("offset", "must be given with x and y: how far to turn the wheel there");
+    else needsSelector(i, issue);
+  },
+  async run({ page, input, act }) {
+    const delta = input.offset;
+    if (!delta) {
+      await locate(page, input.selector as Selector, { timeout: input.timeout, visible: true, scroll: true });
+      return undefined;
+    }
+    const at = await aimed(page, input);
+    await act(() => page.perform("sharedId" in at ? at.context : page.where.tab, [wheelActions(at, delta)]));
     return undefined;
   },
 });

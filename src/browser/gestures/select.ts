@@ -156,7 +156,7 @@ export const select = defineGesture({
   actions: ["select"],
   fields: {
     selector: selectorField,
-    value: z.string().max(2000).optional().describe("select: an option or input value.").meta({
+    value: z.string().max(2000).optional().describe("select: option or value.").meta({
       docs: "select only: the option's visible label or its value; for a range, date, time or color input, its value (50, 2024-05-31, 13:45, #ff0000).",
     }),
   },

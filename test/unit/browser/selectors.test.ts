@@ -84,7 +84,7 @@ describe("interact input", () => {
       validate(interact.input, { action: "drag", selector: { css: "a" }, target: { css: "b" } }).target,
     ).toEqual({ css: "b" });
     expect(bad({ action: "drag", selector: { css: "a" } })).toBe(
-      'field "target" must be given for drag: the element to drop onto, or x and y',
+      'field "target" must be given for drag: the element to drop onto, x and y, or a path',
     );
     expect(bad({ action: "hover", selector: { css: "a" }, value: "x" })).toBe(
       'field "value" must only come with action select',
@@ -98,6 +98,58 @@ describe("interact input", () => {
     expect(bad({ action: "drag", selector: { css: "a" }, target: { nope: 1 } })).toContain(
       'unknown field "target.nope"',
     );
+  });
+
+  test("path on drag and hover, hold on clicks and drag, offset on scroll as the wheel's turn", () => {
+    const sel = { css: "a" };
+    const path = [
+      { x: 1, y: 2 },
+      { x: 30, y: 40 },
+    ];
+    expect(validate(interact.input, { action: "drag", path }).path).toEqual(path);
+    expect(validate(interact.input, { action: "drag", selector: sel, path }).path).toEqual(path);
+    expect(validate(interact.input, { action: "drag", path: [{ x: 5, y: 5 }], target: sel }).target).toEqual(
+      sel,
+    );
+    expect(validate(interact.input, { action: "hover", path }).path).toEqual(path);
+    expect(validate(interact.input, { action: "click", selector: sel, hold: 1.5 }).hold).toBe(1.5);
+    expect(validate(interact.input, { action: "drag", selector: sel, target: sel, hold: 0.5 }).hold).toBe(
+      0.5,
+    );
+    expect(
+      validate(interact.input, { action: "scroll", selector: sel, offset: { x: 0, y: -200 } }).offset,
+    ).toEqual({
+      x: 0,
+      y: -200,
+    });
+    expect(validate(interact.input, { action: "scroll", x: 5, y: 5, offset: { x: 0, y: 9 } }).x).toBe(5);
+    expect(bad({ action: "drag", path: [{ x: 1, y: 2 }] })).toBe(
+      'field "path" must hold at least two points, or come with target (the element to end on)',
+    );
+    expect(bad({ action: "drag", path, x: 1, y: 2 })).toBe(
+      'field "x" must not come with path: end the path there instead',
+    );
+    expect(bad({ action: "hover", path, x: 1, y: 2 })).toContain('field "x" must not come with path');
+    expect(bad({ action: "drag", path: [{ x: 1 }] })).toContain('field "path');
+    expect(bad({ action: "drag", path: [] })).toContain('field "path"');
+    expect(bad({ action: "click", selector: sel, path })).toBe(
+      'field "path" must only come with action hover or drag',
+    );
+    expect(bad({ action: "click", selector: sel, hold: 11 })).toBe(
+      'field "hold" must be at most 10 (seconds)',
+    );
+    expect(bad({ action: "click", selector: sel, hold: -1 })).toContain('field "hold"');
+    expect(bad({ action: "hover", selector: sel, hold: 1 })).toBe(
+      'field "hold" must only come with action click, double_click, right_click or drag',
+    );
+    expect(bad({ action: "scroll", x: 1, y: 2 })).toBe(
+      'field "offset" must be given with x and y: how far to turn the wheel there',
+    );
+    expect(bad({ action: "scroll", selector: sel, x: 1, y: 2, offset: { x: 0, y: 1 } })).toBe(
+      'field "selector" must not come with x and y: give one or the other',
+    );
+    expect(bad({ action: "scroll" })).toContain('field "selector" must be given for scroll');
+    expect(validate(interact.input, { action: "scroll", selector: sel }).offset).toBeUndefined();
   });
 
   test("the hand's fields: count on clicks, position or offset on a drag to a target, x and y as a drag's end", () => {

@@ -106,7 +106,7 @@ describe("the token budget of tools/list", () => {
     });
     expect(tool("interact").inputSchema.properties.target).toEqual({
       type: "object",
-      description: "drag: drop here; select_text: end here.",
+      description: "drag, select_text: where it ends.",
     });
     expect(tool("switch").inputSchema.properties.frame.type).toEqual(["object", "null"]);
   });

@@ -171,7 +171,7 @@ export const readPageAction = defineAction({
   http: { method: "POST", path: "/browser/read" },
   title: "Read the page",
   description: [
-    'See the page without a screenshot: an outline in reading order of its headings, landmarks, text, pictures and everything to act on (links, fields, anything clickable or draggable), each with a ref (e12) and its state, frames included. Act with {"ref": "e12"} as the selector of interact, write, extract, assert or switch, a frame\'s too.',
+    'See the page without a screenshot: an outline in reading order of headings, landmarks, text, pictures and everything to act on (links, fields, anything clickable or draggable), each with a ref (e12) and state, frames included. Pass {"ref": "e12"} as selector to interact, write, extract, assert or switch, a frame\'s too.',
     "Read again after anything that changes the page; refs last until it navigates.",
     "A long page comes in parts: pass next_cursor as cursor. selector reads one part (a landmark's ref).",
   ].join(" "),

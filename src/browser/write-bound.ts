@@ -115,7 +115,7 @@ export async function boundWrite(
   page: Page,
   items: Item[],
   opts: { clear: boolean; submit: Submit; timeout: number; about: About },
-): Promise<{ before: number; dialog?: string; typed: string[] }> {
+): Promise<{ before: number; dialog?: string; typed: string[]; changed: string[] }> {
   if (opts.submit === false) throw badInput(NO_SUBMIT, "submit");
   const filled = await prepare(ctx, page, items, opts.clear, opts.timeout);
   // Messages leave every value out (the longest first: one value may hold another).
@@ -148,11 +148,13 @@ export async function boundWrite(
   const inDoc = <T>(a: { realm: string | null; context: string }, fn: PageFn, ...args: unknown[]) =>
     a.realm ? page.callRealm<T>(a.realm, a.context, fn, ...args) : page.callIn<T>(a.context, fn, ...args);
   let dialog: UserPrompt | null = null;
+  /** The fields whose value the page changed as it took it (named by selector; never a value). */
+  const changed: string[] = [];
   try {
     for (const [context, d] of docs) {
       const a = { realm: d.realm, context, confirmed: false };
       armed.push(a);
-      const got = await inDoc<FillOutcome[]>(
+      const { got, changed: rewritten } = await inDoc<{ got: FillOutcome[]; changed: number[] }>(
         a,
         FILL,
         d.items.map((f) => ({
@@ -175,6 +177,7 @@ export async function boundWrite(
             "selector",
           );
       });
+      for (const i of rewritten) changed.push(quoteSelector((d.items[i] as Filled).item.selector));
     }
     const before = await gesture(page, () => send(page, filled, opts.submit, opts.timeout));
     // The fields are emptied at the submit's formdata, when the page moves on or the field goes, or
@@ -204,7 +207,7 @@ export async function boundWrite(
       throw unavailable(STUCK);
     }
     const typed = filled.filter((f) => f.item.secret).map((f) => f.value);
-    return { before, typed, ...(dialog ? { dialog: dialog.message } : {}) };
+    return { before, typed, changed, ...(dialog ? { dialog: dialog.message } : {}) };
   } finally {
     // On success and on failure alike: nothing stays filled (a document gone emptied itself).
     if (page.prompt) dialog ??= await closeDialog(page).catch(() => null);

@@ -13,14 +13,14 @@ import { setInputValue } from "./gestures/select.ts";
 import { dialogField, gesture, landed } from "./landing.ts";
 import { locate, Selector, timeoutField } from "./selectors.ts";
 import { boundWrite, hideTyped, type Item, type Submit } from "./write-bound.ts";
-import { findField, submitIn, typeInto } from "./write-field.ts";
+import { type Found, findField, submitIn, typeInto } from "./write-field.ts";
 
 const SecretShape = z.strictObject({
   name: z.string().min(1).max(200).meta({ docs: "The secret's name (GET /secrets, workspace://secrets)." }),
   key: z.string().min(1).max(200).meta({ docs: "Which of its keys to type, e.g. password." }),
 });
 const SecretRef = SecretShape.describe(
-  "A stored secret {name, key} (workspace://secrets); you never see its value.",
+  "A stored secret {name, key} (workspace://secrets), its value unseen.",
 );
 
 const Text = z.string().max(100_000);
@@ -56,7 +56,7 @@ const Input = z
       .min(1)
       .max(20)
       .optional()
-      .describe("Several fields, in order; instead of selector.")
+      .describe("Several fields in order, instead of selector.")
       .meta({
         docs: "Several fields filled in one call, in order, each {selector, text} or {selector, secret}: a whole sign-in form. Instead of selector, text and secret.",
       }),
@@ -66,7 +66,7 @@ const Input = z
     submit: z
       .union([z.boolean(), z.literal("auto"), Selector])
       .default(false)
-      .describe('true: Enter; a selector: click it; "auto": the page sends itself. Required with secret.')
+      .describe('true: Enter; a selector: click it; "auto": the page sends. Required with secret.')
       .meta({
         docs: "How the form is sent after the fields are filled: true presses Enter in the last field (a textarea's form is submitted instead); a selector clicks that control (the page's send button); \"auto\" leaves it to the page (a one-time-code box that sends itself once full). A write with a secret must give one.",
       }),
@@ -91,8 +91,26 @@ type In = z.infer<typeof Input>;
 const SET_WHOLE = ["date", "time", "datetime-local", "month", "week", "color"];
 const FILL = (L: PageLib, f: HTMLInputElement, v: string, c: boolean) => L.fillField(f, v, c);
 
-/** The agent's text into one field: set whole for the types keys cannot fill, else typed. */
-async function writeText(page: Page, item: Item, text: string, clear: boolean, timeout: number) {
+// The agent's own text is marked (spec §1.17), then change fires as leaving the field fires it (a
+// bound write's fill does the same): what the field holds when the page changed it from the text (a
+// password's is never read), null when it holds the text.
+const COMMIT = (L: PageLib, f: HTMLInputElement, text: string, clear: boolean, compare: boolean) => {
+  L.wrotePlain(f);
+  if (!L.commitField(f, text, clear) || !compare) return null;
+  return f.type === "password" ? {} : { value: f.value };
+};
+
+/**
+ * The agent's text into one field: set whole for the types keys cannot fill, else typed; then
+ * committed (change). What the page changed it to, when it did.
+ */
+async function writeText(
+  page: Page,
+  item: Item,
+  text: string,
+  clear: boolean,
+  timeout: number,
+): Promise<{ field: Found; changed: string | null }> {
   const field = await findField(page, item.selector, timeout, { text, clear });
   const el = field.field;
   if (field.type === "range") await setInputValue(page, el, { selector: item.selector, value: text }, "text");
@@ -109,31 +127,50 @@ async function writeText(page: Page, item: Item, text: string, clear: boolean, t
         "selector",
       );
   } else await typeInto(page, field, item.selector, text, clear);
-  // The agent's own text: what it reads back of this field is never masked (spec §1.17).
-  await page.callIn(el.context, (L: PageLib, f: Element) => L.wrotePlain(f), el).catch(() => undefined);
-  return field;
+  if (field.type === "range") return { field, changed: null };
+  // A field that keeps fewer characters than the text already said what it kept (or moved on).
+  const max = field.maxLength ?? -1;
+  const compare = max < 0 || text.replace(/\r\n?/g, "\n").length <= max;
+  const now = await page
+    .callIn<{ value?: string } | null>(el.context, COMMIT, el, text, clear, compare)
+    .catch(() => null);
+  const q = quoteSelector(item.selector);
+  return {
+    field,
+    changed: now ? (now.value === undefined ? q : `${q} holds ${JSON.stringify(now.value)}`) : null,
+  };
 }
 
-/** Plain text into each field in order, then the form sent as `submit` says. */
-async function plainWrite(page: Page, items: Item[], input: In): Promise<number> {
+/**
+ * Plain text into each field in order, then the form sent as `submit` says. The navigation count
+ * before the last gesture (for `landed`), and the fields the page changed from the text.
+ */
+async function plainWrite(
+  page: Page,
+  items: Item[],
+  input: In,
+): Promise<{ before: number; changed: string[] }> {
   const submit = input.submit as Submit;
   let before = page.held.navigationCount;
-  let last: Awaited<ReturnType<typeof writeText>> | null = null;
+  const changed: string[] = [];
+  let last: Found | null = null;
   for (const item of items) {
     try {
       before = await gesture(page, async () => {
-        last = await writeText(page, item, item.text ?? "", input.clear, input.timeout);
+        const got = await writeText(page, item, item.text ?? "", input.clear, input.timeout);
+        last = got.field;
+        if (got.changed) changed.push(got.changed);
       });
     } catch (err) {
       // The insert opened a dialog: the write is done, and the result says so (as a gesture's).
-      if (err instanceof DialogOpened) return before;
+      if (err instanceof DialogOpened) return { before, changed };
       throw err;
     }
-    if (page.prompt) return before;
+    if (page.prompt) return { before, changed };
   }
   const lastItem = items[items.length - 1] as Item;
   if (submit === true && last) {
-    const field = last;
+    const field: Found = last;
     before = await gesture(page, () => submitIn(page, field, lastItem.selector));
   } else if (typeof submit === "object") {
     const el = await locate(page, submit, {
@@ -144,7 +181,7 @@ async function plainWrite(page: Page, items: Item[], input: In): Promise<number>
     });
     before = await gesture(page, () => clickChecked(page, el, { count: 1, modifiers: [], selector: submit }));
   }
-  return before;
+  return { before, changed };
 }
 
 export const write = defineAction({
@@ -152,14 +189,14 @@ export const write = defineAction({
   http: { method: "POST", path: "/browser/write" },
   title: "Type into fields",
   description: [
-    "Type text into a field (input, textarea, rich editor), emptying it first; submit sends the form.",
-    "Give a credential as secret, never text: it is typed on its allowed hosts, sent, and emptied before the answer.",
+    "Type into a field (input, textarea, rich editor), emptied first; submit sends the form.",
+    "Give a credential as secret, never text: typed on its allowed hosts, sent, emptied before the answer.",
     "Sign in in one call: fields [{selector, text}, {selector, secret}], submit: true.",
   ].join(" "),
   docs: [
     "A secret is refused on a page its allowed_urls do not name (an item with a scheme names scheme, host and port; a bare host any), checked against the origin the browser reports for the document holding the field (a frame's own); page script cannot fake it. GET /secrets or workspace://secrets lists what exists.",
     "A write with a secret is one whole sign-in: it fills every field it names, sends the form (submit is required), and before it answers, on success or failure, empties each field it filled from a secret and each field the page filled from one during the call (a code spread over boxes), as a person's delete would. It empties them once the page has taken the form (its formdata), the page moved on or the field went, or after secrets.hold_ms (2 s) for a page that sends nothing. While it runs the fields show no text in pictures and what their page logs is withheld from logs. A secret is refused on a page a script of yours ran in, and while such a page of the same site is open (navigate first).",
-    "Plain text goes in as one insert at the caret (beforeinput and input, as a paste does), not a key per character; a tab in the text is a character, never the Tab key. Text with a new line, and a field that keeps fewer characters than the text (a code split over one-character boxes), are typed key by key; when such a field keeps the focus and drops the rest, the write is a 400 saying what it kept; a secret longer than its field is refused before anything goes in. Date, time, color and range inputs are set whole (2024-01-31, 13:45, #ff0000).",
+    "Plain text goes in as one insert at the caret (beforeinput and input, as a paste does), not a key per character; a tab in the text is a character, never the Tab key. Text with a new line, and a field that keeps fewer characters than the text (a code split over one-character boxes), are typed key by key; when such a field keeps the focus and drops the rest, the write is a 400 saying what it kept; a secret longer than its field is refused before anything goes in. Date, time, color and range inputs are set whole (2024-01-31, 13:45, #ff0000). Once a field's text is in, change fires, as leaving the field would fire it (the same for a secret's fill; the browser fires its own again when the focus leaves a field typed into), so a page that takes the value on change does so during the write; a field that then holds something else than was typed (a page that rewrites it: 5 becomes 5.00) is listed in changed, its selector with what it holds now for plain text, its selector alone for a write with a secret or a password.",
     "url goes to that page first. It waits up to timeout seconds for each field to be visible. The url and title returned are after the submit; a landing url that would reveal a secret is shown with [hidden] and not recorded.",
     "Use interact select for a <select>, check for a checkbox, and press for keys such as Tab or Escape.",
   ].join(" "),
@@ -172,6 +209,12 @@ export const write = defineAction({
       .optional()
       .describe(
         "A dialog the page opened during a write with a secret, closed by the write (OK) so it could empty the fields: its message.",
+      ),
+    changed: z
+      .array(z.string())
+      .optional()
+      .describe(
+        'Fields that hold something else than was typed once the page took it (a page that rewrites on change): each field\'s selector and, for plain text, what it holds now (`{"label":"Amount"} holds "5.00"`); a secret\'s or a password\'s value never.',
       ),
   }),
   annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
@@ -193,11 +236,18 @@ export const write = defineAction({
         }),
       );
       const at = hideTyped(await landed(page, done.before), done.typed);
-      // A dialog the write closed to empty its fields is said beside where it left the page.
-      return done.dialog === undefined ? at : at.map((p) => ({ ...p, closed_dialog: done.dialog }));
+      // A dialog the write closed to empty its fields is said beside where it left the page; a field
+      // the page changed, by its selector alone.
+      const changed = done.changed;
+      return at.map((p) => ({
+        ...p,
+        ...(done.dialog === undefined ? {} : { closed_dialog: done.dialog }),
+        ...(changed.length ? { changed } : {}),
+      }));
     }
-    const before = await acting(about, () => plainWrite(page, items, input));
+    const { before, changed } = await acting(about, () => plainWrite(page, items, input));
     // A landing that carries a secret value is shown [hidden] and not recorded by the settle.
-    return landed(page, before);
+    const at = await landed(page, before);
+    return changed.length ? at.map((p) => ({ ...p, changed })) : at;
   },
 });

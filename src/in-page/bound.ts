@@ -8,7 +8,7 @@
 // lives in this realm's memory only between the two.
 
 import { allElements } from "./dom.ts";
-import { type FillOutcome, fillField } from "./fill.ts";
+import { commitField, type FillOutcome, fillField } from "./fill.ts";
 
 const FIELDS = "input, textarea, [contenteditable]";
 const NOT_TEXT = /^(checkbox|radio|button|submit|reset|image|file|range|color)$/i;
@@ -171,24 +171,28 @@ export function boundArm(els: Element[], plain: Element[], values: string[]): bo
 
 /**
  * Arms the document (boundArm) and fills each field in order, the agent's text and the secrets' values
- * alike, in one call: what each fill did ("ok" or why not). Nothing after a failed fill goes in.
+ * alike, in one call, each then committed as a plain write's is (change): what each fill did ("ok" or
+ * why not), and which fields the page changed from what went in (their indexes; never a value).
+ * Nothing after a failed fill goes in.
  */
 export function boundFill(
   items: { el: Element; value: string; secret: boolean }[],
   clear: boolean,
-): FillOutcome[] {
+): { got: FillOutcome[]; changed: number[] } {
   boundArm(
     items.filter((i) => i.secret).map((i) => i.el),
     items.filter((i) => !i.secret).map((i) => i.el),
     items.filter((i) => i.secret).map((i) => i.value),
   );
-  const out: FillOutcome[] = [];
-  for (const i of items) {
-    const got = fillField(i.el as HTMLInputElement, i.value, clear);
-    out.push(got);
-    if (got !== "ok") break;
+  const got: FillOutcome[] = [];
+  const changed: number[] = [];
+  for (const [n, i] of items.entries()) {
+    const one = fillField(i.el as HTMLInputElement, i.value, clear);
+    got.push(one);
+    if (one !== "ok") break;
+    if (commitField(i.el as HTMLInputElement, i.value, clear)) changed.push(n);
   }
-  return out;
+  return { got, changed };
 }
 
 /**

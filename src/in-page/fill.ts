@@ -6,7 +6,7 @@ export type FillOutcome = "ok" | "gone" | "focus" | "format";
 
 /**
  * Sets the value on the element itself: the native setter of this realm (the page cannot patch
- * it), then input and change; a rich editor takes an insert at a selection inside it.
+ * it), then input (commitField fires change); a rich editor takes an insert at a selection inside it.
  */
 export function fillField(el: HTMLInputElement, value: string, clear: boolean): FillOutcome {
   if (!el?.isConnected || el.ownerDocument !== document) return "gone";
@@ -38,6 +38,18 @@ export function fillField(el: HTMLInputElement, value: string, clear: boolean): 
   set?.call(el, next);
   if (el.value !== next) return "format";
   el.dispatchEvent(new InputEvent("input", { bubbles: true, composed: true, inputType: "insertText" }));
-  el.dispatchEvent(new Event("change", { bubbles: true }));
   return "ok";
+}
+
+/**
+ * Once a write's text is in a field, by whatever path (an insert, keys, the value set whole, a bound
+ * write's fill): change, as leaving the field would fire it, so a page that takes the value on change
+ * (and may rewrite it) does so now. Whether the field then holds something else than what was typed
+ * (`clear`: exactly it; else ending in it). A rich editor fires no change and is not compared.
+ */
+export function commitField(el: HTMLInputElement, typed: string, clear: boolean): boolean {
+  if (!el?.isConnected || el.isContentEditable || typeof el.value !== "string") return false;
+  el.dispatchEvent(new Event("change", { bubbles: true }));
+  const want = typed.replace(/\r\n?/g, "\n");
+  return clear ? el.value !== want : !el.value.endsWith(want);
 }

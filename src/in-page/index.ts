@@ -16,7 +16,7 @@ import {
 } from "./dom.ts";
 import { dragEnds, pathFrame } from "./drag.ts";
 import { focusField, insertable } from "./fields.ts";
-import { fillField } from "./fill.ts";
+import { commitField, fillField } from "./fill.ts";
 import { forgetHints } from "./hinted.ts";
 import { describe, hints, INTERACTIVE } from "./hints.ts";
 import { readIdb } from "./idb.ts";
@@ -60,6 +60,7 @@ const lib = {
   find,
   focusField,
   fillField,
+  commitField,
   insertable,
   roleOf,
   accessibleName,

@@ -112,3 +112,41 @@ describe("11. a click on a button nested frames shrink to a sliver", () => {
     expect(await logged()).toEqual(["paid"]);
   });
 });
+
+describe("12. write says what the page made of the value", () => {
+  test("plain text fires change as a secret's fill does, and a value the page rewrote comes back", async () => {
+    await ok("/browser/navigate", { url: site.url("/rewrite") });
+    const got = await ok("/browser/write", { selector: { label: "Amount" }, text: "5" });
+    expect(got.changed).toEqual(['{"label":"Amount"} holds "5.00"']);
+    expect(await logged()).toEqual(["change amount"]);
+  });
+
+  test("a field the page keeps as typed answers as before, its change fired once", async () => {
+    await ok("/browser/navigate", { url: site.url("/rewrite") });
+    const got = await ok("/browser/write", { selector: { label: "Note" }, text: "leave at the door" });
+    expect(Object.keys(got).sort()).toEqual(["title", "url"]);
+    expect(await logged()).toEqual(["change note"]);
+    const note = await ok("/browser/extract", { selector: { label: "Note" }, get: "value" });
+    expect(note.result).toBe("leave at the door");
+  });
+
+  test("a date set whole fires change once, as before", async () => {
+    await ok("/browser/navigate", { url: site.url("/rewrite") });
+    const got = await ok("/browser/write", { selector: { label: "When" }, text: "2024-01-31" });
+    expect(Object.keys(got).sort()).toEqual(["title", "url"]);
+    expect(await logged()).toEqual(["change when"]);
+  });
+
+  test("a write with a secret says which fields the page changed, never their values", async () => {
+    await ok("/browser/navigate", { url: site.url("/rewrite") });
+    const got = await ok("/browser/write", {
+      fields: [
+        { selector: { label: "Amount" }, text: "7" },
+        { selector: { label: "Code" }, secret: { name: "code", key: "code" } },
+      ],
+      submit: "auto",
+    });
+    expect(got.changed).toEqual(['{"label":"Amount"}', '{"label":"Code"}']);
+    expect(await logged()).toEqual(["change amount", "change code", "change code"]);
+  });
+});

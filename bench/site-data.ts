@@ -4,7 +4,7 @@
 // sessionStorage adds to a restore, beside the visit-and-back it replaces. At most two browsers at
 // a time: one on the Grid, one Playwright.
 import { type Browser, type BrowserContext, chromium } from "playwright-core";
-import { type BidiSocket, SANDBOX } from "../src/grid/bidi.ts";
+import { type BidiSocket, remoteValue, SANDBOX } from "../src/grid/bidi.ts";
 import { SPARE_PATH } from "../src/grid/net-rules.ts";
 import { declaration, LIBRARY_PRELOAD, packArgs } from "../src/grid/page-call.ts";
 import { Grid } from "../src/grid/webdriver.ts";
@@ -328,7 +328,7 @@ export async function main(): Promise<void> {
             target: { context: tab },
             awaitPromise: false,
           });
-          if (got.type !== "success" || got.result.value !== sessionItems.token)
+          if (got.type !== "success" || remoteValue(got.result) !== sessionItems.token)
             throw new Error("the preload did not fill the page");
           await empty();
           landingCost.push(withIt - (await land()));

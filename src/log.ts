@@ -26,10 +26,6 @@ export class Log {
     this.threshold = ORDER[level];
   }
 
-  setLevel(level: LogLevel): void {
-    this.threshold = ORDER[level];
-  }
-
   /** Passes every line through `redact` too (the server's redactor); returns the way to stop. */
   addRedaction(redact: (text: string) => string): () => void {
     this.redactions.add(redact);

@@ -2,12 +2,12 @@
 // held BiDi connection sees each dialog open (its message and kind); one that opened before this
 // server held a connection is read through classic WebDriver.
 import { type Alert, error as wd } from "selenium-webdriver";
+import type { BrowsingContext } from "webdriver-bidi-protocol";
 import { z } from "zod";
 import { defineAction } from "../actions/define.ts";
 import { pageFields } from "../actions/fields.ts";
 import { outcome } from "../actions/outcome.ts";
 import { badInput } from "../errors.ts";
-import type { UserPrompt } from "../grid/bidi-types.ts";
 import type { Page } from "../grid/page.ts";
 import { here } from "./landing.ts";
 
@@ -19,7 +19,7 @@ export const NO_DIALOG =
 export const NOT_A_PROMPT =
   "this dialog has no text box (it is an alert or a confirm): accept it without text, or dismiss it. It is still open";
 
-type Open = { prompt: UserPrompt } | { alert: Alert };
+type Open = { prompt: BrowsingContext.UserPromptOpenedParameters } | { alert: Alert };
 
 async function openDialog(
   page: Page,

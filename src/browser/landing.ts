@@ -1,8 +1,9 @@
 // Where an action left the browser, and what the history may record of it.
+
+import type { BrowsingContext } from "webdriver-bidi-protocol";
 import { z } from "zod";
 import type { LiveBrowser } from "../actions/action.ts";
 import { type Outcome, outcome } from "../actions/outcome.ts";
-import type { BrowsingContextInfo } from "../grid/bidi-types.ts";
 import type { Page } from "../grid/page.ts";
 import { DialogOpened } from "../grid/page-dialogs.ts";
 import { DialogElsewhere } from "../grid/page-stuck.ts";
@@ -68,7 +69,7 @@ export async function landed(page: Page, before: number): Promise<Outcome<Landed
 }
 
 /** The url of `context`'s document in the tab's tree, or null when it is not there. */
-function urlIn(tree: BrowsingContextInfo, context: string): string | null {
+function urlIn(tree: BrowsingContext.Info, context: string): string | null {
   if (tree.context === context) return tree.url;
   for (const child of tree.children ?? []) {
     const found = urlIn(child, context);

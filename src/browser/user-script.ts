@@ -2,7 +2,8 @@
 // be an expression ("document.title"), a function ("() => x", "async () => ..."), or a function body
 // with return. The browser serialises its value (BiDi), and the server turns that into JSON here:
 // elements as short descriptions (read in the sandbox), cycles and functions marked, sizes bounded.
-import type { LocalValue, RemoteValue } from "../grid/bidi-types.ts";
+import type { Script } from "webdriver-bidi-protocol";
+import type { WireValue } from "../grid/bidi.ts";
 import type { Page } from "../grid/page.ts";
 import type { NodeRef } from "../grid/page-call.ts";
 import type { PageLib } from "../in-page/index.ts";
@@ -26,11 +27,12 @@ export function userFunction(source: string): string {
 }
 
 /** A JSON value as a BiDi argument. */
-export function toLocal(v: unknown): LocalValue {
+export function toLocal(v: unknown): Script.LocalValue {
   if (v === null || v === undefined) return { type: "null" };
   if (typeof v === "string") return { type: "string", value: v };
   if (typeof v === "boolean") return { type: "boolean", value: v };
-  if (typeof v === "number") return { type: "number", value: Number.isFinite(v) ? v : String(v) };
+  if (typeof v === "number")
+    return { type: "number", value: Number.isFinite(v) ? v : (String(v) as Script.SpecialNumber) };
   if (Array.isArray(v)) return { type: "array", value: v.map(toLocal) };
   if (typeof v === "object")
     return { type: "object", value: Object.entries(v).map(([k, x]) => [k, toLocal(x)]) };
@@ -38,7 +40,7 @@ export function toLocal(v: unknown): LocalValue {
 }
 
 /** What the value's truthiness was in the page. */
-export function truthy(v: RemoteValue): boolean {
+export function truthy(v: Script.RemoteValue): boolean {
   switch (v.type) {
     case "undefined":
     case "null":
@@ -56,7 +58,7 @@ export function truthy(v: RemoteValue): boolean {
   }
 }
 
-type Remote = RemoteValue & { sharedId?: string; internalId?: string };
+type Remote = WireValue;
 
 const NODE_NAMES: Record<number, string> = {
   3: "#text",
@@ -73,7 +75,7 @@ const DESCRIBE = (L: PageLib, els: Element[]) => els.map((e) => L.describe(e));
  * The value as JSON: elements described as `<button#send> "Send"` (in the sandbox of `context`),
  * other nodes as `[#text]`, cycles as "[circular]", functions "[function]", odd numbers spelled out.
  */
-export async function jsonOf(page: Page, context: string, value: RemoteValue): Promise<unknown> {
+export async function jsonOf(page: Page, context: string, value: Script.RemoteValue): Promise<unknown> {
   const elements: Remote[] = [];
   const seenIds = new Map<string, Remote>();
   // First pass: find the elements to describe (one sandbox call for all of them).

@@ -4,11 +4,11 @@
 // the workspace's lease keeps every other call out: after it, nothing in the browser holds it, and no
 // gesture, read or script of the agent's is restricted on its account.
 
+import type { BrowsingContext } from "webdriver-bidi-protocol";
 import { type Outcome, outcome } from "../actions/outcome.ts";
 import type { ActionContext } from "../actions/ports.ts";
 import { badInput, unavailable } from "../errors.ts";
 import { BidiError } from "../grid/bidi.ts";
-import type { UserPrompt } from "../grid/bidi-types.ts";
 import type { Page } from "../grid/page.ts";
 import type { PageFn } from "../grid/page-call.ts";
 import type { FillOutcome } from "../in-page/fill.ts";
@@ -57,7 +57,7 @@ const EMPTY = (L: PageLib) => L.boundEmpty("failed");
  * Closes a dialog the page opened during the call, as a person would to go on (OK; Cancel on a prompt,
  * which asks for what the write does not have): the page's script, and so the emptying, waits on it.
  */
-async function closeDialog(page: Page): Promise<UserPrompt | null> {
+async function closeDialog(page: Page): Promise<BrowsingContext.UserPromptOpenedParameters | null> {
   const open = page.prompt;
   if (!open) return null;
   await page.send("browsingContext.handleUserPrompt", {
@@ -147,7 +147,7 @@ export async function boundWrite(
   const armed: Armed[] = [];
   const inDoc = <T>(a: { realm: string | null; context: string }, fn: PageFn, ...args: unknown[]) =>
     a.realm ? page.callRealm<T>(a.realm, a.context, fn, ...args) : page.callIn<T>(a.context, fn, ...args);
-  let dialog: UserPrompt | null = null;
+  let dialog: BrowsingContext.UserPromptOpenedParameters | null = null;
   /** The fields whose value the page changed as it took it (named by selector; never a value). */
   const changed: string[] = [];
   try {

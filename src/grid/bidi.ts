@@ -2,13 +2,27 @@
 // (`/session/<id>/se/bidi`). The server holds one per live browser (see held.ts): all page work
 // goes over it; classic WebDriver keeps only the session's lifecycle.
 
+import type { EventData, Script, Commands as SpecCommands } from "webdriver-bidi-protocol";
 import { AppError, messageOf, unavailable } from "../errors.ts";
 import { Log } from "../log.ts";
-import type { Commands, EventName, Events, Method } from "./bidi-types.ts";
 import { wellFormed } from "./well-formed.ts";
 
 /** The sandbox realm the server's own scripts run in: its own globals, the page's DOM. */
 export const SANDBOX = "selenium-flow";
+
+/** The commands this client sends: W3C WebDriver BiDi's, as `webdriver-bidi-protocol` generates them. */
+export type Method = keyof SpecCommands;
+export type Params<M extends Method> = SpecCommands[M]["params"];
+export type Result<M extends Method> = SpecCommands[M]["returnType"];
+/** A remote value read loosely: the spec's union, seen as its wire shape (`value` for what has one). */
+export type WireValue = { type: string; value?: unknown; sharedId?: string; internalId?: string };
+/** A remote value's `value`: a primitive's, or an array's or object's in its wire shape; undefined for the rest. */
+export function remoteValue(r: Script.RemoteValue): unknown {
+  return (r as WireValue).value;
+}
+/** Each event's parameters, by its name. */
+export type Events = { [E in EventData as E["method"]]: E["params"] };
+export type EventName = keyof Events;
 
 type Handler<E extends EventName> = (params: Events[E]) => unknown;
 
@@ -204,9 +218,9 @@ export class BidiSocket {
   /** One command; rejects with `unavailable` on a timeout or a closed socket, `BidiError` on an error reply. */
   send<M extends Method>(
     method: M,
-    params: Commands[M]["params"],
+    params: Params<M>,
     opts: { timeoutMs?: number } = {},
-  ): Promise<Commands[M]["result"]> {
+  ): Promise<Result<M>> {
     if (this.closedWhy) return Promise.reject(this.isDead ? new BidiDead() : unavailable(this.closedWhy));
     if (method === "network.removeIntercept")
       this.intercepts.delete((params as { intercept: string }).intercept);
@@ -233,9 +247,9 @@ export class BidiSocket {
 
   private sendNow<M extends Method>(
     method: M,
-    params: Commands[M]["params"],
+    params: Params<M>,
     opts: { timeoutMs?: number },
-  ): Promise<Commands[M]["result"]> {
+  ): Promise<Result<M>> {
     const id = this.nextId++;
     const timeoutMs = opts.timeoutMs ?? this.commandTimeoutMs;
     // Quiet is counted from the first command waiting, not from the last word before an idle time.
@@ -270,7 +284,8 @@ export class BidiSocket {
 
   /** Subscribes the session to `events` (for `contexts` only, when given); returns the subscription id. */
   async subscribe(events: EventName[] | string[], contexts?: string[]): Promise<string> {
-    const params = contexts ? { events, contexts } : { events };
+    const all = events as [string, ...string[]];
+    const params = contexts ? { events: all, contexts: contexts as [string, ...string[]] } : { events: all };
     return (await this.send("session.subscribe", params)).subscription;
   }
 

@@ -4,8 +4,9 @@
 // joins too (its origin's storage is the site's, and the frame may be gone by the save), below the
 // agent's page like a pop-up's. A context is top-level when it was created without a parent, or was
 // a root of the tree when the connection began. The server's own spare tabs are left out.
+
+import type { BrowsingContext } from "webdriver-bidi-protocol";
 import type { BidiSocket } from "./bidi.ts";
-import type { NavigationInfo } from "./bidi-types.ts";
 import { SPARE_PATH } from "./net-rules.ts";
 
 /** Pages kept between calls, at most (the history keeps 100 origins). */
@@ -23,7 +24,7 @@ export class PagesElsewhere {
       if (!c.parent) this.tops.add(c.context);
       else this.frames.add(c.context);
     });
-    const seen = (p: NavigationInfo) => this.seen(p);
+    const seen = (p: BrowsingContext.NavigationInfo) => this.seen(p);
     socket.on("browsingContext.navigationCommitted", null, seen);
     socket.on("browsingContext.load", null, seen);
   }
@@ -40,7 +41,7 @@ export class PagesElsewhere {
     return out;
   }
 
-  private seen(p: NavigationInfo): void {
+  private seen(p: BrowsingContext.NavigationInfo): void {
     if (!p?.context || !(this.tops.has(p.context) || this.frames.has(p.context))) return;
     let origin: string;
     try {

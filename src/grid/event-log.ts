@@ -7,8 +7,7 @@
 // log.entryAdded"): a few such messages and the whole BiDi channel stops answering, for good. So a
 // browser that replaces one whose channel died that way follows no console (QUIET says so in its ring).
 import { LRUCache } from "lru-cache";
-import type { BidiSocket } from "./bidi.ts";
-import type { EventName } from "./bidi-types.ts";
+import type { BidiSocket, EventName } from "./bidi.ts";
 
 /** Console messages and uncaught errors: the one event a browser's own page can poison (see QUIET). */
 export const CONSOLE: EventName = "log.entryAdded";

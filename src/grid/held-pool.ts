@@ -1,8 +1,9 @@
 // The held connections of this server, one per live browser (held.ts is one of them): opened on
 // first use, opened again when one dropped, closed when the browser ends, is replaced or reaped. Each
 // browser's preload script and console/network ring outlive its connections.
+
+import type { Script } from "webdriver-bidi-protocol";
 import { BidiDead, type BidiSocket, BidiTimeout } from "./bidi.ts";
-import type { PreloadScript } from "./bidi-types.ts";
 import { DEFAULT_KEEP, EventRing, QUIET } from "./event-log.ts";
 import { HeldConnection, IDLE_MS } from "./held.ts";
 import { Interceptor, type NetRules } from "./net-rules.ts";
@@ -29,7 +30,7 @@ export class HeldConnections {
   constructor(
     private readonly connect: (id: string) => Promise<BidiSocket>,
     private readonly idleMs = IDLE_MS,
-    private readonly preload: PreloadScript[] = [],
+    private readonly preload: Script.AddPreloadScriptParameters[] = [],
     private readonly keep = DEFAULT_KEEP,
   ) {}
 

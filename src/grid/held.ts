@@ -2,14 +2,9 @@
 // held-pool.ts keeps one per browser). Each follows the browser's dialogs and navigations, which page
 // work needs to know about (a gesture that opens an alert never answers until the alert is handled),
 // and closes after an idle time.
-import type { BidiSocket } from "./bidi.ts";
-import type {
-  BrowsingContextInfo,
-  EventName,
-  NavigationInfo,
-  PreloadScript,
-  UserPrompt,
-} from "./bidi-types.ts";
+
+import type { BrowsingContext, Script } from "webdriver-bidi-protocol";
+import type { BidiSocket, EventName } from "./bidi.ts";
 import { PagesElsewhere } from "./elsewhere.ts";
 import { CONSOLE, EventRing, LOGGED } from "./event-log.ts";
 import { HINT_CHANNEL, HintRelay } from "./hint-relay.ts";
@@ -56,7 +51,7 @@ interface Navigation {
 
 export class HeldConnection {
   /** Open dialogs, by top-level context. */
-  readonly prompts = new Map<string, UserPrompt>();
+  readonly prompts = new Map<string, BrowsingContext.UserPromptOpenedParameters>();
   /** Tabs known to take scripts (see Page.usable). */
   readonly usable = new Set<string>();
   /** A page of this browser did not take even a trivial script (a busy loop): see page-stuck.ts. */
@@ -69,7 +64,9 @@ export class HeldConnection {
   private readonly navigations = new Map<string, Navigation>();
   /** The HTTP status of each context's current document, from its navigation's response. */
   readonly documentStatus = new Map<string, number>();
-  private readonly promptWaiters = new Set<(p: UserPrompt, top: string) => void>();
+  private readonly promptWaiters = new Set<
+    (p: BrowsingContext.UserPromptOpenedParameters, top: string) => void
+  >();
   /** Each frame's parent context, as the browser told it: a frame's dialog is its tab's. */
   private readonly parents = new Map<string, string>();
   /** Top-level pages loaded in the tabs, for the history (elsewhere.ts). */
@@ -170,7 +167,7 @@ export class HeldConnection {
    * before any use. Returns the preload scripts' ids.
    */
   async follow(
-    preloads: PreloadScript[],
+    preloads: Script.AddPreloadScriptParameters[],
     late: (scripts: string[]) => void = () => undefined,
     /** false: the console is not followed (its output broke a browser's channel before). */
     console = true,
@@ -196,7 +193,7 @@ export class HeldConnection {
         .then((t) => {
           this.pages.knowRoots(t?.contexts ?? []);
           this.reached.known(t?.contexts ?? []);
-          const walk = (cs: BrowsingContextInfo[] | null | undefined) => {
+          const walk = (cs: BrowsingContext.Info[] | null | undefined) => {
             for (const c of cs ?? []) {
               for (const child of c.children ?? []) this.knowParent(child.context, c.context);
               walk(c.children);
@@ -317,7 +314,7 @@ export class HeldConnection {
   }
 
   /** Forgets a dialog answered here (its closed event may come a moment later). */
-  promptAnswered(p: UserPrompt): void {
+  promptAnswered(p: BrowsingContext.UserPromptOpenedParameters): void {
     const top = this.topOf(p.context);
     if (this.prompts.get(top) === p) this.prompts.delete(top);
   }
@@ -326,11 +323,11 @@ export class HeldConnection {
   async racePrompt<T>(
     contexts: (c: string) => boolean,
     work: Promise<T>,
-  ): Promise<{ done: T } | { prompt: UserPrompt }> {
+  ): Promise<{ done: T } | { prompt: BrowsingContext.UserPromptOpenedParameters }> {
     for (const [c, p] of this.prompts) if (contexts(c)) return { prompt: p };
     let off = () => {};
-    const opened = new Promise<{ prompt: UserPrompt }>((resolve) => {
-      const w = (p: UserPrompt, top: string) => {
+    const opened = new Promise<{ prompt: BrowsingContext.UserPromptOpenedParameters }>((resolve) => {
+      const w = (p: BrowsingContext.UserPromptOpenedParameters, top: string) => {
         if (contexts(top) || contexts(p.context)) resolve({ prompt: p });
       };
       this.promptWaiters.add(w);
@@ -366,7 +363,7 @@ export class HeldConnection {
     for (const n of this.navigations.values()) for (const w of n.waiters.splice(0)) w();
   }
 
-  private navStarted(p: NavigationInfo): void {
+  private navStarted(p: BrowsingContext.NavigationInfo): void {
     this.started++;
     this.documentStatus.delete(p.context);
     const prev = this.navigations.get(p.context);
@@ -380,7 +377,7 @@ export class HeldConnection {
     });
   }
 
-  private navDone(p: NavigationInfo): void {
+  private navDone(p: BrowsingContext.NavigationInfo): void {
     const n = this.navigations.get(p.context);
     // A late event of an earlier navigation does not end the current one.
     if (!n || n.done || (p.navigation && n.id && p.navigation !== n.id)) return;

@@ -4,15 +4,16 @@
 // same document (in-page/standalone.ts takeHints), a chunk at a time, in the background. A hint may
 // make an element appear in the outline and nothing the server decides depends on one: a chunk that
 // fails (its document went, a node with it) is dropped, and nothing waits on the relay for long.
+
+import type { Script } from "webdriver-bidi-protocol";
 import { recordHints } from "../in-page/page-world.ts";
 import { takeHints } from "../in-page/standalone.ts";
-import { type BidiSocket, SANDBOX } from "./bidi.ts";
-import type { LocalValue, PreloadScript, RemoteValue } from "./bidi-types.ts";
+import { type BidiSocket, SANDBOX, type WireValue } from "./bidi.ts";
 
 export const HINT_CHANNEL = "selenium-flow-hints";
 
 /** The recorder, in the page's own world of every new document, reporting on HINT_CHANNEL. */
-export const HINT_PRELOAD: PreloadScript = {
+export const HINT_PRELOAD: Script.AddPreloadScriptParameters = {
   functionDeclaration: String(recordHints),
   arguments: [
     {
@@ -49,12 +50,13 @@ interface Chunk {
   size: number;
 }
 
-type Node = RemoteValue & { sharedId?: string };
+type Node = WireValue;
 
 /** What a report names: each element or group's ancestor by its shared id, each closed root with its host. */
-export function hintTakes(data: RemoteValue): Take[] {
+export function hintTakes(data: Script.RemoteValue): Take[] {
   const out: Take[] = [];
-  const lists = data.type === "array" && Array.isArray(data.value) ? (data.value as RemoteValue[]) : [];
+  const lists =
+    data.type === "array" && Array.isArray(data.value) ? (data.value as Script.RemoteValue[]) : [];
   for (const [kind, list] of lists.slice(0, 3).entries()) {
     const items = list.type === "array" && Array.isArray(list.value) ? (list.value as Node[]) : [];
     for (const item of items) {
@@ -76,8 +78,8 @@ export function hintTakes(data: RemoteValue): Take[] {
 }
 
 /** Whether the page loaded in `data`'s document says its hints are all sent (the report after DOMContentLoaded). */
-function loaded(data: RemoteValue): boolean {
-  const v = data.type === "array" && Array.isArray(data.value) ? (data.value[3] as RemoteValue) : null;
+function loaded(data: Script.RemoteValue): boolean {
+  const v = data.type === "array" && Array.isArray(data.value) ? (data.value[3] as Script.RemoteValue) : null;
   return v?.type === "boolean" && v.value === true;
 }
 
@@ -142,7 +144,7 @@ export class HintRelay {
     });
   }
 
-  private take(context: string, data: RemoteValue): void {
+  private take(context: string, data: Script.RemoteValue): void {
     let chunk: Chunk = { context, takes: [], size: 0 };
     for (const t of hintTakes(data)) {
       if (this.count + t.ids.length > MAX_WAITING) break;
@@ -170,7 +172,7 @@ export class HintRelay {
       const at = this.waiting.findIndex((c) => !this.held(c.context));
       if (at < 0 || this.socket.closed) return;
       const [chunk] = this.waiting.splice(at, 1) as [Chunk];
-      const args: LocalValue[] = [
+      const args: Script.LocalValue[] = [
         { type: "string", value: JSON.stringify(chunk.takes.map((t) => [t.kind, t.paths])) },
         ...chunk.takes.flatMap((t) => t.ids.map((sharedId) => ({ sharedId }))),
       ];

@@ -9,8 +9,9 @@
 // that dropped leaves the browser's requests waiting (never unchecked) until the next connection,
 // which answers them too and removes the orphan. A connection without rules lets an orphan's
 // requests go and removes it (the server that set it no longer has rules for the browser).
+
+import type { Network } from "webdriver-bidi-protocol";
 import type { BidiSocket } from "./bidi.ts";
-import type { InterceptPhase, NetworkEvent } from "./bidi-types.ts";
 import type { EventRing } from "./event-log.ts";
 import { type NavPolicy, type Refusal, refusalText } from "./policy.ts";
 
@@ -62,7 +63,7 @@ export class Interceptor {
   /** Intercepts what `rules` need (once; again when the phases change), with `rules` from now on. */
   async install(rules: NetRules = this.rules): Promise<void> {
     this.rules = rules;
-    const phases: InterceptPhase[] = [
+    const phases: Network.InterceptPhase[] = [
       ...(rules.policy ? (["beforeRequestSent"] as const) : []),
       ...(rules.auth ? (["authRequired"] as const) : []),
     ];
@@ -80,7 +81,9 @@ export class Interceptor {
       this.socket.on("browsingContext.navigationStarted", null, (p) => this.popupAway(p.context, p.url)),
     ];
     if (rules.auth) await this.socket.subscribe(["network.authRequired"]);
-    this.intercept = (await this.socket.send("network.addIntercept", { phases })).intercept;
+    this.intercept = (
+      await this.socket.send("network.addIntercept", { phases: phases as [Network.InterceptPhase] })
+    ).intercept;
   }
 
   /** Stops intercepting: requests go their way unasked. */
@@ -109,7 +112,7 @@ export class Interceptor {
    * A proxy asks who this is: its user name and password, once per request (Chromium 156 gives a
    * proxy's challenge status -1, not 407); a site's 401 is left to the browser.
    */
-  private signIn(p: NetworkEvent & { response: { status: number } }): void {
+  private signIn(p: Network.BaseParameters & { response: { status: number } }): void {
     // Only this intercept asks at authRequired (Chromium may leave its id out of the event).
     if (!p.isBlocked || !this.intercept) return;
     const request = p.request.request;
@@ -141,7 +144,7 @@ export class Interceptor {
     return r && r.at >= since ? r : null;
   }
 
-  private decide(p: NetworkEvent): void {
+  private decide(p: Network.BaseParameters): void {
     // Every blocked request is answered here, an orphan's too, but a spare tab's marked page (its
     // own intercept answers it: never sent out).
     if (!p.isBlocked || !this.intercept || spare(p)) return;
@@ -163,7 +166,7 @@ export class Interceptor {
   }
 }
 
-const spare = (p: NetworkEvent) => {
+const spare = (p: Network.BaseParameters) => {
   try {
     return new URL(p.request.url).pathname === SPARE_PATH;
   } catch {
@@ -175,7 +178,7 @@ const spare = (p: NetworkEvent) => {
 const ORPHANS = Symbol("orphan intercepts");
 
 /** Removes the intercepts blocking `p` that this connection did not add (judged only when none is being added). */
-function dropOrphans(socket: BidiSocket, p: NetworkEvent): void {
+function dropOrphans(socket: BidiSocket, p: Network.BaseParameters): void {
   if (socket.addingIntercept) return;
   const seen = socket.attached(ORPHANS, () => new Set<string>());
   for (const id of p.intercepts ?? []) {
@@ -189,7 +192,7 @@ function dropOrphans(socket: BidiSocket, p: NetworkEvent): void {
  * On a connection without rules: a request blocked only by intercepts of an earlier connection (the
  * browser's rules were dropped since, or the server restarted without them) goes on, and those are removed.
  */
-export function releaseOrphan(socket: BidiSocket, p: NetworkEvent): void {
+export function releaseOrphan(socket: BidiSocket, p: Network.BaseParameters): void {
   if (!p.isBlocked || spare(p) || !p.intercepts?.length || socket.addingIntercept) return;
   if (p.intercepts.some((id) => socket.intercepts.has(id))) return;
   dropOrphans(socket, p);

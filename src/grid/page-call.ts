@@ -1,8 +1,9 @@
 // How a page function crosses into the sandbox and back: node refs, its declaration, packed args and results.
+
+import type { Script } from "webdriver-bidi-protocol";
 import { pageLibrary } from "../in-page/bundle.ts" with { type: "macro" };
 import type { PageLib } from "../in-page/index.ts";
 import { BidiError } from "./bidi.ts";
-import type { LocalValue, RemoteValue } from "./bidi-types.ts";
 
 const LIBRARY: string = pageLibrary();
 
@@ -44,8 +45,8 @@ return L.pack(await (${fn.toString()})(L, ...L.unpack(__args, __refs)));
 }
 
 /** Arguments as the sandbox takes them: one JSON string, whether to arm, and the node refs it points at. */
-export function packArgs(args: unknown[], arm: boolean): LocalValue[] {
-  const refs: LocalValue[] = [];
+export function packArgs(args: unknown[], arm: boolean): Script.LocalValue[] {
+  const refs: Script.LocalValue[] = [];
   const json = JSON.stringify(args, (_k, v: unknown) => {
     if (isNodeRef(v)) {
       refs.push({ sharedId: v.sharedId });
@@ -56,14 +57,16 @@ export function packArgs(args: unknown[], arm: boolean): LocalValue[] {
   return [{ type: "string", value: json }, { type: "boolean", value: arm }, ...refs];
 }
 
-export function unpackResult(result: RemoteValue, context: string): unknown {
-  const parts = (result.type === "array" && Array.isArray(result.value) ? result.value : []) as RemoteValue[];
+export function unpackResult(result: Script.RemoteValue, context: string): unknown {
+  const parts = (
+    result.type === "array" && Array.isArray(result.value) ? result.value : []
+  ) as Script.RemoteValue[];
   const head = parts[0];
   if (head?.type !== "string" || typeof head.value !== "string") {
     throw new Error("the page library answered in an unknown shape");
   }
   const refs = parts.slice(1).map((r): NodeRef | WindowRef | null => {
-    const v = r as RemoteValue & { sharedId?: string };
+    const v = r as Script.RemoteValue & { sharedId?: string };
     if (r.type === "window") return { window: String((r.value as { context?: string })?.context ?? "") };
     if (typeof v.sharedId === "string") return { sharedId: v.sharedId, context };
     return null;

@@ -1,6 +1,7 @@
 // Dialogs that stop page work: the error a call meets when one opens, or is already open.
+
+import type { BrowsingContext } from "webdriver-bidi-protocol";
 import { AppError, badInput } from "../errors.ts";
-import type { UserPrompt } from "./bidi-types.ts";
 
 export const DIALOG_OPEN = "a dialog is open: answer it with the dialog tool first";
 
@@ -10,7 +11,7 @@ export const DIALOG_OPEN = "a dialog is open: answer it with the dialog tool fir
  * opening as it was sent) it is the 400 an open dialog is.
  */
 export class DialogOpened extends AppError {
-  constructor(readonly prompt: UserPrompt) {
+  constructor(readonly prompt: BrowsingContext.UserPromptOpenedParameters) {
     super(
       "bad_input",
       prompt.message ? `${DIALOG_OPEN} (it says: ${JSON.stringify(prompt.message)})` : DIALOG_OPEN,
@@ -20,7 +21,7 @@ export class DialogOpened extends AppError {
 }
 
 /** A dialog is open in the tab: nothing can run until it is answered. */
-export function dialogOpenError(prompt: UserPrompt | null): Error {
+export function dialogOpenError(prompt: BrowsingContext.UserPromptOpenedParameters | null): Error {
   return badInput(
     prompt?.message ? `${DIALOG_OPEN} (it says: ${JSON.stringify(prompt.message)})` : DIALOG_OPEN,
   );

@@ -1,5 +1,5 @@
 // Gestures as BiDi input actions: pointer moves and presses on an element, key combos, typed text.
-import type { KeyAction, PointerAction, SourceActions } from "./bidi-types.ts";
+import type { Input } from "webdriver-bidi-protocol";
 import type { NodeRef } from "./page-call.ts";
 
 /** The pause before a key sequence's deadline, per key (typing is one BiDi command). */
@@ -13,7 +13,7 @@ export function keysOf(text: string): string[] {
   return out;
 }
 
-const mouse = (actions: PointerAction[]): SourceActions => ({
+const mouse = (actions: Input.PointerSourceAction[]): Input.SourceActions => ({
   type: "pointer",
   id: "mouse",
   parameters: { pointerType: "mouse" },
@@ -25,7 +25,7 @@ const origin = (el: NodeRef) => ({ type: "element" as const, element: { sharedId
 /** Where a pointer goes: an element's middle (or a point `dx`, `dy` from it), or a point of the viewport. */
 export type PointAt = (NodeRef & { dx?: number; dy?: number }) | { x: number; y: number };
 
-const moveTo = (at: PointAt): PointerAction =>
+const moveTo = (at: PointAt): Input.PointerSourceAction =>
   "sharedId" in at
     ? { type: "pointerMove", x: Math.round(at.dx ?? 0), y: Math.round(at.dy ?? 0), origin: origin(at) }
     : { type: "pointerMove", x: Math.round(at.x), y: Math.round(at.y), origin: "viewport" };
@@ -34,9 +34,9 @@ const moveTo = (at: PointAt): PointerAction =>
 export function clickActions(
   at: PointAt,
   opts: { button?: number; count?: number; holdMs?: number },
-): SourceActions {
+): Input.SourceActions {
   const button = opts.button ?? 0;
-  const actions: PointerAction[] = [moveTo(at)];
+  const actions: Input.PointerSourceAction[] = [moveTo(at)];
   for (let i = 0; i < (opts.count ?? 1); i++) {
     actions.push({ type: "pointerDown", button });
     if (opts.holdMs) actions.push({ type: "pause", duration: Math.round(opts.holdMs) });
@@ -46,7 +46,7 @@ export function clickActions(
 }
 
 /** How long a source's actions take by their own durations, in ms (a command's deadline adds it). */
-export function actionsMs(sources: SourceActions[]): number {
+export function actionsMs(sources: Input.SourceActions[]): number {
   let most = 0;
   for (const s of sources) {
     let ms = 0;
@@ -61,11 +61,11 @@ export function actionsMs(sources: SourceActions[]): number {
  * run alongside it: keys down, the pointer acts while they are held, keys up. The page's mouse
  * events carry ctrlKey, shiftKey, altKey, metaKey.
  */
-export function withModifiers(pointer: SourceActions, modifiers: string[]): SourceActions[] {
+export function withModifiers(pointer: Input.SourceActions, modifiers: string[]): Input.SourceActions[] {
   if (!modifiers.length || pointer.type !== "pointer") return [pointer];
   const pad = (n: number) => Array.from({ length: n }, () => ({ type: "pause" as const }));
   const n = modifiers.length;
-  const keys: KeyAction[] = [
+  const keys: Input.KeySourceAction[] = [
     ...modifiers.map((value) => ({ type: "keyDown" as const, value })),
     ...pad(pointer.actions.length),
     ...[...modifiers].reverse().map((value) => ({ type: "keyUp" as const, value })),
@@ -76,12 +76,12 @@ export function withModifiers(pointer: SourceActions, modifiers: string[]): Sour
   ];
 }
 
-export function hoverActions(at: PointAt): SourceActions {
+export function hoverActions(at: PointAt): Input.SourceActions {
   return mouse([moveTo(at)]);
 }
 
 /** A move to a point of the viewport, taking `duration` ms. */
-const at = (x: number, y: number, duration = 0): PointerAction => ({
+const at = (x: number, y: number, duration = 0): Input.PointerSourceAction => ({
   type: "pointerMove",
   x: Math.max(0, Math.round(x)),
   y: Math.max(0, Math.round(y)),
@@ -98,11 +98,11 @@ export function pathActions(
   from: { x: number; y: number },
   to: { x: number; y: number },
   holdMs = 0,
-): SourceActions {
+): Input.SourceActions {
   const dx = to.x - from.x;
   const dy = to.y - from.y;
   const steps = Math.max(4, Math.min(30, Math.round(Math.hypot(dx, dy) / 15)));
-  const actions: PointerAction[] = [at(from.x, from.y), { type: "pointerDown", button: 0 }];
+  const actions: Input.PointerSourceAction[] = [at(from.x, from.y), { type: "pointerDown", button: 0 }];
   if (holdMs) actions.push({ type: "pause", duration: Math.round(holdMs) });
   // Past a library's drag threshold first (jQuery UI waits for 1 px and a moment).
   actions.push(at(from.x + Math.sign(dx || 1) * 3, from.y + Math.sign(dy || 1) * 3, 30));
@@ -122,10 +122,10 @@ const STROKE_STEP = 10;
 export function strokeActions(
   points: { x: number; y: number }[],
   opts: { press: boolean; holdMs?: number },
-): SourceActions {
+): Input.SourceActions {
   const [first, ...rest] = points;
   if (!first) return mouse([]);
-  const actions: PointerAction[] = [at(first.x, first.y)];
+  const actions: Input.PointerSourceAction[] = [at(first.x, first.y)];
   if (opts.press) actions.push({ type: "pointerDown", button: 0 });
   if (opts.press && opts.holdMs) actions.push({ type: "pause", duration: Math.round(opts.holdMs) });
   let from = first;
@@ -142,7 +142,7 @@ export function strokeActions(
 }
 
 /** The wheel turned by `delta` (CSS pixels) over `at`: an element's point, or one of the viewport. */
-export function wheelActions(at: PointAt, delta: { x: number; y: number }): SourceActions {
+export function wheelActions(at: PointAt, delta: { x: number; y: number }): Input.SourceActions {
   const where =
     "sharedId" in at
       ? { x: Math.round(at.dx ?? 0), y: Math.round(at.dy ?? 0), origin: origin(at) }
@@ -155,8 +155,8 @@ export function wheelActions(at: PointAt, delta: { x: number; y: number }): Sour
 }
 
 /** Key presses: each combo's modifiers held around its key. */
-export function keyActions(combos: { modifiers: string[]; key: string }[]): KeyAction[] {
-  const actions: KeyAction[] = [];
+export function keyActions(combos: { modifiers: string[]; key: string }[]): Input.KeySourceAction[] {
+  const actions: Input.KeySourceAction[] = [];
   for (const c of combos) {
     for (const m of c.modifiers) actions.push({ type: "keyDown", value: m });
     actions.push({ type: "keyDown", value: c.key }, { type: "keyUp", value: c.key });

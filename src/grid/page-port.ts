@@ -1,17 +1,9 @@
 // The page port: one BiDi command with its failures said plainly, the dialog watch, sandbox and page calls.
 import { error as wd } from "selenium-webdriver";
+import type { BrowsingContext, Script } from "webdriver-bidi-protocol";
 import { badInput } from "../errors.ts";
+import type { Method, Params, Result } from "./bidi.ts";
 import { BidiDead, BidiError, type BidiSocket, BidiTimeout, SANDBOX } from "./bidi.ts";
-import type {
-  BrowsingContextInfo,
-  Commands,
-  EvaluateResult,
-  LocalValue,
-  Method,
-  RemoteValue,
-  Target,
-  UserPrompt,
-} from "./bidi-types.ts";
 import type { HeldConnection } from "./held.ts";
 import { declaration, NO_LIBRARY, type PageFn, packArgs, settling, unpackResult } from "./page-call.ts";
 import { DialogOpened, dialogOpenError } from "./page-dialogs.ts";
@@ -81,9 +73,9 @@ export class PagePort {
    */
   async send<M extends Method>(
     method: M,
-    params: Commands[M]["params"],
+    params: Params<M>,
     opts: { timeoutMs?: number } = {},
-  ): Promise<Commands[M]["result"]> {
+  ): Promise<Result<M>> {
     try {
       return await this.sendOnce(method, params, opts);
     } catch (err) {
@@ -101,9 +93,9 @@ export class PagePort {
 
   private async sendOnce<M extends Method>(
     method: M,
-    params: Commands[M]["params"],
+    params: Params<M>,
     opts: { timeoutMs?: number } = {},
-  ): Promise<Commands[M]["result"]> {
+  ): Promise<Result<M>> {
     const target = targetOf(method, params);
     if (target) await stillStuck(this.held, this.where.tab, target);
     const work = this.held.socket.send(method, params, opts);
@@ -189,13 +181,13 @@ export class PagePort {
   // Whether the browser's tree, read again, still holds `context` (a tab or one of its frames).
   private async inTree(context: string): Promise<boolean> {
     const got = await this.held.socket.send("browsingContext.getTree", {}).catch(() => null);
-    const has = (cs: BrowsingContextInfo[]): boolean =>
+    const has = (cs: BrowsingContext.Info[]): boolean =>
       cs.some((c) => c.context === context || has(c.children ?? []));
     return !!got && has(got.contexts);
   }
 
   /** The dialog open in the agent's tab, if the connection saw one open. */
-  get prompt(): UserPrompt | null {
+  get prompt(): BrowsingContext.UserPromptOpenedParameters | null {
     return this.held.prompts.get(this.where.tab) ?? null;
   }
 
@@ -255,7 +247,7 @@ export class PagePort {
   }
 
   private async runOn<T>(
-    target: Target,
+    target: Script.Target,
     context: string,
     arm: boolean,
     fn: PageFn,
@@ -361,11 +353,15 @@ export class PagePort {
    * Runs a caller's function declaration in the page's own world of `context` (what
    * execute_script means), awaiting a promise; its value as the browser serialised it.
    */
-  async userCall(context: string, declaration: string, args: LocalValue[]): Promise<RemoteValue> {
+  async userCall(
+    context: string,
+    declaration: string,
+    args: Script.LocalValue[],
+  ): Promise<Script.RemoteValue> {
     const prompt = this.prompt;
     if (prompt) throw dialogOpenError(prompt);
     await this.usable();
-    let reply: Awaited<ReturnType<BidiSocket["send"]>> & EvaluateResult;
+    let reply: Awaited<ReturnType<BidiSocket["send"]>> & Script.EvaluateResult;
     try {
       reply = (await this.whilePrompt(
         this.send(
@@ -380,7 +376,7 @@ export class PagePort {
           },
           { timeoutMs: this.opts.scriptMs + GRACE_MS },
         ),
-      )) as EvaluateResult;
+      )) as Script.EvaluateResult;
     } catch (err) {
       if (err instanceof BidiTimeout) {
         throw badInput(

@@ -2,10 +2,11 @@
 // the tab that opened it: they share one event loop), or a script that never yields. The browser
 // itself still answers (its context tree, its events), so each is told apart and named, and the
 // held connection is kept: it is the one that saw the dialog open.
+
+import type { BrowsingContext } from "webdriver-bidi-protocol";
 import { AppError } from "../errors.ts";
 import { ping } from "../in-page/standalone.ts";
 import { type BidiSocket, BidiTimeout, SANDBOX } from "./bidi.ts";
-import type { UserPrompt } from "./bidi-types.ts";
 import type { HeldConnection } from "./held.ts";
 
 /** The probe a stuck page does not answer (src/in-page/standalone.ts). */
@@ -33,7 +34,7 @@ export function answers(socket: BidiSocket, context: string, ms = PROBE_MS): Pro
 /** A dialog open in another tab, which the tab a call went to waits on (a 400: answer it). */
 export class DialogElsewhere extends AppError {
   constructor(
-    readonly prompt: UserPrompt,
+    readonly prompt: BrowsingContext.UserPromptOpenedParameters,
     index: number,
   ) {
     const kind = prompt.type === "beforeunload" ? "leave-page" : prompt.type;
@@ -58,16 +59,19 @@ export class PageBusy extends AppError {
 
 /** A dialog open in a tab other than `tab` (and `target`), if the connection saw one. */
 export function promptElsewhere(
-  prompts: ReadonlyMap<string, UserPrompt>,
+  prompts: ReadonlyMap<string, BrowsingContext.UserPromptOpenedParameters>,
   tab: string,
   target: string,
-): UserPrompt | null {
+): BrowsingContext.UserPromptOpenedParameters | null {
   for (const [context, p] of prompts) if (context !== tab && context !== target) return p;
   return null;
 }
 
 /** The error naming `prompt`'s tab by its index (the browser's order of tabs, as switch lists them). */
-export async function dialogElsewhere(socket: BidiSocket, prompt: UserPrompt): Promise<DialogElsewhere> {
+export async function dialogElsewhere(
+  socket: BidiSocket,
+  prompt: BrowsingContext.UserPromptOpenedParameters,
+): Promise<DialogElsewhere> {
   const tree = await socket
     .send("browsingContext.getTree", { maxDepth: 0 }, { timeoutMs: PROBE_MS })
     .catch(() => null);
@@ -81,7 +85,7 @@ export async function dialogElsewhere(socket: BidiSocket, prompt: UserPrompt): P
  */
 export async function whyStuck(
   socket: BidiSocket,
-  prompts: ReadonlyMap<string, UserPrompt>,
+  prompts: ReadonlyMap<string, BrowsingContext.UserPromptOpenedParameters>,
   tab: string,
   target: string,
 ): Promise<DialogElsewhere | PageBusy | null> {

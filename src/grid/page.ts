@@ -3,11 +3,12 @@
 // - every script of the server's own runs in a sandbox realm, with the page library installed,
 //   so a page that replaces its own globals changes nothing the server computes;
 // - elements cross as BiDi node references; gestures go through input.performActions.
+
+import type { BrowsingContext, Input } from "webdriver-bidi-protocol";
 import { badInput, conflict, unavailable } from "../errors.ts";
 import type { Locator } from "../in-page/index.ts";
 import { docTitle } from "../in-page/standalone.ts";
-import { BidiError, BidiTimeout, SANDBOX } from "./bidi.ts";
-import type { BrowsingContextInfo, SourceActions } from "./bidi-types.ts";
+import { BidiError, BidiTimeout, remoteValue, SANDBOX } from "./bidi.ts";
 import { type NodeRef, settling } from "./page-call.ts";
 import { DialogOpened, dialogOpenError } from "./page-dialogs.ts";
 import { actionsMs, clickActions, hoverActions, KEY_MS, keyActions, keysOf } from "./page-input.ts";
@@ -49,7 +50,7 @@ export class Page extends PagePort {
   // ---- where the browser is -----------------------------------------------------------------
 
   /** The agent's tab and its frames, as the browser tells it. */
-  async tree(): Promise<BrowsingContextInfo> {
+  async tree(): Promise<BrowsingContext.Info> {
     const got = await this.send("browsingContext.getTree", { root: this.where.tab });
     const top = got.contexts[0];
     if (!top) throw badInput("the current tab was closed: pick another with switch (tab)");
@@ -57,7 +58,7 @@ export class Page extends PagePort {
   }
 
   /** Every tab, in the order they were opened. */
-  async tabs(): Promise<BrowsingContextInfo[]> {
+  async tabs(): Promise<BrowsingContext.Info[]> {
     return (await this.send("browsingContext.getTree", { maxDepth: 0 })).contexts;
   }
 
@@ -66,7 +67,7 @@ export class Page extends PagePort {
    * posted its answer), the agent moves to the tab that opened it, else the first. Returns the tab
    * it is in now, or null when none is open.
    */
-  rehome(tabs: BrowsingContextInfo[]): BrowsingContextInfo | null {
+  rehome(tabs: BrowsingContext.Info[]): BrowsingContext.Info | null {
     const here = tabs.find((t) => t.context === this.where.tab);
     if (here) return here;
     const opener = this.held.openers.get(this.where.tab);
@@ -89,28 +90,14 @@ export class Page extends PagePort {
   }
 
   /**
-   * The URL of the document `context` holds, from the browser: what a bound write checks. An
-   * about:blank or srcdoc frame has its parent's origin, so its parent's URL counts.
-   */
-  async documentUrl(context: string = this.context): Promise<string> {
-    const path = pathTo(await this.tree(), context);
-    if (!path) throw badInput("the frame is gone: leave it with switch (frame: null)");
-    for (let i = path.length - 1; i >= 0; i--) {
-      const url = (path[i] as BrowsingContextInfo).url;
-      if (!/^about:(blank|srcdoc)\b/i.test(url) || i === 0) return url;
-    }
-    return "";
-  }
-
-  /**
    * The URL (the browser's word) and title (what the page shows) of the document `context` holds,
    * the tab's top document by default, in one round trip.
    */
   async state(context: string = this.where.tab): Promise<{ url: string; title: string }> {
-    const urlIn = (tree: BrowsingContextInfo) => {
+    const urlIn = (tree: BrowsingContext.Info) => {
       const path = pathTo(tree, context);
       if (!path) throw badInput("the frame is gone: leave it with switch (frame: null)");
-      return (path[path.length - 1] as BrowsingContextInfo).url;
+      return (path[path.length - 1] as BrowsingContext.Info).url;
     };
     if (this.prompt) return { url: urlIn(await this.tree()), title: "" };
     const [tree, title] = await Promise.all([
@@ -138,7 +125,8 @@ export class Page extends PagePort {
         }),
       ),
     );
-    return reply.type === "success" && typeof reply.result.value === "string" ? reply.result.value : "";
+    const got = reply.type === "success" ? remoteValue(reply.result) : "";
+    return typeof got === "string" ? got : "";
   }
 
   // ---- moving the page ------------------------------------------------------------------------
@@ -270,7 +258,7 @@ export class Page extends PagePort {
    * One performActions in the element's context; a dialog it opens ends the wait (DialogOpened).
    * Actions that take time by their own durations (a hold, a long path) get that much more.
    */
-  async perform(context: string, actions: SourceActions[], timeoutMs?: number): Promise<void> {
+  async perform(context: string, actions: Input.SourceActions[], timeoutMs?: number): Promise<void> {
     const prompt = this.prompt;
     if (prompt) throw dialogOpenError(prompt);
     const takes = actionsMs(actions);
@@ -321,7 +309,7 @@ export class Page extends PagePort {
 }
 
 /** The contexts from `root` down to `context`, or null when it is not in the tree. */
-function pathTo(root: BrowsingContextInfo, context: string): BrowsingContextInfo[] | null {
+function pathTo(root: BrowsingContext.Info, context: string): BrowsingContext.Info[] | null {
   if (root.context === context) return [root];
   for (const child of root.children ?? []) {
     const below = pathTo(child, context);

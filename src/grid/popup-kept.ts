@@ -27,7 +27,7 @@ export async function readPopup(socket: BidiSocket, tab: string): Promise<Kept |
       { context: tab, type: "window" },
       { timeoutMs: CALL_MS },
     );
-    const realm = realms.find((r) => r.sandbox === SANDBOX)?.realm;
+    const realm = realms.find((r) => r.type === "window" && r.sandbox === SANDBOX)?.realm;
     if (!realm) return null;
     const reply = await socket.send(
       "script.callFunction",

@@ -6,7 +6,7 @@
 // navigation that made it: a page back from the back/forward cache commits under that same
 // navigation, and keeps its mark. Documents the record did not see made (the connection was opened
 // later) count as reached when their origin had a script.
-import type { BrowsingContextInfo } from "./bidi-types.ts";
+import type { BrowsingContext } from "webdriver-bidi-protocol";
 
 const MAX_REACHED = 10_000;
 
@@ -65,7 +65,7 @@ export class ReachedDocs {
     if (this.reached.size > MAX_REACHED) this.reached.delete(this.reached.values().next().value as string);
   }
 
-  created(info: Pick<BrowsingContextInfo, "context" | "url" | "parent" | "originalOpener">): void {
+  created(info: Pick<BrowsingContext.Info, "context" | "url" | "parent" | "originalOpener">): void {
     const parent = info.parent ?? null;
     const opener = info.originalOpener ?? null;
     this.current(info.context, {
@@ -99,9 +99,9 @@ export class ReachedDocs {
    * The tree as read now: documents not seen made are taken in, reached when their origin had a
    * script (the record cannot tell what happened while it was not listening).
    */
-  known(contexts: BrowsingContextInfo[]): void {
+  known(contexts: BrowsingContext.Info[]): void {
     const alive = new Set<string>();
-    const walk = (cs: BrowsingContextInfo[] | null | undefined, parent: string | null) => {
+    const walk = (cs: BrowsingContext.Info[] | null | undefined, parent: string | null) => {
       for (const c of cs ?? []) {
         alive.add(c.context);
         const known = this.docs.get(c.context);

@@ -1,11 +1,12 @@
 // A person drives the browser: one click, text, key press or scroll at viewport CSS pixels, in
 // the workspace's turn (never between an agent call's steps), over the held BiDi connection.
+
+import type { BrowsingContext, Input } from "webdriver-bidi-protocol";
 import { z } from "zod";
 import { defineAction } from "../actions/define.ts";
 import { validate } from "../actions/validate.ts";
 import { browserState } from "../browser/landing.ts";
 import { badInput } from "../errors.ts";
-import type { BrowsingContextInfo, SourceActions } from "../grid/bidi-types.ts";
 import { parseKeys } from "../grid/keys.ts";
 import type { Page } from "../grid/page.ts";
 import type { PageLib } from "../in-page/index.ts";
@@ -56,7 +57,7 @@ export function inputArgs(input: PersonInput): Record<string, unknown> {
 /** The person is about to type: a password field holding the focus is noted, to empty at Hand back. */
 async function notePasswords(page: Page): Promise<void> {
   const contexts: string[] = [];
-  const walk = (c: BrowsingContextInfo) => {
+  const walk = (c: BrowsingContext.Info) => {
     contexts.push(c.context);
     for (const k of c.children ?? []) walk(k);
   };
@@ -64,8 +65,8 @@ async function notePasswords(page: Page): Promise<void> {
   await Promise.all(contexts.map((c) => page.callIn(c, (L: PageLib) => L.personTyping()).catch(() => false)));
 }
 
-const mouse = (x: number, y: number, button: number, count: number): SourceActions => {
-  const actions: Extract<SourceActions, { type: "pointer" }>["actions"] = [
+const mouse = (x: number, y: number, button: number, count: number): Input.SourceActions => {
+  const actions: Extract<Input.SourceActions, { type: "pointer" }>["actions"] = [
     { type: "pointerMove", x: Math.round(x), y: Math.round(y), origin: "viewport" },
   ];
   for (let i = 0; i < count; i++)
@@ -98,7 +99,7 @@ export const personAction = defineAction({
       await page.keys(tab, parsed.combos);
     } else {
       const s = given.scroll;
-      const wheel: SourceActions = {
+      const wheel: Input.SourceActions = {
         type: "wheel",
         id: "person-wheel",
         actions: [{ type: "scroll", x: Math.round(s.x), y: Math.round(s.y), deltaX: s.dx, deltaY: s.dy }],

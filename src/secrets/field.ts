@@ -4,7 +4,7 @@
 // (src/in-page/bound.ts), and the scripted-document rule (spec §1.17): no secret goes into a document
 // a script of the agent's could reach.
 import { badInput } from "../errors.ts";
-import { SANDBOX } from "../grid/bidi.ts";
+import { remoteValue, SANDBOX } from "../grid/bidi.ts";
 import type { Page } from "../grid/page.ts";
 import type { NodeRef } from "../grid/page-call.ts";
 import type { PageLib } from "../in-page/index.ts";
@@ -113,7 +113,7 @@ export async function refuseNearScript(
           { timeoutMs: ASK_MS },
         )
         .catch(() => null);
-      const yes = got?.type !== "success" || got.result.value !== false;
+      const yes = got?.type !== "success" || remoteValue(got.result) !== false;
       return yes ? context : null;
     }),
   );

@@ -1,9 +1,10 @@
 // A save's read of the browser: the page's own two storages (in the sandbox), the whole cookie jar
 // (BiDi sees httpOnly ones), and the localStorage of every other history origin, read in a few
 // spare tabs side by side.
+
+import type { Network } from "webdriver-bidi-protocol";
 import { AppError, BIDI_DOWN, unavailable } from "../errors.ts";
 import { BidiError } from "../grid/bidi.ts";
-import type { Cookie } from "../grid/bidi-types.ts";
 import { SPARE_PATH } from "../grid/net-rules.ts";
 import type { IdbRead } from "../in-page/idb.ts";
 import { isObject } from "../kit/json.ts";
@@ -58,7 +59,7 @@ function items(v: unknown): Items {
 }
 
 /** A BiDi cookie in the stored shape. */
-export function storedCookie(c: Cookie): StoredCookie {
+export function storedCookie(c: Network.Cookie): StoredCookie {
   return {
     name: c.name,
     value: c.value.value,
@@ -79,7 +80,7 @@ export function channelDown(err: unknown): boolean {
 
 /** Reads the jar; a channel that does not answer is BIDI_DOWN and nothing is saved. */
 export async function readJar(bidi: SpareBidi): Promise<StoredCookie[]> {
-  let jar: Cookie[];
+  let jar: Network.Cookie[];
   try {
     jar = (await bidi.send("storage.getCookies", {})).cookies;
   } catch (err) {

@@ -3,10 +3,11 @@
 // tabs beside it where the browser has the cores), and the saved sessionStorage through a one-shot
 // preload script that fills the main tab's on its way to that site. Best effort: nothing here throws
 // or fails an open.
+
+import type { BrowsingContext, Network, Storage } from "webdriver-bidi-protocol";
 import { SITE_DATA_URI } from "../actions/fields.ts";
 import { messageOf } from "../errors.ts";
 import { SANDBOX } from "../grid/bidi.ts";
-import type { NavigationInfo, PartialCookie, SameSite } from "../grid/bidi-types.ts";
 import { isObject } from "../kit/json.ts";
 import {
   hostOfUrl,
@@ -50,15 +51,15 @@ export function liveCookies(cookies: StoredCookie[], now: number): StoredCookie[
   return cookies.filter((c) => typeof c.expiry !== "number" || c.expiry > now);
 }
 
-// Chrome reports an unspecified SameSite as none and silently refuses none without secure.
-function sameSite(c: StoredCookie): SameSite | undefined {
+// Chrome reports an unspecified Network.SameSite as none and silently refuses none without secure.
+function sameSite(c: StoredCookie): Network.SameSite | undefined {
   if (typeof c.same_site !== "string") return undefined;
   if (c.same_site === "none" && !c.secure) return "lax";
-  return c.same_site as SameSite;
+  return c.same_site as Network.SameSite;
 }
 
-function partial(c: StoredCookie): PartialCookie {
-  const p: PartialCookie = {
+function partial(c: StoredCookie): Storage.PartialCookie {
+  const p: Storage.PartialCookie = {
     name: c.name,
     value: { type: c.value_type === "base64" ? "base64" : "string", value: String(c.value ?? "") },
     domain: c.domain,
@@ -175,7 +176,7 @@ export async function preloadSession(
   // In place before anything is asked, so no navigation can pass unseen.
   for (const event of ARRIVED) {
     offs.push(
-      bidi.on(event, context, (p: NavigationInfo) => {
+      bidi.on(event, context, (p: BrowsingContext.NavigationInfo) => {
         if (originOf(p?.url ?? "") !== origin) return;
         arrived = true;
         if (script && subscription) remove();

@@ -2,7 +2,7 @@
 // for SPARE_PATH on any origin), the frames of other origins it may hold, and the scripts a visit
 // runs there. spare-tab.ts moves tabs between such pages.
 
-import { type BidiSocket, SANDBOX } from "../grid/bidi.ts";
+import { type BidiSocket, remoteValue, SANDBOX } from "../grid/bidi.ts";
 import { SPARE_PATH } from "../grid/net-rules.ts";
 import { firstParty, onMarkedPage } from "../in-page/standalone.ts";
 
@@ -129,7 +129,7 @@ export async function inFrames(
           resultOwnership: "none",
         });
         if (reply.type !== "success") return { ok: false };
-        const got = JSON.parse(String(reply.result.value)) as {
+        const got = JSON.parse(String(remoteValue(reply.result))) as {
           spare?: boolean;
           origin?: string;
           partitioned?: boolean;

@@ -1,7 +1,7 @@
 // A pool of spare tabs (spare-tab.ts) that visit many origins side by side, within one total
 // budget: a save's read of the history's other sites, a restore's writes.
 import { messageOf } from "../errors.ts";
-import { SANDBOX } from "../grid/bidi.ts";
+import { remoteValue, SANDBOX } from "../grid/bidi.ts";
 import { cores } from "../in-page/standalone.ts";
 import { FRAMES_PER_PAGE, type FrameResult, type SpareBidi, SW_REASON, spareUrl } from "./spare-page.ts";
 import { borrowSpareTab, openSpareTab, ServiceWorkerAnswered, type SpareTab } from "./spare-tab.ts";
@@ -29,7 +29,7 @@ export async function browserCores(bidi: SpareBidi, context: string): Promise<nu
       awaitPromise: false,
     })
     .catch(() => null);
-  const n = reply?.type === "success" ? Number(reply.result.value) : 0;
+  const n = reply?.type === "success" ? Number(remoteValue(reply.result)) : 0;
   return Number.isInteger(n) && n > 0 ? n : 0;
 }
 

@@ -2,9 +2,9 @@
 // blank page, so it can stand on an origin without that site loading and read or write its
 // storage (Playwright's way for storageState); spare-pool.ts keeps a few side by side.
 // Over BiDi only; no CDP.
+import type { Network, Script } from "webdriver-bidi-protocol";
 import { messageOf } from "../errors.ts";
-import { SANDBOX } from "../grid/bidi.ts";
-import type { NetworkEvent } from "../grid/bidi-types.ts";
+import { remoteValue, SANDBOX } from "../grid/bidi.ts";
 import { SPARE_PATH } from "../grid/net-rules.ts";
 import { nothing } from "../in-page/standalone.ts";
 import { type Arrival, FRAMED, HOME, LOADED, MOVED, Moves } from "./spare-moves.ts";
@@ -44,6 +44,8 @@ export interface VisitOptions {
   framed?: (results: FrameResult[]) => void;
 }
 
+/** A request as the intercept hears it. */
+type Request = Network.BaseParameters;
 const HTML: { name: string; value: { type: "string"; value: string } }[] = [
   { name: "content-type", value: { type: "string", value: "text/html" } },
 ];
@@ -141,7 +143,7 @@ async function prepare(bidi: SpareBidi, context: string, parts: Parts): Promise<
   // Only our intercept's requests are answered; its id is known before any can arrive.
   let ours: string | null = null;
   // Its frames' requests carry their own contexts: the intercept's id says which are ours.
-  parts.off = bidi.on("network.beforeRequestSent", null, (event: NetworkEvent) => {
+  parts.off = bidi.on("network.beforeRequestSent", null, (event: Request) => {
     if (ours) answer(bidi, event, ours, parts.hold);
   });
   const subscribing = bidi.subscribe(["network.beforeRequestSent", ...MOVED, LOADED, FRAMED], [context]);
@@ -178,7 +180,7 @@ function spareTab(
   const own = async (origin: string, fn: string, arg: string, arrival: Arrival | null): Promise<unknown> => {
     let release: () => void = () => undefined;
     if (arrival) parts.hold = new Promise<void>((resolve) => (release = resolve));
-    let reply: Awaited<ReturnType<SpareBidi["send"]>>;
+    let reply: Script.EvaluateResult;
     try {
       reply = await bidi.send("script.callFunction", {
         functionDeclaration: onSpare(fn),
@@ -200,7 +202,11 @@ function spareTab(
     }
     const got =
       reply.type === "success"
-        ? (JSON.parse(String(reply.result.value)) as { spare: boolean; origin: string; value?: unknown })
+        ? (JSON.parse(String(remoteValue(reply.result))) as {
+            spare: boolean;
+            origin: string;
+            value?: unknown;
+          })
         : null;
     // The page moved on only when it was ours and the function answered.
     if (arrival && got?.spare && got.origin === origin) heading = arrival;
@@ -275,7 +281,7 @@ function spareTab(
 
 // Runs on the socket's event path: a refused answer shows up later as a page without the marker.
 // An answer `hold` keeps back goes once it settles.
-function answer(bidi: SpareBidi, event: NetworkEvent, intercept: string, hold: Promise<void> | null): void {
+function answer(bidi: SpareBidi, event: Request, intercept: string, hold: Promise<void> | null): void {
   if (typeof event !== "object" || event === null || event.isBlocked !== true) return;
   if (!event.intercepts?.includes(intercept)) return;
   const request = event.request?.request;

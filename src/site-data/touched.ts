@@ -4,8 +4,9 @@
 // frame). Where nothing runs, the rest is carried. The held connection's navigation events are followed, per
 // connection: a new one (the server restarted, the connection dropped, the browser was reattached)
 // knows nothing, and its first save reads everything. Spare-tab pages are the server's own.
+
+import type { BrowsingContext } from "webdriver-bidi-protocol";
 import type { BidiSocket } from "../grid/bidi.ts";
-import type { NavigationInfo } from "../grid/bidi-types.ts";
 import { SPARE_PATH } from "../grid/net-rules.ts";
 import { originOf } from "../store/record.ts";
 
@@ -32,7 +33,7 @@ const web = (url: string): string | null => {
 function tracker(socket: BidiSocket): Tracker {
   return socket.attached(TRACKER, () => {
     const made: Tracker = { touched: new Set(), baseline: null };
-    const seen = (p: NavigationInfo) => {
+    const seen = (p: BrowsingContext.NavigationInfo) => {
       const o = web(p?.url ?? "");
       if (o) made.touched.add(o);
     };

@@ -3,7 +3,7 @@
 // the browser the call was handed back (the manager's after-hook); a call that never had its turn
 // is read through `reach`.
 import type { LiveBrowser } from "../actions/action.ts";
-import { SANDBOX } from "../grid/bidi.ts";
+import { remoteValue, SANDBOX } from "../grid/bidi.ts";
 import { docTitle } from "../in-page/standalone.ts";
 import { type Reach, reach, SCREEN_MS, screenOf } from "./screens.ts";
 
@@ -67,7 +67,10 @@ async function where(
             },
             { timeoutMs: 1_000 },
           )
-          .then((r) => (r.type === "success" && typeof r.result.value === "string" ? r.result.value : ""))
+          .then((r) => {
+            const v = r.type === "success" ? remoteValue(r.result) : "";
+            return typeof v === "string" ? v : "";
+          })
           .catch(() => ""),
   ]);
   const url = tree.contexts[0]?.url;

@@ -1,8 +1,8 @@
 // The typed BiDi socket against a real browser on the test Grid, through the Grid's BiDi proxy.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { BrowsingContext, Network } from "webdriver-bidi-protocol";
 import { AppError } from "../../src/errors.ts";
-import { BidiError, BidiSocket } from "../../src/grid/bidi.ts";
-import type { NavigationInfo, NetworkEvent } from "../../src/grid/bidi-types.ts";
+import { BidiError, BidiSocket, remoteValue } from "../../src/grid/bidi.ts";
 import { Grid } from "../../src/grid/webdriver.ts";
 import { testGridUrl } from "../support/env.ts";
 import { html, serveFixture } from "../support/fixtures.ts";
@@ -27,7 +27,7 @@ async function connect(opts?: { commandTimeoutMs?: number }): Promise<BidiSocket
 async function evaluate(bidi: BidiSocket, context: string, expression: string): Promise<unknown> {
   const r = await bidi.send("script.evaluate", { expression, target: { context }, awaitPromise: true });
   if (r.type !== "success") throw new Error(r.exceptionDetails.text);
-  return r.result.value;
+  return remoteValue(r.result);
 }
 
 beforeAll(async () => {
@@ -86,11 +86,13 @@ describe("the BiDi socket", () => {
     const [a, b] = tabs as [string, string];
     const loads: Record<string, string[]> = { a: [], b: [], all: [] };
     const requests: Record<string, string[]> = { a: [], b: [] };
-    bidi.on("browsingContext.load", a, (e: NavigationInfo) => loads.a?.push(e.url));
-    bidi.on("browsingContext.load", b, (e: NavigationInfo) => loads.b?.push(e.url));
-    const offAll = bidi.on("browsingContext.load", null, (e: NavigationInfo) => loads.all?.push(e.url));
-    bidi.on("network.beforeRequestSent", a, (e: NetworkEvent) => requests.a?.push(e.request.url));
-    bidi.on("network.beforeRequestSent", b, (e: NetworkEvent) => requests.b?.push(e.request.url));
+    bidi.on("browsingContext.load", a, (e: BrowsingContext.NavigationInfo) => loads.a?.push(e.url));
+    bidi.on("browsingContext.load", b, (e: BrowsingContext.NavigationInfo) => loads.b?.push(e.url));
+    const offAll = bidi.on("browsingContext.load", null, (e: BrowsingContext.NavigationInfo) =>
+      loads.all?.push(e.url),
+    );
+    bidi.on("network.beforeRequestSent", a, (e: Network.BaseParameters) => requests.a?.push(e.request.url));
+    bidi.on("network.beforeRequestSent", b, (e: Network.BaseParameters) => requests.b?.push(e.request.url));
     // A handler that throws must not disturb the socket or the other handlers.
     bidi.on("browsingContext.load", null, () => {
       throw new Error("handler bug");

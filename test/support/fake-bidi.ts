@@ -2,8 +2,8 @@
 // that answers through the caller's handler, storage per origin (and per tab for sessionStorage),
 // a cookie jar, and scripts evaluated for real against fake `document`, `location` and storages.
 
+import type { Network, Storage } from "webdriver-bidi-protocol";
 import type { BidiSocket } from "../../src/grid/bidi.ts";
-import type { Cookie, NetworkEvent, PartialCookie } from "../../src/grid/bidi-types.ts";
 import { Log } from "../../src/log.ts";
 
 export class FakeStorage {
@@ -104,7 +104,7 @@ interface Tab {
 type Failure = (method: string, params: any) => Error | undefined | null;
 
 export interface FakeOptions {
-  cookies?: Cookie[];
+  cookies?: Network.Cookie[];
   /** Origins whose service worker answers: the page has no marker. */
   workers?: string[];
   /** Origins the tab never reaches: it stays on its last page. */
@@ -140,7 +140,7 @@ export class FakeBidi {
   readonly logger = new Log("warn");
   readonly log: string[] = [];
   readonly responses: Array<Record<string, unknown>> = [];
-  readonly jar: Cookie[];
+  readonly jar: Network.Cookie[];
   readonly local = new Map<string, FakeStorage>();
   /** sessionStorage per tab, per origin. */
   readonly session = new Map<string, Map<string, FakeStorage>>();
@@ -324,7 +324,7 @@ export class FakeBidi {
       case "storage.getCookies":
         return { cookies: this.jar.map((c) => ({ ...c })), partitionKey: {} };
       case "storage.setCookie": {
-        const c = params.cookie as PartialCookie;
+        const c = params.cookie as Storage.PartialCookie;
         if (this.opts.drop?.includes(c.name)) return { partitionKey: {} };
         this.jar.push({
           name: c.name,
@@ -469,7 +469,7 @@ export class FakeBidi {
   /** A blocked request, as the intercept's listeners hear it; the body they answer with ("" if none). */
   private async request(context: string, url: string, intercept: string): Promise<string> {
     const before = this.responses.length;
-    const event: NetworkEvent = {
+    const event = {
       context,
       navigation: "n",
       redirectCount: 0,
@@ -632,8 +632,8 @@ export class FakeBidi {
 export function bidiCookie(
   name: string,
   domain: string,
-  over: Partial<Omit<Cookie, "name" | "domain">> = {},
-): Cookie {
+  over: Partial<Omit<Network.Cookie, "name" | "domain">> = {},
+): Network.Cookie {
   return {
     name,
     value: { type: "string", value: `v-${name}` },

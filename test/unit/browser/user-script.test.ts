@@ -1,7 +1,7 @@
 // How a caller's script is wrapped: expression, function, or body with return.
 import { describe, expect, test } from "bun:test";
+import type { Script } from "webdriver-bidi-protocol";
 import { isExpression, jsonOf, toLocal, truthy, userFunction } from "../../../src/browser/user-script.ts";
-import type { RemoteValue } from "../../../src/grid/bidi-types.ts";
 import type { Page } from "../../../src/grid/page.ts";
 
 describe("isExpression", () => {
@@ -69,7 +69,7 @@ describe("the value as JSON", () => {
       return refs.map((r) => `<button#${r.sharedId}>`);
     },
   } as unknown as Page;
-  const json = (v: RemoteValue) => jsonOf(page, "ctx", v);
+  const json = (v: Script.RemoteValue) => jsonOf(page, "ctx", v);
 
   test("primitives, odd numbers, dates, functions and windows", async () => {
     expect(await json({ type: "undefined" })).toBeNull();
@@ -105,7 +105,7 @@ describe("the value as JSON", () => {
           },
         ],
       ],
-    } as RemoteValue);
+    } as Script.RemoteValue);
     expect(got).toEqual({
       a: ["<button#one>", "<button#two>"],
       text: "[#text]",

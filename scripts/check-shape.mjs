@@ -36,24 +36,27 @@ const madge = spawnSync(bin("madge"), ["--circular", "--no-spinner", "--extensio
 if (madge.status !== 0) problems.push(`import cycles (madge --circular):\n${madge.stdout.trim()}`);
 
 // The layering table (docs/architecture.md): which part of the tree may import which. A part is a
-// folder of src/ ("grid/") or a file at src/'s top ("errors.ts");
-// what a part may import is a list of parts or single files (a leaf reached for its schema or
-// type, as "actions/fields.ts"). Imports within a part are free; a part missing here is refused
-// until it has its row. Read bottom-up: each row only names rows above it, but for the named files.
+// folder of src/ ("grid/") or a file at src/'s top ("errors.ts"); what a part may import is a list
+// of parts. Imports within a part are free; a part missing here is refused until it has its row.
+// Read top-down it goes from the base to the surfaces.
 const BASE = ["kit/", "errors.ts", "log.ts"];
-const BELOW_CAPABILITIES = [...BASE, "config/", "http/", "store/", "grid/", "in-page/", "secrets/"];
-const CAPABILITY = [
-  ...BELOW_CAPABILITIES,
-  "actions/",
+const PLATFORM = [...BASE, "config/", "http/", "store/", "grid/", "in-page/"];
+// What every capability builds on: what an action is, its ports and the pipeline's contract
+// (actions/), the secrets, the admin's contract and a capability's descriptor (admin/), a call's
+// pipeline (workspaces/), the UI's shared parts (views/).
+const CAPABILITY = [...PLATFORM, "actions/", "admin/", "secrets/", "workspaces/", "views/"];
+// Each capability folder: its actions, resources, admin routes, row part and views.
+const CAPABILITIES = [
   "browser/",
-  "admin/",
-  "workspaces/",
-  "views/",
-  "resources/define.ts",
-  "services.ts",
+  "files/",
+  "recordings/",
+  "flows/",
+  "person/",
+  "site-data/",
+  "timeline/",
+  "resources/",
 ];
-const CAPABILITIES = ["browser/", "files/", "flows/", "person/", "recordings/", "site-data/", "timeline/"];
-const EVERY_PART_BELOW_SURFACES = [...CAPABILITY, ...CAPABILITIES, "metrics/", "resources/", "registry.ts"];
+const BELOW_SURFACES = [...CAPABILITY, ...CAPABILITIES, "services.ts", "registry.ts", "metrics/"];
 const LAYERS = {
   "kit/": [],
   "errors.ts": [],
@@ -64,52 +67,39 @@ const LAYERS = {
   "http/": [...BASE, "config/"],
   "store/": [...BASE, "config/"],
   "grid/": [...BASE, "in-page/"],
-  "secrets/": [...BASE, "config/", "grid/", "in-page/", "resources/define.ts", "admin/"],
-  "admin/": [...BASE, "config/", "http/", "store/", "actions/", "resources/define.ts", "services.ts"],
-  // The admin UI's shared layout, parts, URLs and formats; each pane's own view is in its capability.
-  "views/": BASE,
-  "workspaces/": [...BELOW_CAPABILITIES, "actions/"],
-  // A handler's ports are the capabilities' services.
+  // The base: what an action and a resource are, what a handler is handed, a call's shapes.
   "actions/": [
-    ...BELOW_CAPABILITIES,
+    ...PLATFORM,
     "files/service.ts",
     "flows/service.ts",
     "person/waits.ts",
+    "secrets/catalogue.ts",
+    "secrets/redactor.ts",
     "timeline/service.ts",
   ],
-  // The browser's own actions (navigate, read, interact, write…).
-  "browser/": [
-    ...BELOW_CAPABILITIES,
-    "actions/",
-    "admin/",
-    "workspaces/",
-    "files/schema.ts",
-    "files/types.ts",
-    "recordings/owed.ts",
-  ],
-  "recordings/": [...BASE, "config/", "files/store.ts"],
-  "files/": CAPABILITY,
-  "flows/": CAPABILITY,
-  "person/": CAPABILITY,
-  "site-data/": CAPABILITY,
-  "timeline/": [...CAPABILITY, "files/", "flows/"],
-  // The resources that belong to no capability: workspace://current and the agent guide.
-  "resources/": [...BASE, "admin/", "services.ts"],
-  "metrics/": [...BASE, "admin/", "services.ts"],
-  "services.ts": [...CAPABILITY.filter((p) => p !== "services.ts"), ...CAPABILITIES],
+  "admin/": [...PLATFORM, "actions/"],
+  "secrets/": [...BASE, "config/", "grid/", "in-page/", "actions/", "admin/"],
+  "workspaces/": [...PLATFORM, "actions/", "secrets/"],
+  // The admin UI's shared layout, parts, URLs and formats; each pane's own view is in its capability.
+  "views/": BASE,
+  "browser/": [...CAPABILITY, "files/schema.ts", "files/types.ts", "recordings/owed.ts"],
+  "files/": [...CAPABILITY, "browser/"],
+  "recordings/": [...BASE, "config/", "files/"],
+  "flows/": [...CAPABILITY, "browser/"],
+  "person/": [...CAPABILITY, "browser/"],
+  "site-data/": [...CAPABILITY, "browser/"],
+  "timeline/": [...CAPABILITY, "browser/", "files/", "flows/"],
+  // workspace://current and the agent guide: the resources of no other capability.
+  "resources/": CAPABILITY,
+  // The server's whole set, built in app.ts: what the surfaces are handed.
+  "services.ts": [...CAPABILITY, ...CAPABILITIES],
   // The capabilities, listed once: each folder's descriptor.
-  "registry.ts": [
-    "actions/",
-    "admin/",
-    "services.ts",
-    "resources/",
-    "secrets/",
-    ...CAPABILITIES,
-  ],
+  "registry.ts": [...CAPABILITY, ...CAPABILITIES, "services.ts"],
+  "metrics/": [...BASE, "admin/", "services.ts"],
   // Surfaces render what is below them; only the composition root mounts them.
-  "surfaces/": EVERY_PART_BELOW_SURFACES,
-  "app.ts": [...EVERY_PART_BELOW_SURFACES, "surfaces/"],
-  "main.ts": [...EVERY_PART_BELOW_SURFACES, "app.ts"],
+  "surfaces/": BELOW_SURFACES,
+  "app.ts": [...BELOW_SURFACES, "surfaces/"],
+  "main.ts": [...BELOW_SURFACES, "app.ts"],
 };
 
 // docs/architecture.md shows the same table; `node scripts/check-shape.mjs --table` prints it.

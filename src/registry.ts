@@ -5,14 +5,14 @@
 // root read it; no capability imports it.
 import { Elysia } from "elysia";
 import type { AnyAction } from "./actions/action.ts";
+import type { ResourceDef } from "./actions/resource.ts";
 import { opRoutes, type PaneTab, type RowOf } from "./admin/capability.ts";
 import { requireWorkspace } from "./admin/guard.ts";
-import { type BaseRow, rowOf, workspaceKeys } from "./admin/rows.ts";
+import { type BaseRow, type RowPart, rowOf, workspaceKeys } from "./admin/rows.ts";
 import { browser } from "./browser/index.ts";
 import { files } from "./files/index.ts";
 import { flows } from "./flows/index.ts";
 import { person } from "./person/index.ts";
-import type { ResourceDef } from "./resources/define.ts";
 import { workspace } from "./resources/index.ts";
 import { secrets } from "./secrets/index.ts";
 import type { Services } from "./services.ts";
@@ -73,8 +73,8 @@ export const ACTIONS: readonly AnyAction[] = ordered(
 );
 
 /** The resource table: every read-only view, once (MCP resources, REST GETs, OpenAPI). */
-export const RESOURCES: readonly ResourceDef[] = ordered(
-  CAPABILITIES.flatMap((c): readonly ResourceDef[] => c.resources ?? []),
+export const RESOURCES: readonly ResourceDef<Services>[] = ordered(
+  CAPABILITIES.flatMap((c): readonly ResourceDef<Services>[] => c.resources ?? []),
   (r) => r.uri,
   RESOURCE_ORDER,
 );
@@ -86,11 +86,11 @@ type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: 
 export type WorkspaceRow = BaseRow & Intersection<RowOf<Capabilities>>;
 
 /** The workspace page's tabs, in order. */
-export const TABS: readonly PaneTab<WorkspaceRow, unknown>[] = CAPABILITIES.flatMap(
-  (c): readonly PaneTab<WorkspaceRow, unknown>[] => c.tabs ?? [],
+export const TABS: readonly PaneTab<WorkspaceRow, unknown, Services>[] = CAPABILITIES.flatMap(
+  (c): readonly PaneTab<WorkspaceRow, unknown, Services>[] => c.tabs ?? [],
 );
 
-const ROW_PARTS = CAPABILITIES.flatMap((c) => (c.row ? [c.row] : []));
+const ROW_PARTS = CAPABILITIES.flatMap((c): readonly RowPart<object, Services>[] => (c.row ? [c.row] : []));
 
 /** Every capability's routes under /admin/workspaces/{key}/…. */
 export function capabilityRoutes(services: Services) {
@@ -106,7 +106,7 @@ export function workspaceRow(
   key: string,
   liveIds: Set<string> | null,
 ): Promise<WorkspaceRow> {
-  return rowOf<WorkspaceRow>(ROW_PARTS, services, key, liveIds);
+  return rowOf<WorkspaceRow, Services>(ROW_PARTS, services, key, liveIds);
 }
 
 export async function workspaceRows(services: Services): Promise<WorkspaceRow[]> {

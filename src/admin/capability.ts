@@ -5,10 +5,9 @@
 import { type AnyElysia, Elysia } from "elysia";
 import { z } from "zod";
 import type { AnyAction } from "../actions/action.ts";
+import type { ResourceDef } from "../actions/resource.ts";
 import { json } from "../http/json.ts";
-import type { ResourceDef } from "../resources/define.ts";
-import type { Services } from "../services.ts";
-import { adminGuard, requireWorkspace, WorkspaceParams } from "./guard.ts";
+import { type AdminNeeds, adminGuard, requireWorkspace, WorkspaceParams } from "./guard.ts";
 import type { RowPart } from "./rows.ts";
 
 /** What a pane is drawn from: its data, the row it was read with and the row's revision of it. */
@@ -26,14 +25,14 @@ export interface PaneInput<R, D> {
  * An action on a pane (Forget, Clear, Keep…): `path` is what follows the tab, one segment each, a
  * `:name` taking the segment; `run` does what the same path under /admin/workspaces/{key}/ does.
  */
-export interface PaneOp {
+export interface PaneOp<S> {
   method: "POST" | "DELETE";
   path: readonly string[];
-  run(services: Services, key: string, params: Record<string, string>): Promise<unknown>;
+  run(services: S, key: string, params: Record<string, string>): Promise<unknown>;
 }
 
 /** A workspace tab: its URL segment `slug`, the row fields it follows, how its pane loads and draws. */
-export interface PaneTab<R, D> {
+export interface PaneTab<R, D, S> {
   slug: string;
   label: string;
   /** The pane reloads when one of these row fields moves; the first one names the pane. */
@@ -42,37 +41,41 @@ export interface PaneTab<R, D> {
   opens?: boolean;
   /** What a push swaps in for the pane's loader, when it is not the whole pane again. */
   reloader?: (workspace: string) => JSX.Element;
-  load(services: Services, key: string): Promise<D>;
+  load(services: S, key: string): Promise<D>;
   render(input: PaneInput<R, D>): JSX.Element;
-  ops: readonly PaneOp[];
+  ops: readonly PaneOp<S>[];
 }
 
-export interface Capability<R extends object> {
+/**
+ * A capability, once: `R` is the part it adds to a workspace's row, `S` the services its admin
+ * code, row part and resources are handed (its own, never the server's whole set).
+ */
+export interface Capability<R extends object, S> {
   name: string;
   /** Its actions: each an MCP tool, a REST route, an OpenAPI operation and a flow step. */
   actions?: readonly AnyAction[];
   /** Its read-only views: each an MCP resource and a REST GET. */
-  resources?: readonly ResourceDef[];
+  resources?: readonly ResourceDef<S>[];
   /** Its routes under /admin/workspaces/{key}/…. */
-  adminRoutes?: (services: Services) => AnyElysia;
-  row?: RowPart<R>;
-  tabs?: readonly PaneTab<R, unknown>[];
+  adminRoutes?: (services: S) => AnyElysia;
+  row?: RowPart<R, S>;
+  tabs?: readonly PaneTab<R, unknown, S>[];
 }
 
 /** Tabs over `row`'s fields, each one's data inferred from its `load` and checked against its `render`. */
 export const tabsOver =
-  <R>(_row: RowPart<R>) =>
-  <D>(tab: PaneTab<R, D>): PaneTab<R, unknown> =>
+  <R, S>(_row: RowPart<R, S>) =>
+  <D>(tab: PaneTab<R, D, S>): PaneTab<R, unknown, S> =>
     tab;
 
 /** A capability's descriptor, its row's type kept for the registry's WorkspaceRow. */
-export const capability = <R extends object>(c: Capability<R>): Capability<R> => c;
+export const capability = <R extends object, S>(c: Capability<R, S>): Capability<R, S> => c;
 
 /**
  * A pane op's route after `…/workspaces/:key/` (`{tab}/{path…}`) and its params' schema: the JSON
  * route (`opRoutes`) and the UI's pane action are both made from these, so Elysia routes both.
  */
-export function opRoute(tab: { slug: string }, op: PaneOp) {
+export function opRoute(tab: { slug: string }, op: Pick<PaneOp<never>, "path">) {
   const names = op.path.filter((s) => s.startsWith(":")).map((s) => s.slice(1));
   return {
     path: [tab.slug, ...op.path].join("/"),
@@ -84,9 +87,9 @@ export function opRoute(tab: { slug: string }, op: PaneOp) {
  * The JSON routes of a capability's pane ops, from the same declaration the UI's pane actions run:
  * `METHOD /admin/workspaces/{key}/{tab}/{path…}`, a 404 for a workspace that does not exist.
  */
-export function opRoutes(
-  services: Services,
-  c: Pick<Capability<object>, "name"> & { tabs?: readonly { slug: string; ops: readonly PaneOp[] }[] },
+export function opRoutes<S>(
+  services: S & AdminNeeds,
+  c: { name: string; tabs?: readonly { slug: string; ops: readonly PaneOp<S>[] }[] },
 ): AnyElysia {
   const app = new Elysia({ name: `admin-ops-${c.name}` }).use(adminGuard(services));
   for (const tab of c.tabs ?? []) {
@@ -103,4 +106,4 @@ export function opRoutes(
 }
 
 /** The row fields a capability adds. */
-export type RowOf<C> = C extends Capability<infer R> ? R : never;
+export type RowOf<C> = C extends Capability<infer R, infer _S> ? R : never;

@@ -5,9 +5,13 @@ import { z } from "zod";
 import { notFound } from "../errors.ts";
 import { json } from "../http/json.ts";
 import { requireJson } from "../http/media.ts";
-import type { Services } from "../services.ts";
-import { isAdminPath } from "./auth.ts";
-import { workspaceExists } from "./rows.ts";
+import { type AdminAuth, isAdminPath } from "./auth.ts";
+import { type WorkspaceLookup, workspaceExists } from "./rows.ts";
+
+/** What every admin route is handed at least: the credential's check and where workspaces are. */
+export interface AdminNeeds extends WorkspaceLookup {
+  readonly admin: Pick<AdminAuth, "require">;
+}
 
 /**
  * The `admin: true` route option: the token or a signed-in cookie (from our own pages when it
@@ -16,7 +20,7 @@ import { workspaceExists } from "./rows.ts";
  * `transform`, before the route's schemas (a caller without the credential hears a 401, never a
  * 400 about a param) and before any body is read (the app reads none for a route).
  */
-export function adminGuard(services: Services) {
+export function adminGuard(services: Pick<AdminNeeds, "admin">) {
   return new Elysia().macro({
     admin: {
       async transform({ request }: { request: Request }) {
@@ -39,12 +43,12 @@ export const onWorkspaceRoute = () => ({ admin: true, params: WorkspaceParams })
 
 /** A handler on one workspace: 404 unless it exists, then `fn`'s answer as JSON. */
 export const onWorkspace =
-  (services: Services, fn: (key: string) => unknown) =>
+  (services: WorkspaceLookup, fn: (key: string) => unknown) =>
   async ({ params }: { params: { key: string } }) =>
     json(await fn(await requireWorkspace(services, params.key)));
 
 /** 404 `no workspace <key>` unless the workspace exists. */
-export async function requireWorkspace(services: Services, key: string): Promise<string> {
+export async function requireWorkspace(services: WorkspaceLookup, key: string): Promise<string> {
   if (!(await workspaceExists(services, key))) throw notFound(`no workspace ${key}`);
   return key;
 }

@@ -3,12 +3,21 @@
 // The capabilities themselves are listed in src/registry.ts; no capability imports that list.
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import type { Config } from "../config/schema.ts";
+import type { Grid } from "../grid/webdriver.ts";
 import { isWorkspaceName } from "../kit/names.ts";
-import type { Services } from "../services.ts";
 import { type BrowserSettings, recordUrl, type WorkspaceRecord } from "../store/record.ts";
+import type { RecordStore } from "../store/types.ts";
 
-export interface RowContext {
-  services: Services;
+/** Where the workspaces are: records in the store, and folders under DATA_DIR/sessions. */
+export interface WorkspaceLookup {
+  readonly store: Pick<RecordStore, "get" | "keys">;
+  readonly config: Config;
+}
+
+/** What a row part is handed: the services its capability needs (`S`), the workspace, its record. */
+export interface RowContext<S = unknown> {
+  services: S;
   key: string;
   record: WorkspaceRecord | null;
 }
@@ -23,10 +32,10 @@ export type BaseRow = {
 };
 
 /** What a capability adds to the row; a `counts` object is merged with the other parts' counts. */
-export type RowPart<R> = (ctx: RowContext) => R | Promise<R>;
+export type RowPart<R, S = unknown> = (ctx: RowContext<S>) => R | Promise<R>;
 
 /** Every workspace this server knows: records in the store, and folders under DATA_DIR/sessions. */
-export async function workspaceKeys(services: Services): Promise<string[]> {
+export async function workspaceKeys(services: WorkspaceLookup): Promise<string[]> {
   const keys = new Set(await services.store.keys());
   const dir = services.config.data.dir;
   if (dir) {
@@ -40,7 +49,7 @@ export async function workspaceKeys(services: Services): Promise<string[]> {
   return [...keys].sort();
 }
 
-export async function workspaceExists(services: Services, key: string): Promise<boolean> {
+export async function workspaceExists(services: WorkspaceLookup, key: string): Promise<boolean> {
   if (!isWorkspaceName(key)) return false;
   if (await services.store.get(key)) return true;
   const dir = services.config.data.dir;
@@ -48,9 +57,9 @@ export async function workspaceExists(services: Services, key: string): Promise<
 }
 
 /** One row from `parts`. `liveIds` is the Grid's browser list, read once per listing. */
-export async function rowOf<Row extends BaseRow>(
-  parts: readonly RowPart<object>[],
-  services: Services,
+export async function rowOf<Row extends BaseRow, S>(
+  parts: readonly RowPart<object, S>[],
+  services: S & { readonly store: Pick<RecordStore, "get">; readonly grid: Pick<Grid, "alive"> },
   key: string,
   liveIds: Set<string> | null,
 ): Promise<Row> {

@@ -2,13 +2,18 @@
 // bulk, keep one into Files, and delete a kept file. Admin only: no agent tool deletes anything.
 // The JSON routes and the admin pages both call these.
 import { Elysia } from "elysia";
-import { adminGuard, onWorkspace, onWorkspaceRoute } from "../admin/guard.ts";
+import { type AdminNeeds, adminGuard, onWorkspace, onWorkspaceRoute } from "../admin/guard.ts";
 import { badInput } from "../errors.ts";
-import type { Services } from "../services.ts";
+import type { Files } from "./service.ts";
 import { FILES_OFF, type Folder, SUBFOLDERS } from "./uris.ts";
 
+/** What the files capability's admin code, row part and resources are handed: its service. */
+export interface FilesNeeds extends AdminNeeds {
+  readonly files: Files;
+}
+
 /** The Files pane: each folder's entries, their counts, and whether a browser is open. */
-export async function filesListing(services: Services, key: string) {
+export async function filesListing(services: FilesNeeds, key: string) {
   const files = services.files;
   const record = await services.store.get(key);
   const [downloads, counts] = await Promise.all([
@@ -28,24 +33,24 @@ export async function filesListing(services: Services, key: string) {
   return files.store ? out : { ...out, off: FILES_OFF };
 }
 
-export async function clearFolder(services: Services, key: string, folder: "screenshots" | "recordings") {
+export async function clearFolder(services: FilesNeeds, key: string, folder: "screenshots" | "recordings") {
   return { success: true, key, cleared: await services.files.clear(key, folder) };
 }
 
 /** Keep a screenshot, a recording or a download into Files. */
-export function keepFile(services: Services, key: string, folder: string, name: string) {
+export function keepFile(services: FilesNeeds, key: string, folder: string, name: string) {
   if (!(SUBFOLDERS as readonly string[]).includes(folder)) {
     throw badInput(`keep takes a screenshot, a recording or a download, not a file of ${folder}`);
   }
   return services.files.keep(key, `workspace://files/${folder}/${encodeURIComponent(name)}`);
 }
 
-export async function deleteKept(services: Services, key: string, name: string) {
+export async function deleteKept(services: FilesNeeds, key: string, name: string) {
   await services.files.deleteKept(key, name);
   return { success: true, key, deleted: name };
 }
 
-export function filesRoutes(services: Services) {
+export function filesRoutes(services: FilesNeeds) {
   const on = (fn: (key: string) => unknown) => onWorkspace(services, fn);
   return new Elysia({ name: "admin-files" }).use(adminGuard(services)).get(
     "/admin/workspaces/:key/files",

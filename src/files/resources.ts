@@ -2,13 +2,17 @@
 // server made, and what its browser downloaded. Reading an item answers its bytes (a recording
 // answers its entry: a model cannot watch a video, and a resource would carry it as base64).
 
-import { defineResource, type ResourceDef } from "../resources/define.ts";
+import { defineResource, type ResourceDef } from "../actions/resource.ts";
 import { FileEntrySchema, FilesRootSchema, FolderListSchema, PdfTextSchema } from "./schema.ts";
+import type { Files } from "./service.ts";
 import { folderUri, KEEP_TOOL, ROOT_URI, type Subfolder } from "./uris.ts";
+
+/** What a file resource reads: the workspace's files. */
+type Reads = { readonly files: Files };
 
 const WHOLE = () => new Request("http://selenium-flow.invalid/");
 
-const root = defineResource({
+const root = defineResource<Reads>({
   uri: ROOT_URI,
   name: "files",
   title: "Files",
@@ -46,8 +50,8 @@ const LIST_RECORDINGS = {
     "Newest first. One video per browser opened with record=true, filed shortly after it ended. Works after the browser is gone.",
 };
 
-function folder(name: Subfolder): ResourceDef {
-  return defineResource({
+function folder(name: Subfolder): ResourceDef<Reads> {
+  return defineResource<Reads>({
     uri: folderUri(name),
     name: name === "recordings" ? "Recordings" : name,
     title: FOLDERS[name].title,
@@ -62,7 +66,7 @@ function folder(name: Subfolder): ResourceDef {
   });
 }
 
-const screenshot = defineResource({
+const screenshot = defineResource<Reads>({
   uri: `${folderUri("screenshots")}/{name}`,
   name: "screenshot",
   title: "A screenshot",
@@ -72,7 +76,7 @@ const screenshot = defineResource({
   read: (services, workspace, p) => services.files.serve(WHOLE(), workspace, "screenshots", p.name!, 0),
 });
 
-const recording = defineResource({
+const recording = defineResource<Reads>({
   uri: `${folderUri("recordings")}/{name}`,
   name: "Recording",
   title: "Recording",
@@ -82,7 +86,7 @@ const recording = defineResource({
   read: (services, workspace, p) => services.files.item(workspace, "recordings", p.name!),
 });
 
-const download = defineResource({
+const download = defineResource<Reads>({
   uri: `${folderUri("downloads")}/{name}`,
   name: "download",
   title: "A download",
@@ -93,9 +97,9 @@ const download = defineResource({
 });
 
 /** A PDF's text in parts, from downloads or Files (prints, kept files). */
-function pdfText(folder: "downloads" | "files"): ResourceDef {
+function pdfText(folder: "downloads" | "files"): ResourceDef<Reads> {
   const base = folder === "files" ? ROOT_URI : folderUri(folder);
-  return defineResource({
+  return defineResource<Reads>({
     uri: `${base}/{name}/text/{part}`,
     name: folder === "files" ? "file-text" : "download-text",
     title: folder === "files" ? "A kept PDF's text" : "A downloaded PDF's text",
@@ -107,7 +111,7 @@ function pdfText(folder: "downloads" | "files"): ResourceDef {
 }
 
 // Last: its {name} would otherwise take a folder's uri.
-const kept = defineResource({
+const kept = defineResource<Reads>({
   uri: `${ROOT_URI}/{name}`,
   name: "file",
   title: "A kept file",
@@ -117,7 +121,7 @@ const kept = defineResource({
   read: (services, workspace, p) => services.files.serve(WHOLE(), workspace, "files", p.name!, 0),
 });
 
-export const fileResources: readonly ResourceDef[] = [
+export const fileResources: readonly ResourceDef<Reads>[] = [
   root,
   folder("screenshots"),
   folder("recordings"),

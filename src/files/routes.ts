@@ -5,9 +5,10 @@
 import { Elysia } from "elysia";
 import { AppError, forbidden, notFound } from "../errors.ts";
 import { workspaceNameProblem } from "../kit/names.ts";
-import type { Services } from "../services.ts";
+import type { Log } from "../log.ts";
 import { fileNameProblem } from "./file-names.ts";
 import { LINK_FOLDERS, LINK_PREFIX, type LinkFolder, RECORDING_PREFIX } from "./links.ts";
+import type { Files } from "./service.ts";
 import { FILES_OFF } from "./uris.ts";
 
 export const LINK_REFUSED =
@@ -35,7 +36,13 @@ export function parseLinkPath(
   return { workspace, folder: parts[1] as LinkFolder, name };
 }
 
-export async function serveSigned(services: Services, request: Request): Promise<Response> {
+/** What a signed link is served with: the files, and the log a recording's reading is noted in. */
+interface Serving {
+  readonly files: Files;
+  readonly log: Log;
+}
+
+export async function serveSigned(services: Serving, request: Request): Promise<Response> {
   const url = new URL(request.url);
   const named = parseLinkPath(url.pathname);
   if (!named) throw notFound(`no file at ${url.pathname}: a file's url comes from its listing`);
@@ -60,7 +67,7 @@ export async function serveSigned(services: Services, request: Request): Promise
   return files.serve(request, workspace, folder, name, maxAge);
 }
 
-export function fileRoutes(services: Services) {
+export function fileRoutes(services: Serving) {
   const serve = ({ request }: { request: Request }) => serveSigned(services, request);
   return new Elysia({ name: "signed-files" })
     .get(`${LINK_PREFIX}/*`, serve, { parse: "none" })

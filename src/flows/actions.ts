@@ -152,7 +152,12 @@ export const saveFlowAction = defineAction({
 });
 
 /** Checks and saves a flow's YAML as the workspace's flow `name`; what save_flow answers. */
-export function saveFlowText(services: ActionServices, workspace: string, rawName: string, text: string) {
+export function saveFlowText(
+  services: Pick<ActionServices, "flows" | "events">,
+  workspace: string,
+  rawName: string,
+  text: string,
+) {
   const name = checkFlowName(rawName);
   const flows = services.flows;
   if (!flows.store.canSave) throw badInput(SAVING_OFF, "data.dir");

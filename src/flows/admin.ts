@@ -3,13 +3,26 @@
 // admin reads them.
 import { Elysia } from "elysia";
 import { z } from "zod";
-import { adminGuard, onWorkspaceRoute, requireWorkspace, WorkspaceParams } from "../admin/guard.ts";
+import {
+  type AdminNeeds,
+  adminGuard,
+  onWorkspaceRoute,
+  requireWorkspace,
+  WorkspaceParams,
+} from "../admin/guard.ts";
 import { json } from "../http/json.ts";
-import type { Services } from "../services.ts";
+import type { Log } from "../log.ts";
 import { flowOne } from "./resources.ts";
+import type { Flows } from "./service.ts";
+
+/** What the flows capability's admin code, row part and resources are handed: its service, the log. */
+export interface FlowsNeeds extends AdminNeeds {
+  readonly flows: Flows;
+  readonly log: Log;
+}
 
 /** The Flows pane: `{enabled, saving, flows, rev, workspace}`. */
-export function flowsPane(services: Services, key: string) {
+export function flowsPane(services: FlowsNeeds, key: string) {
   const { store } = services.flows;
   if (!store.enabled) return { enabled: false, saving: false, flows: [], rev: "", workspace: key };
   const entries = new Map(store.list(key).map((e) => [e.name, e]));
@@ -20,7 +33,7 @@ export function flowsPane(services: Services, key: string) {
   return { enabled: true, saving: store.canSave, flows, rev: store.rev(key), workspace: key };
 }
 
-export function flowsRoutes(services: Services) {
+export function flowsRoutes(services: FlowsNeeds) {
   return new Elysia({ name: "admin-flows" })
     .use(adminGuard(services))
     .get(

@@ -3,15 +3,14 @@
 
 import { capability, tabsOver } from "../admin/capability.ts";
 import { errorBody, statusOf } from "../errors.ts";
-import type { Services } from "../services.ts";
 import { deleteFlowAction, runFlowAction, saveFlowAction } from "./actions.ts";
-import { flowsPane, flowsRoutes } from "./admin.ts";
+import { type FlowsNeeds, flowsPane, flowsRoutes } from "./admin.ts";
 import { flowList, flowOne } from "./resources.ts";
 import { flowsPart } from "./row.ts";
 import { type FlowEntry, FlowsPane } from "./view.tsx";
 
 /** The Flows pane's listing, each flow with its YAML (the listing has none: read one by one). */
-async function flowsWithYaml(services: Services, key: string) {
+async function flowsWithYaml(services: FlowsNeeds, key: string) {
   const listed = flowsPane(services, key);
   const flows = listed.flows.map(
     (f): FlowEntry => ({

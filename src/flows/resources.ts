@@ -1,8 +1,9 @@
 // The saved flows as resources: the list, and one flow with its YAML.
 import { z } from "zod";
+import { defineResource } from "../actions/resource.ts";
 import { messageOf, notFound } from "../errors.ts";
-import { defineResource } from "../resources/define.ts";
 import { GUIDE_URI } from "./schema.ts";
+import type { Flows } from "./service.ts";
 import { checkFlowName, listedAt } from "./store.ts";
 
 const Param = z.object({
@@ -48,7 +49,7 @@ export const FlowDetail = z.object({
   problem: z.string().optional().describe("Why it cannot run as written."),
 });
 
-export const flowList = defineResource({
+export const flowList = defineResource<{ readonly flows: Flows }>({
   uri: "workspace://flows",
   name: "flows",
   title: "Flows",
@@ -65,7 +66,7 @@ export const flowList = defineResource({
   },
 });
 
-export const flowOne = defineResource({
+export const flowOne = defineResource<{ readonly flows: Flows }>({
   uri: "workspace://flows/{name}",
   name: "flow",
   title: "One flow",

@@ -4,11 +4,26 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
 import { validate } from "../actions/validate.ts";
-import { adminGuard, onWorkspaceRoute, requireWorkspace } from "../admin/guard.ts";
+import { type AdminNeeds, adminGuard, onWorkspaceRoute, requireWorkspace } from "../admin/guard.ts";
+import type { Bodies } from "../http/body.ts";
 import { json } from "../http/json.ts";
-import type { Services } from "../services.ts";
+import type { RecordStore } from "../store/types.ts";
+import type { CallPipeline } from "../workspaces/pipeline.ts";
 import { inputArgs, personAction, readInput } from "./input.ts";
 import { endTakeOver, handBackAction, takeOver } from "./takeover.ts";
+import type { Questions } from "./waits.ts";
+
+/** What the person's routes are handed: the pipeline a person's input runs through, the questions. */
+export interface PersonNeeds extends AdminNeeds {
+  readonly store: Pick<RecordStore, "get" | "keys" | "update">;
+  readonly bodies: Pick<Bodies, "takes">;
+  readonly workspaces: { readonly calls: Pick<CallPipeline, "invoke"> };
+  readonly questions: Pick<Questions, "answer">;
+  /** The live view, drawn again at once after a person's input. */
+  readonly timeline: { readonly live: { nudge(workspace: string): void } };
+  readonly events: { changed(workspace: string): void };
+  readonly now: () => number;
+}
 
 const TakeOver = z.strictObject({
   name: z
@@ -24,7 +39,7 @@ const Answer = z.strictObject({
   text: z.string().max(2000).default("").describe("The answer the agent gets (may be empty: done)."),
 });
 
-export function personRoutes(services: Services) {
+export function personRoutes(services: PersonNeeds) {
   services.bodies.takes("POST", "/admin/workspaces/:key/answer");
   return new Elysia({ name: "admin-person" })
     .use(adminGuard(services))
@@ -45,7 +60,7 @@ export function personRoutes(services: Services) {
 }
 
 /** POST /admin/workspaces/{key}/input: one input of a person's, in the workspace's turn. */
-export function inputRoutes(services: Services) {
+export function inputRoutes(services: PersonNeeds) {
   services.bodies.takes("POST", "/admin/workspaces/:key/input");
   return new Elysia({ name: "admin-person-input" }).use(adminGuard(services)).post(
     "/admin/workspaces/:key/input",
@@ -68,7 +83,7 @@ export function inputRoutes(services: Services) {
 }
 
 /** POST /admin/workspaces/{key}/take-over and /hand-back. */
-function takeOverRoutes(services: Services) {
+function takeOverRoutes(services: PersonNeeds) {
   services.bodies.takes("POST", "/admin/workspaces/:key/take-over");
   services.bodies.takes("POST", "/admin/workspaces/:key/hand-back");
   return new Elysia({ name: "admin-person-take-over" })

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { defineResource } from "./define.ts";
+import { defineResource } from "../actions/resource.ts";
+import type { WorkspaceManager } from "../workspaces/manager.ts";
 
 export const Current = z.object({
   live: z.boolean().describe("Whether the workspace has a browser on the Grid now."),
@@ -16,7 +17,7 @@ export const Current = z.object({
     .describe("How many sites the last save_site_data holds, and where to read them."),
 });
 
-export const current = defineResource({
+export const current = defineResource<{ readonly workspaces: Pick<WorkspaceManager, "describe"> }>({
   uri: "workspace://current",
   name: "current",
   title: "This workspace",

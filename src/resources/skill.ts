@@ -8,7 +8,7 @@ import secretsGuide from "../../docs/skill/references/SECRETS.md" with { type: "
 import siteDataGuide from "../../docs/skill/references/SITE_DATA.md" with { type: "text" };
 import troubleshootingGuide from "../../docs/skill/references/TROUBLESHOOTING.md" with { type: "text" };
 import skill from "../../docs/skill/SKILL.md" with { type: "text" };
-import { defineResource, type ResourceDef } from "./define.ts";
+import { defineResource, type ResourceDef } from "../actions/resource.ts";
 
 export interface GuidePage {
   /** Path under skill://selenium-flow/ (and /skill/). */

@@ -1,6 +1,7 @@
 // workspace://secrets and GET /secrets: what secrets exist and where they may be typed, never a value.
 import { z } from "zod";
-import { defineResource } from "../resources/define.ts";
+import { defineResource } from "../actions/resource.ts";
+import type { SecretCatalogue } from "./catalogue.ts";
 
 export const SecretList = z.object({
   secrets: z.array(
@@ -16,7 +17,7 @@ export const SecretList = z.object({
   ),
 });
 
-export const secrets = defineResource({
+export const secrets = defineResource<{ readonly secrets: Pick<SecretCatalogue, "list"> }>({
   uri: "workspace://secrets",
   name: "secrets",
   title: "Secrets you can type",

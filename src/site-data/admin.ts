@@ -2,11 +2,11 @@
 // per request from the record (and, for History, the secrets catalogue). Clears and Forget change
 // the store only, never the live browser. The JSON routes and the admin pages both call these.
 import { Elysia } from "elysia";
-import { adminGuard, onWorkspace, onWorkspaceRoute } from "../admin/guard.ts";
+import { type AdminNeeds, adminGuard, onWorkspace, onWorkspaceRoute } from "../admin/guard.ts";
 import { notFound } from "../errors.ts";
-import { matchingSecrets } from "../secrets/catalogue.ts";
-import type { Services } from "../services.ts";
+import { matchingSecrets, type SecretCatalogue } from "../secrets/catalogue.ts";
 import { historyCleared, type WorkspaceRecord, withSiteData } from "../store/record.ts";
+import type { RecordStore } from "../store/types.ts";
 import {
   type Forgotten,
   forget,
@@ -16,15 +16,23 @@ import {
   siteListing,
 } from "./by-host.ts";
 
+/** What the site-data capability's admin code, row part and resources are handed. */
+export interface SiteDataNeeds extends AdminNeeds {
+  readonly store: Pick<RecordStore, "get" | "keys" | "update">;
+  /** The secrets, for History's column of which secret a host may take (and the row's revision). */
+  readonly secrets: SecretCatalogue;
+  readonly events: { changed(workspace: string): void };
+}
+
 /** The Site data pane: every saved host, and each one's details. */
-export async function siteDataListing(services: Services, key: string) {
+export async function siteDataListing(services: SiteDataNeeds, key: string) {
   const record = await services.store.get(key);
   const { listing, details } = listingAndDetails(record?.site_data, record?.history ?? []);
   return { key, ...listing, details };
 }
 
 /** The History pane: every host visited, with what is saved for it and the secrets it may use. */
-export async function historyListing(services: Services, key: string) {
+export async function historyListing(services: SiteDataNeeds, key: string) {
   const record = await services.store.get(key);
   const secretsFor = (host: string) => matchingSecrets(services.secrets, host);
   return { key, ...historyRows(record?.history ?? [], record?.site_data, secretsFor) };
@@ -32,7 +40,7 @@ export async function historyListing(services: Services, key: string) {
 
 /** A store change that says what it removed: `pick` gives the hosts and the record to write (null: none). */
 async function clearing(
-  services: Services,
+  services: SiteDataNeeds,
   key: string,
   pick: (r: WorkspaceRecord) => { cleared: string[]; next: WorkspaceRecord | null },
 ): Promise<{ cleared: string[] }> {
@@ -49,14 +57,14 @@ async function clearing(
 }
 
 /** Clear: every saved site's data goes. */
-export const clearSiteData = (services: Services, key: string) =>
+export const clearSiteData = (services: SiteDataNeeds, key: string) =>
   clearing(services, key, (r) => ({
     cleared: siteListing(r.site_data, r.history).sites.map((s) => s.site),
     next: Object.keys(r.site_data).length ? withSiteData(r, {}) : null,
   }));
 
 /** Clear History: every entry but the top one. */
-export const clearHistory = (services: Services, key: string) =>
+export const clearHistory = (services: SiteDataNeeds, key: string) =>
   clearing(services, key, (r) => {
     const kept = historyHosts(r.history.slice(0, 1));
     return {
@@ -67,7 +75,7 @@ export const clearHistory = (services: Services, key: string) =>
 
 /** Forget one site's saved data; 404 when nothing is saved for it. */
 export async function forgetSite(
-  services: Services,
+  services: SiteDataNeeds,
   key: string,
   raw: string,
 ): Promise<{ forgotten: Forgotten }> {
@@ -85,7 +93,7 @@ export async function forgetSite(
   return { forgotten: removed };
 }
 
-export function siteDataRoutes(services: Services) {
+export function siteDataRoutes(services: SiteDataNeeds) {
   const on = (fn: (key: string) => unknown) => onWorkspace(services, fn);
   return new Elysia({ name: "admin-site-data" })
     .use(adminGuard(services))

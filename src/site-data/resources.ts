@@ -1,12 +1,13 @@
 // workspace://site-data and workspace://site-data/{site}: what the last save holds. They read the
 // record only; reading never opens a browser.
 import { SITE_DATA_URI } from "../actions/fields.ts";
+import { defineResource } from "../actions/resource.ts";
 import { notFound } from "../errors.ts";
-import { defineResource } from "../resources/define.ts";
+import type { RecordStore } from "../store/types.ts";
 import { siteDetail, siteListing } from "./by-host.ts";
 import { SiteDataShape, SiteList } from "./schemas.ts";
 
-export const siteDataList = defineResource({
+export const siteDataList = defineResource<{ readonly store: Pick<RecordStore, "get"> }>({
   uri: SITE_DATA_URI,
   name: "site-data",
   title: "Saved site data",
@@ -23,7 +24,7 @@ export const siteDataList = defineResource({
   },
 });
 
-export const siteDataOne = defineResource({
+export const siteDataOne = defineResource<{ readonly store: Pick<RecordStore, "get"> }>({
   uri: `${SITE_DATA_URI}/{site}`,
   name: "site-data-site",
   title: "One saved site",

@@ -2,9 +2,9 @@
 // take in this workspace (site names, flow names, file folders and names, secret names), read from
 // the resources that list them, those starting with what was typed first.
 import type { CompleteRequest, CompleteResult } from "@modelcontextprotocol/sdk/types.js";
+import { isTemplate } from "../actions/resource.ts";
 import { badInput } from "../errors.ts";
 import { RESOURCES } from "../registry.ts";
-import { isTemplate } from "../resources/define.ts";
 import type { Services } from "../services.ts";
 import { isPrompt } from "./mcp-prompts.ts";
 

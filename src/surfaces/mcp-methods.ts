@@ -5,11 +5,11 @@
 // wrong shape is invalid params (-32602) naming it, never an internal error.
 import { z } from "zod";
 import type { Asking } from "../actions/action.ts";
+import { isTemplate, matchUri } from "../actions/resource.ts";
 import { issueError } from "../actions/validate.ts";
 import { errorBody, notFound, statusOf } from "../errors.ts";
 import { askHuman } from "../person/actions.ts";
 import { RESOURCES } from "../registry.ts";
-import { isTemplate, matchUri } from "../resources/define.ts";
 import type { Services } from "../services.ts";
 import { RESOURCE_NOT_FOUND, resourceBytes, resourceError, TOOL_TABLE, toolError } from "./mcp-answers.ts";
 import { complete } from "./mcp-complete.ts";

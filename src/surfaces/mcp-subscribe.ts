@@ -4,9 +4,9 @@
 // workspace, such as the secrets, every 2 s), and a notice goes out only when what it reads
 // differs from what it read before.
 import type { ServerNotification } from "@modelcontextprotocol/sdk/types.js";
+import { isTemplate, matchUri } from "../actions/resource.ts";
 import { badInput } from "../errors.ts";
 import { RESOURCES } from "../registry.ts";
-import { isTemplate, matchUri } from "../resources/define.ts";
 import type { Services } from "../services.ts";
 import type { RecordStore } from "../store/types.ts";
 

@@ -2,11 +2,11 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
 import type { AnyAction } from "../actions/action.ts";
+import type { ResourceDef } from "../actions/resource.ts";
 import { badInput } from "../errors.ts";
 import { objectBody } from "../http/body.ts";
 import { json } from "../http/json.ts";
 import { ACTIONS, RESOURCES } from "../registry.ts";
-import type { ResourceDef } from "../resources/define.ts";
 import type { Services } from "../services.ts";
 import { requireToken, workspaceOf } from "./http.ts";
 
@@ -54,7 +54,7 @@ async function runAction(
 
 async function readResource(
   services: Services,
-  resource: ResourceDef,
+  resource: ResourceDef<Services>,
   request: Request,
   params: Record<string, string>,
 ): Promise<Response> {

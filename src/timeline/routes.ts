@@ -3,15 +3,28 @@
 // The admin's event stream carries the live view (/admin/events?watch=<key>).
 import { Elysia } from "elysia";
 import { z } from "zod";
+import type { ActionServices } from "../actions/ports.ts";
 import { validate } from "../actions/validate.ts";
-import { adminGuard, onWorkspaceRoute, requireWorkspace, WorkspaceParams } from "../admin/guard.ts";
+import {
+  type AdminNeeds,
+  adminGuard,
+  onWorkspaceRoute,
+  requireWorkspace,
+  WorkspaceParams,
+} from "../admin/guard.ts";
 import { badInput, notFound, unavailable } from "../errors.ts";
 import { NO_SCRIPT } from "../files/serve.ts";
 import { saveFlowText } from "../flows/actions.ts";
+import type { Bodies } from "../http/body.ts";
 import { json } from "../http/json.ts";
-import type { Services } from "../services.ts";
 import type { TimelineEntry } from "./entry.ts";
-import { PAGE_MAX } from "./service.ts";
+import { PAGE_MAX, type Timeline } from "./service.ts";
+
+/** What the timeline's admin code is handed: its service, and the flows a run is saved as. */
+export interface TimelineNeeds extends AdminNeeds, Pick<ActionServices, "flows" | "events"> {
+  readonly timeline: Timeline;
+  readonly bodies: Pick<Bodies, "takes">;
+}
 
 const enc = encodeURIComponent;
 
@@ -75,7 +88,7 @@ export function timelineQuery(
 
 /** The Timeline pane: a page of entries, newest first, each with its screen's path when it has one. */
 export async function timelineListing(
-  services: Services,
+  services: TimelineNeeds,
   key: string,
   query: { before?: number; limit: number },
 ) {
@@ -89,12 +102,12 @@ export async function timelineListing(
   };
 }
 
-export async function clearTimeline(services: Services, key: string, what: "all" | "screens") {
+export async function clearTimeline(services: TimelineNeeds, key: string, what: "all" | "screens") {
   return { success: true, key, cleared: await services.timeline.clear(key, what) };
 }
 
 /** Save as flow: `body` names the flow and the run (from–to, or the last N calls). */
-export async function keepRunAsFlow(services: Services, key: string, raw: unknown) {
+export async function keepRunAsFlow(services: TimelineNeeds, key: string, raw: unknown) {
   const body = validate(KeepAsFlow, raw);
   const pick =
     "last" in body
@@ -104,7 +117,7 @@ export async function keepRunAsFlow(services: Services, key: string, raw: unknow
   return { ...saveFlowText(services, key, body.name, yaml), yaml };
 }
 
-export function timelineRoutes(services: Services) {
+export function timelineRoutes(services: TimelineNeeds) {
   const timeline = services.timeline;
   services.bodies.takes("POST", "/admin/workspaces/:key/timeline/flow");
   return new Elysia({ name: "admin-timeline" })

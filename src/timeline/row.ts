@@ -1,8 +1,9 @@
 // The timeline fields of the admin's workspace row: counts.timeline (entries), counts.screens and
 // timeline_rev, which moves with every entry, so the Timeline tab follows the agent as it works.
 import type { RowContext } from "../admin/rows.ts";
+import type { TimelineNeeds } from "./routes.ts";
 
-export const timelinePart = async ({ services, key }: RowContext) => {
+export const timelinePart = async ({ services, key }: RowContext<TimelineNeeds>) => {
   const s = await services.timeline.summary(key);
   return {
     counts: { timeline: s.entries, screens: s.screens },

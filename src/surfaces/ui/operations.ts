@@ -46,7 +46,7 @@ export class Admin {
   }
 
   /** A tab's pane data: what its capability's admin route for it answers. */
-  pane(key: string, tab: PaneTab<WorkspaceRow, unknown>) {
+  pane(key: string, tab: PaneTab<WorkspaceRow, unknown, Services>) {
     return this.on(key, tab.load);
   }
 
@@ -56,7 +56,7 @@ export class Admin {
   }
 
   /** A pane's action: what its JSON route (`opRoutes`) does, `params` as Elysia decoded them. */
-  act(key: string, op: PaneOp, params: Record<string, string>) {
+  act(key: string, op: PaneOp<Services>, params: Record<string, string>) {
     return this.on(key, (s, k) => op.run(s, k, params));
   }
 

@@ -13,7 +13,7 @@ import { ErrorPage } from "./pages.tsx";
 import { fragment, page } from "./respond.ts";
 import { paneRev, totalId, WorkspaceHead, WorkspacePage } from "./workspace.tsx";
 
-type Tab = PaneTab<WorkspaceRow, unknown>;
+type Tab = PaneTab<WorkspaceRow, unknown, Services>;
 /** A pane action's context: the workspace and its op's own params. */
 type OpCtx = Ctx<Record<string, string>>;
 

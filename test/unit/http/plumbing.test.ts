@@ -3,8 +3,8 @@
 // live feeds open with a heartbeat and let go of the feed when the client leaves, and resource
 // URIs match by the MCP SDK's template matcher.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { matchUri } from "../../../src/actions/resource.ts";
 import { ACTIONS } from "../../../src/registry.ts";
-import { matchUri } from "../../../src/resources/define.ts";
 import { startServer, type TestServer, TOKEN } from "../../support/server.ts";
 
 const W = "plumbing";

@@ -13,17 +13,17 @@ import { all, one, parseHtml, text } from "../../support/html.ts";
 const SRC = join(import.meta.dir, "../../../src");
 
 /** Every capability descriptor the folders declare, read from each src/<folder>/index.ts. */
-async function declared(): Promise<Capability<object>[]> {
-  const out: Capability<object>[] = [];
+async function declared(): Promise<Capability<object, never>[]> {
+  const out: Capability<object, never>[] = [];
   for (const e of readdirSync(SRC, { withFileTypes: true })) {
     if (!e.isDirectory() || !readdirSync(join(SRC, e.name)).includes("index.ts")) continue;
     // Only the folders declaring a descriptor (src/in-page/ runs in the browser, not here).
     if (!readFileSync(join(SRC, e.name, "index.ts"), "utf8").includes("capability(")) continue;
     const mod = (await import(join(SRC, e.name, "index.ts"))) as Record<string, unknown>;
     for (const value of Object.values(mod)) {
-      const c = value as Partial<Capability<object>> | null;
+      const c = value as Partial<Capability<object, never>> | null;
       if (c && typeof c === "object" && typeof c.name === "string" && c.adminRoutes && c.row) {
-        out.push(c as Capability<object>);
+        out.push(c as Capability<object, never>);
       }
     }
   }

@@ -1,10 +1,10 @@
-// Read-only views of a workspace: each is an MCP resource and a REST GET from one declaration.
+// Read-only views of a workspace: each is an MCP resource and a REST GET from one declaration. `S`
+// is what its read is handed: the services of the capability that declares it, not the server's.
 import { UriTemplate } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
 import type { z } from "zod";
 import { badInput } from "../errors.ts";
-import type { Services } from "../services.ts";
 
-export interface ResourceDef {
+export interface ResourceDef<S = unknown> {
   /** `workspace://current`, or a template with `{param}` segments (`workspace://site-data/{site}`). */
   uri: string;
   name: string;
@@ -20,14 +20,14 @@ export interface ResourceDef {
   output?: z.ZodType;
   /** Whether it belongs to a workspace (false for the agent guide). */
   perWorkspace?: boolean;
-  read(services: Services, workspace: string, params: Record<string, string>): Promise<unknown>;
+  read: (services: S, workspace: string, params: Record<string, string>) => Promise<unknown>;
 }
 
-export function defineResource(def: ResourceDef): ResourceDef {
+export function defineResource<S>(def: ResourceDef<S>): ResourceDef<S> {
   return def;
 }
 
-export function isTemplate(def: ResourceDef): boolean {
+export function isTemplate(def: Pick<ResourceDef, "uri">): boolean {
   return UriTemplate.isTemplate(def.uri);
 }
 

@@ -9,7 +9,6 @@ import type { HeldConnection } from "../grid/held.ts";
 import type { Page } from "../grid/page.ts";
 import type { BodyKind, BodySpec } from "../http/body.ts";
 import type { BrowserSettings } from "../store/record.ts";
-import type { Outcome } from "./outcome.ts";
 
 export interface Annotations {
   /** Reads only: changes nothing in the browser or the workspace. */
@@ -107,8 +106,8 @@ export interface Action<I extends z.ZodObject, O extends z.ZodType, C, P> {
   reshapes?: boolean;
   /** Runs before the browser is resolved, so a call that cannot succeed opens no browser; throws to refuse it. */
   precheck?: (ctx: P, input: z.infer<I>) => Promise<void>;
-  /** Answers its result, or an Outcome: the result and what else happened (outcome.ts). */
-  handler: (ctx: C, input: z.infer<I>) => Promise<z.infer<O> | Outcome<z.infer<O>>>;
+  /** Answers its result; what else happened it writes into the call's effects (effects.ts). */
+  handler: (ctx: C, input: z.infer<I>) => Promise<z.infer<O>>;
   /** Over MCP: content blocks to send before the result's JSON (an image), or instead of it, and the structured result beside them. */
   mcpContent?: (result: z.infer<O>) => McpContent;
 }

@@ -13,6 +13,7 @@ import type { Redactor } from "../secrets/redactor.ts";
 import type { RecordStore } from "../store/types.ts";
 import type { Timeline } from "../timeline/service.ts";
 import type { Asking, LiveBrowser } from "./action.ts";
+import type { Effects } from "./effects.ts";
 import type { OpenRequest, OpenResult } from "./shapes.ts";
 import type { Steps } from "./steps.ts";
 
@@ -21,7 +22,7 @@ export interface ActionServices {
   readonly config: Config;
   /** The server's log. */
   readonly log: Log;
-  /** The workspace's record, to read: a handler changes it by returning an Outcome (outcome.ts). */
+  /** The workspace's record, to read: a handler changes it through its effects (effects.ts). */
   readonly store: Pick<RecordStore, "get">;
   /** Putting a file on the Grid's side, for a file input. */
   readonly grid: Pick<Grid, "upload">;
@@ -65,11 +66,8 @@ export interface ActionContext {
   /** How the user in front of the agent's client is asked, when its client can ask them (MCP elicitation). */
   readonly asking?: Asking;
   readonly signal: AbortSignal;
-  /**
-   * Work the answer need not wait for (a spare tab's closing): it runs on in the call's turn, so
-   * the workspace's next call (and a runner's next step) waits for it. A failure is only logged.
-   */
-  later(work: Promise<unknown>): void;
+  /** What the call did besides its result (landing, pages, record changes, later work): the pipeline applies it. */
+  readonly effects: Effects;
 }
 
 /** What a precheck is handed: no browser yet. */

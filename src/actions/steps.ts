@@ -3,16 +3,14 @@
 import type { SiteDataReport } from "../store/record.ts";
 import type { AnyAction, LiveBrowser } from "./action.ts";
 import type { CallEnd } from "./call.ts";
-import type { RecordChange } from "./outcome.ts";
+import type { Change, Effects } from "./effects.ts";
 
 type AnyRecord = Record<string, unknown>;
 
-/** What one step of a runner's call did: its result, and the bookkeeping it asked for (not applied). */
-export interface StepOutcome {
+/** What one step of a runner's call did: its result, and its effects (not applied; its later work done). */
+export interface Stepped {
   result: AnyRecord;
-  /** What the step asked the history to record instead of its url (null withholds); undefined when it did not. */
-  landed: string | null | undefined;
-  changes: RecordChange[];
+  effects: Effects;
 }
 
 /**
@@ -31,14 +29,14 @@ export interface Steps {
     action: AnyAction,
     input: unknown,
     opts: { signal: AbortSignal; beforeReopen?: () => Promise<void> },
-  ): Promise<StepOutcome>;
+  ): Promise<Stepped>;
   /**
    * Writes these pages (in order) and changes now, in one settle write; answers the reopen report
-   * it handed over, and `result` (the runner's report so far) with the changes' patches applied.
+   * it handed over, and `result` (the runner's report so far) with the changes' fills applied.
    */
   touch(
     urls: ReadonlyArray<string | null>,
-    changes?: RecordChange[],
+    changes?: Change[],
     result?: AnyRecord,
   ): Promise<{ report: SiteDataReport | null; result: AnyRecord }>;
   /**

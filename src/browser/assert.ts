@@ -188,6 +188,6 @@ export const assertAction = defineAction({
         input.selector ? "selector" : "script",
       );
     }
-    return (await here(page)).map((at) => ({ ...at, seen: last.seen }));
+    return { ...(await here(page, ctx.effects)), seen: last.seen };
   },
 });

@@ -6,7 +6,6 @@ import type { BrowsingContext } from "webdriver-bidi-protocol";
 import { z } from "zod";
 import { defineAction } from "../actions/define.ts";
 import { pageFields } from "../actions/fields.ts";
-import { outcome } from "../actions/outcome.ts";
 import { badInput } from "../errors.ts";
 import type { Page } from "../grid/page.ts";
 import { here } from "./landing.ts";
@@ -138,8 +137,7 @@ export const dialog = defineAction({
       if (input.text !== undefined) type = "prompt";
     }
     // A dialog still open (this one, read; or the next the page opened) leaves url and title empty.
-    const at = input.action === "read" ? null : await here(page);
-    const state = at?.result ?? { url: "", title: "" };
+    const state = input.action === "read" ? { url: "", title: "" } : await here(page, ctx.effects);
     const out: { message: string; type?: typeof type; next_dialog?: string; url: string; title: string } = {
       message,
       url: state.url,
@@ -150,8 +148,8 @@ export const dialog = defineAction({
       // The page cannot answer while a dialog is open: record nothing, and say which dialog it is.
       const next = page.prompt;
       if (input.action !== "read" && next) out.next_dialog = next.message;
-      return outcome(out, { landed: null });
+      ctx.effects.land(null);
     }
-    return outcome(out, at?.happened ?? {});
+    return out;
   },
 });

@@ -3,7 +3,6 @@
 import { z } from "zod";
 import { defineAction } from "../actions/define.ts";
 import { Box, flag, pageFields, webUrl } from "../actions/fields.ts";
-import { outcome } from "../actions/outcome.ts";
 import { badInput } from "../errors.ts";
 import type { PageLib, PageSelector } from "../in-page/index.ts";
 import { acting, quoteSelector } from "./failures.ts";
@@ -200,13 +199,12 @@ export const extract = defineAction({
         "selector",
       );
     }
-    const at = await here(page);
-    const { url, title } = at.result;
+    const { url, title } = await here(page, ctx.effects);
     const out: z.infer<typeof Output> = { url, title, count: got.total };
     const results = got.results ?? [];
     if (input.all) out.results = results;
     else out.result = results[0] ?? null;
     if (got.truncated) out.truncated = true;
-    return outcome(out, at.happened);
+    return out;
   },
 });

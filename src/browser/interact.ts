@@ -72,8 +72,8 @@ export const interact = defineAction({
     };
     const g = gestureOf(GESTURES, input.action);
     const extra = await acting({ selector: input.selector }, () => g.run({ ctx, page, input, act }));
-    const out = await landed(page, before);
+    const out = await landed(page, before, ctx.effects);
     const opened = page.held.popups > popups ? await tabIndex(page, page.held.lastPopup) : -1;
-    return out.map((at) => ({ ...at, ...extra, ...(opened >= 0 ? { new_tab: opened } : {}) }));
+    return { ...out, ...extra, ...(opened >= 0 ? { new_tab: opened } : {}) };
   },
 });

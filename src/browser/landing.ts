@@ -3,7 +3,7 @@
 import type { BrowsingContext } from "webdriver-bidi-protocol";
 import { z } from "zod";
 import type { LiveBrowser } from "../actions/action.ts";
-import { type Outcome, outcome } from "../actions/outcome.ts";
+import type { Effects } from "../actions/effects.ts";
 import type { Page } from "../grid/page.ts";
 import { DialogOpened } from "../grid/page-dialogs.ts";
 import { DialogElsewhere } from "../grid/page-stuck.ts";
@@ -40,10 +40,11 @@ export async function armNavigation(page: Page): Promise<void> {
 /**
  * The url and title after a gesture begun when `before` navigations had started: the new page once
  * one it started has loaded. Inside a frame they are the frame's, and a frame is not a page to come
- * back to: nothing enters the history. A dialog it opened is reported instead (url and title empty).
+ * back to: nothing enters the history (`effects`). A dialog it opened is reported instead (url and
+ * title empty).
  */
-export async function landed(page: Page, before: number): Promise<Outcome<Landed>> {
-  if (page.prompt) return here(page);
+export async function landed(page: Page, before: number, effects: Effects): Promise<Landed> {
+  if (page.prompt) return here(page, effects);
   // Most gestures stay on the page: whether one is leaving and the title come in one sandbox call,
   // beside the browser's tree for the url. A navigation begun meanwhile is waited for instead.
   const tree = page.tree().catch(() => null);
@@ -56,7 +57,7 @@ export async function landed(page: Page, before: number): Promise<Outcome<Landed
   const top = await tree;
   const url = top && seen ? urlIn(top, page.context) : null;
   if (url !== null && seen && seen.leaving === null && page.held.navigationCount === before && !page.prompt) {
-    return inFrame(page, { url, title: seen.title });
+    return inFrame(page, { url, title: seen.title }, effects);
   }
   await page.afterGesture(before, seen?.leaving === "maybe");
   // A link in the frame that loads the whole tab (target=_top) took the frame away: the agent is at
@@ -65,7 +66,7 @@ export async function landed(page: Page, before: number): Promise<Outcome<Landed
     const now = await page.tree().catch(() => null);
     if (now && urlIn(now, page.where.frame) === null) page.where.frame = null;
   }
-  return here(page);
+  return here(page, effects);
 }
 
 /** The url of `context`'s document in the tab's tree, or null when it is not there. */
@@ -79,11 +80,13 @@ function urlIn(tree: BrowsingContext.Info, context: string): string | null {
 }
 
 // Inside a frame the landing is the frame's: nothing enters the history.
-const inFrame = (page: Page, at: Landed): Outcome<Landed> =>
-  outcome(at, page.where.frame ? { landed: null } : {});
+function inFrame(page: Page, at: Landed, effects: Effects): Landed {
+  if (page.where.frame) effects.land(null);
+  return at;
+}
 
 /** Where the agent is now: its document's url (from the browser) and title, or the open dialog. */
-export async function here(page: Page): Promise<Outcome<Landed>> {
+export async function here(page: Page, effects: Effects): Promise<Landed> {
   let prompt = page.prompt;
   if (!prompt) {
     let state: Landed;
@@ -91,16 +94,15 @@ export async function here(page: Page): Promise<Outcome<Landed>> {
       state = await page.state(page.context);
     } catch (err) {
       // A dialog in another tab holds this one (a pop-up's alert): the action's result names it.
-      if (err instanceof DialogElsewhere)
-        return outcome({ url: "", title: "", dialog: err.prompt.message }, {});
+      if (err instanceof DialogElsewhere) return { url: "", title: "", dialog: err.prompt.message };
       if (await page.tabOpen().catch(() => true)) throw err;
-      return handedBack(page);
+      return handedBack(page, effects);
     }
     // A dialog that opened meanwhile (the page opens the next one as soon as the last closes).
     prompt = page.prompt;
-    if (!prompt) return inFrame(page, state);
+    if (!prompt) return inFrame(page, state, effects);
   }
-  return outcome({ url: "", title: "", dialog: prompt.message }, {});
+  return { url: "", title: "", dialog: prompt.message };
 }
 
 /**
@@ -108,12 +110,12 @@ export async function here(page: Page): Promise<Outcome<Landed>> {
  * the agent is back on the tab that opened it, else the first, as a person's view is. Its page was
  * there already: nothing enters the history.
  */
-async function handedBack(page: Page): Promise<Outcome<Landed>> {
+async function handedBack(page: Page, effects: Effects): Promise<Landed> {
+  effects.land(null);
   const next = page.rehome(await page.tabs().catch(() => []));
-  if (!next) return outcome({ url: "", title: "" }, { landed: null });
+  if (!next) return { url: "", title: "" };
   await page.front();
-  const state = await page.state(page.context).catch(() => ({ url: next.url, title: "" }));
-  return outcome(state, { landed: null });
+  return await page.state(page.context).catch(() => ({ url: next.url, title: "" }));
 }
 
 /** The output field for actions that can open a dialog. */

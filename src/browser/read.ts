@@ -5,7 +5,6 @@ import { z } from "zod";
 import type { McpContent } from "../actions/action.ts";
 import { defineAction } from "../actions/define.ts";
 import { Box, pageFields, webUrl } from "../actions/fields.ts";
-import { outcome } from "../actions/outcome.ts";
 import { badInput } from "../errors.ts";
 import type { NodeRef } from "../grid/page-call.ts";
 import { type Entry, type ReadElement, renderEntries } from "../in-page/render.ts";
@@ -239,13 +238,12 @@ export const readPageAction = defineAction({
     });
     if ("stale" in got) throw badInput(got.stale, "cursor");
     ctx.browser.refFloors.raise(tab.held, got.high);
-    const at = await here(tab);
-    const { url, title } = at.result;
+    const { url, title } = await here(tab, ctx.effects);
     const result: Output = { url, title, ...structured(got.entries) };
     if (got.next) result.next_cursor = got.next;
     const carried: Carried = { entries: got.entries };
     if (got.more) carried.more = got.more;
-    return outcome(Object.assign(result, { [OUTLINE]: carried }), at.happened);
+    return Object.assign(result, { [OUTLINE]: carried });
   },
   mcpContent: (result): McpContent => {
     const { [OUTLINE]: carried, ...rest } = result as Output & { [OUTLINE]?: Carried };

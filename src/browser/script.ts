@@ -78,6 +78,6 @@ export const executeScript = defineAction({
         "script",
       );
     }
-    return (await landed(page, before)).map((at) => ({ ...at, result: result ?? null }));
+    return { ...(await landed(page, before, ctx.effects)), result: result ?? null };
   },
 });

@@ -3,8 +3,8 @@
 // (its tab, and the frame in it) is the call's page's `where`, which the manager keeps in the record.
 import { z } from "zod";
 import { defineAction } from "../actions/define.ts";
+import type { Effects } from "../actions/effects.ts";
 import { pageFields, webUrl } from "../actions/fields.ts";
-import { outcome } from "../actions/outcome.ts";
 import { badInput } from "../errors.ts";
 import type { Page } from "../grid/page.ts";
 import type { NodeRef, WindowRef } from "../grid/page-call.ts";
@@ -91,7 +91,7 @@ export const switchTo = defineAction({
   browser: "page",
   handler: async (ctx, input) => {
     try {
-      return await switching(await ctx.browser.page(), input);
+      return await switching(await ctx.browser.page(), input, ctx.effects);
     } catch (err) {
       throw mapDriverError(err, input.frame ? { selector: input.frame, field: "frame" } : {});
     }
@@ -126,7 +126,7 @@ async function enterFrame(page: Page, frame: Selector, timeout: number): Promise
   page.where.frame = got.window.window;
 }
 
-async function switching(page: Page, input: SwitchInput) {
+async function switching(page: Page, input: SwitchInput, effects: Effects) {
   const tab = input.tab;
   let tabs: TabInfo[] | undefined;
   // A tab the page closed itself leaves the agent in the tab that opened it, else the first.
@@ -181,5 +181,6 @@ async function switching(page: Page, input: SwitchInput) {
     in_frame: inFrame,
     ...(tabs ? { tabs } : {}),
   };
-  return outcome(out, inFrame || !state.url ? { landed: null } : {});
+  if (inFrame || !state.url) effects.land(null);
+  return out;
 }

@@ -5,7 +5,7 @@
 // gesture, read or script of the agent's is restricted on its account.
 
 import type { BrowsingContext } from "webdriver-bidi-protocol";
-import { type Outcome, outcome } from "../actions/outcome.ts";
+import type { Effects } from "../actions/effects.ts";
 import type { ActionContext } from "../actions/ports.ts";
 import { badInput, unavailable } from "../errors.ts";
 import { BidiError } from "../grid/bidi.ts";
@@ -256,14 +256,15 @@ async function emptiedAll(
  * page kept out of the history: a form sent by GET puts the value in its url, and a one-time code or
  * a short value is not the redactor's to catch (spec §3.3).
  */
-export function hideTyped<T extends { url: string }>(at: Outcome<T>, typed: string[]): Outcome<T> {
+export function hideTyped<T extends { url: string }>(at: T, typed: string[], effects: Effects): T {
   const forms = (v: string) => [v, encodeURIComponent(v), new URLSearchParams({ v }).toString().slice(2)];
   const hits = typed
     .filter((v) => v !== "")
     .flatMap(forms)
-    .filter((f) => at.result.url.includes(f));
+    .filter((f) => at.url.includes(f));
   if (hits.length === 0) return at;
-  let url = at.result.url;
+  let url = at.url;
   for (const f of hits.sort((a, b) => b.length - a.length)) url = url.split(f).join("[hidden]");
-  return outcome({ ...at.result, url }, { ...at.happened, landed: null });
+  effects.land(null);
+  return { ...at, url };
 }

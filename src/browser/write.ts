@@ -235,19 +235,19 @@ export const write = defineAction({
           about,
         }),
       );
-      const at = hideTyped(await landed(page, done.before), done.typed);
+      const at = hideTyped(await landed(page, done.before, ctx.effects), done.typed, ctx.effects);
       // A dialog the write closed to empty its fields is said beside where it left the page; a field
       // the page changed, by its selector alone.
       const changed = done.changed;
-      return at.map((p) => ({
-        ...p,
+      return {
+        ...at,
         ...(done.dialog === undefined ? {} : { closed_dialog: done.dialog }),
         ...(changed.length ? { changed } : {}),
-      }));
+      };
     }
     const { before, changed } = await acting(about, () => plainWrite(page, items, input));
     // A landing that carries a secret value is shown [hidden] and not recorded by the settle.
-    const at = await landed(page, before);
-    return changed.length ? at.map((p) => ({ ...p, changed })) : at;
+    const at = await landed(page, before, ctx.effects);
+    return changed.length ? { ...at, changed } : at;
   },
 });

@@ -5,9 +5,9 @@
 // a reopen) what is pending is written too, so what comes next reads it. The call's settle write
 // ends it: where the run ended.
 
-import { isPatched, type Outcome, outcome, type RecordChange } from "../actions/outcome.ts";
+import type { Change } from "../actions/effects.ts";
 import type { ActionContext, ActionServices } from "../actions/ports.ts";
-import type { StepOutcome, Steps } from "../actions/steps.ts";
+import type { Stepped, Steps } from "../actions/steps.ts";
 import { browserState } from "../browser/landing.ts";
 import { messageOf, unavailable } from "../errors.ts";
 import type { SecretRef } from "../secrets/bound.ts";
@@ -31,7 +31,7 @@ interface Here {
 }
 
 type Ran =
-  | { kind: "done"; outcome: StepOutcome }
+  | { kind: "done"; stepped: Stepped }
   | { kind: "failed"; error: unknown }
   | { kind: "timeout"; finished: boolean };
 
@@ -70,7 +70,7 @@ export async function runFlow(
   flow: Flow,
   bound: BoundStep[],
   name?: string,
-): Promise<Outcome<RunReport>> {
+): Promise<RunReport> {
   const steps = ctx.steps();
   const redactor = ctx.services.redactor;
   const redact = (text: string) => redactor.redact(text);
@@ -79,7 +79,7 @@ export async function runFlow(
   // Safe pages reached, in order; those before `flushed` are written already.
   const reached: string[] = [];
   let flushed = 0;
-  let pending: RecordChange[] = [];
+  let pending: Change[] = [];
   let told: SiteDataReport | null = null;
   const flush = async () => {
     const urls = reached.slice(flushed);
@@ -87,7 +87,7 @@ export async function runFlow(
     const changes = pending;
     flushed = reached.length;
     pending = [];
-    // The steps reported so far take the changes' patches (a save's receipt).
+    // The steps reported so far take the changes' fills (a save's receipt).
     const out = await steps.touch(urls, changes, { steps: reports });
     reports = out.result.steps as StepReport[];
     told = out.report ?? told;
@@ -124,8 +124,9 @@ export async function runFlow(
     let result: unknown;
     let error: string | undefined;
     if (ran.kind === "done") {
-      const { result: out, landed, changes } = ran.outcome;
-      pending.push(...changes.map((c) => forStep(c, reports.length)));
+      const { result: out, effects } = ran.stepped;
+      const landed = effects.landed;
+      pending.push(...effects.changes.map((c) => forStep(c, reports.length)));
       const at = await pageAfter(steps, step, out, here);
       if (at) {
         const withheld = landed === null || redactor.carries(at.url);
@@ -204,30 +205,27 @@ export async function runFlow(
   if (here.withheld) report.url_redacted = true;
   if (told) report.site_data = told;
   // The call's one settle write: the pages not flushed yet, then where the run ended unless withheld.
-  return outcome(report, {
-    pages: [...reached.slice(flushed), here.withheld ? null : here.url],
-    changes: pending,
-  });
+  ctx.effects.pages = [...reached.slice(flushed), here.withheld ? null : here.url];
+  for (const change of pending) ctx.effects.change(change);
+  return report;
 }
 
 /**
- * A step's change, its patch moved onto that step's entry of the run's report (the report is the
- * result the run's writes patch): the patch's own work runs whether or not the step returns its result.
+ * A step's change, its fill moved onto that step's entry of the run's report (the report is the
+ * result the run's writes fill in): the fill's own work runs whether or not the step returns its result.
  */
-function forStep(change: RecordChange, n: number): RecordChange {
-  return (record, browser) => {
-    const out = change(record, browser);
-    if (!isPatched(out)) return out;
-    const patch = (result: Record<string, unknown>) => {
-      const steps = result.steps as StepReport[] | undefined;
-      const step = steps?.[n];
-      if (!steps || !step) return result;
-      const patched = out.patch((step.result ?? {}) as Record<string, unknown>);
-      if (step.result === undefined) return result;
-      return { ...result, steps: steps.map((s, i) => (i === n ? { ...s, result: patched } : s)) };
-    };
-    return { record: out.record, patch };
-  };
+function forStep(change: Change, n: number): Change {
+  return (record, browser, fill) =>
+    change(record, browser, (f) =>
+      fill((result) => {
+        const steps = result.steps as StepReport[] | undefined;
+        const step = steps?.[n];
+        if (!steps || !step) return result;
+        const filled = f((step.result ?? {}) as Record<string, unknown>);
+        if (step.result === undefined) return result;
+        return { ...result, steps: steps.map((s, i) => (i === n ? { ...s, result: filled } : s)) };
+      }),
+    );
 }
 
 /** Where a finished step left the page: its result's url, or a read of the page for a page tool. */
@@ -249,7 +247,7 @@ async function pageAfter(
 /** Runs `fn` for at most `ms`; a step still running then is told to stop and given a short grace. */
 async function within(
   ms: number,
-  fn: (signal: AbortSignal) => Promise<StepOutcome>,
+  fn: (signal: AbortSignal) => Promise<Stepped>,
   outer: AbortSignal,
 ): Promise<Ran> {
   const ac = new AbortController();
@@ -260,7 +258,7 @@ async function within(
     timer = setTimeout(() => resolve("expired"), ms);
   });
   const running: Promise<Ran> = fn(ac.signal).then(
-    (outcome) => ({ kind: "done", outcome }),
+    (stepped) => ({ kind: "done", stepped }),
     (error) => ({ kind: "failed", error }),
   );
   try {

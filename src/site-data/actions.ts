@@ -3,7 +3,6 @@
 import { z } from "zod";
 import { defineAction } from "../actions/define.ts";
 import { pageFields, SITE_DATA_URI, webUrl } from "../actions/fields.ts";
-import { outcome, type RecordChange } from "../actions/outcome.ts";
 import type { ActionContext } from "../actions/ports.ts";
 import { BIDI_DOWN, badInput, unavailable } from "../errors.ts";
 import type { BidiSocket } from "../grid/bidi.ts";
@@ -112,7 +111,7 @@ export const saveSiteData = defineAction({
       {
         tabs: ctx.services.config.site_data.tabs,
         frames: framesIn(ctx.browser.settings.browser),
-        later: (closing) => ctx.later(closing),
+        later: (closing) => ctx.effects.later(closing),
       },
     );
     const read = await reading;
@@ -123,17 +122,15 @@ export const saveSiteData = defineAction({
     const out = { ...(seen ?? (await page.state())), saved: replaced(), uri: SITE_DATA_URI };
     // The snapshot is taken inside the settle write, against the record as it is then; its receipt
     // is the result's once the write is in. A write that did not apply it leaves `replaced()`.
-    const take: RecordChange = (r) => {
+    ctx.effects.change((r, _browser, fill) => {
       const { data, receipt } = snapshot(r.site_data, captured, r.history, now);
-      return {
-        record: withSiteData(r, data),
-        patch: (result) => {
-          // What loads from here counts toward the next save: the browser holds what was written.
-          read?.settle(Object.keys(data.origins ?? {}));
-          return { ...result, saved: receipt };
-        },
-      };
-    };
-    return outcome(out, { changes: [take] });
+      fill((result) => {
+        // What loads from here counts toward the next save: the browser holds what was written.
+        read?.settle(Object.keys(data.origins ?? {}));
+        return { ...result, saved: receipt };
+      });
+      return withSiteData(r, data);
+    });
+    return out;
   },
 });

@@ -1,13 +1,14 @@
 // One call, end to end, for every surface (REST, MCP, a person's input), as stages in one place:
 // admit (the action's validation, unless the route read the input already) → turn (the workspace's
 // lease, one call at a time on every server) → browser (the record's browser, reopened when the
-// Grid reaped it) → handler (what it did comes back beside its result) → apply (one fenced settle
-// write, then the change announced) → record (the activity note, the timeline's screen and entry,
+// Grid reaped it) → handler (it writes what it did into the call's effects, and answers its result)
+// → apply (the effects in one fenced settle write, the result redacted there; then the change
+// announced) → record (the activity note, the timeline's screen and entry,
 // in the turn, handed the browser the call leaves). Each stage's output is the next one's input;
 // nothing is handed down to be called back, and nothing is written into a state read back later.
 import type { AnyAction, LiveBrowser } from "../actions/action.ts";
 import type { CallEnd, Ended, Invocation, Records } from "../actions/call.ts";
-import { type Happened, split } from "../actions/outcome.ts";
+import type { Effects } from "../actions/effects.ts";
 import type { ActionServices } from "../actions/ports.ts";
 import { validate } from "../actions/validate.ts";
 import { LeaseLost, statusOf, unavailable } from "../errors.ts";
@@ -19,8 +20,8 @@ import type { RecordStore } from "../store/types.ts";
 import type { Held } from "./browsers.ts";
 import type { Lifecycle, ManagerHooks, Turn } from "./lifecycle.ts";
 import type { Leases } from "./lock.ts";
-import { type Call, type CallOptions, type Contexts, contextOf, type Runner } from "./runner.ts";
-import { type CallState, settle } from "./settle.ts";
+import { type Call, type CallOptions, type Contexts, contextOf, effectsOf, type Runner } from "./runner.ts";
+import { settle } from "./settle.ts";
 import { awaitHandBack } from "./taken-over.ts";
 
 type AnyRecord = Record<string, unknown>;
@@ -42,8 +43,8 @@ export interface PipelinePorts {
 export const busyMessage = (workspace: string, seconds: number) =>
   `another call holds workspace ${workspace} and did not end within ${seconds} s: retry once it has ended`;
 
-/** How a call (whole) or one step of a runner's call is run. */
-type Step = CallOptions & { whole?: boolean; beforeReopen?: () => Promise<void> };
+/** How a call (whole) or one step of a runner's call is run: its effects go where the caller reads them. */
+type Step = CallOptions & { effects: Effects; whole?: boolean; beforeReopen?: () => Promise<void> };
 
 /** What a call is recorded with (null: not recorded, as the page read after a wait). */
 type Facts = Omit<CallEnd, "ms" | "ended" | "browser"> & { began: number };
@@ -58,6 +59,7 @@ export class CallPipeline {
 
   constructor(private readonly ports: PipelinePorts) {
     const runner: Runner = {
+      services: ports.services,
       lifecycle: ports.lifecycle,
       context: (workspace, turn, opts) => contextOf(this.contexts, workspace, turn, null, opts),
       act: (...step) => this.act(...step),
@@ -131,8 +133,8 @@ export class CallPipeline {
       signal: opts.signal,
       busy: () => unavailable(busyMessage(workspace, seconds)),
     };
-    // The answer goes once the call and its record are done; the lease once the call's `later`
-    // work is done too, so the next call never meets it half done.
+    // The answer goes once the call and its record are done; the lease once the call's later work
+    // is done too, so the next call never meets it half done.
     return this.ports.leases.runAnswering<Ended>(workspace, wait, async (held, answer) => {
       if (held.waitedMs > 0)
         this.ports.services.log.debug(
@@ -156,7 +158,7 @@ export class CallPipeline {
           touched.push(b);
           return b;
         },
-        after: [],
+        effects: effectsOf(this.ports.services, workspace),
       };
       try {
         let ended: Ended;
@@ -173,7 +175,7 @@ export class CallPipeline {
           ended = { ok: false, error: held.lost.reason };
         if (facts) await this.recordInTurn(facts, ended, call);
         answer(ended);
-        await Promise.allSettled(call.after);
+        await call.effects.drained();
         return ended;
       } finally {
         for (const b of touched) b.release();
@@ -218,7 +220,7 @@ export class CallPipeline {
     let out: AnyRecord;
     try {
       const ctx = contextOf(this.contexts, workspace, {}, null, { ...opts, signal: stop.signal });
-      out = split(await action.handler(ctx, input)).result;
+      out = await action.handler(ctx, input);
     } finally {
       opts.signal?.removeEventListener("abort", relay);
       mine.delete(stop);
@@ -255,15 +257,17 @@ export class CallPipeline {
     const { services, hooks } = this.ports;
     if (action.precheck) await action.precheck({ workspace, services }, input);
     if (action.browser !== "page") {
-      const { result } = split(
-        await action.handler(contextOf(this.contexts, workspace, call.turn, null, opts), input),
-      );
+      const result = await action.handler(contextOf(this.contexts, workspace, call.turn, null, opts), input);
       if (action.browser !== "none") hooks.changed?.(workspace);
       return result;
     }
-    // Its `later` work runs on after the answer, in the turn.
-    const done = await this.act(workspace, call, action, input, { ...opts, whole: true, after: call.after });
-    return this.apply(workspace, call, action, done);
+    // Its later work runs on after the answer, in the turn.
+    const result = await this.act(workspace, call, action, input, {
+      ...opts,
+      whole: true,
+      effects: call.effects,
+    });
+    return this.apply(workspace, call, action, result);
   }
 
   /**
@@ -279,7 +283,7 @@ export class CallPipeline {
     action: AnyAction,
     input: unknown,
     opts: Step,
-  ): Promise<{ result: AnyRecord; happened: Happened }> {
+  ): Promise<AnyRecord> {
     const { lifecycle, connections, grid } = this.ports;
     call.browser ??= call.hold(await lifecycle.resolve(workspace, call.turn));
     const browser = call.browser;
@@ -293,6 +297,7 @@ export class CallPipeline {
       call.reopened = true;
       this.ports.services.log.info(`workspace ${workspace}: its browser was gone; reopening it`);
       await opts.beforeReopen?.();
+      opts.effects.restart();
       call.browser = call.hold(await lifecycle.reopen(workspace, browser.id, call.turn));
       return await this.attempt(workspace, call, call.browser, action, input, opts);
     }
@@ -305,45 +310,40 @@ export class CallPipeline {
     action: AnyAction,
     input: unknown,
     opts: Step,
-  ): Promise<{ result: AnyRecord; happened: Happened }> {
+  ): Promise<AnyRecord> {
     const ctx = contextOf(this.contexts, workspace, call.turn, browser, opts, opts.whole ? call : null);
     const wrap = opts.whole && browser.settings.capture === true ? this.ports.hooks.capture : undefined;
-    if (!wrap) return split(await action.handler(ctx, input));
-    let out: { result: AnyRecord; happened: Happened } = { result: {}, happened: {} };
+    if (!wrap) return await action.handler(ctx, input);
+    let out: AnyRecord = {};
     const page = await wrap(browser, async () => {
-      out = split(await action.handler(ctx, input));
+      out = await action.handler(ctx, input);
     });
-    return page ? { ...out, result: { ...out.result, page } } : out;
+    return page ? { ...out, page } : out;
   }
 
   /**
-   * What the handler said happened, applied once, in the one settle write, for the browser the call
-   * has now (a runner's steps may have replaced it); then the change announced.
+   * The call's effects, applied once, in the one settle write, for the browser the call has now (a
+   * runner's steps may have replaced it); then the change announced.
    */
   private async apply(
     workspace: string,
     call: Call,
     action: AnyAction,
-    done: { result: AnyRecord; happened: Happened },
+    result: AnyRecord,
   ): Promise<AnyRecord> {
-    const { result, happened } = done;
-    const state: CallState = {
-      landed: happened.landed,
-      changes: [...(happened.changes ?? [])],
-      ...(happened.pages ? { pages: [...happened.pages] } : {}),
-    };
+    const { effects } = call;
     const now = call.browser;
     const where = now?.where();
     if (now && where) {
-      state.changes.push((r, b) => (b === now.id ? focused(r, b, where) : r));
-      state.elsewhere = this.ports.connections.peek(now.id)?.pages.take(where.tab);
+      effects.change((r, b) => (b === now.id ? focused(r, b, where) : r));
+      effects.elsewhere = this.ports.connections.peek(now.id)?.pages.take(where.tab) ?? [];
     }
     const settled = await this.settle(
       workspace,
       result,
       now?.id ?? "",
       action.reshapes === true,
-      state,
+      effects,
       call.turn,
     );
     this.ports.hooks.changed?.(workspace);
@@ -386,11 +386,11 @@ export class CallPipeline {
     raw: AnyRecord,
     browser: string,
     reshapes: boolean,
-    state: CallState,
+    effects: Effects,
     turn: Turn,
   ): Promise<AnyRecord> {
     const { store, now, services } = this.ports;
     const d = { store, now, redactor: services.redactor, fence: { fence: turn.fence } };
-    return settle(d, workspace, raw, browser, reshapes, state);
+    return settle(d, workspace, raw, browser, reshapes, effects);
   }
 }

@@ -1,23 +1,22 @@
 // What a handler is handed for one call (or one step of a runner's call): its workspace, the ports,
 // its browser, the lifecycle and the step runner. The step runner is for a page call whose action
 // calls others inside it (a flow run): each step's handler gets a context of its own on the call's
-// browser, and what it did beyond its result goes back to the runner's handler; a step whose
-// browser the Grid reaped is retried once on a reopened one.
+// browser, and its effects go back to the runner's handler; a step whose browser the Grid reaped is
+// retried once on a reopened one.
 
 import type { AnyAction, Asking, LiveBrowser } from "../actions/action.ts";
 import type { CallEnd } from "../actions/call.ts";
-import { type Happened, split } from "../actions/outcome.ts";
+import { Effects } from "../actions/effects.ts";
 import type { ActionContext, ActionServices } from "../actions/ports.ts";
-import type { StepOutcome, Steps } from "../actions/steps.ts";
+import type { Stepped, Steps } from "../actions/steps.ts";
 import { messageOf } from "../errors.ts";
 import type { SiteDataReport } from "../store/record.ts";
 import type { Held } from "./browsers.ts";
 import type { Lifecycle, Turn } from "./lifecycle.ts";
-import type { CallState } from "./settle.ts";
 
 type AnyRecord = Record<string, unknown>;
 
-/** A page call in flight: the browser it holds now. */
+/** A page call in flight: the browser it holds now, and what it did besides its result. */
 export interface Call {
   browser: Held | null;
   reopened: boolean;
@@ -25,14 +24,14 @@ export interface Call {
   turn: Turn;
   /** Keeps a browser the call came to hold, so it is given back when the call ends. */
   hold: (b: Held) => Held;
-  /** Work its handlers left to run after the answer (`ActionContext.later`), in the turn. */
-  after: Promise<unknown>[];
+  /** Its handler's effects; their later work runs on after the answer, in the turn. */
+  effects: Effects;
 }
 
 export interface CallOptions {
   signal?: AbortSignal;
-  /** Where the handler's `later` work goes (none: it runs on its own, outside any turn). */
-  after?: Promise<unknown>[];
+  /** Where the handler writes what it did (none: a new one nobody applies; its later work runs on its own). */
+  effects?: Effects;
   progress?: (progress: number, total: number | undefined, message: string) => void;
   /** How the client's user is asked, when the client can ask them. */
   asking?: Asking;
@@ -71,34 +70,37 @@ export function contextOf(
     progress: (p, total, message) => opts.progress?.(p, total, message),
     ...(opts.asking && { asking: opts.asking }),
     signal: opts.signal ?? new AbortController().signal,
-    later: (work) => {
-      work.catch((err) =>
-        d.services.log.debug(`workspace ${workspace}: work after a call failed: ${messageOf(err)}`),
-      );
-      opts.after?.push(work);
-    },
+    effects: opts.effects ?? effectsOf(d.services, workspace),
   };
+}
+
+/** A call's (or a step's) effects, empty: its later work's failures go to the debug log. */
+export function effectsOf(services: Pick<ActionServices, "log">, workspace: string): Effects {
+  return new Effects((err) =>
+    services.log.debug(`workspace ${workspace}: work after a call failed: ${messageOf(err)}`),
+  );
 }
 
 /** What the runner needs of the pipeline. */
 export interface Runner {
+  services: Pick<ActionServices, "log">;
   lifecycle: Pick<Lifecycle, "held">;
   /** A context of the step's own, with no browser (an open, end or browserless step). */
-  context(workspace: string, turn: Turn, opts: { signal: AbortSignal }): ActionContext;
+  context(workspace: string, turn: Turn, opts: { signal: AbortSignal; effects: Effects }): ActionContext;
   /** A page step: the call's browser (reopened once a call when the Grid reaped it) and the handler. */
   act(
     workspace: string,
     call: Call,
     action: AnyAction,
     input: unknown,
-    opts: { signal: AbortSignal; beforeReopen?: () => Promise<void>; after?: Promise<unknown>[] },
-  ): Promise<{ result: AnyRecord; happened: Happened }>;
+    opts: { signal: AbortSignal; beforeReopen?: () => Promise<void>; effects: Effects },
+  ): Promise<AnyRecord>;
   settle(
     workspace: string,
     raw: AnyRecord,
     browser: string,
     reshapes: boolean,
-    state: CallState,
+    effects: Effects,
     turn: Turn,
   ): Promise<AnyRecord>;
   /** The record stage a call ends with (the timeline's screen and entry). */
@@ -112,16 +114,16 @@ export function stepsOf(d: Runner, workspace: string, call: Call): Steps {
     },
     run: (action, input, opts) => step(d, workspace, call, action, input, opts),
     touch: async (urls, changes = [], raw = {}) => {
+      const effects = new Effects();
+      effects.land(null);
+      effects.pages = [...urls];
+      for (const change of changes) effects.change(change);
       const { site_data, ...result } = await d.settle(
         workspace,
         raw,
         call.browser?.id ?? "",
         false,
-        {
-          landed: null,
-          changes: [...changes],
-          pages: [...urls],
-        },
+        effects,
         call.turn,
       );
       return { report: (site_data as SiteDataReport | undefined) ?? null, result };
@@ -137,18 +139,18 @@ async function step(
   action: AnyAction,
   input: unknown,
   opts: { signal: AbortSignal; beforeReopen?: () => Promise<void> },
-): Promise<StepOutcome> {
+): Promise<Stepped> {
   // A page step goes through the stages a call's handler does (the browser, the handler); its
-  // `later` work is done before the next step.
-  const after: Promise<unknown>[] = [];
+  // later work is done before the next step.
+  const effects = effectsOf(d.services, workspace);
   try {
-    const { result, happened } =
+    const result =
       action.browser === "page"
-        ? await d.act(workspace, call, action, input, { ...opts, after })
-        : await browserless(d, workspace, call, action, input, opts.signal);
-    return { result, landed: happened.landed, changes: [...(happened.changes ?? [])] };
+        ? await d.act(workspace, call, action, input, { ...opts, effects })
+        : await browserless(d, workspace, call, action, input, opts.signal, effects);
+    return { result, effects };
   } finally {
-    await Promise.allSettled(after);
+    await effects.drained();
   }
 }
 
@@ -160,9 +162,10 @@ async function browserless(
   action: AnyAction,
   input: unknown,
   signal: AbortSignal,
-): Promise<{ result: AnyRecord; happened: Happened }> {
+  effects: Effects,
+): Promise<AnyRecord> {
   try {
-    return split(await action.handler(d.context(workspace, call.turn, { signal }), input));
+    return await action.handler(d.context(workspace, call.turn, { signal, effects }), input);
   } finally {
     if (action.browser === "open" || action.browser === "end") {
       const now = await d.lifecycle.held(workspace);

@@ -3,7 +3,7 @@
 // record no longer names moves nothing.
 
 import { PNG } from "../actions/action.ts";
-import { isPatched, type Patched, type RecordChange } from "../actions/outcome.ts";
+import type { Effects, Fill } from "../actions/effects.ts";
 import type { Redactor } from "../secrets/redactor.ts";
 import {
   at,
@@ -24,16 +24,6 @@ type AnyRecord = Record<string, unknown>;
 // over every field holding a typed secret are blanked when it is taken.
 const picture = (key: string | symbol, parent: object) =>
   key === PNG || (key === "data" && (parent as AnyRecord).content_type === "image/png");
-
-/** What a call asked its settle to record. */
-export interface CallState {
-  landed: string | null | undefined;
-  changes: RecordChange[];
-  /** Several pages to record, in order (a runner's); when set, `landed` is not used. */
-  pages?: Array<string | null>;
-  /** Top-level pages loaded in other tabs (a pop-up), oldest first: they join the history below its top. */
-  elsewhere?: string[];
-}
 
 /**
  * `urls` in the history below its top entry (the agent's page, where a reopen goes), each replacing
@@ -63,47 +53,46 @@ export interface Settler {
   fence: { fence?: LeaseFence };
 }
 
-/** Finishes a page call: one write for history, TTL, reopen report, window and the action's changes. */
+/**
+ * Finishes a page call: one write for history, TTL, reopen report, window and the call's effects;
+ * then the result, filled in and redacted: the one door a page call's result leaves by.
+ */
 export async function settle(
   d: Settler,
   workspace: string,
   raw: AnyRecord,
   browser: string,
   reshapes: boolean,
-  state: CallState,
+  effects: Effects,
 ): Promise<AnyRecord> {
   // The last line of defence for secrets: whatever an action returns or lands on, a page that
   // carries a secret value is never recorded and the value never reaches the caller.
   const safe = (url: string | null) => (url && d.redactor.carries(url) ? null : url);
   const landed = safe(
-    state.landed !== undefined ? state.landed : typeof raw.url === "string" ? raw.url : null,
+    effects.landed !== undefined ? effects.landed : typeof raw.url === "string" ? raw.url : null,
   );
-  const pages = state.pages?.map(safe);
-  const elsewhere = (state.elsewhere ?? []).map(safe).filter((u): u is string => !!u);
+  const pages = effects.pages?.map(safe);
+  const elsewhere = effects.elsewhere.map(safe).filter((u): u is string => !!u);
   const now = d.now();
-  type Told = { report: SiteDataReport | null; patches: Patched["patch"][] };
+  type Told = { report: SiteDataReport | null; fills: Fill[] };
   const { value: told } = await updateWith<Told>(
     d.store,
     workspace,
     (cur) => {
       // A result from a browser the record no longer names moves nothing; the write still slides the TTL.
-      if (!cur || cur.session_id !== browser) return { record: cur, value: { report: null, patches: [] } };
+      if (!cur || cur.session_id !== browser) return { record: cur, value: { report: null, fills: [] } };
       const report = reportFor(cur, browser);
       let next = delivered(at(cur, pages ?? [landed], now, d.store.ttl));
       next = joinedBelow(next, elsewhere, now, d.store.ttl);
       if (reshapes) next = reshaped(next, raw as { width?: number; height?: number });
-      const patches: Patched["patch"][] = [];
-      for (const change of state.changes) {
-        const out = change(next, browser);
-        if (isPatched(out)) patches.push(out.patch);
-        next = (isPatched(out) ? out.record : out) ?? next;
-      }
-      return { record: next, value: { report, patches } };
+      const fills: Fill[] = [];
+      for (const change of effects.changes) next = change(next, browser, (f) => fills.push(f)) ?? next;
+      return { record: next, value: { report, fills } };
     },
     d.fence,
   );
-  // The last run's patches, in order; then hidden (a patch fills in what the write learnt: a receipt).
-  const patched = told.patches.reduce((r, patch) => patch(r), raw);
-  const result = d.redactor.redactDeep(patched, picture);
+  // The last run's fills, in order; then hidden (a fill says what the write learnt: a receipt).
+  const filled = told.fills.reduce((r, fill) => fill(r), raw);
+  const result = d.redactor.redactDeep(filled, picture);
   return told.report ? { ...result, site_data: told.report } : result;
 }

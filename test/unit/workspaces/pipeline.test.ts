@@ -145,7 +145,7 @@ test("a flow's steps are recorded through the same record stage, on the run's br
 /** An action that leaves `ms` of work to run after its answer, and says when it is done. */
 function leaving(name: string, ms: number, log: string[], fail = false): ReturnType<typeof testAction> {
   return testAction(name, async (ctx) => {
-    ctx.later(
+    ctx.effects.later(
       new Promise<void>((resolve) =>
         setTimeout(() => {
           log.push(`${name} later done`);

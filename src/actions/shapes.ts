@@ -15,11 +15,55 @@ const hostPattern = z
   .refine((p) => hostPatternProblem(p) === null, "must be a host or *.host");
 
 /** A workspace's navigation policy: it narrows the server's, never widens it. */
-export const PolicyShape = z.strictObject({
-  allow: z.array(hostPattern).max(100).optional(),
-  block: z.array(hostPattern).max(100).optional(),
-  private: flag().optional(),
-});
+export const PolicyShape = z
+  .strictObject({
+    allow: z.array(hostPattern).max(100).optional(),
+    block: z.array(hostPattern).max(100).optional(),
+    private: flag().optional(),
+  })
+  .meta({ shared: true });
+
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** A workspace's routes: requests answered or failed by the browser itself (grid/routes.ts). */
+export const RoutesShape = z
+  .array(
+    z
+      .strictObject({
+        url: z.string().min(1).max(2048),
+        status: z.number().int().min(200).max(599).optional(),
+        headers: z
+          .record(
+            z.string().max(256).regex(TOKEN),
+            z
+              .string()
+              .max(8192)
+              .regex(/^[^\r\n\0]*$/),
+          )
+          .optional(),
+        body: z.string().max(262_144).optional(),
+        block: flag().optional(),
+      })
+      .meta({ shared: true }),
+  )
+  .max(50);
+
+/** What a workspace's browser emulates (grid/emulation.ts). */
+export const EmulateShape = z
+  .strictObject({
+    locale: z.string().max(64).optional(),
+    timezone: z.string().max(64).optional(),
+    user_agent: z.string().max(1024).optional(),
+    geolocation: z
+      .strictObject({
+        latitude: z.number().min(-90).max(90),
+        longitude: z.number().min(-180).max(180),
+        accuracy: z.number().min(0).optional(),
+      })
+      .optional(),
+    media: z.record(z.string().max(64), z.string().max(64)).optional(),
+  })
+  .meta({ shared: true });
 
 export const OpenInput = z.strictObject({
   url: webUrl()
@@ -46,8 +90,9 @@ export const OpenInput = z.strictObject({
     .meta({ docs: `Window height in pixels (default ${DEFAULT_HEIGHT}).` }),
   viewport: z
     .strictObject({ width: z.number().int().min(200).max(7680), height: z.number().int().min(200).max(4320) })
+    .meta({ shared: true })
     .optional()
-    .describe("innerWidth/innerHeight (width/height size the window).")
+    .describe("{width, height}: innerWidth/innerHeight; width/height size the window.")
     .meta({
       docs: "The page's innerWidth and innerHeight in CSS pixels, kept on every reopen; width and height size the window around it.",
     }),
@@ -61,13 +106,30 @@ export const OpenInput = z.strictObject({
   }),
   capture: flag().optional().describe("Console errors and failed requests in results."),
   policy: PolicyShape.optional()
-    .describe("Narrow where requests go: allow/block hosts (*.host), private IPs. {} clears.")
+    .describe("{allow, block: hosts, *.host; private: true} narrows where requests go. {} clears.")
     .meta({
       docs: "This workspace's navigation policy, kept for its next browsers until given again ({} clears it): allow (only these hosts), block (never these), private: true (no loopback, private, link-local or metadata address unless allow names it). Hosts are names, IPs or *.host (the host and every name under it). The browser checks every request of every tab, frame and pop-up against it and the server's navigate settings; it can narrow those, never widen them.",
     }),
   proxy: z.string().max(64).optional().describe('Secret naming an HTTP proxy; "" for none.').meta({
     docs: "The name of a secret (GET /secrets) whose keys are server (http://host:port, https:// or socks5://) and, for a proxy that asks, username and password: every request of this browser goes through it, and the browser answers the proxy's sign-in with them (never shown). Kept for the workspace's next browsers until given again; \"\" goes direct.",
   }),
+  routes: RoutesShape.optional()
+    .describe(
+      "[{url: glob, * any text; status (200), headers, body | block: true}] answer or fail matching requests. [] clears.",
+    )
+    .meta({
+      docs: "This workspace's network routes, kept for its next browsers until given again ([] clears them): each request of any tab, frame or worker whose URL (without its #fragment) matches url — a glob on the whole URL where * is any text — is answered by the browser itself with status (default 200), headers and body, or fails as a network error with block: true; it never leaves the browser. The first matching route wins; the navigation policy is judged first. A cross-origin fetch needs the CORS headers (access-control-allow-origin) in headers, as from a real server. Alone (with offline or emulate) on a live browser, changed in place.",
+    }),
+  offline: flag().optional().describe("Cut the network (false: back).").meta({
+    docs: "Every tab goes offline (navigator.onLine false; requests fail with net::ERR_INTERNET_DISCONNECTED) until offline: false. Kept for the workspace's next browsers. Alone (with routes or emulate) on a live browser, changed in place: the page stays.",
+  }),
+  emulate: EmulateShape.optional()
+    .describe(
+      'locale, timezone, user_agent, geolocation, media ({"prefers-color-scheme":"dark"}). {} clears.',
+    )
+    .meta({
+      docs: "What every tab of this workspace's browser reports, kept for its next browsers until given again ({} clears): locale (BCP 47, navigator.language and Intl), timezone (IANA, Intl and Date), user_agent (navigator.userAgent and the User-Agent header), geolocation ({latitude, longitude, accuracy} in metres; every site may read it), media (CSS media features by name: prefers-color-scheme, prefers-reduced-motion, prefers-contrast, forced-colors …). Through WebDriver BiDi's emulation module: a browser that lacks a command, or refuses a value, is a 400 naming the field. Alone (with routes or offline) on a live browser, changed in place.",
+    }),
   restore_site_data: flag(true)
     .describe("false: start as a new user (deletes saved site data).")
     .meta({ docs: "Restore what save_site_data kept (default true). false opens empty and deletes it." }),
@@ -95,6 +157,7 @@ export const OpenOutput = z.object({
   height: z.number().int(),
   viewport: z
     .object({ width: z.number().int(), height: z.number().int() })
+    .meta({ shared: true })
     .optional()
     .describe("With viewport asked: the page's innerWidth and innerHeight, as it got them."),
   // In tools/list one small object (its fields are open_session's own inputs); OpenAPI keeps it whole.

@@ -8,8 +8,7 @@ export const openSession = defineAction({
   http: { method: "POST", path: "/browser" },
   title: "Open a browser",
   description: [
-    "Open (or replace) this workspace's browser, to start over or change settings; rarely needed (any action opens one).",
-    "Saved site data is restored first.",
+    "Open or replace this workspace's browser to change settings (any action opens one); restores saved site data.",
   ].join(" "),
   docs: [
     "With no url it goes back to the workspace's last page (fresh=true stays on about:blank instead).",

@@ -4,6 +4,7 @@
 
 import type { Script } from "webdriver-bidi-protocol";
 import { BidiDead, type BidiSocket, BidiTimeout } from "./bidi.ts";
+import { applyEmulation, type Emulation, emulationKey } from "./emulation.ts";
 import { DEFAULT_KEEP, EventRing, QUIET } from "./event-log.ts";
 import { HeldConnection, IDLE_MS } from "./held.ts";
 import { Interceptor, type NetRules } from "./net-rules.ts";
@@ -26,6 +27,8 @@ export class HeldConnections {
   private readonly quietIds = new Set<string>();
   /** Each browser's network rules (a policy, routes): its connection intercepts and never idles out. */
   private readonly rules = new Map<string, NetRules>();
+  /** What each browser was told to emulate (the browser keeps it across its connections). */
+  private readonly emulated = new Map<string, Emulation>();
 
   constructor(
     private readonly connect: (id: string) => Promise<BidiSocket>,
@@ -78,6 +81,23 @@ export class HeldConnections {
     await this.applyRules(id, conn);
   }
 
+  /**
+   * The browser emulates `want` from now on (null: nothing): only what changed is sent, so a
+   * browser that emulates nothing is never asked. A value the browser refuses is a 400 (emulation.ts).
+   */
+  async emulate(id: string, conn: HeldConnection, want: Emulation | null): Promise<void> {
+    const had = this.emulated.get(id) ?? null;
+    if (emulationKey(had) === emulationKey(want)) return;
+    try {
+      await applyEmulation(conn.socket, want ?? {}, had);
+    } finally {
+      // Refused partway, the fields before the refused one are in place: the next change diffs against
+      // all of `want` (what was refused is sent again, harmlessly).
+      if (want) this.emulated.set(id, want);
+      else this.emulated.delete(id);
+    }
+  }
+
   private async applyRules(id: string, conn: HeldConnection): Promise<void> {
     const rules = this.rules.get(id);
     if (!rules) {
@@ -96,6 +116,7 @@ export class HeldConnections {
     this.deadIds.delete(id);
     this.quietIds.delete(id);
     this.rules.delete(id);
+    this.emulated.delete(id);
     this.preloads.delete(id);
     this.rings.delete(id);
     this.reached.delete(id);

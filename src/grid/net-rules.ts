@@ -1,8 +1,8 @@
 // What a browser's network may do, enforced by the browser itself: one BiDi intercept at
 // beforeRequestSent for every request of every tab, frame and worker (redirects, pop-ups, fetch and
 // XHR included), answered over the held connection: refused by the navigation policy (the request
-// fails), answered by a route (its status, headers and body), or let through. Installed only on a
-// browser with a policy or routes, so one without pays nothing.
+// fails), answered or failed by a route (routes.ts), or let through. Installed only on a browser
+// with a policy, routes or a proxy that signs in, so one without pays nothing.
 //
 // An intercept outlives the connection that added it, and the browser waits for an answer to each
 // request it blocks: so the connection is kept open for the browser's life (held-pool.ts), and one
@@ -14,6 +14,7 @@ import type { Network } from "webdriver-bidi-protocol";
 import type { BidiSocket } from "./bidi.ts";
 import type { EventRing } from "./event-log.ts";
 import { type NavPolicy, type Refusal, refusalText } from "./policy.ts";
+import { answer, type Routed, routeFor } from "./routes.ts";
 
 /**
  * The one path the server answers itself, on any origin: site data's spare page
@@ -31,6 +32,8 @@ interface Refused extends Refusal {
 /** The rules one browser's requests follow; the same key: the same rules. */
 export interface NetRules {
   policy: NavPolicy | null;
+  /** The workspace's routes (routes.ts): requests they match are answered or failed here. */
+  routes: Routed[] | null;
   /** What the browser answers its proxy's sign-in with (a 407); null: the proxy asks none. */
   auth: { username: string; password: string } | null;
   /** Changes whenever the rules do. */
@@ -64,7 +67,7 @@ export class Interceptor {
   async install(rules: NetRules = this.rules): Promise<void> {
     this.rules = rules;
     const phases: Network.InterceptPhase[] = [
-      ...(rules.policy ? (["beforeRequestSent"] as const) : []),
+      ...(rules.policy || rules.routes ? (["beforeRequestSent"] as const) : []),
       ...(rules.auth ? (["authRequired"] as const) : []),
     ];
     if (this.intercept && this.phases === phases.join()) return;
@@ -160,6 +163,12 @@ export class Interceptor {
         this.refused.set(p.context, { ...refusal, url: p.request.url, at: Date.now() });
       }
       void this.socket.send("network.failRequest", { request }).catch(() => undefined);
+      return;
+    }
+    const route = routeFor(this.rules.routes, p.request.url);
+    if (route) {
+      if (route.block) this.ring.refuse(request, p.redirectCount, `blocked by the route ${route.url}`);
+      void answer(this.socket, request, route).catch(() => undefined);
       return;
     }
     void this.socket.send("network.continueRequest", { request }).catch(() => undefined);

@@ -14,6 +14,8 @@ export interface OpenOptions {
   workspace?: string;
   /** The proxy every request goes through: `http://host:port`, `https://host:port` or `socks5://host:port`. */
   proxy?: string;
+  /** It emulates a location: every site may read it (Chrome asks no one). */
+  geolocation?: boolean;
 }
 
 /** A tagged browser's owner: the server group (a digest of its store's key and place) and the workspace. */
@@ -80,7 +82,10 @@ export function capabilitiesOf(o: OpenOptions, group?: string): Record<string, u
     // iframe left the tab unreachable. Back and Forward load the page again instead.
     const args = ["--disable-back-forward-cache"];
     if (sized) args.push(`--window-size=${o.width},${o.height}`);
-    caps["goog:chromeOptions"] = { args, prefs: CHROME_PREFS };
+    const prefs = o.geolocation
+      ? { ...CHROME_PREFS, "profile.default_content_setting_values.geolocation": 1 }
+      : CHROME_PREFS;
+    caps["goog:chromeOptions"] = { args, prefs };
   }
   // docker-selenium's recorders film every session not told otherwise: an unfilmed browser says so,
   // or its video lands in the inbox with no workspace to file it in.

@@ -22,6 +22,29 @@ export const BrowserSettingsShape = z
       })
       .optional(),
     proxy: z.string().optional(),
+    routes: z
+      .array(
+        z.object({
+          url: z.string(),
+          status: z.number().int().optional(),
+          headers: z.record(z.string(), z.string()).optional(),
+          body: z.string().optional(),
+          block: z.boolean().optional(),
+        }),
+      )
+      .optional(),
+    offline: z.boolean().optional(),
+    emulate: z
+      .object({
+        locale: z.string().optional(),
+        timezone: z.string().optional(),
+        user_agent: z.string().optional(),
+        geolocation: z
+          .object({ latitude: z.number(), longitude: z.number(), accuracy: z.number().optional() })
+          .optional(),
+        media: z.record(z.string(), z.string()).optional(),
+      })
+      .optional(),
   })
   .describe("What this browser was opened with; a replacement opens the same way.");
 

@@ -4,6 +4,7 @@ import { error as wd } from "selenium-webdriver";
 import { type LiveBrowser, RefFloors } from "../actions/action.ts";
 import { badInput } from "../errors.ts";
 import { SANDBOX } from "../grid/bidi.ts";
+import type { Emulation } from "../grid/emulation.ts";
 import type { HeldConnection } from "../grid/held.ts";
 import { IDLE_MS } from "../grid/held.ts";
 import { HeldConnections } from "../grid/held-pool.ts";
@@ -14,6 +15,7 @@ import { LIBRARY_PRELOAD } from "../grid/page-call.ts";
 import type { Where } from "../grid/page-port.ts";
 import { answers } from "../grid/page-stuck.ts";
 import { NavPolicy, type PolicyLayer } from "../grid/policy.ts";
+import { routesOf } from "../grid/routes.ts";
 import type { Grid } from "../grid/webdriver.ts";
 import { type BrowserSettings, focusFor, type WorkspaceRecord } from "../store/record.ts";
 import type { ProxySpec } from "./proxy.ts";
@@ -58,6 +60,12 @@ export function heldBrowsers(
   return new Browsers(grid, connections, opts.schemes, opts.policy, opts.proxies);
 }
 
+/** What a browser opened with `settings` emulates (its `emulate`, and `offline`); null: nothing. */
+export function emulationOf(settings: BrowserSettings): Emulation | null {
+  const e: Emulation = { ...(settings.emulate ?? {}), ...(settings.offline ? { offline: true } : {}) };
+  return Object.keys(e).length ? e : null;
+}
+
 export class Browsers {
   /** read_page's ref floors for every browser this server holds. */
   private readonly refFloors = new RefFloors();
@@ -81,14 +89,20 @@ export class Browsers {
     return settings.proxy ? this.proxies(settings.proxy) : null;
   }
 
-  /** The network rules of a browser opened with `settings`: its policy, its proxy's sign-in; null when none. */
+  /** The network rules of a browser opened with `settings`: its policy, its proxy's sign-in, its routes; null when none. */
   rulesOf(settings: BrowserSettings): NetRules | null {
     const policy = this.policyOf(settings);
     const proxy = this.proxyOf(settings);
     const auth =
       proxy?.username !== undefined ? { username: proxy.username, password: proxy.password ?? "" } : null;
-    if (!policy && !auth) return null;
-    return { policy, auth, key: JSON.stringify([policy?.key ?? null, auth ? settings.proxy : null]) };
+    const routes = routesOf(settings.routes);
+    if (!policy && !auth && !routes) return null;
+    return {
+      policy,
+      auth,
+      routes,
+      key: JSON.stringify([policy?.key ?? null, auth ? settings.proxy : null, settings.routes ?? null]),
+    };
   }
 
   /** The navigation policy a browser opened with `settings` follows: the server's, narrowed by its workspace's. */
@@ -100,10 +114,12 @@ export class Browsers {
     );
   }
 
-  /** The browser's connection, its network rules in place before it is used. */
+  /** The browser's connection, its network rules and emulation in place before it is used. */
   private async ruled(id: string, settings: BrowserSettings): Promise<HeldConnection> {
     await this.connections.configure(id, this.rulesOf(settings));
-    return this.connection(id);
+    const conn = await this.connection(id);
+    await this.connections.emulate(id, conn, emulationOf(settings));
+    return conn;
   }
 
   /**

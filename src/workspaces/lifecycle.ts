@@ -27,6 +27,7 @@ import {
 import type { LeaseFence, RecordStore } from "../store/types.ts";
 import { type Updated, updateWith } from "../store/update.ts";
 import type { Browsers, Held } from "./browsers.ts";
+import { changeInPlace, type InPlace, inPlace } from "./in-place.ts";
 import { endOrphansOf, type Quit, quitBrowser } from "./orphans.ts";
 import { openOptions, resolveSettings } from "./settings.ts";
 import { applyViewport, type Viewport } from "./viewport.ts";
@@ -305,6 +306,9 @@ export class Lifecycle {
     this.browsers.proxyOf(settings); // a proxy secret that names none is a 400 before any browser
     if (refused) throw badInput(`url: ${refusalText(refused)}`, "url");
     if (settings.record && !this.hooks.recordings) throw badInput(RECORDING_OFF, "record");
+    // Only routes, offline or emulate: the live browser takes them in place.
+    const change = previous?.session_id ? inPlace(req, previous.settings, settings) : null;
+    if (change && previous?.session_id) return this.change(workspace, previous.session_id, change, turn);
     const ending = previous?.session_id ? [previous.session_id] : [];
     for (const id of ending) await this.endGridBrowser(id);
     await endOrphansOf(this.orphanPorts, workspace, ending);
@@ -348,6 +352,15 @@ export class Lifecycle {
     if (!restore && forgotten > 0) out.site_data = { forgotten };
     else if (opened.report) out.site_data = opened.report;
     return out;
+  }
+
+  /** open_session with only routes, offline or emulate (in-place.ts). */
+  private change(workspace: string, id: string, c: InPlace, turn: Turn): Promise<OpenResult> {
+    const write = (to: BrowserSettings) =>
+      this.store.update(workspace, (cur) => (cur && cur.session_id === id ? { ...cur, settings: to } : cur), {
+        fence: turn.fence,
+      });
+    return changeInPlace(c, write, () => this.resolve(workspace, turn));
   }
 
   /**

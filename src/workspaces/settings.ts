@@ -25,6 +25,11 @@ export function resolveSettings(req: OpenRequest, previous: BrowserSettings): Br
   if (policy && (policy.allow?.length || policy.block?.length || policy.private)) s.policy = policy;
   const proxy = pick("proxy");
   if (typeof proxy === "string" && proxy) s.proxy = proxy;
+  const routes = pick("routes") as BrowserSettings["routes"];
+  if (routes?.length) s.routes = routes;
+  if (pick("offline")) s.offline = true;
+  const emulate = pick("emulate") as BrowserSettings["emulate"];
+  if (emulate && Object.keys(emulate).length) s.emulate = emulate;
   if (req.insecure) s.insecure = true;
   if (req.record) s.record = true;
   return s;
@@ -42,5 +47,6 @@ export function openOptions(workspace: string, s: BrowserSettings, proxy?: strin
     videoName: workspace,
     workspace,
     ...(proxy ? { proxy } : {}),
+    ...(s.emulate?.geolocation ? { geolocation: true } : {}),
   };
 }

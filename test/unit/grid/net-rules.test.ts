@@ -5,10 +5,17 @@ import { describe, expect, test } from "bun:test";
 import { EventRing } from "../../../src/grid/event-log.ts";
 import { Interceptor, type NetRules, releaseOrphan } from "../../../src/grid/net-rules.ts";
 import { NavPolicy } from "../../../src/grid/policy.ts";
+import { routesOf } from "../../../src/grid/routes.ts";
 import { FakeSocket } from "../../support/fake-socket.ts";
 
 const policy = NavPolicy.of({ block: ["*.evil.test"], private: true });
-const rules = (over: Partial<NetRules> = {}): NetRules => ({ policy, auth: null, key: "k", ...over });
+const rules = (over: Partial<NetRules> = {}): NetRules => ({
+  policy,
+  auth: null,
+  routes: null,
+  key: "k",
+  ...over,
+});
 const fake = () => new FakeSocket((m) => (m === "network.addIntercept" ? { intercept: "mine" } : {}));
 const blocked = (url: string, over: Record<string, unknown> = {}) => ({
   context: "tab",
@@ -24,6 +31,57 @@ const answers = (s: FakeSocket) =>
   s.sent.filter((c) => c.method !== "network.addIntercept").map((c) => c.method);
 
 describe("the intercept", () => {
+  test("a route answers or fails what it matches, after the policy; the rest go on", async () => {
+    const s = fake();
+    const ring = new EventRing();
+    ring.feed(s.socket);
+    const routes = routesOf([
+      { url: "*/api/*", status: 418, headers: { "x-routed": "yes" }, body: "teapot" },
+      { url: "https://ads.test/*", block: true },
+      { url: "http://a.evil.test/*", body: "never" },
+    ]);
+    const i = new Interceptor(s.socket, ring, rules({ routes }));
+    await i.install();
+    for (const url of [
+      "https://ok.test/api/v1?x=1#frag",
+      "https://ads.test/pixel.gif",
+      "http://a.evil.test/x",
+      "https://ok.test/page",
+    ]) {
+      s.emit("network.beforeRequestSent", blocked(url));
+    }
+    await Bun.sleep(0);
+    expect(s.sent.filter((c) => c.method !== "network.addIntercept")).toEqual([
+      {
+        method: "network.provideResponse",
+        params: {
+          request: "r-https://ok.test/api/v1?x=1#frag",
+          statusCode: 418,
+          headers: [{ name: "x-routed", value: { type: "string", value: "yes" } }],
+          body: { type: "string", value: "teapot" },
+        },
+      },
+      { method: "network.failRequest", params: { request: "r-https://ads.test/pixel.gif" } },
+      { method: "network.failRequest", params: { request: "r-http://a.evil.test/x" } },
+      { method: "network.continueRequest", params: { request: "r-https://ok.test/page" } },
+    ]);
+    const entries = ring.since(0).map((l) => l.entry);
+    expect(entries[1]).toMatchObject({ refused: true, error: "blocked by the route https://ads.test/*" });
+    expect(entries[2]).toMatchObject({ refused: true, error: expect.stringContaining("navigation policy") });
+  });
+
+  test("routes alone intercept at beforeRequestSent; no policy, routes or sign-in: nothing is installed", async () => {
+    const s = fake();
+    await new Interceptor(
+      s.socket,
+      new EventRing(),
+      rules({ policy: null, routes: routesOf([{ url: "*" }]) }),
+    ).install();
+    expect(s.sent[0]).toEqual({ method: "network.addIntercept", params: { phases: ["beforeRequestSent"] } });
+    expect(routesOf([])).toBeNull();
+    expect(routesOf(undefined)).toBeNull();
+  });
+
   test("refused requests fail and are logged with their rule; the rest go on; a spare tab's page is left alone", async () => {
     const s = fake();
     const ring = new EventRing();

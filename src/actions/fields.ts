@@ -75,3 +75,27 @@ export function flag(fallback?: boolean) {
     ? z.preprocess(asBool, z.boolean())
     : z.preprocess(asBool, z.boolean().default(fallback));
 }
+
+/** One stored file, as files/ lists it and as a screenshot or a print answers it. */
+export const FileEntrySchema = z
+  .object({
+    name: z.string().describe("The file's name in its folder."),
+    uri: z.string().describe("Its workspace:// uri: what keep_file and upload_file take."),
+    url: z
+      .string()
+      .describe(
+        "A signed link to its bytes, relative to this server, that needs no token and expires (files.link_ttl). Hand it to a person or fetch it.",
+      ),
+    content_type: z.string().describe("Its type, from its name (image/png, application/pdf, video/mp4...)."),
+    size: z.number().int().nullable().describe("Bytes; null when the Grid did not say."),
+    image: z.boolean().describe("Whether it is a picture a page can show."),
+    keep_with: z
+      .string()
+      .nullable()
+      .describe(
+        'The call that keeps it into Files, e.g. keep_file("workspace://files/screenshots/<name>"); null in Files.',
+      ),
+    modified: z.string().nullable().describe("When it was last written (ISO 8601, UTC), when known."),
+  })
+  .describe("One stored file.")
+  .meta({ shared: true });

@@ -1,23 +1,21 @@
 // What a handler is handed: its workspace's browser, the record read-only, and narrow ports to the
-// capabilities it calls, never the server. A leaf: it imports only types of modules that do not
-// import the action table, so the table and what it runs on form no circle.
+// capabilities it calls, never the server. The base names no capability: each one adds its own port
+// to ActionServices from its folder's index.ts (`declare module "../actions/ports.ts"`), as the
+// secrets, files, flows, timeline and person capabilities do.
 
 import type { Config } from "../config/schema.ts";
-import type { Files } from "../files/service.ts";
-import type { Flows } from "../flows/service.ts";
 import type { Grid } from "../grid/webdriver.ts";
 import type { Log } from "../log.ts";
-import type { Questions } from "../person/waits.ts";
-import type { SecretCatalogue } from "../secrets/catalogue.ts";
-import type { Redactor } from "../secrets/redactor.ts";
 import type { RecordStore } from "../store/types.ts";
-import type { Timeline } from "../timeline/service.ts";
 import type { Asking, LiveBrowser } from "./action.ts";
 import type { Effects } from "./effects.ts";
 import type { OpenRequest, OpenResult } from "./shapes.ts";
 import type { Steps } from "./steps.ts";
 
-/** The capabilities a handler may call. The server's whole set (services.ts) is one of these. */
+/**
+ * What a handler may call: the base's own parts here, and each capability's port, added by the
+ * capability (its index.ts). The server's whole set (services.ts) is one of these.
+ */
 export interface ActionServices {
   readonly config: Config;
   /** The server's log. */
@@ -28,20 +26,8 @@ export interface ActionServices {
   readonly grid: Pick<Grid, "upload">;
   /** Epoch seconds; injectable for tests. */
   readonly now: () => number;
-  /** The secrets agents may type without seeing them. */
-  readonly secrets: SecretCatalogue;
-  /** The one redactor (what leaves the server), and what was typed in each browser. */
-  readonly redactor: Redactor;
-  /** The workspace's files. */
-  readonly files: Files;
-  /** Saved flows and the tools their steps may call. */
-  readonly flows: Pick<Flows, "load" | "tools" | "store">;
-  /** The last calls as a flow. */
-  readonly timeline: Pick<Timeline, "flowYaml">;
   /** Change notices for the admin's live updates. */
   readonly events: { changed(workspace: string): void };
-  /** The questions agents wait on (ask_human). */
-  readonly questions: Pick<Questions, "ask" | "settle">;
 }
 
 /** Opening and ending the workspace's browser: the manager does both, in the call's turn. */

@@ -4,13 +4,12 @@
 import { z } from "zod";
 import { type McpContent, PNG } from "../actions/action.ts";
 import { defineAction } from "../actions/define.ts";
-import { flag, pageFields } from "../actions/fields.ts";
+import { FileEntrySchema, flag, pageFields } from "../actions/fields.ts";
 import { badInput } from "../errors.ts";
-import { FileEntrySchema } from "../files/schema.ts";
 import type { Page } from "../grid/page.ts";
 import type { NodeRef } from "../grid/page-call.ts";
 import type { PageLib } from "../in-page/index.ts";
-import { errorKind } from "../recordings/owed.ts";
+import { errorKind } from "../kit/error-kind.ts";
 import { locate, Selector, timeoutField } from "./selectors.ts";
 
 const ScreenshotResult = z.object({

@@ -2,7 +2,7 @@
 // file into a page's file input through the Grid (so it works on a remote Grid too).
 import { z } from "zod";
 import { defineAction } from "../actions/define.ts";
-import { pageFields } from "../actions/fields.ts";
+import { FileEntrySchema, pageFields } from "../actions/fields.ts";
 import { quoteSelector } from "../browser/failures.ts";
 import { type PageMatch, type SeekArgs, Selector, seek, timeoutField } from "../browser/selectors.ts";
 import { badInput, tooLarge } from "../errors.ts";
@@ -10,7 +10,6 @@ import type { NodeRef } from "../grid/page-call.ts";
 import { objectBody } from "../http/body.ts";
 import type { PageLib, PageSelector } from "../in-page/index.ts";
 import { fileNameProblem } from "./file-names.ts";
-import { FileEntrySchema } from "./schema.ts";
 import { KEEP_TOOL, ROOT_URI, UPLOAD_CAP } from "./uris.ts";
 
 const MIB = 1024 * 1024;

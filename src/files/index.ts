@@ -6,6 +6,7 @@ import { keepFile as keepFileAction, uploadFile } from "./actions.ts";
 import { clearFolder, deleteKept, filesListing, filesRoutes, keepFile } from "./admin.ts";
 import { fileResources } from "./resources.ts";
 import { filesPart } from "./row.ts";
+import type { Files } from "./service.ts";
 import { FilesPane } from "./view.tsx";
 
 const tab = tabsOver(filesPart);
@@ -41,3 +42,11 @@ export const files = capability({
     }),
   ],
 });
+
+// What a handler gets of this capability.
+declare module "../actions/ports.ts" {
+  interface ActionServices {
+    /** The workspace's files. */
+    readonly files: Files;
+  }
+}

@@ -2,8 +2,9 @@
 // server made, and what its browser downloaded. Reading an item answers its bytes (a recording
 // answers its entry: a model cannot watch a video, and a resource would carry it as base64).
 
+import { FileEntrySchema } from "../actions/fields.ts";
 import { defineResource, type ResourceDef } from "../actions/resource.ts";
-import { FileEntrySchema, FilesRootSchema, FolderListSchema, PdfTextSchema } from "./schema.ts";
+import { FilesRootSchema, FolderListSchema, PdfTextSchema } from "./schema.ts";
 import type { Files } from "./service.ts";
 import { folderUri, KEEP_TOOL, ROOT_URI, type Subfolder } from "./uris.ts";
 

@@ -1,28 +1,6 @@
 // The shapes files answer with, on every surface (MCP output schemas, OpenAPI).
 import { z } from "zod";
-
-export const FileEntrySchema = z
-  .object({
-    name: z.string().describe("The file's name in its folder."),
-    uri: z.string().describe("Its workspace:// uri: what keep_file and upload_file take."),
-    url: z
-      .string()
-      .describe(
-        "A signed link to its bytes, relative to this server, that needs no token and expires (files.link_ttl). Hand it to a person or fetch it.",
-      ),
-    content_type: z.string().describe("Its type, from its name (image/png, application/pdf, video/mp4...)."),
-    size: z.number().int().nullable().describe("Bytes; null when the Grid did not say."),
-    image: z.boolean().describe("Whether it is a picture a page can show."),
-    keep_with: z
-      .string()
-      .nullable()
-      .describe(
-        'The call that keeps it into Files, e.g. keep_file("workspace://files/screenshots/<name>"); null in Files.',
-      ),
-    modified: z.string().nullable().describe("When it was last written (ISO 8601, UTC), when known."),
-  })
-  .describe("One stored file.")
-  .meta({ shared: true });
+import { FileEntrySchema } from "../actions/fields.ts";
 
 /** An entry as a listing gives it: a download not finished says so; a PDF names its text. */
 export const ListedEntrySchema = FileEntrySchema.extend({

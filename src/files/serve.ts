@@ -1,8 +1,8 @@
 // Serving a stored file: the headers every one gets, and disk files streamed with HTTP Range so a
 // player can seek a recording. A disk file is opened without following a symlink.
 import type { FileHandle } from "node:fs/promises";
+import { contentType, RASTER_TYPES } from "../kit/file-types.ts";
 import { openNoFollow } from "./store-disk.ts";
-import { contentType, RASTER_TYPES } from "./types.ts";
 
 /** A raster image drawn as a page runs nothing; it is not sandboxed, so the browser shows it. */
 export const NO_SCRIPT = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'";

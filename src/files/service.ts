@@ -5,6 +5,7 @@
 import { badInput, conflict, notFound, tooLarge } from "../errors.ts";
 import type { Grid } from "../grid/webdriver.ts";
 import type { GridDownload } from "../grid/webdriver-files.ts";
+import { contentType, isImage } from "../kit/file-types.ts";
 import { InvalidName, repr } from "../kit/names.ts";
 import type { Log } from "../log.ts";
 import type { RecordStore } from "../store/types.ts";
@@ -14,7 +15,6 @@ import { PdfTexts } from "./pdf-text.ts";
 import { serveDisk, serveStream } from "./serve.ts";
 import type { FileStore } from "./store.ts";
 import { codeOf, openNoFollow, type StoredFile } from "./store-disk.ts";
-import { contentType, isImage } from "./types.ts";
 import {
   checkName,
   FILES_OFF,

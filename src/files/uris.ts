@@ -1,9 +1,10 @@
 // The workspace:// addresses of files: the folders, an entry's shape, URIs and their parsing, name checks.
 import type { z } from "zod";
+import type { FileEntrySchema } from "../actions/fields.ts";
 import { type AppError, badInput, notFound } from "../errors.ts";
 import { repr } from "../kit/names.ts";
 import { fileNameProblem } from "./file-names.ts";
-import type { FileEntrySchema, FilesRootSchema, ListedEntrySchema } from "./schema.ts";
+import type { FilesRootSchema, ListedEntrySchema } from "./schema.ts";
 import { RESERVED_IN_FILES } from "./store-folders.ts";
 
 export const ROOT_URI = "workspace://files";

@@ -7,6 +7,7 @@ import { deleteFlowAction, runFlowAction, saveFlowAction } from "./actions.ts";
 import { type FlowsNeeds, flowsPane, flowsRoutes } from "./admin.ts";
 import { flowList, flowOne } from "./resources.ts";
 import { flowsPart } from "./row.ts";
+import type { Flows } from "./service.ts";
 import { type FlowEntry, FlowsPane } from "./view.tsx";
 
 /** The Flows pane's listing, each flow with its YAML (the listing has none: read one by one). */
@@ -57,3 +58,11 @@ export const flows = capability({
     }),
   ],
 });
+
+// What a handler gets of this capability.
+declare module "../actions/ports.ts" {
+  interface ActionServices {
+    /** Saved flows and the tools their steps may call. */
+    readonly flows: Pick<Flows, "load" | "tools" | "store">;
+  }
+}

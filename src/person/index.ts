@@ -5,6 +5,7 @@ import { capability } from "../admin/capability.ts";
 import { askHuman } from "./actions.ts";
 import { personRoutes } from "./admin.ts";
 import { personPart } from "./row.ts";
+import type { Questions } from "./waits.ts";
 
 export const person = capability({
   name: "person",
@@ -12,3 +13,11 @@ export const person = capability({
   adminRoutes: personRoutes,
   row: personPart,
 });
+
+// What a handler gets of this capability.
+declare module "../actions/ports.ts" {
+  interface ActionServices {
+    /** The questions agents wait on (ask_human). */
+    readonly questions: Pick<Questions, "ask" | "settle">;
+  }
+}

@@ -20,6 +20,7 @@
 // It owns no browser, takes no workspace lease, and never logs an inbox file's name: it holds the
 // Grid id. Nothing here talks to the Grid's recorder or imports protocol code.
 import { basename } from "node:path";
+import { errorKind } from "../kit/error-kind.ts";
 import { validGridId } from "../kit/names.ts";
 import { Log } from "../log.ts";
 import { InboxWatcher, inboxFiles, QuietFiles } from "./inbox.ts";
@@ -28,7 +29,6 @@ import {
   type Claims,
   type CollectorOptions,
   type CollectorStore,
-  errorKind,
   hhmm,
   nameFor,
   noteOf,

@@ -1,6 +1,5 @@
-// An owed recording: its note, the store, claims and options filing it needs, its filed name, failure kinds.
+// An owed recording: its note, the store, claims and options filing it needs, its filed name.
 
-import { InvalidName } from "../kit/names.ts";
 import type { Log } from "../log.ts";
 
 export interface Note {
@@ -81,29 +80,6 @@ export function nameFor(openedMs: number): string {
   const d = new Date(openedMs);
   const p = (n: number) => String(n).padStart(2, "0");
   return `rec-${d.getUTCFullYear()}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}-${p(d.getUTCHours())}${p(d.getUTCMinutes())}.mp4`;
-}
-
-/** The kind of a failure, as the reference's messages name it (never a path, never an id). */
-export function errorKind(err: unknown): string {
-  if (err instanceof InvalidName) return "InvalidName";
-  const code = (err as NodeJS.ErrnoException)?.code;
-  switch (code) {
-    case "EACCES":
-    case "EPERM":
-      return "PermissionError";
-    case "ENOENT":
-      return "FileNotFoundError";
-    case "EEXIST":
-      return "FileExistsError";
-    case "ENOTDIR":
-      return "NotADirectoryError";
-    case "EISDIR":
-      return "IsADirectoryError";
-    case undefined:
-      return err instanceof Error ? err.name : "Error";
-    default:
-      return `OSError (${code})`;
-  }
 }
 
 export const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16);

@@ -4,7 +4,7 @@
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { AnyAction } from "../actions/action.ts";
 import { errorBody, statusOf, tooLarge } from "../errors.ts";
-import { isText } from "../files/types.ts";
+import { isText } from "../kit/file-types.ts";
 import { VERSION } from "../kit/version.ts";
 import { ACTIONS } from "../registry.ts";
 import type { Redactor } from "../secrets/redactor.ts";

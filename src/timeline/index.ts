@@ -4,6 +4,7 @@
 import { capability, tabsOver } from "../admin/capability.ts";
 import { clearTimeline, timelineListing, timelineQuery, timelineRoutes } from "./routes.ts";
 import { timelineCounts, timelinePart } from "./row.ts";
+import type { Timeline } from "./service.ts";
 import { NewerLoader, TimelinePane } from "./view.tsx";
 
 const tab = tabsOver(timelinePart);
@@ -28,3 +29,11 @@ export const timeline = capability({
   row: timelinePart,
   tabs: [timelineTab],
 });
+
+// What a handler gets of this capability.
+declare module "../actions/ports.ts" {
+  interface ActionServices {
+    /** The last calls as a flow. */
+    readonly timeline: Pick<Timeline, "flowYaml">;
+  }
+}

@@ -4,10 +4,10 @@
 import { z } from "zod";
 import type { ActionContext } from "../../actions/ports.ts";
 import { badInput, tooLarge } from "../../errors.ts";
-import { contentType } from "../../files/types.ts";
 import type { Page } from "../../grid/page.ts";
 import type { NodeRef } from "../../grid/page-call.ts";
 import type { PageLib } from "../../in-page/index.ts";
+import { contentType } from "../../kit/file-types.ts";
 import type { Selector } from "../selectors.ts";
 import { defineGesture, needsSelector, selectorField } from "./gesture.ts";
 import { target } from "./pointer.ts";

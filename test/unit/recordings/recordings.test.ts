@@ -5,10 +5,11 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, wr
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FileStore } from "../../../src/files/store.ts";
+import { errorKind } from "../../../src/kit/error-kind.ts";
 import { Collector } from "../../../src/recordings/collector.ts";
 import { networkFilesystem, polling } from "../../../src/recordings/mounts.ts";
 import { isComplete, trailer } from "../../../src/recordings/mp4.ts";
-import { errorKind, nameFor } from "../../../src/recordings/owed.ts";
+import { nameFor } from "../../../src/recordings/owed.ts";
 import { logLines, testLog } from "../../support/server.ts";
 
 const GID = "8f3d6dc2a1b04e6f9c1d2e3f4a5b6c7d";

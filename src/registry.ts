@@ -27,7 +27,7 @@ export const CAPABILITIES = [files, flows, siteData, timeline, person, browser, 
  * here comes first, in this order; anything else follows in the list's order above. A new action
  * needs no line here.
  */
-const TOOL_ORDER = [
+export const TOOL_ORDER = [
   "open_session",
   "end_browser",
   "navigate",
@@ -47,7 +47,7 @@ const TOOL_ORDER = [
   "screenshot",
   "print_page",
 ];
-const RESOURCE_ORDER = [
+export const RESOURCE_ORDER = [
   "workspace://current",
   "workspace://site-data",
   "workspace://site-data/{site}",

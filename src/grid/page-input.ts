@@ -45,12 +45,18 @@ export function clickActions(
   return mouse(actions);
 }
 
-/** How long a source's actions take by their own durations, in ms (a command's deadline adds it). */
+/** What one action may cost the browser beyond its own duration (a move waits for the page: 18–45 ms seen). */
+const ACTION_MS = 50;
+
+/**
+ * How long a source's actions may take, in ms: their own durations and ACTION_MS each (a command's
+ * deadline adds it).
+ */
 export function actionsMs(sources: Input.SourceActions[]): number {
   let most = 0;
   for (const s of sources) {
     let ms = 0;
-    for (const a of s.actions as { duration?: number }[]) ms += a.duration ?? 0;
+    for (const a of s.actions as { duration?: number }[]) ms += (a.duration ?? 0) + ACTION_MS;
     most = Math.max(most, ms);
   }
   return most;
@@ -113,10 +119,12 @@ export function pathActions(
 
 /** Pixels between the moves a stroke makes on its way from point to point. */
 const STROKE_STEP = 10;
+/** The most moves one stroke makes: a longer one takes longer steps (each move costs ~20 ms). */
+const STROKE_MOVES = 400;
 
 /**
- * The pointer through `points` (of the tab's viewport) in steps of at most STROKE_STEP pixels, so
- * the page sees it pass continuously along each segment; `press`: pressed at the first point (held
+ * The pointer through `points` (of the viewport it moves in) in steps of at most STROKE_STEP pixels
+ * (longer past STROKE_MOVES steps), so the page sees it pass continuously along each segment; `press`: pressed at the first point (held
  * `holdMs` there) and released at the last, as a drawn stroke or a drag is.
  */
 export function strokeActions(
@@ -128,13 +136,19 @@ export function strokeActions(
   const actions: Input.PointerSourceAction[] = [at(first.x, first.y)];
   if (opts.press) actions.push({ type: "pointerDown", button: 0 });
   if (opts.press && opts.holdMs) actions.push({ type: "pause", duration: Math.round(opts.holdMs) });
+  let length = 0;
+  for (let i = 1; i < points.length; i++) {
+    const a = points[i - 1] as { x: number; y: number };
+    const b = points[i] as { x: number; y: number };
+    length += Math.hypot(b.x - a.x, b.y - a.y);
+  }
+  const step = Math.max(STROKE_STEP, length / STROKE_MOVES);
   let from = first;
   for (const to of rest) {
     const dx = to.x - from.x;
     const dy = to.y - from.y;
-    const steps = Math.max(1, Math.ceil(Math.hypot(dx, dy) / STROKE_STEP));
-    for (let i = 1; i <= steps; i++)
-      actions.push(at(from.x + (dx * i) / steps, from.y + (dy * i) / steps, 8));
+    const steps = Math.max(1, Math.ceil(Math.hypot(dx, dy) / step));
+    for (let i = 1; i <= steps; i++) actions.push(at(from.x + (dx * i) / steps, from.y + (dy * i) / steps));
     from = to;
   }
   if (opts.press) actions.push({ type: "pause", duration: 30 }, { type: "pointerUp", button: 0 });

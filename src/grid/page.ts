@@ -262,7 +262,7 @@ export class Page extends PagePort {
     const prompt = this.prompt;
     if (prompt) throw dialogOpenError(prompt);
     const takes = actionsMs(actions);
-    if (timeoutMs === undefined && takes > 1_000) timeoutMs = GRACE_MS + takes;
+    if (timeoutMs === undefined && takes > 2_000) timeoutMs = GRACE_MS + takes;
     await this.front();
     await this.whilePrompt(this.send("input.performActions", { context, actions }, { timeoutMs }));
   }

@@ -1,7 +1,7 @@
 // Page side: the points a drag passes, in the tab's viewport: its two ends (the middle of what is
 // dragged, and a target's middle or a point by it), and where a path's points are measured from.
 
-import { centre, inTab, type Point, viewOf } from "./pointer.ts";
+import { centre, climbs, inTab, type Point, viewOf } from "./pointer.ts";
 
 export type Position = "before" | "after" | "top" | "bottom";
 
@@ -44,8 +44,11 @@ function dragEndsInView(
   return { from: inTab(a, viewOf(from)), to: p };
 }
 
-/** The point by `to` a drag ends at (of the tab's viewport), or null when it lies outside its window. */
-function endPoint(to: Element, end: { position?: Position; offset?: Point }): Point | null {
+/**
+ * The point by `to` a drag ends at (of the tab's viewport; `own`: of its frame's), or null when it
+ * lies outside its window.
+ */
+function endPoint(to: Element, end: { position?: Position; offset?: Point }, own = false): Point | null {
   const r = to.getBoundingClientRect();
   const gap = Math.max(2, Math.min(8, Math.floor(r.height / 4)));
   let p: Point;
@@ -58,31 +61,36 @@ function endPoint(to: Element, end: { position?: Position; offset?: Point }): Po
   const v = viewOf(to);
   p = { x: Math.round(p.x), y: Math.round(p.y) };
   if (p.x < 0 || p.y < 0 || p.x >= v.innerWidth || p.y >= v.innerHeight) return null;
-  return inTab(p, v);
+  return own ? p : inTab(p, v);
 }
 
 /**
  * Where a path's points are measured from, in the tab's viewport: the element's top left (scrolled
  * into view first, the least scroll that shows it), or null when it has no box; and, with `to`, the
- * point by that target where the path ends (null: outside its window).
+ * point by that target where the path ends (null: outside its window). When a frame of another
+ * host sits between the element and the tab, the points are its frame's own, and `view` is that
+ * frame's size (the pointer then moves in the frame's browsing context, BiDi adding its place).
  */
 export function pathFrame(
   el: Element | null,
   to: Element | null,
   end: { position?: Position; offset?: Point },
-): { origin: Point | null; to?: Point | null } {
+): { origin: Point | null; to?: Point | null; view?: { width: number; height: number } } {
+  const w = viewOf(el ?? to ?? document.documentElement);
+  const own = !climbs(w);
+  const at = (e: Element) => {
+    const r = e.getBoundingClientRect();
+    return own ? { x: Math.round(r.left), y: Math.round(r.top) } : inTab({ x: r.left, y: r.top }, w);
+  };
   let origin: Point | null = { x: 0, y: 0 };
   if (el) {
     el.scrollIntoView({ block: "nearest", inline: "nearest", behavior: "instant" });
-    const r = el.getClientRects()[0] ? el.getBoundingClientRect() : null;
-    origin = r ? inTab({ x: r.left, y: r.top }, viewOf(el)) : null;
+    origin = el.getClientRects()[0] ? at(el) : null;
   }
-  if (!to) return { origin };
+  const view = own ? { view: { width: w.innerWidth, height: w.innerHeight } } : {};
+  if (!to) return { origin, ...view };
   intoView(to);
   // The target's scroll may have moved the element: measured again.
-  if (el && origin) {
-    const e = el.getBoundingClientRect();
-    origin = inTab({ x: e.left, y: e.top }, viewOf(el));
-  }
-  return { origin, to: endPoint(to, end) };
+  if (el && origin) origin = at(el);
+  return { origin, to: endPoint(to, end, own), ...view };
 }

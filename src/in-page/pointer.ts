@@ -37,6 +37,16 @@ export function inTab(p: Point, view: Window): Point {
   return { x: Math.round(x), y: Math.round(y) };
 }
 
+/** Whether every frame around `view` can be read, so inTab reaches the tab's viewport. */
+export function climbs(view: Window): boolean {
+  try {
+    for (let w = view; w.parent !== w; w = w.parent as Window) if (!w.frameElement) return false;
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The in-view centre of the element's first box (WebDriver's), or null when it has none in view. */
 export function centre(el: Element): Point | null {
   const r = el.getClientRects()[0];

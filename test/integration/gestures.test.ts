@@ -39,6 +39,10 @@ c.addEventListener("pointerup", (e) => {
   stroke = null;
 });
 </script>`),
+  // The canvas page in a frame, from this host and from another, lower on the page.
+  "/framed": (req) =>
+    html(`<title>Framed</title><style>body{margin:0}</style><div style="height:40px">Game</div>
+<iframe id=f src="${new URL(req.url).searchParams.get("other") ? site.url("/draw", "other.example.test") : "/draw"}" style="margin-left:30px;width:450px;height:300px;border:5px solid"></iframe>`),
   "/resize": () =>
     html(`<title>Resize</title><style>body{margin:0}</style>
 <textarea id=ta style="position:absolute;left:40px;top:100px;width:200px;height:80px;resize:both;box-sizing:border-box">notes</textarea>`),
@@ -192,6 +196,42 @@ describe("a path", () => {
     expect(widestGap(hovered)).toBeLessThanOrEqual(11);
     // The hover pressed nothing: still the one stroke.
     expect((await texts(".stroke")).length).toBe(1);
+  });
+
+  for (const [name, q] of [
+    ["this host", ""],
+    ["another host", "?other=1"],
+  ] as const)
+    test(`a canvas in a frame from ${name}: the points are still the canvas's own`, async () => {
+      await go(`/framed${q}`);
+      expect((await call("/browser/switch", { frame: { css: "#f" } })).status).toBe(200);
+      await gesture("drag", {
+        selector: { css: "#c" },
+        path: [
+          { x: 20, y: 30 },
+          { x: 120, y: 30 },
+          { x: 120, y: 90 },
+        ],
+      });
+      const seen = points((await texts(".stroke"))[0] as string);
+      expect(seen[0]).toEqual([20, 30]);
+      expect(seen.at(-1)).toEqual([120, 90]);
+      expect(seen).toContainEqual([120, 30]);
+      expect(widestGap(seen)).toBeLessThanOrEqual(11);
+      expect((await call("/browser/switch", { frame: null })).status).toBe(200);
+    });
+
+  test("a path of 200 points scribbled across the canvas finishes in one call and reaches its last point", async () => {
+    await go("/draw");
+    const path = Array.from({ length: 200 }, (_, i) => ({ x: i % 2 ? 290 : 10, y: 5 + Math.floor(i * 0.9) }));
+    const t0 = Date.now();
+    await gesture("drag", { selector: { css: "#c" }, path });
+    const took = Date.now() - t0;
+    const seen = points((await texts(".stroke"))[0] as string);
+    expect(seen[0]).toEqual([10, 5]);
+    expect(seen.at(-1)).toEqual([290, 184]);
+    expect(seen).toContainEqual([10, 183]);
+    console.log(`200-point scribble (56,000 px): ${seen.length} points seen, ${took} ms`);
   });
 
   test("a textarea resized by dragging its corner", async () => {

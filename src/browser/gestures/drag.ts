@@ -132,8 +132,8 @@ export const drag = defineGesture({
       const to = input.target
         ? await locate(page, input.target, { timeout, visible: true, field: "target" })
         : null;
-      const points = await pathPoints(page, input.path, el, to, end, input);
-      await act(() => page.perform(page.where.tab, [strokeActions(points, { press: true, holdMs })]));
+      const { points, context } = await pathPoints(page, input.path, el, to, end, input);
+      await act(() => page.perform(context, [strokeActions(points, { press: true, holdMs })]));
       return undefined;
     }
     const from = await locate(page, input.selector as Selector, { timeout, visible: true, scroll: true });

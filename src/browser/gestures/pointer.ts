@@ -93,7 +93,7 @@ export async function inViewport(page: Page, x: number, y: number): Promise<{ x:
 }
 
 type Point = { x: number; y: number };
-type Frame = { origin: Point | null; to?: Point | null };
+type Frame = { origin: Point | null; to?: Point | null; view?: { width: number; height: number } };
 
 const PATH_FRAME = (
   L: PageLib,
@@ -103,8 +103,10 @@ const PATH_FRAME = (
 ) => L.pathFrame(el, to, end);
 
 /**
- * A path's points in the tab's viewport: from the top left of `el` (scrolled into view) when given,
- * else of the viewport, then the point by `to` it ends at; a 400 naming the point outside the view.
+ * A path's points: from the top left of `el` (scrolled into view) when given, else of the tab's
+ * viewport, then the point by `to` it ends at; and the browsing context the pointer moves in (the
+ * tab, or the frame of another host that `el` sits in, its points then the frame's own). A 400
+ * names a point outside the view.
  */
 export async function pathPoints(
   page: Page,
@@ -113,11 +115,16 @@ export async function pathPoints(
   to: NodeRef | null,
   end: { position?: Position; offset?: Point },
   input: { selector?: Selector; target?: Selector },
-): Promise<Point[]> {
+): Promise<{ points: Point[]; context: string }> {
   // One document measures both together; across frames, each its own (the target first).
   const same = el && to && el.context === to.context;
   const there = to && !same ? await page.callIn<Frame>(to.context, PATH_FRAME, null, to, end) : null;
   const here = el ? await page.callIn<Frame>(el.context, PATH_FRAME, el, same ? to : null, end) : null;
+  if (there?.view)
+    throw badInput(
+      `${quoteSelector(input.target)} is in a frame of another host${el ? " than selector's" : ""}: give as selector an element of that frame to measure path from`,
+      "target",
+    );
   const origin = here ? here.origin : { x: 0, y: 0 };
   if (!origin) throw badInput(`${quoteSelector(input.selector)} has no box to measure path from`, "selector");
   const ending = same ? here?.to : there?.to;
@@ -127,15 +134,17 @@ export async function pathPoints(
       input.target && end.offset ? "offset" : "target",
     );
   const points = path.map((p) => ({ x: origin.x + p.x, y: origin.y + p.y }));
-  const v = await page.callIn<{ width: number; height: number }>(page.where.tab, VIEWPORT);
+  const v = here?.view ?? (await page.callIn<{ width: number; height: number }>(page.where.tab, VIEWPORT));
+  const where = here?.view ? "its frame" : "the viewport";
   points.forEach((p, i) => {
     if (p.x < 0 || p.y < 0 || p.x >= v.width || p.y >= v.height)
       throw badInput(
-        `field "path" point ${i + 1} (${path[i]?.x}, ${path[i]?.y}) falls at ${p.x}, ${p.y}, outside the viewport (${v.width}×${v.height})${el ? ", measured from the element's top left" : ""}: give points inside it`,
+        `field "path" point ${i + 1} (${path[i]?.x}, ${path[i]?.y}) falls at ${p.x}, ${p.y}, outside ${where} (${v.width}×${v.height})${el ? ", measured from the element's top left" : ""}: give points inside it`,
         "path",
       );
   });
-  return ending ? [...points, ending] : points;
+  const context = here?.view && el ? el.context : page.where.tab;
+  return { points: ending ? [...points, ending] : points, context };
 }
 
 const WATCH = (L: PageLib, el: Element) => L.hitWatch(el);
@@ -247,8 +256,8 @@ export const hover = defineGesture({
       const path = input.path;
       const sel = input.selector;
       const el = sel ? await locate(page, sel, { timeout: input.timeout, visible: true }) : null;
-      const points = await pathPoints(page, path, el, null, {}, input);
-      await act(() => page.perform(page.where.tab, [strokeActions(points, { press: false })]));
+      const { points, context } = await pathPoints(page, path, el, null, {}, input);
+      await act(() => page.perform(context, [strokeActions(points, { press: false })]));
       return undefined;
     }
     const at = await aimed(page, input);

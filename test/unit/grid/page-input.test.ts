@@ -61,6 +61,13 @@ describe("strokeActions", () => {
     expect(m.length).toBe(1 + 10 + 5);
   });
 
+  test("a long stroke makes at most 400 moves, its steps longer", () => {
+    const zigzag = Array.from({ length: 200 }, (_, i) => ({ x: i % 2 ? 1200 : 0, y: i * 3 }));
+    const m = moves(strokeActions(zigzag, { press: true }));
+    expect(m.length).toBeLessThanOrEqual(1 + 400 + 200);
+    expect(m.at(-1)).toMatchObject({ x: 1200, y: 597 });
+  });
+
   test("unpressed (a hover's path): moves only", () => {
     const s = strokeActions(
       [
@@ -104,6 +111,7 @@ describe("actionsMs", () => {
     const drag = pathActions({ x: 0, y: 0 }, { x: 100, y: 0 }, 2000);
     const ms = actionsMs([drag, clickActions({ x: 1, y: 1 }, { holdMs: 300 })]);
     expect(ms).toBeGreaterThan(2000);
-    expect(actionsMs([clickActions({ x: 1, y: 1 }, {})])).toBe(0);
+    // Each action is allowed 50 ms besides its own duration (a move waits for the page's frame).
+    expect(actionsMs([clickActions({ x: 1, y: 1 }, {})])).toBe(150);
   });
 });

@@ -57,7 +57,7 @@ const CAPABILITIES = [
   "timeline/",
   "resources/",
 ];
-const BELOW_SURFACES = [...CAPABILITY, ...CAPABILITIES, "services.ts", "registry.ts", "metrics/"];
+const BELOW_SURFACES = [...CAPABILITY, ...CAPABILITIES, "metrics/", "services.ts", "registry.ts"];
 const LAYERS = {
   "kit/": [],
   "errors.ts": [],
@@ -84,11 +84,12 @@ const LAYERS = {
   "timeline/": [...CAPABILITY, "browser/", "files/", "flows/"],
   // workspace://current and the agent guide: the resources of no other capability.
   "resources/": CAPABILITY,
+  // GET /metrics: each part's figures, read where they live.
+  "metrics/": [...PLATFORM, "admin/", "workspaces/"],
   // The server's whole set, built in app.ts: what the surfaces are handed.
   "services.ts": [...CAPABILITY, ...CAPABILITIES],
   // The capabilities, listed once: each folder's descriptor.
   "registry.ts": [...CAPABILITY, ...CAPABILITIES, "services.ts"],
-  "metrics/": [...BASE, "admin/", "services.ts"],
   // Surfaces render what is below them; only the composition root mounts them.
   "surfaces/": BELOW_SURFACES,
   "app.ts": [...BELOW_SURFACES, "surfaces/"],

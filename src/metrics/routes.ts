@@ -2,9 +2,24 @@
 // slots, the store's round trip and the live-feed streams, in the Prometheus text format (prom-client).
 import { Elysia } from "elysia";
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import type { Activity } from "../admin/activity.ts";
+import type { AdminAuth } from "../admin/auth.ts";
 import { adminGuard } from "../admin/guard.ts";
-import type { Services } from "../services.ts";
+import type { Grid } from "../grid/webdriver.ts";
+import type { Events } from "../kit/events.ts";
+import type { RecordStore } from "../store/types.ts";
+import type { WorkspaceManager } from "../workspaces/manager.ts";
 import { CallMetrics } from "./calls.ts";
+
+/** What the route reads, each figure where it lives, and the admin's credential check. */
+interface MetricsNeeds {
+  readonly workspaces: Pick<WorkspaceManager, "connections" | "leases">;
+  readonly store: Pick<RecordStore, "kind" | "ping">;
+  readonly events: Pick<Events, "size">;
+  readonly grid: Pick<Grid, "slots">;
+  readonly activity: Activity;
+  readonly admin: Pick<AdminAuth, "require">;
+}
 
 /** Seconds: a local SQLite answers in well under a millisecond, a remote Redis in a few. */
 const STORE_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
@@ -13,7 +28,7 @@ const STORE_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.2
  * The server's families after its calls', in one registry, and the scrape reading them: the Grid's
  * slots and the store's ping are asked once per scrape, the rest read where they live.
  */
-function serverMetrics(services: Services, registry: Registry): () => Promise<string> {
+function serverMetrics(services: MetricsNeeds, registry: Registry): () => Promise<string> {
   const registers = [registry];
   const { workspaces, store, events } = services;
   new Gauge({
@@ -89,7 +104,7 @@ function serverMetrics(services: Services, registry: Registry): () => Promise<st
   };
 }
 
-export function metricsRoutes(services: Services) {
+export function metricsRoutes(services: MetricsNeeds) {
   const registry = services.activity instanceof CallMetrics ? services.activity.registry : new Registry();
   const scrape = serverMetrics(services, registry);
   return new Elysia({ name: "metrics" })

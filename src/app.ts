@@ -153,7 +153,6 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     ...siteDataHooks(now, config.site_data),
     ...(recordings ? { recordings } : {}),
     ...opts.hooks,
-    changed,
   };
   const hosts = new HostRules(config);
   const flows = new Flows(config, () => ACTIONS);
@@ -204,9 +203,11 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     services: ports,
     hooks,
     lease: { lease: config.session.lease, wait: config.grid.command_timeout },
-    records: { activity, timeline },
     browsers,
   });
+  // Who hears each call: the change bus (the live feed, MCP subscriptions), the activity log and
+  // its metrics, the timeline, in that order.
+  for (const s of [events, activity, timeline]) workspaces.calls.subscribe(s);
   const services: Services = {
     ...ports,
     sources: opts.sources ?? {},

@@ -1,5 +1,5 @@
-// A call as it comes into the call pipeline, and as it ends for where calls are recorded (the
-// activity log, the timeline): shapes only, so a surface or a recorder need not import the pipeline.
+// A call as it comes into the call pipeline, and as it ends for who subscribed to it (the activity
+// log, the timeline): shapes only, so a surface or a subscriber need not import the pipeline.
 import { z } from "zod";
 import type { Located } from "../grid/page.ts";
 import type { AnyAction, Asking, LiveBrowser } from "./action.ts";
@@ -46,19 +46,13 @@ export interface CallEnd {
   step?: { url: string; title: string; flow?: string; return: boolean };
 }
 
-/** Where each call is recorded as it ends: declared once, when the manager is built. */
-export interface Records {
-  /** The activity log and its metrics (an agent's calls; a person's input is the admin's own). */
-  activity?: {
-    add(note: {
-      time: number;
-      workspace: string;
-      tool: string;
-      surface: "rest" | "mcp";
-      status: number;
-      ms: number;
-    }): void;
-  };
-  /** The timeline: the screen of the page the call left, and the entry. Never throws. */
-  timeline?: { ended(end: CallEnd): Promise<void> };
+/**
+ * Who hears each call, subscribed once when the server is put together (the change bus, the activity
+ * log and its metrics, the timeline): the pipeline tells what happened, and knows nothing of them.
+ */
+export interface Subscriber {
+  /** The workspace's record or browser changed: a page call settled, a browser opened or ended. */
+  changed?(workspace: string): void;
+  /** A call (or a flow's step) as it ends, still in its turn, with the browser it leaves. Awaited; never throws. */
+  ended?(end: CallEnd): void | Promise<void>;
 }

@@ -1,4 +1,7 @@
 // The last calls across workspaces, for GET /admin/activity: never an argument's value.
+import type { CallEnd } from "../actions/call.ts";
+import { statusOf } from "../errors.ts";
+
 /** One call as the activity log notes it. */
 export interface ActivityNote {
   /** Epoch seconds. */
@@ -13,6 +16,14 @@ export interface ActivityNote {
 export class Activity {
   private readonly calls: ActivityNote[] = [];
   constructor(private readonly cap = 200) {}
+
+  /** A call as it ends (subscribed to the pipeline): an agent's is noted; a person's input, a flow's step not. */
+  ended(end: CallEnd): void {
+    if (end.surface !== "rest" && end.surface !== "mcp") return;
+    const status = end.ended.ok ? 200 : statusOf(end.ended.error);
+    const { time, workspace, surface, ms } = end;
+    this.add({ time, workspace, tool: end.action.name, surface, status, ms });
+  }
 
   add(call: ActivityNote): void {
     this.calls.push(call);

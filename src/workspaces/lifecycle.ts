@@ -58,8 +58,6 @@ export interface ManagerHooks {
     expect(workspace: string, gridId: string, browser: string): string | null;
     ended(gridId: string): void;
   };
-  /** A workspace's record or browser changed (admin live updates). */
-  changed?: (workspace: string) => void;
 }
 
 interface Launched {

@@ -5,7 +5,6 @@
 // runner.ts's.
 
 import type { AnyAction } from "../actions/action.ts";
-import type { Records } from "../actions/call.ts";
 import type { ActionContext, ActionServices } from "../actions/ports.ts";
 import type { Steps } from "../actions/steps.ts";
 import type { HeldConnection } from "../grid/held.ts";
@@ -30,8 +29,6 @@ export interface ManagerPorts {
   services: ActionServices;
   hooks?: ManagerHooks;
   lease?: LeaseSettings;
-  /** Declared once: where each call is recorded as it ends, in its turn (activity, timeline). */
-  records?: Records;
   /** The browsers this server holds (made with the manager when not given). */
   browsers?: Browsers;
 }
@@ -97,7 +94,6 @@ export class WorkspaceManager {
       leases: this.leases,
       connections: this.connections,
       waitSeconds: lease.wait,
-      records: ports.records ?? {},
     });
   }
 

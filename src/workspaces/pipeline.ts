@@ -7,11 +7,11 @@
 // in the turn, handed the browser the call leaves). Each stage's output is the next one's input;
 // nothing is handed down to be called back, and nothing is written into a state read back later.
 import type { AnyAction, LiveBrowser } from "../actions/action.ts";
-import type { CallEnd, Ended, Invocation, Records } from "../actions/call.ts";
+import type { CallEnd, Ended, Invocation, Subscriber } from "../actions/call.ts";
 import type { Effects } from "../actions/effects.ts";
 import type { ActionServices } from "../actions/ports.ts";
 import { validate } from "../actions/validate.ts";
-import { LeaseLost, statusOf, unavailable } from "../errors.ts";
+import { LeaseLost, unavailable } from "../errors.ts";
 import type { HeldConnections } from "../grid/held-pool.ts";
 import type { Grid } from "../grid/webdriver.ts";
 import { isNoSuchSession } from "../grid/webdriver-errors.ts";
@@ -37,7 +37,6 @@ export interface PipelinePorts {
   connections: HeldConnections;
   /** Seconds a call waits for its workspace's lease before a 503. */
   waitSeconds: number;
-  records: Records;
 }
 
 export const busyMessage = (workspace: string, seconds: number) =>
@@ -56,6 +55,7 @@ export class CallPipeline {
   private readonly waiting = new Map<string, Set<AbortController>>();
   /** What a handler's context is made from (`contextOf`), the step runner with it. */
   private readonly contexts: Contexts;
+  private readonly subscribers: Subscriber[] = [];
 
   constructor(private readonly ports: PipelinePorts) {
     const runner: Runner = {
@@ -103,6 +103,11 @@ export class CallPipeline {
     const ended = await this.turn(workspace, action, input, opts, null);
     if (!ended.ok) throw ended.error;
     return ended.result;
+  }
+
+  /** `s` hears every call from now on: a change as it is written, a call as it ends. */
+  subscribe(s: Subscriber): void {
+    this.subscribers.push(s);
   }
 
   /** Stops the workspace's call in flight and its waiting calls on this server. */
@@ -254,11 +259,11 @@ export class CallPipeline {
     input: unknown,
     opts: CallOptions,
   ): Promise<AnyRecord> {
-    const { services, hooks } = this.ports;
+    const { services } = this.ports;
     if (action.precheck) await action.precheck({ workspace, services }, input);
     if (action.browser !== "page") {
       const result = await action.handler(contextOf(this.contexts, workspace, call.turn, null, opts), input);
-      if (action.browser !== "none") hooks.changed?.(workspace);
+      if (action.browser !== "none") this.changed(workspace);
       return result;
     }
     // Its later work runs on after the answer, in the turn.
@@ -346,7 +351,7 @@ export class CallPipeline {
       effects,
       call.turn,
     );
-    this.ports.hooks.changed?.(workspace);
+    this.changed(workspace);
     return settled;
   }
 
@@ -369,15 +374,13 @@ export class CallPipeline {
     await this.recorded({ ...call, ms: Math.round(performance.now() - began), ended, browser });
   }
 
-  /** The record stage, for a call or a flow's step (whose run notes no activity of its own). */
+  /** The record stage, for a call or a flow's step: each subscriber hears it ended, in order. */
   private async recorded(end: CallEnd): Promise<void> {
-    const { activity, timeline } = this.ports.records;
-    if (end.surface === "rest" || end.surface === "mcp") {
-      const status = end.ended.ok ? 200 : statusOf(end.ended.error);
-      const { time, workspace, surface, ms } = end;
-      activity?.add({ time, workspace, tool: end.action.name, surface, status, ms });
-    }
-    await timeline?.ended(end);
+    for (const s of this.subscribers) await s.ended?.(end);
+  }
+
+  private changed(workspace: string): void {
+    for (const s of this.subscribers) s.changed?.(workspace);
   }
 
   /** Finishes a page call: one write for history, TTL, reopen report, window and the action's changes. */

@@ -97,9 +97,9 @@ export function testServices(opts: TestServicesOptions): Services {
     services: ports,
     ...(opts.hooks && { hooks: opts.hooks }),
     ...(opts.lease && { lease: opts.lease }),
-    records: { activity, timeline },
     browsers,
   });
+  for (const s of [events, activity, timeline]) workspaces.calls.subscribe(s);
   const hosts = new HostRules(config);
   return {
     ...ports,

@@ -1,15 +1,18 @@
 // The gestures a hand makes beyond a press on an element's middle, on the real Grid, each proven by
 // what the page's own listeners saw and wrote into the page: a stroke drawn on a canvas through
-// points (from the canvas's top left, or the viewport's), a hover's path, a textarea resized by its
-// corner, a block dragged from a point of it onto a bin (after a long press), a button that acts only
-// after a 1 s hold, and the wheel over an inner scroll box that scrolls the box, not the page. And
+// points (from the canvas's top left, or the viewport's; in a frame of this host or another; over
+// MCP too; 200 points in one call), a hover's path, a textarea resized by its corner, a block dragged from a point of it onto a bin (after a long press), a button that acts only
+// after a 1 s hold, and the wheel over an inner scroll box (a frame's too) that scrolls the box, not
+// the page. And
 // the opposite: an ordinary click and drag still do what they did.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { html, serveFixture } from "../support/fixtures.ts";
+import { type McpClient, mcpClient } from "../support/mcp.ts";
 import { endAll, startServer, type TestServer } from "../support/server.ts";
 
 const W = "gestures-e2e";
 let server: TestServer;
+let mcp: McpClient;
 
 const site = serveFixture({
   // A canvas at 60,90 that writes each stroke (pointer down to up, buttons held) and each unpressed
@@ -43,6 +46,10 @@ c.addEventListener("pointerup", (e) => {
   "/framed": (req) =>
     html(`<title>Framed</title><style>body{margin:0}</style><div style="height:40px">Game</div>
 <iframe id=f src="${new URL(req.url).searchParams.get("other") ? site.url("/draw", "other.example.test") : "/draw"}" style="margin-left:30px;width:450px;height:300px;border:5px solid"></iframe>`),
+  "/framedbox": () =>
+    html(
+      `<title>Framed box</title><iframe id=f src="${site.url("/scrollbox", "other.example.test")}" style="width:600px;height:500px"></iframe>`,
+    ),
   "/resize": () =>
     html(`<title>Resize</title><style>body{margin:0}</style>
 <textarea id=ta style="position:absolute;left:40px;top:100px;width:200px;height:80px;resize:both;box-sizing:border-box">notes</textarea>`),
@@ -139,6 +146,7 @@ const widestGap = (ps: [number, number][]) =>
 beforeAll(async () => {
   server = await startServer({ dataDir: false });
   expect((await call("/browser", { url: site.url("/draw") })).status).toBe(200);
+  mcp = await mcpClient(server, W);
 }, 180_000);
 
 afterAll(async () => {
@@ -169,6 +177,20 @@ describe("a path", () => {
     expect(widestGap(seen)).toBeLessThanOrEqual(11);
     // Along the first two segments, the line itself.
     for (const [x, y] of seen.slice(0, 30)) expect(y === 30 || x === 220).toBe(true);
+  });
+
+  test("over MCP, the one interact tool draws the same stroke", async () => {
+    await go("/draw");
+    const path = [
+      { x: 40, y: 40 },
+      { x: 40, y: 140 },
+    ];
+    const got = await mcp.tool("interact", { action: "drag", selector: { css: "#c" }, path });
+    expect(got.isError).toBeFalsy();
+    const seen = points((await texts(".stroke"))[0] as string);
+    expect(seen[0]).toEqual([40, 40]);
+    expect(seen.at(-1)).toEqual([40, 140]);
+    expect(seen.every(([x]) => x === 40)).toBe(true);
   });
 
   test("without a selector the points are the viewport's; a hover's path moves unpressed", async () => {
@@ -336,6 +358,23 @@ describe("the wheel", () => {
     expect(back).toBeLessThan(top);
     expect(back).toBeGreaterThan(0);
     expect(await js("return scrollY")).toBe(pageY);
+  });
+
+  test("over an inner box in a frame of another host, the wheel scrolls the box, not the frame's page", async () => {
+    await go("/framedbox");
+    expect((await call("/browser/switch", { frame: { css: "#f" } })).status).toBe(200);
+    await gesture("scroll", { selector: { css: "#box" } });
+    const pageY = await js("return scrollY");
+    await gesture("scroll", { selector: { css: "#box" }, offset: { x: 0, y: 300 } });
+    const until = Date.now() + 5_000;
+    let top = 0;
+    while (Date.now() < until && top < 290) {
+      top = await js("return document.getElementById('box').scrollTop");
+      await Bun.sleep(100);
+    }
+    expect(top).toBeGreaterThanOrEqual(290);
+    expect(await js("return scrollY")).toBe(pageY);
+    expect((await call("/browser/switch", { frame: null })).status).toBe(200);
   });
 
   test("at a point of the viewport outside the box, the wheel scrolls the page", async () => {

@@ -1,10 +1,10 @@
 // The gestures a hand makes beyond a press on an element's middle, on the real Grid, each proven by
 // what the page's own listeners saw and wrote into the page: a stroke drawn on a canvas through
 // points (from the canvas's top left, or the viewport's; in a frame of this host or another; over
-// MCP too; 200 points in one call), a hover's path, a textarea resized by its corner, a block dragged from a point of it onto a bin (after a long press), a button that acts only
-// after a 1 s hold, and the wheel over an inner scroll box (a frame's too) that scrolls the box, not
-// the page. And
-// the opposite: an ordinary click and drag still do what they did.
+// MCP too; 200 points in one call), a hover's path, a textarea resized by its corner, a block
+// dragged from a point of it onto a bin (after a long press), a button that acts only after a 1 s
+// hold, and the wheel over an inner scroll box (a frame's too) that scrolls the box, not the page.
+// And the opposite: an ordinary click and drag still do what they did.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { html, serveFixture } from "../support/fixtures.ts";
 import { type McpClient, mcpClient } from "../support/mcp.ts";

@@ -74,7 +74,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await endAll(server, [W, E, PLAIN]);
+  await endAll(server, [W, `${W}-policy`, E, PLAIN]);
   await server.close();
   site.stop();
 });
@@ -96,6 +96,31 @@ describe("network routes", () => {
       expect.objectContaining({ refused: true, error: "blocked by the route */blocked*" }),
     );
     expect(heard.filter((h) => h !== "/page")).toEqual([]);
+  });
+
+  test("a route never answers for a host the navigation policy refuses: the policy is judged first", async () => {
+    const ws = `${W}-policy`;
+    const routed = [
+      {
+        url: "*://evil.blocked.example.test*",
+        headers: { "access-control-allow-origin": "*" },
+        body: "from the route",
+      },
+    ];
+    const opened = await call(
+      "/browser",
+      { url: site.url("/page"), routes: routed, policy: { block: ["*.blocked.example.test"] } },
+      ws,
+    );
+    expect(opened.status).toBe(200);
+    const target = site.url("/api/data", "evil.blocked.example.test");
+    expect(await script(`fetch(${JSON.stringify(target)}).then((r) => r.text(), () => "failed")`, ws)).toBe(
+      "failed",
+    );
+    const nav = await call("/browser/navigate", { url: target }, ws);
+    expect(nav.status).toBe(400);
+    expect(nav.body.error).toContain("this workspace's policy blocks *.blocked.example.test");
+    await server.call("DELETE", "/browser", undefined, ws);
   });
 
   test("removed in place: the page stays, the same browser, and requests reach the site again with no intercept left", async () => {
@@ -185,6 +210,11 @@ describe("emulation", () => {
     expect(opened.body.settings.emulate).toEqual(EMULATE);
     expect(await script(READ, E)).toEqual(["de-DE", "Asia/Tokyo", "AgentProbe/1.0", true, [48.8584, 2.2945]]);
     expect(agents).toEqual(["AgentProbe/1.0"]);
+    // Kept in the record: a reaped browser reopens emulating the same.
+    const { id } = await held(E);
+    expect((await fetch(`${testGridUrl}/session/${id}`, { method: "DELETE" })).status).toBe(200);
+    expect(await script(READ, E)).toEqual(["de-DE", "Asia/Tokyo", "AgentProbe/1.0", true, [48.8584, 2.2945]]);
+    expect((await held(E)).id).not.toBe(id);
     const cleared = await call("/browser", { emulate: {} }, E);
     expect(cleared.status).toBe(200);
     expect(cleared.body.settings.emulate).toBeUndefined();

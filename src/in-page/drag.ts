@@ -1,5 +1,6 @@
-// Page side: the points a drag passes, in the tab's viewport: its two ends (the middle of what is
-// dragged, and a target's middle or a point by it), and where a path's points are measured from.
+// Page side: the points a drag passes, in the tab's viewport (or, under a frame of another host,
+// that frame's): its two ends (the middle of what is dragged, and a target's middle or a point by
+// it), and where a path's points are measured from.
 
 import { centre, climbs, inTab, type Point, viewOf } from "./pointer.ts";
 
@@ -9,19 +10,24 @@ export type Position = "before" | "after" | "top" | "bottom";
  * A drag's two ends in viewport points: the middle of `from` (scrolled to the middle of the view),
  * and the end: a point of the view, the target's middle, or a point by the target: `before` and
  * `after` just outside its top and bottom edges, `top` and `bottom` just inside them, or `offset`
- * from its top left.
+ * from its top left. When a frame of another host sits between `from` and the tab, both ends are
+ * points of its frame (`own`), where the pointer then moves; a point of the tab cannot end it then.
  */
 export function dragEnds(
   from: Element,
   to: Element | null,
   end: { point?: Point; position?: Position; offset?: Point },
-): { from: Point; to: Point } | { problem: string } {
+): { from: Point; to: Point; own: boolean } | { problem: string } {
   from.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
   const a = centre(from);
   if (!a) return { problem: "from" };
-  if (!to) return end.point ? { from: inTab(a, viewOf(from)), to: end.point } : { problem: "to" };
+  const own = !climbs(viewOf(from));
+  if (!to) {
+    if (own && end.point) return { problem: "frame" };
+    return end.point ? { from: inTab(a, viewOf(from)), to: end.point, own } : { problem: "to" };
+  }
   intoView(to);
-  return dragEndsInView(from, to, end);
+  return dragEndsInView(from, to, end, own);
 }
 
 /** A drag's target out of view: scrolled just into it (the handle may leave the middle then). */
@@ -36,12 +42,13 @@ function dragEndsInView(
   from: Element,
   to: Element,
   end: { position?: Position; offset?: Point },
-): { from: Point; to: Point } | { problem: string } {
+  own: boolean,
+): { from: Point; to: Point; own: boolean } | { problem: string } {
   const a = centre(from);
   if (!a) return { problem: "from" };
-  const p = endPoint(to, end);
+  const p = endPoint(to, end, own);
   if (!p) return { problem: "outside" };
-  return { from: inTab(a, viewOf(from)), to: p };
+  return { from: own ? a : inTab(a, viewOf(from)), to: p, own };
 }
 
 /**

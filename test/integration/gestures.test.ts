@@ -46,6 +46,10 @@ c.addEventListener("pointerup", (e) => {
   "/framed": (req) =>
     html(`<title>Framed</title><style>body{margin:0}</style><div style="height:40px">Game</div>
 <iframe id=f src="${new URL(req.url).searchParams.get("other") ? site.url("/draw", "other.example.test") : "/draw"}" style="margin-left:30px;width:450px;height:300px;border:5px solid"></iframe>`),
+  "/framedstack": () =>
+    html(
+      `<title>Framed stack</title><div style="height:60px">Game</div><iframe id=f src="${site.url("/stack", "other.example.test")}" style="margin-left:20px;width:900px;height:500px"></iframe>`,
+    ),
   "/framedbox": () =>
     html(
       `<title>Framed box</title><iframe id=f src="${site.url("/scrollbox", "other.example.test")}" style="width:600px;height:500px"></iframe>`,
@@ -296,6 +300,17 @@ describe("a path", () => {
       ],
     });
     expect(await texts("#log")).toEqual(["grabbed 5,5 held short dropped on bin"]);
+  });
+
+  test("in a frame of another host, an ordinary drag and a drag from a point of the block both land in the bin", async () => {
+    await go("/framedstack");
+    expect((await call("/browser/switch", { frame: { css: "#f" } })).status).toBe(200);
+    await gesture("drag", { selector: { css: "#piece" }, target: { css: "#bin" } });
+    expect(await texts("#log")).toEqual(["grabbed 60,20 held short dropped on bin"]);
+    await js("location.reload()");
+    await gesture("drag", { selector: { css: "#piece" }, path: [{ x: 6, y: 8 }], target: { css: "#bin" } });
+    expect(await texts("#log")).toEqual(["grabbed 6,8 held short dropped on bin"]);
+    expect((await call("/browser/switch", { frame: null })).status).toBe(200);
   });
 
   test("a point outside the viewport, or a path with a drag's x and y, is a 400 naming path", async () => {

@@ -54,6 +54,8 @@ const HTML5_DRAG = (_L: PageLib, src: Element, dst: Element): boolean => {
 interface Ends {
   from?: Point;
   to?: Point;
+  /** The ends are points of the element's own frame (one of another host), not of the tab. */
+  own?: boolean;
   problem?: string;
 }
 
@@ -74,6 +76,11 @@ async function dragTo(
   holdMs = 0,
 ): Promise<void> {
   const ends = await page.callIn<Ends>(from.context, DRAG_ENDS, from, to, end);
+  if (ends.problem === "frame")
+    throw badInput(
+      `${quoteSelector(input.selector)} is in a frame of another host, and x and y are a point of the tab: end the drag on a target, or give a path from the element's top left`,
+      "x",
+    );
   if (ends.problem || !ends.from || !ends.to) {
     const field = ends.problem === "from" ? "selector" : ends.problem === "outside" ? "offset" : "target";
     const what =
@@ -82,8 +89,9 @@ async function dragTo(
         : `the drag's end by ${quoteSelector(input.target)} lies outside the window: give a position or an offset inside it`;
     throw badInput(what, field);
   }
-  // Points of the tab's viewport (a frame's element's too): the pointer moves over the tab.
-  await page.perform(page.where.tab, [pathActions(ends.from, ends.to, holdMs)]);
+  // Points of the tab's viewport (a frame's element's too): the pointer moves over the tab; in a
+  // frame of another host, points of that frame, the pointer moving in its context.
+  await page.perform(ends.own ? from.context : page.where.tab, [pathActions(ends.from, ends.to, holdMs)]);
 }
 
 export const drag = defineGesture({

@@ -126,7 +126,7 @@ const Input = z
       .number()
       .int()
       .optional()
-      .describe("Skip this many characters (read on past truncated).")
+      .describe("Characters to skip (past truncated).")
       .meta({
         docs: `Skip this many characters of each value: a value longer than ${MAX_VALUE.toLocaleString("en")} characters comes cut (truncated), and offset reads on from there.`,
       }),
@@ -166,7 +166,7 @@ export const extract = defineAction({
   http: { method: "POST", path: "/browser/extract" },
   title: "Read from elements",
   description: [
-    "Read what one element holds, or with all=true every match's: check a result, read a table column, get an href (an overview: read_page).",
+    'Read what one element holds, or with all=true every match\'s: check a result, read a column, get an href, search the text ({"text": "/regex/i"}). Overview: read_page.',
   ].join(" "),
   docs: [
     "No match is an error that lists what the page has instead (with all: count 0). Matches come in page order. It waits up to timeout seconds for a match. A password's value is never read.",

@@ -6,7 +6,9 @@ import type { McpContent } from "../actions/action.ts";
 import { defineAction } from "../actions/define.ts";
 import { Box, pageFields, webUrl } from "../actions/fields.ts";
 import { badInput } from "../errors.ts";
+import type { Page } from "../grid/page.ts";
 import type { NodeRef } from "../grid/page-call.ts";
+import type { PageLib } from "../in-page/index.ts";
 import { type Entry, type ReadElement, renderEntries } from "../in-page/render.ts";
 import { acting } from "./failures.ts";
 import { here } from "./landing.ts";
@@ -21,6 +23,33 @@ export const DEFAULT_MAX_LENGTH = 6_000;
  */
 const HINT_WAIT_MS = 300;
 const HINT_FEW = 200;
+/**
+ * How long a read waits for the requests the page's script sent in the last few seconds (fetch,
+ * XHR: a list on its way to a skeleton) to end; older ones (a long poll) are not waited for.
+ */
+const FETCH_WAIT_MS = 1_000;
+const FETCH_YOUNG_MS = 5_000;
+/** After those ended, for the page to draw what came. */
+const DRAW_MS = 60;
+
+const VIEWPORT = (L: PageLib) => L.viewportSize();
+
+/**
+ * Waits briefly for the tab's young script requests (fetch, XHR) to end; how many of the tab's are
+ * still under way then (the page may still fill in).
+ */
+async function fetchesDone(tab: Page): Promise<number> {
+  const held = tab.held;
+  const ofTab = (c: string) => held.topOf(c) === tab.where.tab;
+  const end = Date.now() + FETCH_WAIT_MS;
+  let waited = false;
+  while (held.logs.inFlight(ofTab, FETCH_YOUNG_MS) > 0 && Date.now() < end) {
+    waited = true;
+    await Bun.sleep(25);
+  }
+  if (waited) await Bun.sleep(DRAW_MS);
+  return held.logs.inFlight(ofTab);
+}
 
 /** The outline rides along on the result for the MCP text block; JSON never sees a symbol key. */
 export const OUTLINE = Symbol("outline");
@@ -76,6 +105,17 @@ function ordered<T extends object>(o: T, keys: readonly string[]): T {
 
 const Output = z.object({
   ...pageFields,
+  viewport: z
+    .string()
+    .optional()
+    .describe("The tab's viewport in CSS pixels, WxH (what x and y gestures take)."),
+  in_flight: z
+    .number()
+    .int()
+    .optional()
+    .describe(
+      "Requests the page's script sent (fetch, XHR) still under way after a short wait: the page may still fill in; read again.",
+    ),
   headings: z.array(z.object({ level: z.number().int(), text: z.string() })),
   landmarks: z
     .array(
@@ -153,6 +193,11 @@ interface Carried {
 /** What the model reads: where it is, the part as an outline, and how to go on. */
 export function outline(result: Output, { entries, more }: Carried): string {
   const head = [`url: ${result.url}`, `title: ${result.title}`];
+  if (result.viewport) head.push(`viewport: ${result.viewport}`);
+  if (result.in_flight)
+    head.push(
+      `in_flight: ${result.in_flight} request${result.in_flight > 1 ? "s" : ""} of the page still loading: it may fill in more; read again shortly`,
+    );
   if (result.site_data) head.push(`site_data: ${JSON.stringify(result.site_data)}`);
   if (result.page) head.push(`page: ${JSON.stringify(result.page)}`);
   const body = renderEntries(entries);
@@ -170,15 +215,15 @@ export const readPageAction = defineAction({
   http: { method: "POST", path: "/browser/read" },
   title: "Read the page",
   description: [
-    'See the page without a screenshot: an outline in reading order of headings, landmarks, text, pictures and everything to act on (links, fields, anything clickable or draggable), each with a ref (e12) and state, frames included. Pass {"ref": "e12"} as selector to interact, write, extract, assert or switch, a frame\'s too.',
-    "Read again after anything that changes the page; refs last until it navigates.",
-    "A long page comes in parts: pass next_cursor as cursor. selector reads one part (a landmark's ref).",
+    'The page as an outline in reading order: headings, landmarks, text, pictures and everything to act on (links, fields, anything clickable or draggable), each with a ref (e12) and state, frames included. Pass {"ref": "e12"} as selector to the other tools, a frame\'s too.',
+    "Read again after the page changes; refs last until it navigates.",
+    "A long page comes in parts: pass next_cursor as cursor; selector reads one part.",
   ].join(" "),
-  docs: "The MCP text block is the outline (`- link \"Sign in\" [e12] /login`, `## Heading`, text lines, indented under their landmark or frame); structuredContent, and REST, carry the same part as JSON, each element with a CSS (or role and name) selector too, for scripts and flows, which cannot hold a ref. A ref resolves to the very element read_page saw, without a new search, for as long as the element stays on the page; the same element keeps its ref across reads of the same document. After a navigation or reload, or once the element is gone, a ref is a 400 that says to call read_page again. Every frame's content, same-origin or not (a payment form from another host), is read into the one outline under its frame line, and a ref of it acts from wherever the agent is in the tab, without a switch; a CSS selector of a frame's element works once you switch into each frame its `frame` lists. A frame that does not answer within 3 s is listed unread (readable: false). max_length is the most characters of outline in one part; a part may end inside a frame, and its cursor goes on from there; a cursor from before a navigation is a 400. The element that has the focus is marked focused. Besides native controls and roles, it lists what the page made clickable: an element the page's script gave a click, pointer or drop listener (addEventListener or an on… property: a preload script in the page's own world records which elements got one, as a hint that only ever adds an element to the outline; a listener on something bigger than a quarter of the window, a framework's root, does not count), the top of a region with a pointer cursor, an inline handler (onclick, a framework's click attribute), an anchor without href, a tabindex=-1 item with a short text (role clickable; an icon without text, or a button with nothing else to name it, is an icon button named from its class or picture); inside such a region, what has a listener or handler of its own and items alike side by side (a menu's entries, a mail's Reply and Forward, a folder's files) get refs of their own, the region named by its own text. Drag handles (draggable, aria-grabbed, a draggable or sortable aria-roledescription, jQuery UI's draggable and sortable items, a grab or move cursor) are marked draggable, and drop targets (aria-dropeffect, jQuery UI's droppables, an ondrop handler, a drop or dragover listener) droppable. Pictures: an img by its alt (`img \"A grey cat\"`), or its address when it has none (decorative ones, alt=\"\", and spacers are left out); an SVG icon by its title; an SVG drawing by its shapes (rect, circle, path, text…), each with its colour and place in the drawing (`circle [e5] color=#1e90ff(blue) at=120,10,60x60`: x, y, width, height from the drawing's top left), at most 30 a drawing; a coloured box with no text (a swatch) as `box [e7] color=red`, and an element listed with no name with its colour. Text a person cannot see is left out: display: none, visibility, opacity: 0, a font size of 0, and what an opaque element paints over in the viewport (a sticky header or a cookie bar does not count: the page scrolls out from under it); so are elements that are painted over. Closed shadow roots a script made (attachShadow) are read as open ones, the hints reaching them; a declarative one written in the HTML is not. A select lists its first 25 options; read_page with the select's ref as selector lists every one, a line each. boxes: true adds each element's box (viewport CSS pixels, its frame's in a frame), the outline writing box=x,y,WxH.",
+  docs: "The MCP text block is the outline (`- link \"Sign in\" [e12] /login`, `## Heading`, text lines, indented under their landmark or frame), under a header: url, title, the tab's viewport in CSS pixels (`viewport: 1280x720`, what x and y gestures take) and, when requests the page's script sent (fetch, XHR) are still under way, how many (`in_flight`: a skeleton whose list is on its way; read again shortly). A read waits up to 1 s for such requests sent in the last 5 s to end first (a long poll is not waited for); structuredContent, and REST, carry the same part as JSON, each element with a CSS (or role and name) selector too, for scripts and flows, which cannot hold a ref. A ref resolves to the very element read_page saw, without a new search, for as long as the element stays on the page; the same element keeps its ref across reads of the same document. After a navigation or reload, or once the element is gone, a ref is a 400 that says to call read_page again. Every frame's content, same-origin or not (a payment form from another host), is read into the one outline under its frame line, and a ref of it acts from wherever the agent is in the tab, without a switch; a CSS selector of a frame's element works once you switch into each frame its `frame` lists. A frame that does not answer within 3 s is listed unread (readable: false). max_length is the most characters of outline in one part; a part may end inside a frame, and its cursor goes on from there; a cursor from before a navigation is a 400. The element that has the focus is marked focused. Besides native controls and roles, it lists what the page made clickable: an element the page's script gave a click, pointer or drop listener (addEventListener or an on… property: a preload script in the page's own world records which elements got one, as a hint that only ever adds an element to the outline; a listener on something bigger than a quarter of the window, a framework's root, does not count), the top of a region with a pointer cursor, an inline handler (onclick, a framework's click attribute), an anchor without href, a tabindex=-1 item with a short text (role clickable; an icon without text, or a button with nothing else to name it, is an icon button named from its class or picture); inside such a region, what has a listener or handler of its own and items alike side by side (a menu's entries, a mail's Reply and Forward, a folder's files) get refs of their own, the region named by its own text. Drag handles (draggable, aria-grabbed, a draggable or sortable aria-roledescription, jQuery UI's draggable and sortable items, a grab or move cursor) are marked draggable, and drop targets (aria-dropeffect, jQuery UI's droppables, an ondrop handler, a drop or dragover listener) droppable. Pictures: an img by its alt (`img \"A grey cat\"`), or its address when it has none (decorative ones, alt=\"\", and spacers are left out); an SVG icon by its title; an SVG drawing by its shapes (rect, circle, path, text…), each with its colour and place in the drawing (`circle [e5] color=#1e90ff(blue) at=120,10,60x60`: x, y, width, height from the drawing's top left), at most 30 a drawing; a coloured box with no text (a swatch) as `box [e7] color=red`, and an element listed with no name with its colour. Text a person cannot see is left out: display: none, visibility, opacity: 0, a font size of 0, and what an opaque element paints over in the viewport (a sticky header or a cookie bar does not count: the page scrolls out from under it); so are elements that are painted over. Closed shadow roots a script made (attachShadow) are read as open ones, the hints reaching them; a declarative one written in the HTML is not. A select lists its first 25 options; read_page with the select's ref as selector lists every one, a line each. boxes: true adds each element's box (viewport CSS pixels, its frame's in a frame), the outline writing box=x,y,WxH.",
   input: z
     .strictObject({
       selector: Selector.optional().describe("Read only this part."),
-      url: webUrl().optional().describe("Go to this page first."),
+      url: webUrl().optional().describe("Go here first."),
       cursor: z.string().max(64).optional().describe("next_cursor of the last read."),
       max_length: z
         .number()
@@ -221,6 +266,7 @@ export const readPageAction = defineAction({
     await tab.usable();
     await tab.held.hints.reported(tab.context, HINT_WAIT_MS);
     await tab.held.hints.settled(HINT_WAIT_MS, HINT_FEW);
+    const inFlight = await fetchesDone(tab);
     const floor = ctx.browser.refFloors.floor(tab.held);
     const got = await acting(about, async () => {
       const root: NodeRef | null = input.selector
@@ -238,8 +284,13 @@ export const readPageAction = defineAction({
     });
     if ("stale" in got) throw badInput(got.stale, "cursor");
     ctx.browser.refFloors.raise(tab.held, got.high);
-    const { url, title } = await here(tab, ctx.effects);
+const [{ url, title }, viewport] = await Promise.all([
+      here(tab, ctx.effects),
+      tab.callIn<string>(tab.where.tab, VIEWPORT).catch(() => undefined),
+    ]);
     const result: Output = { url, title, ...structured(got.entries) };
+    if (viewport) result.viewport = viewport;
+    if (inFlight) result.in_flight = inFlight;
     if (got.next) result.next_cursor = got.next;
     const carried: Carried = { entries: got.entries };
     if (got.more) carried.more = got.more;

@@ -6,7 +6,7 @@ import { badInput } from "../errors.ts";
 import type { Page } from "../grid/page.ts";
 import type { NodeRef, PageFn } from "../grid/page-call.ts";
 import type { PageLib, PageSelector } from "../in-page/index.ts";
-import type { Found } from "../in-page/selectors.ts";
+import { type Found, textRegex } from "../in-page/selectors.ts";
 import { quoteSelector } from "./failures.ts";
 import { refPlace } from "./ref-places.ts";
 import { frameHolding, frameSentence } from "./selectors-frames.ts";
@@ -26,7 +26,9 @@ export const Selector = z
       .describe("A ref read_page gave (e12): that very element, on the page read_page read."),
     css: part('A CSS selector, as read_page gives them: #id, input[name="q"], form > button.'),
     xpath: part("An XPath expression."),
-    text: part("The visible text of the element (a button, a link, a heading...)."),
+    text: part("The visible text of the element (a button, a link, a heading...).").meta({
+      docs: "The visible text of the element (a button, a link, a heading...); written /pattern/flags, a regular expression its text matches (a search: the innermost elements whose text matches, e.g. /\\$\\d+\\.\\d\\d/ for prices).",
+    }),
     exact: z
       .boolean()
       .optional()
@@ -68,6 +70,16 @@ export const Selector = z
       ctx.addIssue({ code: "custom", path: ["within"], message: "must only come with text" });
     } else if (s.name !== undefined && given[0] !== "role") {
       ctx.addIssue({ code: "custom", path: ["name"], message: "must only come with role" });
+    } else if (s.text !== undefined) {
+      try {
+        textRegex(s.text);
+      } catch (e) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["text"],
+          message: `is written /pattern/flags, a regular expression, but not a valid one (${(e as Error).message}): fix it, or give the text without the slashes`,
+        });
+      }
     }
   })
   // Shared: tools/list shows this line, not the whole shape, wherever a selector is taken.

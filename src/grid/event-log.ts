@@ -73,6 +73,8 @@ export class EventRing {
   private next = 1;
   /** Requests still under way, by request id and redirect step. */
   private readonly open: LRUCache<string, Logged>;
+  /** Of those, the ones a page's script sent (fetch, XHR): their context and when they were seen. */
+  private readonly fetching: LRUCache<string, { context: string | null; at: number }>;
 
   /** This browser's tag in the cursors handed out: a cursor from another browser names another. */
   readonly epoch = crypto.randomUUID().slice(0, 8);
@@ -80,6 +82,23 @@ export class EventRing {
   constructor(readonly keep = DEFAULT_KEEP) {
     // A lost end event must not grow the map without bound.
     this.open = new LRUCache({ max: Math.max(1, keep) });
+    this.fetching = new LRUCache({ max: Math.max(1, keep) });
+  }
+
+  private dropFetches(context: string): void {
+    const gone = [...this.fetching.entries()].filter(([, f]) => f.context === context);
+    for (const [key] of gone) this.fetching.delete(key);
+  }
+
+  /**
+   * How many requests a page's script sent (fetch, XHR) are still under way from a context `of`
+   * takes; with `younger`, only those seen less than that many ms ago (a long poll is old).
+   */
+  inFlight(of: (context: string) => boolean, younger = Number.POSITIVE_INFINITY): number {
+    const now = Date.now();
+    let n = 0;
+    for (const f of this.fetching.values()) if (f.context && of(f.context) && now - f.at < younger) n++;
+    return n;
   }
 
   /** The seq the next entry gets: entries since a reading of it are the newer ones. */
@@ -114,6 +133,14 @@ export class EventRing {
         };
         const l = this.push({ context: p.context, entry, sent: p.timestamp });
         this.open.set(`${r.request}/${p.redirectCount}`, l);
+        // No markup asked for it (its destination is empty): a script's fetch or XHR.
+        const scripted =
+          r.destination === "" ||
+          (r.destination === undefined && ["fetch", "xmlhttprequest"].includes(r.initiatorType ?? ""));
+        // A redirect goes on under the same request: its last step is over.
+        if (p.redirectCount > 0) this.fetching.delete(`${r.request}/${p.redirectCount - 1}`);
+        if (scripted)
+          this.fetching.set(`${r.request}/${p.redirectCount}`, { context: p.context, at: Date.now() });
       }),
       socket.on("network.responseCompleted", null, (p) => {
         const l = this.end(p);
@@ -124,6 +151,9 @@ export class EventRing {
         const size = res.content?.size || res.bytesReceived;
         if (typeof size === "number") entry.size = size;
       }),
+      // A document gone takes its requests with it (the browser may say nothing of them).
+      socket.on("browsingContext.navigationCommitted", null, (p) => this.dropFetches(p.context)),
+      socket.on("browsingContext.contextDestroyed", null, (p) => this.dropFetches(p.context)),
       socket.on("network.fetchError", null, (p) => {
         const l = this.end(p);
         const entry = l?.entry as NetworkEntry | undefined;
@@ -182,6 +212,7 @@ export class EventRing {
 
   private end(p: { request: { request: string }; redirectCount: number; timestamp: number }): Logged | null {
     const key = `${p.request.request}/${p.redirectCount}`;
+    this.fetching.delete(key);
     const l = this.open.get(key);
     if (!l) return null;
     this.open.delete(key);

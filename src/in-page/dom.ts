@@ -19,6 +19,11 @@ export const SKIP_TEXT = new Set([
   "LINK",
 ]);
 
+/** The window's viewport in CSS pixels, as "WxH". */
+export function viewportSize(): string {
+  return `${innerWidth}x${innerHeight}`;
+}
+
 export function isVisible(el: Element): boolean {
   if (!el.isConnected) return false;
   const tag = el.tagName;

@@ -13,6 +13,7 @@ import {
   norm,
   shownText,
   textOf,
+  viewportSize,
 } from "./dom.ts";
 import { dragEnds, pathFrame } from "./drag.ts";
 import { focusField, insertable } from "./fields.ts";
@@ -56,6 +57,7 @@ const lib = {
   norm,
   cut,
   isVisible,
+  viewportSize,
   allElements,
   find,
   focusField,

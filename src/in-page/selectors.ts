@@ -45,7 +45,27 @@ export function contains(outer: Element, inner: Element): boolean {
   return false;
 }
 
+/**
+ * A text selector written /pattern/flags: its regular expression (g and y dropped: a match is a
+ * yes or no), else null; a pattern the engine refuses throws.
+ */
+export function textRegex(text: string): RegExp | null {
+  const m = /^\/(.+)\/([dgimsuvy]*)$/s.exec(text);
+  return m ? new RegExp(m[1] as string, (m[2] as string).replace(/[gy]/g, "")) : null;
+}
+
 export function byText(text: string, exact: boolean): Element[] {
+  let regex: RegExp | null = null;
+  try {
+    regex = textRegex(text);
+  } catch {
+    return [];
+  }
+  if (regex) {
+    // A search of the shown text: the innermost elements whose text matches.
+    const hits = allElements(document).filter((el) => !SKIP_TEXT.has(el.tagName) && regex.test(textOf(el)));
+    return deepest(hits);
+  }
   const want = exact ? norm(text) : low(text);
   if (!want) return [];
   const hits: Element[] = [];

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { html, type Routes, serveFixture } from "../support/fixtures.ts";
+import { mcpClient } from "../support/mcp.ts";
 import { endAll, startServer, type TestServer } from "../support/server.ts";
 
 const W = "honest-answers";
@@ -148,5 +149,63 @@ describe("12. write says what the page made of the value", () => {
     });
     expect(got.changed).toEqual(['{"label":"Amount"}', '{"label":"Code"}']);
     expect(await logged()).toEqual(["change amount", "change code", "change code"]);
+  });
+});
+
+describe("13. a page still loading its content says so", () => {
+  test("a list whose request is still on its way: read_page says a request is in flight", async () => {
+    await ok("/browser/navigate", { url: site.url("/skeleton?ms=4000") });
+    const page = await ok("/browser/read", {});
+    expect(page.text).not.toContain("Order 17");
+    expect(page.in_flight).toBe(1);
+    const mcp = await mcpClient(server, W);
+    const read = await mcp.tool("read_page", {});
+    expect(read.content[0].text).toMatch(/^in_flight: 1 request of the page still loading/m);
+  });
+
+  test("a list whose request ends within the wait is read whole, and nothing says in flight", async () => {
+    await ok("/browser/navigate", { url: site.url("/skeleton?ms=300") });
+    const page = await ok("/browser/read", {});
+    expect(page.text).toContain("Order 17");
+    expect(page.in_flight).toBeUndefined();
+  });
+
+  test("a page with nothing in flight reads at once, without in_flight", async () => {
+    await ok("/browser/navigate", { url: site.url("/search") });
+    const t0 = performance.now();
+    const page = await ok("/browser/read", {});
+    expect(performance.now() - t0).toBeLessThan(900);
+    expect(page.in_flight).toBeUndefined();
+  });
+});
+
+describe("14. the viewport's size, and a regex search of the text", () => {
+  test("read_page says the viewport's size, in its header and its JSON", async () => {
+    const page = await ok("/browser/read", { url: site.url("/search") });
+    const size = await ok("/browser/script", { script: "return innerWidth + 'x' + innerHeight" });
+    expect(page.viewport).toBe(size.result);
+    expect(page.viewport).toMatch(/^\d+x\d+$/);
+    const mcp = await mcpClient(server, W);
+    const read = await mcp.tool("read_page", {});
+    expect(read.content[0].text).toContain(`\nviewport: ${size.result}\n`);
+  });
+
+  test("a text selector written /pattern/flags searches the text: every price, every code in any case", async () => {
+    await ok("/browser/navigate", { url: site.url("/search") });
+    const prices = await ok("/browser/extract", { selector: { text: "/\\$\\d+\\.\\d\\d/" }, all: true });
+    expect(prices.results).toEqual(["$4.50", "$12.00", "Total due: $16.50"]);
+    const codes = await ok("/browser/extract", { selector: { text: "/^sku-\\d+$/i" }, all: true });
+    expect(codes.results).toEqual(["SKU-1041", "SKU-2210", "sku-9"]);
+  });
+
+  test("plain text selectors match as before, slashes inside them too; a broken pattern is a 400", async () => {
+    await ok("/browser/navigate", { url: site.url("/search") });
+    const tea = await ok("/browser/extract", { selector: { text: "Tea" }, all: true });
+    expect(tea.results).toEqual(["Tea"]);
+    const deal = await ok("/browser/extract", { selector: { text: "1/2 off", exact: false } });
+    expect(deal.result).toBe("Deal: 1/2 off");
+    const res = await call("/browser/extract", { selector: { text: "/[a-/" } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toContain("not a valid one");
   });
 });

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { validate } from "../../../src/actions/validate.ts";
 import { interact } from "../../../src/browser/interact.ts";
 import { pageSelector, Selector, timeoutField } from "../../../src/browser/selectors.ts";
+import { textRegex } from "../../../src/in-page/selectors.ts";
 
 const Holder = z.strictObject({ selector: Selector, timeout: timeoutField() });
 const ok = (selector: unknown) => validate(Holder, { selector });
@@ -18,6 +19,15 @@ const refused = (selector: unknown) => {
 };
 
 describe("Selector", () => {
+  test("a text written /pattern/flags must be a regular expression the engine takes; other text is text", () => {
+    expect(ok({ text: "/\\$\\d+/i" }).selector).toEqual({ text: "/\\$\\d+/i" });
+    expect(ok({ text: "1/2 off" }).selector).toEqual({ text: "1/2 off" });
+    expect(ok({ text: "/[a-/x" }).selector).toEqual({ text: "/[a-/x" });
+    expect(refused({ text: "/[a-/" })).toContain("not a valid one");
+    expect(textRegex("/sku-\\d/gi")?.flags).toBe("i");
+    expect(textRegex("Sign in")).toBeNull();
+  });
+
   test("each kind alone is accepted, with its own options", () => {
     for (const s of [
       { ref: "e12" },

@@ -59,17 +59,24 @@ export class Leases {
   }
 
   /**
-   * `run`, answered early: what `fn` hands `answer` is the answer (or what it returns, had it handed
-   * none), while `fn` may go on working in the lease.
+   * `run`, answered before the lease goes: `fn` answers its value and the work it still does in the
+   * lease (`rest`, which never rejects); the lease is given back once that is done.
    */
-  runAnswering<T>(
+  async runThen<T>(
     name: string,
     opts: WaitOptions,
-    fn: (held: Holding, answer: (value: T) => void) => Promise<T>,
+    fn: (held: Holding) => Promise<{ value: T; rest: Promise<void> }>,
   ): Promise<T> {
-    let answer: (value: T) => void = () => undefined;
-    const answered = new Promise<T>((resolve) => (answer = resolve));
-    return Promise.race([answered, this.run(name, opts, (held) => fn(held, answer))]);
+    const held = await this.take(name, opts);
+    let out: { value: T; rest: Promise<void> };
+    try {
+      out = await fn(held);
+    } catch (err) {
+      await held.release();
+      throw err;
+    }
+    void out.rest.finally(() => held.release());
+    return out.value;
   }
 
   /** Waits in line for `name`'s lease, at most `opts.waitMs`. */

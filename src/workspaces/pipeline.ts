@@ -1,11 +1,10 @@
 // One call, end to end, for every surface (REST, MCP, a person's input), as stages in one place:
-// admit (the action's validation, unless the route read the input already) → turn (the workspace's
-// lease, one call at a time on every server) → browser (the record's browser, reopened when the
-// Grid reaped it) → handler (it writes what it did into the call's effects, and answers its result)
-// → apply (the effects in one fenced settle write, the result redacted there; then the change
-// announced) → record (the activity note, the timeline's screen and entry,
-// in the turn, handed the browser the call leaves). Each stage's output is the next one's input;
-// nothing is handed down to be called back, and nothing is written into a state read back later.
+// admit (validation, unless the route read the input) → turn (the workspace's lease, one call at a
+// time on every server) → browser (the record's, reopened when the Grid reaped it) → handler (it
+// writes what it did into the call's effects, and answers its result) → apply (the effects in one
+// fenced settle write, the result redacted there; subscribers hear the change) → record
+// (subscribers hear the call ended, in the turn, with the browser it leaves). Each stage's output
+// is the next one's input. Handed down still: the step runner, to a flow's run (ctx.steps()).
 import type { AnyAction, LiveBrowser } from "../actions/action.ts";
 import type { CallEnd, Ended, Invocation, Subscriber } from "../actions/call.ts";
 import type { Effects } from "../actions/effects.ts";
@@ -140,7 +139,7 @@ export class CallPipeline {
     };
     // The answer goes once the call and its record are done; the lease once the call's later work
     // is done too, so the next call never meets it half done.
-    return this.ports.leases.runAnswering<Ended>(workspace, wait, async (held, answer) => {
+    return this.ports.leases.runThen<Ended>(workspace, wait, async (held) => {
       if (held.waitedMs > 0)
         this.ports.services.log.debug(
           `workspace ${workspace}: ${action.name} waited ${held.waitedMs} ms for its turn`,
@@ -165,6 +164,12 @@ export class CallPipeline {
         },
         effects: effectsOf(this.ports.services, workspace),
       };
+      const done = () => {
+        for (const b of touched) b.release();
+        outer?.removeEventListener("abort", relay);
+        held.lost.removeEventListener("abort", lost);
+        if (this.running.get(workspace) === stop) this.running.delete(workspace);
+      };
       try {
         let ended: Ended;
         try {
@@ -179,14 +184,10 @@ export class CallPipeline {
         if (!ended.ok && held.lost.aborted && !(ended.error instanceof LeaseLost))
           ended = { ok: false, error: held.lost.reason };
         if (facts) await this.recordInTurn(facts, ended, call);
-        answer(ended);
-        await call.effects.drained();
-        return ended;
-      } finally {
-        for (const b of touched) b.release();
-        outer?.removeEventListener("abort", relay);
-        held.lost.removeEventListener("abort", lost);
-        if (this.running.get(workspace) === stop) this.running.delete(workspace);
+        return { value: ended, rest: call.effects.drained().finally(done) };
+      } catch (err) {
+        done();
+        throw err;
       }
     });
   }

@@ -113,7 +113,7 @@ test("a flow's steps are recorded through the same record stage, on the run's br
       ends.push(end);
       return ended(end);
     };
-    const leases = spyOn(services.workspaces.leases, "run");
+    const leases = spyOn(services.workspaces.leases, "take");
     services.flows.store.save(
       W,
       "two",

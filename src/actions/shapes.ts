@@ -68,7 +68,7 @@ export const EmulateShape = z
 export const OpenInput = z.strictObject({
   url: webUrl()
     .optional()
-    .describe("The first page (default: the last one).")
+    .describe("First page (default: the last).")
     .meta({ docs: "The first page. Default: the workspace's last page." }),
   browser: z
     .enum(["chrome", "firefox"])
@@ -100,7 +100,7 @@ export const OpenInput = z.strictObject({
     .optional()
     .describe("Start on about:blank.")
     .meta({ docs: "Stay on about:blank rather than go back to the last page." }),
-  insecure: flag().optional().describe("Accept any TLS certificate; no saved site data."),
+  insecure: flag().optional().describe("Any TLS certificate; no saved site data."),
   record: flag().optional().describe("Film it as a video (costs the Grid).").meta({
     docs: "Ask the Grid to record a video of this browser's whole life. Not inherited by the next browser; the video appears under workspace://files/recordings shortly after the browser ends.",
   }),
@@ -115,7 +115,7 @@ export const OpenInput = z.strictObject({
   }),
   routes: RoutesShape.optional()
     .describe(
-      "[{url: glob, * any text; status (200), headers, body | block: true}] answer or fail matching requests. [] clears.",
+      "[{url: glob (* any text), status (200), headers, body | block: true}] answer or fail matching requests. [] clears.",
     )
     .meta({
       docs: "This workspace's network routes, kept for its next browsers until given again ([] clears them): each request of any tab, frame or worker whose URL (without its #fragment) matches url — a glob on the whole URL where * is any text — is answered by the browser itself with status (default 200), headers and body, or fails as a network error with block: true; it never leaves the browser. The first matching route wins; the navigation policy is judged first. A cross-origin fetch needs the CORS headers (access-control-allow-origin) in headers, as from a real server. Alone (with offline or emulate) on a live browser, changed in place.",
@@ -131,7 +131,7 @@ export const OpenInput = z.strictObject({
       docs: "What every tab of this workspace's browser reports, kept for its next browsers until given again ({} clears): locale (BCP 47, navigator.language and Intl), timezone (IANA, Intl and Date), user_agent (navigator.userAgent and the User-Agent header), geolocation ({latitude, longitude, accuracy} in metres; every site may read it), media (CSS media features by name: prefers-color-scheme, prefers-reduced-motion, prefers-contrast, forced-colors …). Through WebDriver BiDi's emulation module: a browser that lacks a command, or refuses a value, is a 400 naming the field. Alone (with routes or offline) on a live browser, changed in place.",
     }),
   restore_site_data: flag(true)
-    .describe("false: start as a new user (deletes saved site data).")
+    .describe("false: a new user (deletes saved site data).")
     .meta({ docs: "Restore what save_site_data kept (default true). false opens empty and deletes it." }),
   page_load_timeout: z
     .number()

@@ -115,7 +115,7 @@ export const OpenInput = z.strictObject({
   }),
   routes: RoutesShape.optional()
     .describe(
-      "[{url: glob (* any text), status (200), headers, body | block: true}] answer or fail matching requests. [] clears.",
+      "[{url: glob (* any), status (200), headers, body | block: true}] answer or fail matches. [] clears.",
     )
     .meta({
       docs: "This workspace's network routes, kept for its next browsers until given again ([] clears them): each request of any tab, frame or worker whose URL (without its #fragment) matches url — a glob on the whole URL where * is any text — is answered by the browser itself with status (default 200), headers and body, or fails as a network error with block: true; it never leaves the browser. The first matching route wins; the navigation policy is judged first. A cross-origin fetch needs the CORS headers (access-control-allow-origin) in headers, as from a real server. Alone (with offline or emulate) on a live browser, changed in place.",

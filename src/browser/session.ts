@@ -8,7 +8,7 @@ export const openSession = defineAction({
   http: { method: "POST", path: "/browser" },
   title: "Open a browser",
   description: [
-    "Open or replace this workspace's browser (any action opens one); restores saved site data. Only routes/offline/emulate: changed in place.",
+    "Open or replace this workspace's browser (any action opens one); restores saved site data. routes/offline/emulate alone: in place.",
   ].join(" "),
   docs: [
     "With no url it goes back to the workspace's last page (fresh=true stays on about:blank instead).",

@@ -275,7 +275,7 @@ export function textSpan(
   end: Element,
   startText: string | null,
   endText: string | null,
-): { from: Point; to: Point; text: string } | { field: string } | { problem: string } {
+): { from: Point; to: Point; own: boolean; text: string } | { field: string } | { problem: string } {
   if (start === end && (start.tagName === "INPUT" || start.tagName === "TEXTAREA")) {
     const f = start as HTMLInputElement;
     f.focus();
@@ -303,9 +303,12 @@ export function textSpan(
   const to = { x: Math.ceil(last.right) - 1, y: Math.floor(last.top + last.height / 2) };
   current = range;
   const view = viewOf(start);
+  // Under a frame of another host, points of that frame (`own`), where the pointer then moves.
+  const own = !climbs(view);
   return {
-    from: inTab(from, view),
-    to: inTab(to, view),
+    from: own ? from : inTab(from, view),
+    to: own ? to : inTab(to, view),
+    own,
     text: range.toString(),
   };
 }

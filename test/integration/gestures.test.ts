@@ -50,6 +50,13 @@ c.addEventListener("pointerup", (e) => {
     html(
       `<title>Framed stack</title><div style="height:60px">Game</div><iframe id=f src="${site.url("/stack", "other.example.test")}" style="margin-left:20px;width:900px;height:500px"></iframe>`,
     ),
+  // Text whose presses are written into the page: a selection's drag must start on it.
+  "/para": () =>
+    html(`<title>Para</title><div style="height:120px"></div><p id=p style="margin-left:80px">Lorem ipsum dolor sit amet</p><p id=log></p>
+<script>document.addEventListener("mousedown", (e) => { document.getElementById("log").textContent += "down on " + e.target.id + ";"; });</script>`),
+  "/framedpara": () =>
+    html(`<title>Framed para</title><div style="height:70px"></div><iframe id=f src="${site.url("/para", "other.example.test")}" style="margin-left:40px;width:600px;height:400px"></iframe>
+<script>document.addEventListener("mousedown", () => { document.title = "pressed outside the frame"; });</script>`),
   "/framedbox": () =>
     html(
       `<title>Framed box</title><iframe id=f src="${site.url("/scrollbox", "other.example.test")}" style="width:600px;height:500px"></iframe>`,
@@ -311,6 +318,16 @@ describe("a path", () => {
     await gesture("drag", { selector: { css: "#piece" }, path: [{ x: 6, y: 8 }], target: { css: "#bin" } });
     expect(await texts("#log")).toEqual(["grabbed 6,8 held short dropped on bin"]);
     expect((await call("/browser/switch", { frame: null })).status).toBe(200);
+  });
+
+  test("select_text in a frame of another host presses on the text itself, not on the page around the frame", async () => {
+    await go("/framedpara");
+    expect((await call("/browser/switch", { frame: { css: "#f" } })).status).toBe(200);
+    const sel = await gesture("select_text", { selector: { css: "#p" } });
+    expect(sel.body.selection).toBe("Lorem ipsum dolor sit amet");
+    expect(await texts("#log")).toEqual(["down on p;"]);
+    expect((await call("/browser/switch", { frame: null })).status).toBe(200);
+    expect(await js("return document.title")).toBe("Framed para");
   });
 
   test("a point outside the viewport, or a path with a drag's x and y, is a 400 naming path", async () => {

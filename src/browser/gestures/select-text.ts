@@ -12,7 +12,7 @@ import { defineGesture, needsSelector, selectorField, targetField } from "./gest
 
 type Point = { x: number; y: number };
 
-type Span = { from?: Point; to?: Point; text?: string; field?: string; problem?: string };
+type Span = { from?: Point; to?: Point; own?: boolean; text?: string; field?: string; problem?: string };
 
 const TEXT_SPAN = (L: PageLib, a: Element, b: Element, at: string | null, bt: string | null) =>
   L.textSpan(a, b, at, bt);
@@ -36,7 +36,7 @@ async function selectTextSpan(
   if (span.field !== undefined) return span.field;
   if (!span.from || !span.to)
     throw badInput(`${quoteSelector(input.selector)} shows no text to select`, "selector");
-  await page.perform(page.where.tab, [pathActions(span.from, span.to)]);
+  await page.perform(span.own ? start.context : page.where.tab, [pathActions(span.from, span.to)]);
   await page.callIn<boolean>(start.context, TEXT_SELECTED);
   return span.text ?? "";
 }

@@ -1,7 +1,9 @@
 // drag: a press on the element, a walk in small steps to its end (a target's middle, a point by it,
 // or a point of the viewport), a release there; sortable lists follow. Onto a target with HTML5
 // drag and drop (draggable=true), which WebDriver's pointer cannot complete in Chromium, the page's
-// own drag events are fired from the sandbox instead.
+// own drag events are fired from the sandbox instead. Or along a path: a press at its first point
+// (from the element's top left, or the viewport's), a walk through each, a release at its last or at
+// a target (pointer.ts measures it). hold: a pause after the press, before the first move.
 import { z } from "zod";
 import { badInput } from "../../errors.ts";
 import type { Page } from "../../grid/page.ts";

@@ -1,6 +1,7 @@
 // click, double_click, right_click and hover: the pointer at an element (its middle, or the visible
 // part nearest it when something covers the middle) or at a point of the viewport. A click's press is
-// checked where it lands: one another element took is stopped there, before the page sees it.
+// checked where it lands: one another element took is stopped there, before the page sees it; hold
+// keeps each press down that long. Hover, and a drag, along a path of points: measured here.
 import { z } from "zod";
 import { badInput } from "../../errors.ts";
 import { MODIFIER_NAMES, modifierCodes } from "../../grid/keys.ts";

@@ -22,8 +22,10 @@ const PART_TOKENS = 3000;
 
 /** A part keeps to both budgets; its token count. */
 function withinBudget(part: any): number {
-  // The url and title lines above it, and the pager's "(N more lines…: read_page {cursor})" below.
-  const outline = part.outline.replace(/^url: .*\ntitle: .*\n/, "").replace(/\n\(\d+ more lines.*\)$/, "");
+  // The header above it (url, title, viewport, in_flight), and the pager's "(N more lines…: read_page {cursor})" below.
+  const outline = part.outline
+    .replace(/^url: .*\ntitle: .*\n(viewport: .*\n)?(in_flight: .*\n)?/, "")
+    .replace(/\n\(\d+ more lines.*\)$/, "");
   expect(outline.length).toBeLessThanOrEqual(PART_CHARS);
   const tokens = countTokens(part.outline);
   expect(tokens).toBeLessThanOrEqual(PART_TOKENS);

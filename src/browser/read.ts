@@ -284,7 +284,7 @@ export const readPageAction = defineAction({
     });
     if ("stale" in got) throw badInput(got.stale, "cursor");
     ctx.browser.refFloors.raise(tab.held, got.high);
-const [{ url, title }, viewport] = await Promise.all([
+    const [{ url, title }, viewport] = await Promise.all([
       here(tab, ctx.effects),
       tab.callIn<string>(tab.where.tab, VIEWPORT).catch(() => undefined),
     ]);

@@ -14,24 +14,37 @@ export interface Route {
   block?: boolean;
 }
 
-/** A route with its glob made once. */
+/** A route with its glob cut once at its stars. */
 export interface Routed {
   route: Route;
-  match: RegExp;
+  parts: string[];
 }
 
-/** A URL glob as a regular expression on the whole URL. */
-export function globOf(pattern: string): RegExp {
-  const body = pattern
-    .split("*")
-    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
-    .join(".*");
-  return new RegExp(`^${body}$`, "s");
+/**
+ * Whether `s` matches the glob cut into `parts` (the text between its stars): the first part starts
+ * it, the last ends it, the ones between come in order, each found leftmost. Linear in `s` for each
+ * part, never backtracking, whatever the glob (a regular expression of many stars could take
+ * exponential time on a long URL, on every request).
+ */
+export function globMatches(parts: readonly string[], s: string): boolean {
+  const first = parts[0] ?? "";
+  if (parts.length === 1) return s === first;
+  const last = parts[parts.length - 1] ?? "";
+  if (s.length < first.length + last.length || !s.startsWith(first) || !s.endsWith(last)) return false;
+  const end = s.length - last.length;
+  let at = first.length;
+  for (let i = 1; i < parts.length - 1; i++) {
+    const part = parts[i] ?? "";
+    const j = s.indexOf(part, at);
+    if (j < 0 || j + part.length > end) return false;
+    at = j + part.length;
+  }
+  return true;
 }
 
-/** The routes, their globs made, in order; null when there are none (nothing is intercepted for them). */
+/** The routes, their globs cut, in order; null when there are none (nothing is intercepted for them). */
 export function routesOf(routes: readonly Route[] | undefined): Routed[] | null {
-  return routes?.length ? routes.map((route) => ({ route, match: globOf(route.url) })) : null;
+  return routes?.length ? routes.map((route) => ({ route, parts: route.url.split("*") })) : null;
 }
 
 /** The first route whose glob matches `url` (its fragment left out), or null. */
@@ -39,7 +52,7 @@ export function routeFor(routes: readonly Routed[] | null, url: string): Route |
   if (!routes) return null;
   const hash = url.indexOf("#");
   const bare = hash < 0 ? url : url.slice(0, hash);
-  return routes.find((r) => r.match.test(bare))?.route ?? null;
+  return routes.find((r) => globMatches(r.parts, bare))?.route ?? null;
 }
 
 /** Answers the blocked `request` as `route` says: its response, or a failure. */

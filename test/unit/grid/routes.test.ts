@@ -16,6 +16,22 @@ describe("route globs", () => {
     expect(first(["*(a)+[b]?*"], "https://a.test/aab")).toBeNull();
   });
 
+  test("a glob of many stars on a long URL answers at once (no backtracking)", () => {
+    const glob = `${"*a".repeat(40)}*b`;
+    const url = `https://x.test/${"a".repeat(100_000)}`;
+    const start = performance.now();
+    expect(first([glob], url)).toBeNull();
+    expect(first([glob], `${url}b`)).toBe(glob);
+    expect(performance.now() - start).toBeLessThan(200);
+  });
+
+  test("stars next to each other, at the ends, or alone", () => {
+    expect(first(["**"], "https://x.test/")).toBe("**");
+    expect(first(["https://x.test/**"], "https://x.test/")).toBe("https://x.test/**");
+    expect(first(["*x.test/a*a"], "https://x.test/a")).toBeNull();
+    expect(first(["*x.test/a*a"], "https://x.test/aa")).toBe("*x.test/a*a");
+  });
+
   test("the first route that matches wins; none: null", () => {
     expect(first(["*/a/*", "*"], "https://x.test/a/b")).toBe("*/a/*");
     expect(first(["*/a/*", "*"], "https://x.test/c")).toBe("*");

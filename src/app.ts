@@ -19,6 +19,8 @@ import { Events } from "./kit/events.ts";
 import { Log } from "./log.ts";
 import { CallMetrics } from "./metrics/calls.ts";
 import { metricsRoutes } from "./metrics/routes.ts";
+import { secretPageRoutes } from "./person/secret-page.tsx";
+import { PersonSecrets } from "./person/secrets.ts";
 import { Questions } from "./person/waits.ts";
 import { setupRecordings } from "./recordings/setup.ts";
 import { ACTIONS } from "./registry.ts";
@@ -136,10 +138,11 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     group: browserGroup(config, sealed.key),
   });
   const secrets = new SecretCatalogue(config.secrets, log);
-  const redactor = new Redactor(secrets);
-  log.addRedaction(redactor.redact);
   const events = new Events();
   const changed = (w: string) => events.changed(w);
+  const personSecrets = new PersonSecrets(store, secrets, config, changed);
+  const redactor = new Redactor(secrets, () => personSecrets.known());
+  log.addRedaction(redactor.redact);
   const { files, store: fileStore } = setupFiles(config, { grid, records: store, now, changed, log });
   const recordings = setupRecordings(config, fileStore, {
     liveIds: () => grid.sessions(),
@@ -194,6 +197,7 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     timeline,
     events,
     questions,
+    personSecrets,
   };
   const activity = new CallMetrics();
   const workspaces: WorkspaceManager = new WorkspaceManager({
@@ -288,6 +292,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     .use(fileRoutes(services))
     .use(adminRoutes(services, feeds))
     .use(uiRoutes(services, feeds))
+    .use(secretPageRoutes(services))
     .use(metricsRoutes(services));
   return {
     services,

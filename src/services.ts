@@ -12,6 +12,7 @@ import type { Grid } from "./grid/webdriver.ts";
 import type { Bodies } from "./http/body.ts";
 import type { HostRules } from "./http/guard.ts";
 import type { Events } from "./kit/events.ts";
+import type { PersonSecrets } from "./person/secrets.ts";
 import type { Questions } from "./person/waits.ts";
 import type { Collector } from "./recordings/collector.ts";
 import type { SecretCatalogue } from "./secrets/catalogue.ts";
@@ -44,6 +45,8 @@ export interface Services extends ActionServices {
   readonly events: Events;
   /** The questions agents wait on: asked, answered and cancelled (End, Forget) from any server. */
   readonly questions: Questions;
+  /** Secrets a person gives a workspace on the server's page: asked, entered, listed, removed. */
+  readonly personSecrets: PersonSecrets;
   /** The last calls, for the admin. */
   readonly activity: Activity;
   /** The Host names this server answers to, and which origins are its own. */

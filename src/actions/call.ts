@@ -22,6 +22,8 @@ export interface Invocation {
   progress?: (progress: number, total: number | undefined, message: string) => void;
   /** How the client's user is asked (MCP elicitation), when the client can ask them. */
   asking?: Asking;
+  /** This server's origin as the caller reached it (the page a person is sent to is there). */
+  origin?: string;
 }
 
 /** How a call ended. */

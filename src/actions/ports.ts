@@ -51,6 +51,8 @@ export interface ActionContext {
   progress(progress: number, total: number | undefined, message: string): void;
   /** How the user in front of the agent's client is asked, when its client can ask them (MCP elicitation). */
   readonly asking?: Asking;
+  /** This server's origin as the caller reached it (none over stdio: no page is served there). */
+  readonly origin?: string;
   readonly signal: AbortSignal;
   /** What the call did besides its result (landing, pages, record changes, later work): the pipeline applies it. */
   readonly effects: Effects;
@@ -60,4 +62,6 @@ export interface ActionContext {
 export interface PrecheckContext {
   readonly workspace: string;
   readonly services: ActionServices;
+  /** This server's origin as the caller reached it. */
+  readonly origin?: string;
 }

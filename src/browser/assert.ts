@@ -130,10 +130,10 @@ export const assertAction = defineAction({
   title: "Wait for a condition",
   description: [
     "Wait until a selector is visible, present or absent, or a script returns truthy; stable_for: it must keep holding (spinners, live updates).",
-    "Use it instead of sleeping after an action whose effect comes later, and to check a result.",
-    "When it does not hold, the error says what was seen. The script is polled: no side effects.",
+    "Use it instead of sleeping, and to check a result; a failure says what was seen. The script is polled: no side effects.",
   ].join(" "),
   docs: [
+    "Use it instead of sleeping after an action whose effect comes later.",
     "Use it after a submit, a search or a modal opening. It waits up to timeout seconds.",
     "Returns seen (what held) with the url and title.",
   ].join(" "),

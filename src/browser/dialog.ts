@@ -85,7 +85,7 @@ export const dialog = defineAction({
   description: [
     "Handle the alert, confirm or prompt the page has open (other actions fail while one is).",
     "read shows its message; accept presses OK (text: a prompt's answer); dismiss presses Cancel.",
-    "wait: seconds to wait for one about to open.",
+    "wait: seconds for one about to open.",
   ].join(" "),
   docs: [
     "Handle it here first; with none open in this tab, the one open in another tab is handled (a pop-up's alert holds the tab that opened it). For a prompt accepted without text, the prompt's default is kept.",

@@ -31,8 +31,7 @@ export const executeScript = defineAction({
   http: { method: "POST", path: "/browser/script" },
   title: "Run JavaScript in the page",
   description: [
-    "Run JavaScript in the page (or frame): an expression, a function (async too) or a body that uses return; a promise is awaited.",
-    "Returns result as JSON.",
+    "Run JavaScript in the page (or frame): an expression, a function or a body with return; a promise is awaited; result as JSON.",
     "Prefer read_page, extract, interact and write: they wait and explain failures.",
   ].join(" "),
   docs: [

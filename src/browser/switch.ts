@@ -48,8 +48,8 @@ export const switchTo = defineAction({
   title: "Switch tab or frame",
   description: [
     "Choose the tab, and the frame in it, that other actions work on.",
-    'tab: "list" every tab; "new" opens one (at url) and switches; an index switches; "close" closes the current one.',
-    "frame: an iframe's selector enters it (outer ones first); null leaves. Changing tab leaves any frame.",
+    'tab: "list" lists; "new" opens one (at url); an index switches; "close" closes the current one.',
+    "frame: an iframe's selector enters it (outer first); null leaves. Changing tab leaves any frame.",
   ].join(" "),
   docs: [
     'tab "list" returns every tab (index, url, title, current); "close" switches to the tab before the closed one. Once in a frame, the other actions act inside it; null leaves to the top document.',

@@ -83,7 +83,10 @@ async function prepare(ctx: ActionContext, page: Page, items: Item[], clear: boo
     }
     // Where the field's document is comes from the browser: its realm's origin, never a parent's URL.
     const { realm, origin, scripted } = await fieldRealm(page, field.field);
-    const value = await secretValue(ctx.services, item.secret, origin);
+    const own = ctx.services.secrets.get(item.secret.name)
+      ? undefined
+      : await ctx.services.personSecrets.get(ctx.workspace, item.secret.name);
+    const value = await secretValue(ctx.services, item.secret, origin, own);
     const max = field.maxLength ?? -1;
     // Put in whole, it would be cut short unsaid: refused before anything goes in.
     if (clear && max >= 0 && value.length > max)

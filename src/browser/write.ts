@@ -219,6 +219,11 @@ export const write = defineAction({
   }),
   annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
   browser: "page",
+  // A secret in no catalogue is asked of a person first: a 409 with the link to their page.
+  precheck: async (ctx, input) => {
+    const refs = (input.fields ?? [input]).flatMap((i) => (i.secret ? [i.secret] : []));
+    await ctx.services.personSecrets.require(ctx.workspace, refs, input.url, ctx.origin);
+  },
   handler: async (ctx, input) => {
     const items: Item[] = input.fields ?? [
       { selector: input.selector as Selector, text: input.text, secret: input.secret },

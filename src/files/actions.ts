@@ -24,7 +24,7 @@ export const keepFile = defineAction({
   title: "Keep a file",
   description: [
     `Keep a screenshot, recording or download in Files (${ROOT_URI}): a download is copied, the others move; nothing is overwritten.`,
-    "Pass the uri its listing gives.",
+    "Pass its listing's uri.",
   ].join(" "),
   docs: [
     "Downloads go when the browser ends. A name Files already has lands as `name (1).ext`.",

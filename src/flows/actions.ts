@@ -46,8 +46,8 @@ export const runFlowAction = defineAction({
   http: { method: "POST", path: "/flows/{name}/run" },
   title: "Run a flow",
   description: [
-    "Run a saved flow (workspace://flows lists them and their params) server-side on this browser, in one call.",
-    "Returns status and each step; fix a failed step with save_flow, or go on by hand from there.",
+    "Run a saved flow (workspace://flows lists them and their params) on this browser in one call.",
+    "Returns status and each step; fix a failed step with save_flow, or go on by hand.",
   ].join(" "),
   docs: [
     "Use it for a sequence you have worked out and will repeat (a sign-in, an export). status is ok, failed or timeout; each step in the report has n, tool, ok, ms; url when it moved the page; result when the step says return: true; error when it failed. The url and title are where the run ended.",
@@ -85,7 +85,7 @@ export const saveFlowAction = defineAction({
   description: [
     "Save (or replace) this workspace's flow of that name: steps, each a tool call {tool, args, return?}, for run_flow.",
     `Give yaml or the fields; ${PLACEHOLDER} in an argument takes a param.`,
-    `Never write a password into a flow: use write with secret. Example: ${GUIDE_URI}.`,
+    `Never put a password in a flow: write with secret. Example: ${GUIDE_URI}.`,
   ].join(" "),
   docs: [
     "run_flow runs the steps server-side in one call. The fields are steps, and optionally description, params (names with defaults), onError (stop or continue) and timeout (seconds).",
@@ -181,7 +181,7 @@ export const deleteFlowAction = defineAction({
   http: { method: "DELETE", path: "/flows/{name}" },
   title: "Delete a flow",
   description:
-    "Delete this workspace's flow of that name. A global flow of the same name (shared by every workspace) stays and runs again under the name.",
+    "Delete this workspace's flow of that name; a global flow of that name (every workspace's) then runs under it.",
   docs: "Global flows cannot be deleted here; global: true says one now answers to the name. An unknown name is a 404.",
   input: z.strictObject({ name: FlowName }),
   output: z.object({

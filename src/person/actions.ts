@@ -3,6 +3,8 @@
 import { z } from "zod";
 import { defineAction } from "../actions/define.ts";
 import { browserState } from "../browser/landing.ts";
+import { conflict } from "../errors.ts";
+import { NO_PAGE, REQUEST_S } from "./secrets.ts";
 
 const PROGRESS_MS = 10_000;
 
@@ -75,5 +77,37 @@ export const askHuman = defineAction({
     } finally {
       clearInterval(tick);
     }
+  },
+});
+
+export const requestSecret = defineAction({
+  name: "request_secret",
+  http: { method: "POST", path: "/secrets/request" },
+  title: "Request a secret",
+  description:
+    "Ask your person for a secret you lack; they type it on this server's page, never shown to you.",
+  docs: `The person opens the page (its link works once, for ${REQUEST_S / 60} minutes), sees the hosts the value will be typed on as asked (allowed_urls), may untick some, and types the value; it is kept sealed in this workspace's record and typed only there, by a write with a secret. Over MCP a client that declares URL elicitation opens the page for its user and the call waits until the value is in (entered: true), or answers a tool error when the user declines or the link runs out. Any other caller gets entered: false and link: hand the link to your person, then write once they say it is done (a write naming a secret still missing answers 409 with the same link). entered: true at once when the workspace has that key for those hosts already. Each allowed_urls item is a URL or host the server's navigation policy allows; a name the server's catalogue has is a 409.`,
+  input: z.strictObject({
+    name: z.string().min(1).max(64),
+    key: z.string().min(1).max(64),
+    allowed_urls: z.array(z.string().min(1).max(300)).min(1).max(10),
+    reason: z.string().max(300).default("").describe("Shown to the person."),
+  }),
+  output: z.object({
+    entered: z.boolean(),
+    link: z.string().optional().describe("Hand it to your person."),
+    expires_in: z.number().int().optional(),
+  }),
+  annotations: { readOnly: false, destructive: false, idempotent: true },
+  browser: "none",
+  handler: async (ctx, input) => {
+    if (!ctx.origin) throw conflict(NO_PAGE);
+    const asked = await ctx.services.personSecrets.ask(ctx.workspace, input, ctx.origin);
+    if (asked.entered) return { entered: true };
+    return {
+      entered: false,
+      link: asked.url,
+      expires_in: Math.max(0, Math.round(asked.until - Date.now() / 1000)),
+    };
   },
 });

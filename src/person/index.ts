@@ -2,14 +2,15 @@
 // input) and its row part (the question its agent waits on). It draws no tab: the workspace page
 // asks above the tabs.
 import { capability } from "../admin/capability.ts";
-import { askHuman } from "./actions.ts";
+import { askHuman, requestSecret } from "./actions.ts";
 import { personRoutes } from "./admin.ts";
 import { personPart } from "./row.ts";
+import type { PersonSecrets } from "./secrets.ts";
 import type { Questions } from "./waits.ts";
 
 export const person = capability({
   name: "person",
-  actions: [askHuman],
+  actions: [askHuman, requestSecret],
   adminRoutes: personRoutes,
   row: personPart,
 });
@@ -19,5 +20,7 @@ declare module "../actions/ports.ts" {
   interface ActionServices {
     /** The questions agents wait on (ask_human). */
     readonly questions: Pick<Questions, "ask" | "settle">;
+    /** The secrets a person gives a workspace on the server's page (request_secret, a bound write). */
+    readonly personSecrets: Pick<PersonSecrets, "get" | "ask" | "require">;
   }
 }

@@ -2,7 +2,7 @@
 // be typed on.
 import { badInput } from "../errors.ts";
 import { hostMatches } from "../kit/hosts.ts";
-import { keyNames, type Place, type SecretCatalogue } from "./catalogue.ts";
+import { keyNames, type Place, type Secret, type SecretCatalogue } from "./catalogue.ts";
 import { currentCode } from "./totp.ts";
 
 export interface SecretRef {
@@ -46,8 +46,10 @@ export function secretValue(
   services: { secrets: SecretCatalogue },
   ref: SecretRef,
   where: string,
+  /** The workspace's own secret of that name, when the catalogue has none. */
+  own?: Secret,
 ): string | Promise<string> {
-  const secret = services.secrets.get(ref.name);
+  const secret = services.secrets.get(ref.name) ?? own;
   if (!secret) throw badInput(`there is no secret named ${ref.name}: ${LISTED}`, "secret.name");
   const code = secret.codes.get(ref.key);
   const value = secret.keys.get(ref.key);

@@ -96,7 +96,7 @@ export function placeOf(item: string): Place | null {
   return url.port ? { host, port: url.port } : { host };
 }
 
-function build(name: string, entry: SecretEntry, source: string): Secret | string {
+export function buildSecret(name: string, entry: SecretEntry, source: string): Secret | string {
   const allowedUrls = entry.allowed_urls ?? [];
   const hosts: string[] = [];
   const places: Place[] = [];
@@ -160,7 +160,7 @@ export class SecretCatalogue {
   ) {
     this.dirs = config.dirs;
     for (const [name, entry] of Object.entries(config.entries)) {
-      const secret = build(name, entry, `secrets.entries.${name}`);
+      const secret = buildSecret(name, entry, `secrets.entries.${name}`);
       // A glob that would never match is refused at start: the secret would be typed nowhere.
       if (typeof secret === "string" && secret.includes("glob"))
         throw new ConfigError(`secrets.entries.${name}.${secret}`);
@@ -295,7 +295,7 @@ function loadFile(path: string, file: string, log: Pick<Log, "warn">): Secret | 
     );
   }
   const entry = (parsed.value as Record<string, SecretEntry>)[name]!;
-  const secret = build(name, entry, path);
+  const secret = buildSecret(name, entry, path);
   if (typeof secret !== "string") {
     warnShort(secret, log);
     return secret;

@@ -69,11 +69,15 @@ export class Redactor {
     b64: null,
   };
 
-  constructor(private readonly catalogue: SecretCatalogue) {}
+  constructor(
+    private readonly catalogue: SecretCatalogue,
+    /** Values besides the catalogue's: the workspaces' own secrets this server has read or stored. */
+    private readonly others: () => Iterable<string> = () => [],
+  ) {}
 
   /** Every value redacted now, longest first (a value that contains another is redacted whole). */
   private values(): string[] {
-    const all = new Set<string>();
+    const all = new Set<string>(this.others());
     for (const s of this.catalogue.all()) for (const v of s.toRedact) all.add(v);
     return [...all].filter((v) => v.length >= MIN_VALUE).sort((a, b) => b.length - a.length);
   }

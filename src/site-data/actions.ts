@@ -62,9 +62,9 @@ export const saveSiteData = defineAction({
   http: { method: "POST", path: "/browser/save-site-data" },
   title: "Save site data",
   description: [
-    "Save the browser's cookies and storage so every later browser of this workspace comes back signed in.",
-    "Call it right after a confirmed sign-in (check you landed first) and after a setting you want kept; each save replaces the last.",
-    `${SITE_DATA_URI} lists what is saved. Guide: ${GUIDE_URI}.`,
+    "Save the browser's cookies and storage so later browsers of this workspace come back signed in.",
+    "Call it after a confirmed sign-in (check you landed) and after a setting you want kept; each save replaces the last.",
+    `${SITE_DATA_URI} lists it. Guide: ${GUIDE_URI}.`,
   ].join(" "),
   docs: [
     "What is saved: every cookie the browser holds, the localStorage of the sites it has been to, and the sessionStorage of the page it is on. Saving before you have checked the landing keeps a failed sign-in.",

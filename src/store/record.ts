@@ -132,6 +132,37 @@ export type Question = z.infer<typeof QuestionSchema>;
 const TakenOverSchema = z.object({ by: z.string(), since: z.number(), until: z.number() });
 export type TakenOver = z.infer<typeof TakenOverSchema>;
 
+/**
+ * A secret a person entered for this workspace on the server's page (src/secrets/requests.ts):
+ * where it may be typed and its values by key. At rest it is sealed with the site data's key
+ * (seal.ts: `secrets_sealed`); only the bound write reads a value.
+ */
+const WorkspaceSecretSchema = z.object({
+  allowed_urls: z.array(z.string()).min(1),
+  keys: z.record(z.string(), z.string()),
+  description: z.string().catch(""),
+  at: z.number().catch(0),
+});
+export type WorkspaceSecret = z.infer<typeof WorkspaceSecretSchema>;
+const WorkspaceSecretsSchema = z.record(z.string(), WorkspaceSecretSchema);
+
+/**
+ * A secret asked of a person: its page is /secrets/enter/<token> until `until` (epoch seconds).
+ * `id` is the token's hash (what the agent's client is told); `csrf` the form's own token.
+ */
+const SecretRequestSchema = z.object({
+  id: z.string().min(1),
+  token: z.string().min(1),
+  csrf: z.string().min(1),
+  name: z.string().min(1),
+  key: z.string().min(1),
+  allowed_urls: z.array(z.string()).min(1),
+  reason: z.string().catch(""),
+  since: z.number(),
+  until: z.number(),
+});
+export type SecretRequest = z.infer<typeof SecretRequestSchema>;
+
 // Fields of no use to this build (the Python build's `url`) are not carried.
 const RecordSchema = z.object({
   session_id: z.string().catch(""),
@@ -146,6 +177,11 @@ const RecordSchema = z.object({
   unreadable: z.string().optional().catch(undefined),
   question: QuestionSchema.optional().catch(undefined),
   taken_over: TakenOverSchema.optional().catch(undefined),
+  /** The workspace's own secrets, opened (seal.ts seals them at rest). */
+  secrets: WorkspaceSecretsSchema.optional().catch(undefined),
+  /** Sealed secrets that no key of this server opens: carried as they are, never overwritten. */
+  secrets_unreadable: z.string().optional().catch(undefined),
+  secret_requests: z.array(SecretRequestSchema).optional().catch(undefined),
 });
 
 export type WorkspaceRecord = Omit<z.infer<typeof RecordSchema>, "site_data"> & { site_data: SiteData };
@@ -196,6 +232,9 @@ export function fromJson(raw: unknown): WorkspaceRecord {
     unreadable,
     question,
     taken_over,
+    secrets,
+    secrets_unreadable,
+    secret_requests,
   } = got.data;
   return {
     session_id,
@@ -208,6 +247,9 @@ export function fromJson(raw: unknown): WorkspaceRecord {
     ...(unreadable !== undefined ? { unreadable } : {}),
     ...(question ? { question } : {}),
     ...(taken_over ? { taken_over } : {}),
+    ...(secrets && Object.keys(secrets).length ? { secrets } : {}),
+    ...(secrets_unreadable !== undefined ? { secrets_unreadable } : {}),
+    ...(secret_requests?.length ? { secret_requests } : {}),
   };
 }
 

@@ -26,6 +26,8 @@ export function deriveKey(secret: string): Buffer {
 
 /** The field a sealed record carries instead of its site data. */
 export const SEALED_FIELD = "site_data_sealed";
+/** The field a sealed record carries instead of the workspace's own secrets. */
+export const SECRETS_FIELD = "secrets_sealed";
 
 /** Characters of seals (and the JSON they hold) kept opened; a seal larger than a quarter of it is not kept. */
 const OPENED_CHARS = 8 * 1024 * 1024;
@@ -70,13 +72,16 @@ export class SealCodec implements RecordCodec {
   }
 
   encode(record: WorkspaceRecord): string {
+    return JSON.stringify({ ...this.siteDataPart(record), ...this.secretsPart(record) });
+  }
+
+  private siteDataPart(record: WorkspaceRecord): Record<string, unknown> {
     const { unreadable } = record as WorkspaceRecord & { unreadable?: string };
     // A snapshot no key opened is written back as it was, whatever the call did to site_data.
     if (typeof unreadable === "string")
-      return JSON.stringify({ ...record, unreadable: undefined, site_data: {}, [SEALED_FIELD]: unreadable });
+      return { ...record, unreadable: undefined, site_data: {}, [SEALED_FIELD]: unreadable };
     const data = record.site_data;
-    if (!data || Object.keys(data).length === 0)
-      return JSON.stringify({ ...record, unreadable: undefined, site_data: {} });
+    if (!data || Object.keys(data).length === 0) return { ...record, unreadable: undefined, site_data: {} };
     let sealed = this.seals.get(data);
     if (sealed === undefined) {
       const json = JSON.stringify(data);
@@ -84,10 +89,36 @@ export class SealCodec implements RecordCodec {
       this.seals.set(data, sealed);
       this.remember({ sealed, json, current: true });
     }
-    return JSON.stringify({ ...record, unreadable: undefined, site_data: {}, [SEALED_FIELD]: sealed });
+    return { ...record, unreadable: undefined, site_data: {}, [SEALED_FIELD]: sealed };
+  }
+
+  /** The workspace's own secrets, sealed as the site data is (never written out opened). */
+  private secretsPart(record: WorkspaceRecord): Record<string, unknown> {
+    const plain = { secrets: undefined, secrets_unreadable: undefined };
+    if (typeof record.secrets_unreadable === "string")
+      return { ...plain, [SECRETS_FIELD]: record.secrets_unreadable };
+    const secrets = record.secrets;
+    if (!secrets || Object.keys(secrets).length === 0) return plain;
+    let sealed = this.seals.get(secrets);
+    if (sealed === undefined) {
+      sealed = this.seal(JSON.stringify(secrets));
+      this.seals.set(secrets, sealed);
+    }
+    return { ...plain, [SECRETS_FIELD]: sealed };
   }
 
   decode(parsed: Record<string, unknown>): Record<string, unknown> {
+    const secrets = parsed[SECRETS_FIELD];
+    if (typeof secrets === "string") {
+      const opened = this.open(secrets);
+      parsed[SECRETS_FIELD] = undefined;
+      if (opened === null) parsed.secrets_unreadable = secrets;
+      else {
+        const value = JSON.parse(opened.json) as object;
+        if (opened.current) this.seals.set(value, secrets);
+        parsed.secrets = value;
+      }
+    }
     const sealed = parsed[SEALED_FIELD];
     if (typeof sealed !== "string") return parsed; // a record written before sealing: sealed at its next write
     const opened = this.open(sealed);

@@ -33,12 +33,14 @@ export function toolOf(action: AnyAction): Tool {
     description: action.description,
     inputSchema: toolSchema(action.input, "input") as Tool["inputSchema"],
     outputSchema: toolSchema(action.output, "output") as Tool["outputSchema"],
-    // The title is the tool's own (annotations.title is its older place: said once).
+    // The title is the tool's own (annotations.title is its older place: said once). A hint the
+    // spec's default says already (readOnly false, destructive true, idempotent false, openWorld
+    // true) is left out: the client reads it the same.
     annotations: {
-      readOnlyHint: action.annotations.readOnly,
-      destructiveHint: action.annotations.destructive,
-      idempotentHint: action.annotations.idempotent,
-      openWorldHint: action.annotations.openWorld ?? false,
+      ...(action.annotations.readOnly && { readOnlyHint: true }),
+      ...(!action.annotations.destructive && { destructiveHint: false }),
+      ...(action.annotations.idempotent && { idempotentHint: true }),
+      ...(!action.annotations.openWorld && { openWorldHint: false }),
     },
   };
 }

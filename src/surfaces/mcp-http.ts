@@ -23,6 +23,7 @@ import { McpListens } from "./mcp-listen.ts";
 import { storedLevel } from "./mcp-logging.ts";
 import { dispatch, type SessionPorts } from "./mcp-methods.ts";
 import { claimsModern, McpModern } from "./mcp-modern.ts";
+import { asksByUrl, declinedOf, urlRequest } from "./mcp-secrets.ts";
 import { McpStreams } from "./mcp-stream.ts";
 import { storedSubscriptions } from "./mcp-subscribe.ts";
 import {
@@ -63,6 +64,8 @@ export interface SessionInfo {
   version: string;
   /** The client answers form-mode elicitation requests (it declared the capability). */
   elicitation?: boolean;
+  /** The client opens URLs for its user (URL-mode elicitation). */
+  elicitUrl?: boolean;
 }
 
 function sessionInfo(stored: string): SessionInfo {
@@ -171,6 +174,13 @@ export class McpHttp {
             ),
           );
     }
+    // The client's user will not open a secret's page: its request goes, and the call waiting on it ends.
+    for (const m of messages) {
+      const declined = kindOf(m) === "response" ? declinedOf(m as RpcResponse) : null;
+      if (declined)
+        void this.services.personSecrets.withdraw(info.workspace, declined).catch(() => undefined);
+    }
+    const origin = new URL(request.url).origin;
     const requests = messages.filter((m): m is RpcRequest => kindOf(m) === "request");
     if (requests.some((m) => m.method === "initialize"))
       return errorResponse(400, INVALID_REQUEST, "Invalid Request: this session is initialized already");
@@ -195,6 +205,10 @@ export class McpHttp {
               client: { capabilities: info.elicitation ? { elicitation: {} } : {} },
               ...(info.elicitation && {
                 ask: (q: string, text: string) => exchange.send(elicitRequest(q, text)),
+              }),
+              origin,
+              ...(info.elicitUrl && {
+                elicitUrl: (r: string, url: string, text: string) => exchange.send(urlRequest(r, url, text)),
               }),
             },
             m.method,
@@ -233,6 +247,7 @@ export class McpHttp {
     const version = SUPPORTED_PROTOCOL_VERSIONS.includes(asked) ? asked : LATEST_PROTOCOL_VERSION;
     const info: SessionInfo = { workspace, version };
     if (asksInForm(params.data.capabilities)) info.elicitation = true;
+    if (asksByUrl(params.data.capabilities)) info.elicitUrl = true;
     const id = crypto.randomUUID();
     const opened = await this.services.store.openMcpSession(id, JSON.stringify(info), this.idle, this.max, [
       ...this.busy.keys(),

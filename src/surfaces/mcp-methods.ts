@@ -16,6 +16,7 @@ import { complete } from "./mcp-complete.ts";
 import { askRound, asksInForm } from "./mcp-elicit.ts";
 import { LEVELS, type LevelStore, logRelay, type McpLevel } from "./mcp-logging.ts";
 import { getPrompt, listPrompts } from "./mcp-prompts.ts";
+import { secretFirst } from "./mcp-secrets.ts";
 import { type Subscriptions, subscribable } from "./mcp-subscribe.ts";
 
 /** A JSON-RPC failure to answer with: its code, its message, and what `data` it carries. */
@@ -67,6 +68,10 @@ export interface McpRequest {
    * request's stream); the reply answers the question (Questions.reply).
    */
   ask?(id: string, question: string): void;
+  /** This server's origin as the client reached it (where a person's page is); none over stdio. */
+  origin?: string;
+  /** 2025-era, a client that opens URLs for its user: sends them to the page of secret request `id` now. */
+  elicitUrl?(id: string, url: string, message: string): void;
 }
 
 interface Method {
@@ -113,6 +118,9 @@ async function callTool(
       asking = round.asking;
     }
   }
+  // A secret the call needs, asked of the client's user at the server's page first.
+  const first = await secretFirst(req, action, params.arguments ?? {});
+  if (first) return first;
   const token = params._meta?.progressToken;
   const stop = new AbortController();
   const relay = () => stop.abort(req.signal.reason);
@@ -132,6 +140,7 @@ async function callTool(
       args: params.arguments ?? {},
       signal: stop.signal,
       ...(asking && { asking }),
+      ...(req.origin && { origin: req.origin }),
       progress: (progress, total, message) => {
         if (token === undefined) return;
         void req

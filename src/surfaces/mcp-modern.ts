@@ -149,6 +149,7 @@ export class McpModern {
         notify: (n) => exchange.notify(n),
         logLevel: level,
         client: { capabilities: objectOr(meta[META.capabilities]) },
+        origin: new URL(request.url).origin,
       },
       message.method,
       params,

@@ -48,6 +48,7 @@ async function runAction(
     action,
     args: merged,
     signal: request.signal,
+    origin: new URL(request.url).origin,
   });
   return json(result);
 }

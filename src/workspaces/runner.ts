@@ -35,6 +35,8 @@ export interface CallOptions {
   progress?: (progress: number, total: number | undefined, message: string) => void;
   /** How the client's user is asked, when the client can ask them. */
   asking?: Asking;
+  /** This server's origin as the caller reached it. */
+  origin?: string;
 }
 
 /** What a context is made from: the pipeline's parts. */
@@ -69,6 +71,7 @@ export function contextOf(
     },
     progress: (p, total, message) => opts.progress?.(p, total, message),
     ...(opts.asking && { asking: opts.asking }),
+    ...(opts.origin && { origin: opts.origin }),
     signal: opts.signal ?? new AbortController().signal,
     effects: opts.effects ?? effectsOf(d.services, workspace),
   };

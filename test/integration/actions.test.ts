@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { testGridUrl } from "../support/env.ts";
 import { serveFixture } from "../support/fixtures.ts";
-import { type McpClient, mcpClient } from "../support/mcp.ts";
+import { hints, type McpClient, mcpClient } from "../support/mcp.ts";
 import { actionPages } from "../support/pages.ts";
 import { endAll, startServer, type TestServer } from "../support/server.ts";
 
@@ -528,10 +528,16 @@ describe("MCP", () => {
     const { data } = await mcp.request("tools/list");
     const tools = new Map<string, any>(data.result.tools.map((t: any) => [t.name, t]));
     for (const name of ["interact", "write", "execute_script"]) {
-      expect(tools.get(name).annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+      expect(hints(tools.get(name).annotations)).toMatchObject({
+        readOnlyHint: false,
+        destructiveHint: true,
+      });
     }
     for (const name of ["extract", "read_page", "assert"]) {
-      expect(tools.get(name).annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+      expect(hints(tools.get(name).annotations)).toMatchObject({
+        readOnlyHint: true,
+        destructiveHint: false,
+      });
     }
     expect(tools.get("interact").inputSchema.properties.action.enum).toContain("drag");
     expect(tools.get("interact").inputSchema.required).toContain("action");

@@ -183,8 +183,10 @@ describe("write with a secret", () => {
       secret: { name: "nope", key: "password" },
       submit: true,
     });
-    expect(unknown.status).toBe(400);
-    expect(unknown.body.error).toContain("there is no secret named nope");
+    // In no catalogue: a person is asked for it, on the server's page (the link to hand them).
+    expect(unknown.status).toBe(409);
+    expect(unknown.body.error).toContain("there is no secret named nope yet");
+    expect(unknown.body.error).toContain(`${server.url}/secrets/enter/`);
     const noKey = await call("/browser/write", {
       selector: { label: "Password" },
       secret: { name: "signin", key: "pin" },

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { NO_DIALOG, NOT_A_PROMPT } from "../../src/browser/dialog.ts";
 import { html, serveFixture } from "../support/fixtures.ts";
-import { type McpClient, mcpClient } from "../support/mcp.ts";
+import { hints, type McpClient, mcpClient } from "../support/mcp.ts";
 import { endAll, logLines, startServer, type TestServer } from "../support/server.ts";
 
 const W = "dialogs-tabs";
@@ -253,10 +253,10 @@ describe("dialog", () => {
   test("over MCP: destructive, and the same answer", async () => {
     const tools = (await mcp.request("tools/list")).data.result.tools as any[];
     const d = tools.find((t) => t.name === "dialog");
-    expect(d.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
+    expect(hints(d.annotations)).toMatchObject({ destructiveHint: true, readOnlyHint: false });
     expect(d.inputSchema.properties.action.enum).toEqual(["read", "accept", "dismiss"]);
     const s = tools.find((t) => t.name === "switch");
-    expect(s.annotations).toMatchObject({ destructiveHint: false });
+    expect(hints(s.annotations)).toMatchObject({ destructiveHint: false });
     await soon("doPrompt");
     const r = await mcp.tool("dialog", { action: "accept", text: "via mcp" });
     expect(r.isError).toBeFalsy();

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { testGridUrl } from "../support/env.ts";
 import { html, serveFixture } from "../support/fixtures.ts";
-import { mcpClient } from "../support/mcp.ts";
+import { hints, mcpClient } from "../support/mcp.ts";
 import { endAll, logLines, startServer, type TestServer, TOKEN } from "../support/server.ts";
 
 let server: TestServer;
@@ -262,7 +262,7 @@ describe("MCP over Streamable HTTP", () => {
     const nav = tools.find((t) => t.name === "navigate");
     expect(nav.inputSchema.properties.url.type).toBe("string");
     expect(nav.outputSchema.properties.title.type).toBe("string");
-    expect(nav.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+    expect(hints(nav.annotations)).toMatchObject({ readOnlyHint: false, destructiveHint: false });
     const open = tools.find((t) => t.name === "open_session");
     expect(open.inputSchema.properties.restore_site_data.default).toBe(true);
 

@@ -9,7 +9,7 @@ import { SiteDataShape, SiteList } from "../../src/site-data/schemas.ts";
 import { emptyRecord, type WorkspaceRecord } from "../../src/store/record.ts";
 import { cookie } from "../support/cookies.ts";
 import { all, type El, one, parseHtml, text } from "../support/html.ts";
-import { type McpClient, mcpClient } from "../support/mcp.ts";
+import { hints, type McpClient, mcpClient } from "../support/mcp.ts";
 import { startServer, type TestServer, TOKEN } from "../support/server.ts";
 
 const NOW = Date.now() / 1000;
@@ -148,7 +148,7 @@ describe("the agent's resources", () => {
   test("save_site_data is a tool and an endpoint with the declared annotations; its description links the guide", async () => {
     const { data } = await mcp.request("tools/list");
     const tool = data.result.tools.find((t: any) => t.name === "save_site_data");
-    expect(tool.annotations).toMatchObject({
+    expect(hints(tool.annotations)).toMatchObject({
       readOnlyHint: false,
       destructiveHint: false,
       idempotentHint: true,

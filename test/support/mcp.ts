@@ -74,3 +74,14 @@ export async function mcpClient(server: TestServer, workspace: string): Promise<
   };
   return client;
 }
+
+/** A tool's annotations as a client reads them: the spec's defaults where the server left a hint out. */
+export function hints(annotations: Record<string, unknown> | undefined): Record<string, unknown> {
+  return {
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: true,
+    ...annotations,
+  };
+}

@@ -12,6 +12,7 @@ import { Bodies } from "../../src/http/body.ts";
 import { HostRules } from "../../src/http/guard.ts";
 import { Events } from "../../src/kit/events.ts";
 import { CallMetrics } from "../../src/metrics/calls.ts";
+import { PersonSecrets } from "../../src/person/secrets.ts";
 import { Questions } from "../../src/person/waits.ts";
 import { setupRecordings } from "../../src/recordings/setup.ts";
 import { ACTIONS } from "../../src/registry.ts";
@@ -48,7 +49,8 @@ export function testServices(opts: TestServicesOptions): Services {
   const { grid, store } = opts;
   const log = testLog();
   const secrets = new SecretCatalogue(config.secrets, log);
-  const redactor = new Redactor(secrets);
+  const personSecrets = new PersonSecrets(store, secrets, config, (w) => events.changed(w));
+  const redactor = new Redactor(secrets, () => personSecrets.known());
   log.addRedaction(redactor.redact);
   const events = new Events();
   const changed = (w: string) => events.changed(w);
@@ -88,6 +90,7 @@ export function testServices(opts: TestServicesOptions): Services {
     timeline,
     events,
     questions,
+    personSecrets,
   };
   const activity = new CallMetrics();
   const workspaces: WorkspaceManager = new WorkspaceManager({

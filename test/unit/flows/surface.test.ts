@@ -4,6 +4,7 @@ import { ACTIONS } from "../../../src/registry.ts";
 import { GUIDE } from "../../../src/resources/skill.ts";
 import { toolOf } from "../../../src/surfaces/mcp-answers.ts";
 import { openApiDocument } from "../../../src/surfaces/openapi.ts";
+import { hints } from "../../support/mcp.ts";
 
 const doc = openApiDocument() as any;
 const schemaOf = (path: string, method: string) =>
@@ -19,7 +20,7 @@ test("each flow action is a route and a tool; the flows are resources", () => {
   expect(Object.keys(put)).toEqual(["application/json", "application/yaml"]);
   expect(put["application/yaml"].schema.type).toBe("string");
   const run = toolOf(ACTIONS.find((a) => a.name === "run_flow")!);
-  expect(run.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+  expect(hints(run.annotations)).toMatchObject({ readOnlyHint: false, destructiveHint: true });
   expect(Object.keys((run.inputSchema as any).properties)).toEqual(["name", "params"]);
   const save = toolOf(ACTIONS.find((a) => a.name === "save_flow")!);
   expect(Object.keys((save.inputSchema as any).properties)).toEqual([

@@ -4,6 +4,7 @@ import { stalePages } from "../../../scripts/gen-docs.ts";
 import { ACTIONS } from "../../../src/registry.ts";
 import { toolOf } from "../../../src/surfaces/mcp-answers.ts";
 import { openApiDocument } from "../../../src/surfaces/openapi.ts";
+import { hints } from "../../support/mcp.ts";
 
 test("docs/actions is what the action table generates (run bun scripts/gen-docs.ts)", () => {
   expect(stalePages()).toEqual([]);
@@ -18,7 +19,7 @@ test("every action is an MCP tool with schemas and annotations, and an OpenAPI o
     const tool = toolOf(a);
     expect(tool.inputSchema.type).toBe("object");
     expect(tool.outputSchema?.type).toBe("object");
-    expect(tool.annotations?.readOnlyHint).toBe(a.annotations.readOnly);
+    expect(hints(tool.annotations).readOnlyHint).toBe(a.annotations.readOnly);
     expect(tool.description?.length ?? 0).toBeGreaterThan(60);
     expect(doc.paths[a.http.path]?.[a.http.method.toLowerCase()]?.operationId).toBe(a.name);
   }

@@ -1,0 +1,379 @@
+// A secret a person gives: an agent asks (request_secret, or a bound write naming a secret that is in
+// no catalogue) and the person types the value on this server's own page, /secrets/enter/<token>
+// (secret-page.ts), never in the agent's context. The request and the secret are kept in the
+// workspace's record, so any server of a group serves the page and finds the secret; the secrets
+// are sealed at rest with the site data's key (store/seal.ts). A request lives REQUEST_S seconds,
+// its token works once, and only its hash is kept. The hosts it names are the agent's, each one the
+// server's navigation policy lets a browser reach; the person may narrow them, never widen them.
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import type { Config } from "../config/schema.ts";
+import { badInput, conflict, forbidden, notFound } from "../errors.ts";
+import { NavPolicy } from "../grid/policy.ts";
+import {
+  buildSecret,
+  globProblem,
+  keyNames,
+  placeOf,
+  type Secret,
+  type SecretCatalogue,
+} from "../secrets/catalogue.ts";
+import {
+  emptyRecord,
+  originOf,
+  recordUrl,
+  type SecretRequest,
+  type WorkspaceRecord,
+  type WorkspaceSecret,
+} from "../store/record.ts";
+import type { RecordStore } from "../store/types.ts";
+import { updateWith } from "../store/update.ts";
+
+/** How long a request's page takes a value (seconds). */
+export const REQUEST_S = 600;
+/** Requests a workspace may have open at once (the oldest goes first). */
+const MAX_OPEN = 5;
+/** The longest value the page takes. */
+export const MAX_VALUE = 4096;
+/** Where the page is served. */
+export const ENTER_PATH = "/secrets/enter";
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+const POLL_MS = 300;
+
+export interface SecretAsk {
+  name: string;
+  key: string;
+  allowed_urls: string[];
+  reason: string;
+}
+
+/** What the person's page shows and takes. */
+export interface OpenRequest {
+  workspace: string;
+  request: SecretRequest;
+}
+
+export type Asked =
+  | { entered: true }
+  | { entered: false; url: string; id: string; until: number; allowed_urls: string[] };
+
+export type Ending = "entered" | "declined" | "expired" | "stopped";
+
+type Store = Pick<RecordStore, "get" | "update" | "putMark" | "hasMark" | "nudge">;
+
+const hash = (text: string) => createHash("sha256").update(text).digest("hex");
+const nowS = () => Date.now() / 1000;
+const live = (r: SecretRequest) => r.until > nowS();
+const entered = (id: string) => `secret-entered:${id}`;
+const declined = (id: string) => `secret-declined:${id}`;
+
+/** The same text, compared in constant time. */
+function same(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** The token names its workspace (so any server finds the record) and 24 random bytes. */
+function newToken(workspace: string): string {
+  return `${Buffer.from(workspace).toString("base64url")}.${randomBytes(24).toString("base64url")}`;
+}
+
+function workspaceOfToken(token: string): string | null {
+  const [w, rest] = token.split(".");
+  if (!w || !rest || token.split(".").length !== 2) return null;
+  return Buffer.from(w, "base64url").toString("utf8") || null;
+}
+
+export class PersonSecrets {
+  /** Every value this server has read or stored, so the redactor hides them (a group's other servers learn them on reading). */
+  private readonly values = new Set<string>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly catalogue: SecretCatalogue,
+    private readonly config: Pick<Config, "navigate">,
+    /** A workspace's row changed (admin live updates). */
+    private readonly changed: (workspace: string) => void,
+  ) {}
+
+  /** The values the redactor hides besides the catalogue's. */
+  known(): Iterable<string> {
+    return this.values;
+  }
+
+  /** The workspace's own secret `name`, as a bound write reads it. */
+  async get(workspace: string, name: string): Promise<Secret | undefined> {
+    const s = (await this.store.get(workspace))?.secrets?.[name];
+    return s ? this.secretOf(workspace, name, s) : undefined;
+  }
+
+  /** Names, keys and hosts of the workspace's own secrets (never a value). */
+  list(record: WorkspaceRecord | null): { name: string; keys: string[]; allowed_urls: string[] }[] {
+    return Object.entries(record?.secrets ?? {})
+      .map(([name, s]) => ({ name, keys: Object.keys(s.keys), allowed_urls: [...s.allowed_urls] }))
+      .sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** Removes the workspace's secret `name`; false when it had none. */
+  async remove(workspace: string, name: string): Promise<boolean> {
+    const got = await updateWith(this.store, workspace, (cur) => {
+      if (!cur?.secrets?.[name]) return { record: null, value: false };
+      const { [name]: _gone, ...rest } = cur.secrets;
+      return { record: { ...cur, secrets: rest }, value: true };
+    });
+    if (got.value) this.changed(workspace);
+    return got.value;
+  }
+
+  /**
+   * Asks a person for `ask`'s value: `entered` at once when the workspace has it already (that key,
+   * on those hosts); otherwise a request whose page is `origin`/secrets/enter/<token>.
+   */
+  async ask(workspace: string, ask: SecretAsk, origin: string): Promise<Asked> {
+    this.check(ask);
+    const now = nowS();
+    const token = newToken(workspace);
+    const request: SecretRequest = {
+      id: hash(token),
+      token,
+      csrf: randomBytes(24).toString("base64url"),
+      name: ask.name,
+      key: ask.key,
+      allowed_urls: [...new Set(ask.allowed_urls.map((u) => u.trim()))],
+      reason: ask.reason,
+      since: now,
+      until: now + REQUEST_S,
+    };
+    const got = await updateWith(this.store, workspace, (cur) => {
+      const had = cur?.secrets?.[ask.name];
+      if (had && ask.key in had.keys && request.allowed_urls.every((u) => had.allowed_urls.includes(u)))
+        return { record: null, value: null };
+      // The same ask again (an agent calling once more): the same page. Another: one request per
+      // secret and key, and an older one's page stops working.
+      const same = cur?.secret_requests?.find(
+        (r) =>
+          live(r) &&
+          r.name === ask.name &&
+          r.key === ask.key &&
+          sameSet(r.allowed_urls, request.allowed_urls),
+      );
+      if (same) return { record: null, value: same };
+      const others = (cur?.secret_requests ?? []).filter(
+        (r) => live(r) && !(r.name === ask.name && r.key === ask.key),
+      );
+      const secret_requests = [...others, request].slice(-MAX_OPEN);
+      return { record: { ...(cur ?? emptyRecord()), secret_requests }, value: request };
+    });
+    const r = got.value;
+    if (!r) return { entered: true };
+    this.changed(workspace);
+    return {
+      entered: false,
+      url: `${origin}${ENTER_PATH}/${r.token}`,
+      id: r.id,
+      until: r.until,
+      allowed_urls: r.allowed_urls,
+    };
+  }
+
+  /** Why `ask` cannot be asked (a 400 or 409), or nothing. */
+  private check(ask: SecretAsk): void {
+    if (!NAME.test(ask.name))
+      throw badInput("a secret's name is 1-64 letters, digits, '.', '_' or '-'", "name");
+    if (!NAME.test(ask.key)) throw badInput("a key's name is 1-64 letters, digits, '.', '_' or '-'", "key");
+    const server = this.catalogue.get(ask.name);
+    if (server)
+      throw conflict(
+        `the server's catalogue has a secret named ${ask.name} (keys ${keyNames(server).join(", ")}): use it, or ask under another name`,
+      );
+    if (ask.allowed_urls.length === 0)
+      throw badInput("name at least one host or URL the value may be typed on", "allowed_urls");
+    const policy = NavPolicy.of({
+      allow: this.config.navigate.allowed_hosts,
+      block: this.config.navigate.blocked_hosts,
+      private: this.config.navigate.private_addresses === "block",
+    });
+    for (const [i, item] of ask.allowed_urls.entries()) {
+      const glob = globProblem(item);
+      if (glob) throw badInput(glob, `allowed_urls.${i}`);
+      const place = placeOf(item);
+      if (!place) throw badInput(`${item} is not a URL or host`, `allowed_urls.${i}`);
+      const refused = policy?.refusal(`http://${place.host.replace(/^\*\./, "")}/`);
+      if (refused)
+        throw badInput(
+          `${item} may not be asked for: the server's navigation policy refuses ${refused.host} (${refused.rule})`,
+          `allowed_urls.${i}`,
+        );
+    }
+  }
+
+  /** The open request a page token names; a 404 when it names none (used, replaced, never made), 410-worded when past its time. */
+  async find(token: string): Promise<OpenRequest> {
+    const workspace = workspaceOfToken(token);
+    const request = workspace
+      ? (await this.store.get(workspace))?.secret_requests?.find((r) => same(r.id, hash(token)))
+      : undefined;
+    if (!workspace || !request) throw notFound(GONE);
+    if (!live(request)) throw notFound(EXPIRED);
+    return { workspace, request };
+  }
+
+  /**
+   * The person's form: the value for the request `token` names, typed on `chosen` (every one of the
+   * request's hosts, or fewer). Once: the request goes in the same write that stores the value.
+   * A 403 when the form's own token is not the request's.
+   */
+  async enter(
+    token: string,
+    form: { csrf: string; value: string; chosen: string[] },
+  ): Promise<{ workspace: string; name: string; allowed_urls: string[] }> {
+    const { workspace, request } = await this.find(token);
+    if (!same(form.csrf, request.csrf))
+      throw forbidden("this form is not the page's own: open the link you were given again");
+    const chosen = [...new Set(form.chosen)];
+    const wider = chosen.filter((u) => !request.allowed_urls.includes(u));
+    if (wider.length)
+      throw forbidden(
+        `${wider.join(", ")} is not among the hosts asked for (${request.allowed_urls.join(", ")}): a value may be kept to fewer hosts, never more`,
+      );
+    if (chosen.length === 0) throw badInput("keep at least one host: the value is typed only there", "hosts");
+    if (!form.value) throw badInput("type the value", "value");
+    if (form.value.length > MAX_VALUE) throw badInput(`the value is over ${MAX_VALUE} characters`, "value");
+    const got = await updateWith(this.store, workspace, (cur) => {
+      const open = cur?.secret_requests?.find((r) => r.id === request.id);
+      if (!cur || !open || !live(open)) return { record: null, value: false };
+      const had = cur.secrets?.[request.name];
+      // The same hosts: the key joins the secret's others. Other hosts: the secret is this one alone
+      // (its other keys were allowed elsewhere, and are not moved to new hosts).
+      const kept = had && sameSet(had.allowed_urls, chosen) ? had.keys : {};
+      const secret: WorkspaceSecret = {
+        allowed_urls: chosen,
+        keys: { ...kept, [request.key]: form.value },
+        description: request.reason,
+        at: nowS(),
+      };
+      return {
+        record: {
+          ...cur,
+          secrets: { ...cur.secrets, [request.name]: secret },
+          secret_requests: cur.secret_requests?.filter((r) => r.id !== request.id),
+        },
+        value: true,
+      };
+    });
+    if (!got.value) throw notFound(GONE);
+    this.values.add(form.value);
+    await this.tell(workspace, entered(request.id));
+    return { workspace, name: request.name, allowed_urls: chosen };
+  }
+
+  /** The person said no: the request goes, and the agent's call that waits is told. */
+  async decline(token: string, csrf: string): Promise<void> {
+    const { workspace, request } = await this.find(token);
+    if (!same(csrf, request.csrf))
+      throw forbidden("this form is not the page's own: open the link you were given again");
+    await this.store.update(workspace, (cur) =>
+      cur?.secret_requests?.some((r) => r.id === request.id)
+        ? { ...cur, secret_requests: cur.secret_requests.filter((r) => r.id !== request.id) }
+        : null,
+    );
+    await this.tell(workspace, declined(request.id));
+  }
+
+  /**
+   * The first secret of `refs` that neither the catalogue nor the workspace has (that key), as an
+   * ask for the site of `url` (the page the write goes to first) or of the workspace's current
+   * page; null when there is none. A 400 when there is no page to name.
+   */
+  async missing(
+    workspace: string,
+    refs: { name: string; key: string }[],
+    url?: string,
+  ): Promise<SecretAsk | null> {
+    const wanted = refs.filter((r) => !this.catalogue.get(r.name));
+    if (wanted.length === 0) return null;
+    const record = await this.store.get(workspace);
+    const ref = wanted.find((r) => record?.secrets?.[r.name]?.keys[r.key] === undefined);
+    if (!ref) return null;
+    const origin = originOf(url ?? (record ? recordUrl(record) : ""));
+    if (!origin)
+      throw badInput(
+        `there is no secret named ${ref.name}: navigate to the page it is for, or ask your person for it with request_secret {name, key, allowed_urls, reason}`,
+        "secret.name",
+      );
+    return { name: ref.name, key: ref.key, allowed_urls: [origin], reason: `to type it on ${origin}` };
+  }
+
+  /**
+   * A write's check before it runs: a secret of `refs` in no catalogue is asked of a person, and the
+   * write is a 409 carrying the link to hand them (a 400 where no page is served: stdio).
+   */
+  async require(
+    workspace: string,
+    refs: { name: string; key: string }[],
+    url: string | undefined,
+    origin: string | undefined,
+  ): Promise<void> {
+    const ask = refs.length ? await this.missing(workspace, refs, url) : null;
+    if (!ask) return;
+    if (!origin) throw badInput(`there is no secret named ${ask.name}: ${NO_PAGE}`, "secret.name");
+    const asked = await this.ask(workspace, ask, origin);
+    if (!asked.entered) throw conflict(missingText(ask.name, asked));
+  }
+
+  /** The agent's client said its user will not go to the page: the request goes as if declined there. */
+  async withdraw(workspace: string, id: string): Promise<void> {
+    const gone = await updateWith(this.store, workspace, (cur) =>
+      cur?.secret_requests?.some((r) => r.id === id)
+        ? { record: { ...cur, secret_requests: cur.secret_requests.filter((r) => r.id !== id) }, value: true }
+        : { record: null, value: false },
+    );
+    if (gone.value) await this.tell(workspace, declined(id));
+  }
+
+  /** Waits until the request `id` is answered on its page, declined, past its time, or `signal` stops it. */
+  async wait(workspace: string, id: string, signal: AbortSignal): Promise<Ending> {
+    for (;;) {
+      if (await this.store.hasMark(entered(id))) return "entered";
+      if (await this.store.hasMark(declined(id))) return "declined";
+      const r = (await this.store.get(workspace))?.secret_requests?.find((q) => q.id === id);
+      if (!r || !live(r)) return (await this.store.hasMark(entered(id))) ? "entered" : "expired";
+      if (signal.aborted) return "stopped";
+      await Bun.sleep(POLL_MS);
+    }
+  }
+
+  private async tell(workspace: string, mark: string): Promise<void> {
+    await this.store.putMark(mark, REQUEST_S).catch(() => undefined);
+    this.changed(workspace);
+    await this.store.nudge?.(workspace).catch(() => undefined);
+  }
+
+  private secretOf(workspace: string, name: string, s: WorkspaceSecret): Secret | undefined {
+    for (const v of Object.values(s.keys)) this.values.add(v);
+    const built = buildSecret(
+      name,
+      { description: s.description, allowed_urls: s.allowed_urls, keys: valueKeys(s.keys) },
+      `workspace ${workspace}`,
+    );
+    return typeof built === "string" ? undefined : built;
+  }
+}
+
+/** Where a request for a secret is answered when no page can be served (MCP over stdio). */
+export const NO_PAGE =
+  "this server serves no page here (MCP over stdio): a person types a secret on the page of a server that listens over HTTP, or an admin adds it to the catalogue";
+
+/** A write's 409 for a secret a person is asked for: the link to hand them. */
+const missingText = (name: string, asked: { url: string; allowed_urls: string[] }) =>
+  `there is no secret named ${name} yet: hand your person this link, where they type it (it will be typed only on ${asked.allowed_urls.join(", ")}; the link works once, for ${REQUEST_S / 60} minutes): ${asked.url} Call write again once they have; nothing was typed`;
+
+const GONE =
+  "this link is used or was never given: a link works once; ask the agent for a new one if the value is still needed";
+const EXPIRED = `this link is past its time (links work for ${REQUEST_S / 60} minutes): ask the agent for a new one`;
+
+const sameSet = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((x) => b.includes(x));
+
+const valueKeys = (keys: Record<string, string>) =>
+  Object.fromEntries(Object.entries(keys).map(([k, value]) => [k, { value }]));

@@ -5,11 +5,13 @@ import { Elysia } from "elysia";
 import { z } from "zod";
 import { validate } from "../actions/validate.ts";
 import { type AdminNeeds, adminGuard, onWorkspaceRoute, requireWorkspace } from "../admin/guard.ts";
+import { notFound } from "../errors.ts";
 import type { Bodies } from "../http/body.ts";
 import { json } from "../http/json.ts";
 import type { RecordStore } from "../store/types.ts";
 import type { CallPipeline } from "../workspaces/pipeline.ts";
 import { inputArgs, personAction, readInput } from "./input.ts";
+import type { PersonSecrets } from "./secrets.ts";
 import { endTakeOver, handBackAction, takeOver } from "./takeover.ts";
 import type { Questions } from "./waits.ts";
 
@@ -19,6 +21,8 @@ export interface PersonNeeds extends AdminNeeds {
   readonly bodies: Pick<Bodies, "takes">;
   readonly workspaces: { readonly calls: Pick<CallPipeline, "invoke"> };
   readonly questions: Pick<Questions, "answer">;
+  /** The secrets a person gave a workspace: listed and removed here. */
+  readonly personSecrets: Pick<PersonSecrets, "list" | "remove">;
   /** The live view, drawn again at once after a person's input. */
   readonly timeline: { readonly live: { nudge(workspace: string): void } };
   readonly events: { changed(workspace: string): void };
@@ -45,6 +49,24 @@ export function personRoutes(services: PersonNeeds) {
     .use(adminGuard(services))
     .use(inputRoutes(services))
     .use(takeOverRoutes(services))
+    .get(
+      "/admin/workspaces/:key/secrets",
+      async ({ params }) => {
+        const key = await requireWorkspace(services, params.key);
+        return json({ secrets: services.personSecrets.list(await services.store.get(key)) });
+      },
+      onWorkspaceRoute(),
+    )
+    .delete(
+      "/admin/workspaces/:key/secrets/:name",
+      async ({ params }) => {
+        const key = await requireWorkspace(services, params.key);
+        if (!(await services.personSecrets.remove(key, params.name)))
+          throw notFound(`workspace ${key} has no secret ${params.name} of its own`);
+        return json({ removed: true });
+      },
+      { admin: true, params: z.object({ key: z.string(), name: z.string() }) },
+    )
     .post(
       "/admin/workspaces/:key/answer",
       async ({ body: sent, params }) => {

@@ -56,6 +56,13 @@ export type Asked =
   | { entered: true }
   | { entered: false; url: string; id: string; until: number; allowed_urls: string[] };
 
+/** A workspace's own secret as the admin sees it. */
+export interface SecretListing {
+  name: string;
+  keys: string[];
+  allowed_urls: string[];
+}
+
 export type Ending = "entered" | "declined" | "expired" | "stopped";
 
 type Store = Pick<RecordStore, "get" | "update" | "putMark" | "hasMark" | "nudge">;
@@ -108,10 +115,20 @@ export class PersonSecrets {
   }
 
   /** Names, keys and hosts of the workspace's own secrets (never a value). */
-  list(record: WorkspaceRecord | null): { name: string; keys: string[]; allowed_urls: string[] }[] {
+  list(record: WorkspaceRecord | null): SecretListing[] {
     return Object.entries(record?.secrets ?? {})
       .map(([name, s]) => ({ name, keys: Object.keys(s.keys), allowed_urls: [...s.allowed_urls] }))
       .sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** Every workspace's own secrets, by workspace (names, keys and hosts: never a value). */
+  async everyWorkspace(keys: readonly string[]): Promise<{ workspace: string; secrets: SecretListing[] }[]> {
+    const out: { workspace: string; secrets: SecretListing[] }[] = [];
+    for (const workspace of keys) {
+      const secrets = this.list(await this.store.get(workspace));
+      if (secrets.length) out.push({ workspace, secrets });
+    }
+    return out;
   }
 
   /** Removes the workspace's secret `name`; false when it had none. */

@@ -11,7 +11,7 @@ import type { Services } from "../services.ts";
 import { ASSETS } from "../views/assets.ts";
 import type { Feeds } from "./feed.ts";
 import { eventsRoute } from "./ui/events.ts";
-import { PaneParams, uiKit } from "./ui/kit.ts";
+import { type Ctx, PaneParams, uiKit } from "./ui/kit.ts";
 import { ActivityPage, SecretsPage, SettingsPage } from "./ui/pages.tsx";
 import { paneRoutes } from "./ui/panes.ts";
 import { page } from "./ui/respond.ts";
@@ -49,14 +49,24 @@ export function uiRoutes(services: Services, feeds: Feeds) {
         }),
       )
       .get("/ui/events", eventsRoute(kit))
+      .delete(
+        "/ui/secrets/workspaces/:key/:name",
+        kit.fragmentRoute(async (ctx: Ctx<{ key: string; name: string }>, admin) => {
+          const gone = await admin.removeSecret(ctx.params.key, ctx.params.name);
+          if (!gone.ok) throw notFound(gone.error);
+          return new Response("", { headers: { "content-type": "text/html; charset=utf-8" } });
+        }),
+      )
       .get(
         "/ui/secrets",
         kit.pageRoute(async (_, admin) => {
           const got = await admin.secrets();
+          const given = await admin.givenSecrets();
           return page(
             SecretsPage({
               secrets: got.body ?? [],
-              error: got.ok ? null : got.error,
+              given: given.body ?? [],
+              error: got.ok ? (given.ok ? null : given.error) : got.error,
               signOut,
             }),
             got.ok ? 200 : got.status,

@@ -221,3 +221,38 @@ test("an ask the admin does not allow is refused: a host the navigation policy b
     await blocked.close();
   }
 });
+
+test("the admin lists a workspace's secrets (names, keys and hosts, never a value) and removes one", async () => {
+  const { link } = (await server.call("POST", "/secrets/request", ASK, "sec-admin")).body as { link: string };
+  const page = await open(link);
+  const hosts = ASK.allowed_urls[0] as string;
+  await post(link, { csrf: page.csrf, value: PASSWORD, hosts }, { origin: server.url, cookie: page.cookie });
+  const listed = await server.call("GET", "/admin/workspaces/sec-admin/secrets", undefined, null);
+  expect(listed.body).toEqual({ secrets: [{ name: "shop", keys: ["password"], allowed_urls: [hosts] }] });
+  const row = await server.call("GET", "/admin/workspaces/sec-admin", undefined, null);
+  expect(row.body.secrets).toEqual(listed.body.secrets);
+  // The Secrets page lists it beside the server's, with Remove; the value is nowhere in it.
+  const ui = await fetch(`${server.url}/ui/secrets`, { headers: { authorization: `Bearer ${TOKEN}` } });
+  const html = await ui.text();
+  expect(html).toContain("sec-admin");
+  expect(html).toContain("/ui/secrets/workspaces/sec-admin/shop");
+  expect(html).not.toContain(PASSWORD);
+  const removed = await fetch(`${server.url}/ui/secrets/workspaces/sec-admin/shop`, {
+    method: "DELETE",
+    headers: { authorization: `Bearer ${TOKEN}`, origin: server.url },
+  });
+  expect(removed.status).toBe(200);
+  expect(await server.app.services.personSecrets.get("sec-admin", "shop")).toBeUndefined();
+  const again = await server.call("DELETE", "/admin/workspaces/sec-admin/secrets/shop", undefined, null);
+  expect(again.status).toBe(404);
+  // The JSON route removes one too; a caller without the admin credential is refused.
+  const second = (await server.call("POST", "/secrets/request", { ...ASK, name: "mail" }, "sec-admin")).body
+    .link;
+  const p2 = await open(second);
+  await post(second, { csrf: p2.csrf, value: PASSWORD, hosts }, { origin: server.url, cookie: p2.cookie });
+  const anon = await fetch(`${server.url}/admin/workspaces/sec-admin/secrets/mail`, { method: "DELETE" });
+  expect(anon.status).toBe(401);
+  const gone = await server.call("DELETE", "/admin/workspaces/sec-admin/secrets/mail", undefined, null);
+  expect(gone.body).toEqual({ removed: true });
+  expect(await server.app.services.personSecrets.get("sec-admin", "mail")).toBeUndefined();
+});

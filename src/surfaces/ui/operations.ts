@@ -4,7 +4,7 @@
 import type { PaneOp, PaneTab } from "../../admin/capability.ts";
 import { endWorkspace, forgetWorkspace, settingsList } from "../../admin/core.ts";
 import { requireWorkspace } from "../../admin/guard.ts";
-import { errorBody, statusOf } from "../../errors.ts";
+import { errorBody, notFound, statusOf } from "../../errors.ts";
 import type { Log } from "../../log.ts";
 import { existingWorkspaceRow, type WorkspaceRow, workspaceRows } from "../../registry.ts";
 import type { Services } from "../../services.ts";
@@ -74,6 +74,22 @@ export class Admin {
 
   secrets() {
     return attempt(this.services.log, () => this.services.secrets.list());
+  }
+
+  /** Every workspace's secrets a person gave it (names, keys, hosts). */
+  givenSecrets() {
+    return attempt(this.services.log, async () =>
+      this.services.personSecrets.everyWorkspace(await this.services.store.keys()),
+    );
+  }
+
+  /** Removes a workspace's own secret: what DELETE /admin/workspaces/{key}/secrets/{name} does. */
+  removeSecret(key: string, name: string) {
+    return this.on(key, async (s, k) => {
+      if (!(await s.personSecrets.remove(k, name)))
+        throw notFound(`workspace ${k} has no secret ${name} of its own`);
+      return { removed: true };
+    });
   }
 
   settings() {

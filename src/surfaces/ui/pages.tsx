@@ -24,8 +24,51 @@ function Failure(props: { error?: string | null }): JSX.Element {
   );
 }
 
+/** The secrets a person gave one workspace (request_secret), as the Secrets page lists them. */
+export interface WorkspaceSecrets {
+  workspace: string;
+  secrets: SecretLine[];
+}
+
+/** A person's secrets, each with Remove (names, keys and hosts only: never a value). */
+function GivenSecrets(props: { given: WorkspaceSecrets[] }): JSX.Element {
+  return (
+    <>
+      <h2>Given by a person, per workspace</h2>
+      {props.given.length ? (
+        <div class="list" id="givenSecrets">
+          {props.given.flatMap((w) =>
+            w.secrets.map((s) => (
+              <div class="given">
+                <a href={attr(workspaceUrl(w.workspace))} safe>
+                  {w.workspace}
+                </a>
+                <SecretItem secret={s} hosts />
+                <button
+                  type="button"
+                  class="danger"
+                  hx-delete={attr(
+                    `/ui/secrets/workspaces/${encodeURIComponent(w.workspace)}/${encodeURIComponent(s.name)}`,
+                  )}
+                  hx-target="closest .given"
+                  hx-swap="outerHTML"
+                >
+                  Remove
+                </button>
+              </div>
+            )),
+          )}
+        </div>
+      ) : (
+        <p class="empty">No workspace has a secret a person gave it.</p>
+      )}
+    </>
+  );
+}
+
 export function SecretsPage(props: {
   secrets: SecretLine[];
+  given?: WorkspaceSecrets[];
   error?: string | null;
   signOut: boolean;
 }): string {
@@ -48,6 +91,7 @@ export function SecretsPage(props: {
         ) : (
           <p class="empty">No secrets.</p>
         )}
+        {props.error ? "" : <GivenSecrets given={props.given ?? []} />}
       </>
     ),
   });

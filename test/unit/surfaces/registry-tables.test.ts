@@ -31,14 +31,15 @@ test("every capability's actions are in the action table once, in the order agen
     "upload_file",
     "keep_file",
     "ask_human",
+    "request_secret",
   ]);
 });
 
 test("an action the order list does not name follows the named ones, in its capability's order", () => {
   const names = ACTIONS.map((a) => a.name);
   const unnamed = names.filter((n) => !TOOL_ORDER.includes(n));
-  // upload_file, keep_file (files) and ask_human (person) are named nowhere but their descriptors.
-  expect(unnamed).toEqual(["upload_file", "keep_file", "ask_human"]);
+  // upload_file, keep_file (files), ask_human and request_secret (person) are named nowhere but their descriptors.
+  expect(unnamed).toEqual(["upload_file", "keep_file", "ask_human", "request_secret"]);
   expect(names.slice(TOOL_ORDER.length)).toEqual(unnamed);
   // The order lists name only what is declared: a misspelt name would order nothing.
   for (const n of TOOL_ORDER) expect(names).toContain(n);

@@ -261,8 +261,7 @@ export class CallPipeline {
     opts: CallOptions,
   ): Promise<AnyRecord> {
     const { services } = this.ports;
-    if (action.precheck)
-      await action.precheck({ workspace, services, ...(opts.origin && { origin: opts.origin }) }, input);
+    if (action.precheck) await action.precheck({ workspace, services, origin: opts.origin }, input);
     if (action.browser !== "page") {
       const result = await action.handler(contextOf(this.contexts, workspace, call.turn, null, opts), input);
       if (action.browser !== "none") this.changed(workspace);

@@ -2,7 +2,14 @@
 // again, and a seal is served from the cache only when it matches whole.
 import { describe, expect, test } from "bun:test";
 import { emptyRecord, type WorkspaceRecord } from "../../../src/store/record.ts";
-import { deriveKey, readRecord, SEALED_FIELD, SealCodec, writeRecord } from "../../../src/store/seal.ts";
+import {
+  deriveKey,
+  readRecord,
+  SEALED_FIELD,
+  SECRETS_FIELD,
+  SealCodec,
+  writeRecord,
+} from "../../../src/store/seal.ts";
 
 const key = deriveKey("unit-seal-key-0123456789abcdef0123456789");
 const record = (theme: string): WorkspaceRecord => ({
@@ -45,5 +52,28 @@ describe("SealCodec", () => {
     expect(readRecord(text, new SealCodec([key])).site_data).toEqual(record("light").site_data);
     const other = new SealCodec([deriveKey("another-unit-seal-key-0123456789abcdef")]);
     expect(readRecord(text, other).unreadable).toBe(sealOf(text));
+  });
+
+  test("a workspace's own secrets are sealed at rest: the stored text holds no value, and reads back whole", () => {
+    const codec = new SealCodec([key]);
+    const secrets = {
+      shop: {
+        allowed_urls: ["https://shop.example.test"],
+        keys: { password: 'p@$$W0rd!#%^&*()_+{}"' },
+        description: "",
+        at: 1,
+      },
+    };
+    const text = writeRecord({ ...record("dark"), secrets }, codec);
+    expect(text).not.toContain("W0rd");
+    expect(text).not.toContain("shop.example.test");
+    expect(typeof JSON.parse(text)[SECRETS_FIELD]).toBe("string");
+    expect(readRecord(text, codec).secrets).toEqual(secrets);
+    // Another key opens nothing: carried as it is, written back unchanged, never read as empty.
+    const other = new SealCodec([deriveKey("another-seal-key-0123456789abcdef012345")]);
+    const read = readRecord(text, other);
+    expect(read.secrets).toBeUndefined();
+    expect(read.secrets_unreadable).toBe(JSON.parse(text)[SECRETS_FIELD]);
+    expect(JSON.parse(writeRecord(read, other))[SECRETS_FIELD]).toBe(JSON.parse(text)[SECRETS_FIELD]);
   });
 });

@@ -195,9 +195,9 @@ export async function main(): Promise<void> {
                 await Promise.all([
                   socket.send("storage.getCookies", {}),
                   socket.send("script.callFunction", {
-                    functionDeclaration: declaration((L) => L.storagesNow(), false),
+                    functionDeclaration: declaration(false),
                     target: { context: tab, sandbox: SANDBOX },
-                    arguments: packArgs([], false),
+                    arguments: packArgs("storagesNow", [], false),
                     awaitPromise: true,
                     resultOwnership: "none",
                   }),

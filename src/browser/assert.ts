@@ -5,7 +5,6 @@ import { defineAction } from "../actions/define.ts";
 import { pageFields } from "../actions/fields.ts";
 import { badInput } from "../errors.ts";
 import type { Page } from "../grid/page.ts";
-import type { PageLib, PageSelector } from "../in-page/index.ts";
 import { noteScript } from "../secrets/field.ts";
 import { acting, quoteSelector } from "./failures.ts";
 import { here } from "./landing.ts";
@@ -14,11 +13,6 @@ import { jsonOf, truthy, userFunction } from "./user-script.ts";
 
 const STATES = ["visible", "present", "absent"] as const;
 type State = (typeof STATES)[number];
-
-const COUNT = (L: PageLib, sel: PageSelector) => {
-  const f = L.find(sel);
-  return { total: f.els.length, visible: f.visible, invalid: f.invalid };
-};
 
 interface Seen {
   holds: boolean;
@@ -107,7 +101,7 @@ async function look(page: Page, input: In, state: State, script: string | null):
     total: number;
     visible: number;
     invalid?: { kind: string; reason: string; gone?: true };
-  }>(COUNT, pageSelector(input.selector as Selector));
+  }>("countMatches", pageSelector(input.selector as Selector));
   if (got.invalid?.kind === "ref") {
     // A ref whose element is gone is absent; one from another page is a mistake to say.
     if (state === "absent" && got.invalid.gone) return holdsFor(state, 0, 0);

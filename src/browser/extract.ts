@@ -4,7 +4,6 @@ import { z } from "zod";
 import { defineAction } from "../actions/define.ts";
 import { Box, flag, pageFields, webUrl } from "../actions/fields.ts";
 import { badInput } from "../errors.ts";
-import type { PageLib, PageSelector } from "../in-page/index.ts";
 import { acting, quoteSelector } from "./failures.ts";
 import { here } from "./landing.ts";
 import { type PageMatch, type SeekArgs, Selector, seek, timeoutField } from "./selectors.ts";
@@ -25,6 +24,7 @@ interface Read extends PageMatch {
   password?: boolean;
 }
 
+/** What the page's `readMatches` is handed (src/in-page/extract.ts). */
 interface ReadArgs extends SeekArgs {
   get: Get;
   /** Characters of each value skipped (reading on where the last read was cut). */
@@ -34,77 +34,6 @@ interface ReadArgs extends SeekArgs {
   maxValue: number;
   maxTotal: number;
 }
-
-const READ = (L: PageLib, sel: PageSelector, o: ReadArgs): unknown => {
-  const found = L.find(sel);
-  if (found.invalid) return { total: 0, visible: 0, invalid: found.invalid };
-  const base = { total: found.els.length, visible: found.visible };
-  if (!found.els.length) return base;
-  // Every match in page order; one: the first visible match, else the first.
-  const els = o.all
-    ? found.els
-        .slice()
-        .sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1))
-        .slice(0, o.max)
-    : found.els.slice(0, 1);
-  // A password field's value is never read: one is refused, and among all it reads as null.
-  const secretive = (e: Element) =>
-    e.tagName === "INPUT" &&
-    (e as HTMLInputElement).type === "password" &&
-    (o.get === "value" || o.get === "text" || (o.get === "attribute" && o.attribute === "value"));
-  if (!o.all && els.some(secretive)) return { ...base, password: true };
-  const shown = (e: Element): string => {
-    const t = e.tagName;
-    if (t === "INPUT" || t === "TEXTAREA") {
-      const type = (e as HTMLInputElement).type;
-      if (t === "INPUT" && ["checkbox", "radio"].includes(type))
-        return (e as HTMLInputElement).checked ? "checked" : "unchecked";
-      if (t === "INPUT" && L.BUTTON_INPUTS.includes(type)) return L.textOf(e);
-      return (e as HTMLInputElement).value;
-    }
-    if (t === "SELECT") {
-      return Array.from((e as HTMLSelectElement).selectedOptions)
-        .map((op) => L.norm(op.label || op.text))
-        .join(", ");
-    }
-    return L.shownText(e);
-  };
-  const raw = (e: Element): string | null => {
-    if (secretive(e)) return null;
-    if (o.get === "text") return shown(e);
-    if (o.get === "html") return e.outerHTML;
-    if (o.get === "attribute") return e.getAttribute(o.attribute as string);
-    const v = (e as HTMLInputElement).value;
-    return typeof v === "string" ? L.plainOf(e, v) : null;
-  };
-  type Box = { x: number; y: number; width: number; height: number };
-  const read = (e: Element): string | null | Box => {
-    if (o.get === "box") {
-      const r = e.getBoundingClientRect();
-      const n = (v: number) => Math.round(v * 100) / 100;
-      return { x: n(r.x), y: n(r.y), width: n(r.width), height: n(r.height) };
-    }
-    return raw(e);
-  };
-  let total = 0;
-  let truncated = false;
-  const results: unknown[] = [];
-  for (const e of els) {
-    let v = read(e);
-    if (typeof v === "string" && o.offset) v = v.slice(o.offset);
-    if (typeof v === "string" && v.length > o.maxValue) {
-      v = v.slice(0, o.maxValue);
-      truncated = true;
-    }
-    total += typeof v === "string" ? v.length : 40;
-    if (total > o.maxTotal) {
-      truncated = true;
-      break;
-    }
-    results.push(v);
-  }
-  return { ...base, results, truncated: truncated || (o.all && found.els.length > o.max) };
-};
 
 const Input = z
   .strictObject({
@@ -181,7 +110,7 @@ export const extract = defineAction({
     const about = { selector: input.selector };
     if (input.url !== undefined) await acting(about, () => page.goto(input.url as string));
     const get: Get = input.get ?? (input.attribute !== undefined ? "attribute" : "text");
-    const args = {
+    const args: Omit<ReadArgs, "scroll" | "visible"> = {
       get,
       attribute: input.attribute ?? null,
       all: input.all,
@@ -191,7 +120,7 @@ export const extract = defineAction({
       offset: Math.max(0, input.offset ?? 0),
     };
     const got = await acting(about, () =>
-      seek<Read>(page, input.selector, { timeout: input.timeout, allowNone: input.all }, READ, args),
+      seek<Read>(page, input.selector, { timeout: input.timeout, allowNone: input.all }, "readMatches", args),
     );
     if (got.password) {
       throw badInput(

@@ -34,7 +34,7 @@ export async function gesture(page: Page, act: () => Promise<unknown>): Promise<
 
 /** Marks the page before a gesture that located nothing (a key press on the page). Never throws. */
 export async function armNavigation(page: Page): Promise<void> {
-  await page.arming(() => null).catch(() => undefined);
+  await page.arm().catch(() => undefined);
 }
 
 /**
@@ -49,10 +49,7 @@ export async function landed(page: Page, before: number, effects: Effects): Prom
   // beside the browser's tree for the url. A navigation begun meanwhile is waited for instead.
   const tree = page.tree().catch(() => null);
   const seen = await page
-    .glance<{ leaving: string | null; title: string }>(page.context, (L) => ({
-      leaving: L.leaving(),
-      title: String(document.title),
-    }))
+    .glance<{ leaving: string | null; title: string }>(page.context, "afterGesture")
     .catch(() => null);
   const top = await tree;
   const url = top && seen ? urlIn(top, page.context) : null;

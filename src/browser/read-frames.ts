@@ -7,12 +7,9 @@
 // (their token) are noted with the context that holds them, so a ref acts without a switch.
 import type { Page } from "../grid/page.ts";
 import type { NodeRef, WindowRef } from "../grid/page-call.ts";
-import type { PageLib } from "../in-page/index.ts";
 import type { Base, ReadArgs, ReadOutcome } from "../in-page/outline.ts";
 import { type Entry, renderEntry } from "../in-page/render.ts";
 import { notePlace } from "./ref-places.ts";
-
-const READ = (L: PageLib, root: Element | null, args: ReadArgs) => L.readPage(root, args);
 
 /** How long a frame's read may take before it is listed unread (an ad's frame that never answers). */
 const FRAME_MS = 3_000;
@@ -65,7 +62,12 @@ export async function composeRead(
     if (step.base) args.base = step.base;
     if (step.after) args.after = step.after;
     if (o.boxes) args.boxes = true;
-    const asked: Promise<ReadOutcome> = page.callIn<ReadOutcome>(step.context, READ, step.root ?? null, args);
+    const asked: Promise<ReadOutcome> = page.callIn<ReadOutcome>(
+      step.context,
+      "readPage",
+      step.root ?? null,
+      args,
+    );
     // The agent's own document answers as any call does; a frame that does not is left unread.
     const got: ReadOutcome | null = reads === 0 ? await asked : await within(asked, FRAME_MS);
     if (got && "stale" in got && reads === 0) return got;

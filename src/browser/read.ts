@@ -8,7 +8,6 @@ import { Box, pageFields, webUrl } from "../actions/fields.ts";
 import { badInput } from "../errors.ts";
 import type { Page } from "../grid/page.ts";
 import type { NodeRef } from "../grid/page-call.ts";
-import type { PageLib } from "../in-page/index.ts";
 import { type Entry, type ReadElement, renderEntries } from "../in-page/render.ts";
 import { acting } from "./failures.ts";
 import { here } from "./landing.ts";
@@ -31,8 +30,6 @@ const FETCH_WAIT_MS = 1_000;
 const FETCH_YOUNG_MS = 5_000;
 /** After those ended, for the page to draw what came. */
 const DRAW_MS = 60;
-
-const VIEWPORT = (L: PageLib) => L.viewportSize();
 
 /**
  * Waits briefly for the tab's young script requests (fetch, XHR) to end; how many of the tab's are
@@ -286,7 +283,7 @@ export const readPageAction = defineAction({
     ctx.browser.refFloors.raise(tab.held, got.high);
     const [{ url, title }, viewport] = await Promise.all([
       here(tab, ctx.effects),
-      tab.callIn<string>(tab.where.tab, VIEWPORT).catch(() => undefined),
+      tab.callIn<string>(tab.where.tab, "viewportSize").catch(() => undefined),
     ]);
     const result: Output = { url, title, ...structured(got.entries) };
     if (viewport) result.viewport = viewport;

@@ -8,7 +8,6 @@ import { FileEntrySchema, flag, pageFields } from "../actions/fields.ts";
 import { badInput } from "../errors.ts";
 import type { Page } from "../grid/page.ts";
 import type { NodeRef } from "../grid/page-call.ts";
-import type { PageLib } from "../in-page/index.ts";
 import { errorKind } from "../kit/error-kind.ts";
 import { locate, Selector, timeoutField } from "./selectors.ts";
 
@@ -31,33 +30,13 @@ function pngSize(png: Uint8Array): { width: number; height: number } {
   return png.length >= 24 ? { width: v.getUint32(16), height: v.getUint32(20) } : { width: 0, height: 0 };
 }
 
-// Where an element inside a frame shows in its tab's viewport: its box plus each same-origin frame's
-// offset on the way up; null past a cross-origin frame, whose place the sandbox cannot see.
-const BOX = (_L: PageLib, el: Element) => {
-  const r = el.getBoundingClientRect();
-  let x = r.left;
-  let y = r.top;
-  let w: Window = el.ownerDocument.defaultView ?? window;
-  while (w !== w.top) {
-    const host = w.frameElement;
-    if (!host) return null;
-    const f = host.getBoundingClientRect();
-    const style = getComputedStyle(host);
-    x +=
-      f.left + (Number.parseFloat(style.borderLeftWidth) || 0) + (Number.parseFloat(style.paddingLeft) || 0);
-    y += f.top + (Number.parseFloat(style.borderTopWidth) || 0) + (Number.parseFloat(style.paddingTop) || 0);
-    w = w.parent;
-  }
-  return { x, y, width: r.width, height: r.height };
-};
-
 /** One element, the viewport or the whole document, as the browser draws it (BiDi). */
 async function capture(page: Page, opts: { el?: NodeRef; full?: boolean }): Promise<string> {
   const tab = page.where.tab;
   if (opts.el && opts.el.context !== tab) {
     const box = await page.callIn<{ x: number; y: number; width: number; height: number } | null>(
       opts.el.context,
-      BOX,
+      "boxInTop",
       opts.el,
     );
     if (!box)

@@ -3,17 +3,7 @@
 // BiDi reaches them); a few frames deep, a few dozen in all.
 import type { Page } from "../grid/page.ts";
 import type { WindowRef } from "../grid/page-call.ts";
-import type { PageLib, PageSelector } from "../in-page/index.ts";
-
-const FRAMES = (L: PageLib) =>
-  Array.from(document.querySelectorAll("iframe,frame"))
-    .slice(0, 20)
-    .map((f) => ({ css: L.cssFor(f), window: (f as HTMLIFrameElement).contentWindow }));
-
-const COUNT = (L: PageLib, sel: PageSelector) => {
-  const found = L.find(sel);
-  return found.invalid ? 0 : found.els.length;
-};
+import type { PageSelector } from "../in-page/index.ts";
 
 interface FrameAt {
   css: string | null;
@@ -37,12 +27,13 @@ export async function frameHolding(page: Page, sel: PageSelector): Promise<(stri
   for (let depth = 0; depth < MAX_DEPTH && level.length; depth++) {
     const next: typeof level = [];
     for (const { context, path } of level) {
-      const frames = await within(page.callIn<FrameAt[]>(context, FRAMES), until, [] as FrameAt[]);
+      const frames = await within(page.callIn<FrameAt[]>(context, "framesHere"), until, [] as FrameAt[]);
       for (const f of Array.isArray(frames) ? frames : []) {
         const inner = f.window?.window;
         if (!inner) continue;
         if (++asked > MAX_FRAMES || Date.now() > until) return null;
-        if ((await within(page.callIn<number>(inner, COUNT, sel), until, 0)) > 0) return [...path, f.css];
+        if ((await within(page.callIn<number>(inner, "matchCount", sel), until, 0)) > 0)
+          return [...path, f.css];
         next.push({ context: inner, path: [...path, f.css] });
       }
     }

@@ -1,6 +1,6 @@
 // A selector that names its element by ref (`{"ref": "e6"}`, or text `within` a ref) keeps, beside
 // the ref, a durable locator for the element it resolved to, read in the page by the very call that
-// found it (src/in-page/locator.ts): a ref lasts only as long as its document, so a run kept as a
+// found it (src/in-page/kept.ts): a ref lasts only as long as its document, so a run kept as a
 // flow (timeline/flow.ts) names each element by its locator instead. Every action's selectors pass
 // through `seek`, which asks here, so no action keeps its own.
 import type { Page } from "../grid/page.ts";
@@ -12,21 +12,13 @@ const holdsRef = (sel: PageSelector): boolean =>
   "ref" in sel || ("within" in sel && sel.within !== undefined);
 
 /**
- * The locating `script` to send for `sel`: for a selector that holds a ref, the same script followed,
- * in the same sandbox call, by reading the locator of the element it found once it is ready to act
- * on (its answer's `locator`; null when none finds that element alone, or reading failed). A page
- * function is sent as its source (page-call.ts `declaration`), so the two are joined as source.
+ * The page function to call for a locating `script` and `sel`, with the arguments that go before
+ * the selector: for a selector that holds a ref, the library's `keeping`, which runs the same script
+ * and then, in the same sandbox call, reads the locator of the element it found once it is ready to
+ * act on (its answer's `locator`).
  */
-export function keeping(script: PageFn, sel: PageSelector): PageFn {
-  if (!holdsRef(sel)) return script;
-  const source = `async (L, sel, opts, ...more) => {
-  const got = await (${script.toString()})(L, sel, opts, ...more);
-  if (!got || got.invalid || !(opts.visible ? got.visible > 0 : got.total > 0)) return got;
-  let locator = null;
-  try { locator = L.locatorOf(sel); } catch {}
-  return { ...got, locator };
-}`;
-  return { toString: () => source } as unknown as PageFn;
+export function keeping(script: PageFn, sel: PageSelector): [PageFn, ...PageFn[]] {
+  return holdsRef(sel) ? ["keeping", script] : [script];
 }
 
 /** Notes on the call's page the locator a `keeping` script answered, for the call's timeline entry. */

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { badInput } from "../errors.ts";
 import type { Page } from "../grid/page.ts";
 import type { NodeRef, PageFn } from "../grid/page-call.ts";
-import type { PageLib, PageSelector } from "../in-page/index.ts";
+import type { PageSelector } from "../in-page/index.ts";
 import { type Found, textRegex } from "../in-page/selectors.ts";
 import { quoteSelector } from "./failures.ts";
 import { refPlace } from "./ref-places.ts";
@@ -145,20 +145,6 @@ export interface SeekArgs {
   visible: boolean;
 }
 
-const FIND = (L: PageLib, sel: PageSelector, opts: SeekArgs) => {
-  const found = L.find(sel);
-  if (found.invalid) return { els: [], visible: 0, total: 0, invalid: found.invalid };
-  const els = found.els.slice(0, opts.max);
-  const first = els[0];
-  if (opts.scroll && first && (found.visible > 0 || !opts.visible)) {
-    first.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
-  }
-  return { els, visible: found.visible, total: found.els.length };
-};
-
-const HINTS = (L: PageLib, sel: PageSelector) => L.hints(sel);
-const VISIBLE = (L: PageLib, sel: PageSelector) => L.find(sel).visible;
-
 const POLL_MS = [0, 50, 100, 200, 250];
 /**
  * How long a selector may match nothing here before the frames are asked once: a match in one of
@@ -192,10 +178,11 @@ async function poll<T extends PageMatch>(
   let context = (ref !== undefined ? refPlace(page.held, ref, page.where.tab) : undefined) ?? page.context;
   for (let i = 0; ; i++) {
     // Locating also marks the page for the gesture that follows (see page/leaving.ts).
-    const got = await page.armingIn<T>(context, keeping(script, sel), sel, all).catch((err: unknown) => {
+    const [fn, ...first] = keeping(script, sel);
+    const got = await page.armingIn<T>(context, fn, ...first, sel, all).catch((err: unknown) => {
       if (context === page.context) throw err;
       context = page.context;
-      return page.armingIn<T>(context, keeping(script, sel), sel, all);
+      return page.armingIn<T>(context, fn, ...first, sel, all);
     });
     if (got.invalid?.kind === "ref")
       throw badInput(
@@ -242,7 +229,7 @@ async function notMatched(
   }
   if (selector.nth !== undefined) {
     const { nth: _, ...all } = pageSelector(selector) as { text: string; nth?: number };
-    const shown = await page.call<number>(VISIBLE, all).catch(() => null);
+    const shown = await page.call<number>("visibleMatches", all).catch(() => null);
     if (shown !== null && shown > 0)
       return badInput(
         `${q} asks for match ${selector.nth}, but the page shows ${shown === 1 ? "1 visible match" : `${shown} visible matches`} of that text after ${seconds(opts.timeout)}: give a smaller nth, or call read_page`,
@@ -262,7 +249,7 @@ export async function whatIsThere(page: Page, selector: Selector, frames = true)
   const framed = frames ? await frameHolding(page, sel).catch(() => null) : null;
   if (framed) return frameSentence(framed);
   try {
-    const h = await page.call<{ what: string; items: string[]; roles?: string[] }>(HINTS, sel);
+    const h = await page.call<{ what: string; items: string[]; roles?: string[] }>("hints", sel);
     const raw = "css" in sel || "xpath" in sel;
     const items = raw ? h.items : h.items.map((i) => JSON.stringify(i));
     const out: string[] = [];
@@ -277,7 +264,7 @@ export async function whatIsThere(page: Page, selector: Selector, frames = true)
 }
 
 /**
- * Runs a locating `script` (a page function called as `(L, selector, args)`) until it reports a
+ * Runs a locating `script` (a page function called as `script(selector, args)`) until it reports a
  * match (a visible one with opts.visible) or `timeout` runs out; then the "nothing matched" 400,
  * unless `allowNone`. Without a script: the default finder, which returns `els` (node refs).
  */
@@ -285,7 +272,7 @@ export async function seek<T extends PageMatch = Matched>(
   page: Page,
   selector: Selector,
   opts: LocateOptions & { allowNone?: boolean },
-  script: PageFn = FIND,
+  script: PageFn = "located",
   args: Record<string, unknown> = {},
 ): Promise<T> {
   // Waiting for a match to come (allowNone) is not cut short by one elsewhere.

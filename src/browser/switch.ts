@@ -8,7 +8,6 @@ import { pageFields, webUrl } from "../actions/fields.ts";
 import { badInput } from "../errors.ts";
 import type { Page } from "../grid/page.ts";
 import type { NodeRef, WindowRef } from "../grid/page-call.ts";
-import type { PageLib } from "../in-page/index.ts";
 import { mapDriverError, quoteSelector } from "./failures.ts";
 import { locate, Selector, timeoutField } from "./selectors.ts";
 
@@ -31,7 +30,7 @@ async function listTabs(page: Page, handles: string[]): Promise<TabInfo[]> {
   const urls = new Map(tree.map((t) => [t.context, t.url]));
   return Promise.all(
     handles.map(async (handle, index) => {
-      const title = await page.callIn<string>(handle, () => String(document.title)).catch(() => "");
+      const title = await page.callIn<string>(handle, "docTitle").catch(() => "");
       return { index, url: urls.get(handle) ?? "", title, current: handle === page.where.tab };
     }),
   );
@@ -105,16 +104,9 @@ interface SwitchInput {
   timeout: number;
 }
 
-// The iframe's own window, whose context the agent then acts in.
-const FRAME = (_L: PageLib, el: Element) => {
-  const tag = el.tagName.toLowerCase();
-  if (tag !== "iframe" && tag !== "frame") return { tag };
-  return { tag, window: (el as HTMLIFrameElement).contentWindow };
-};
-
 async function enterFrame(page: Page, frame: Selector, timeout: number): Promise<void> {
   const el: NodeRef = await locate(page, frame, { timeout, field: "frame" });
-  const got = await page.callIn<{ tag: string; window?: WindowRef | null }>(el.context, FRAME, el);
+  const got = await page.callIn<{ tag: string; window?: WindowRef | null }>(el.context, "frameWindow", el);
   if (got.tag !== "iframe" && got.tag !== "frame") {
     throw badInput(
       `${quoteSelector(frame)} is a <${got.tag}>, not a frame: name the <iframe> itself (read_page shows the page's frames)`,

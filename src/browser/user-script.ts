@@ -6,7 +6,6 @@ import type { Script } from "webdriver-bidi-protocol";
 import type { WireValue } from "../grid/bidi.ts";
 import type { Page } from "../grid/page.ts";
 import type { NodeRef } from "../grid/page-call.ts";
-import type { PageLib } from "../in-page/index.ts";
 
 /** Whether `source` parses as one expression (compiled only, never run, on the server). */
 export function isExpression(source: string): boolean {
@@ -69,8 +68,6 @@ const NODE_NAMES: Record<number, string> = {
   11: "#document-fragment",
 };
 
-const DESCRIBE = (L: PageLib, els: Element[]) => els.map((e) => L.describe(e));
-
 /**
  * The value as JSON: elements described as `<button#send> "Send"` (in the sandbox of `context`),
  * other nodes as `[#text]`, cycles as "[circular]", functions "[function]", odd numbers spelled out.
@@ -97,7 +94,7 @@ export async function jsonOf(page: Page, context: string, value: Script.RemoteVa
   const described = new Map<string, string>();
   if (elements.length) {
     const refs: NodeRef[] = elements.slice(0, 500).map((e) => ({ sharedId: e.sharedId as string, context }));
-    const texts = await page.callIn<string[]>(context, DESCRIBE, refs).catch(() => [] as string[]);
+    const texts = await page.callIn<string[]>(context, "describeAll", refs).catch(() => [] as string[]);
     refs.forEach((r, i) => {
       if (typeof texts[i] === "string") described.set(r.sharedId, texts[i] as string);
     });

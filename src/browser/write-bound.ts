@@ -12,7 +12,6 @@ import { BidiError } from "../grid/bidi.ts";
 import type { Page } from "../grid/page.ts";
 import type { PageFn } from "../grid/page-call.ts";
 import type { FillOutcome } from "../in-page/fill.ts";
-import type { PageLib } from "../in-page/index.ts";
 import { type SecretRef, secretValue } from "../secrets/bound.ts";
 import { fieldRealm, refuseNearScript } from "../secrets/field.ts";
 import { type About, quoteSelector } from "./failures.ts";
@@ -46,12 +45,6 @@ interface Filled {
   /** What goes in: the agent's text or the secret's value. */
   value: string;
 }
-
-// In the field's realm: arm and fill, wait, empty (src/in-page/bound.ts).
-const FILL = (L: PageLib, items: { el: Element; value: string; secret: boolean }[], clear: boolean) =>
-  L.boundFill(items, clear);
-const WAIT = (L: PageLib, ms: number) => L.boundWait(ms);
-const EMPTY = (L: PageLib) => L.boundEmpty("failed");
 
 /**
  * Closes a dialog the page opened during the call, as a person would to go on (OK; Cancel on a prompt,
@@ -159,7 +152,7 @@ export async function boundWrite(
       armed.push(a);
       const { got, changed: rewritten } = await inDoc<{ got: FillOutcome[]; changed: number[] }>(
         a,
-        FILL,
+        "boundFill",
         d.items.map((f) => ({
           el: f.field.field,
           value: f.value.replace(/\r\n?/g, "\n"),
@@ -188,7 +181,7 @@ export async function boundWrite(
     const hold = ctx.services.config.secrets.hold_ms;
     for (let round = 0; round < 3; round++) {
       const waits = armed.map((a) =>
-        inDoc<string>(a, WAIT, hold).then(
+        inDoc<string>(a, "boundWait", hold).then(
           () => {
             a.confirmed = true;
           },
@@ -214,7 +207,9 @@ export async function boundWrite(
   } finally {
     // On success and on failure alike: nothing stays filled (a document gone emptied itself).
     if (page.prompt) dialog ??= await closeDialog(page).catch(() => null);
-    await Promise.all(armed.filter((a) => !a.confirmed).map((a) => inDoc(a, EMPTY).catch(() => 0)));
+    await Promise.all(
+      armed.filter((a) => !a.confirmed).map((a) => inDoc(a, "boundEmpty", "failed").catch(() => 0)),
+    );
     for (const end of ends) end();
     release();
   }
@@ -242,7 +237,7 @@ async function emptiedAll(
           (err: unknown) => !(err instanceof BidiError && err.error === "no such frame"),
         );
       if (!live) return true;
-      const emptied = inDoc(a, EMPTY).then(
+      const emptied = inDoc(a, "boundEmpty", "failed").then(
         () => true,
         () => false,
       );

@@ -6,7 +6,6 @@ import { flag, pageFields, webUrl } from "../actions/fields.ts";
 import { badInput } from "../errors.ts";
 import type { Page } from "../grid/page.ts";
 import { DialogOpened } from "../grid/page-dialogs.ts";
-import type { PageLib } from "../in-page/index.ts";
 import { type About, acting, quoteSelector } from "./failures.ts";
 import { clickChecked } from "./gestures/pointer.ts";
 import { setInputValue } from "./gestures/select.ts";
@@ -89,16 +88,6 @@ type In = z.infer<typeof Input>;
 
 // Input types whose value is set whole (typing into them does not work): date, time, color...
 const SET_WHOLE = ["date", "time", "datetime-local", "month", "week", "color"];
-const FILL = (L: PageLib, f: HTMLInputElement, v: string, c: boolean) => L.fillField(f, v, c);
-
-// The agent's own text is marked (spec §1.17), then change fires as leaving the field fires it (a
-// bound write's fill does the same): what the field holds when the page changed it from the text (a
-// password's is never read), null when it holds the text.
-const COMMIT = (L: PageLib, f: HTMLInputElement, text: string, clear: boolean, compare: boolean) => {
-  L.wrotePlain(f);
-  if (!L.commitField(f, text, clear) || !compare) return null;
-  return f.type === "password" ? {} : { value: f.value };
-};
 
 /**
  * The agent's text into one field: set whole for the types keys cannot fill, else typed; then
@@ -115,7 +104,7 @@ async function writeText(
   const el = field.field;
   if (field.type === "range") await setInputValue(page, el, { selector: item.selector, value: text }, "text");
   else if (SET_WHOLE.includes(field.type ?? "")) {
-    const got = await page.callIn<string>(el.context, FILL, el, text, clear);
+    const got = await page.callIn<string>(el.context, "fillField", el, text, clear);
     if (got === "format")
       throw badInput(
         `${quoteSelector(item.selector)} is a ${field.type} input and did not take that value: give it in the form the browser uses (date 2024-01-31, time 13:45, color #ff0000, month 2024-01, week 2024-W05, datetime-local 2024-01-31T13:45)`,
@@ -132,7 +121,7 @@ async function writeText(
   const max = field.maxLength ?? -1;
   const compare = max < 0 || text.replace(/\r\n?/g, "\n").length <= max;
   const now = await page
-    .callIn<{ value?: string } | null>(el.context, COMMIT, el, text, clear, compare)
+    .callIn<{ value?: string } | null>(el.context, "commitText", el, text, clear, compare)
     .catch(() => null);
   const q = quoteSelector(item.selector);
   return {

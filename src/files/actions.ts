@@ -4,11 +4,10 @@ import { z } from "zod";
 import { defineAction } from "../actions/define.ts";
 import { FileEntrySchema, pageFields } from "../actions/fields.ts";
 import { quoteSelector } from "../browser/failures.ts";
-import { type PageMatch, type SeekArgs, Selector, seek, timeoutField } from "../browser/selectors.ts";
+import { type PageMatch, Selector, seek, timeoutField } from "../browser/selectors.ts";
 import { badInput, tooLarge } from "../errors.ts";
 import type { NodeRef } from "../grid/page-call.ts";
 import { objectBody } from "../http/body.ts";
-import type { PageLib, PageSelector } from "../in-page/index.ts";
 import { fileNameProblem } from "./file-names.ts";
 import { KEEP_TOOL, ROOT_URI, UPLOAD_CAP } from "./uris.ts";
 
@@ -52,33 +51,6 @@ interface FileInput extends PageMatch {
   disabled?: boolean;
   multiple?: boolean;
 }
-
-// The file input itself, the one a label controls, or the only one inside what the selector names.
-const FILE_INPUT = (L: PageLib, sel: PageSelector, _opts: SeekArgs): unknown => {
-  const found = L.find(sel);
-  if (found.invalid) return { total: 0, visible: 0, invalid: found.invalid };
-  const base = { total: found.els.length, visible: found.visible };
-  const el = found.els[0];
-  if (!el) return base;
-  const isFile = (e: Element | null) =>
-    !!e && e.tagName === "INPUT" && (e as HTMLInputElement).type === "file";
-  let input: Element | null = isFile(el) ? el : null;
-  if (!input && el.tagName === "LABEL" && isFile((el as HTMLLabelElement).control)) {
-    input = (el as HTMLLabelElement).control;
-  }
-  if (!input) {
-    const inner = el.querySelectorAll('input[type="file"]');
-    if (inner.length === 1) input = inner[0] as Element;
-  }
-  if (!input) {
-    const type = el.tagName === "INPUT" ? ` type=${(el as HTMLInputElement).type}` : "";
-    return { ...base, problem: `${el.tagName.toLowerCase()}${type}` };
-  }
-  const { disabled, multiple } = input as HTMLInputElement;
-  return { ...base, input, disabled, multiple };
-};
-
-const CHOSEN = (_L: PageLib, el: HTMLInputElement) => Array.from(el.files ?? []).map((f) => f.name);
 
 /** The input from a multipart upload (`file`, and `selector` as JSON text), or from the JSON body. */
 async function uploadFields(body: unknown): Promise<Record<string, unknown>> {
@@ -192,7 +164,7 @@ export const uploadFile = defineAction({
       page,
       input.selector,
       { timeout: input.timeout, visible: false },
-      FILE_INPUT,
+      "fileTarget",
     );
     if (!got.input) {
       throw badInput(
@@ -212,7 +184,7 @@ export const uploadFile = defineAction({
     for (const { name, data } of chosen) remote.push(await ctx.services.grid.upload(id, name, data));
     await page.setFiles(got.input, remote);
     const files = (await page
-      .callIn<string[]>(got.input.context, CHOSEN, got.input)
+      .callIn<string[]>(got.input.context, "chosenFiles", got.input)
       .catch(() => [])) as string[];
     const state = await page.state(page.context);
     const [first] = chosen.map(({ name, data }) => ({ name, size: data.length }));

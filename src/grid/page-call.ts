@@ -2,7 +2,7 @@
 
 import type { Script } from "webdriver-bidi-protocol";
 import { pageLibrary } from "../in-page/bundle.ts" with { type: "macro" };
-import type { PageLib } from "../in-page/index.ts";
+import type { PageFn } from "../in-page/index.ts";
 import { BidiError } from "./bidi.ts";
 
 const LIBRARY: string = pageLibrary();
@@ -22,30 +22,30 @@ export function isNodeRef(v: unknown): v is NodeRef {
   return typeof v === "object" && v !== null && typeof (v as NodeRef).sharedId === "string";
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: page functions take any JSON-able arguments and node refs
-export type PageFn = (lib: PageLib, ...args: any[]) => unknown;
+export type { PageFn };
 
 /** The library for every new document's sandbox, installed by each held connection. */
 export const LIBRARY_PRELOAD = `() => { if (!globalThis.__sfLib) { ${LIBRARY} } }`;
 export const NO_LIBRARY = "__sf:no-library";
 
-// The call unpacks its arguments, runs `fn` with the library and packs what it returns, all in the
-// sandbox. The library is there already in any document loaded since the connection was held (its
-// preload script put it there); the lean form says when it is not, and the whole form brings it.
-// Built for each call: a few microseconds beside a round trip of milliseconds, and no memo to own.
-export function declaration(fn: PageFn, withLibrary: boolean): string {
-  const install = withLibrary
-    ? `if (!globalThis.__sfLib) { ${LIBRARY} }`
-    : `if (!globalThis.__sfLib) return "${NO_LIBRARY}";`;
-  return `async function (__args, __arm, ...__refs) {
+// The call unpacks its arguments, runs the library's function `__fn` and packs what it returns, all
+// in the sandbox: every function run there is the library's (src/in-page/), called by its name. The
+// library is there already in any document loaded since the connection was held (its preload script
+// put it there); the lean form says when it is not, and the whole form brings it.
+const call = (install: string) => `async function (__fn, __args, __arm, ...__refs) {
 ${install}
 const L = globalThis.__sfLib; L.fresh(); if (__arm) L.arm();
-return L.pack(await (${fn.toString()})(L, ...L.unpack(__args, __refs)));
+return L.pack(await L[__fn](...L.unpack(__args, __refs)));
 }`;
+const LEAN = call(`if (!globalThis.__sfLib?.[__fn]) return "${NO_LIBRARY}";`);
+const WHOLE = call(`if (!globalThis.__sfLib?.[__fn]) { ${LIBRARY} }`);
+
+export function declaration(withLibrary: boolean): string {
+  return withLibrary ? WHOLE : LEAN;
 }
 
-/** Arguments as the sandbox takes them: one JSON string, whether to arm, and the node refs it points at. */
-export function packArgs(args: unknown[], arm: boolean): Script.LocalValue[] {
+/** Arguments as the sandbox takes them: the function's name, one JSON string, whether to arm, and the node refs it points at. */
+export function packArgs(fn: PageFn, args: unknown[], arm: boolean): Script.LocalValue[] {
   const refs: Script.LocalValue[] = [];
   const json = JSON.stringify(args, (_k, v: unknown) => {
     if (isNodeRef(v)) {
@@ -54,7 +54,12 @@ export function packArgs(args: unknown[], arm: boolean): Script.LocalValue[] {
     }
     return v;
   });
-  return [{ type: "string", value: json }, { type: "boolean", value: arm }, ...refs];
+  return [
+    { type: "string", value: fn },
+    { type: "string", value: json },
+    { type: "boolean", value: arm },
+    ...refs,
+  ];
 }
 
 export function unpackResult(result: Script.RemoteValue, context: string): unknown {

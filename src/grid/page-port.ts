@@ -191,9 +191,14 @@ export class PagePort {
     return this.held.prompts.get(this.where.tab) ?? null;
   }
 
-  /** Runs `fn(L, ...args)` in the sandbox of the agent's context (its frame, else its tab). */
+  /** Runs the library's `fn(...args)` in the sandbox of the agent's context (its frame, else its tab). */
   async call<T>(fn: PageFn, ...args: unknown[]): Promise<T> {
     return this.run<T>(this.context, false, fn, args);
+  }
+
+  /** Marks the page for a gesture that located nothing (a key press on the page). */
+  async arm(): Promise<void> {
+    await this.call("arm");
   }
 
   /** `call`, marking the page first for the gesture that follows (see page/leaving.ts). */
@@ -264,9 +269,9 @@ export class PagePort {
         this.send(
           "script.callFunction",
           {
-            functionDeclaration: declaration(fn, withLibrary),
+            functionDeclaration: declaration(withLibrary),
             target,
-            arguments: packArgs(args, arm),
+            arguments: packArgs(fn, args, arm),
             awaitPromise: true,
             resultOwnership: "none",
             serializationOptions: { maxDomDepth: 0, maxObjectDepth: 1 },

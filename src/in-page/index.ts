@@ -5,6 +5,23 @@
 import { accessibleName, labelsOf } from "./accname.ts";
 import { boundEmpty, boundFill, boundWait } from "./bound.ts";
 import {
+  boxInTop,
+  checkable,
+  chosenFiles,
+  commitText,
+  describeAll,
+  dropOnto,
+  focusOn,
+  frameWindow,
+  html5Drag,
+  innerViewport,
+  keptLength,
+  pickOption,
+  readChecked,
+  setValue,
+  submitForm,
+} from "./controls.ts";
+import {
   allElements,
   BUTTON_INPUTS,
   cut,
@@ -16,12 +33,24 @@ import {
   viewportSize,
 } from "./dom.ts";
 import { dragEnds, pathFrame } from "./drag.ts";
+import { readMatches } from "./extract.ts";
 import { focusField, insertable } from "./fields.ts";
 import { commitField, fillField } from "./fill.ts";
 import { forgetHints } from "./hinted.ts";
 import { describe, hints, INTERACTIVE } from "./hints.ts";
 import { readIdb } from "./idb.ts";
-import { arm, leaving } from "./leaving.ts";
+import { keeping } from "./kept.ts";
+import { afterGesture, arm, leaving } from "./leaving.ts";
+import {
+  countMatches,
+  fieldTarget,
+  fileTarget,
+  framesHere,
+  located,
+  matchCount,
+  pointerTarget,
+  visibleMatches,
+} from "./locate.ts";
 import { locatorOf } from "./locator.ts";
 import { readPage } from "./outline.ts";
 import { personHandBack, personTyping } from "./person.ts";
@@ -31,7 +60,7 @@ import { forgetRegistries, resolveRef } from "./refs.ts";
 import { roleOf } from "./roles.ts";
 import { coverOf } from "./seen.ts";
 import { cssFor, find } from "./selectors.ts";
-import { whereIs } from "./standalone.ts";
+import { docTitle, whereIs } from "./standalone.ts";
 import { readPage as readStorages } from "./storage.ts";
 import { pack, unpack } from "./wire.ts";
 
@@ -100,9 +129,42 @@ const lib = {
   unpack,
   INTERACTIVE,
   BUTTON_INPUTS,
+  // What the server's actions run by name (every page function lives in src/in-page/).
+  located,
+  keeping,
+  visibleMatches,
+  framesHere,
+  matchCount,
+  countMatches,
+  pointerTarget,
+  fieldTarget,
+  fileTarget,
+  readMatches,
+  checkable,
+  readChecked,
+  pickOption,
+  setValue,
+  focusOn,
+  submitForm,
+  keptLength,
+  commitText,
+  dropOnto,
+  html5Drag,
+  frameWindow,
+  chosenFiles,
+  innerViewport,
+  boxInTop,
+  describeAll,
+  afterGesture,
+  docTitle,
 };
 
 export type PageLib = typeof lib;
+/** The name of a page function: a member of the library the page port calls. */
+export type PageFn = {
+  // biome-ignore lint/suspicious/noExplicitAny: any function of the library, whatever it takes
+  [K in keyof PageLib]: PageLib[K] extends (...args: any[]) => unknown ? K : never;
+}[keyof PageLib];
 export type { Locator } from "./locator.ts";
 export type { PageSelector } from "./selectors.ts";
 

@@ -40,3 +40,8 @@ function stays(a: HTMLAnchorElement): boolean {
 export function leaving(): "maybe" | null {
   return state;
 }
+
+/** After a gesture: whether the page may be leaving, and its title, in one call. */
+export function afterGesture(): { leaving: "maybe" | null; title: string } {
+  return { leaving: state, title: String(document.title) };
+}

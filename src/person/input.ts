@@ -9,7 +9,6 @@ import { browserState } from "../browser/landing.ts";
 import { badInput } from "../errors.ts";
 import { parseKeys } from "../grid/keys.ts";
 import type { Page } from "../grid/page.ts";
-import type { PageLib } from "../in-page/index.ts";
 import { isObject } from "../kit/json.ts";
 
 const Coord = z.number().min(0).max(100_000);
@@ -62,7 +61,7 @@ async function notePasswords(page: Page): Promise<void> {
     for (const k of c.children ?? []) walk(k);
   };
   walk(await page.tree());
-  await Promise.all(contexts.map((c) => page.callIn(c, (L: PageLib) => L.personTyping()).catch(() => false)));
+  await Promise.all(contexts.map((c) => page.callIn(c, "personTyping").catch(() => false)));
 }
 
 const mouse = (x: number, y: number, button: number, count: number): Input.SourceActions => {

@@ -4,7 +4,6 @@
 import { z } from "zod";
 import { defineAction } from "../actions/define.ts";
 import type { Page } from "../grid/page.ts";
-import type { PageLib } from "../in-page/index.ts";
 import type { TakenOver } from "../store/record.ts";
 import type { RecordStore } from "../store/types.ts";
 
@@ -44,7 +43,7 @@ async function emptyPersonFields(page: Page): Promise<number> {
   };
   walk(tree.contexts);
   const counts = await Promise.all(
-    contexts.map((c) => page.callIn<number>(c, (L: PageLib) => L.personHandBack()).catch(() => 0)),
+    contexts.map((c) => page.callIn<number>(c, "personHandBack").catch(() => 0)),
   );
   return counts.reduce((a, b) => a + b, 0);
 }

@@ -7,7 +7,6 @@ import { badInput } from "../errors.ts";
 import { remoteValue, SANDBOX } from "../grid/bidi.ts";
 import type { Page } from "../grid/page.ts";
 import type { NodeRef } from "../grid/page-call.ts";
-import type { PageLib } from "../in-page/index.ts";
 import { markScriptedDoc, scriptedDoc } from "../in-page/standalone.ts";
 
 const CALL_MS = 10_000;
@@ -27,7 +26,7 @@ export async function fieldRealm(
     );
   // Both asked at once: one round trip.
   const [reply, { realms }] = await Promise.all([
-    page.callWithRealm<string>(el.context, (L: PageLib, f: Element) => L.whereIs(f), el).catch(() => null),
+    page.callWithRealm<string>(el.context, "whereIs", el).catch(() => null),
     socket
       .send("script.getRealms", { context: el.context }, { timeoutMs: CALL_MS })
       .catch(() => ({ realms: [] as { realm: string; origin: string }[] })),

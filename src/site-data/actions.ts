@@ -32,10 +32,7 @@ async function readPage(page: Page, urlOf: Promise<string | null>) {
   const tree = async () =>
     (await urlOf) ??
     (await page.send("browsingContext.getTree", { root: tab, maxDepth: 0 })).contexts[0]?.url;
-  const [url, got] = await Promise.all([
-    tree(),
-    page.callIn<Record<string, unknown>>(tab, (L) => L.storagesNow()),
-  ]);
+  const [url, got] = await Promise.all([tree(), page.callIn<Record<string, unknown>>(tab, "storagesNow")]);
   if (url === undefined) throw badInput("the current tab was closed: pick another with switch (tab)");
   return {
     origin: originOf(url),

@@ -142,7 +142,7 @@ const reap = testAction("test_reap", async (ctx) => {
 });
 const submit = testAction("test_submit", async (ctx) => {
   const page = await ctx.browser.page();
-  await page.call(() => (document.forms[0] as HTMLFormElement).submit());
+  await page.userCall(page.context, "() => document.forms[0].submit()", []);
   const until = Date.now() + 10_000;
   while (!(await page.url()).includes("/results") && Date.now() < until) await Bun.sleep(50);
   return page.state();

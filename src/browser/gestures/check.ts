@@ -3,7 +3,6 @@
 import { z } from "zod";
 import { badInput } from "../../errors.ts";
 import type { NodeRef } from "../../grid/page-call.ts";
-import type { PageLib } from "../../in-page/index.ts";
 import { locate, type Selector } from "../selectors.ts";
 import { defineGesture, needsSelector, selectorField } from "./gesture.ts";
 
@@ -17,65 +16,6 @@ interface Checkable {
   covered?: boolean;
 }
 
-// Finds what to check: the element, the control of a label, or the one checkbox/radio inside it; and
-// what to click for it: the control when it shows, else its label (custom-styled checkboxes).
-const CHECKABLE = (L: PageLib, el: Element): unknown => {
-  const isBox = (e: Element) =>
-    (e.tagName === "INPUT" && ["checkbox", "radio"].includes((e as HTMLInputElement).type)) ||
-    ["checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"].includes(L.roleOf(e) ?? "");
-  let box: Element | null = isBox(el) ? el : null;
-  if (!box && el.tagName === "LABEL") {
-    const c = (el as HTMLLabelElement).control;
-    if (c && isBox(c)) box = c;
-  }
-  if (!box) {
-    const inner = Array.from(
-      el.querySelectorAll(
-        "input[type=checkbox],input[type=radio],[role=checkbox],[role=switch],[role=radio]",
-      ),
-    );
-    if (inner.length === 1) box = inner[0] as Element;
-  }
-  if (!box) return { problem: `${el.tagName.toLowerCase()}:${L.roleOf(el) ?? ""}` };
-  const input = box.tagName === "INPUT" ? (box as HTMLInputElement) : null;
-  const checked = input ? input.checked : box.getAttribute("aria-checked") === "true";
-  const radio = input ? input.type === "radio" : (L.roleOf(box) ?? "").endsWith("radio");
-  const labels = input?.labels ? Array.from(input.labels).filter(L.isVisible) : [];
-  const label = labels[0] ?? (el !== box && L.isVisible(el) ? el : null);
-  const click = L.isVisible(box) ? box : label;
-  if (click) click.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
-  const covered =
-    !!click &&
-    (() => {
-      const r = click.getClientRects()[0];
-      if (!r) return false;
-      const top = (click.getRootNode() as Document | ShadowRoot).elementFromPoint(
-        r.left + r.width / 2,
-        r.top + r.height / 2,
-      );
-      return (
-        !!top && top !== click && !click.contains(top) && !(label && (top === label || label.contains(top)))
-      );
-    })();
-  return { checked, radio, click, label, covered };
-};
-
-const READ_CHECKED = (_L: PageLib, el: Element): boolean => {
-  const box =
-    el.tagName === "LABEL" && (el as HTMLLabelElement).control
-      ? ((el as HTMLLabelElement).control as Element)
-      : el.matches(
-            "input[type=checkbox],input[type=radio],[role=checkbox],[role=switch],[role=radio],[role=menuitemcheckbox],[role=menuitemradio]",
-          )
-        ? el
-        : (el.querySelector(
-            "input[type=checkbox],input[type=radio],[role=checkbox],[role=switch],[role=radio]",
-          ) ?? el);
-  return box.tagName === "INPUT"
-    ? (box as HTMLInputElement).checked
-    : box.getAttribute("aria-checked") === "true";
-};
-
 export const check = defineGesture({
   actions: ["check", "uncheck"],
   fields: { selector: selectorField },
@@ -86,7 +26,7 @@ export const check = defineGesture({
     const el = await locate(page, input.selector as Selector, { timeout: input.timeout });
     const want = input.action === "check";
     const q = JSON.stringify(input.selector);
-    const c = await page.callIn<Checkable>(el.context, CHECKABLE, el);
+    const c = await page.callIn<Checkable>(el.context, "checkable", el);
     if (c.problem) {
       const [tag, role] = c.problem.split(":");
       throw badInput(
@@ -106,7 +46,7 @@ export const check = defineGesture({
     let now: boolean | undefined;
     await act(async () => {
       await page.click(click);
-      now = await page.callIn<boolean>(el.context, READ_CHECKED, el);
+      now = await page.callIn<boolean>(el.context, "readChecked", el);
     });
     if (now === undefined) return {};
     if (now !== want)

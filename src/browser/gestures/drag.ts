@@ -10,7 +10,6 @@ import type { Page } from "../../grid/page.ts";
 import type { NodeRef } from "../../grid/page-call.ts";
 import { pathActions, strokeActions } from "../../grid/page-input.ts";
 import type { Position } from "../../in-page/drag.ts";
-import type { PageLib } from "../../in-page/index.ts";
 import { quoteSelector } from "../failures.ts";
 import { locate, type Selector } from "../selectors.ts";
 import {
@@ -29,30 +28,6 @@ import { inViewport, pathPoints } from "./pointer.ts";
 
 type Point = { x: number; y: number };
 
-// HTML5 drag and drop as the browser would fire it, with one DataTransfer shared by every event.
-const HTML5_DRAG = (_L: PageLib, src: Element, dst: Element): boolean => {
-  const draggable = src.closest("[draggable=true]");
-  if (!draggable) return false;
-  const data = new DataTransfer();
-  const at = (el: Element) => {
-    const r = el.getBoundingClientRect();
-    return { clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 };
-  };
-  const fire = (el: Element, type: string, pos: { clientX: number; clientY: number }) =>
-    el.dispatchEvent(
-      new DragEvent(type, { bubbles: true, cancelable: true, composed: true, dataTransfer: data, ...pos }),
-    );
-  const from = at(draggable);
-  const to = at(dst);
-  fire(draggable, "dragstart", from);
-  fire(dst, "dragenter", to);
-  const accepted = !fire(dst, "dragover", to);
-  if (accepted) fire(dst, "drop", to);
-  else fire(dst, "dragleave", to);
-  fire(draggable, "dragend", to);
-  return true;
-};
-
 interface Ends {
   from?: Point;
   to?: Point;
@@ -60,13 +35,6 @@ interface Ends {
   own?: boolean;
   problem?: string;
 }
-
-const DRAG_ENDS = (
-  L: PageLib,
-  from: Element,
-  to: Element | null,
-  end: { point?: Point; position?: Position; offset?: Point },
-) => L.dragEnds(from, to, end);
 
 /** A pointer drag from `from` to a target (at a position or offset) or to a viewport point, in steps. */
 async function dragTo(
@@ -77,7 +45,7 @@ async function dragTo(
   input: { selector?: Selector; target?: Selector },
   holdMs = 0,
 ): Promise<void> {
-  const ends = await page.callIn<Ends>(from.context, DRAG_ENDS, from, to, end);
+  const ends = await page.callIn<Ends>(from.context, "dragEnds", from, to, end);
   if (ends.problem === "frame")
     throw badInput(
       `${quoteSelector(input.selector)} is in a frame of another host, and x and y are a point of the tab: end the drag on a target, or give a path from the element's top left`,
@@ -156,7 +124,7 @@ export const drag = defineGesture({
       !input.position &&
       !input.offset &&
       !holdMs &&
-      (await page.callIn<boolean>(from.context, HTML5_DRAG, from, to))
+      (await page.callIn<boolean>(from.context, "html5Drag", from, to))
     )
       return undefined;
     await act(() => dragTo(page, from, to, { ...end, point }, input, holdMs));

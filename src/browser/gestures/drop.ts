@@ -6,7 +6,6 @@ import type { ActionContext } from "../../actions/ports.ts";
 import { badInput, tooLarge } from "../../errors.ts";
 import type { Page } from "../../grid/page.ts";
 import type { NodeRef } from "../../grid/page-call.ts";
-import type { PageLib } from "../../in-page/index.ts";
 import { contentType } from "../../kit/file-types.ts";
 import type { Selector } from "../selectors.ts";
 import { defineGesture, needsSelector, selectorField } from "./gesture.ts";
@@ -20,32 +19,6 @@ interface Carried {
   type: string;
   data: string;
 }
-
-// One DataTransfer for the whole drop, as the browser keeps one; false when no dragover was
-// cancelled (the element takes no drop, and a browser would not drop there either).
-const DROP = (_L: PageLib, el: Element, files: Carried[], data: Record<string, string>): boolean => {
-  const dt = new DataTransfer();
-  for (const [type, text] of Object.entries(data)) dt.setData(type, text);
-  for (const f of files) {
-    const bin = atob(f.data);
-    const bytes = new Uint8Array(bin.length);
-    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-    dt.items.add(new File([bytes], f.name, { type: f.type }));
-  }
-  const r = el.getBoundingClientRect();
-  const pos = { clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 };
-  const fire = (type: string) =>
-    el.dispatchEvent(
-      new DragEvent(type, { bubbles: true, cancelable: true, composed: true, dataTransfer: dt, ...pos }),
-    );
-  fire("dragenter");
-  if (fire("dragover")) {
-    fire("dragleave");
-    return false;
-  }
-  fire("drop");
-  return true;
-};
 
 /** Drops workspace files and data onto `el`; a 400 when the element takes no drop. */
 async function dropOn(
@@ -62,7 +35,7 @@ async function dropOn(
     if (size > DROP_CAP) throw tooLarge("the files of one drop are over 16 MiB: drop fewer");
     files.push({ name, type: contentType(name), data: Buffer.from(data).toString("base64") });
   }
-  if (!(await page.callIn<boolean>(el.context, DROP, el, files, input.data ?? {}))) {
+  if (!(await page.callIn<boolean>(el.context, "dropOnto", el, files, input.data ?? {}))) {
     throw badInput(
       `${JSON.stringify(input.selector)} takes no drop (its dragover was not cancelled): name the drop zone`,
       "selector",

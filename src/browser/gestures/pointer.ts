@@ -15,9 +15,8 @@ import {
   withModifiers,
 } from "../../grid/page-input.ts";
 import type { Position } from "../../in-page/drag.ts";
-import type { PageLib, PageSelector } from "../../in-page/index.ts";
 import { coveredError, quoteSelector } from "../failures.ts";
-import { locate, type PageMatch, type SeekArgs, type Selector, seek } from "../selectors.ts";
+import { locate, type PageMatch, type Selector, seek } from "../selectors.ts";
 import {
   defineGesture,
   holdAtMost,
@@ -40,27 +39,6 @@ interface Target extends PageMatch {
   dy?: number;
 }
 
-// Locates for a pointer gesture: scrolled to the middle of the window, aimed at its middle, or at
-// the visible point nearest it when something covers the middle (the page library's aim).
-const TARGET = (L: PageLib, sel: PageSelector, opts: SeekArgs): unknown => {
-  const found = L.find(sel);
-  if (found.invalid) return { els: [], visible: 0, total: 0, invalid: found.invalid };
-  const base = { visible: found.visible, total: found.els.length };
-  const el = found.els[0];
-  if (!el || (opts.visible && !found.visible)) return { ...base, els: [] };
-  el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
-  const got = L.aim(el);
-  if ("dx" in got) return { ...base, els: [el], dx: got.dx, dy: got.dy };
-  const top = got.cover;
-  // No box in view at all: the browser's own input says why.
-  if (!top) return { ...base, els: [el] };
-  const css = L.cssFor(top);
-  const cover = css ? `${L.describe(top)} (${JSON.stringify({ css })})` : L.describe(top);
-  if (!got.frame) return { ...base, els: [el], cover };
-  const frame = L.cssFor(got.frame);
-  return { ...base, els: [el], cover, frame: frame ? JSON.stringify({ css: frame }) : "its frame" };
-};
-
 /**
  * The element a pointer gesture goes to, in view, with the visible point aimed at (from its
  * middle); a 400 when something else covers all of it.
@@ -71,7 +49,7 @@ export async function target(
   timeout: number,
   field?: string,
 ): Promise<NodeRef & { dx: number; dy: number }> {
-  const got = await seek<Target>(page, selector, { timeout, visible: true, field }, TARGET);
+  const got = await seek<Target>(page, selector, { timeout, visible: true, field }, "pointerTarget");
   if (got.frame)
     throw badInput(
       `${quoteSelector(selector)} is in a frame that shows none of it: the frame ${got.frame} is clipped, shrunk or covered where the element is, so a click there would land on ${got.cover} around the frame, and nothing was clicked. Give it the keyboard instead (interact focus, then press Enter), or open the frame's own page (read_page lists its url)`,
@@ -81,11 +59,9 @@ export async function target(
   return { ...(got.els[0] as NodeRef), dx: got.dx ?? 0, dy: got.dy ?? 0 };
 }
 
-const VIEWPORT = () => ({ width: innerWidth, height: innerHeight });
-
 /** The point, when it lies inside the tab's viewport; else a 400 giving the viewport's size. */
 export async function inViewport(page: Page, x: number, y: number): Promise<{ x: number; y: number }> {
-  const v = await page.callIn<{ width: number; height: number }>(page.where.tab, VIEWPORT);
+  const v = await page.callIn<{ width: number; height: number }>(page.where.tab, "innerViewport");
   if (x < v.width && y < v.height) return { x, y };
   throw badInput(
     `field "${x < v.width ? "y" : "x"}" is outside the viewport (${v.width}×${v.height}): give a point inside it, or scroll first`,
@@ -95,13 +71,6 @@ export async function inViewport(page: Page, x: number, y: number): Promise<{ x:
 
 type Point = { x: number; y: number };
 type Frame = { origin: Point | null; to?: Point | null; view?: { width: number; height: number } };
-
-const PATH_FRAME = (
-  L: PageLib,
-  el: Element | null,
-  to: Element | null,
-  end: { position?: Position; offset?: Point },
-) => L.pathFrame(el, to, end);
 
 /**
  * A path's points: from the top left of `el` (scrolled into view) when given, else of the tab's
@@ -119,8 +88,8 @@ export async function pathPoints(
 ): Promise<{ points: Point[]; context: string }> {
   // One document measures both together; across frames, each its own (the target first).
   const same = el && to && el.context === to.context;
-  const there = to && !same ? await page.callIn<Frame>(to.context, PATH_FRAME, null, to, end) : null;
-  const here = el ? await page.callIn<Frame>(el.context, PATH_FRAME, el, same ? to : null, end) : null;
+  const there = to && !same ? await page.callIn<Frame>(to.context, "pathFrame", null, to, end) : null;
+  const here = el ? await page.callIn<Frame>(el.context, "pathFrame", el, same ? to : null, end) : null;
   if (there?.view)
     throw badInput(
       `${quoteSelector(input.target)} is in a frame of another host${el ? " than selector's" : ""}: give as selector an element of that frame to measure path from`,
@@ -135,7 +104,8 @@ export async function pathPoints(
       input.target && end.offset ? "offset" : "target",
     );
   const points = path.map((p) => ({ x: origin.x + p.x, y: origin.y + p.y }));
-  const v = here?.view ?? (await page.callIn<{ width: number; height: number }>(page.where.tab, VIEWPORT));
+  const v =
+    here?.view ?? (await page.callIn<{ width: number; height: number }>(page.where.tab, "innerViewport"));
   const where = here?.view ? "its frame" : "the viewport";
   points.forEach((p, i) => {
     if (p.x < 0 || p.y < 0 || p.x >= v.width || p.y >= v.height)
@@ -147,9 +117,6 @@ export async function pathPoints(
   const context = here?.view && el ? el.context : page.where.tab;
   return { points: ending ? [...points, ending] : points, context };
 }
-
-const WATCH = (L: PageLib, el: Element) => L.hitWatch(el);
-const SEEN = (L: PageLib) => L.hitSeen();
 
 /**
  * Clicks `count` times at `at` with `button` and held `modifiers`. When `at` is an element, the
@@ -166,11 +133,11 @@ export async function clickChecked(
     await page.perform(page.where.tab, sources);
     return;
   }
-  await page.callIn(at.context, WATCH, at);
+  await page.callIn(at.context, "hitWatch", at);
   await page.perform(at.context, sources);
   // A click that navigated or opened a dialog was the element's: nothing is left to read.
   const seen = await page
-    .glance<{ took?: string; ref?: string; pressed?: boolean }>(at.context, SEEN)
+    .glance<{ took?: string; ref?: string; pressed?: boolean }>(at.context, "hitSeen")
     .catch(() => null);
   // No press reached the element's document at all: it went to a page around its frame.
   if (seen?.pressed === false) {

@@ -3,14 +3,8 @@
 import { z } from "zod";
 import { badInput } from "../../errors.ts";
 import { parseKeys } from "../../grid/keys.ts";
-import type { PageLib } from "../../in-page/index.ts";
 import { locate, type Selector } from "../selectors.ts";
 import { defineGesture, needsSelector, selectorField } from "./gesture.ts";
-
-const FOCUS = (_L: PageLib, el: HTMLElement) => {
-  el.focus();
-  return el.ownerDocument.activeElement === el;
-};
 
 export const focus = defineGesture({
   actions: ["focus"],
@@ -19,7 +13,7 @@ export const focus = defineGesture({
   check: needsSelector,
   async run({ page, input, act }) {
     const el = await locate(page, input.selector as Selector, { timeout: input.timeout, visible: true });
-    await act(() => page.callIn(el.context, FOCUS, el));
+    await act(() => page.callIn(el.context, "focusOn", el));
     return undefined;
   },
 });
@@ -46,7 +40,7 @@ export const press = defineGesture({
     const sel = input.selector;
     const el = sel ? await locate(page, sel, { timeout: input.timeout, visible: true }) : null;
     await act(async () => {
-      if (el) await page.callIn(el.context, FOCUS, el);
+      if (el) await page.callIn(el.context, "focusOn", el);
       await page.keys(el?.context ?? page.context, parsed.combos);
     });
     return undefined;

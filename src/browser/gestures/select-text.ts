@@ -5,7 +5,6 @@ import { badInput } from "../../errors.ts";
 import type { Page } from "../../grid/page.ts";
 import type { NodeRef } from "../../grid/page-call.ts";
 import { pathActions } from "../../grid/page-input.ts";
-import type { PageLib } from "../../in-page/index.ts";
 import { quoteSelector } from "../failures.ts";
 import { locate, type Selector } from "../selectors.ts";
 import { defineGesture, needsSelector, selectorField, targetField } from "./gesture.ts";
@@ -13,10 +12,6 @@ import { defineGesture, needsSelector, selectorField, targetField } from "./gest
 type Point = { x: number; y: number };
 
 type Span = { from?: Point; to?: Point; own?: boolean; text?: string; field?: string; problem?: string };
-
-const TEXT_SPAN = (L: PageLib, a: Element, b: Element, at: string | null, bt: string | null) =>
-  L.textSpan(a, b, at, bt);
-const TEXT_SELECTED = (L: PageLib) => L.textSelected();
 
 /**
  * Selects text as a hand does: a press on the first character, a drag to the last, a release; the
@@ -32,12 +27,12 @@ async function selectTextSpan(
 ): Promise<string> {
   if (start.context !== end.context)
     throw badInput("selector and target are in different frames: select text within one document", "target");
-  const span = await page.callIn<Span>(start.context, TEXT_SPAN, start, end, words.start, words.end);
+  const span = await page.callIn<Span>(start.context, "textSpan", start, end, words.start, words.end);
   if (span.field !== undefined) return span.field;
   if (!span.from || !span.to)
     throw badInput(`${quoteSelector(input.selector)} shows no text to select`, "selector");
   await page.perform(span.own ? start.context : page.where.tab, [pathActions(span.from, span.to)]);
-  await page.callIn<boolean>(start.context, TEXT_SELECTED);
+  await page.callIn<boolean>(start.context, "textSelected");
   return span.text ?? "";
 }
 

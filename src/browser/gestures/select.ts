@@ -5,7 +5,6 @@ import { z } from "zod";
 import { badInput } from "../../errors.ts";
 import type { Page } from "../../grid/page.ts";
 import type { NodeRef } from "../../grid/page-call.ts";
-import type { PageLib } from "../../in-page/index.ts";
 import { locate, type Selector } from "../selectors.ts";
 import { defineGesture, needsSelector, selectorField } from "./gesture.ts";
 
@@ -17,36 +16,6 @@ interface OptionPick {
   disabled?: boolean;
   options?: string[];
 }
-
-// Chooses the option as a person would (the pick, then input and change); WebDriver's own option
-// click does the same. `dry` only finds it.
-const PICK_OPTION = (L: PageLib, el: Element, want: string, dry: boolean): unknown => {
-  let select: Element | null = el;
-  if (el.tagName !== "SELECT") {
-    const inner = el.tagName === "LABEL" ? (el as HTMLLabelElement).control : null;
-    const nested = el.querySelectorAll("select");
-    select = inner?.tagName === "SELECT" ? inner : nested.length === 1 ? (nested[0] as Element) : null;
-  }
-  if (!select) return { problem: `not-select:${el.tagName.toLowerCase()}:${L.roleOf(el) ?? ""}` };
-  const opts = Array.from((select as HTMLSelectElement).options);
-  const label = (o: HTMLOptionElement) => L.norm(o.label || o.text);
-  const w = L.norm(want);
-  const lw = w.toLowerCase();
-  const pick =
-    opts.find((o) => label(o) === w) ??
-    opts.find((o) => o.value === want) ??
-    opts.find((o) => label(o).toLowerCase() === lw) ??
-    opts.find((o) => label(o).toLowerCase().includes(lw));
-  if (!pick) return { problem: "no-option", options: opts.slice(0, 15).map(label) };
-  const out = { label: label(pick), value: pick.value, selected: pick.selected, disabled: pick.disabled };
-  if (dry || pick.selected || pick.disabled) return out;
-  const s = select as HTMLSelectElement;
-  if (!s.multiple) for (const o of opts) o.selected = o === pick;
-  else pick.selected = true;
-  s.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
-  s.dispatchEvent(new Event("change", { bubbles: true }));
-  return out;
-};
 
 /** What each settable input type takes, for the message when the browser refused a value. */
 const FORMATS: Record<string, string> = {
@@ -68,36 +37,6 @@ interface ValueSet {
   step?: string;
 }
 
-// The input (or a label's control); null when it is not one of FORMATS' types. A value the browser
-// sanitises away or clamps is refused, and the old value put back.
-const SET_VALUE = (_L: PageLib, el: Element, want: string, types: string[]): unknown => {
-  const control = el.tagName === "LABEL" ? (el as HTMLLabelElement).control : el;
-  if (control?.tagName !== "INPUT") return null;
-  const input = control as HTMLInputElement;
-  const type = input.type;
-  if (!types.includes(type)) return null;
-  const bounds = { type, min: input.min, max: input.max, step: input.step };
-  if (input.disabled || input.readOnly) return { ...bounds, problem: "disabled" };
-  const before = input.value;
-  input.value = want;
-  const got = input.value;
-  const same =
-    type === "range"
-      ? want.trim() !== "" && Number(got) === Number(want)
-      : type === "color"
-        ? got === want.trim().toLowerCase()
-        : got === want.trim();
-  if (!same) {
-    input.value = before;
-    return { ...bounds, problem: "refused", value: got };
-  }
-  if (got !== before) {
-    input.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
-    input.dispatchEvent(new Event("change", { bubbles: true }));
-  }
-  return { type, value: got };
-};
-
 /**
  * Sets a range, date, time or color input to `value`; null when the element is none of those.
  * `field`: the input field the value came from (write's text), for messages.
@@ -109,7 +48,7 @@ export async function setInputValue(
   field = "value",
 ): Promise<{ label: string; value: string } | null> {
   const want = input.value ?? "";
-  const got = await page.callIn<ValueSet | null>(el.context, SET_VALUE, el, want, Object.keys(FORMATS));
+  const got = await page.callIn<ValueSet | null>(el.context, "setValue", el, want, Object.keys(FORMATS));
   if (!got) return null;
   const q = JSON.stringify(input.selector);
   const kind = `the ${got.type} input ${q}`;
@@ -132,7 +71,7 @@ async function selectOption(
   input: { selector?: Selector; value?: string },
 ): Promise<{ label: string; value: string }> {
   const q = JSON.stringify(input.selector);
-  const pick = await page.callIn<OptionPick>(el.context, PICK_OPTION, el, input.value, true);
+  const pick = await page.callIn<OptionPick>(el.context, "pickOption", el, input.value, true);
   if (pick.problem?.startsWith("not-select")) {
     const [, tag, role] = pick.problem.split(":");
     throw badInput(
@@ -148,7 +87,7 @@ async function selectOption(
     );
   }
   if (pick.disabled) throw badInput(`the option ${JSON.stringify(pick.label)} of ${q} is disabled`, "value");
-  if (!pick.selected) await page.callIn(el.context, PICK_OPTION, el, input.value, false);
+  if (!pick.selected) await page.callIn(el.context, "pickOption", el, input.value, false);
   return { label: pick.label as string, value: pick.value as string };
 }
 

@@ -85,7 +85,7 @@ test("dialogs are followed per tab; a gesture that opens one ends with DialogOpe
   expect(err).toBeInstanceOf(DialogOpened);
   expect(page.prompt?.message).toBe("hi");
   // While it is open, nothing else runs, and the error says what it says.
-  await expect(page.call(() => 1)).rejects.toThrow(
+  await expect(page.call("docTitle")).rejects.toThrow(
     'a dialog is open: answer it with the dialog tool first (it says: "hi")',
   );
   s.emit("browsingContext.userPromptClosed", { context: TAB, accepted: true, type: "alert" });
@@ -199,7 +199,7 @@ test("a document loaded before the connection held has no library yet: the call 
     { tab: TAB, frame: null },
     { pageLoadMs: 1000, scriptMs: 1000, gone: async () => false },
   );
-  expect(await page.call(() => 42)).toBe(42);
+  expect(await page.call("docTitle")).toBe(42);
   expect(declarations).toHaveLength(2);
   // The lean form is small; the one that brings the library carries it whole.
   expect(declarations[0]!.length).toBeLessThan(1_000);

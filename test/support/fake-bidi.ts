@@ -575,7 +575,9 @@ export class FakeBidi {
         };
       }
     }
-    if (declaration.includes("storagesNow")) {
+    // A library call names its function first (src/grid/page-call.ts).
+    const fn = String(args[0]);
+    if (fn === "storagesNow") {
       // The save's read of the page (the library's storagesNow).
       value = {
         ...(origin
@@ -585,16 +587,10 @@ export class FakeBidi {
         title: this.titles.get(tab.url) ?? "",
         cores: this.opts.cores ?? 0,
       };
-    } else if (declaration.includes("sessionStorage")) {
-      value = origin
-        ? { local: this.localOf(origin).items(), session: this.sessionOf(context, origin).items() }
-        : { local: {}, session: {} };
-    } else if (declaration.includes("document.title")) {
+    } else if (fn === "docTitle" || fn === "afterGesture") {
       value = this.titles.get(tab.url) ?? "";
-    } else if (declaration.includes("leaving()")) {
-      value = null;
     } else {
-      throw new Error(`the fake cannot run: ${declaration.slice(-120)}`);
+      throw new Error(`the fake cannot run: ${fn}`);
     }
     return {
       type: "success",

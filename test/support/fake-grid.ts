@@ -86,7 +86,11 @@ export class FakeGrid {
         throw new Error("the browser's BiDi channel closed");
       }
       if (method === "script.callFunction") {
-        await this.onScript?.(id, String(params.functionDeclaration));
+        // A library call names its function in its first argument (src/grid/page-call.ts).
+        const named = String(params.functionDeclaration).includes("__sfLib")
+          ? params.arguments?.[0]?.value
+          : "";
+        await this.onScript?.(id, `${params.functionDeclaration}${named ? ` ${named}` : ""}`);
         if (!b.alive) {
           close();
           throw new Error("the browser's BiDi channel closed");

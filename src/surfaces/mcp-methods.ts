@@ -119,7 +119,7 @@ async function callTool(
     }
   }
   // A secret the call needs, asked of the client's user at the server's page first.
-  const first = await secretFirst(req, action, params.arguments ?? {});
+  const first = await secretFirst(req, action, params);
   if (first) return first;
   const token = params._meta?.progressToken;
   const stop = new AbortController();

@@ -1,15 +1,17 @@
 // A secret through the agent's own client (MCP URL-mode elicitation, SEP-1036): request_secret, or a
 // write naming a secret in no catalogue, from a client that declared `elicitation: {url: {}}` sends
-// its user to this server's page (/secrets/enter/<token>) before the call runs. The call's stream
-// carries the elicitation/create request; the call waits (holding no lease) until the person typed
-// the value there, then tells the client (notifications/elicitation/complete) and runs as usual: the
-// write finds the secret, request_secret answers entered. The value never crosses MCP. A user who
-// declines in the client, or on the page, or a link that runs out ends the call with a tool error.
-// Clients without the capability (and 2026-07-28's, for now) get the link as text from the call.
+// its user to this server's page (/secrets/enter/<token>) before the call runs. 2025-11-25: the
+// call's stream carries the elicitation/create request, and the call waits (holding no lease) until
+// the person typed the value there, then tells the client (notifications/elicitation/complete).
+// 2026-07-28: the call answers input_required with the elicitation, and the client's next round
+// (its user went to the page) waits the same way. Then the call runs as usual: the write finds the
+// secret, request_secret answers entered. The value never crosses MCP. A user who declines in the
+// client or on the page, or a link that runs out, ends the call with a tool error. Clients without
+// the capability get the link as text from the call itself.
 import type { AnyAction } from "../actions/action.ts";
 import { validate } from "../actions/validate.ts";
 import { write } from "../browser/write.ts";
-import { conflict } from "../errors.ts";
+import { badInput, conflict } from "../errors.ts";
 import { requestSecret } from "../person/actions.ts";
 import type { SecretAsk } from "../person/secrets.ts";
 import type { Services } from "../services.ts";
@@ -23,6 +25,30 @@ interface McpRequest {
   notify(notice: { method: string; params?: Record<string, unknown> }): Promise<void>;
   origin?: string;
   elicitUrl?(id: string, url: string, message: string): void;
+  /** 2025-era only: 2026-07-28 has none, and asks in input_required rounds. */
+  session?: unknown;
+  client?: { capabilities: Record<string, unknown> };
+}
+
+/** A tools/call's params as a round sees them (2026-07-28: the state and the client's answers). */
+interface CallParams {
+  arguments?: Record<string, unknown>;
+  requestState?: unknown;
+  inputResponses?: unknown;
+}
+
+/** The key of the one input a 2026-07-28 round asks for. */
+const SECRET = "secret";
+
+const encode = (s: { id: string; w: string }) => Buffer.from(JSON.stringify(s)).toString("base64url");
+function decode(state: unknown): { id: string; w: string } | null {
+  if (typeof state !== "string") return null;
+  try {
+    const s = JSON.parse(Buffer.from(state, "base64url").toString("utf8")) as { id?: unknown; w?: unknown };
+    return typeof s.id === "string" && typeof s.w === "string" ? { id: s.id, w: s.w } : null;
+  } catch {
+    return null;
+  }
 }
 
 /** A reply to the elicitation for request `id` comes back with this request id. */
@@ -72,26 +98,52 @@ async function needed(req: McpRequest, action: AnyAction, args: Record<string, u
 export async function secretFirst(
   req: McpRequest,
   action: AnyAction,
-  args: Record<string, unknown>,
+  params: CallParams,
 ): Promise<Record<string, unknown> | null> {
-  if (!req.elicitUrl || !req.origin) return null;
+  const rounds = !req.session && asksByUrl(req.client?.capabilities);
+  if ((!req.elicitUrl && !rounds) || !req.origin) return null;
   const { services, workspace } = req;
   // Arguments the call itself refuses (-32602, naming the field) are left to it.
-  const ask = await needed(req, action, args).catch(() => null);
+  const ask = await needed(req, action, params.arguments ?? {}).catch(() => null);
   if (!ask) return null;
   try {
-    const asked = await services.personSecrets.ask(workspace, ask, req.origin);
-    if (asked.entered) return null;
-    const hosts = asked.allowed_urls.join(", ");
-    const said = ask.reason ? ` It says: ${ask.reason}.` : "";
-    req.elicitUrl(
-      asked.id,
-      asked.url,
-      `An agent asks for ${ask.key} of ${ask.name}, to be typed only on ${hosts}.${said} Type it on this server's page; the agent never sees it.`,
-    );
-    const ending = await services.personSecrets.wait(workspace, asked.id, req.signal);
+    let id: string;
+    const back = rounds ? decode(params.requestState) : null;
+    if (back) {
+      // 2026-07-28, the client back from its user: they went to the page (or would not).
+      if (back.w !== workspace) throw badInput("requestState is not one this server gave for this workspace");
+      const replies = isObject(params.inputResponses) ? params.inputResponses : {};
+      const reply = replies[SECRET];
+      if (!isObject(reply) || reply.action !== "accept") {
+        await services.personSecrets.withdraw(workspace, back.id);
+        throw conflict(`secret ${ask.name} was not given: the person declined to give it; nothing was typed`);
+      }
+      id = back.id;
+    } else {
+      const asked = await services.personSecrets.ask(workspace, ask, req.origin);
+      if (asked.entered) return null;
+      const hosts = asked.allowed_urls.join(", ");
+      const said = ask.reason ? ` It says: ${ask.reason}.` : "";
+      const message = `An agent asks for ${ask.key} of ${ask.name}, to be typed only on ${hosts}.${said} Type it on this server's page; the agent never sees it.`;
+      // 2026-07-28: the call answers input_required, and the client comes back once its user went.
+      if (rounds)
+        return {
+          resultType: "input_required",
+          inputRequests: {
+            [SECRET]: {
+              method: "elicitation/create",
+              params: urlRequest(asked.id, asked.url, message).params,
+            },
+          },
+          requestState: encode({ id: asked.id, w: workspace }),
+        };
+      req.elicitUrl?.(asked.id, asked.url, message);
+      id = asked.id;
+    }
+    const ending = await services.personSecrets.wait(workspace, id, req.signal);
     if (ending === "entered") {
-      await req.notify({ method: "notifications/elicitation/complete", params: { elicitationId: asked.id } });
+      if (!rounds)
+        await req.notify({ method: "notifications/elicitation/complete", params: { elicitationId: id } });
       // request_secret is answered (the person may have kept it to fewer hosts); a write goes on.
       if (action !== requestSecret) return null;
       const done = { entered: true };

@@ -4,6 +4,10 @@
 // that does not gets the link as text. The page refuses a forged POST (no Origin, another Origin, no
 // form token), a used link, a link past its time and hosts wider than asked. No Grid: no browser.
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernTransport,
+} from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -255,4 +259,35 @@ test("the admin lists a workspace's secrets (names, keys and hosts, never a valu
   const gone = await server.call("DELETE", "/admin/workspaces/sec-admin/secrets/mail", undefined, null);
   expect(gone.body).toEqual({ removed: true });
   expect(await server.app.services.personSecrets.get("sec-admin", "mail")).toBeUndefined();
+});
+
+test("2026-07-28, a client that opens URLs: input_required sends its user to the page, and its next round answers entered", async () => {
+  const c = new ModernClient(
+    { name: "modern", version: "1" },
+    { versionNegotiation: { mode: { pin: "2026-07-28" } }, capabilities: { elicitation: { url: {} } } },
+  );
+  const pages: number[] = [];
+  c.setRequestHandler("elicitation/create", async (request) => {
+    const p = request.params as unknown as { mode: string; url: string };
+    expect(p.mode).toBe("url");
+    const page = await open(p.url);
+    const res = await post(
+      p.url,
+      { csrf: page.csrf, value: PASSWORD, hosts: ASK.allowed_urls },
+      { origin: server.url, cookie: page.cookie },
+    );
+    pages.push(res.status);
+    return { action: "accept" };
+  });
+  await c.connect(new ModernTransport(url("sec-modern"), { requestInit: auth }));
+  try {
+    const got = await c.callTool({ name: "request_secret", arguments: ASK });
+    expect(got.structuredContent).toEqual({ entered: true });
+    expect(pages).toEqual([200]);
+    expect((await server.app.services.personSecrets.get("sec-modern", "shop"))?.keys.get("password")).toBe(
+      PASSWORD,
+    );
+  } finally {
+    await c.close();
+  }
 });

@@ -46,7 +46,7 @@ test("a call through the pipeline: noted, run on the browser, its entry written,
 
 test("a refused call never takes a turn: a 400 noted, entered, and thrown", async () => {
   await invoke({ surface: "rest", workspace: W, action: go, args: { url: URL1 } });
-  const manager = spyOn(services.workspaces.leases, "run");
+  const manager = spyOn(services.workspaces.leases, "take");
   const err = await invoke({ surface: "rest", workspace: W, action: go, args: { nope: 1 } }).catch(
     (e: unknown) => e,
   );
@@ -55,6 +55,19 @@ test("a refused call never takes a turn: a 400 noted, entered, and thrown", asyn
   expect(services.activity.list()[0]).toMatchObject({ surface: "rest", status: 400 });
   const entries = await services.timeline.all(W);
   expect(entries[1]).toMatchObject({ surface: "rest", tool: "go", status: 400 });
+});
+
+test("a subscriber hears a page call's change as its write is in, then the call ended; a refused call only ended", async () => {
+  const heard: string[] = [];
+  services.workspaces.calls.subscribe({
+    changed: (w) => heard.push(`changed ${w}`),
+    ended: (end) => {
+      heard.push(`ended ${end.action.name} ${end.ended.ok}`);
+    },
+  });
+  await invoke({ surface: "rest", workspace: W, action: go, args: { url: URL1 } });
+  await invoke({ surface: "rest", workspace: W, action: go, args: { nope: 1 } }).catch(() => null);
+  expect(heard).toEqual([`changed ${W}`, "ended go true", "ended go false"]);
 });
 
 test("a person's input is entered but not noted as an agent's call", async () => {

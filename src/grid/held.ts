@@ -262,12 +262,6 @@ export class HeldConnection {
     return release;
   }
 
-  /** Whether `context` has a navigation under way. */
-  navigating(context: string): boolean {
-    const n = this.navigations.get(context);
-    return !!n && !n.done;
-  }
-
   /**
    * Resolves once `context` has no navigation under way (or, with `interactive`, none whose
    * document is not interactive yet), or after `ms`; true when it settled.

@@ -9,6 +9,7 @@ import { PagesElsewhere } from "./elsewhere.ts";
 import { CONSOLE, EventRing, LOGGED } from "./event-log.ts";
 import { HINT_CHANNEL, HintRelay } from "./hint-relay.ts";
 import { type Interceptor, releaseOrphan } from "./net-rules.ts";
+import { addPreload } from "./page-call.ts";
 import { ReachedDocs } from "./reached.ts";
 
 /** Closed after this long without a call (a live call keeps its connection). */
@@ -178,9 +179,7 @@ export class HeldConnection {
     const adding = preloads.length
       ? Promise.all(
           preloads.map((p) =>
-            this.socket
-              .send("script.addPreloadScript", p, { timeoutMs: LATE_PRELOAD_MS })
-              .then((r) => r.script),
+            addPreload(this.socket, p, { timeoutMs: LATE_PRELOAD_MS }).then((r) => r.script),
           ),
         )
       : null;

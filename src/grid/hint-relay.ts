@@ -9,6 +9,7 @@ import type { Script } from "webdriver-bidi-protocol";
 import { recordHints } from "../in-page/page-world.ts";
 import { takeHints } from "../in-page/standalone.ts";
 import { type BidiSocket, SANDBOX, type WireValue } from "./bidi.ts";
+import { callScript } from "./page-call.ts";
 
 export const HINT_CHANNEL = "selenium-flow-hints";
 
@@ -176,19 +177,17 @@ export class HintRelay {
         { type: "string", value: JSON.stringify(chunk.takes.map((t) => [t.kind, t.paths])) },
         ...chunk.takes.flatMap((t) => t.ids.map((sharedId) => ({ sharedId }))),
       ];
-      await this.socket
-        .send(
-          "script.callFunction",
-          {
-            functionDeclaration: TAKE,
-            target: { context: chunk.context, sandbox: SANDBOX },
-            arguments: args,
-            awaitPromise: false,
-            resultOwnership: "none",
-          },
-          { timeoutMs: TAKE_MS },
-        )
-        .catch(() => undefined);
+      await callScript(
+        this.socket,
+        {
+          functionDeclaration: TAKE,
+          target: { context: chunk.context, sandbox: SANDBOX },
+          arguments: args,
+          awaitPromise: false,
+          resultOwnership: "none",
+        },
+        { timeoutMs: TAKE_MS },
+      ).catch(() => undefined);
       this.count -= chunk.size;
     }
   }

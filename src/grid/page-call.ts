@@ -3,7 +3,7 @@
 import type { Script } from "webdriver-bidi-protocol";
 import { pageLibrary } from "../in-page/bundle.ts" with { type: "macro" };
 import type { PageFn } from "../in-page/index.ts";
-import { BidiError } from "./bidi.ts";
+import { BidiError, type BidiSocket, type Params, type Result } from "./bidi.ts";
 
 const LIBRARY: string = pageLibrary();
 
@@ -97,4 +97,30 @@ export async function settling<T>(read: () => Promise<T>): Promise<T> {
       await Bun.sleep(25 * attempt);
     }
   }
+}
+
+/** What sends a command: a held connection's socket, a spare tab's, or a `Page` (its failures said). */
+type Sender = Pick<BidiSocket, "send">;
+
+/**
+ * A script of the server's own sent to a page without the library: a standalone page function of
+ * src/in-page/ (`String(fn)`), or text put together from them (a spare tab's visit). With the
+ * library's calls (`PagePort`, whose declaration is made above) and `addPreload`, the only way a
+ * script of the server's goes to a page.
+ */
+export function callScript(
+  via: Sender,
+  params: Params<"script.callFunction">,
+  opts?: { timeoutMs?: number },
+): Promise<Result<"script.callFunction">> {
+  return via.send("script.callFunction", params, opts);
+}
+
+/** A script run in every new document of `params.contexts` (or of all), before the page's own. */
+export function addPreload(
+  via: Sender,
+  params: Params<"script.addPreloadScript">,
+  opts?: { timeoutMs?: number },
+): Promise<Result<"script.addPreloadScript">> {
+  return via.send("script.addPreloadScript", params, opts);
 }

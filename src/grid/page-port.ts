@@ -8,9 +8,9 @@ import type { HeldConnection } from "./held.ts";
 import { declaration, NO_LIBRARY, type PageFn, packArgs, settling, unpackResult } from "./page-call.ts";
 import { DialogOpened, dialogOpenError } from "./page-dialogs.ts";
 import {
+  answers,
   DialogElsewhere,
   PageBusy,
-  PING,
   stillStuck,
   targetOf,
   watchElsewhere,
@@ -307,17 +307,7 @@ export class PagePort {
     if (open) throw dialogOpenError(open);
     const top = (await this.send("browsingContext.getTree", { root: tab, maxDepth: 0 })).contexts[0];
     if (top?.originalOpener) {
-      const answered = await this.held.socket
-        .send(
-          "script.callFunction",
-          { functionDeclaration: PING, target: { context: tab, sandbox: SANDBOX }, awaitPromise: false },
-          { timeoutMs: PROBE_MS },
-        )
-        .then(
-          () => true,
-          (err: unknown) => !(err instanceof BidiTimeout),
-        );
-      if (!answered) {
+      if (!(await answers(this.held.socket, tab, PROBE_MS))) {
         const kept = await readPopup(this.held.socket, tab);
         // The page may open a dialog as it loads again: then the reload is done (it loads once the
         // dialog is answered), and the call says what the dialog is.

@@ -8,6 +8,7 @@ import { AppError } from "../errors.ts";
 import { ping } from "../in-page/standalone.ts";
 import { type BidiSocket, BidiTimeout, SANDBOX } from "./bidi.ts";
 import type { HeldConnection } from "./held.ts";
+import { callScript } from "./page-call.ts";
 
 /** The probe a stuck page does not answer (src/in-page/standalone.ts). */
 export const PING = String(ping);
@@ -19,16 +20,14 @@ export const PROBE_MS = 1_000;
 
 /** Whether `context`'s document runs a trivial script within `ms` (an error reply still answers). */
 export function answers(socket: BidiSocket, context: string, ms = PROBE_MS): Promise<boolean> {
-  return socket
-    .send(
-      "script.callFunction",
-      { functionDeclaration: PING, target: { context, sandbox: SANDBOX }, awaitPromise: false },
-      { timeoutMs: ms },
-    )
-    .then(
-      () => true,
-      (err: unknown) => !(err instanceof BidiTimeout),
-    );
+  return callScript(
+    socket,
+    { functionDeclaration: PING, target: { context, sandbox: SANDBOX }, awaitPromise: false },
+    { timeoutMs: ms },
+  ).then(
+    () => true,
+    (err: unknown) => !(err instanceof BidiTimeout),
+  );
 }
 
 /** A dialog open in another tab, which the tab a call went to waits on (a 400: answer it). */

@@ -8,6 +8,7 @@
 import { putKeptBack, readKept } from "../in-page/standalone.ts";
 import type { BidiSocket } from "./bidi.ts";
 import { SANDBOX } from "./bidi.ts";
+import { callScript } from "./page-call.ts";
 
 const CALL_MS = 2_000;
 
@@ -29,8 +30,8 @@ export async function readPopup(socket: BidiSocket, tab: string): Promise<Kept |
     );
     const realm = realms.find((r) => r.type === "window" && r.sandbox === SANDBOX)?.realm;
     if (!realm) return null;
-    const reply = await socket.send(
-      "script.callFunction",
+    const reply = await callScript(
+      socket,
       { functionDeclaration: READ, target: { realm }, awaitPromise: false, resultOwnership: "none" },
       { timeoutMs: CALL_MS },
     );
@@ -47,20 +48,18 @@ export async function readPopup(socket: BidiSocket, tab: string): Promise<Kept |
 
 /** After the reload: what the opener appended, appended again. */
 export async function putBack(socket: BidiSocket, tab: string, kept: Kept): Promise<void> {
-  await socket
-    .send(
-      "script.callFunction",
-      {
-        functionDeclaration: PUT_BACK,
-        target: { context: tab, sandbox: SANDBOX },
-        arguments: [
-          { type: "string", value: kept.body },
-          { type: "string", value: kept.title },
-        ],
-        awaitPromise: false,
-        resultOwnership: "none",
-      },
-      { timeoutMs: CALL_MS },
-    )
-    .catch(() => undefined);
+  await callScript(
+    socket,
+    {
+      functionDeclaration: PUT_BACK,
+      target: { context: tab, sandbox: SANDBOX },
+      arguments: [
+        { type: "string", value: kept.body },
+        { type: "string", value: kept.title },
+      ],
+      awaitPromise: false,
+      resultOwnership: "none",
+    },
+    { timeoutMs: CALL_MS },
+  ).catch(() => undefined);
 }

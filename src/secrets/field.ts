@@ -7,6 +7,7 @@ import { badInput } from "../errors.ts";
 import { remoteValue, SANDBOX } from "../grid/bidi.ts";
 import type { Page } from "../grid/page.ts";
 import type { NodeRef } from "../grid/page-call.ts";
+import { callScript } from "../grid/page-call.ts";
 import { markScriptedDoc, scriptedDoc } from "../in-page/standalone.ts";
 
 const CALL_MS = 10_000;
@@ -58,13 +59,11 @@ export async function noteScript(page: Page): Promise<void> {
   }
   const contexts = origin && origin !== "null" ? reached.ofOrigin(origin) : [page.context];
   for (const context of contexts)
-    page.held.socket
-      .send(
-        "script.callFunction",
-        { functionDeclaration: MARK, target: { context, sandbox: SANDBOX }, awaitPromise: false },
-        { timeoutMs: CALL_MS },
-      )
-      .catch(() => undefined);
+    callScript(
+      page.held.socket,
+      { functionDeclaration: MARK, target: { context, sandbox: SANDBOX }, awaitPromise: false },
+      { timeoutMs: CALL_MS },
+    ).catch(() => undefined);
 }
 
 /**
@@ -105,13 +104,11 @@ export async function refuseNearScript(
   walk(tree.contexts);
   const asked = await Promise.all(
     reached.ofOrigin(field.origin).map(async (context) => {
-      const got = await page.held.socket
-        .send(
-          "script.callFunction",
-          { functionDeclaration: ASK, target: { context, sandbox: SANDBOX }, awaitPromise: false },
-          { timeoutMs: ASK_MS },
-        )
-        .catch(() => null);
+      const got = await callScript(
+        page.held.socket,
+        { functionDeclaration: ASK, target: { context, sandbox: SANDBOX }, awaitPromise: false },
+        { timeoutMs: ASK_MS },
+      ).catch(() => null);
       const yes = got?.type !== "success" || remoteValue(got.result) !== false;
       return yes ? context : null;
     }),

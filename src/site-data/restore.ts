@@ -8,6 +8,7 @@ import type { BrowsingContext, Network, Storage } from "webdriver-bidi-protocol"
 import { SITE_DATA_URI } from "../actions/fields.ts";
 import { messageOf } from "../errors.ts";
 import { SANDBOX } from "../grid/bidi.ts";
+import { addPreload } from "../grid/page-call.ts";
 import { isObject } from "../kit/json.ts";
 import {
   hostOfUrl,
@@ -184,7 +185,7 @@ export async function preloadSession(
     );
   }
   const [added, subscribed] = await Promise.allSettled([
-    bidi.send("script.addPreloadScript", {
+    addPreload(bidi, {
       functionDeclaration: sessionPreload(origin, items),
       sandbox: SANDBOX,
       contexts: [context],

@@ -2,6 +2,7 @@
 // failure, or about:blank committed; each frame of a page with frames parsed), never by asking the page.
 import { SANDBOX } from "../grid/bidi.ts";
 import { SPARE_PATH } from "../grid/net-rules.ts";
+import { callScript } from "../grid/page-call.ts";
 import { framesOf, type SpareBidi } from "./spare-page.ts";
 
 export const HOME = "about:blank";
@@ -118,7 +119,7 @@ export class Moves {
   /** Moves the tab to `url` by location.replace from its page; `arrival` waits for it there. */
   async move(url: string): Promise<void> {
     await this.after.catch(() => undefined);
-    const r = await this.bidi.send("script.callFunction", {
+    const r = await callScript(this.bidi, {
       functionDeclaration: "(url) => { location.replace(url); }",
       target: { context: this.context, sandbox: SANDBOX },
       arguments: [{ type: "string", value: url }],

@@ -4,6 +4,7 @@
 
 import { type BidiSocket, remoteValue, SANDBOX } from "../grid/bidi.ts";
 import { SPARE_PATH } from "../grid/net-rules.ts";
+import { callScript } from "../grid/page-call.ts";
 import { firstParty, onMarkedPage } from "../in-page/standalone.ts";
 
 export const SPARE_MARKER = "selenium-flow-spare";
@@ -118,7 +119,7 @@ export async function inFrames(
       const frame = await contexts.get(origin + SPARE_PATH);
       if (!frame) return { ok: false };
       try {
-        const reply = await bidi.send("script.callFunction", {
+        const reply = await callScript(bidi, {
           functionDeclaration: onSpareFrame(fn),
           target: { context: frame, sandbox: SANDBOX },
           arguments: [

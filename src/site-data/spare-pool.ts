@@ -2,6 +2,7 @@
 // budget: a save's read of the history's other sites, a restore's writes.
 import { messageOf } from "../errors.ts";
 import { remoteValue, SANDBOX } from "../grid/bidi.ts";
+import { callScript } from "../grid/page-call.ts";
 import { cores } from "../in-page/standalone.ts";
 import { FRAMES_PER_PAGE, type FrameResult, type SpareBidi, SW_REASON, spareUrl } from "./spare-page.ts";
 import { borrowSpareTab, openSpareTab, ServiceWorkerAnswered, type SpareTab } from "./spare-tab.ts";
@@ -22,13 +23,11 @@ export const VISITS_PER_TAB = 4;
 
 /** The cores of the browser's machine, as its page says (navigator.hardwareConcurrency); 0: unknown. */
 export async function browserCores(bidi: SpareBidi, context: string): Promise<number> {
-  const reply = await bidi
-    .send("script.callFunction", {
-      functionDeclaration: String(cores),
-      target: { context, sandbox: SANDBOX },
-      awaitPromise: false,
-    })
-    .catch(() => null);
+  const reply = await callScript(bidi, {
+    functionDeclaration: String(cores),
+    target: { context, sandbox: SANDBOX },
+    awaitPromise: false,
+  }).catch(() => null);
   const n = reply?.type === "success" ? Number(remoteValue(reply.result)) : 0;
   return Number.isInteger(n) && n > 0 ? n : 0;
 }

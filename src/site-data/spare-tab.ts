@@ -6,6 +6,7 @@ import type { Network, Script } from "webdriver-bidi-protocol";
 import { messageOf } from "../errors.ts";
 import { remoteValue, SANDBOX } from "../grid/bidi.ts";
 import { SPARE_PATH } from "../grid/net-rules.ts";
+import { addPreload, callScript } from "../grid/page-call.ts";
 import { nothing } from "../in-page/standalone.ts";
 import { type Arrival, FRAMED, HOME, LOADED, MOVED, Moves } from "./spare-moves.ts";
 import {
@@ -149,7 +150,7 @@ async function prepare(bidi: SpareBidi, context: string, parts: Parts): Promise<
   const subscribing = bidi.subscribe(["network.beforeRequestSent", ...MOVED, LOADED, FRAMED], [context]);
   // The sandbox is made with each document rather than by the first call into it, a round trip
   // into the page saved on every visit.
-  const preloading = bidi.send("script.addPreloadScript", {
+  const preloading = addPreload(bidi, {
     functionDeclaration: String(nothing),
     sandbox: SANDBOX,
     contexts: [context],
@@ -182,7 +183,7 @@ function spareTab(
     if (arrival) parts.hold = new Promise<void>((resolve) => (release = resolve));
     let reply: Script.EvaluateResult;
     try {
-      reply = await bidi.send("script.callFunction", {
+      reply = await callScript(bidi, {
         functionDeclaration: onSpare(fn),
         target: { context, sandbox: SANDBOX },
         arguments: [

@@ -4,6 +4,7 @@
 // is read through `reach`.
 import type { LiveBrowser } from "../actions/action.ts";
 import { remoteValue, SANDBOX } from "../grid/bidi.ts";
+import { callScript } from "../grid/page-call.ts";
 import { docTitle } from "../in-page/standalone.ts";
 import { type Reach, reach, SCREEN_MS, screenOf } from "./screens.ts";
 
@@ -56,17 +57,16 @@ async function where(
     socket.send("browsingContext.getTree", { root: tab, maxDepth: 0 }, { timeoutMs: SCREEN_MS }),
     prompted
       ? ""
-      : socket
-          .send(
-            "script.callFunction",
-            {
-              functionDeclaration: TITLE,
-              target: { context: tab, sandbox: SANDBOX },
-              awaitPromise: false,
-              resultOwnership: "none",
-            },
-            { timeoutMs: 1_000 },
-          )
+      : callScript(
+          socket,
+          {
+            functionDeclaration: TITLE,
+            target: { context: tab, sandbox: SANDBOX },
+            awaitPromise: false,
+            resultOwnership: "none",
+          },
+          { timeoutMs: 1_000 },
+        )
           .then((r) => {
             const v = r.type === "success" ? remoteValue(r.result) : "";
             return typeof v === "string" ? v : "";

@@ -3,6 +3,7 @@
 // pop-ups (the browser keeps the setting across held connections). Width and height size the
 // window around it. Read back in the first tab so the result says what it got.
 import type { LiveBrowser } from "../actions/action.ts";
+import { callScript } from "../grid/page-call.ts";
 import { innerSize } from "../in-page/standalone.ts";
 
 export type Viewport = { width: number; height: number };
@@ -16,14 +17,12 @@ export async function applyViewport(browser: LiveBrowser, viewport: Viewport): P
     .send("browsingContext.setViewport", { userContexts: [top?.userContext ?? "default"], viewport })
     // A browser whose BiDi sizes only one context at a time: its first tab at least.
     .catch(() => page.send("browsingContext.setViewport", { context, viewport }));
-  const got = await page
-    .send("script.callFunction", {
-      functionDeclaration: String(innerSize),
-      target: { context, sandbox: "viewport" },
-      awaitPromise: false,
-      resultOwnership: "none",
-    })
-    .catch(() => null);
+  const got = await callScript(page, {
+    functionDeclaration: String(innerSize),
+    target: { context, sandbox: "viewport" },
+    awaitPromise: false,
+    resultOwnership: "none",
+  }).catch(() => null);
   const value = got?.type === "success" ? (got.result as { value?: unknown }).value : null;
   const m = typeof value === "string" ? /^(\d+)x(\d+)$/.exec(value) : null;
   return m ? { width: Number(m[1]), height: Number(m[2]) } : null;

@@ -20,7 +20,7 @@ import { Log } from "./log.ts";
 import { CallMetrics } from "./metrics/calls.ts";
 import { metricsRoutes } from "./metrics/routes.ts";
 import { secretPageRoutes } from "./person/secret-page.tsx";
-import { PersonSecrets } from "./person/secrets.ts";
+import { learnValues, PersonSecrets } from "./person/secrets.ts";
 import { Questions } from "./person/waits.ts";
 import { setupRecordings } from "./recordings/setup.ts";
 import { ACTIONS } from "./registry.ts";
@@ -80,7 +80,8 @@ export async function openSealedStore(
   log: Log,
   oldKeys: string[] = [],
   attempt = 0,
-  told: { key?: string } = {},
+  /** The key chosen (told back), and who is handed the workspaces' own secrets as records are read. */
+  told: { key?: string; openedSecrets?: (secrets: object) => void } = {},
 ): Promise<RecordStore> {
   let key = "";
   let fresh = false;
@@ -93,6 +94,7 @@ export async function openSealedStore(
     oldKeys,
     log: (m) => log.info(m),
     warn: (m) => log.warn(m),
+    ...(told.openedSecrets && { openedSecrets: told.openedSecrets }),
     chosen: (k, f) => {
       key = k;
       fresh = f;
@@ -128,7 +130,12 @@ export async function openSealedStore(
 export async function buildServices(config: Config, opts: AppOptions = {}): Promise<Services> {
   const now = opts.now ?? epochSeconds;
   const log = opts.log ?? new Log(config.log.level);
-  const sealed: { key?: string } = {};
+  // Every server of a group learns a workspace's own secret values as it reads the record (for the
+  // redactor), not only the server where the person typed them.
+  const learned = new Set<string>();
+  const sealed: { key?: string; openedSecrets?: (s: object) => void } = {
+    openedSecrets: (s) => learnValues(learned, s),
+  };
   const store = opts.store ?? (await openSealedStore(config, log, [], 0, sealed));
   const grid = new Grid(config.grid.url, {
     openTimeout: config.grid.open_timeout,
@@ -140,7 +147,7 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
   const secrets = new SecretCatalogue(config.secrets, log);
   const events = new Events();
   const changed = (w: string) => events.changed(w);
-  const personSecrets = new PersonSecrets(store, secrets, config, changed);
+  const personSecrets = new PersonSecrets(store, secrets, config, changed, learned);
   const redactor = new Redactor(secrets, () => personSecrets.known());
   log.addRedaction(redactor.redact);
   const { files, store: fileStore } = setupFiles(config, { grid, records: store, now, changed, log });

@@ -5,7 +5,7 @@
 // are sealed at rest with the site data's key (store/seal.ts). A request lives REQUEST_S seconds,
 // its token works once, and only its hash is kept. The hosts it names are the agent's, each one the
 // server's navigation policy lets a browser reach; the person may narrow them, never widen them.
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { Config } from "../config/schema.ts";
 import { badInput, conflict, forbidden, notFound } from "../errors.ts";
 import { NavPolicy } from "../grid/policy.ts";
@@ -27,6 +27,7 @@ import {
 } from "../store/record.ts";
 import type { RecordStore } from "../store/types.ts";
 import { updateWith } from "../store/update.ts";
+import { hash, newToken, same, workspaceOfToken } from "./secret-tokens.ts";
 
 /** How long a request's page takes a value (seconds). */
 export const REQUEST_S = 600;
@@ -67,40 +68,29 @@ export type Ending = "entered" | "declined" | "expired" | "stopped";
 
 type Store = Pick<RecordStore, "get" | "update" | "putMark" | "hasMark" | "nudge">;
 
-const hash = (text: string) => createHash("sha256").update(text).digest("hex");
 const nowS = () => Date.now() / 1000;
 const live = (r: SecretRequest) => r.until > nowS();
 const entered = (id: string) => `secret-entered:${id}`;
 const declined = (id: string) => `secret-declined:${id}`;
 
-/** The same text, compared in constant time. */
-function same(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
-/** The token names its workspace (so any server finds the record) and 24 random bytes. */
-function newToken(workspace: string): string {
-  return `${Buffer.from(workspace).toString("base64url")}.${randomBytes(24).toString("base64url")}`;
-}
-
-function workspaceOfToken(token: string): string | null {
-  const [w, rest] = token.split(".");
-  if (!w || !rest || token.split(".").length !== 2) return null;
-  return Buffer.from(w, "base64url").toString("utf8") || null;
+/** Adds the values of a record's own secrets (as the store opened them) to `into`. */
+export function learnValues(into: Set<string>, secrets: object): void {
+  for (const s of Object.values(secrets) as { keys?: Record<string, unknown> }[])
+    for (const v of Object.values(s?.keys ?? {})) if (typeof v === "string") into.add(v);
 }
 
 export class PersonSecrets {
-  /** Every value this server has read or stored, so the redactor hides them (a group's other servers learn them on reading). */
-  private readonly values = new Set<string>();
-
   constructor(
     private readonly store: Store,
     private readonly catalogue: SecretCatalogue,
     private readonly config: Pick<Config, "navigate">,
     /** A workspace's row changed (admin live updates). */
     private readonly changed: (workspace: string) => void,
+    /**
+     * Every value this server has read or stored, so the redactor hides them: the store adds those
+     * of each record it reads (app.ts), this adds those typed here and those it reads itself.
+     */
+    private readonly values: Set<string> = new Set(),
   ) {}
 
   /** The values the redactor hides besides the catalogue's. */

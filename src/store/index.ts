@@ -29,6 +29,8 @@ export interface StoreSettings {
   log?: (message: string) => void;
   /** Told when a record's site data is sealed under another key. */
   warn?: (message: string) => void;
+  /** Handed a workspace's own secrets whenever a record holding them is read. */
+  openedSecrets?: (secrets: object) => void;
   /** The key the store seals with, once chosen (its fingerprint is checked at boot). */
   chosen?: (key: string, fresh: boolean) => void;
   /** A key file the data dir lacks is made only once `keep()` is called (after the boot checks). */
@@ -90,6 +92,7 @@ export async function openStore(settings: StoreSettings): Promise<RecordStore> {
     new SealCodec(
       [storeKey(settings), ...(settings.oldKeys ?? [])].map((k) => deriveKey(k)),
       settings.warn,
+      settings.openedSecrets,
     );
   if (storeUrl) {
     let scheme = "";

@@ -66,6 +66,8 @@ export class SealCodec implements RecordCodec {
     keys: Buffer[],
     /** Told once for each snapshot sealed under another key. */
     private readonly warn: (message: string) => void = () => undefined,
+    /** Handed each workspace's own secrets as a record is read (the redactor learns their values). */
+    private readonly openedSecrets: (secrets: object) => void = () => undefined,
   ) {
     if (keys.length === 0) throw new Error("a seal needs a key");
     this.keys = keys;
@@ -116,6 +118,7 @@ export class SealCodec implements RecordCodec {
       else {
         const value = JSON.parse(opened.json) as object;
         if (opened.current) this.seals.set(value, secrets);
+        this.openedSecrets(value);
         parsed.secrets = value;
       }
     }

@@ -291,3 +291,28 @@ test("2026-07-28, a client that opens URLs: input_required sends its user to the
     await c.close();
   }
 });
+
+test("a group's other server hides a value a person typed on the first, once it has read the workspace's record", async () => {
+  const first = await startServer({});
+  const second = await startServer({
+    configure: (c) => {
+      c.data.dir = first.dataDir;
+    },
+  });
+  try {
+    const { link } = (await first.call("POST", "/secrets/request", ASK, "sec-group")).body as {
+      link: string;
+    };
+    const page = await open(link);
+    const hosts = ASK.allowed_urls[0] as string;
+    await post(link, { csrf: page.csrf, value: PASSWORD, hosts }, { origin: first.url, cookie: page.cookie });
+    expect(first.app.services.redactor.redact(`seen ${PASSWORD}`)).toBe("seen [hidden]");
+    // The second server reads the record (any call of the workspace does): from then on it hides the value.
+    expect(second.app.services.redactor.redact(`seen ${PASSWORD}`)).toBe(`seen ${PASSWORD}`);
+    expect((await second.call("GET", "/admin/workspaces/sec-group", undefined, null)).status).toBe(200);
+    expect(second.app.services.redactor.redact(`seen ${PASSWORD}`)).toBe("seen [hidden]");
+  } finally {
+    await second.close();
+    await first.close();
+  }
+});

@@ -29,7 +29,12 @@ const replies: string[] = [];
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startServer({ dataDir: false, configure: (c) => void (c.secrets.hold_ms = 300) });
+  server = await startServer({
+    dataDir: false,
+    configure: (c) => {
+      c.secrets.hold_ms = 300;
+    },
+  });
 });
 
 afterAll(async () => {

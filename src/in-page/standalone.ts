@@ -49,6 +49,11 @@ export function putKeptBack(body: string, title: string): boolean {
   return now !== null;
 }
 
+/** Sends the page to `url` without a history entry (a spare tab's move, site-data/spare-moves.ts). */
+export function moveTo(url: string): void {
+  location.replace(url);
+}
+
 /** Nothing: a preload script that only makes the sandbox with each document (a spare tab's). */
 export function nothing(): void {}
 

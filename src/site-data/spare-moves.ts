@@ -3,6 +3,7 @@
 import { SANDBOX } from "../grid/bidi.ts";
 import { SPARE_PATH } from "../grid/net-rules.ts";
 import { callScript } from "../grid/page-call.ts";
+import { moveTo } from "../in-page/standalone.ts";
 import { framesOf, type SpareBidi } from "./spare-page.ts";
 
 export const HOME = "about:blank";
@@ -120,7 +121,7 @@ export class Moves {
   async move(url: string): Promise<void> {
     await this.after.catch(() => undefined);
     const r = await callScript(this.bidi, {
-      functionDeclaration: "(url) => { location.replace(url); }",
+      functionDeclaration: String(moveTo),
       target: { context: this.context, sandbox: SANDBOX },
       arguments: [{ type: "string", value: url }],
       awaitPromise: false,

@@ -30,14 +30,14 @@ function flowBody(body: unknown): Record<string, unknown> {
   );
 }
 
-function prepare(
+async function prepare(
   services: ActionServices,
   workspace: string,
   input: { name: string; params?: Record<string, string | number | boolean> },
 ) {
   const { parsed } = services.flows.load(workspace, input.name);
   const bound = bindFlow(parsed, input.params ?? {}, services.flows.tools);
-  checkSecrets(services, parsed, bound);
+  await checkSecrets(services, workspace, parsed, bound);
   return { parsed, bound };
 }
 
@@ -61,10 +61,10 @@ export const runFlowAction = defineAction({
   annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
   browser: "page",
   precheck: async ({ workspace, services }, input) => {
-    prepare(services, workspace, input);
+    await prepare(services, workspace, input);
   },
   handler: async (ctx, input) => {
-    const { parsed, bound } = prepare(ctx.services, ctx.workspace, input);
+    const { parsed, bound } = await prepare(ctx.services, ctx.workspace, input);
     return runFlow(ctx, parsed.flow, bound, input.name);
   },
 });

@@ -43,12 +43,20 @@ function secretRef(input: Record<string, unknown>): SecretRef | null {
   return typeof name === "string" && typeof key === "string" ? { name, key } : null;
 }
 
-/** 400 before anything runs when a step names a secret or key the catalogue does not have. */
-export function checkSecrets(services: ActionServices, parsed: ParsedFlow, bound: BoundStep[]): void {
+/**
+ * 400 before anything runs when a step names a secret or key that neither the catalogue nor the
+ * workspace (a person gave it, request_secret) has.
+ */
+export async function checkSecrets(
+  services: ActionServices,
+  workspace: string,
+  parsed: ParsedFlow,
+  bound: BoundStep[],
+): Promise<void> {
   for (const step of bound) {
     const ref = secretRef(step.input);
     if (!ref) continue;
-    const secret = services.secrets.get(ref.name);
+    const secret = services.secrets.get(ref.name) ?? (await services.personSecrets.get(workspace, ref.name));
     const at = ["steps", step.n - 1, "args", "secret"];
     if (!secret) {
       throw parsed.refuse(

@@ -29,8 +29,8 @@ const replies: string[] = [];
 let server: TestServer;
 
 beforeAll(async () => {
+  // A data dir: the flow test saves one.
   server = await startServer({
-    dataDir: false,
     configure: (c) => {
       c.secrets.hold_ms = 300;
     },
@@ -118,10 +118,25 @@ test("over REST: the write is a 409 with the link; once the person typed the val
   expect(again.body).toEqual({ url: site.url("/welcome"), title: "Welcome" });
   expect(received.length).toBe(before + 1);
   expect(received.at(-1)).toBe(UNICODE);
+  // A saved flow types it too: run_flow finds the workspace's own secret, as write does.
+  const steps = [
+    { tool: "navigate", args: { url: site.url("/signin") } },
+    {
+      tool: "write",
+      args: { selector: { label: "Password" }, secret: { name: "portal2", key: "password" }, submit: true },
+    },
+  ];
+  const saved = await server.call("PUT", "/flows/portal", { steps }, W);
+  expect(saved.status).toBe(200);
+  const ran = await call("/flows/portal/run", {});
+  expect(ran.status).toBe(200);
+  expect(ran.body.status).toBe("ok");
+  expect(received.length).toBe(before + 2);
+  expect(received.at(-1)).toBe(UNICODE);
   // Kept for the site it was asked for only: on another host it is refused, nothing typed.
   await call("/browser/navigate", { url: site.url("/signin", "other.example.test") });
   const elsewhere = await call("/browser/write", SIGN_IN("portal2"));
   expect(elsewhere.status).toBe(400);
   expect(elsewhere.body.error).toContain("may not be typed on other.example.test");
-  expect(received.length).toBe(before + 1);
+  expect(received.length).toBe(before + 2);
 }, 120_000);

@@ -111,6 +111,15 @@ export class PersonSecrets {
       .sort((a, b) => a.name.localeCompare(b.name));
   }
 
+  /** The workspace's own secrets as an agent may see them (workspace://secrets): never a value. */
+  async listed(workspace: string): Promise<(SecretListing & { description: string })[]> {
+    const record = await this.store.get(workspace);
+    return this.list(record).map((s) => ({
+      ...s,
+      description: record?.secrets?.[s.name]?.description ?? "",
+    }));
+  }
+
   /** Every workspace's own secrets, by workspace (names, keys and hosts: never a value). */
   async everyWorkspace(keys: readonly string[]): Promise<{ workspace: string; secrets: SecretListing[] }[]> {
     const out: { workspace: string; secrets: SecretListing[] }[] = [];

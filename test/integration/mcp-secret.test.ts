@@ -143,6 +143,19 @@ test("a client without URL elicitation gets the link as text; a unicode value en
   expect(secret?.allowedUrls).toEqual(ASK.allowed_urls);
   const after = await c.callTool({ name: "request_secret", arguments: ASK });
   expect(after.structuredContent).toEqual({ entered: true });
+  // workspace://secrets lists it for this workspace, with its sites and no value; GET /secrets (no workspace) does not.
+  const read = await c.readResource({ uri: "workspace://secrets" });
+  const text = (read.contents[0] as { text: string }).text;
+  expect(text).not.toContain(UNICODE);
+  expect(JSON.parse(text).secrets).toContainEqual({
+    name: "shop",
+    description: ASK.reason,
+    keys: ["password"],
+    allowed_urls: ASK.allowed_urls,
+    restricted: true,
+  });
+  const rest = await server.call("GET", "/secrets", undefined, "sec-text");
+  expect(rest.body.secrets.map((x: { name: string }) => x.name)).not.toContain("shop");
   await c.close();
 });
 

@@ -1,11 +1,12 @@
-// The page port: one BiDi command with its failures said plainly, the dialog watch, sandbox and page calls.
+// The page port: one BiDi command with its failures said plainly, the dialog watch, the sandbox calls.
 import { error as wd } from "selenium-webdriver";
 import type { BrowsingContext, Script } from "webdriver-bidi-protocol";
 import { badInput } from "../errors.ts";
+import { pageLibrary } from "../in-page/bundle.ts" with { type: "macro" };
 import type { Method, Params, Result } from "./bidi.ts";
-import { BidiDead, BidiError, type BidiSocket, BidiTimeout, SANDBOX } from "./bidi.ts";
+import { BidiDead, BidiError, BidiTimeout, SANDBOX } from "./bidi.ts";
 import type { HeldConnection } from "./held.ts";
-import { declaration, NO_LIBRARY, type PageFn, packArgs, settling, unpackResult } from "./page-call.ts";
+import type { NodeRef, PageFn, WindowRef } from "./page-call.ts";
 import { DialogOpened, dialogOpenError } from "./page-dialogs.ts";
 import {
   answers,
@@ -18,6 +19,87 @@ import {
 } from "./page-stuck.ts";
 import type { NavPolicy } from "./policy.ts";
 import { putBack, readPopup } from "./popup-kept.ts";
+
+const LIBRARY: string = pageLibrary();
+
+export function isNodeRef(v: unknown): v is NodeRef {
+  return typeof v === "object" && v !== null && typeof (v as NodeRef).sharedId === "string";
+}
+
+/** The library for every new document's sandbox, installed by each held connection. */
+export const LIBRARY_PRELOAD = `() => { if (!globalThis.__sfLib) { ${LIBRARY} } }`;
+export const NO_LIBRARY = "__sf:no-library";
+
+// The call unpacks its arguments, runs the library's function `__fn` and packs what it returns, all
+// in the sandbox: every function run there is the library's (src/in-page/), called by its name. The
+// library is there already in any document loaded since the connection was held (its preload script
+// put it there); the lean form says when it is not, and the whole form brings it.
+const call = (install: string) => `async function (__fn, __args, __arm, ...__refs) {
+${install}
+const L = globalThis.__sfLib; L.fresh(); if (__arm) L.arm();
+return L.pack(await L[__fn](...L.unpack(__args, __refs)));
+}`;
+const LEAN = call(`if (!globalThis.__sfLib?.[__fn]) return "${NO_LIBRARY}";`);
+const WHOLE = call(`if (!globalThis.__sfLib?.[__fn]) { ${LIBRARY} }`);
+
+export function declaration(withLibrary: boolean): string {
+  return withLibrary ? WHOLE : LEAN;
+}
+
+/** Arguments as the sandbox takes them: the function's name, one JSON string, whether to arm, and the node refs it points at. */
+export function packArgs(fn: PageFn, args: unknown[], arm: boolean): Script.LocalValue[] {
+  const refs: Script.LocalValue[] = [];
+  const json = JSON.stringify(args, (_k, v: unknown) => {
+    if (isNodeRef(v)) {
+      refs.push({ sharedId: v.sharedId });
+      return { $sf: refs.length - 1 };
+    }
+    return v;
+  });
+  return [
+    { type: "string", value: fn },
+    { type: "string", value: json },
+    { type: "boolean", value: arm },
+    ...refs,
+  ];
+}
+
+export function unpackResult(result: Script.RemoteValue, context: string): unknown {
+  const parts = (
+    result.type === "array" && Array.isArray(result.value) ? result.value : []
+  ) as Script.RemoteValue[];
+  const head = parts[0];
+  if (head?.type !== "string" || typeof head.value !== "string") {
+    throw new Error("the page library answered in an unknown shape");
+  }
+  const refs = parts.slice(1).map((r): NodeRef | WindowRef | null => {
+    const v = r as Script.RemoteValue & { sharedId?: string };
+    if (r.type === "window") return { window: String((r.value as { context?: string })?.context ?? "") };
+    if (typeof v.sharedId === "string") return { sharedId: v.sharedId, context };
+    return null;
+  });
+  return JSON.parse(head.value, (_k, x: unknown) =>
+    x !== null && typeof x === "object" && typeof (x as { $sf?: unknown }).$sf === "number"
+      ? refs[(x as { $sf: number }).$sf]
+      : x,
+  );
+}
+
+// A document on its way out answers "Cannot find context" for a moment, until the next is in.
+const TRANSIENT =
+  /cannot find context with specified id|execution context was destroyed|inspected target navigated/i;
+
+/** Runs a read again, a moment later, while the document it went to is being replaced. */
+export async function settling<T>(read: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await read();
+    } catch (err) {
+      if (attempt >= 4 || !(err instanceof BidiError) || !TRANSIENT.test(err.bidiMessage)) throw err;
+      await Bun.sleep(25 * attempt);
+    }
+  }
+}
 
 /** Which tab the agent acts in, and which frame inside it (null: the tab's top document). */
 export interface Where {
@@ -44,8 +126,6 @@ const PROBE_MS = 500;
 const WATCH_MS = 400;
 /** How long one of the server's own small reads may wait before the page counts as busy (see glance). */
 const GLANCE_MS = 10_000;
-/** How long past the script timeout a caller's script, or a key sequence, may take. */
-export const GRACE_MS = 10_000;
 
 /** "no such frame" for a context the tree still holds: its realm went stale (see send). */
 class StaleRealm extends Error {}
@@ -196,11 +276,6 @@ export class PagePort {
     return this.run<T>(this.context, false, fn, args);
   }
 
-  /** Marks the page for a gesture that located nothing (a key press on the page). */
-  async arm(): Promise<void> {
-    await this.call("arm");
-  }
-
   /** `call`, marking the page first for the gesture that follows (see page/leaving.ts). */
   async arming<T>(fn: PageFn, ...args: unknown[]): Promise<T> {
     return this.run<T>(this.context, true, fn, args);
@@ -224,23 +299,6 @@ export class PagePort {
     return this.run<T>(context, false, fn, args, GLANCE_MS);
   }
 
-  /**
-   * `callIn` in one realm the browser named (the sandbox of a field's document, asked before), so the
-   * work lands in that very document; `context` holds it (for the node refs it answers).
-   */
-  async callRealm<T>(realm: string, context: string, fn: PageFn, ...args: unknown[]): Promise<T> {
-    return (await this.runOn<T>({ realm }, context, false, fn, args)).value;
-  }
-
-  /** `callIn`, answering the sandbox realm it ran in beside what `fn` answered. */
-  async callWithRealm<T>(
-    context: string,
-    fn: PageFn,
-    ...args: unknown[]
-  ): Promise<{ value: T; realm: string }> {
-    return this.runOn<T>({ context, sandbox: SANDBOX }, context, false, fn, args);
-  }
-
   private async run<T>(
     context: string,
     arm: boolean,
@@ -251,7 +309,7 @@ export class PagePort {
     return (await this.runOn<T>({ context, sandbox: SANDBOX }, context, arm, fn, args, timeoutMs)).value;
   }
 
-  private async runOn<T>(
+  protected async runOn<T>(
     target: Script.Target,
     context: string,
     arm: boolean,
@@ -331,59 +389,12 @@ export class PagePort {
   /** Runs `work`; a dialog that opens in the tab meanwhile ends the wait with DialogOpened. */
   async whilePrompt<T>(work: Promise<T>): Promise<T> {
     const tab = this.where.tab;
-    const got = await this.held.racePrompt((c) => c === tab || this.inTab(c), work);
+    // Dialogs are told per top-level context; one of a frame of this tab counts too.
+    const got = await this.held.racePrompt((c) => c === tab || c === this.where.frame, work);
     if ("prompt" in got) {
       work.catch(() => undefined);
       throw new DialogOpened(got.prompt);
     }
     return got.done;
-  }
-
-  // Dialogs are told per top-level context; one of a frame of this tab counts too.
-  private inTab(context: string): boolean {
-    return context === this.where.frame;
-  }
-
-  /**
-   * Runs a caller's function declaration in the page's own world of `context` (what
-   * execute_script means), awaiting a promise; its value as the browser serialised it.
-   */
-  async userCall(
-    context: string,
-    declaration: string,
-    args: Script.LocalValue[],
-  ): Promise<Script.RemoteValue> {
-    const prompt = this.prompt;
-    if (prompt) throw dialogOpenError(prompt);
-    await this.usable();
-    let reply: Awaited<ReturnType<BidiSocket["send"]>> & Script.EvaluateResult;
-    try {
-      reply = (await this.whilePrompt(
-        this.send(
-          "script.callFunction",
-          {
-            functionDeclaration: declaration,
-            target: { context },
-            arguments: args,
-            awaitPromise: true,
-            resultOwnership: "none",
-            serializationOptions: { maxDomDepth: 0, maxObjectDepth: 20 },
-          },
-          { timeoutMs: this.opts.scriptMs + GRACE_MS },
-        ),
-      )) as Script.EvaluateResult;
-    } catch (err) {
-      if (err instanceof BidiTimeout) {
-        throw badInput(
-          "the script did not finish within the browser's script timeout: make it return sooner, or open the browser with a larger script_timeout",
-        );
-      }
-      throw err;
-    }
-    if (reply.type === "exception") {
-      const text = reply.exceptionDetails.text.replace(/^(?:Uncaught )?(?:[A-Z]\w*)?Error: /, "");
-      throw badInput(`the page's script failed: ${text}`);
-    }
-    return reply.result;
   }
 }

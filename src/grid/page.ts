@@ -4,17 +4,19 @@
 //   so a page that replaces its own globals changes nothing the server computes;
 // - elements cross as BiDi node references; gestures go through input.performActions.
 
-import type { BrowsingContext, Input } from "webdriver-bidi-protocol";
+import type { BrowsingContext, Input, Script } from "webdriver-bidi-protocol";
 import { badInput, conflict, unavailable } from "../errors.ts";
 import type { Locator } from "../in-page/index.ts";
 import { docTitle } from "../in-page/standalone.ts";
 import { BidiError, BidiTimeout, remoteValue, SANDBOX } from "./bidi.ts";
-import { type NodeRef, settling } from "./page-call.ts";
+import type { NodeRef, PageFn } from "./page-call.ts";
 import { DialogOpened, dialogOpenError } from "./page-dialogs.ts";
 import { actionsMs, clickActions, hoverActions, KEY_MS, keyActions, keysOf } from "./page-input.ts";
-import { GRACE_MS, PagePort } from "./page-port.ts";
+import { PagePort, settling } from "./page-port.ts";
 import { refusalText } from "./policy.ts";
 
+/** How long past the script timeout a caller's script, or a key sequence, may take. */
+const GRACE_MS = 10_000;
 const TITLE = String(docTitle);
 
 /** The schemes a page may be loaded from when navigate.allow_schemes is not given. */
@@ -305,6 +307,71 @@ export class Page extends PagePort {
 
   async setFiles(el: NodeRef, files: string[]): Promise<void> {
     await this.send("input.setFiles", { context: el.context, element: { sharedId: el.sharedId }, files });
+  }
+
+  /** Marks the page for a gesture that located nothing (a key press on the page). */
+  async arm(): Promise<void> {
+    await this.call("arm");
+  }
+
+  /**
+   * `callIn` in one realm the browser named (the sandbox of a field's document, asked before), so the
+   * work lands in that very document; `context` holds it (for the node refs it answers).
+   */
+  async callRealm<T>(realm: string, context: string, fn: PageFn, ...args: unknown[]): Promise<T> {
+    return (await this.runOn<T>({ realm }, context, false, fn, args)).value;
+  }
+
+  /** `callIn`, answering the sandbox realm it ran in beside what `fn` answered. */
+  async callWithRealm<T>(
+    context: string,
+    fn: PageFn,
+    ...args: unknown[]
+  ): Promise<{ value: T; realm: string }> {
+    return this.runOn<T>({ context, sandbox: SANDBOX }, context, false, fn, args);
+  }
+
+  /**
+   * Runs a caller's function declaration in the page's own world of `context` (what
+   * execute_script means), awaiting a promise; its value as the browser serialised it.
+   */
+  async userCall(
+    context: string,
+    declaration: string,
+    args: Script.LocalValue[],
+  ): Promise<Script.RemoteValue> {
+    const prompt = this.prompt;
+    if (prompt) throw dialogOpenError(prompt);
+    await this.usable();
+    let reply: Script.EvaluateResult;
+    try {
+      reply = (await this.whilePrompt(
+        this.send(
+          "script.callFunction",
+          {
+            functionDeclaration: declaration,
+            target: { context },
+            arguments: args,
+            awaitPromise: true,
+            resultOwnership: "none",
+            serializationOptions: { maxDomDepth: 0, maxObjectDepth: 20 },
+          },
+          { timeoutMs: this.opts.scriptMs + GRACE_MS },
+        ),
+      )) as Script.EvaluateResult;
+    } catch (err) {
+      if (err instanceof BidiTimeout) {
+        throw badInput(
+          "the script did not finish within the browser's script timeout: make it return sooner, or open the browser with a larger script_timeout",
+        );
+      }
+      throw err;
+    }
+    if (reply.type === "exception") {
+      const text = reply.exceptionDetails.text.replace(/^(?:Uncaught )?(?:[A-Z]\w*)?Error: /, "");
+      throw badInput(`the page's script failed: ${text}`);
+    }
+    return reply.result;
   }
 }
 

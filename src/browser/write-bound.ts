@@ -146,6 +146,8 @@ export async function boundWrite(
   let dialog: BrowsingContext.UserPromptOpenedParameters | null = null;
   /** The fields whose value the page changed as it took it (named by selector; never a value). */
   const changed: string[] = [];
+  let before = 0;
+  let failed: { err: unknown } | null = null;
   try {
     for (const [context, d] of docs) {
       const a = { realm: d.realm, context, confirmed: false };
@@ -175,7 +177,7 @@ export async function boundWrite(
       });
       for (const i of rewritten) changed.push(quoteSelector((d.items[i] as Filled).item.selector));
     }
-    const before = await gesture(page, () => send(page, filled, opts.submit, opts.timeout));
+    before = await gesture(page, () => send(page, filled, opts.submit, opts.timeout));
     // The fields are emptied at the submit's formdata, when the page moves on or the field goes, or
     // after the hold: each document says so; one gone with its page emptied itself as it hid.
     const hold = ctx.services.config.secrets.hold_ms;
@@ -197,22 +199,24 @@ export async function boundWrite(
       dialog ??= closed;
       if (!closed && settled !== "late") break;
     }
-    // A document that never said so may only be busy: emptied now, or the browser goes (fail closed).
-    if (!(await emptiedAll(page, armed, inDoc))) {
-      await ctx.lifecycle.end().catch(() => undefined);
-      throw unavailable(STUCK);
-    }
-    const typed = filled.filter((f) => f.item.secret).map((f) => f.value);
-    return { before, typed, changed, ...(dialog ? { dialog: dialog.message } : {}) };
-  } finally {
-    // On success and on failure alike: nothing stays filled (a document gone emptied itself).
-    if (page.prompt) dialog ??= await closeDialog(page).catch(() => null);
-    await Promise.all(
-      armed.filter((a) => !a.confirmed).map((a) => inDoc(a, "boundEmpty", "failed").catch(() => 0)),
-    );
-    for (const end of ends) end();
-    release();
+  } catch (err) {
+    failed = { err };
   }
+  // On success and on failure alike, nothing stays filled: a document gone emptied itself, one that
+  // did not say so is emptied now, and one that does not answer (a busy page, a failed submit that
+  // left it stuck) goes with its browser: the write fails closed.
+  if (page.prompt) dialog ??= await closeDialog(page).catch(() => null);
+  const emptied = await emptiedAll(page, armed, inDoc);
+  await Promise.all(
+    armed.filter((a) => !a.realm && !a.confirmed).map((a) => inDoc(a, "boundEmpty", "failed").catch(() => 0)),
+  );
+  if (!emptied) await ctx.lifecycle.end().catch(() => undefined);
+  for (const end of ends) end();
+  release();
+  if (!emptied) throw unavailable(STUCK);
+  if (failed) throw failed.err;
+  const typed = filled.filter((f) => f.item.secret).map((f) => f.value);
+  return { before, typed, changed, ...(dialog ? { dialog: dialog.message } : {}) };
 }
 
 type Armed = { realm: string | null; context: string; confirmed: boolean };

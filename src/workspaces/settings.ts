@@ -1,7 +1,7 @@
 // A workspace's browser settings: what an open asks for over what the last browser had, and the
 // Grid options they make.
 
-import { DEFAULT_HEIGHT, DEFAULT_WIDTH, type OpenRequest, type OpenResult } from "../actions/shapes.ts";
+import { DEFAULT_HEIGHT, DEFAULT_WIDTH, type OpenRequest } from "../actions/shapes.ts";
 import type { OpenOptions } from "../grid/webdriver-caps.ts";
 import type { BrowserSettings } from "../store/record.ts";
 

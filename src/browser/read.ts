@@ -265,6 +265,7 @@ export const readPageAction = defineAction({
     await tab.held.hints.settled(HINT_WAIT_MS, HINT_FEW);
     const inFlight = await fetchesDone(tab);
     const floor = ctx.browser.refFloors.floor(tab.held);
+    const goOn = tab.held.hints.pauseFor();
     const got = await acting(about, async () => {
       const root: NodeRef | null = input.selector
         ? await locate(tab, input.selector, { timeout: input.timeout })
@@ -278,7 +279,7 @@ export const readPageAction = defineAction({
       const start: Step = { context, root };
       if (cursor !== undefined) start.cursor = cursor;
       return composeRead(tab, start, { max: input.max_length, floor, boxes: input.boxes });
-    });
+    }).finally(goOn);
     if ("stale" in got) throw badInput(got.stale, "cursor");
     ctx.browser.refFloors.raise(tab.held, got.high);
     const [{ url, title }, viewport] = await Promise.all([

@@ -32,7 +32,7 @@ const EXPECT_MS = 10_000;
  * Node references per call. The browser resolves each on its own (about 0.5 ms), and a call of the
  * server's own to the same document waits behind the chunk under way: a small chunk keeps that short.
  */
-const CHUNK = 100;
+const CHUNK = 25;
 /** Node references waiting at most; past it, what a page reports is dropped. */
 const MAX_WAITING = 50_000;
 const TAKE_MS = 5_000;
@@ -88,6 +88,8 @@ export class HintRelay {
   private readonly waiting: Chunk[] = [];
   private count = 0;
   private running: Promise<void> | null = null;
+  /** Reads under way: the relay hands nothing over meanwhile (each of their page calls would wait behind a chunk). */
+  private reads = 0;
   /** Whether the pages have the recorder (held.ts follow): else nothing is ever waited for. */
   recording = false;
   /** Contexts whose new document has not said its loaded page's hints are sent: since when. */
@@ -171,7 +173,7 @@ export class HintRelay {
   private async run(): Promise<void> {
     for (;;) {
       const at = this.waiting.findIndex((c) => !this.held(c.context));
-      if (at < 0 || this.socket.closed) return;
+      if (at < 0 || this.socket.closed || this.reads > 0) return;
       const [chunk] = this.waiting.splice(at, 1) as [Chunk];
       const args: Script.LocalValue[] = [
         { type: "string", value: JSON.stringify(chunk.takes.map((t) => [t.kind, t.paths])) },
@@ -190,6 +192,21 @@ export class HintRelay {
       ).catch(() => undefined);
       this.count -= chunk.size;
     }
+  }
+
+  /**
+   * Pauses the handing over while a read walks the page (a flood it did not wait for goes on after
+   * it, for the next read); returns the way to go on.
+   */
+  pauseFor(): () => void {
+    this.reads++;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.reads--;
+      this.kick();
+    };
   }
 
   /** Node references received and not handed over yet (the chunk under way included). */

@@ -63,11 +63,26 @@ test("hints go to the sandbox of the reporting context, a chunk at a time; a hel
   held = false;
   expect(await relay.settled(1_000)).toBe(true);
   const calls = s.sent.filter((c) => c.method === "script.callFunction").map((c) => c.params as any);
-  expect(calls.map((c) => c.arguments.length - 1)).toEqual([100, 100, 50]);
+  expect(calls.map((c) => c.arguments.length - 1)).toEqual(Array(10).fill(25));
   expect(calls[0].target).toEqual({ context: "CTX", sandbox: "selenium-flow" });
-  expect(JSON.parse(calls[0].arguments[0].value)).toHaveLength(100);
-  expect(calls[2].arguments.at(-1)).toEqual({ sharedId: "n249" });
+  expect(JSON.parse(calls[0].arguments[0].value)).toHaveLength(25);
+  expect(calls[9].arguments.at(-1)).toEqual({ sharedId: "n249" });
   expect(relay.waitingCount).toBe(0);
+});
+
+test("while a read walks the page the relay hands nothing over, and goes on after it", async () => {
+  const s = new FakeSocket(() => ({ type: "success", result: { type: "number", value: 1 }, realm: "r" }));
+  const relay = new HintRelay(s.socket, () => false);
+  const goOn = relay.pauseFor();
+  s.emit("script.message", message("CTX", report(Array.from({ length: 60 }, (_, i) => node(`n${i}`)))));
+  await Bun.sleep(20);
+  expect(s.sent.filter((c) => c.method === "script.callFunction")).toHaveLength(0);
+  expect(relay.waitingCount).toBe(60);
+  goOn();
+  goOn(); // a second call changes nothing
+  await Bun.sleep(20);
+  expect(relay.waitingCount).toBe(0);
+  expect(s.sent.filter((c) => c.method === "script.callFunction")).toHaveLength(3);
 });
 
 test("a read waits for a page just loaded to say its hints are sent, but never for a flood", async () => {

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { Config } from "../config/schema.ts";
 import type { Grid } from "../grid/webdriver.ts";
 import { isWorkspaceName } from "../kit/names.ts";
-import { type BrowserSettings, recordUrl, type WorkspaceRecord } from "../store/record.ts";
+import { type BrowserSettings, recordUrl, SERVER_RECORD, type WorkspaceRecord } from "../store/record.ts";
 import type { RecordStore } from "../store/types.ts";
 
 /** Where the workspaces are: records in the store, and folders under DATA_DIR/sessions. */
@@ -36,7 +36,8 @@ export type RowPart<R, S = unknown> = (ctx: RowContext<S>) => R | Promise<R>;
 
 /** Every workspace this server knows: records in the store, and folders under DATA_DIR/sessions. */
 export async function workspaceKeys(services: WorkspaceLookup): Promise<string[]> {
-  const keys = new Set(await services.store.keys());
+  // The server's own record (an admin's secrets for every workspace) is no workspace.
+  const keys = new Set((await services.store.keys()).filter((k) => k !== SERVER_RECORD));
   const dir = services.config.data.dir;
   if (dir) {
     const sessions = join(dir, "sessions");

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { defineAction } from "../actions/define.ts";
 import { browserState } from "../browser/landing.ts";
 import { conflict } from "../errors.ts";
-import { NO_PAGE, REQUEST_S } from "./secrets.ts";
+import { NO_PAGE, REQUEST_S } from "./secret-words.ts";
 
 const PROGRESS_MS = 10_000;
 

@@ -8,6 +8,7 @@ import { type AdminNeeds, adminGuard, onWorkspaceRoute, requireWorkspace } from 
 import { notFound } from "../errors.ts";
 import type { Bodies } from "../http/body.ts";
 import { json } from "../http/json.ts";
+import { SERVER_RECORD } from "../store/record.ts";
 import type { RecordStore } from "../store/types.ts";
 import type { CallPipeline } from "../workspaces/pipeline.ts";
 import { inputArgs, personAction, readInput } from "./input.ts";
@@ -22,7 +23,7 @@ export interface PersonNeeds extends AdminNeeds {
   readonly workspaces: { readonly calls: Pick<CallPipeline, "invoke"> };
   readonly questions: Pick<Questions, "answer">;
   /** The secrets a person gave a workspace: listed and removed here. */
-  readonly personSecrets: Pick<PersonSecrets, "list" | "remove">;
+  readonly personSecrets: Pick<PersonSecrets, "list" | "remove" | "server" | "forServer">;
   /** The live view, drawn again at once after a person's input. */
   readonly timeline: { readonly live: { nudge(workspace: string): void } };
   readonly events: { changed(workspace: string): void };
@@ -39,6 +40,14 @@ const TakeOver = z.strictObject({
     .describe("Who takes over (the agent's 409 names them)."),
 });
 
+/** An admin's secret for every workspace: what the page will ask, as request_secret asks it. */
+export const ServerSecret = z.strictObject({
+  name: z.string().trim().min(1).max(64),
+  key: z.string().trim().min(1).max(64),
+  allowed_urls: z.array(z.string().trim().min(1).max(300)).min(1).max(10),
+  reason: z.string().max(300).default(""),
+});
+
 const Answer = z.strictObject({
   text: z.string().max(2000).default("").describe("The answer the agent gets (may be empty: done)."),
 });
@@ -49,6 +58,7 @@ export function personRoutes(services: PersonNeeds) {
     .use(adminGuard(services))
     .use(inputRoutes(services))
     .use(takeOverRoutes(services))
+    .use(serverSecretRoutes(services))
     .get(
       "/admin/workspaces/:key/secrets",
       async ({ params }) => {
@@ -143,4 +153,49 @@ function takeOverRoutes(services: PersonNeeds) {
       },
       onWorkspaceRoute(),
     );
+}
+
+/**
+ * The server's own secrets, an admin's for every workspace: GET lists them (never a value), POST
+ * {name, key, allowed_urls, reason?} answers the one-time link of the page where the admin types the
+ * value (/secrets/enter, as a person does), DELETE removes one.
+ */
+function serverSecretRoutes(services: PersonNeeds) {
+  services.bodies.takes("POST", SERVER_SECRETS);
+  return new Elysia({ name: "admin-server-secrets" })
+    .use(adminGuard(services))
+    .get(SERVER_SECRETS, async () => json({ secrets: await services.personSecrets.server() }), {
+      admin: true,
+    })
+    .post(
+      SERVER_SECRETS,
+      async ({ body, request }) => json(await serverLink(services, validate(ServerSecret, body), request)),
+      { admin: true },
+    )
+    .delete(
+      `${SERVER_SECRETS}/:name`,
+      async ({ params }) => {
+        if (!(await services.personSecrets.remove(SERVER_RECORD, params.name)))
+          throw notFound(`the server has no secret ${params.name} an admin entered`);
+        return json({ removed: true });
+      },
+      { admin: true, params: z.object({ name: z.string() }) },
+    );
+}
+
+export const SERVER_SECRETS = "/admin/secrets/server";
+
+/** The page's link for an admin's server secret, and until when it works. */
+export async function serverLink(
+  services: Pick<PersonNeeds, "personSecrets">,
+  ask: z.output<typeof ServerSecret>,
+  request: Request,
+): Promise<{ link: string; expires_in: number; allowed_urls: string[] }> {
+  const asked = await services.personSecrets.forServer(ask, new URL(request.url).origin);
+  if (asked.entered) throw new Error("a server secret is always asked afresh");
+  return {
+    link: asked.url,
+    expires_in: Math.max(0, Math.round(asked.until - Date.now() / 1000)),
+    allowed_urls: asked.allowed_urls,
+  };
 }

@@ -8,6 +8,7 @@ import { parse as parseCookie, stringifySetCookie } from "cookie";
 import { Elysia } from "elysia";
 import { AppError, forbidden, statusOf } from "../errors.ts";
 import type { Bodies } from "../http/body.ts";
+import { SERVER_RECORD } from "../store/record.ts";
 import { PageShell } from "../views/layout.tsx";
 import { attr } from "../views/parts.tsx";
 import { ENTER_PATH, MAX_VALUE, type OpenRequest, type PersonSecrets } from "./secrets.ts";
@@ -42,10 +43,17 @@ function Form(props: { open: OpenRequest; error?: string }): string {
     children: (
       <form class="sign-in enter-secret" method="post">
         <h1>A secret for an agent</h1>
-        <p>
-          An agent working in <strong safe>{workspace}</strong> asks for <strong safe>{r.key}</strong> of{" "}
-          <strong safe>{r.name}</strong>.
-        </p>
+        {workspace === SERVER_RECORD ? (
+          <p>
+            An admin of this server asks for <strong safe>{r.key}</strong> of <strong safe>{r.name}</strong>,
+            for every workspace.
+          </p>
+        ) : (
+          <p>
+            An agent working in <strong safe>{workspace}</strong> asks for <strong safe>{r.key}</strong> of{" "}
+            <strong safe>{r.name}</strong>.
+          </p>
+        )}
         {r.reason ? (
           <p>
             It says (its own words): <q safe>{r.reason}</q>
@@ -186,7 +194,7 @@ export function secretPageRoutes(services: SecretPageNeeds) {
         return page(
           Said({
             title: "Kept",
-            text: `${kept.name} is kept for workspace ${kept.workspace} and will be typed only on ${where}. The agent goes on without seeing it; you may close this page.`,
+            text: `${kept.name} is kept for ${kept.workspace === SERVER_RECORD ? "every workspace of this server" : `workspace ${kept.workspace}`} and will be typed only on ${where}. The agent goes on without seeing it; you may close this page.`,
           }),
         );
       } catch (err) {

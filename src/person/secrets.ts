@@ -8,19 +8,12 @@
 import { randomBytes } from "node:crypto";
 import type { Config } from "../config/schema.ts";
 import { badInput, conflict, forbidden, notFound } from "../errors.ts";
-import { NavPolicy } from "../grid/policy.ts";
-import {
-  buildSecret,
-  globProblem,
-  keyNames,
-  placeOf,
-  type Secret,
-  type SecretCatalogue,
-} from "../secrets/catalogue.ts";
+import { buildSecret, type Secret, type SecretCatalogue } from "../secrets/catalogue.ts";
 import {
   emptyRecord,
   originOf,
   recordUrl,
+  SERVER_RECORD,
   type SecretRequest,
   type WorkspaceRecord,
   type WorkspaceSecret,
@@ -28,24 +21,26 @@ import {
 import type { RecordStore } from "../store/types.ts";
 import { updateWith } from "../store/update.ts";
 import { hash, newToken, same, workspaceOfToken } from "./secret-tokens.ts";
+import {
+  checkAsk,
+  EXPIRED,
+  GONE,
+  missingText,
+  NO_PAGE,
+  REQUEST_S,
+  type SecretAsk,
+  sameSet,
+  valueKeys,
+} from "./secret-words.ts";
 
-/** How long a request's page takes a value (seconds). */
-export const REQUEST_S = 600;
 /** Requests a workspace may have open at once (the oldest goes first). */
 const MAX_OPEN = 5;
 /** The longest value the page takes. */
 export const MAX_VALUE = 4096;
 /** Where the page is served. */
 export const ENTER_PATH = "/secrets/enter";
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+const _NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const POLL_MS = 300;
-
-export interface SecretAsk {
-  name: string;
-  key: string;
-  allowed_urls: string[];
-  reason: string;
-}
 
 /** What the person's page shows and takes. */
 export interface OpenRequest {
@@ -73,12 +68,6 @@ const live = (r: SecretRequest) => r.until > nowS();
 const entered = (id: string) => `secret-entered:${id}`;
 const declined = (id: string) => `secret-declined:${id}`;
 
-/** Adds the values of a record's own secrets (as the store opened them) to `into`. */
-export function learnValues(into: Set<string>, secrets: object): void {
-  for (const s of Object.values(secrets) as { keys?: Record<string, unknown> }[])
-    for (const v of Object.values(s?.keys ?? {})) if (typeof v === "string") into.add(v);
-}
-
 export class PersonSecrets {
   constructor(
     private readonly store: Store,
@@ -98,10 +87,29 @@ export class PersonSecrets {
     return this.values;
   }
 
-  /** The workspace's own secret `name`, as a bound write reads it. */
+  /**
+   * The secret `name` a bound write or a flow step reads after the catalogue: the server's own (an
+   * admin entered it for every workspace), else the workspace's own (a person gave it).
+   */
   async get(workspace: string, name: string): Promise<Secret | undefined> {
+    const server = (await this.store.get(SERVER_RECORD))?.secrets?.[name];
+    if (server) return this.secretOf(SERVER_RECORD, name, server);
     const s = (await this.store.get(workspace))?.secrets?.[name];
     return s ? this.secretOf(workspace, name, s) : undefined;
+  }
+
+  /** The server's own secrets, as the admin sees them (names, keys and hosts: never a value). */
+  async server(): Promise<SecretListing[]> {
+    return this.list(await this.store.get(SERVER_RECORD));
+  }
+
+  /**
+   * An admin's link to enter a secret for every workspace: the same page and request as a person's,
+   * kept in the server's record (it never expires, and every server of a group reads it). Asked
+   * again, the value is replaced.
+   */
+  forServer(ask: SecretAsk, origin: string): Promise<Asked> {
+    return this.ask(SERVER_RECORD, ask, origin);
   }
 
   /** Names, keys and hosts of the workspace's own secrets (never a value). */
@@ -124,6 +132,7 @@ export class PersonSecrets {
   async everyWorkspace(keys: readonly string[]): Promise<{ workspace: string; secrets: SecretListing[] }[]> {
     const out: { workspace: string; secrets: SecretListing[] }[] = [];
     for (const workspace of keys) {
+      if (workspace === SERVER_RECORD) continue;
       const secrets = this.list(await this.store.get(workspace));
       if (secrets.length) out.push({ workspace, secrets });
     }
@@ -137,7 +146,7 @@ export class PersonSecrets {
       const { [name]: _gone, ...rest } = cur.secrets;
       return { record: { ...cur, secrets: rest }, value: true };
     });
-    if (got.value) this.changed(workspace);
+    if (got.value) this.told(workspace);
     return got.value;
   }
 
@@ -146,7 +155,13 @@ export class PersonSecrets {
    * on those hosts); otherwise a request whose page is `origin`/secrets/enter/<token>.
    */
   async ask(workspace: string, ask: SecretAsk, origin: string): Promise<Asked> {
-    this.check(ask);
+    checkAsk(ask, this.catalogue, this.config);
+    const admin = workspace === SERVER_RECORD;
+    const server = admin ? undefined : (await this.store.get(SERVER_RECORD))?.secrets?.[ask.name];
+    if (server)
+      throw conflict(
+        `the server has a secret named ${ask.name} an admin entered (keys ${Object.keys(server.keys).join(", ")}): use it, or ask under another name`,
+      );
     const now = nowS();
     const token = newToken(workspace);
     const request: SecretRequest = {
@@ -162,7 +177,12 @@ export class PersonSecrets {
     };
     const got = await updateWith(this.store, workspace, (cur) => {
       const had = cur?.secrets?.[ask.name];
-      if (had && ask.key in had.keys && request.allowed_urls.every((u) => had.allowed_urls.includes(u)))
+      if (
+        !admin &&
+        had &&
+        ask.key in had.keys &&
+        request.allowed_urls.every((u) => had.allowed_urls.includes(u))
+      )
         return { record: null, value: null };
       // The same ask again (an agent calling once more): the same page. Another: one request per
       // secret and key, and an older one's page stops working.
@@ -182,7 +202,7 @@ export class PersonSecrets {
     });
     const r = got.value;
     if (!r) return { entered: true };
-    this.changed(workspace);
+    this.told(workspace);
     return {
       entered: false,
       url: `${origin}${ENTER_PATH}/${r.token}`,
@@ -190,37 +210,6 @@ export class PersonSecrets {
       until: r.until,
       allowed_urls: r.allowed_urls,
     };
-  }
-
-  /** Why `ask` cannot be asked (a 400 or 409), or nothing. */
-  private check(ask: SecretAsk): void {
-    if (!NAME.test(ask.name))
-      throw badInput("a secret's name is 1-64 letters, digits, '.', '_' or '-'", "name");
-    if (!NAME.test(ask.key)) throw badInput("a key's name is 1-64 letters, digits, '.', '_' or '-'", "key");
-    const server = this.catalogue.get(ask.name);
-    if (server)
-      throw conflict(
-        `the server's catalogue has a secret named ${ask.name} (keys ${keyNames(server).join(", ")}): use it, or ask under another name`,
-      );
-    if (ask.allowed_urls.length === 0)
-      throw badInput("name at least one host or URL the value may be typed on", "allowed_urls");
-    const policy = NavPolicy.of({
-      allow: this.config.navigate.allowed_hosts,
-      block: this.config.navigate.blocked_hosts,
-      private: this.config.navigate.private_addresses === "block",
-    });
-    for (const [i, item] of ask.allowed_urls.entries()) {
-      const glob = globProblem(item);
-      if (glob) throw badInput(glob, `allowed_urls.${i}`);
-      const place = placeOf(item);
-      if (!place) throw badInput(`${item} is not a URL or host`, `allowed_urls.${i}`);
-      const refused = policy?.refusal(`http://${place.host.replace(/^\*\./, "")}/`);
-      if (refused)
-        throw badInput(
-          `${item} may not be asked for: the server's navigation policy refuses ${refused.host} (${refused.rule})`,
-          `allowed_urls.${i}`,
-        );
-    }
   }
 
   /** The open request a page token names; a 404 when it names none (used, replaced, never made), 410-worded when past its time. */
@@ -308,8 +297,11 @@ export class PersonSecrets {
   ): Promise<SecretAsk | null> {
     const wanted = refs.filter((r) => !this.catalogue.get(r.name));
     if (wanted.length === 0) return null;
+    const server = (await this.store.get(SERVER_RECORD))?.secrets ?? {};
     const record = await this.store.get(workspace);
-    const ref = wanted.find((r) => record?.secrets?.[r.name]?.keys[r.key] === undefined);
+    const ref = wanted.find(
+      (r) => server[r.name] === undefined && record?.secrets?.[r.name]?.keys[r.key] === undefined,
+    );
     if (!ref) return null;
     const origin = originOf(url ?? (record ? recordUrl(record) : ""));
     if (!origin)
@@ -361,8 +353,13 @@ export class PersonSecrets {
 
   private async tell(workspace: string, mark: string): Promise<void> {
     await this.store.putMark(mark, REQUEST_S).catch(() => undefined);
-    this.changed(workspace);
+    this.told(workspace);
     await this.store.nudge?.(workspace).catch(() => undefined);
+  }
+
+  /** A workspace's row changed (the server's record is no workspace's row). */
+  private told(workspace: string): void {
+    if (workspace !== SERVER_RECORD) this.changed(workspace);
   }
 
   private secretOf(workspace: string, name: string, s: WorkspaceSecret): Secret | undefined {
@@ -370,26 +367,8 @@ export class PersonSecrets {
     const built = buildSecret(
       name,
       { description: s.description, allowed_urls: s.allowed_urls, keys: valueKeys(s.keys) },
-      `workspace ${workspace}`,
+      workspace === SERVER_RECORD ? "the server (an admin entered it)" : `workspace ${workspace}`,
     );
     return typeof built === "string" ? undefined : built;
   }
 }
-
-/** Where a request for a secret is answered when no page can be served (MCP over stdio). */
-export const NO_PAGE =
-  "this server serves no page here (MCP over stdio): a person types a secret on the page of a server that listens over HTTP, or an admin adds it to the catalogue";
-
-/** A write's 409 for a secret a person is asked for: the link to hand them. */
-const missingText = (name: string, asked: { url: string; allowed_urls: string[] }) =>
-  `there is no secret named ${name} yet: hand your person this link, where they type it (it will be typed only on ${asked.allowed_urls.join(", ")}; the link works once, for ${REQUEST_S / 60} minutes): ${asked.url} Call write again once they have; nothing was typed`;
-
-const GONE =
-  "this link is used or was never given: a link works once; ask the agent for a new one if the value is still needed";
-const EXPIRED = `this link is past its time (links work for ${REQUEST_S / 60} minutes): ask the agent for a new one`;
-
-const sameSet = (a: readonly string[], b: readonly string[]) =>
-  a.length === b.length && a.every((x) => b.includes(x));
-
-const valueKeys = (keys: Record<string, string>) =>
-  Object.fromEntries(Object.entries(keys).map(([k, value]) => [k, { value }]));

@@ -7,6 +7,14 @@ import { BrowserSettingsShape, SiteDataHint } from "./shapes.ts";
 
 export const HISTORY_CAP = 100;
 export const DEFAULT_TTL_SECONDS = 86_400;
+/**
+ * The server's own record (the secrets an admin entered for every workspace): a key no workspace
+ * name can take (kit/names.ts: a name starts with a letter or digit), and one that never expires.
+ */
+export const SERVER_RECORD = "@server";
+const SERVER_TTL = 100 * 365 * 86_400;
+/** Seconds `key`'s record lives after a write: the store's TTL, and the server's record for good. */
+export const ttlOf = (key: string, ttl: number): number => (key === SERVER_RECORD ? SERVER_TTL : ttl);
 
 // The record's shape, declared once: what a store reads is parsed here, once, and everything
 // downstream trusts the types. A record another build (or an older one) wrote must always load:

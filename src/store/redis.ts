@@ -4,7 +4,7 @@
 import { LeaseLost, StoreConflict, unavailable } from "../errors.ts";
 import { KeyedQueue } from "../kit/queue.ts";
 import { ParsedRecords } from "./parsed.ts";
-import { DEFAULT_TTL_SECONDS, type WorkspaceRecord } from "./record.ts";
+import { DEFAULT_TTL_SECONDS, ttlOf, type WorkspaceRecord } from "./record.ts";
 import { RedisConnection, redactedUrl, script } from "./redis-client.ts";
 import { LEASE } from "./redis-keys.ts";
 import { RedisLeases } from "./redis-leases.ts";
@@ -63,7 +63,7 @@ export class RedisStore implements RecordStore {
     const full = this.prefix + key;
     const json = writeRecord(record, this.codec);
     try {
-      await this.command("SET", [full, json, "EX", String(this.ttl)]);
+      await this.command("SET", [full, json, "EX", String(ttlOf(key, this.ttl))]);
       this.hints.set(full, json);
       this.parsed.wrote(key, json, record);
     } catch (err) {
@@ -112,7 +112,14 @@ export class RedisStore implements RecordStore {
           continue;
         }
         const json = writeRecord(next, this.codec);
-        const reply = await this.compareAndSet(full, digest ?? raw, json, digest !== undefined, fence);
+        const reply = await this.compareAndSet(
+          full,
+          digest ?? raw,
+          json,
+          digest !== undefined,
+          fence,
+          ttlOf(key, this.ttl),
+        );
         if (reply === -1) throw new LeaseLost(key);
         if (reply === 1) {
           this.hints.set(full, json);
@@ -146,9 +153,10 @@ export class RedisStore implements RecordStore {
     expected: string | null,
     json: string,
     byDigest: boolean,
-    fence?: LeaseFence,
+    fence: LeaseFence | undefined,
+    ttl: number,
   ): Promise<1 | 0 | -1 | string> {
-    const args = [json, String(this.ttl)];
+    const args = [json, String(ttl)];
     if (expected !== null) args.push(expected);
     if (byDigest) args.push("sha1");
     const reply = fence

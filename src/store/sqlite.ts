@@ -4,7 +4,7 @@
 import { Database, type Statement } from "bun:sqlite";
 import { AppError, LeaseLost, unavailable } from "../errors.ts";
 import { ParsedRecords } from "./parsed.ts";
-import { DEFAULT_TTL_SECONDS, type WorkspaceRecord } from "./record.ts";
+import { DEFAULT_TTL_SECONDS, ttlOf, type WorkspaceRecord } from "./record.ts";
 import { type RecordCodec, writeRecord } from "./seal.ts";
 import { type LeaseStatements, leaseStatements, leaseTransactions } from "./sqlite-leases.ts";
 import { createTables, ownerOnly } from "./sqlite-schema.ts";
@@ -261,7 +261,7 @@ export class SqliteStore implements RecordStore {
 
   private put(key: string, record: WorkspaceRecord, now: number): void {
     const text = writeRecord(record, this.codec);
-    this.write.run(key, text, now + this.ttl);
+    this.write.run(key, text, now + ttlOf(key, this.ttl));
     this.parsed.wrote(key, text, record);
   }
 

@@ -13,7 +13,7 @@ import { validate } from "../actions/validate.ts";
 import { write } from "../browser/write.ts";
 import { badInput, conflict } from "../errors.ts";
 import { requestSecret } from "../person/actions.ts";
-import type { SecretAsk } from "../person/secrets.ts";
+import type { SecretAsk } from "../person/secret-words.ts";
 import type { Services } from "../services.ts";
 import { toolError } from "./mcp-answers.ts";
 

@@ -12,9 +12,9 @@ import { ASSETS } from "../views/assets.ts";
 import type { Feeds } from "./feed.ts";
 import { eventsRoute } from "./ui/events.ts";
 import { type Ctx, PaneParams, uiKit } from "./ui/kit.ts";
-import { ActivityPage, SecretsPage, SettingsPage } from "./ui/pages.tsx";
+import { ActivityPage, SecretsPage, ServerLink, SettingsPage } from "./ui/pages.tsx";
 import { paneRoutes } from "./ui/panes.ts";
-import { page } from "./ui/respond.ts";
+import { fragment, page } from "./ui/respond.ts";
 import { signInRoutes } from "./ui/sign-in.ts";
 import { KEEP_AS_FLOW, timelinePaneRoutes } from "./ui/timeline.ts";
 import { WorkspacesPage } from "./ui/workspaces.tsx";
@@ -24,6 +24,11 @@ export function uiRoutes(services: Services, feeds: Feeds) {
   const { signOut } = kit;
   const panes = paneRoutes(kit);
   const timeline = timelinePaneRoutes(kit);
+  services.bodies.takes("POST", "/ui/secrets/server", {
+    kinds: ["form"],
+    caps: { form: { bytes: 8 * 1024, what: "form" } },
+    wrongType: "send the form as application/x-www-form-urlencoded",
+  });
 
   return (
     new Elysia({ name: "ui" })
@@ -57,15 +62,41 @@ export function uiRoutes(services: Services, feeds: Feeds) {
           return new Response("", { headers: { "content-type": "text/html; charset=utf-8" } });
         }),
       )
+      .post(
+        "/ui/secrets/server",
+        kit.fragmentRoute(async (ctx: Ctx, admin) => {
+          const form = ctx.body instanceof URLSearchParams ? ctx.body : new URLSearchParams();
+          const got = await admin.serverSecretLink(
+            {
+              name: form.get("name") ?? "",
+              key: form.get("key") ?? "",
+              allowed_urls: (form.get("allowed_urls") ?? "").split(/[\s,]+/).filter(Boolean),
+            },
+            ctx.request,
+          );
+          // Drawn in place either way (htmx swaps a 200 only): the link, or what to put right.
+          return fragment(got.ok ? ServerLink({ link: got.body.link }) : ServerLink({ error: got.error }));
+        }),
+      )
+      .delete(
+        "/ui/secrets/server/:name",
+        kit.fragmentRoute(async (ctx: Ctx<{ key?: string; name: string }>, admin) => {
+          const gone = await admin.removeServerSecret(ctx.params.name);
+          if (!gone.ok) throw notFound(gone.error);
+          return new Response("", { headers: { "content-type": "text/html; charset=utf-8" } });
+        }),
+      )
       .get(
         "/ui/secrets",
         kit.pageRoute(async (_, admin) => {
           const got = await admin.secrets();
           const given = await admin.givenSecrets();
+          const server = await admin.serverSecrets();
           return page(
             SecretsPage({
               secrets: got.body ?? [],
               given: given.body ?? [],
+              server: server.body ?? [],
               error: got.ok ? (given.ok ? null : given.error) : got.error,
               signOut,
             }),

@@ -1,13 +1,16 @@
 // What the pages read and change, in-process: the same functions the admin JSON routes call (the
 // caller is already checked), each answer or failure kept as an Answer the views draw from.
 
+import { validate } from "../../actions/validate.ts";
 import type { PaneOp, PaneTab } from "../../admin/capability.ts";
 import { endWorkspace, forgetWorkspace, settingsList } from "../../admin/core.ts";
 import { requireWorkspace } from "../../admin/guard.ts";
 import { errorBody, notFound, statusOf } from "../../errors.ts";
 import type { Log } from "../../log.ts";
+import { ServerSecret, serverLink } from "../../person/admin.ts";
 import { existingWorkspaceRow, type WorkspaceRow, workspaceRows } from "../../registry.ts";
 import type { Services } from "../../services.ts";
+import { SERVER_RECORD } from "../../store/record.ts";
 import { keepRunAsFlow, timelineListing, timelineQuery } from "../../timeline/routes.ts";
 
 /** What a read or a change answered: its result, or the failure's status and message. */
@@ -81,6 +84,25 @@ export class Admin {
     return attempt(this.services.log, async () =>
       this.services.personSecrets.everyWorkspace(await this.services.store.keys()),
     );
+  }
+
+  /** The server's own secrets (an admin entered them): names, keys, hosts. */
+  serverSecrets() {
+    return attempt(this.services.log, () => this.services.personSecrets.server());
+  }
+
+  /** The page's link for a server secret: what POST /admin/secrets/server does. */
+  serverSecretLink(body: unknown, request: Request) {
+    return attempt(this.services.log, () => serverLink(this.services, validate(ServerSecret, body), request));
+  }
+
+  /** Removes a server secret: what DELETE /admin/secrets/server/{name} does. */
+  removeServerSecret(name: string) {
+    return attempt(this.services.log, async () => {
+      if (!(await this.services.personSecrets.remove(SERVER_RECORD, name)))
+        throw notFound(`the server has no secret ${name} an admin entered`);
+      return { removed: true };
+    });
   }
 
   /** Removes a workspace's own secret: what DELETE /admin/workspaces/{key}/secrets/{name} does. */

@@ -66,9 +66,71 @@ function GivenSecrets(props: { given: WorkspaceSecrets[] }): JSX.Element {
   );
 }
 
+/** The server's own secrets (an admin entered them for every workspace), each with Remove, and the form that asks for one. */
+function ServerSecrets(props: { server: SecretLine[] }): JSX.Element {
+  return (
+    <>
+      <h2>Entered by an admin, for every workspace</h2>
+      {props.server.length ? (
+        <div class="list" id="serverSecrets">
+          {props.server.map((s) => (
+            <div class="given">
+              <SecretItem secret={s} hosts />
+              <button
+                type="button"
+                class="danger"
+                hx-delete={attr(`/ui/secrets/server/${encodeURIComponent(s.name)}`)}
+                hx-target="closest .given"
+                hx-swap="outerHTML"
+              >
+                Remove
+              </button>
+            </div>
+          ))}
+        </div>
+      ) : (
+        <p class="empty">No secret entered for the server.</p>
+      )}
+      <form hx-post="/ui/secrets/server" hx-target="#serverLink" hx-swap="innerHTML">
+        <label>
+          Name <input name="name" required maxlength="64" />
+        </label>{" "}
+        <label>
+          Key <input name="key" required maxlength="64" value="password" />
+        </label>{" "}
+        <label>
+          Sites (one a line) <textarea name="allowed_urls" required rows="2" />
+        </label>{" "}
+        <button type="submit">Make the link</button>
+        <div id="serverLink" />
+      </form>
+    </>
+  );
+}
+
+/** The link an admin opens to type a server secret's value (or what was wrong with the form). */
+export function ServerLink(props: { link?: string; error?: string }): string {
+  return (
+    props.link ? (
+      <p>
+        Open{" "}
+        <a href={attr(props.link)} target="_blank" rel="noreferrer">
+          this page
+        </a>{" "}
+        and type the value there (the link works once, for ten minutes).
+      </p>
+    ) : (
+      <p class="error" role="alert" safe>
+        {props.error ?? ""}
+      </p>
+    )
+  ) as string;
+}
+
 export function SecretsPage(props: {
   secrets: SecretLine[];
   given?: WorkspaceSecrets[];
+  server?: SecretLine[];
   error?: string | null;
   signOut: boolean;
 }): string {
@@ -91,6 +153,7 @@ export function SecretsPage(props: {
         ) : (
           <p class="empty">No secrets.</p>
         )}
+        {props.error ? "" : <ServerSecrets server={props.server ?? []} />}
         {props.error ? "" : <GivenSecrets given={props.given ?? []} />}
       </>
     ),

@@ -140,3 +140,25 @@ test("over REST: the write is a 409 with the link; once the person typed the val
   expect(elsewhere.body.error).toContain("may not be typed on other.example.test");
   expect(received.length).toBe(before + 2);
 }, 120_000);
+
+test("a secret an admin entered for the server: a workspace's write types it, never asking its person", async () => {
+  const made = await fetch(`${server.url}/admin/secrets/server`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+    body: JSON.stringify({
+      name: "staff",
+      key: "password",
+      allowed_urls: [site.url("/").replace(/\/$/, "")],
+    }),
+  });
+  expect(made.status).toBe(200);
+  const { link } = (await made.json()) as { link: string };
+  expect((await enter(link, UNICODE)).status).toBe(200);
+  await call("/browser/navigate", { url: site.url("/signin") });
+  const before = received.length;
+  const wrote = await call("/browser/write", SIGN_IN("staff"));
+  expect(wrote.status).toBe(200);
+  expect(wrote.body).toEqual({ url: site.url("/welcome"), title: "Welcome" });
+  expect(received.length).toBe(before + 1);
+  expect(received.at(-1)).toBe(UNICODE);
+}, 120_000);

@@ -119,13 +119,17 @@ export class PersonSecrets {
       .sort((a, b) => a.name.localeCompare(b.name));
   }
 
-  /** The workspace's own secrets as an agent may see them (workspace://secrets): never a value. */
+  /** The server's and the workspace's own secrets as an agent may see them (workspace://secrets): never a value. */
   async listed(workspace: string): Promise<(SecretListing & { description: string })[]> {
-    const record = await this.store.get(workspace);
-    return this.list(record).map((s) => ({
-      ...s,
-      description: record?.secrets?.[s.name]?.description ?? "",
-    }));
+    // The server's (an admin entered them) first: a bound write takes its before the workspace's.
+    const out = new Map<string, SecretListing & { description: string }>();
+    for (const key of [SERVER_RECORD, workspace]) {
+      const record = await this.store.get(key);
+      for (const s of this.list(record))
+        if (!out.has(s.name))
+          out.set(s.name, { ...s, description: record?.secrets?.[s.name]?.description ?? "" });
+    }
+    return [...out.values()];
   }
 
   /** Every workspace's own secrets, by workspace (names, keys and hosts: never a value). */

@@ -4,6 +4,8 @@
 // catalogue. Refused: no admin credential, a forged form, a used link, a catalogue's name, hosts
 // the navigation policy refuses. Listed without a value; removed. No Grid: no browser.
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { SERVER_RECORD } from "../../src/store/record.ts";
 import { startServer, type TestServer, TOKEN } from "../support/server.ts";
 
@@ -116,6 +118,24 @@ test("an admin enters a server secret on the page; every workspace's write finds
   );
   expect(asked.status).toBe(409);
   expect(JSON.stringify(asked.body)).toContain("an admin entered");
+  // An agent sees it in workspace://secrets (its name, key and sites; never the value).
+  const c = new Client({ name: "t", version: "1" });
+  await c.connect(
+    new StreamableHTTPClientTransport(new URL(`${server.url}/mcp?workspace=ws-two`), {
+      requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+    }),
+  );
+  const read = await c.readResource({ uri: "workspace://secrets" });
+  await c.close();
+  const text = (read.contents[0] as { text: string }).text;
+  expect(text).not.toContain("W0rd");
+  expect(JSON.parse(text).secrets).toContainEqual({
+    name: "crm",
+    description: "",
+    keys: ["password"],
+    allowed_urls: ["https://crm.example.test"],
+    restricted: true,
+  });
   // The redactor hides it.
   expect(server.app.services.redactor.redact(`x ${VALUE} y`)).not.toContain(VALUE);
 

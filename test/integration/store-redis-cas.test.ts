@@ -3,7 +3,7 @@
 // are the test's own.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { StoreConflict } from "../../src/errors.ts";
-import { emptyRecord, type WorkspaceRecord } from "../../src/store/record.ts";
+import { emptyRecord, SERVER_RECORD, type WorkspaceRecord } from "../../src/store/record.ts";
 import { RedisStore, type RedisStoreOptions } from "../../src/store/redis.ts";
 import { CAS_SCRIPT } from "../../src/store/redis-update.ts";
 import { type PrivateRedis, startRedis } from "../support/redis-server.ts";
@@ -267,4 +267,14 @@ describe("the redis store's compare-and-set update", () => {
     expect(runs).toBe(10);
     expect(nOf(await s.get("k"))).toBe(110);
   }, 20_000);
+});
+
+test("the server's own record (an admin's secrets) is written without the records' TTL; a workspace's keeps it", async () => {
+  const s = open();
+  await s.update(SERVER_RECORD, plus1);
+  await s.update("ws", plus1);
+  expect(await s.expiresIn(SERVER_RECORD)).toBeGreaterThan(10 * 365 * 86400);
+  expect(await s.expiresIn("ws")).toBeLessThanOrEqual(600);
+  await s.set(SERVER_RECORD, withN(null, 5));
+  expect(await s.expiresIn(SERVER_RECORD)).toBeGreaterThan(10 * 365 * 86400);
 });

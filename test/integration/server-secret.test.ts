@@ -177,6 +177,29 @@ test("the UI's form makes the same link", async () => {
   const link = /href="([^"]+\/secrets\/enter\/[^"]+)"/.exec(html)?.[1] ?? "";
   expect(link).toStartWith(`${server.url}/secrets/enter/`);
   expect((await open(link)).status).toBe(200);
+  // A form the policy refuses is drawn in place with the reason, and no link.
+  const refused = await fetch(`${server.url}/ui/secrets/server`, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${ADMIN}`,
+      origin: server.url,
+      "content-type": "application/x-www-form-urlencoded",
+    },
+    body: new URLSearchParams({ name: "wiki", key: "token", allowed_urls: "blocked.example.test" }),
+  });
+  const said = await refused.text();
+  expect(said).toContain("navigation policy");
+  expect(said).not.toContain("/secrets/enter/");
+  // The page's Remove: an entered one goes; one never entered is a 404.
+  await enter({ name: "wiki2", key: "token", allowed_urls: ["https://wiki.example.test"] }, "w1ki-välue");
+  const ui = (name: string) =>
+    fetch(`${server.url}/ui/secrets/server/${name}`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${ADMIN}`, origin: server.url },
+    });
+  expect((await ui("wiki2")).status).toBe(200);
+  expect((await admin("GET", "/admin/secrets/server")).body.secrets).toEqual([]);
+  expect((await ui("wiki2")).status).toBe(404);
 });
 
 test("refused: no admin credential (the agent's token, or none)", async () => {

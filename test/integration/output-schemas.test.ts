@@ -145,6 +145,18 @@ describe("results match their declared output schemas", () => {
     await call("end_browser");
   }, 180_000);
 
+  test("request_secret answers what it declares: a client without URL elicitation gets the link", async () => {
+    const asked = await call("request_secret", {
+      name: "shop",
+      key: "password",
+      allowed_urls: ["app.example.test"],
+      reason: "to sign in to the shop",
+    });
+    expect(asked.entered).toBe(false);
+    expect(asked.link).toContain("/secrets/enter/");
+    expect(asked.expires_in).toBeGreaterThan(0);
+  });
+
   test("every tool was checked, and the optional reports were among what was checked", () => {
     expect([...checked.keys()].sort()).toEqual(ACTIONS.map((a) => a.name).sort());
     expect(checked.get("navigate")!.has("page")).toBe(true);

@@ -11,6 +11,7 @@ import {
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { openEntry, postEntry } from "../support/secret-entry-page.ts";
 import { startServer, type TestServer, TOKEN } from "../support/server.ts";
 
 let server: TestServer;
@@ -44,26 +45,6 @@ async function client(w: string, user: ((p: { url: string; message: string }) =>
   return c;
 }
 
-/** Opens the page as a browser does: its HTML, the cookie it set and the form's own token. */
-async function open(link: string) {
-  const res = await fetch(link);
-  const html = await res.text();
-  const cookie = (res.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
-  const csrf = /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? "";
-  return { status: res.status, html, cookie, csrf };
-}
-
-/** Posts the page's form as the browser that opened it would (its Origin, its cookie). */
-function post(link: string, form: Record<string, string | string[]>, headers: Record<string, string>) {
-  const body = new URLSearchParams();
-  for (const [k, v] of Object.entries(form)) for (const x of [v].flat()) body.append(k, x);
-  return fetch(link, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
-    body,
-  });
-}
-
 const ASK = {
   name: "shop",
   key: "password",
@@ -75,14 +56,14 @@ test("a client that opens URLs: its user types the value on the page and the sam
   const seen: string[] = [];
   const c = await client("sec-url", async ({ url: link, message }) => {
     seen.push(message);
-    const page = await open(link);
+    const page = await openEntry(link);
     expect(page.status).toBe(200);
     // The page says plainly where the value will be typed, and the agent's reason as its own words.
     expect(page.html).toContain("shop.example.test");
     expect(page.html).toContain("login.example.test");
     expect(page.html).toContain("to sign in to the shop");
     // The person narrows the hosts to one.
-    const res = await post(
+    const res = await postEntry(
       link,
       { csrf: page.csrf, value: PASSWORD, hosts: "https://shop.example.test" },
       { origin: server.url, cookie: page.cookie },
@@ -131,8 +112,8 @@ test("a client without URL elicitation gets the link as text; a unicode value en
     link: string;
   };
   expect(again.link).toBe(out.link);
-  const page = await open(out.link);
-  const res = await post(
+  const page = await openEntry(out.link);
+  const res = await postEntry(
     out.link,
     { csrf: page.csrf, value: UNICODE, hosts: ASK.allowed_urls },
     { origin: server.url, cookie: page.cookie },
@@ -163,21 +144,24 @@ test("the page refuses a forged POST, a used link, a link past its time and host
   const ask = async (w: string) =>
     (await server.call("POST", "/secrets/request", ASK, w)).body as { entered: boolean; link: string };
   const { link } = await ask("sec-attack");
-  const page = await open(link);
+  const page = await openEntry(link);
   const good = { csrf: page.csrf, value: PASSWORD, hosts: ASK.allowed_urls[0] as string };
   const browser = { origin: server.url, cookie: page.cookie };
   // No Origin (a script outside a browser, or a stripped header): refused.
-  expect((await post(link, good, { cookie: page.cookie })).status).toBe(403);
+  expect((await postEntry(link, good, { cookie: page.cookie })).status).toBe(403);
   // Another site's page posting to it: refused.
-  expect((await post(link, good, { origin: "https://evil.example", cookie: page.cookie })).status).toBe(403);
+  expect((await postEntry(link, good, { origin: "https://evil.example", cookie: page.cookie })).status).toBe(
+    403,
+  );
   // Without the page's cookie, or with a form token that is not the page's: refused.
-  expect((await post(link, good, { origin: server.url })).status).toBe(403);
-  expect((await post(link, { ...good, csrf: "forged" }, browser)).status).toBe(403);
+  expect((await postEntry(link, good, { origin: server.url })).status).toBe(403);
+  expect((await postEntry(link, { ...good, csrf: "forged" }, browser)).status).toBe(403);
   expect(
-    (await post(link, { ...good, csrf: "forged" }, { origin: server.url, cookie: "sf_enter=forged" })).status,
+    (await postEntry(link, { ...good, csrf: "forged" }, { origin: server.url, cookie: "sf_enter=forged" }))
+      .status,
   ).toBe(403);
   // Wider than asked: refused, nothing kept.
-  const wide = await post(
+  const wide = await postEntry(
     link,
     { ...good, hosts: [ASK.allowed_urls[0] as string, "https://evil.example"] },
     browser,
@@ -185,25 +169,25 @@ test("the page refuses a forged POST, a used link, a link past its time and host
   expect(wide.status).toBe(403);
   expect(await server.app.services.personSecrets.get("sec-attack", "shop")).toBeUndefined();
   // The ordinary entry works, once.
-  expect((await post(link, good, browser)).status).toBe(200);
+  expect((await postEntry(link, good, browser)).status).toBe(200);
   expect((await server.app.services.personSecrets.get("sec-attack", "shop"))?.keys.get("password")).toBe(
     PASSWORD,
   );
-  const reused = await post(link, { ...good, value: "another-value-123" }, browser);
+  const reused = await postEntry(link, { ...good, value: "another-value-123" }, browser);
   expect(reused.status).toBe(404);
   expect((await server.app.services.personSecrets.get("sec-attack", "shop"))?.keys.get("password")).toBe(
     PASSWORD,
   );
-  expect((await open(link)).status).toBe(404);
+  expect((await openEntry(link)).status).toBe(404);
   // Past its time: refused.
   const late = await ask("sec-late");
-  const latePage = await open(late.link);
+  const latePage = await openEntry(late.link);
   await server.app.services.store.update("sec-late", (cur) =>
     cur
       ? { ...cur, secret_requests: cur.secret_requests?.map((r) => ({ ...r, until: r.until - 3600 })) }
       : null,
   );
-  const expired = await post(
+  const expired = await postEntry(
     late.link,
     { csrf: latePage.csrf, value: PASSWORD, hosts: ASK.allowed_urls[0] as string },
     { origin: server.url, cookie: latePage.cookie },
@@ -241,9 +225,13 @@ test("an ask the admin does not allow is refused: a host the navigation policy b
 
 test("the admin lists a workspace's secrets (names, keys and hosts, never a value) and removes one", async () => {
   const { link } = (await server.call("POST", "/secrets/request", ASK, "sec-admin")).body as { link: string };
-  const page = await open(link);
+  const page = await openEntry(link);
   const hosts = ASK.allowed_urls[0] as string;
-  await post(link, { csrf: page.csrf, value: PASSWORD, hosts }, { origin: server.url, cookie: page.cookie });
+  await postEntry(
+    link,
+    { csrf: page.csrf, value: PASSWORD, hosts },
+    { origin: server.url, cookie: page.cookie },
+  );
   const listed = await server.call("GET", "/admin/workspaces/sec-admin/secrets", undefined, null);
   expect(listed.body).toEqual({ secrets: [{ name: "shop", keys: ["password"], allowed_urls: [hosts] }] });
   const row = await server.call("GET", "/admin/workspaces/sec-admin", undefined, null);
@@ -265,8 +253,12 @@ test("the admin lists a workspace's secrets (names, keys and hosts, never a valu
   // The JSON route removes one too; a caller without the admin credential is refused.
   const second = (await server.call("POST", "/secrets/request", { ...ASK, name: "mail" }, "sec-admin")).body
     .link;
-  const p2 = await open(second);
-  await post(second, { csrf: p2.csrf, value: PASSWORD, hosts }, { origin: server.url, cookie: p2.cookie });
+  const p2 = await openEntry(second);
+  await postEntry(
+    second,
+    { csrf: p2.csrf, value: PASSWORD, hosts },
+    { origin: server.url, cookie: p2.cookie },
+  );
   const anon = await fetch(`${server.url}/admin/workspaces/sec-admin/secrets/mail`, { method: "DELETE" });
   expect(anon.status).toBe(401);
   const gone = await server.call("DELETE", "/admin/workspaces/sec-admin/secrets/mail", undefined, null);
@@ -283,8 +275,8 @@ test("2026-07-28, a client that opens URLs: input_required sends its user to the
   c.setRequestHandler("elicitation/create", async (request) => {
     const p = request.params as unknown as { mode: string; url: string };
     expect(p.mode).toBe("url");
-    const page = await open(p.url);
-    const res = await post(
+    const page = await openEntry(p.url);
+    const res = await postEntry(
       p.url,
       { csrf: page.csrf, value: PASSWORD, hosts: ASK.allowed_urls },
       { origin: server.url, cookie: page.cookie },
@@ -316,9 +308,13 @@ test("a group's other server hides a value a person typed on the first, once it 
     const { link } = (await first.call("POST", "/secrets/request", ASK, "sec-group")).body as {
       link: string;
     };
-    const page = await open(link);
+    const page = await openEntry(link);
     const hosts = ASK.allowed_urls[0] as string;
-    await post(link, { csrf: page.csrf, value: PASSWORD, hosts }, { origin: first.url, cookie: page.cookie });
+    await postEntry(
+      link,
+      { csrf: page.csrf, value: PASSWORD, hosts },
+      { origin: first.url, cookie: page.cookie },
+    );
     expect(first.app.services.redactor.redact(`seen ${PASSWORD}`)).toBe("seen [hidden]");
     // The second server reads the record (any call of the workspace does): from then on it hides the value.
     expect(second.app.services.redactor.redact(`seen ${PASSWORD}`)).toBe(`seen ${PASSWORD}`);

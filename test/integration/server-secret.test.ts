@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { SERVER_RECORD } from "../../src/store/record.ts";
+import { openEntry, postEntry } from "../support/secret-entry-page.ts";
 import { startServer, type TestServer, TOKEN } from "../support/server.ts";
 
 let server: TestServer;
@@ -52,33 +53,14 @@ async function admin(method: string, path: string, body?: unknown, token = ADMIN
   return { status: res.status, body: parsed, text };
 }
 
-/** Opens the page as a browser does: its HTML, the cookie it set and the form's own token. */
-async function open(link: string) {
-  const res = await fetch(link);
-  const html = await res.text();
-  const cookie = (res.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
-  const csrf = /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? "";
-  return { status: res.status, html, cookie, csrf };
-}
-
-function post(link: string, form: Record<string, string | string[]>, headers: Record<string, string>) {
-  const body = new URLSearchParams();
-  for (const [k, v] of Object.entries(form)) for (const x of [v].flat()) body.append(k, x);
-  return fetch(link, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
-    body,
-  });
-}
-
 const ASK = { name: "crm", key: "password", allowed_urls: ["https://crm.example.test"] };
 
 async function enter(ask: typeof ASK, value: string) {
   const made = await admin("POST", "/admin/secrets/server", ask);
   expect(made.status).toBe(200);
-  const page = await open(made.body.link);
+  const page = await openEntry(made.body.link);
   expect(page.status).toBe(200);
-  const res = await post(
+  const res = await postEntry(
     made.body.link,
     { csrf: page.csrf, value, hosts: ask.allowed_urls },
     { origin: server.url, cookie: page.cookie },
@@ -176,7 +158,7 @@ test("the UI's form makes the same link", async () => {
   expect(res.status).toBe(200);
   const link = /href="([^"]+\/secrets\/enter\/[^"]+)"/.exec(html)?.[1] ?? "";
   expect(link).toStartWith(`${server.url}/secrets/enter/`);
-  expect((await open(link)).status).toBe(200);
+  expect((await openEntry(link)).status).toBe(200);
   // A form the policy refuses is drawn in place with the reason, and no link.
   const refused = await fetch(`${server.url}/ui/secrets/server`, {
     method: "POST",
@@ -218,12 +200,15 @@ test("refused: no admin credential (the agent's token, or none)", async () => {
 
 test("refused: a forged form (another Origin, no cookie, another token) and a used link", async () => {
   const made = await admin("POST", "/admin/secrets/server", { ...ASK, name: "forged" });
-  const page = await open(made.body.link);
+  const page = await openEntry(made.body.link);
   const form = { csrf: page.csrf, value: "v", hosts: ASK.allowed_urls };
-  const other = await post(made.body.link, form, { origin: "https://evil.example", cookie: page.cookie });
+  const other = await postEntry(made.body.link, form, {
+    origin: "https://evil.example",
+    cookie: page.cookie,
+  });
   expect(other.status).toBe(403);
-  expect((await post(made.body.link, form, { origin: server.url })).status).toBe(403);
-  const wrong = await post(
+  expect((await postEntry(made.body.link, form, { origin: server.url })).status).toBe(403);
+  const wrong = await postEntry(
     made.body.link,
     { ...form, csrf: "not-the-token" },
     { origin: server.url, cookie: "sf_enter=not-the-token" },
@@ -231,9 +216,13 @@ test("refused: a forged form (another Origin, no cookie, another token) and a us
   expect(wrong.status).toBe(403);
   expect(await server.app.services.personSecrets.get("w", "forged")).toBeUndefined();
   // The page's own form goes once; the same link again is gone.
-  expect((await post(made.body.link, form, { origin: server.url, cookie: page.cookie })).status).toBe(200);
-  expect((await post(made.body.link, form, { origin: server.url, cookie: page.cookie })).status).toBe(404);
-  expect((await open(made.body.link)).status).toBe(404);
+  expect((await postEntry(made.body.link, form, { origin: server.url, cookie: page.cookie })).status).toBe(
+    200,
+  );
+  expect((await postEntry(made.body.link, form, { origin: server.url, cookie: page.cookie })).status).toBe(
+    404,
+  );
+  expect((await openEntry(made.body.link)).status).toBe(404);
   await admin("DELETE", "/admin/secrets/server/forged");
 });
 

@@ -223,13 +223,6 @@ export class RedisStore implements RecordStore {
     return [...found].sort();
   }
 
-  async expiresIn(key: string): Promise<number | null> {
-    const ms = Number(await this.command("PTTL", [this.prefix + key]));
-    if (ms === -2) return null;
-    // -1: someone stored the key without a TTL; it never expires.
-    return ms === -1 ? Number.POSITIVE_INFINITY : ms / 1000;
-  }
-
   // ---- leases and the short-lived keys beside the records (redis-leases.ts, redis-sessions.ts)
 
   takeLease(name: string, ticket: string, ms: number): Promise<number | null> {

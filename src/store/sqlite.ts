@@ -144,14 +144,6 @@ export class SqliteStore implements RecordStore {
     });
   }
 
-  async expiresIn(key: string): Promise<number | null> {
-    return this.guard(() => {
-      const row = this.select.get(key);
-      const left = row ? row.expires_at - this.now() : 0;
-      return left > 0 ? left : null;
-    });
-  }
-
   async takeLease(name: string, ticket: string, ms: number): Promise<number | null> {
     return this.guard(() => this.leaseSteps.take(name, ticket, ms));
   }

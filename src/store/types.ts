@@ -32,8 +32,6 @@ export interface RecordStore {
   delete(key: string): Promise<boolean>;
   /** Every live key. */
   keys(): Promise<string[]>;
-  /** Seconds until the key expires, or null when it does not exist. */
-  expiresIn(key: string): Promise<number | null>;
 
   /**
    * Leases: one holder at a time per name, across every server of the store, for `ms` unless

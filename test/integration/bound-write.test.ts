@@ -8,6 +8,7 @@ import { html, serveFixture } from "../support/fixtures.ts";
 import { type McpClient, mcpClient } from "../support/mcp.ts";
 import { actionPages } from "../support/pages.ts";
 import { endAll, logLines, startServer, type TestServer } from "../support/server.ts";
+import { expiresIn } from "../support/store-ttl.ts";
 
 const W = "bound-write";
 const USER = "ada-u51x-qz9"; // no 4-character run of a typed value comes back, so none of a word the test reads
@@ -135,7 +136,7 @@ describe("write with a secret", () => {
     expect(res.body.title).toBe("Welcome");
     expect(res.body.url).toBe(`${site.url("/welcome")}?user=plain-name&pw=[hidden]`);
     expect(await history()).toEqual(before);
-    expect(await server.app.services.store.expiresIn(W)).toBeGreaterThan(server.config.session.ttl - 1);
+    expect(await expiresIn(server.app.services.store, W)).toBeGreaterThan(server.config.session.ttl - 1);
 
     // The next call on that page shows it the same way, and records nothing either.
     const again = await call("/browser/read");

@@ -107,7 +107,6 @@ class CountingStore implements RecordStore {
   };
   delete = (k: string) => this.inner.delete(k);
   keys = () => this.inner.keys();
-  expiresIn = (k: string) => this.inner.expiresIn(k);
   takeLease = (n: string, ticket: string, ms: number) => this.inner.takeLease(n, ticket, ms);
   renewLease = (n: string, token: number, ms: number) => this.inner.renewLease(n, token, ms);
   releaseLease = (n: string, token: number) => this.inner.releaseLease(n, token);

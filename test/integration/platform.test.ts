@@ -5,6 +5,7 @@ import { testGridUrl } from "../support/env.ts";
 import { html, serveFixture } from "../support/fixtures.ts";
 import { hints, mcpClient } from "../support/mcp.ts";
 import { endAll, logLines, startServer, type TestServer, TOKEN } from "../support/server.ts";
+import { expiresIn } from "../support/store-ttl.ts";
 
 let server: TestServer;
 const site = serveFixture({
@@ -250,7 +251,7 @@ describe("the first actions on the real Grid", () => {
   test("every call slides the TTL", async () => {
     const store = server.app.services.store;
     await call("POST", "/browser/navigate", { url: site.url("/three") });
-    const left = await store.expiresIn(W);
+    const left = await expiresIn(store, W);
     expect(left).toBeGreaterThan(server.config.session.ttl - 5);
   });
 });

@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { SERVER_RECORD } from "../../src/store/record.ts";
 import { openEntry, postEntry } from "../support/secret-entry-page.ts";
 import { startServer, type TestServer, TOKEN } from "../support/server.ts";
+import { expiresIn } from "../support/store-ttl.ts";
 
 let server: TestServer;
 const ADMIN = "admin-token-for-the-server-secret-test";
@@ -89,7 +90,7 @@ test("an admin enters a server secret on the page; every workspace's write finds
   const raw = (store as any).db.query("SELECT value FROM records WHERE key = ?").get(SERVER_RECORD);
   expect(String(raw.value)).toContain("secrets_sealed");
   expect(String(raw.value)).not.toContain("W0rd");
-  const left = await store.expiresIn(SERVER_RECORD);
+  const left = await expiresIn(store, SERVER_RECORD);
   expect(left).toBeGreaterThan(10 * 365 * 86400);
   // A workspace cannot ask a person for the same name: the server's is the one.
   const asked = await server.call(

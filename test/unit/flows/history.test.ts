@@ -16,6 +16,7 @@ import type { WorkspaceManager } from "../../../src/workspaces/manager.ts";
 import { goAction as go, testAction } from "../../support/actions.ts";
 import { FakeGrid } from "../../support/fake-grid.ts";
 import { testServices } from "../../support/services.ts";
+import { expiresIn } from "../../support/store-ttl.ts";
 
 const T0 = 1_790_800_000;
 const TTL = 60;
@@ -108,7 +109,7 @@ describe("a flow run's history", () => {
 
   test("a run that went nowhere still makes its one update: the TTL slides and the page stays", async () => {
     await call(go, { url: START });
-    expect(await inner.expiresIn(W)).toBe(TTL);
+    expect(await expiresIn(inner, W, { now: clock })).toBe(TTL);
     updates = 0;
     clock = T0 + 50;
     const report = await runFlow("stay", step("test_check") + step("test_check"));
@@ -119,7 +120,7 @@ describe("a flow run's history", () => {
     ]);
     expect(report.url).toBe(START);
     expect(updates).toBe(1);
-    expect(await inner.expiresIn(W)).toBe(TTL);
+    expect(await expiresIn(inner, W, { now: clock })).toBe(TTL);
     // Past the first write's TTL, the record is still there, on the page it started on.
     clock = T0 + 100;
     const record = await inner.get(W);

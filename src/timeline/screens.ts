@@ -148,25 +148,12 @@ const DRIVING_FOR_MS = 5000;
 /** The live view: one loop per watched workspace, shared by everyone watching it, gone with the last of them. */
 export class LiveScreens {
   private readonly watches = new Map<string, Watch>();
-  /** Frames taken so far (a test counts them to prove nothing is taken while nobody watches). */
-  taken = 0;
 
   constructor(private readonly deps: Reach & { logger: Pick<Log, "debug"> }) {}
 
   watched(workspace: string): boolean {
     return (this.watches.get(workspace)?.viewers.size ?? 0) > 0;
   }
-
-  /** How many workspaces are watched now. */
-  get size(): number {
-    return this.watches.size;
-  }
-
-  /** How many loops are still going (one ends with its frame in flight once nobody watches). */
-  get looping(): number {
-    return this.loops;
-  }
-  private loops = 0;
 
   /** A person's input landed: a frame now, then about 4 a second for a while. */
   nudge(workspace: string): void {
@@ -195,7 +182,6 @@ export class LiveScreens {
 
   private async loop(workspace: string, w: Watch): Promise<void> {
     w.running = true;
-    this.loops++;
     try {
       while (w.viewers.size > 0) {
         const began = performance.now();
@@ -227,7 +213,6 @@ export class LiveScreens {
       }
     } finally {
       w.running = false;
-      this.loops--;
     }
   }
 
@@ -240,7 +225,6 @@ export class LiveScreens {
       const jpeg = await screenOf(at);
       if (jpeg === "typed") return { live: false, hidden: true };
       if (jpeg === "moved") return { live: true, moved: true };
-      this.taken++;
       return { live: true, jpeg };
     } catch (err) {
       this.deps.logger.debug(`workspace ${workspace}: no live screen: ${messageOf(err)}`);

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { By, until, type WebDriver, type WebElement } from "selenium-webdriver";
 import { waitOn } from "../support/e2e.ts";
 import { html, serveFixture } from "../support/fixtures.ts";
+import { countLooks, type Looks } from "../support/live-frames.ts";
 import { actionPages } from "../support/pages.ts";
 import { endAll, startServer, type TestServer, TOKEN } from "../support/server.ts";
 
@@ -27,6 +28,7 @@ const site = serveFixture({
 });
 let server: TestServer;
 let driver: WebDriver;
+let looks: Looks;
 
 async function agent(method: string, path: string, body?: unknown) {
   const out = await server.call(method, path, body, A);
@@ -52,6 +54,7 @@ beforeAll(async () => {
       c.grid.open_timeout = 540;
     },
   });
+  looks = countLooks(server.app.services.timeline.live);
   await agent("POST", "/browser", { url: site.url("/") });
   const opened = await server.call(
     "POST",
@@ -206,11 +209,11 @@ describe("watching a workspace", () => {
     await driver.get("about:blank");
     await waitFor(async () => !live.watched(A), "the watch to end", 15_000);
     // A frame already on its way when the page closed may still land; then nothing more.
-    await waitFor(async () => live.looping === 0, "the live view's loop to end", 5_000);
-    const taken = live.taken;
+    await waitFor(async () => looks.under === 0, "the live view's last look to end", 5_000);
+    const { taken } = looks;
     await agent("POST", "/browser/navigate", { url: site.url("/") });
     await Bun.sleep(2_500);
-    expect(live.taken).toBe(taken);
+    expect(looks.taken).toBe(taken);
     const [top] = (await server.app.services.timeline.batch(A, { limit: 1 })).entries;
     expect([top?.tool, top?.screen]).toEqual(["navigate", undefined]);
   }, 60_000);

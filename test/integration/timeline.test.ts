@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { serveFixture } from "../support/fixtures.ts";
+import { countLooks, type Looks } from "../support/live-frames.ts";
 import { type McpClient, mcpClient } from "../support/mcp.ts";
 import { actionPages } from "../support/pages.ts";
 import { endAll, logLines, startServer, type TestServer, TOKEN } from "../support/server.ts";
@@ -15,6 +16,7 @@ const W = "timeline-run";
 const PASSWORD = "pw-77c-tq9x-zk4v";
 const site = serveFixture(actionPages);
 let server: TestServer;
+let looks: Looks;
 let mcp: McpClient;
 const seen: string[] = [];
 
@@ -92,6 +94,7 @@ beforeAll(async () => {
       };
     },
   });
+  looks = countLooks(server.app.services.timeline.live);
   mcp = await mcpClient(server, W);
 }, 60_000);
 
@@ -215,11 +218,12 @@ describe("screens along the way", () => {
     await until("a frame of the new page", () => watch.frames.filter((f) => f.live).length >= 2);
     watch.close();
     await until("the watch to end", () => !server.app.services.timeline.live.watched(S));
-    await until("the live view's loop to end", () => server.app.services.timeline.live.looping === 0);
-    const taken = server.app.services.timeline.live.taken;
+    // A look already under way when the watch ended may still land; then the loop has ended.
+    await until("the live view's last look to end", () => looks.under === 0);
+    const { taken } = looks;
     await call("/browser/navigate", { url: site.url("/form") });
     await Bun.sleep(2_500);
-    expect(server.app.services.timeline.live.taken).toBe(taken);
+    expect(looks.taken).toBe(taken);
 
     const { entries } = await timeline(S);
     expect(entries.map((e) => [e.tool, e.screen === true])).toEqual([

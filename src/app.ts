@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Server } from "bun";
 import { Elysia } from "elysia";
+import { Activity } from "./admin/activity.ts";
 import { AdminAuth, adminTokenOf, agentOnlyTokenOf, isAdminPath } from "./admin/auth.ts";
 import type { Config } from "./config/schema.ts";
 import { ConfigError, type Source } from "./config/sources.ts";
@@ -17,7 +18,6 @@ import { checkRequest, HostRules } from "./http/guard.ts";
 import { failureResponse, json } from "./http/json.ts";
 import { Events } from "./kit/events.ts";
 import { Log } from "./log.ts";
-import { CallMetrics } from "./metrics/calls.ts";
 import { metricsRoutes } from "./metrics/routes.ts";
 import { secretPageRoutes } from "./person/secret-page.tsx";
 import { learnValues } from "./person/secret-words.ts";
@@ -207,7 +207,7 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     questions,
     personSecrets,
   };
-  const activity = new CallMetrics();
+  const activity = new Activity();
   const workspaces: WorkspaceManager = new WorkspaceManager({
     store,
     grid,

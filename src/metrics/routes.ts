@@ -1,7 +1,7 @@
 // GET /metrics (the admin's credential): this server's calls, browsers, lease waits, the Grid's free
 // slots, the store's round trip and the live-feed streams, in the Prometheus text format (prom-client).
 import { Elysia } from "elysia";
-import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 import type { Activity } from "../admin/activity.ts";
 import type { AdminAuth } from "../admin/auth.ts";
 import { adminGuard } from "../admin/guard.ts";
@@ -9,7 +9,6 @@ import type { Grid } from "../grid/webdriver.ts";
 import type { Events } from "../kit/events.ts";
 import type { RecordStore } from "../store/types.ts";
 import type { WorkspaceManager } from "../workspaces/manager.ts";
-import { CallMetrics } from "./calls.ts";
 
 /** What the route reads, each figure where it lives, and the admin's credential check. */
 interface MetricsNeeds {
@@ -17,7 +16,7 @@ interface MetricsNeeds {
   readonly store: Pick<RecordStore, "kind" | "ping">;
   readonly events: Pick<Events, "size">;
   readonly grid: Pick<Grid, "slots">;
-  readonly activity: Activity;
+  readonly activity: Pick<Activity, "registry">;
   readonly admin: Pick<AdminAuth, "require">;
 }
 
@@ -105,7 +104,7 @@ function serverMetrics(services: MetricsNeeds, registry: Registry): () => Promis
 }
 
 export function metricsRoutes(services: MetricsNeeds) {
-  const registry = services.activity instanceof CallMetrics ? services.activity.registry : new Registry();
+  const registry = services.activity.registry;
   const scrape = serverMetrics(services, registry);
   return new Elysia({ name: "metrics" })
     .use(adminGuard(services))

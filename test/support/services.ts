@@ -3,6 +3,7 @@
 // allow for a service that is missing.
 
 import type { AnyAction } from "../../src/actions/action.ts";
+import { Activity } from "../../src/admin/activity.ts";
 import { AdminAuth, adminTokenOf, agentOnlyTokenOf } from "../../src/admin/auth.ts";
 import { type Config, defaultConfig } from "../../src/config/schema.ts";
 import { setupFiles } from "../../src/files/setup.ts";
@@ -11,7 +12,6 @@ import type { Grid } from "../../src/grid/webdriver.ts";
 import { Bodies } from "../../src/http/body.ts";
 import { HostRules } from "../../src/http/guard.ts";
 import { Events } from "../../src/kit/events.ts";
-import { CallMetrics } from "../../src/metrics/calls.ts";
 import { PersonSecrets } from "../../src/person/secrets.ts";
 import { Questions } from "../../src/person/waits.ts";
 import { setupRecordings } from "../../src/recordings/setup.ts";
@@ -92,7 +92,7 @@ export function testServices(opts: TestServicesOptions): Services {
     questions,
     personSecrets,
   };
-  const activity = new CallMetrics();
+  const activity = new Activity();
   const workspaces: WorkspaceManager = new WorkspaceManager({
     store,
     grid,

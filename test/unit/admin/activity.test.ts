@@ -1,13 +1,13 @@
 // The calls' families in the Prometheus text format: a counter and cumulative latency buckets per
 // tool, surface and status, label values escaped, each family with HELP and TYPE.
 import { expect, test } from "bun:test";
-import { CallMetrics } from "../../../src/metrics/calls.ts";
+import { Activity } from "../../../src/admin/activity.ts";
 
 const call = (tool: string, status: number, ms: number) =>
   ({ time: 0, workspace: "w", tool, surface: "rest", status, ms }) as const;
 
 test("each call counts under its labels, its latency in cumulative buckets closed by +Inf, _sum and _count", async () => {
-  const m = new CallMetrics();
+  const m = new Activity();
   for (const ms of [4, 100, 700]) m.add(call("navigate", 200, ms));
   m.add(call("read_page", 400, 2000));
   const lines = (await m.registry.metrics()).split("\n");
@@ -28,8 +28,8 @@ test("each call counts under its labels, its latency in cumulative buckets close
 });
 
 test("label values escape backslash, quote and newline; two servers keep their own counts", async () => {
-  const a = new CallMetrics();
-  const b = new CallMetrics();
+  const a = new Activity();
+  const b = new Activity();
   a.add(call('a\\b"c\nd', 200, 1));
   expect(await a.registry.metrics()).toContain(
     'selenium_flow_calls_total{tool="a\\\\b\\"c\\nd",surface="rest",status="200"} 1',

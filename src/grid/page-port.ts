@@ -8,17 +8,8 @@ import { BidiDead, BidiError, BidiTimeout, SANDBOX } from "./bidi.ts";
 import type { HeldConnection } from "./held.ts";
 import type { NodeRef, PageFn, WindowRef } from "./page-call.ts";
 import { DialogOpened, dialogOpenError } from "./page-dialogs.ts";
-import {
-  answers,
-  DialogElsewhere,
-  PageBusy,
-  stillStuck,
-  targetOf,
-  watchElsewhere,
-  whyStuck,
-} from "./page-stuck.ts";
+import { DialogElsewhere, freePopup, PageBusy, promptElsewhere, stillStuck, whyStuck } from "./page-stuck.ts";
 import type { NavPolicy } from "./policy.ts";
-import { putBack, readPopup } from "./popup-kept.ts";
 
 const LIBRARY: string = pageLibrary();
 
@@ -120,12 +111,18 @@ export interface PageOptions {
   gone: () => Promise<boolean>;
 }
 
-/** How long a pop-up's first script may take before it is taken for one Chromium's BiDi ignores. */
-const PROBE_MS = 500;
 /** How long a command may wait before the Grid is asked whether the browser still lives. */
 const WATCH_MS = 400;
 /** How long one of the server's own small reads may wait before the page counts as busy (see glance). */
 const GLANCE_MS = 10_000;
+
+/** The context a script or input command goes to (its document must answer, not just the browser). */
+function targetOf(method: string, params: unknown): string | null {
+  if (!/^(script|input)\./.test(method)) return null;
+  const p = params as { context?: unknown; target?: { context?: unknown } };
+  const c = p.context ?? p.target?.context;
+  return typeof c === "string" ? c : null;
+}
 
 /** "no such frame" for a context the tree still holds: its realm went stale (see send). */
 class StaleRealm extends Error {}
@@ -177,20 +174,31 @@ export class PagePort {
     opts: { timeoutMs?: number } = {},
   ): Promise<Result<M>> {
     const target = targetOf(method, params);
-    if (target) await stillStuck(this.held, this.where.tab, target);
+    // A page found stuck before is asked at once whether it still is; any other command goes
+    // straight to the socket, and only one still waiting after WATCH_MS asks why (page-stuck.ts).
+    if (target && this.held.stuck) await stillStuck(this.held, this.where.tab, target);
     const work = this.held.socket.send(method, params, opts);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let unwatch = () => {};
+    let timer: ReturnType<typeof setInterval> | undefined;
     const watchdog = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        this.isGone().then(
-          (gone) => {
-            if (gone) reject(new wd.NoSuchSessionError("the browser is gone"));
-          },
-          () => undefined,
-        );
+      let ticks = 0;
+      let asking = false;
+      timer = setInterval(() => {
+        if (ticks++ === 0)
+          this.isGone().then(
+            (gone) => {
+              if (gone) reject(new wd.NoSuchSessionError("the browser is gone"));
+            },
+            () => undefined,
+          );
+        // A dialog open in another tab may be what holds this one: asked every WATCH_MS while it is.
+        if (!target || asking || !promptElsewhere(this.held.prompts, this.where.tab, target)) return;
+        asking = true;
+        whyStuck(this.held.socket, this.held.prompts, this.where.tab, target)
+          .then((why) => why instanceof DialogElsewhere && reject(why))
+          .finally(() => {
+            asking = false;
+          });
       }, WATCH_MS);
-      if (target) unwatch = watchElsewhere(this.held, () => this.where.tab, target, WATCH_MS, reject);
     });
     try {
       return await Promise.race([work, watchdog]);
@@ -203,8 +211,7 @@ export class PagePort {
       if (err instanceof DialogElsewhere) throw err;
       throw await this.plain(err, params as { context?: string }, target);
     } finally {
-      clearTimeout(timer);
-      unwatch();
+      clearInterval(timer);
     }
   }
 
@@ -359,31 +366,7 @@ export class PagePort {
    */
   async usable(tab: string = this.where.tab): Promise<void> {
     if (this.held.usable.has(tab)) return;
-    // A tab held by its dialog answers no script either: it is not the pop-up's trouble, and a
-    // reload would wait on the dialog for the whole page load timeout.
-    const open = this.held.prompts.get(tab);
-    if (open) throw dialogOpenError(open);
-    const top = (await this.send("browsingContext.getTree", { root: tab, maxDepth: 0 })).contexts[0];
-    if (top?.originalOpener) {
-      if (!(await answers(this.held.socket, tab, PROBE_MS))) {
-        const kept = await readPopup(this.held.socket, tab);
-        // The page may open a dialog as it loads again: then the reload is done (it loads once the
-        // dialog is answered), and the call says what the dialog is.
-        const reload = this.send(
-          "browsingContext.reload",
-          { context: tab, wait: "complete" },
-          { timeoutMs: this.opts.pageLoadMs },
-        );
-        const reloaded = await this.held.racePrompt((c) => c === tab, reload);
-        if ("prompt" in reloaded) {
-          reload.catch(() => undefined);
-          this.held.usable.add(tab);
-          throw dialogOpenError(reloaded.prompt);
-        }
-        if (kept) await putBack(this.held.socket, tab, kept);
-      }
-    }
-    this.held.usable.add(tab);
+    await freePopup(this.held, (m, p, o) => this.send(m, p, o), tab, this.opts.pageLoadMs);
   }
 
   /** Runs `work`; a dialog that opens in the tab meanwhile ends the wait with DialogOpened. */

@@ -1,14 +1,18 @@
 // A page that stops answering: a dialog in another tab that holds this one (a pop-up's alert stops
-// the tab that opened it: they share one event loop), or a script that never yields. The browser
-// itself still answers (its context tree, its events), so each is told apart and named, and the
-// held connection is kept: it is the one that saw the dialog open.
+// the tab that opened it: they share one event loop), a script that never yields, or a pop-up
+// Chromium's BiDi ignores. The browser itself still answers (its context tree, its events), so each
+// is told apart and named, and the held connection is kept: it is the one that saw the dialog open.
+// The page port comes here only when it has a reason: a command still waiting after its watch
+// interval, a page found stuck before, a tab not yet used.
 
 import type { BrowsingContext } from "webdriver-bidi-protocol";
 import { AppError } from "../errors.ts";
 import { ping } from "../in-page/standalone.ts";
-import { type BidiSocket, BidiTimeout, SANDBOX } from "./bidi.ts";
+import { type BidiSocket, BidiTimeout, type Method, type Params, type Result, SANDBOX } from "./bidi.ts";
 import type { HeldConnection } from "./held.ts";
 import { callScript } from "./page-call.ts";
+import { dialogOpenError } from "./page-dialogs.ts";
+import { putBack, readPopup } from "./popup-kept.ts";
 
 /** The probe a stuck page does not answer (src/in-page/standalone.ts). */
 export const PING = String(ping);
@@ -94,14 +98,6 @@ export async function whyStuck(
   return after ? dialogElsewhere(socket, after) : new PageBusy();
 }
 
-/** The context a script or input command goes to (its document must answer, not just the browser). */
-export function targetOf(method: string, params: unknown): string | null {
-  if (!/^(script|input)\./.test(method)) return null;
-  const p = params as { context?: unknown; target?: { context?: unknown } };
-  const c = p.context ?? p.target?.context;
-  return typeof c === "string" ? c : null;
-}
-
 /** On a page found stuck before, a trivial script says at once whether it still is (throws why). */
 export async function stillStuck(held: Held, tab: string, target: string): Promise<void> {
   if (!held.stuck) return;
@@ -110,26 +106,48 @@ export async function stillStuck(held: Held, tab: string, target: string): Promi
   held.stuck = false;
 }
 
+/** A command sent with its failures said plainly (the page port's). */
+type Send = <M extends Method>(
+  method: M,
+  params: Params<M>,
+  opts?: { timeoutMs?: number },
+) => Promise<Result<M>>;
+
+/** How long a pop-up's first script may take before it is taken for one Chromium's BiDi ignores. */
+const POPUP_PROBE_MS = 500;
+
 /**
- * While a command to `target` waits, and a dialog is open in another tab, asks every `ms` whether
- * that dialog is what holds it; `stuck` gets the error when it is. Returns the way to stop.
+ * Frees a tab Chromium's BiDi never answers, the first time it is used (see PagePort.usable):
+ * a pop-up that kept its opener and loaded a same-origin URL at once is reloaded, and what its
+ * opener appended is put back (popup-kept.ts). Marks the tab usable.
  */
-export function watchElsewhere(
-  held: Held,
-  tab: () => string,
-  target: string,
-  ms: number,
-  stuck: (err: DialogElsewhere) => void,
-): () => void {
-  let asking = false;
-  const watch = setInterval(() => {
-    if (asking || !promptElsewhere(held.prompts, tab(), target)) return;
-    asking = true;
-    whyStuck(held.socket, held.prompts, tab(), target)
-      .then((why) => why instanceof DialogElsewhere && stuck(why))
-      .finally(() => {
-        asking = false;
-      });
-  }, ms);
-  return () => clearInterval(watch);
+export async function freePopup(
+  held: Pick<HeldConnection, "socket" | "prompts" | "usable" | "racePrompt">,
+  send: Send,
+  tab: string,
+  pageLoadMs: number,
+): Promise<void> {
+  // A tab held by its dialog answers no script either: it is not the pop-up's trouble, and a
+  // reload would wait on the dialog for the whole page load timeout.
+  const open = held.prompts.get(tab);
+  if (open) throw dialogOpenError(open);
+  const top = (await send("browsingContext.getTree", { root: tab, maxDepth: 0 })).contexts[0];
+  if (top?.originalOpener && !(await answers(held.socket, tab, POPUP_PROBE_MS))) {
+    const kept = await readPopup(held.socket, tab);
+    // The page may open a dialog as it loads again: then the reload is done (it loads once the
+    // dialog is answered), and the call says what the dialog is.
+    const reload = send(
+      "browsingContext.reload",
+      { context: tab, wait: "complete" },
+      { timeoutMs: pageLoadMs },
+    );
+    const reloaded = await held.racePrompt((c) => c === tab, reload);
+    if ("prompt" in reloaded) {
+      reload.catch(() => undefined);
+      held.usable.add(tab);
+      throw dialogOpenError(reloaded.prompt);
+    }
+    if (kept) await putBack(held.socket, tab, kept);
+  }
+  held.usable.add(tab);
 }

@@ -207,9 +207,9 @@ for (const file of files) {
     problems.push(`${file} holds no module state now: take it off MODULE_STATE_ALLOWED`);
 }
 
-// Bodies: the app reads a request's body in one place, Elysia's parse stage (src/http/body.ts); a
-// route declares the body it takes and its handler is handed it. Flagged: reading a request's body
-// anywhere else.
+// Bodies: the app reads a request's body in one place, Elysia's parse stage, by the parser a route
+// names where it is declared (`parse: bodyParser(…)`, src/http/body.ts); its handler is handed it.
+// Flagged: reading a request's body anywhere else.
 const BODY_READ =
   /\brequest\s*\.\s*(?:json|text|formData|arrayBuffer|blob|bytes)\s*\(|\brequest\s*\.\s*body\s*\.\s*getReader\b/;
 for (const file of files) {
@@ -219,7 +219,7 @@ for (const file of files) {
     .forEach((line, i) => {
       if (!BODY_READ.test(line)) return;
       problems.push(
-        `${file}:${i + 1} reads a request body by hand: declare it (services.bodies.takes) and take \`body\``,
+        `${file}:${i + 1} reads a request body by hand: name a parser on its route (parse: bodyParser(…)) and take \`body\``,
       );
     });
 }

@@ -13,7 +13,7 @@ import { setupFiles } from "./files/setup.ts";
 import { Flows } from "./flows/service.ts";
 import { captureHook } from "./grid/capture.ts";
 import { Grid } from "./grid/webdriver.ts";
-import { Bodies } from "./http/body.ts";
+import { bodyParser } from "./http/body.ts";
 import { checkRequest, HostRules } from "./http/guard.ts";
 import { failureResponse, json } from "./http/json.ts";
 import { Events } from "./kit/events.ts";
@@ -228,7 +228,6 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     recordings,
     hosts,
     admin: new AdminAuth(store, adminTokenOf(config), hosts, agentOnlyTokenOf(config)),
-    bodies: new Bodies(),
   };
   await recordings?.start();
   workspaces.orphans.start(config.grid.orphan_sweep);
@@ -257,11 +256,9 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     mcp ??= import("./surfaces/mcp-http.ts").then((m) => new m.McpHttp(services));
     return mcp;
   };
-  for (const method of MCP_BODY_METHODS) services.bodies.takes(method, "/mcp", { before: mcpGate(services) });
+  const gate = mcpGate(services);
+  const mcpBody = bodyParser();
   const http = new Elysia()
-    // The one body reader: a route reads the body it declared (`services.bodies.takes`), after the
-    // check it named (its token); one that declared none reads nothing.
-    .onParse({ as: "global" }, services.bodies.parse)
     // Before any route: the Host, the Origin and the path (src/http/guard.ts), and under /admin the
     // admin credential, by prefix: a route added under /admin is the admin's before any handler runs.
     .onRequest(async ({ request }) => {
@@ -295,7 +292,14 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
       requireToken(request, config.auth);
       return json(openApiDocument());
     })
-    .all("/mcp", async ({ request, body }) => (await mcpHttp()).handle(request, body))
+    .all("/mcp", async ({ request, body }) => (await mcpHttp()).handle(request, body), {
+      // Its gate before a byte is read, for every method (a route of all methods has a parse stage
+      // for each, a GET's too); a POST's or DELETE's JSON body, nothing for the others.
+      parse: [
+        ({ request }) => gate(request),
+        (c) => (MCP_BODY_METHODS.includes(c.request.method) ? mcpBody(c) : null),
+      ],
+    })
     .use(restRoutes(services))
     .use(fileRoutes(services))
     .use(adminRoutes(services, feeds))

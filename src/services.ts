@@ -9,7 +9,6 @@ import type { Source } from "./config/sources.ts";
 import type { Files } from "./files/service.ts";
 import type { Flows } from "./flows/service.ts";
 import type { Grid } from "./grid/webdriver.ts";
-import type { Bodies } from "./http/body.ts";
 import type { HostRules } from "./http/guard.ts";
 import type { Events } from "./kit/events.ts";
 import type { PersonSecrets } from "./person/secrets.ts";
@@ -53,6 +52,4 @@ export interface Services extends ActionServices {
   readonly hosts: HostRules;
   /** The admin's credentials: the token, or a signed-in cookie. */
   readonly admin: AdminAuth;
-  /** The routes that take a body and the one parser that reads them (src/http/body.ts). */
-  readonly bodies: Bodies;
 }

@@ -18,7 +18,8 @@ export interface AdminNeeds extends WorkspaceLookup {
  * changes something), and no body but JSON. Under /admin the app's first hook checked the
  * credential already (src/app.ts), once a request; a route elsewhere is checked here. It runs in
  * `transform`, before the route's schemas (a caller without the credential hears a 401, never a
- * 400 about a param) and before any body is read (the app reads none for a route).
+ * 400 about a param); a route of these that reads a body (`parse: bodyParser()`) is under /admin, its
+ * credential checked before the parse stage.
  */
 export function adminGuard(services: Pick<AdminNeeds, "admin">) {
   return new Elysia().macro({

@@ -1,7 +1,7 @@
-// The app's one body reader, run in Elysia's parse stage (src/app.ts): a route that takes a body
-// says so where it is declared (`bodies.takes`), with the types it takes, its cap and the check
-// that must pass before a byte is read (an agent route's token); its handler is handed `body`.
-// A route that declared none reads nothing, whatever is sent.
+// The body reader every route that takes a body names as its Elysia `parse` option where it is
+// declared (`parse: bodyParser(spec)`), with the types it takes and its cap; its handler is handed
+// `body`. A route that names none reads nothing, whatever is sent (Elysia parses only for a route
+// whose handler or schema asks for `body`: one that asks names a parser).
 import { badInput, tooLarge, unsupportedType } from "../errors.ts";
 import { mediaType, YAML_TYPES } from "./media.ts";
 
@@ -29,13 +29,6 @@ const CAPS: Record<BodyKind, Cap> = {
   multipart: { bytes: JSON_CAP, what: "multipart form" },
 };
 
-/** What Elysia's parse stage hands a parser. */
-export interface ParseContext {
-  request: Request;
-  route: string;
-  server?: unknown;
-}
-
 export interface BodySpec {
   /** The kinds taken, the first for an empty body (default JSON only). */
   kinds?: readonly BodyKind[];
@@ -43,26 +36,15 @@ export interface BodySpec {
   caps?: Partial<Record<BodyKind, Cap>>;
   /** The 415's message where the route words its own. */
   wrongType?: string;
-  /** Runs before a byte is read: a throw answers for the route (its token, its origin). */
-  before?: (request: Request) => void | Promise<void>;
 }
 
-/** The routes that take a body, by `METHOD /route/:param`, and the one parser that reads them. */
-export class Bodies {
-  private readonly specs = new Map<string, BodySpec>();
-
-  /** Declares that `method path` takes a body as `spec` says. */
-  takes(method: string, path: string, spec: BodySpec = {}): void {
-    this.specs.set(`${method} ${path}`, spec);
-  }
-
-  /** Elysia's parse hook: the body `route` declared, read and decoded; `null` for a route that takes none. */
-  readonly parse = async (c: ParseContext): Promise<unknown> => {
-    const spec = this.specs.get(`${c.request.method} ${c.route}`);
-    if (!spec) return null;
-    await spec.before?.(c.request);
-    return readBody(c.request, spec);
-  };
+/**
+ * A route's `parse` option: its body read as `spec` says, capped and decoded (never `undefined`, so
+ * Elysia's own parsers never run after it). A check that must pass before a byte is read goes
+ * before it in the route's `parse` list: Elysia runs `beforeHandle` only after the body is read.
+ */
+export function bodyParser(spec: BodySpec = {}): (c: { request: Request }) => Promise<unknown> {
+  return ({ request }) => readBody(request, spec);
 }
 
 /** The kind `request`'s media type names among `kinds`, or a 415 naming what the route takes. */

@@ -38,7 +38,7 @@ export function failureResponse(
   request: Request,
   said: Saying = {},
 ): Response {
-  // What the body reader (body.ts) threw in the parse stage, Elysia hands over wrapped.
+  // What a route's parse hook threw (its gate, body.ts's reader), Elysia hands over wrapped.
   if (error instanceof ParseError && error.cause !== undefined) return failure(error.cause, said);
   if (code === "NOT_FOUND") {
     const path = new URL(request.url).pathname;

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { validate } from "../actions/validate.ts";
 import { type AdminNeeds, adminGuard, onWorkspaceRoute, requireWorkspace } from "../admin/guard.ts";
 import { notFound } from "../errors.ts";
-import type { Bodies } from "../http/body.ts";
+import { bodyParser } from "../http/body.ts";
 import { json } from "../http/json.ts";
 import { SERVER_RECORD } from "../store/record.ts";
 import type { RecordStore } from "../store/types.ts";
@@ -19,7 +19,6 @@ import type { Questions } from "./waits.ts";
 /** What the person's routes are handed: the pipeline a person's input runs through, the questions. */
 export interface PersonNeeds extends AdminNeeds {
   readonly store: Pick<RecordStore, "get" | "keys" | "update">;
-  readonly bodies: Pick<Bodies, "takes">;
   readonly workspaces: { readonly calls: Pick<CallPipeline, "invoke"> };
   readonly questions: Pick<Questions, "answer">;
   /** The secrets a person gave a workspace: listed and removed here. */
@@ -53,7 +52,6 @@ const Answer = z.strictObject({
 });
 
 export function personRoutes(services: PersonNeeds) {
-  services.bodies.takes("POST", "/admin/workspaces/:key/answer");
   return new Elysia({ name: "admin-person" })
     .use(adminGuard(services))
     .use(inputRoutes(services))
@@ -87,13 +85,12 @@ export function personRoutes(services: PersonNeeds) {
         await services.questions.answer(key, body.text);
         return json({ answered: true });
       },
-      onWorkspaceRoute(),
+      { ...onWorkspaceRoute(), parse: bodyParser() },
     );
 }
 
 /** POST /admin/workspaces/{key}/input: one input of a person's, in the workspace's turn. */
 export function inputRoutes(services: PersonNeeds) {
-  services.bodies.takes("POST", "/admin/workspaces/:key/input");
   return new Elysia({ name: "admin-person-input" }).use(adminGuard(services)).post(
     "/admin/workspaces/:key/input",
     async ({ request, body, params }) => {
@@ -110,14 +107,12 @@ export function inputRoutes(services: PersonNeeds) {
       services.timeline.live.nudge(key);
       return json(result);
     },
-    onWorkspaceRoute(),
+    { ...onWorkspaceRoute(), parse: bodyParser() },
   );
 }
 
 /** POST /admin/workspaces/{key}/take-over and /hand-back. */
 function takeOverRoutes(services: PersonNeeds) {
-  services.bodies.takes("POST", "/admin/workspaces/:key/take-over");
-  services.bodies.takes("POST", "/admin/workspaces/:key/hand-back");
   return new Elysia({ name: "admin-person-take-over" })
     .use(adminGuard(services))
     .post(
@@ -128,7 +123,7 @@ function takeOverRoutes(services: PersonNeeds) {
         services.events.changed(key);
         return json({ taken_over: t });
       },
-      onWorkspaceRoute(),
+      { ...onWorkspaceRoute(), parse: bodyParser() },
     )
     .post(
       "/admin/workspaces/:key/hand-back",
@@ -151,7 +146,7 @@ function takeOverRoutes(services: PersonNeeds) {
         services.timeline.live.nudge(key);
         return json({ handed_back: true, emptied });
       },
-      onWorkspaceRoute(),
+      { ...onWorkspaceRoute(), parse: bodyParser() },
     );
 }
 
@@ -161,7 +156,6 @@ function takeOverRoutes(services: PersonNeeds) {
  * value (/secrets/enter, as a person does), DELETE removes one.
  */
 function serverSecretRoutes(services: PersonNeeds) {
-  services.bodies.takes("POST", SERVER_SECRETS);
   return new Elysia({ name: "admin-server-secrets" })
     .use(adminGuard(services))
     .get(SERVER_SECRETS, async () => json({ secrets: await services.personSecrets.server() }), {
@@ -170,7 +164,7 @@ function serverSecretRoutes(services: PersonNeeds) {
     .post(
       SERVER_SECRETS,
       async ({ body, request }) => json(await serverLink(services, validate(ServerSecret, body), request)),
-      { admin: true },
+      { admin: true, parse: bodyParser() },
     )
     .delete(
       `${SERVER_SECRETS}/:name`,

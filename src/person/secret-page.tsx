@@ -7,7 +7,7 @@
 import { parse as parseCookie, stringifySetCookie } from "cookie";
 import { Elysia } from "elysia";
 import { AppError, forbidden, statusOf } from "../errors.ts";
-import type { Bodies } from "../http/body.ts";
+import { bodyParser } from "../http/body.ts";
 import { SERVER_RECORD } from "../store/record.ts";
 import { PageShell } from "../views/layout.tsx";
 import { attr } from "../views/parts.tsx";
@@ -150,20 +150,13 @@ const failed = (err: unknown) => {
   return page(Said({ title, text: err.message }), statusOf(err));
 };
 
-/** What the page's routes are handed: the body reader and the secrets a person gives. */
+/** What the page's routes are handed: the secrets a person gives. */
 export interface SecretPageNeeds {
-  readonly bodies: Pick<Bodies, "takes">;
   readonly personSecrets: Pick<PersonSecrets, "find" | "enter" | "decline">;
 }
 
 export function secretPageRoutes(services: SecretPageNeeds) {
   const route = `${ENTER_PATH}/:token`;
-  services.bodies.takes("POST", route, {
-    kinds: ["form"],
-    caps: { form: { bytes: FORM_CAP, what: "secret form" } },
-    wrongType: "send the form as application/x-www-form-urlencoded",
-    before: sameOrigin,
-  });
   const people = services.personSecrets;
   return new Elysia({ name: "secret-page" })
     .get(route, async ({ request, params }) => {
@@ -173,37 +166,53 @@ export function secretPageRoutes(services: SecretPageNeeds) {
         return failed(err);
       }
     })
-    .post(route, async ({ request, params, body }) => {
-      const form = body instanceof URLSearchParams ? body : new URLSearchParams();
-      const csrf = form.get("csrf") ?? "";
-      try {
-        // The cookie the page set in this browser, and the form's own token: both the request's.
-        const cookie = parseCookie(request.headers.get("cookie") ?? "")[COOKIE] ?? "";
-        if (!cookie || cookie !== csrf)
-          throw forbidden("this form is not the page's own: open the link you were given again");
-        if (form.get("decline")) {
-          await people.decline(params.token, csrf);
-          return page(Said({ title: "Declined", text: "Nothing was kept; the agent is told you declined." }));
+    .post(
+      route,
+      async ({ request, params, body }) => {
+        const form = body instanceof URLSearchParams ? body : new URLSearchParams();
+        const csrf = form.get("csrf") ?? "";
+        try {
+          // The cookie the page set in this browser, and the form's own token: both the request's.
+          const cookie = parseCookie(request.headers.get("cookie") ?? "")[COOKIE] ?? "";
+          if (!cookie || cookie !== csrf)
+            throw forbidden("this form is not the page's own: open the link you were given again");
+          if (form.get("decline")) {
+            await people.decline(params.token, csrf);
+            return page(
+              Said({ title: "Declined", text: "Nothing was kept; the agent is told you declined." }),
+            );
+          }
+          const kept = await people.enter(params.token, {
+            csrf,
+            value: form.get("value") ?? "",
+            chosen: form.getAll("hosts"),
+          });
+          const where = kept.allowed_urls.map(hostOf).join(", ");
+          return page(
+            Said({
+              title: "Kept",
+              text: `${kept.name} is kept for ${kept.workspace === SERVER_RECORD ? "every workspace of this server" : `workspace ${kept.workspace}`} and will be typed only on ${where}. The agent goes on without seeing it; you may close this page.`,
+            }),
+          );
+        } catch (err) {
+          // A form the person can put right (no value, no host left) is shown again.
+          if (err instanceof AppError && err.kind === "bad_input") {
+            const open = await people.find(params.token).catch(() => null);
+            if (open) return formPage(request, open, err.message, 400);
+          }
+          return failed(err);
         }
-        const kept = await people.enter(params.token, {
-          csrf,
-          value: form.get("value") ?? "",
-          chosen: form.getAll("hosts"),
-        });
-        const where = kept.allowed_urls.map(hostOf).join(", ");
-        return page(
-          Said({
-            title: "Kept",
-            text: `${kept.name} is kept for ${kept.workspace === SERVER_RECORD ? "every workspace of this server" : `workspace ${kept.workspace}`} and will be typed only on ${where}. The agent goes on without seeing it; you may close this page.`,
+      },
+      {
+        // The page's own origin before a byte is read, then the form.
+        parse: [
+          ({ request }) => sameOrigin(request),
+          bodyParser({
+            kinds: ["form"],
+            caps: { form: { bytes: FORM_CAP, what: "secret form" } },
+            wrongType: "send the form as application/x-www-form-urlencoded",
           }),
-        );
-      } catch (err) {
-        // A form the person can put right (no value, no host left) is shown again.
-        if (err instanceof AppError && err.kind === "bad_input") {
-          const open = await people.find(params.token).catch(() => null);
-          if (open) return formPage(request, open, err.message, 400);
-        }
-        return failed(err);
-      }
-    });
+        ],
+      },
+    );
 }

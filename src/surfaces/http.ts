@@ -1,5 +1,5 @@
 // What the agent surfaces' HTTP routes share: bearer auth, /mcp's gate and naming the workspace.
-// JSON answers and failures are src/http/json.ts; bodies src/http/body.ts.
+// JSON answers and failures are src/http/json.ts; bodies src/http/body.ts (each route names its parser).
 
 import { ADMIN_TOKEN_ON_AGENT, bearerOf, sameToken } from "../admin/auth.ts";
 import type { Config } from "../config/schema.ts";
@@ -38,12 +38,12 @@ export function workspaceOf(request: Request): string {
   return name;
 }
 
-/** The methods whose /mcp requests pass `mcpGate` in the parse stage (their body is declared). */
+/** The methods whose /mcp requests carry a body (JSON): the others' is not read. */
 export const MCP_BODY_METHODS = ["POST", "DELETE"];
 
 /**
- * /mcp's checks, before anything is read: the bearer token, and no page on another origin driving
- * it by any method (the app refuses its changes too).
+ * /mcp's checks, the first of its route's parse hooks (before anything is read, whatever the
+ * method): the bearer token, and no page on another origin driving it (the app refuses its changes too).
  */
 export function mcpGate(services: Pick<Services, "config" | "hosts">) {
   return (request: Request): void => {

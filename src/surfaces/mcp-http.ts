@@ -15,7 +15,7 @@ import { z } from "zod";
 import { issueError } from "../actions/validate.ts";
 import { badInput, errorBody, notFound, unavailable } from "../errors.ts";
 import type { Services } from "../services.ts";
-import { MCP_BODY_METHODS, mcpGate, workspaceOf } from "./http.ts";
+import { workspaceOf } from "./http.ts";
 import { CAPABILITIES, INSTRUCTIONS, SERVER_INFO } from "./mcp-answers.ts";
 import { McpCancels } from "./mcp-cancels.ts";
 import { asksInForm, elicitRequest, replyOf } from "./mcp-elicit.ts";
@@ -124,11 +124,10 @@ export class McpHttp {
   }
 
   /**
-   * Answers one /mcp request, its body as the app read it (a POST's JSON; `mcpBodies` declared it,
-   * behind `mcpGate`); a failure it throws is the app's to answer (src/http/json.ts).
+   * Answers one /mcp request that passed `mcpGate`, its body as its route read it (a POST's JSON;
+   * src/app.ts); a failure it throws is the app's to answer (src/http/json.ts).
    */
   async handle(request: Request, body: unknown): Promise<Response> {
-    if (!MCP_BODY_METHODS.includes(request.method)) mcpGate(this.services)(request);
     if (request.method === "POST" && claimsModern(request, body)) {
       const modern = await this.modern.handle(request, body);
       if (modern) return modern;

@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { AnyAction } from "../actions/action.ts";
 import type { ResourceDef } from "../actions/resource.ts";
 import { badInput } from "../errors.ts";
-import { objectBody } from "../http/body.ts";
+import { bodyParser, objectBody } from "../http/body.ts";
 import { json } from "../http/json.ts";
 import { ACTIONS, RESOURCES } from "../registry.ts";
 import type { Services } from "../services.ts";
@@ -24,7 +24,7 @@ function pathSchema(path: string) {
 }
 
 /**
- * One action's call: its body as the app read it (its token checked first, in the parse stage; see
+ * One action's call: its body as its route read it (its token checked first, in the parse stage; see
  * `restRoutes`), the path's params merged in.
  */
 async function runAction(
@@ -75,16 +75,16 @@ async function readResource(
 export function restRoutes(services: Services) {
   const app = new Elysia({ name: "rest" });
   const token = (request: Request) => requireToken(request, services.config.auth);
+  // The token before a byte is read: the first of a route's parse hooks (beforeHandle runs after).
+  const gate = ({ request }: { request: Request }) => token(request);
   for (const action of ACTIONS) {
     const path = elysiaPath(action.http.path);
     // A GET has no parse stage: its token is checked in its handler.
     const get = action.http.method === "GET";
-    if (!get)
-      services.bodies.takes(action.http.method, path, {
-        kinds: ["json", ...(action.http.takes ?? [])],
-        ...(action.http.caps ? { caps: action.http.caps } : {}),
-        before: token,
-      });
+    const read = bodyParser({
+      kinds: ["json", ...(action.http.takes ?? [])],
+      ...(action.http.caps ? { caps: action.http.caps } : {}),
+    });
     app.route(
       action.http.method,
       path,
@@ -92,7 +92,7 @@ export function restRoutes(services: Services) {
         if (get) token(request);
         return runAction(services, action, request, body, params);
       },
-      { params: pathSchema(action.http.path) },
+      { params: pathSchema(action.http.path), ...(get ? {} : { parse: [gate, read] }) },
     );
   }
   for (const resource of RESOURCES) {

@@ -6,6 +6,7 @@
 
 import { Elysia } from "elysia";
 import { notFound } from "../errors.ts";
+import { bodyParser } from "../http/body.ts";
 import { TABS } from "../registry.ts";
 import type { Services } from "../services.ts";
 import { ASSETS } from "../views/assets.ts";
@@ -16,7 +17,7 @@ import { ActivityPage, SecretsPage, ServerLink, SettingsPage } from "./ui/pages.
 import { paneRoutes } from "./ui/panes.ts";
 import { fragment, page } from "./ui/respond.ts";
 import { signInRoutes } from "./ui/sign-in.ts";
-import { KEEP_AS_FLOW, timelinePaneRoutes } from "./ui/timeline.ts";
+import { KEEP_AS_FLOW, keepAsFlowBody, timelinePaneRoutes } from "./ui/timeline.ts";
 import { WorkspacesPage } from "./ui/workspaces.tsx";
 
 export function uiRoutes(services: Services, feeds: Feeds) {
@@ -24,11 +25,6 @@ export function uiRoutes(services: Services, feeds: Feeds) {
   const { signOut } = kit;
   const panes = paneRoutes(kit);
   const timeline = timelinePaneRoutes(kit);
-  services.bodies.takes("POST", "/ui/secrets/server", {
-    kinds: ["form"],
-    caps: { form: { bytes: 8 * 1024, what: "form" } },
-    wrongType: "send the form as application/x-www-form-urlencoded",
-  });
 
   return (
     new Elysia({ name: "ui" })
@@ -64,7 +60,7 @@ export function uiRoutes(services: Services, feeds: Feeds) {
       )
       .post(
         "/ui/secrets/server",
-        kit.fragmentRoute(async (ctx: Ctx, admin) => {
+        kit.formRoute(async (ctx: Ctx, admin) => {
           const form = ctx.body instanceof URLSearchParams ? ctx.body : new URLSearchParams();
           const got = await admin.serverSecretLink(
             {
@@ -77,6 +73,13 @@ export function uiRoutes(services: Services, feeds: Feeds) {
           // Drawn in place either way (htmx swaps a 200 only): the link, or what to put right.
           return fragment(got.ok ? ServerLink({ link: got.body.link }) : ServerLink({ error: got.error }));
         }),
+        {
+          parse: bodyParser({
+            kinds: ["form"],
+            caps: { form: { bytes: 8 * 1024, what: "form" } },
+            wrongType: "send the form as application/x-www-form-urlencoded",
+          }),
+        },
       )
       .delete(
         "/ui/secrets/server/:name",
@@ -148,7 +151,7 @@ export function uiRoutes(services: Services, feeds: Feeds) {
           .get("/ui/workspaces/:key/panes/:tab", panes.pane)
           .get("/ui/workspaces/:key/panes/timeline/newer", timeline.newer)
           .get("/ui/workspaces/:key/panes/timeline/older", timeline.older)
-          .post(KEEP_AS_FLOW, timeline.keepAsFlow)
+          .post(KEEP_AS_FLOW, timeline.keepAsFlow, { parse: keepAsFlowBody })
           .post("/ui/workspaces/:key/end", panes.end)
           .delete("/ui/workspaces/:key", panes.forget),
       )

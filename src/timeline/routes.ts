@@ -15,7 +15,7 @@ import {
 import { badInput, notFound, unavailable } from "../errors.ts";
 import { NO_SCRIPT } from "../files/serve.ts";
 import { saveFlowText } from "../flows/actions.ts";
-import type { Bodies } from "../http/body.ts";
+import { bodyParser } from "../http/body.ts";
 import { json } from "../http/json.ts";
 import type { TimelineEntry } from "./entry.ts";
 import { PAGE_MAX, type Timeline } from "./service.ts";
@@ -23,7 +23,6 @@ import { PAGE_MAX, type Timeline } from "./service.ts";
 /** What the timeline's admin code is handed: its service, and the flows a run is saved as. */
 export interface TimelineNeeds extends AdminNeeds, Pick<ActionServices, "flows" | "events"> {
   readonly timeline: Timeline;
-  readonly bodies: Pick<Bodies, "takes">;
 }
 
 const enc = encodeURIComponent;
@@ -119,7 +118,6 @@ export async function keepRunAsFlow(services: TimelineNeeds, key: string, raw: u
 
 export function timelineRoutes(services: TimelineNeeds) {
   const timeline = services.timeline;
-  services.bodies.takes("POST", "/admin/workspaces/:key/timeline/flow");
   return new Elysia({ name: "admin-timeline" })
     .use(adminGuard(services))
     .get(
@@ -144,7 +142,7 @@ export function timelineRoutes(services: TimelineNeeds) {
         const key = await requireWorkspace(services, params.key);
         return json(await keepRunAsFlow(services, key, body));
       },
-      onWorkspaceRoute(),
+      { ...onWorkspaceRoute(), parse: bodyParser() },
     )
     .get(
       "/admin/workspaces/:key/screen",

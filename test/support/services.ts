@@ -9,7 +9,6 @@ import { type Config, defaultConfig } from "../../src/config/schema.ts";
 import { setupFiles } from "../../src/files/setup.ts";
 import { Flows } from "../../src/flows/service.ts";
 import type { Grid } from "../../src/grid/webdriver.ts";
-import { Bodies } from "../../src/http/body.ts";
 import { HostRules } from "../../src/http/guard.ts";
 import { Events } from "../../src/kit/events.ts";
 import { PersonSecrets } from "../../src/person/secrets.ts";
@@ -112,6 +111,5 @@ export function testServices(opts: TestServicesOptions): Services {
     recordings,
     hosts,
     admin: new AdminAuth(store, adminTokenOf(config), hosts, agentOnlyTokenOf(config)),
-    bodies: new Bodies(),
   };
 }

@@ -25,7 +25,7 @@ export type Ctx<P extends { key?: string } = { key?: string }> = {
   request: Request;
   params: P;
   query: Record<string, string | undefined>;
-  /** What the app read for a route that declared a body (src/http/body.ts). */
+  /** What a route that names a body parser read (src/http/body.ts). */
   body?: unknown;
   set: { headers: Record<string, string | number> };
 };
@@ -44,8 +44,10 @@ export interface UiKit {
   signInHere(request: Request): Response;
   /** A page: the sign-in form without credentials; otherwise `fn`'s HTML. */
   pageRoute<C extends Ctx>(fn: Handler<C>): (ctx: C) => Promise<Reply>;
-  /** A fragment for htmx: 401 (JSON) without credentials, like the API. */
+  /** A fragment for htmx: 401 (JSON) without credentials, like the API. It reads no body. */
   fragmentRoute<C extends Ctx>(fn: Handler<C>): (ctx: C) => Promise<Reply>;
+  /** A fragment handed the form its route's parser read (`parse: bodyParser(…)`, src/http/body.ts). */
+  formRoute<C extends Ctx>(fn: Handler<C>): (ctx: C) => Promise<Reply>;
 }
 
 export function uiKit(services: Services, feeds: Feeds): UiKit {
@@ -63,21 +65,33 @@ export function uiKit(services: Services, feeds: Feeds): UiKit {
     const url = new URL(request.url);
     return page(SignInPage({ next: url.pathname + url.search }), 401);
   };
+  const fragment = async <C extends Ctx>(fn: Handler<C>, ctx: C): Promise<Reply> => {
+    await services.admin.require(ctx.request);
+    // A route without path params is handed none (undefined), whatever its type says.
+    const key = ctx.params?.key;
+    if (key !== undefined && !isWorkspaceName(key)) throw notFound(`no workspace ${key}`);
+    return fn(ctx, admin);
+  };
+  // Each handler names the parts of the context it takes: Elysia reads a body only for a route whose
+  // handler names `body` (or that names a parser), so a page or a fragment reads none, whatever is sent.
   return {
     services,
     feeds,
     signOut: adminTokenOf(services.config) !== null,
     signInHere,
-    pageRoute: (fn) => async (ctx) => {
-      if (!(await signedIn(ctx.request))) return signInHere(ctx.request);
-      return fn(ctx, admin);
-    },
-    fragmentRoute: (fn) => async (ctx) => {
-      await services.admin.require(ctx.request);
-      // A route without path params is handed none (undefined), whatever its type says.
-      const key = ctx.params?.key;
-      if (key !== undefined && !isWorkspaceName(key)) throw notFound(`no workspace ${key}`);
-      return fn(ctx, admin);
-    },
+    pageRoute:
+      (fn) =>
+      async ({ request, params, query, set }) => {
+        if (!(await signedIn(request))) return signInHere(request);
+        return fn({ request, params, query, set } as Parameters<typeof fn>[0], admin);
+      },
+    fragmentRoute:
+      (fn) =>
+      async ({ request, params, query, set }) =>
+        fragment(fn, { request, params, query, set } as Parameters<typeof fn>[0]),
+    formRoute:
+      (fn) =>
+      async ({ request, params, query, set, body }) =>
+        fragment(fn, { request, params, query, set, body } as Parameters<typeof fn>[0]),
   };
 }

@@ -11,6 +11,7 @@ import {
   sameToken,
 } from "../../admin/auth.ts";
 import { TooMany } from "../../errors.ts";
+import { bodyParser } from "../../http/body.ts";
 import type { Services } from "../../services.ts";
 import { page } from "./respond.ts";
 import { SignInPage } from "./sign-in-page.tsx";
@@ -47,11 +48,6 @@ function nextPage(v: unknown): string {
 }
 
 export function signInRoutes(services: Services) {
-  services.bodies.takes("POST", "/ui/sign-in", {
-    kinds: ["form"],
-    caps: { form: { bytes: SIGN_IN_CAP, what: "sign-in form" } },
-    wrongType: "send the sign-in form as application/x-www-form-urlencoded",
-  });
   const token = adminTokenOf(services.config);
   const agentToken = agentOnlyTokenOf(services.config);
   const limiter = new SignInLimiter();
@@ -78,12 +74,21 @@ export function signInRoutes(services: Services) {
   return (
     new Elysia({ name: "ui-sign-in" })
       // The address is the server's (Bun's requestIP), not a header a client could set.
-      .post("/ui/sign-in", ({ request, body, server }) =>
-        signIn(request, body, server?.requestIP(request)?.address ?? "unknown").catch((err) => {
-          // A person waiting out the limit sees the form again, with why; other failures are the app's.
-          if (!(err instanceof TooMany)) throw err;
-          return page(SignInPage({ error: err.message }), 429, { "retry-after": String(err.retryAfter) });
-        }),
+      .post(
+        "/ui/sign-in",
+        ({ request, body, server }) =>
+          signIn(request, body, server?.requestIP(request)?.address ?? "unknown").catch((err) => {
+            // A person waiting out the limit sees the form again, with why; other failures are the app's.
+            if (!(err instanceof TooMany)) throw err;
+            return page(SignInPage({ error: err.message }), 429, { "retry-after": String(err.retryAfter) });
+          }),
+        {
+          parse: bodyParser({
+            kinds: ["form"],
+            caps: { form: { bytes: SIGN_IN_CAP, what: "sign-in form" } },
+            wrongType: "send the sign-in form as application/x-www-form-urlencoded",
+          }),
+        },
       )
       .post("/ui/sign-out", async ({ request }) => {
         await services.admin.signOut(request);

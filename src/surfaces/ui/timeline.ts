@@ -1,6 +1,7 @@
 // The Timeline tab's own fragments: the entries newer than what the page shows (pushed while the
 // agent works), older ones below, and Save as flow over the ticked range.
 
+import { bodyParser } from "../../http/body.ts";
 import type { ListedEntry } from "../../timeline/entry.ts";
 import { timelineTab } from "../../timeline/index.ts";
 import { timelineCounts } from "../../timeline/row.ts";
@@ -15,17 +16,18 @@ import { paneRev } from "./workspace.tsx";
 /** The Save as flow form's route, and its largest body: a name and the ticked entries. */
 export const KEEP_AS_FLOW = "/ui/workspaces/:key/panes/timeline/flow";
 const FORM_CAP = 64 * 1024;
+/** KEEP_AS_FLOW's body: the form, read before the handler checks the credential (FORM_CAP bounds it). */
+export const keepAsFlowBody = bodyParser({
+  kinds: ["form"],
+  caps: { form: { bytes: FORM_CAP, what: "form" } },
+  wrongType: "send the form as application/x-www-form-urlencoded",
+});
 /** The most entries a push loads onto the Timeline's top; further behind, the pane loads again. */
 const NEWER_MAX = 50;
 
 /** The Timeline pane's handlers in the UI (its JSON routes are src/timeline/routes.ts). */
 export function timelinePaneRoutes(kit: UiKit) {
   const { services } = kit;
-  services.bodies.takes("POST", KEEP_AS_FLOW, {
-    kinds: ["form"],
-    caps: { form: { bytes: FORM_CAP, what: "form" } },
-    wrongType: "send the form as application/x-www-form-urlencoded",
-  });
 
   /** The Timeline's entries after what the page shows (`after`), or the whole pane when that cannot be said. */
   const newer = kit.fragmentRoute(async (ctx: PaneCtx, admin) => {
@@ -66,9 +68,9 @@ export function timelinePaneRoutes(kit: UiKit) {
   });
 
   /** Save as flow: the ticked entries' range (the oldest to the newest) kept as the flow `name`. */
-  const keepAsFlow = kit.fragmentRoute(async (ctx: PaneCtx, admin) => {
+  const keepAsFlow = kit.formRoute(async (ctx: PaneCtx, admin) => {
     const key = ctx.params.key;
-    // The app read the form (a route of the UI's reads at most FORM_CAP bytes before its credential check).
+    // Its route read the form (keepAsFlowBody: at most FORM_CAP bytes, before the credential check).
     const form = ctx.body instanceof URLSearchParams ? ctx.body : new URLSearchParams();
     const ticked = form
       .getAll("entry")

@@ -114,7 +114,7 @@ describe("the admin credential", () => {
   });
 });
 
-describe("bodies: the app's one reader, in the parse stage", () => {
+describe("bodies: read by the parser each route names, in the parse stage", () => {
   // A body that never ends: a route that reads it before answering never answers.
   const endless = () =>
     new ReadableStream<Uint8Array>({
@@ -153,7 +153,7 @@ describe("bodies: the app's one reader, in the parse stage", () => {
     }
   });
 
-  test("/mcp's event stream (a GET, no parse stage) is refused to a page on another origin and to no token", async () => {
+  test("/mcp's event stream (a GET: its gate, no body read) is refused to a page on another origin and to no token", async () => {
     const get = (headers: Record<string, string>) =>
       server.app.fetch(
         new Request(`${server.url}/mcp`, { headers: { accept: "text/event-stream", ...headers } }),
@@ -166,10 +166,12 @@ describe("bodies: the app's one reader, in the parse stage", () => {
     expect((await get(auth)).status).toBe(404);
   });
 
-  test("a route that declared no body reads none, whatever is sent", async () => {
+  test("a route that names no body parser reads none, whatever is sent (an admin route, a page's fragment)", async () => {
     const auth = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
     const res = await within(send("DELETE", `/admin/workspaces/${W}/timeline/screens`, auth, endless()));
     expect(res instanceof Response ? res.status : res).toBe(200);
+    const pane = await within(send("DELETE", `/ui/workspaces/${W}/panes/timeline/screens`, auth, endless()));
+    expect(pane instanceof Response ? pane.status : pane).toBe(200);
   });
 
   test("a declared body over its cap is a 413, of a type the route does not take a 415 naming what it takes", async () => {

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { defineAction } from "../actions/define.ts";
 import { pageFields } from "../actions/fields.ts";
 import type { Page } from "../grid/page.ts";
+import { isLanding, type Landing } from "../grid/page-input.ts";
 import { acting } from "./failures.ts";
 import { check } from "./gestures/check.ts";
 import { drag } from "./gestures/drag.ts";
@@ -67,12 +68,18 @@ export const interact = defineAction({
     if (!input.selector) await armNavigation(page);
     const popups = page.held.popups;
     let before = page.held.navigationCount;
+    // A click reads where it landed with its own check (page.click): landed takes that read.
+    let read: Landing | undefined;
     const act = async (fn: () => Promise<unknown>) => {
-      before = await gesture(page, fn);
+      read = undefined;
+      before = await gesture(page, async () => {
+        const got = await fn();
+        if (isLanding(got)) read = got;
+      });
     };
     const g = gestureOf(GESTURES, input.action);
     const extra = await acting({ selector: input.selector }, () => g.run({ ctx, page, input, act }));
-    const out = await landed(page, before, ctx.effects);
+    const out = await landed(page, before, ctx.effects, read);
     const opened = page.held.popups > popups ? await tabIndex(page, page.held.lastPopup) : -1;
     return { ...out, ...extra, ...(opened >= 0 ? { new_tab: opened } : {}) };
   },

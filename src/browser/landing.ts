@@ -6,6 +6,7 @@ import type { LiveBrowser } from "../actions/action.ts";
 import type { Effects } from "../actions/effects.ts";
 import type { Page } from "../grid/page.ts";
 import { DialogOpened } from "../grid/page-dialogs.ts";
+import type { Landing } from "../grid/page-input.ts";
 import { DialogElsewhere } from "../grid/page-stuck.ts";
 
 export interface Landed {
@@ -41,17 +42,13 @@ export async function armNavigation(page: Page): Promise<void> {
  * The url and title after a gesture begun when `before` navigations had started: the new page once
  * one it started has loaded. Inside a frame they are the frame's, and a frame is not a page to come
  * back to: nothing enters the history (`effects`). A dialog it opened is reported instead (url and
- * title empty).
+ * title empty). `read`: the gesture's own read of where the page is (a click's), if it has one.
  */
-export async function landed(page: Page, before: number, effects: Effects): Promise<Landed> {
+export async function landed(page: Page, before: number, effects: Effects, read?: Landing): Promise<Landed> {
   if (page.prompt) return here(page, effects);
   // Most gestures stay on the page: whether one is leaving and the title come in one sandbox call,
   // beside the browser's tree for the url. A navigation begun meanwhile is waited for instead.
-  const tree = page.tree().catch(() => null);
-  const seen = await page
-    .glance<{ leaving: string | null; title: string }>(page.context, "afterGesture")
-    .catch(() => null);
-  const top = await tree;
+  const { top, seen } = read?.seen ? read : await page.landing();
   const url = top && seen ? urlIn(top, page.context) : null;
   if (url !== null && seen && seen.leaving === null && page.held.navigationCount === before && !page.prompt) {
     return inFrame(page, { url, title: seen.title }, effects);

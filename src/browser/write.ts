@@ -6,6 +6,7 @@ import { flag, pageFields, webUrl } from "../actions/fields.ts";
 import { badInput } from "../errors.ts";
 import type { Page } from "../grid/page.ts";
 import { DialogOpened } from "../grid/page-dialogs.ts";
+import type { Landing } from "../grid/page-input.ts";
 import { type About, acting, quoteSelector } from "./failures.ts";
 import { clickChecked } from "./gestures/pointer.ts";
 import { setInputValue } from "./gestures/select.ts";
@@ -138,7 +139,7 @@ async function plainWrite(
   page: Page,
   items: Item[],
   input: In,
-): Promise<{ before: number; changed: string[] }> {
+): Promise<{ before: number; changed: string[]; read?: Landing }> {
   const submit = input.submit as Submit;
   let before = page.held.navigationCount;
   const changed: string[] = [];
@@ -168,7 +169,11 @@ async function plainWrite(
       scroll: true,
       field: "submit",
     });
-    before = await gesture(page, () => clickChecked(page, el, { count: 1, modifiers: [], selector: submit }));
+    let read: Landing | undefined;
+    before = await gesture(page, async () => {
+      read = await clickChecked(page, el, { count: 1, modifiers: [], selector: submit, landing: true });
+    });
+    return { before, changed, read };
   }
   return { before, changed };
 }
@@ -239,9 +244,9 @@ export const write = defineAction({
         ...(changed.length ? { changed } : {}),
       };
     }
-    const { before, changed } = await acting(about, () => plainWrite(page, items, input));
+    const { before, changed, read } = await acting(about, () => plainWrite(page, items, input));
     // A landing that carries a secret value is shown [hidden] and not recorded by the settle.
-    const at = await landed(page, before, ctx.effects);
+    const at = await landed(page, before, ctx.effects, read);
     return changed.length ? { ...at, changed } : at;
   },
 });

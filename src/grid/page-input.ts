@@ -1,6 +1,13 @@
-// Gestures as BiDi input actions: pointer moves and presses on an element, key combos, typed text.
-import type { Input } from "webdriver-bidi-protocol";
+// Input on the page: its verbs (a click that checks where its press landed and reads where the page
+// is after it, in as few round trips as that allows; keys, typed text, files), and the gestures as
+// BiDi input actions they send (pointer moves and presses, key combos).
+import type { BrowsingContext, Input } from "webdriver-bidi-protocol";
 import type { NodeRef } from "./page-call.ts";
+import { dialogOpenError } from "./page-dialogs.ts";
+import { PagePort } from "./page-port.ts";
+
+/** How long past the script timeout a caller's script, or a key sequence, may take. */
+export const GRACE_MS = 10_000;
 
 /** The pause before a key sequence's deadline, per key (typing is one BiDi command). */
 export const KEY_MS = 20;
@@ -22,8 +29,11 @@ const mouse = (actions: Input.PointerSourceAction[]): Input.SourceActions => ({
 
 const origin = (el: NodeRef) => ({ type: "element" as const, element: { sharedId: el.sharedId } });
 
-/** Where a pointer goes: an element's middle (or a point `dx`, `dy` from it), or a point of the viewport. */
-export type PointAt = (NodeRef & { dx?: number; dy?: number }) | { x: number; y: number };
+/**
+ * Where a pointer goes: an element's middle (or a point `dx`, `dy` from it), or a point of the
+ * viewport. `watched`: the locating call already watches the element's next press (hitWatch).
+ */
+export type PointAt = (NodeRef & { dx?: number; dy?: number; watched?: boolean }) | { x: number; y: number };
 
 const moveTo = (at: PointAt): Input.PointerSourceAction =>
   "sharedId" in at
@@ -43,6 +53,40 @@ export function clickActions(
     actions.push({ type: "pointerUp", button });
   }
   return mouse(actions);
+}
+
+/** What took a watched press instead of its element (hitSeen): absent when the press was its. */
+export interface PressSeen {
+  took?: string;
+  ref?: string;
+  /** False: no press reached the element's document (it landed on a page around its frame). */
+  pressed?: boolean;
+}
+
+/** Where the page is after a gesture (see PageInput.landing). */
+export interface Landing {
+  top: BrowsingContext.Info | null;
+  seen: { leaving: "maybe" | null; title: string } | null;
+}
+
+export function isLanding(x: unknown): x is Landing {
+  return typeof x === "object" && x !== null && "top" in x && "seen" in x;
+}
+
+export interface ClickOptions {
+  button?: number;
+  count?: number;
+  holdMs?: number;
+  /** WebDriver key codes held during the click. */
+  modifiers?: string[];
+  /** Watch where an element's press lands (see PageInput.click). */
+  checked?: boolean;
+  /** Read where the page is after the click. */
+  landing?: boolean;
+}
+
+export interface Clicked extends PressSeen {
+  landing?: Landing;
 }
 
 /** What one action may cost the browser beyond its own duration (a move waits for the page: 18–45 ms seen). */
@@ -177,4 +221,98 @@ export function keyActions(combos: { modifiers: string[]; key: string }[]): Inpu
     for (const m of [...c.modifiers].reverse()) actions.push({ type: "keyUp", value: m });
   }
   return actions;
+}
+
+/** The page port with its input verbs: what a gesture sends, and what it reads back. */
+export class PageInput extends PagePort {
+  /**
+   * One performActions in the element's context; a dialog it opens ends the wait (DialogOpened).
+   * Actions that take time by their own durations (a hold, a long path) get that much more.
+   */
+  async perform(context: string, actions: Input.SourceActions[], timeoutMs?: number): Promise<void> {
+    const prompt = this.prompt;
+    if (prompt) throw dialogOpenError(prompt);
+    const takes = actionsMs(actions);
+    if (timeoutMs === undefined && takes > 2_000) timeoutMs = GRACE_MS + takes;
+    await this.front();
+    await this.whilePrompt(this.send("input.performActions", { context, actions }, { timeoutMs }));
+  }
+
+  /** Brings the agent's tab to the front when another may have taken it (a pop-up, a target=_blank link). */
+  async front(): Promise<void> {
+    const tab = this.where.tab;
+    if (this.held.activeTab === tab) return;
+    await this.send("browsingContext.activate", { context: tab }, { timeoutMs: 2_000 }).catch(
+      () => undefined,
+    );
+    this.held.activeTab = tab;
+  }
+
+  /**
+   * Clicks `count` times at `at` with `button`, each press held `holdMs`, `modifiers` held around
+   * them. `checked`, on an element: its press is watched where it lands (armed here unless the
+   * locating call did) and what took it is answered. `landing`: where the page is after it is read
+   * too (see landing), in the same sandbox call as the check when both are in the agent's document.
+   */
+  async click(at: PointAt, opts: ClickOptions = {}): Promise<Clicked> {
+    const el = "sharedId" in at ? at : null;
+    const checked = opts.checked === true && el !== null;
+    if (checked && !el.watched) await this.callIn(el.context, "hitWatch", el);
+    await this.perform(
+      el?.context ?? this.where.tab,
+      withModifiers(clickActions(at, opts), opts.modifiers ?? []),
+    );
+    const inOne = checked && el.context === this.context && opts.landing === true;
+    if (!inOne) {
+      // A click that navigated or opened a dialog was the element's: nothing is left to read.
+      const seen = checked ? await this.glance<PressSeen>(el.context, "hitSeen").catch(() => null) : null;
+      if (!opts.landing || seen?.took || seen?.pressed === false) return seen ?? {};
+      return { ...seen, landing: await this.landing() };
+    }
+    const landing = await this.landing("clickSeen");
+    const { took, ref, pressed } = (landing.seen ?? {}) as PressSeen;
+    return { took, ref, pressed, landing };
+  }
+
+  /**
+   * After a gesture: the tab's tree and, in one sandbox call beside it, whether the agent's document
+   * may be leaving and its title (`read`: afterGesture, or clickSeen with a press's check). Either
+   * is null when it could not be read.
+   */
+  async landing(read: "afterGesture" | "clickSeen" = "afterGesture"): Promise<Landing> {
+    const tree = this.tree().catch(() => null);
+    const seen = await this.glance<Landing["seen"]>(this.context, read).catch(() => null);
+    return { top: await tree, seen };
+  }
+
+  async hover(el: NodeRef): Promise<void> {
+    await this.perform(el.context, [hoverActions(el)]);
+  }
+
+  /** Key presses in `context`: each combo's modifiers held around its key. */
+  async keys(context: string, combos: { modifiers: string[]; key: string }[]): Promise<void> {
+    const actions = keyActions(combos);
+    await this.perform(
+      context,
+      [{ type: "key", id: "keyboard", actions }],
+      GRACE_MS + actions.length * KEY_MS,
+    );
+  }
+
+  /** Types `text` key by key into whatever has focus in `context`. */
+  async type(context: string, text: string): Promise<void> {
+    await this.keys(
+      context,
+      keysOf(text).map((key) => ({ modifiers: [], key })),
+    );
+  }
+
+  async setFiles(el: NodeRef, files: string[]): Promise<void> {
+    await this.send("input.setFiles", { context: el.context, element: { sharedId: el.sharedId }, files });
+  }
+
+  /** Marks the page for a gesture that located nothing (a key press on the page). */
+  async arm(): Promise<void> {
+    await this.call("arm");
+  }
 }

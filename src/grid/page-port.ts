@@ -273,6 +273,14 @@ export class PagePort {
     return !!got && has(got.contexts);
   }
 
+  /** The agent's tab and its frames, as the browser tells it. */
+  async tree(): Promise<BrowsingContext.Info> {
+    const got = await this.send("browsingContext.getTree", { root: this.where.tab });
+    const top = got.contexts[0];
+    if (!top) throw badInput("the current tab was closed: pick another with switch (tab)");
+    return top;
+  }
+
   /** The dialog open in the agent's tab, if the connection saw one open. */
   get prompt(): BrowsingContext.UserPromptOpenedParameters | null {
     return this.held.prompts.get(this.where.tab) ?? null;

@@ -4,19 +4,17 @@
 //   so a page that replaces its own globals changes nothing the server computes;
 // - elements cross as BiDi node references; gestures go through input.performActions.
 
-import type { BrowsingContext, Input, Script } from "webdriver-bidi-protocol";
+import type { BrowsingContext, Script } from "webdriver-bidi-protocol";
 import { badInput, conflict, unavailable } from "../errors.ts";
 import type { Locator } from "../in-page/index.ts";
 import { docTitle } from "../in-page/standalone.ts";
 import { BidiError, BidiTimeout, remoteValue, SANDBOX } from "./bidi.ts";
-import type { NodeRef, PageFn } from "./page-call.ts";
+import type { PageFn } from "./page-call.ts";
 import { DialogOpened, dialogOpenError } from "./page-dialogs.ts";
-import { actionsMs, clickActions, hoverActions, KEY_MS, keyActions, keysOf } from "./page-input.ts";
-import { PagePort, settling } from "./page-port.ts";
+import { GRACE_MS, PageInput } from "./page-input.ts";
+import { settling } from "./page-port.ts";
 import { refusalText } from "./policy.ts";
 
-/** How long past the script timeout a caller's script, or a key sequence, may take. */
-const GRACE_MS = 10_000;
 const TITLE = String(docTitle);
 
 /** The schemes a page may be loaded from when navigate.allow_schemes is not given. */
@@ -40,8 +38,8 @@ export interface Located {
   locator: Locator | null;
 }
 
-/** The page port, with where the browser is, moving the page, and input on top. */
-export class Page extends PagePort {
+/** The page port and its input verbs, with where the browser is and moving the page on top. */
+export class Page extends PageInput {
   /**
    * The selectors this call resolved that named their element by ref, each with the locator read
    * for that element as it was resolved (actions/selectors-kept.ts); the call's timeline entry keeps
@@ -50,14 +48,6 @@ export class Page extends PagePort {
   readonly located: Located[] = [];
 
   // ---- where the browser is -----------------------------------------------------------------
-
-  /** The agent's tab and its frames, as the browser tells it. */
-  async tree(): Promise<BrowsingContext.Info> {
-    const got = await this.send("browsingContext.getTree", { root: this.where.tab });
-    const top = got.contexts[0];
-    if (!top) throw badInput("the current tab was closed: pick another with switch (tab)");
-    return top;
-  }
 
   /** Every tab, in the order they were opened. */
   async tabs(): Promise<BrowsingContext.Info[]> {
@@ -252,66 +242,6 @@ export class Page extends PagePort {
         await Bun.sleep(15);
     }
     if (this.held.navigationCount !== startedBefore) await this.held.settled(tab, this.opts.pageLoadMs);
-  }
-
-  // ---- input ---------------------------------------------------------------------------------
-
-  /**
-   * One performActions in the element's context; a dialog it opens ends the wait (DialogOpened).
-   * Actions that take time by their own durations (a hold, a long path) get that much more.
-   */
-  async perform(context: string, actions: Input.SourceActions[], timeoutMs?: number): Promise<void> {
-    const prompt = this.prompt;
-    if (prompt) throw dialogOpenError(prompt);
-    const takes = actionsMs(actions);
-    if (timeoutMs === undefined && takes > 2_000) timeoutMs = GRACE_MS + takes;
-    await this.front();
-    await this.whilePrompt(this.send("input.performActions", { context, actions }, { timeoutMs }));
-  }
-
-  /** Brings the agent's tab to the front when another may have taken it (a pop-up, a target=_blank link). */
-  async front(): Promise<void> {
-    const tab = this.where.tab;
-    if (this.held.activeTab === tab) return;
-    await this.send("browsingContext.activate", { context: tab }, { timeoutMs: 2_000 }).catch(
-      () => undefined,
-    );
-    this.held.activeTab = tab;
-  }
-
-  async click(el: NodeRef, opts: { button?: number; count?: number } = {}): Promise<void> {
-    await this.perform(el.context, [clickActions(el, opts)]);
-  }
-
-  async hover(el: NodeRef): Promise<void> {
-    await this.perform(el.context, [hoverActions(el)]);
-  }
-
-  /** Key presses in `context`: each combo's modifiers held around its key. */
-  async keys(context: string, combos: { modifiers: string[]; key: string }[]): Promise<void> {
-    const actions = keyActions(combos);
-    await this.perform(
-      context,
-      [{ type: "key", id: "keyboard", actions }],
-      GRACE_MS + actions.length * KEY_MS,
-    );
-  }
-
-  /** Types `text` key by key into whatever has focus in `context`. */
-  async type(context: string, text: string): Promise<void> {
-    await this.keys(
-      context,
-      keysOf(text).map((key) => ({ modifiers: [], key })),
-    );
-  }
-
-  async setFiles(el: NodeRef, files: string[]): Promise<void> {
-    await this.send("input.setFiles", { context: el.context, element: { sharedId: el.sharedId }, files });
-  }
-
-  /** Marks the page for a gesture that located nothing (a key press on the page). */
-  async arm(): Promise<void> {
-    await this.call("arm");
   }
 
   /**

@@ -55,7 +55,7 @@ import { locatorOf } from "./locator.ts";
 import { readPage } from "./outline.ts";
 import { personHandBack, personTyping } from "./person.ts";
 import { plainOf, wrotePlain } from "./plain.ts";
-import { aim, hitSeen, hitWatch, textSelected, textSpan } from "./pointer.ts";
+import { aim, clickSeen, hitSeen, hitWatch, textSelected, textSpan } from "./pointer.ts";
 import { forgetRegistries, resolveRef } from "./refs.ts";
 import { roleOf } from "./roles.ts";
 import { coverOf } from "./seen.ts";
@@ -110,6 +110,7 @@ const lib = {
   aim,
   hitWatch,
   hitSeen,
+  clickSeen,
   dragEnds,
   pathFrame,
   textSpan,

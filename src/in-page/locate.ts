@@ -5,7 +5,7 @@
 import { isVisible } from "./dom.ts";
 import { focusField, insertable } from "./fields.ts";
 import { describe } from "./hints.ts";
-import { aim } from "./pointer.ts";
+import { aim, hitWatch } from "./pointer.ts";
 import { coverOf } from "./seen.ts";
 import { cssFor, find, type PageSelector } from "./selectors.ts";
 
@@ -53,8 +53,9 @@ export function countMatches(sel: PageSelector) {
 }
 
 // Locates for a pointer gesture: scrolled to the middle of the window, aimed at its middle, or at
-// the visible point nearest it when something covers the middle (the page library's aim).
-export function pointerTarget(sel: PageSelector, opts: SeekArgs): unknown {
+// the visible point nearest it when something covers the middle (the page library's aim). With
+// `watch` (a click), an element aimed at has its press watched from here on (hitWatch): one call.
+export function pointerTarget(sel: PageSelector, opts: SeekArgs & { watch?: boolean }): unknown {
   const found = find(sel);
   if (found.invalid) return { els: [], visible: 0, total: 0, invalid: found.invalid };
   const base = { visible: found.visible, total: found.els.length };
@@ -62,7 +63,10 @@ export function pointerTarget(sel: PageSelector, opts: SeekArgs): unknown {
   if (!el || (opts.visible && !found.visible)) return { ...base, els: [] };
   el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
   const got = aim(el);
-  if ("dx" in got) return { ...base, els: [el], dx: got.dx, dy: got.dy };
+  if ("dx" in got) {
+    if (opts.watch) hitWatch(el);
+    return { ...base, els: [el], dx: got.dx, dy: got.dy, watched: opts.watch === true };
+  }
   const top = got.cover;
   // No box in view at all: the browser's own input says why.
   if (!top) return { ...base, els: [el] };

@@ -5,6 +5,7 @@
 
 import { rootOf } from "./hinted.ts";
 import { describe } from "./hints.ts";
+import { afterGesture } from "./leaving.ts";
 import { plainOf } from "./plain.ts";
 import { refFor } from "./refs.ts";
 import { contains } from "./selectors.ts";
@@ -219,6 +220,11 @@ export function hitSeen(): { took?: string; ref?: string; pressed?: boolean } {
     ? " (it holds the element: the element changed under the pointer, as an icon that swaps its picture on hover does)"
     : "";
   return { took: `${describe(w.took)}${parent}`, ref: refFor(w.took), pressed: true };
+}
+
+/** After a watched press in the agent's own document: hitSeen, and afterGesture's read, in one call. */
+export function clickSeen(): ReturnType<typeof hitSeen> & ReturnType<typeof afterGesture> {
+  return { ...hitSeen(), ...afterGesture() };
 }
 
 // ---- selecting text -------------------------------------------------------------------------------

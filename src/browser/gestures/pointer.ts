@@ -7,13 +7,7 @@ import { badInput } from "../../errors.ts";
 import { MODIFIER_NAMES, modifierCodes } from "../../grid/keys.ts";
 import type { Page } from "../../grid/page.ts";
 import type { NodeRef } from "../../grid/page-call.ts";
-import {
-  clickActions,
-  hoverActions,
-  type PointAt,
-  strokeActions,
-  withModifiers,
-} from "../../grid/page-input.ts";
+import { hoverActions, type Landing, type PointAt, strokeActions } from "../../grid/page-input.ts";
 import type { Position } from "../../in-page/drag.ts";
 import { coveredError, quoteSelector } from "../failures.ts";
 import { locate, type PageMatch, type Selector, seek } from "../selectors.ts";
@@ -37,26 +31,31 @@ interface Target extends PageMatch {
   /** The visible point aimed at, from the element's in-view centre. */
   dx?: number;
   dy?: number;
+  /** Its press is watched already (asked with `watch`). */
+  watched?: boolean;
 }
 
 /**
  * The element a pointer gesture goes to, in view, with the visible point aimed at (from its
- * middle); a 400 when something else covers all of it.
+ * middle); a 400 when something else covers all of it. `watch` (a click): the same call starts
+ * watching where its press lands.
  */
 export async function target(
   page: Page,
   selector: Selector,
   timeout: number,
   field?: string,
-): Promise<NodeRef & { dx: number; dy: number }> {
-  const got = await seek<Target>(page, selector, { timeout, visible: true, field }, "pointerTarget");
+  watch = false,
+): Promise<NodeRef & { dx: number; dy: number; watched?: boolean }> {
+  const args = watch ? { watch } : {};
+  const got = await seek<Target>(page, selector, { timeout, visible: true, field }, "pointerTarget", args);
   if (got.frame)
     throw badInput(
       `${quoteSelector(selector)} is in a frame that shows none of it: the frame ${got.frame} is clipped, shrunk or covered where the element is, so a click there would land on ${got.cover} around the frame, and nothing was clicked. Give it the keyboard instead (interact focus, then press Enter), or open the frame's own page (read_page lists its url)`,
       field ?? "selector",
     );
   if (got.cover !== undefined) throw coveredError({ selector, field }, got.cover);
-  return { ...(got.els[0] as NodeRef), dx: got.dx ?? 0, dy: got.dy ?? 0 };
+  return { ...(got.els[0] as NodeRef), dx: got.dx ?? 0, dy: got.dy ?? 0, watched: got.watched === true };
 }
 
 /** The point, when it lies inside the tab's viewport; else a 400 giving the viewport's size. */
@@ -121,37 +120,37 @@ export async function pathPoints(
 /**
  * Clicks `count` times at `at` with `button` and held `modifiers`. When `at` is an element, the
  * press is watched where it lands: one that another element took is stopped there (the page gets
- * no click) and is a 400 naming what took it and its ref.
+ * no click) and is a 400 naming what took it and its ref. `landing`: answers where the page is
+ * after it (for `landed`), read with the check.
  */
 export async function clickChecked(
   page: Page,
   at: PointAt,
-  opts: { button?: number; count: number; modifiers: string[]; selector?: Selector; holdMs?: number },
-): Promise<void> {
-  const sources = withModifiers(clickActions(at, opts), opts.modifiers);
-  if (!("sharedId" in at)) {
-    await page.perform(page.where.tab, sources);
-    return;
-  }
-  await page.callIn(at.context, "hitWatch", at);
-  await page.perform(at.context, sources);
-  // A click that navigated or opened a dialog was the element's: nothing is left to read.
-  const seen = await page
-    .glance<{ took?: string; ref?: string; pressed?: boolean }>(at.context, "hitSeen")
-    .catch(() => null);
+  opts: {
+    button?: number;
+    count: number;
+    modifiers: string[];
+    selector?: Selector;
+    holdMs?: number;
+    landing?: boolean;
+  },
+): Promise<Landing | undefined> {
+  const { selector, ...click } = opts;
+  const seen = await page.click(at, { ...click, checked: true });
   // No press reached the element's document at all: it went to a page around its frame.
-  if (seen?.pressed === false) {
+  if (seen.pressed === false) {
     throw badInput(
-      `${quoteSelector(opts.selector)} did not get the click: the press landed outside its frame (one clipped, shrunk or covered where the element is), so the page never saw it. Give it the keyboard instead (interact focus, then press Enter), or open the frame's own page (read_page lists its url)`,
+      `${quoteSelector(selector)} did not get the click: the press landed outside its frame (one clipped, shrunk or covered where the element is), so the page never saw it. Give it the keyboard instead (interact focus, then press Enter), or open the frame's own page (read_page lists its url)`,
       "selector",
     );
   }
-  if (seen?.took) {
+  if (seen.took) {
     throw badInput(
-      `${quoteSelector(opts.selector)} did not get the click: the press landed on ${seen.took}, so it was stopped before the page saw it. Call read_page and act on what shows there now${seen.ref ? ` (that element is {"ref": "${seen.ref}"})` : ""}, or wait for the page to settle`,
+      `${quoteSelector(selector)} did not get the click: the press landed on ${seen.took}, so it was stopped before the page saw it. Call read_page and act on what shows there now${seen.ref ? ` (that element is {"ref": "${seen.ref}"})` : ""}, or wait for the page to settle`,
       "selector",
     );
   }
+  return seen.landing;
 }
 
 /** The element, or the point instead of it: one or the other, x with y. */
@@ -174,10 +173,11 @@ export function pointOrSelector(
 export async function aimed(
   page: Page,
   i: { selector?: Selector; x?: number; y?: number; timeout: number },
+  watch = false,
 ): Promise<PointAt> {
   return i.x !== undefined && i.y !== undefined
     ? await inViewport(page, i.x, i.y)
-    : await target(page, i.selector as Selector, i.timeout);
+    : await target(page, i.selector as Selector, i.timeout, undefined, watch);
 }
 
 export const clicks = defineGesture({
@@ -200,12 +200,13 @@ export const clicks = defineGesture({
     holdAtMost(i, issue);
   },
   async run({ page, input, act }) {
-    const at = await aimed(page, input);
+    const at = await aimed(page, input, true);
     const count = input.count ?? (input.action === "double_click" ? 2 : 1);
     const button = input.action === "right_click" ? 2 : 0;
     const modifiers = modifierCodes(input.modifiers ?? []);
     const holdMs = (input.hold ?? 0) * 1000;
-    await act(() => clickChecked(page, at, { button, count, modifiers, selector: input.selector, holdMs }));
+    const { selector } = input;
+    await act(() => clickChecked(page, at, { button, count, modifiers, selector, holdMs, landing: true }));
     return undefined;
   },
 });

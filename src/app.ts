@@ -8,9 +8,6 @@ import { Activity } from "./admin/activity.ts";
 import { AdminAuth, adminTokenOf, agentOnlyTokenOf, isAdminPath } from "./admin/auth.ts";
 import type { Config } from "./config/schema.ts";
 import { ConfigError, type Source } from "./config/sources.ts";
-import { fileRoutes } from "./files/routes.ts";
-import { setupFiles } from "./files/setup.ts";
-import { Flows } from "./flows/service.ts";
 import { captureHook } from "./grid/capture.ts";
 import { Grid } from "./grid/webdriver.ts";
 import { bodyParser } from "./http/body.ts";
@@ -19,12 +16,10 @@ import { failureResponse, json } from "./http/json.ts";
 import { Events } from "./kit/events.ts";
 import { Log } from "./log.ts";
 import { metricsRoutes } from "./metrics/routes.ts";
-import { secretPageRoutes } from "./person/secret-page.tsx";
 import { learnValues } from "./person/secret-words.ts";
 import { PersonSecrets } from "./person/secrets.ts";
-import { Questions } from "./person/waits.ts";
 import { setupRecordings } from "./recordings/setup.ts";
-import { ACTIONS } from "./registry.ts";
+import { ACTIONS, buildCapabilities, ownRoutes } from "./registry.ts";
 import { SecretCatalogue } from "./secrets/catalogue.ts";
 import { Redactor } from "./secrets/redactor.ts";
 import type { Services } from "./services.ts";
@@ -38,8 +33,6 @@ import type { McpHeld, McpHttp } from "./surfaces/mcp-http.ts";
 import { openApiDocument } from "./surfaces/openapi.ts";
 import { restRoutes } from "./surfaces/rest.ts";
 import { uiRoutes } from "./surfaces/ui.ts";
-import { Timeline } from "./timeline/service.ts";
-import { openTimelineLog } from "./timeline/setup.ts";
 import { heldBrowsers } from "./workspaces/browsers.ts";
 import type { ManagerHooks } from "./workspaces/lifecycle.ts";
 import { Leases } from "./workspaces/lock.ts";
@@ -151,8 +144,31 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
   const personSecrets = new PersonSecrets(store, secrets, config, changed, learned);
   const redactor = new Redactor(secrets, () => personSecrets.known());
   log.addRedaction(redactor.redact);
-  const { files, store: fileStore } = setupFiles(config, { grid, records: store, now, changed, log });
-  const recordings = setupRecordings(config, fileStore, {
+  // The browsers this server holds: the manager's calls and the timeline's live view reach them.
+  const browsers = heldBrowsers(grid, {
+    schemes: config.navigate.allow_schemes,
+    logs: config.logs.keep,
+    policy: {
+      allow: config.navigate.allowed_hosts,
+      block: config.navigate.blocked_hosts,
+      private: config.navigate.private_addresses === "block",
+    },
+    proxies: (name) => proxyFrom(secrets, name),
+    hints: opts.hints,
+  });
+  // Each capability's services (its descriptor's `build`), in the registry's order.
+  const built = buildCapabilities({
+    config,
+    log,
+    store,
+    grid,
+    now,
+    changed,
+    redactor,
+    connection: (id) => browsers.connection(id),
+    actions: () => ACTIONS,
+  });
+  const recordings = setupRecordings(config, built.files.store, {
     liveIds: () => grid.sessions(),
     // Each recording is filed once across a group: by whichever server claims it in the store.
     claims: new Leases(store, config.session.lease * 1000),
@@ -166,47 +182,8 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     ...opts.hooks,
   };
   const hosts = new HostRules(config);
-  const flows = new Flows(config, () => ACTIONS);
-  // The browsers this server holds: the manager's calls and the timeline's live view reach them.
-  const browsers = heldBrowsers(grid, {
-    schemes: config.navigate.allow_schemes,
-    logs: config.logs.keep,
-    policy: {
-      allow: config.navigate.allowed_hosts,
-      block: config.navigate.blocked_hosts,
-      private: config.navigate.private_addresses === "block",
-    },
-    proxies: (name) => proxyFrom(secrets, name),
-    hints: opts.hints,
-  });
-  const timeline = new Timeline({
-    config,
-    log: openTimelineLog(config, store, (m) => log.warn(m)),
-    logger: log,
-    store,
-    connection: (id) => browsers.connection(id),
-    redactor,
-    tools: flows.tools,
-    now,
-    changed,
-  });
   // What handlers are handed: the manager is built with it, and the whole set with the manager.
-  const questions = new Questions(store, changed);
-  const ports = {
-    config,
-    log,
-    store,
-    grid,
-    now,
-    secrets,
-    redactor,
-    files,
-    flows,
-    timeline,
-    events,
-    questions,
-    personSecrets,
-  };
+  const ports = { config, log, store, grid, now, secrets, redactor, events, personSecrets, ...built };
   const activity = new Activity();
   const workspaces: WorkspaceManager = new WorkspaceManager({
     store,
@@ -219,7 +196,7 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
   });
   // Who hears each call: the change bus (the live feed, MCP subscriptions), the activity log and
   // its metrics, the timeline, in that order.
-  for (const s of [events, activity, timeline]) workspaces.calls.subscribe(s);
+  for (const s of [events, activity, built.timeline]) workspaces.calls.subscribe(s);
   const services: Services = {
     ...ports,
     sources: opts.sources ?? {},
@@ -301,10 +278,9 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
       ],
     })
     .use(restRoutes(services))
-    .use(fileRoutes(services))
+    .use(ownRoutes(services))
     .use(adminRoutes(services, feeds))
     .use(uiRoutes(services, feeds))
-    .use(secretPageRoutes(services))
     .use(metricsRoutes(services));
   return {
     services,

@@ -1,12 +1,12 @@
-// The capabilities, listed once: each one's descriptor (src/admin/capability.ts) hands its actions,
-// its resources, its admin routes, the part it adds to a workspace's row and the workspace tabs it
-// draws. The action table (MCP's tools, REST, OpenAPI, the docs, flow steps), the resource table,
-// the admin router, the row and the UI's tabs all come from this list. Surfaces and the composition
-// root read it; no capability imports it.
+// The capabilities, listed once: each one's descriptor (src/admin/capability.ts) hands its services,
+// its actions, its resources, its admin routes and its own, the part it adds to a workspace's row and
+// the workspace tabs it draws. The services the composition root builds, the action table (MCP's
+// tools, REST, OpenAPI, the docs, flow steps), the resource table, the routers, the row and the UI's
+// tabs all come from this list. Surfaces and the composition root read it; no capability imports it.
 import { Elysia } from "elysia";
 import type { AnyAction } from "./actions/action.ts";
 import type { ResourceDef } from "./actions/resource.ts";
-import { opRoutes, type PaneTab, type RowOf } from "./admin/capability.ts";
+import { type BuiltOf, opRoutes, type PaneTab, type RowOf, type ServerParts } from "./admin/capability.ts";
 import { requireWorkspace } from "./admin/guard.ts";
 import { type BaseRow, type RowPart, rowOf, workspaceKeys } from "./admin/rows.ts";
 import { browser } from "./browser/index.ts";
@@ -85,6 +85,14 @@ type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: 
 /** A workspace's row: its own fields and every capability's, so a misspelt field fails the compiler. */
 export type WorkspaceRow = BaseRow & Intersection<RowOf<Capabilities>>;
 
+/** What the capabilities build, one set (each one's `build`). */
+export type Built = Intersection<BuiltOf<Capabilities>>;
+
+/** Every capability's services, built from the server's parts in the list's order. */
+export function buildCapabilities(parts: ServerParts): Built {
+  return Object.assign({}, ...CAPABILITIES.map((c) => c.build?.(parts) ?? {}));
+}
+
 /** The workspace page's tabs, in order. */
 export const TABS: readonly PaneTab<WorkspaceRow, unknown, Services>[] = CAPABILITIES.flatMap(
   (c): readonly PaneTab<WorkspaceRow, unknown, Services>[] => c.tabs ?? [],
@@ -97,6 +105,13 @@ export function capabilityRoutes(services: Services) {
   const app = new Elysia({ name: "admin-capabilities" });
   for (const c of CAPABILITIES)
     if (c.adminRoutes) app.use(c.adminRoutes(services)).use(opRoutes(services, c));
+  return app;
+}
+
+/** Every capability's own routes (outside /admin/workspaces/{key}/…). */
+export function ownRoutes(services: Services) {
+  const app = new Elysia({ name: "capabilities-own" });
+  for (const c of CAPABILITIES) if (c.routes) app.use(c.routes(services));
   return app;
 }
 

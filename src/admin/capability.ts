@@ -1,12 +1,19 @@
-// What a capability hands the registry, once: its actions, its resources, its admin routes, the part
-// it adds to a workspace's row and the workspace tabs it draws. Each capability folder's index.ts
-// declares one; src/registry.ts lists them, and the action and resource tables, the admin router,
-// the row, the UI's tabs, panes and pane actions all read that list.
+// What a capability hands the registry, once: its services, its actions, its resources, its admin
+// routes and its own routes, the part it adds to a workspace's row and the workspace tabs it draws.
+// Each capability folder's index.ts declares one; src/registry.ts lists them, and the composition
+// root's services, the action and resource tables, the routers, the row, the UI's tabs, panes and
+// pane actions all read that list.
 import { type AnyElysia, Elysia } from "elysia";
 import { z } from "zod";
 import type { AnyAction } from "../actions/action.ts";
+import type { ActionServices } from "../actions/ports.ts";
 import type { ResourceDef } from "../actions/resource.ts";
+import type { Config } from "../config/schema.ts";
+import type { HeldConnection } from "../grid/held.ts";
+import type { Grid } from "../grid/webdriver.ts";
 import { json } from "../http/json.ts";
+import type { Log } from "../log.ts";
+import type { RecordStore } from "../store/types.ts";
 import { type AdminNeeds, adminGuard, requireWorkspace, WorkspaceParams } from "./guard.ts";
 import type { RowPart } from "./rows.ts";
 
@@ -46,18 +53,44 @@ export interface PaneTab<R, D, S> {
   ops: readonly PaneOp<S>[];
 }
 
+/** What a capability's services are built from: the server's parts, made before any capability's. */
+export interface ServerParts {
+  readonly config: Config;
+  readonly log: Log;
+  readonly store: RecordStore;
+  readonly grid: Grid;
+  /** Epoch seconds. */
+  readonly now: () => number;
+  /** A workspace changed: the admin's live updates, MCP subscriptions. */
+  readonly changed: (workspace: string) => void;
+  /** The one redactor (what leaves the server). */
+  readonly redactor: ActionServices["redactor"];
+  /** A live browser's held connection. */
+  readonly connection: (id: string) => Promise<HeldConnection>;
+  /** The action table (read once every capability is listed). */
+  readonly actions: () => readonly AnyAction[];
+}
+
 /**
  * A capability, once: `R` is the part it adds to a workspace's row, `S` the services its admin
- * code, row part and resources are handed (its own, never the server's whole set).
+ * code, row part and resources are handed (its own, never the server's whole set), `B` what it
+ * builds.
  */
-export interface Capability<R extends object, S> {
+export interface Capability<R extends object, S, B extends object = object> {
   name: string;
+  /**
+   * Its services, built once as the server is put together, before the workspace manager: they join
+   * the server's set, and its handlers see them as the port its index.ts adds to `ActionServices`.
+   */
+  build?: (parts: ServerParts) => B;
   /** Its actions: each an MCP tool, a REST route, an OpenAPI operation and a flow step. */
   actions?: readonly AnyAction[];
   /** Its read-only views: each an MCP resource and a REST GET. */
   resources?: readonly ResourceDef<S>[];
   /** Its routes under /admin/workspaces/{key}/…. */
   adminRoutes?: (services: S) => AnyElysia;
+  /** Its routes elsewhere (a signed download, a page a person opens). */
+  routes?: (services: S) => AnyElysia;
   row?: RowPart<R, S>;
   tabs?: readonly PaneTab<R, unknown, S>[];
 }
@@ -68,8 +101,10 @@ export const tabsOver =
   <D>(tab: PaneTab<R, D, S>): PaneTab<R, unknown, S> =>
     tab;
 
-/** A capability's descriptor, its row's type kept for the registry's WorkspaceRow. */
-export const capability = <R extends object, S>(c: Capability<R, S>): Capability<R, S> => c;
+/** A capability's descriptor, its row's type kept for the registry's WorkspaceRow, and what it builds. */
+export const capability = <R extends object, S, B extends object = object>(
+  c: Capability<R, S, B>,
+): Capability<R, S, B> => c;
 
 /**
  * A pane op's route after `…/workspaces/:key/` (`{tab}/{path…}`) and its params' schema: the JSON
@@ -106,4 +141,7 @@ export function opRoutes<S>(
 }
 
 /** The row fields a capability adds. */
-export type RowOf<C> = C extends Capability<infer R, infer _S> ? R : never;
+export type RowOf<C> = C extends Capability<infer R, infer _S, infer _B> ? R : never;
+
+/** The services a capability builds. */
+export type BuiltOf<C> = C extends Capability<infer _R, infer _S, infer B> ? B : never;

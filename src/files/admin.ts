@@ -4,12 +4,14 @@
 import { Elysia } from "elysia";
 import { type AdminNeeds, adminGuard, onWorkspace, onWorkspaceRoute } from "../admin/guard.ts";
 import { badInput } from "../errors.ts";
+import type { Log } from "../log.ts";
 import type { Files } from "./service.ts";
 import { FILES_OFF, type Folder, SUBFOLDERS } from "./uris.ts";
 
-/** What the files capability's admin code, row part and resources are handed: its service. */
+/** What the files capability's admin code, row part, resources and links are handed: its service. */
 export interface FilesNeeds extends AdminNeeds {
   readonly files: Files;
+  readonly log: Log;
 }
 
 /** The Files pane: each folder's entries, their counts, and whether a browser is open. */

@@ -1,21 +1,27 @@
 // The files capability as the registry lists it: its actions and resources, its admin routes, its row
-// part, and the Files tab.
+// part, its signed links' routes, and the Files tab.
 
 import { capability, tabsOver } from "../admin/capability.ts";
 import { keepFile as keepFileAction, uploadFile } from "./actions.ts";
 import { clearFolder, deleteKept, filesListing, filesRoutes, keepFile } from "./admin.ts";
 import { fileResources } from "./resources.ts";
+import { fileRoutes } from "./routes.ts";
 import { filesPart } from "./row.ts";
 import type { Files } from "./service.ts";
+import { setupFiles } from "./setup.ts";
 import { FilesPane } from "./view.tsx";
 
 const tab = tabsOver(filesPart);
 
 export const files = capability({
   name: "files",
+  build: ({ config, grid, store, now, changed, log }) => ({
+    files: setupFiles(config, { grid, records: store, now, changed, log }).files,
+  }),
   actions: [uploadFile, keepFileAction],
   resources: fileResources,
   adminRoutes: filesRoutes,
+  routes: fileRoutes,
   row: filesPart,
   tabs: [
     tab({

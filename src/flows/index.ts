@@ -7,7 +7,7 @@ import { deleteFlowAction, runFlowAction, saveFlowAction } from "./actions.ts";
 import { type FlowsNeeds, flowsPane, flowsRoutes } from "./admin.ts";
 import { flowList, flowOne } from "./resources.ts";
 import { flowsPart } from "./row.ts";
-import type { Flows } from "./service.ts";
+import { Flows } from "./service.ts";
 import { type FlowEntry, FlowsPane } from "./view.tsx";
 
 /** The Flows pane's listing, each flow with its YAML (the listing has none: read one by one). */
@@ -42,6 +42,7 @@ const tab = tabsOver(flowsPart);
 
 export const flows = capability({
   name: "flows",
+  build: ({ config, actions }) => ({ flows: new Flows(config, actions) }),
   actions: [runFlowAction, saveFlowAction, deleteFlowAction],
   resources: [flowList, flowOne],
   adminRoutes: flowsRoutes,

@@ -21,8 +21,11 @@ export interface PersonNeeds extends AdminNeeds {
   readonly store: Pick<RecordStore, "get" | "keys" | "update">;
   readonly workspaces: { readonly calls: Pick<CallPipeline, "invoke"> };
   readonly questions: Pick<Questions, "answer">;
-  /** The secrets a person gave a workspace: listed and removed here. */
-  readonly personSecrets: Pick<PersonSecrets, "list" | "remove" | "server" | "forServer">;
+  /** The secrets a person gave a workspace: listed and removed here, entered on its page. */
+  readonly personSecrets: Pick<
+    PersonSecrets,
+    "list" | "remove" | "server" | "forServer" | "find" | "enter" | "decline"
+  >;
   /** The live view, drawn again at once after a person's input. */
   readonly timeline: { readonly live: { nudge(workspace: string): void } };
   readonly events: { changed(workspace: string): void };

@@ -5,13 +5,16 @@ import { capability } from "../admin/capability.ts";
 import { askHuman, requestSecret } from "./actions.ts";
 import { personRoutes } from "./admin.ts";
 import { personPart } from "./row.ts";
+import { secretPageRoutes } from "./secret-page.tsx";
 import type { PersonSecrets } from "./secrets.ts";
-import type { Questions } from "./waits.ts";
+import { Questions } from "./waits.ts";
 
 export const person = capability({
   name: "person",
+  build: ({ store, changed }) => ({ questions: new Questions(store, changed) }),
   actions: [askHuman, requestSecret],
   adminRoutes: personRoutes,
+  routes: secretPageRoutes,
   row: personPart,
 });
 

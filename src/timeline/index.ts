@@ -2,9 +2,11 @@
 // Timeline tab (a push loads only its newer entries, not the whole pane).
 
 import { capability, tabsOver } from "../admin/capability.ts";
+import { StepTools } from "../flows/tools.ts";
 import { clearTimeline, timelineListing, timelineQuery, timelineRoutes } from "./routes.ts";
 import { timelineCounts, timelinePart } from "./row.ts";
-import type { Timeline } from "./service.ts";
+import { Timeline } from "./service.ts";
+import { openTimelineLog } from "./setup.ts";
 import { NewerLoader, TimelinePane } from "./view.tsx";
 
 const tab = tabsOver(timelinePart);
@@ -25,6 +27,19 @@ export const timelineTab = tab({
 
 export const timeline = capability({
   name: "timeline",
+  build: (p) => ({
+    timeline: new Timeline({
+      config: p.config,
+      log: openTimelineLog(p.config, p.store, (m) => p.log.warn(m)),
+      logger: p.log,
+      store: p.store,
+      connection: p.connection,
+      redactor: p.redactor,
+      tools: new StepTools(p.actions),
+      now: p.now,
+      changed: p.changed,
+    }),
+  }),
   adminRoutes: timelineRoutes,
   row: timelinePart,
   tabs: [timelineTab],

@@ -6,21 +6,16 @@ import type { AnyAction } from "../../src/actions/action.ts";
 import { Activity } from "../../src/admin/activity.ts";
 import { AdminAuth, adminTokenOf, agentOnlyTokenOf } from "../../src/admin/auth.ts";
 import { type Config, defaultConfig } from "../../src/config/schema.ts";
-import { setupFiles } from "../../src/files/setup.ts";
-import { Flows } from "../../src/flows/service.ts";
 import type { Grid } from "../../src/grid/webdriver.ts";
 import { HostRules } from "../../src/http/guard.ts";
 import { Events } from "../../src/kit/events.ts";
 import { PersonSecrets } from "../../src/person/secrets.ts";
-import { Questions } from "../../src/person/waits.ts";
 import { setupRecordings } from "../../src/recordings/setup.ts";
-import { ACTIONS } from "../../src/registry.ts";
+import { ACTIONS, buildCapabilities } from "../../src/registry.ts";
 import { SecretCatalogue } from "../../src/secrets/catalogue.ts";
 import { Redactor } from "../../src/secrets/redactor.ts";
 import type { Services } from "../../src/services.ts";
 import type { RecordStore } from "../../src/store/types.ts";
-import { MemoryLog } from "../../src/timeline/log.ts";
-import { Timeline } from "../../src/timeline/service.ts";
 import { heldBrowsers } from "../../src/workspaces/browsers.ts";
 import type { ManagerHooks } from "../../src/workspaces/lifecycle.ts";
 import { Leases } from "../../src/workspaces/lock.ts";
@@ -53,44 +48,27 @@ export function testServices(opts: TestServicesOptions): Services {
   log.addRedaction(redactor.redact);
   const events = new Events();
   const changed = (w: string) => events.changed(w);
-  const { files, store: fileStore } = setupFiles(config, { grid, records: store, now, changed, log });
-  const recordings = setupRecordings(config, fileStore, {
+  const table = opts.actions ?? ACTIONS;
+  const browsers = heldBrowsers(grid, opts.lease ?? {});
+  const built = buildCapabilities({
+    config,
+    log,
+    store,
+    grid,
+    now,
+    changed,
+    redactor,
+    connection: (id) => browsers.connection(id),
+    actions: () => table,
+  });
+  const recordings = setupRecordings(config, built.files.store, {
     liveIds: () => grid.sessions(),
     // Each recording is filed once across a group: by whichever server claims it in the store.
     claims: new Leases(store, config.session.lease * 1000),
     changed,
     log,
   });
-  const table = opts.actions ?? ACTIONS;
-  const flows = new Flows(config, () => table);
-  const browsers = heldBrowsers(grid, opts.lease ?? {});
-  const timeline = new Timeline({
-    config,
-    log: new MemoryLog(config.timeline.keep),
-    logger: log,
-    store,
-    connection: (id) => browsers.connection(id),
-    redactor,
-    tools: flows.tools,
-    now,
-    changed,
-  });
-  const questions = new Questions(store, changed);
-  const ports = {
-    config,
-    log,
-    store,
-    grid,
-    now,
-    secrets,
-    redactor,
-    files,
-    flows,
-    timeline,
-    events,
-    questions,
-    personSecrets,
-  };
+  const ports = { config, log, store, grid, now, secrets, redactor, events, personSecrets, ...built };
   const activity = new Activity();
   const workspaces: WorkspaceManager = new WorkspaceManager({
     store,
@@ -101,7 +79,7 @@ export function testServices(opts: TestServicesOptions): Services {
     ...(opts.lease && { lease: opts.lease }),
     browsers,
   });
-  for (const s of [events, activity, timeline]) workspaces.calls.subscribe(s);
+  for (const s of [events, activity, built.timeline]) workspaces.calls.subscribe(s);
   const hosts = new HostRules(config);
   return {
     ...ports,

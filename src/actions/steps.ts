@@ -7,11 +7,12 @@ import type { Change, Effects } from "./effects.ts";
 
 type AnyRecord = Record<string, unknown>;
 
-/** What one step of a runner's call did: its result, and its effects (not applied; its later work done). */
-export interface Stepped {
-  result: AnyRecord;
-  effects: Effects;
-}
+/**
+ * What one step of a runner's call did: its result, and its effects (not applied; its later work
+ * done); or that its browser was gone (the Grid reaped it): the runner writes what it reached, and
+ * runs the step again, on a browser reopened for it (once a call).
+ */
+export type Stepped = { result: AnyRecord; effects: Effects } | { gone: true };
 
 /**
  * For an action that calls other actions' handlers inside its own call (a flow run): the call
@@ -22,14 +23,10 @@ export interface Steps {
   readonly browser: LiveBrowser | null;
   /**
    * Calls `action`'s handler with a context of its own (this call's browser; what it did beyond its
-   * result handed back, not applied; nothing settled). A page step whose browser the Grid reaped is retried
-   * once per call on a reopened browser, after `beforeReopen`.
+   * result handed back, not applied; nothing settled). A page step whose browser the Grid reaped
+   * answers `gone` (once a call); run again, it runs on a reopened browser.
    */
-  run(
-    action: AnyAction,
-    input: unknown,
-    opts: { signal: AbortSignal; beforeReopen?: () => Promise<void> },
-  ): Promise<Stepped>;
+  run(action: AnyAction, input: unknown, opts: { signal: AbortSignal }): Promise<Stepped>;
   /**
    * Writes these pages (in order) and changes now, in one settle write; answers the reopen report
    * it handed over, and `result` (the runner's report so far) with the changes' fills applied.

@@ -31,7 +31,8 @@ interface Here {
 }
 
 type Ran =
-  | { kind: "done"; stepped: Stepped }
+  | { kind: "done"; stepped: Exclude<Stepped, { gone: true }> }
+  | { kind: "gone" }
   | { kind: "failed"; error: unknown }
   | { kind: "timeout"; finished: boolean };
 
@@ -121,11 +122,16 @@ export async function runFlow(
     }
     const time = ctx.services.now();
     const began = performance.now();
-    const ran = await within(
-      left,
-      (signal) => steps.run(step.action, step.input, { signal, beforeReopen: flush }),
-      ctx.signal,
-    );
+    const run = (signal: AbortSignal) => steps.run(step.action, step.input, { signal });
+    let ran = await within(left, run, ctx.signal);
+    // Its browser was gone: what the run reached is written first, so the browser reopened for the
+    // step opens on the run's last page.
+    while (ran.kind === "gone") {
+      ran = await flush().then(
+        () => within(deadline - performance.now(), run, ctx.signal),
+        (error): Ran => ({ kind: "failed", error }),
+      );
+    }
     const ms = Math.round(performance.now() - began);
 
     let page: (Here & { record: string }) | null = null;
@@ -266,7 +272,7 @@ async function within(
     timer = setTimeout(() => resolve("expired"), ms);
   });
   const running: Promise<Ran> = fn(ac.signal).then(
-    (stepped) => ({ kind: "done", stepped }),
+    (stepped) => ("gone" in stepped ? { kind: "gone" } : { kind: "done", stepped }),
     (error) => ({ kind: "failed", error }),
   );
   try {

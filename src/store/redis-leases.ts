@@ -10,7 +10,8 @@ export const LEASE_DEADLINES = "!lease-deadlines:";
  * Takes the lease KEYS[1] for ARGV[2] ms for the ticket ARGV[1] when it is free and the ticket is
  * first in the queue (KEYS[2]: tickets by arrival; KEYS[3]: tickets by deadline, a sorted set, so a
  * poll reads only the tickets whose deadline passed, not the whole queue; KEYS[4]: the token
- * counter). Otherwise keeps the ticket in line and replies 0; tickets not renewed go.
+ * counter). Otherwise keeps the ticket in line and replies 0; tickets not renewed go. With KEYS[5]
+ * (the workspace's record), a grant replies the token and what KEYS[5] holds, in the same step.
  */
 const TAKE_LEASE = `${NOW_MS}
 local ms = tonumber(ARGV[2])
@@ -35,6 +36,7 @@ redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('ZREM', KEYS[3], ARGV[1])
 local token = redis.call('INCR', KEYS[4])
 if not redis.call('SET', KEYS[1], token, 'NX', 'PX', ms) then return 0 end
+if KEYS[5] then return {token, redis.call('GET', KEYS[5])} end
 return token`;
 const RENEW_LEASE = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
@@ -68,14 +70,30 @@ export class RedisLeases {
   ) {}
 
   async takeLease(name: string, ticket: string, ms: number): Promise<number | null> {
+    const token = Number(await this.take(name, ticket, ms, []));
+    return token > 0 ? token : null;
+  }
+
+  /** The lease and, on a grant, the raw text under `record` (null: none), read in the same script. */
+  async takeReading(
+    name: string,
+    ticket: string,
+    ms: number,
+    record: string,
+  ): Promise<{ token: number; raw: string | null } | null> {
+    const reply = await this.take(name, ticket, ms, [record]);
+    if (!Array.isArray(reply)) return null;
+    const [token, raw] = reply;
+    return { token: Number(token), raw: raw === null || raw === undefined ? null : String(raw) };
+  }
+
+  private take(name: string, ticket: string, ms: number, record: string[]): Promise<unknown> {
     const p = this.prefix;
-    const reply = await this.conn.run(
+    return this.conn.run(
       SCRIPTS.take,
-      [p + LEASE + name, p + LEASE_QUEUE + name, p + LEASE_DEADLINES + name, p + LEASE_SEQ],
+      [p + LEASE + name, p + LEASE_QUEUE + name, p + LEASE_DEADLINES + name, p + LEASE_SEQ, ...record],
       [ticket, String(Math.max(1, Math.ceil(ms)))],
     );
-    const token = Number(reply);
-    return token > 0 ? token : null;
   }
 
   async renewLease(name: string, token: number, ms: number): Promise<boolean> {

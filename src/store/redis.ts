@@ -11,7 +11,15 @@ import { RedisLeases } from "./redis-leases.ts";
 import { RedisSessions } from "./redis-sessions.ts";
 import { backoff, CAS_SCRIPT, FENCED_CAS_SCRIPT, Hints, UPDATE_RETRIES } from "./redis-update.ts";
 import { type RecordCodec, writeRecord } from "./seal.ts";
-import type { LeaseFence, McpOpened, McpTouch, RecordStore, UpdateFn, UpdateOptions } from "./types.ts";
+import type {
+  Granted,
+  LeaseFence,
+  McpOpened,
+  McpTouch,
+  RecordStore,
+  UpdateFn,
+  UpdateOptions,
+} from "./types.ts";
 
 export interface RedisStoreOptions {
   /** `redis://` or `rediss://`, with an optional `/db`. */
@@ -227,6 +235,15 @@ export class RedisStore implements RecordStore {
 
   takeLease(name: string, ticket: string, ms: number): Promise<number | null> {
     return this.leases.takeLease(name, ticket, ms);
+  }
+
+  async takeLeaseReading(name: string, ticket: string, ms: number): Promise<Granted | null> {
+    const full = this.prefix + name;
+    const granted = await this.leases.takeReading(name, ticket, ms, full);
+    if (!granted) return null;
+    this.hints.set(full, granted.raw);
+    const record = granted.raw === null ? null : this.parsed.read(name, granted.raw);
+    return { token: granted.token, record };
   }
 
   renewLease(name: string, token: number, ms: number): Promise<boolean> {

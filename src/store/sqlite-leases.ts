@@ -1,6 +1,7 @@
 // Leases, their queue, MCP sessions and marks in SQLite: the statements, and the transactions that take them.
 import type { Database } from "bun:sqlite";
-import type { McpOpened } from "./types.ts";
+import type { WorkspaceRecord } from "./record.ts";
+import type { Granted, McpOpened } from "./types.ts";
 
 /** The statements behind leases, MCP sessions and marks. */
 export function leaseStatements(db: Database) {
@@ -61,23 +62,36 @@ export function leaseStatements(db: Database) {
 
 export type LeaseStatements = ReturnType<typeof leaseStatements>;
 
-/** The read-then-write steps of leases and MCP sessions, each one IMMEDIATE transaction. */
-export function leaseTransactions(db: Database, ops: LeaseStatements, clock: () => number) {
+/**
+ * The read-then-write steps of leases and MCP sessions, each one IMMEDIATE transaction; `read` is the
+ * record under a key at a time (a lease taken reading its workspace's record).
+ */
+export function leaseTransactions(
+  db: Database,
+  ops: LeaseStatements,
+  clock: () => number,
+  read: (key: string, now: number) => WorkspaceRecord | null,
+) {
+  const take = (name: string, ticket: string, ms: number): number | null => {
+    const now = clock();
+    ops.dropStale.run(name, now, ticket);
+    const lease = ops.lease.get(name);
+    const head = ops.head.get(name);
+    if ((lease && lease.expires_at > now) || (head && head.ticket !== ticket)) {
+      if (ops.inLine.get(name, ticket)) ops.stayInLine.run(now + ms / 1000, name, ticket);
+      else ops.joinLine.run(name, ticket, ops.next.get()!.n, now + ms / 1000);
+      return null;
+    }
+    ops.leaveLine.run(name, ticket);
+    const token = ops.next.get()!.n;
+    ops.grant.run(name, token, now + ms / 1000);
+    return token;
+  };
   return {
-    take: db.transaction((name: string, ticket: string, ms: number) => {
-      const now = clock();
-      ops.dropStale.run(name, now, ticket);
-      const lease = ops.lease.get(name);
-      const head = ops.head.get(name);
-      if ((lease && lease.expires_at > now) || (head && head.ticket !== ticket)) {
-        if (ops.inLine.get(name, ticket)) ops.stayInLine.run(now + ms / 1000, name, ticket);
-        else ops.joinLine.run(name, ticket, ops.next.get()!.n, now + ms / 1000);
-        return null;
-      }
-      ops.leaveLine.run(name, ticket);
-      const token = ops.next.get()!.n;
-      ops.grant.run(name, token, now + ms / 1000);
-      return token;
+    take: db.transaction(take).immediate,
+    takeReading: db.transaction((name: string, ticket: string, ms: number): Granted | null => {
+      const token = take(name, ticket, ms);
+      return token === null ? null : { token, record: read(name, clock()) };
     }).immediate,
     openMcp: db.transaction(
       (id: string, info: string, seconds: number, max: number, busy: readonly string[]): McpOpened => {

@@ -8,7 +8,15 @@ import { DEFAULT_TTL_SECONDS, ttlOf, type WorkspaceRecord } from "./record.ts";
 import { type RecordCodec, writeRecord } from "./seal.ts";
 import { type LeaseStatements, leaseStatements, leaseTransactions } from "./sqlite-leases.ts";
 import { createTables, ownerOnly } from "./sqlite-schema.ts";
-import type { LeaseFence, McpOpened, McpTouch, RecordStore, UpdateFn, UpdateOptions } from "./types.ts";
+import type {
+  Granted,
+  LeaseFence,
+  McpOpened,
+  McpTouch,
+  RecordStore,
+  UpdateFn,
+  UpdateOptions,
+} from "./types.ts";
 
 export interface SqliteStoreOptions {
   /** A file path, or ":memory:" (the default). */
@@ -107,7 +115,12 @@ export class SqliteStore implements RecordStore {
       this.put(key, next, now);
       return next;
     }).immediate;
-    this.leaseSteps = leaseTransactions(this.db, ops, () => this.now());
+    this.leaseSteps = leaseTransactions(
+      this.db,
+      ops,
+      () => this.now(),
+      (key, now) => this.read(key, now),
+    );
   }
 
   async get(key: string): Promise<WorkspaceRecord | null> {
@@ -146,6 +159,10 @@ export class SqliteStore implements RecordStore {
 
   async takeLease(name: string, ticket: string, ms: number): Promise<number | null> {
     return this.guard(() => this.leaseSteps.take(name, ticket, ms));
+  }
+
+  async takeLeaseReading(name: string, ticket: string, ms: number): Promise<Granted | null> {
+    return this.guard(() => this.leaseSteps.takeReading(name, ticket, ms));
   }
 
   async renewLease(name: string, token: number, ms: number): Promise<boolean> {

@@ -13,6 +13,12 @@ export interface LeaseFence {
   token: number;
 }
 
+/** A lease granted with the record under its name, read in the same atomic step. */
+export interface Granted {
+  token: number;
+  record: WorkspaceRecord | null;
+}
+
 export interface UpdateOptions {
   /**
    * Writes only while this lease is still held with this token, checked in the same atomic step
@@ -41,6 +47,8 @@ export interface RecordStore {
    * given before it), or null while another holds the lease or is ahead in line.
    */
   takeLease(name: string, ticket: string, ms: number): Promise<number | null>;
+  /** `takeLease` for a workspace's call: a grant comes with its record, read in the same atomic step. */
+  takeLeaseReading(name: string, ticket: string, ms: number): Promise<Granted | null>;
   /** Extends the lease to `ms` from now while `token` holds it; false when it no longer does. */
   renewLease(name: string, token: number, ms: number): Promise<boolean>;
   /** Gives the lease back, if `token` still holds it. */

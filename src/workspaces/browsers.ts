@@ -140,13 +140,24 @@ export class Browsers {
   }
 
   /**
-   * Whether the browser is wedged: a page of it was found stuck (page-stuck.ts) and the agent's tab
-   * still takes no trivial script within WEDGED_MS, with no dialog open that would explain it (a
-   * dialog is answered, not replaced). Only a browser this server saw stuck is asked.
+   * The record's browser as a call holds it, its held connection asked once: "dead" when its channel
+   * died, "wedged" when its page stopped answering (both to be ended and replaced).
    */
-  async wedged(id: string, record: WorkspaceRecord | null): Promise<boolean> {
+  async held(id: string, record: WorkspaceRecord): Promise<Held | "dead" | "wedged"> {
     const conn = this.connections.peek(id);
-    if (!conn?.stuck || conn.prompts.size > 0) return false;
+    // A connection open is a channel alive: only without one may it have died.
+    if (!conn && this.connections.dead(id)) return "dead";
+    if (conn?.stuck && (await this.wedged(conn, record, id))) return "wedged";
+    return this.live(id, record.settings, record);
+  }
+
+  /**
+   * Whether the browser, found stuck (page-stuck.ts), is wedged: the agent's tab still takes no trivial
+   * script within WEDGED_MS, with no dialog open that would explain it (a dialog is answered, not
+   * replaced). Only a browser this server saw stuck is asked.
+   */
+  private async wedged(conn: HeldConnection, record: WorkspaceRecord, id: string): Promise<boolean> {
+    if (conn.prompts.size > 0) return false;
     const tab =
       focusFor(record, id)?.tab ||
       (

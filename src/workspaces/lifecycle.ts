@@ -108,13 +108,17 @@ export class Lifecycle {
     this.log = deps.log;
   }
 
-  /** The workspace's browser, opening one (with its settings, site data and last page) when there is none. */
-  async resolve(workspace: string, turn: Turn): Promise<Held> {
-    const record = await this.store.get(workspace);
+  /**
+   * The workspace's browser, opening one (with its settings, site data and last page) when there is
+   * none; `known`: the record as the call's lease read it (else it is read here).
+   */
+  async resolve(workspace: string, turn: Turn, known?: WorkspaceRecord | null): Promise<Held> {
+    const record = known !== undefined ? known : await this.store.get(workspace);
     const id = record?.session_id;
     if (!id) return this.reopen(workspace, "", turn, record, { quiet: this.quietNext.delete(workspace) });
+    const held = await this.browsers.held(id, record);
     // A browser whose channel died (found so by an earlier call): ended, and replaced before the call.
-    if (this.browsers.connections.dead(id)) {
+    if (held === "dead") {
       this.log.warn(`workspace ${workspace}: its browser's BiDi channel died; replacing it`);
       // Reaped meanwhile, it was not a page that broke it: the replacement follows the console.
       const quiet = await this.grid.alive(id).catch(() => true);
@@ -122,12 +126,12 @@ export class Lifecycle {
       return this.reopen(workspace, id, turn, record, { quiet });
     }
     // A browser whose page stopped answering, and still does not: it counts as gone, and is ended.
-    if (await this.browsers.wedged(id, record)) {
+    if (held === "wedged") {
       this.log.info(`workspace ${workspace}: its browser stopped answering; replacing it`);
       await this.endGridBrowser(id);
       return this.reopen(workspace, id, turn, record);
     }
-    return this.browsers.live(id, record.settings, record);
+    return held;
   }
 
   /** The browser the record names now, as a call holds it; null when it names none. */

@@ -5,6 +5,7 @@
 // server took them. A server that dies mid-call stops renewing: its lease runs out after `ms`.
 // The same lease, tried once, is the collector's claim on a recording.
 import { type AppError, LeaseLost } from "../errors.ts";
+import type { WorkspaceRecord } from "../store/record.ts";
 import type { LeaseFence, RecordStore } from "../store/types.ts";
 
 /** A lease this server holds. */
@@ -59,28 +60,10 @@ export class Leases {
   }
 
   /**
-   * `run`, answered before the lease goes: `fn` answers its value and the work it still does in the
-   * lease (`rest`, which never rejects); the lease is given back once that is done.
+   * Waits in line for `name`'s lease, at most `opts.waitMs`; it comes with the record under `name`
+   * (a workspace's), read in the same store step.
    */
-  async runThen<T>(
-    name: string,
-    opts: WaitOptions,
-    fn: (held: Holding) => Promise<{ value: T; rest: Promise<void> }>,
-  ): Promise<T> {
-    const held = await this.take(name, opts);
-    let out: { value: T; rest: Promise<void> };
-    try {
-      out = await fn(held);
-    } catch (err) {
-      await held.release();
-      throw err;
-    }
-    void out.rest.finally(() => held.release());
-    return out.value;
-  }
-
-  /** Waits in line for `name`'s lease, at most `opts.waitMs`. */
-  async take(name: string, opts: WaitOptions): Promise<Holding> {
+  async take(name: string, opts: WaitOptions): Promise<Holding & { record: WorkspaceRecord | null }> {
     const ticket = crypto.randomUUID();
     const started = Date.now();
     const deadline = started + opts.waitMs;
@@ -89,14 +72,14 @@ export class Leases {
     try {
       for (;;) {
         opts.signal?.throwIfAborted();
-        const token = await this.store.takeLease(name, ticket, this.ms);
-        if (token !== null) {
+        const granted = await this.store.takeLeaseReading(name, ticket, this.ms);
+        if (granted !== null) {
           const waitedMs = waited ? Date.now() - started : 0;
           if (waited) {
             this.waits.count++;
             this.waits.ms += waitedMs;
           }
-          return this.hold(name, token, waitedMs);
+          return { ...this.hold(name, granted.token, waitedMs), record: granted.record };
         }
         waited = true;
         const left = deadline - Date.now();

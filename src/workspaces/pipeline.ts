@@ -4,24 +4,24 @@
 // writes what it did into the call's effects, and answers its result) → apply (the effects in one
 // fenced settle write, the result redacted there; subscribers hear the change) → record
 // (subscribers hear the call ended, in the turn, with the browser it leaves). Each stage's output
-// is the next one's input. Handed down still: the step runner, to a flow's run (ctx.steps()).
+// is the next one's input. The browser and handler stage is runner.ts's, made from the parts (not the
+// pipeline); a flow run's steps (ctx.steps()) go through it without entering the pipeline again. Nothing
+// of the pipeline is handed down to be called back (a surface's own `progress` reaches the handler as it came).
 import type { AnyAction, LiveBrowser } from "../actions/action.ts";
 import type { CallEnd, Ended, Invocation, Subscriber } from "../actions/call.ts";
-import type { Effects } from "../actions/effects.ts";
 import type { ActionServices } from "../actions/ports.ts";
 import { validate } from "../actions/validate.ts";
 import { LeaseLost, unavailable } from "../errors.ts";
 import type { HeldConnections } from "../grid/held-pool.ts";
 import type { Grid } from "../grid/webdriver.ts";
-import { isNoSuchSession } from "../grid/webdriver-errors.ts";
 import { focused, recordUrl } from "../store/record.ts";
 import type { RecordStore } from "../store/types.ts";
 import type { Held } from "./browsers.ts";
-import type { Lifecycle, ManagerHooks, Turn } from "./lifecycle.ts";
+import type { Lifecycle, ManagerHooks } from "./lifecycle.ts";
 import type { Leases } from "./lock.ts";
-import { type Call, type CallOptions, type Contexts, contextOf, effectsOf, type Runner } from "./runner.ts";
+import { act, type Call, type CallOptions, contextOf, effectsOf, type Parts } from "./runner.ts";
 import { settle } from "./settle.ts";
-import { awaitHandBack } from "./taken-over.ts";
+import { awaitHandBack, takenOverIn } from "./taken-over.ts";
 
 type AnyRecord = Record<string, unknown>;
 
@@ -41,9 +41,6 @@ export interface PipelinePorts {
 export const busyMessage = (workspace: string, seconds: number) =>
   `another call holds workspace ${workspace} and did not end within ${seconds} s: retry once it has ended`;
 
-/** How a call (whole) or one step of a runner's call is run: its effects go where the caller reads them. */
-type Step = CallOptions & { effects: Effects; whole?: boolean; beforeReopen?: () => Promise<void> };
-
 /** What a call is recorded with (null: not recorded, as the page read after a wait). */
 type Facts = Omit<CallEnd, "ms" | "ended" | "browser"> & { began: number };
 
@@ -52,20 +49,14 @@ export class CallPipeline {
   private readonly running = new Map<string, AbortController>();
   /** Each workspace's waiting (unleased) calls on this server, to cancel them (End, Forget). */
   private readonly waiting = new Map<string, Set<AbortController>>();
-  /** What a handler's context is made from (`contextOf`), the step runner with it. */
-  private readonly contexts: Contexts;
   private readonly subscribers: Subscriber[] = [];
+  /** What the browser and handler stage (runner.ts) works with: the parts, not the pipeline. */
+  private readonly parts: Parts;
 
   constructor(private readonly ports: PipelinePorts) {
-    const runner: Runner = {
-      services: ports.services,
-      lifecycle: ports.lifecycle,
-      context: (workspace, turn, opts) => contextOf(this.contexts, workspace, turn, null, opts),
-      act: (...step) => this.act(...step),
-      settle: (...write) => this.settle(...write),
-      record: (end) => this.recorded(end),
-    };
-    this.contexts = { services: ports.services, lifecycle: ports.lifecycle, runner };
+    const { services, lifecycle, connections, grid, store, now, hooks } = ports;
+    const subscribers = this.subscribers;
+    this.parts = { services, lifecycle, connections, grid, store, now, hooks, subscribers };
   }
 
   /** Runs one call through every stage: its result, or its error thrown once its record is on its way. */
@@ -128,68 +119,72 @@ export class CallPipeline {
     facts: Facts | null,
   ): Promise<Ended> {
     if (action.unleased) return this.unleased(workspace, action, input, opts, facts);
-    // While a person has taken over, an agent's call waits for Hand back (a 409 after a while).
-    if (facts && facts.surface !== "person")
-      await awaitHandBack(this.ports.store, workspace, this.ports.now, opts.signal);
-    const seconds = this.ports.waitSeconds;
-    const wait = {
-      waitMs: seconds * 1000,
-      signal: opts.signal,
-      busy: () => unavailable(busyMessage(workspace, seconds)),
+    const held = await this.take(workspace, facts !== null && facts.surface !== "person", opts.signal);
+    if (held.waitedMs > 0)
+      this.ports.services.log.debug(
+        `workspace ${workspace}: ${action.name} waited ${held.waitedMs} ms for its turn`,
+      );
+    const stop = new AbortController();
+    const outer = opts.signal;
+    const relay = () => stop.abort(outer?.reason);
+    const lost = () => stop.abort(held.lost.reason);
+    if (outer?.aborted) relay();
+    else outer?.addEventListener("abort", relay, { once: true });
+    held.lost.addEventListener("abort", lost, { once: true });
+    this.running.set(workspace, stop);
+    const call: Call = {
+      browser: null,
+      known: held.record,
+      reopened: false,
+      turn: { fence: held.fence, stop: stop.signal },
+      touched: [],
+      effects: effectsOf(this.ports.services, workspace),
     };
-    // The answer goes once the call and its record are done; the lease once the call's later work
-    // is done too, so the next call never meets it half done.
-    return this.ports.leases.runThen<Ended>(workspace, wait, async (held) => {
-      if (held.waitedMs > 0)
-        this.ports.services.log.debug(
-          `workspace ${workspace}: ${action.name} waited ${held.waitedMs} ms for its turn`,
-        );
-      const stop = new AbortController();
-      const outer = opts.signal;
-      const relay = () => stop.abort(outer?.reason);
-      const lost = () => stop.abort(held.lost.reason);
-      if (outer?.aborted) relay();
-      else outer?.addEventListener("abort", relay, { once: true });
-      held.lost.addEventListener("abort", lost, { once: true });
-      this.running.set(workspace, stop);
-      // The browsers the call came to hold, given back as it ends; the last is the one it leaves.
-      const touched: Held[] = [];
-      const call: Call = {
-        browser: null,
-        reopened: false,
-        turn: { fence: held.fence, stop: stop.signal },
-        hold: (b) => {
-          touched.push(b);
-          return b;
-        },
-        effects: effectsOf(this.ports.services, workspace),
-      };
-      const done = () => {
-        for (const b of touched) b.release();
-        outer?.removeEventListener("abort", relay);
-        held.lost.removeEventListener("abort", lost);
-        if (this.running.get(workspace) === stop) this.running.delete(workspace);
-      };
+    const done = () => {
+      for (const b of call.touched) b.release();
+      outer?.removeEventListener("abort", relay);
+      held.lost.removeEventListener("abort", lost);
+      if (this.running.get(workspace) === stop) this.running.delete(workspace);
+      return held.release();
+    };
+    try {
+      let ended: Ended;
       try {
-        let ended: Ended;
-        try {
-          ended = {
-            ok: true,
-            result: await this.handle(workspace, call, action, input, { ...opts, signal: stop.signal }),
-          };
-        } catch (error) {
-          ended = { ok: false, error };
-        }
-        // Whatever a call that lost its lease ran into, that is why it stopped.
-        if (!ended.ok && held.lost.aborted && !(ended.error instanceof LeaseLost))
-          ended = { ok: false, error: held.lost.reason };
-        if (facts) await this.recordInTurn(facts, ended, call);
-        return { value: ended, rest: call.effects.drained().finally(done) };
-      } catch (err) {
-        done();
-        throw err;
+        ended = {
+          ok: true,
+          result: await this.handle(workspace, call, action, input, { ...opts, signal: stop.signal }),
+        };
+      } catch (error) {
+        ended = { ok: false, error };
       }
-    });
+      // Whatever a call that lost its lease ran into, that is why it stopped.
+      if (!ended.ok && held.lost.aborted && !(ended.error instanceof LeaseLost))
+        ended = { ok: false, error: held.lost.reason };
+      if (facts) await this.recordInTurn(facts, ended, call);
+      // The answer goes now; the lease once the call's later work is done too, so the next call never
+      // meets it half done.
+      void call.effects.drained().finally(done);
+      return ended;
+    } catch (err) {
+      await done();
+      throw err;
+    }
+  }
+
+  /**
+   * The workspace's lease, with its record read in the same store step (the call's one read of it).
+   * While a person has taken over, an agent's call gives it back, waits for Hand back (a 409 after a
+   * while), and takes it again.
+   */
+  private async take(workspace: string, agent: boolean, signal?: AbortSignal) {
+    const seconds = this.ports.waitSeconds;
+    const busy = () => unavailable(busyMessage(workspace, seconds));
+    for (;;) {
+      const held = await this.ports.leases.take(workspace, { waitMs: seconds * 1000, signal, busy });
+      if (!agent || !takenOverIn(held.record, this.ports.now())) return held;
+      await held.release();
+      await awaitHandBack(this.ports.store, workspace, this.ports.now, signal);
+    }
   }
 
   /** A waiting action: its handler holds no lease; `then` reads the page in the workspace's turn. */
@@ -225,7 +220,7 @@ export class CallPipeline {
     this.waiting.set(workspace, mine.add(stop));
     let out: AnyRecord;
     try {
-      const ctx = contextOf(this.contexts, workspace, {}, null, { ...opts, signal: stop.signal });
+      const ctx = contextOf(this.parts, workspace, {}, null, { ...opts, signal: stop.signal });
       out = await action.handler(ctx, input);
     } finally {
       opts.signal?.removeEventListener("abort", relay);
@@ -263,68 +258,17 @@ export class CallPipeline {
     const { services } = this.ports;
     if (action.precheck) await action.precheck({ workspace, services, origin: opts.origin }, input);
     if (action.browser !== "page") {
-      const result = await action.handler(contextOf(this.contexts, workspace, call.turn, null, opts), input);
+      const result = await action.handler(contextOf(this.parts, workspace, call.turn, null, opts), input);
       if (action.browser !== "none") this.changed(workspace);
       return result;
     }
     // Its later work runs on after the answer, in the turn.
-    const result = await this.act(workspace, call, action, input, {
+    const result = await act(this.parts, workspace, call, action, input, {
       ...opts,
       whole: true,
       effects: call.effects,
     });
     return this.apply(workspace, call, action, result);
-  }
-
-  /**
-   * The browser and the handler, for a call or one step of a runner's call: the record's browser,
-   * held for the call; a browser the Grid reaped is reopened (once a call, after `beforeReopen`) and
-   * the handler runs again on it; one whose channel a page broke, still on the Grid, is ended and the
-   * call says so. A whole call's handler is wrapped by the capture hook on a browser opened with
-   * capture=true, and may run steps.
-   */
-  private async act(
-    workspace: string,
-    call: Call,
-    action: AnyAction,
-    input: unknown,
-    opts: Step,
-  ): Promise<AnyRecord> {
-    const { lifecycle, connections, grid } = this.ports;
-    call.browser ??= call.hold(await lifecycle.resolve(workspace, call.turn));
-    const browser = call.browser;
-    try {
-      return await this.attempt(workspace, call, browser, action, input, opts);
-    } catch (err) {
-      const dead = [call.browser?.id, browser.id].find((id) => id && connections.dead(id));
-      const gone = isNoSuchSession(err) || (dead && !(await grid.alive(dead).catch(() => true)));
-      if (dead && !gone) throw await lifecycle.endDead(workspace, dead, call.turn);
-      if (!gone || call.reopened) throw err;
-      call.reopened = true;
-      this.ports.services.log.info(`workspace ${workspace}: its browser was gone; reopening it`);
-      await opts.beforeReopen?.();
-      opts.effects.restart();
-      call.browser = call.hold(await lifecycle.reopen(workspace, browser.id, call.turn));
-      return await this.attempt(workspace, call, call.browser, action, input, opts);
-    }
-  }
-
-  private async attempt(
-    workspace: string,
-    call: Call,
-    browser: Held,
-    action: AnyAction,
-    input: unknown,
-    opts: Step,
-  ): Promise<AnyRecord> {
-    const ctx = contextOf(this.contexts, workspace, call.turn, browser, opts, opts.whole ? call : null);
-    const wrap = opts.whole && browser.settings.capture === true ? this.ports.hooks.capture : undefined;
-    if (!wrap) return await action.handler(ctx, input);
-    let out: AnyRecord = {};
-    const page = await wrap(browser, async () => {
-      out = await action.handler(ctx, input);
-    });
-    return page ? { ...out, page } : out;
   }
 
   /**
@@ -344,16 +288,11 @@ export class CallPipeline {
       effects.change((r, b) => (b === now.id ? focused(r, b, where) : r));
       effects.elsewhere = this.ports.connections.peek(now.id)?.pages.take(where.tab) ?? [];
     }
-    const settled = await this.settle(
-      workspace,
-      result,
-      now?.id ?? "",
-      action.reshapes === true,
-      effects,
-      call.turn,
-    );
+    const { store, now: clock, services } = this.ports;
+    const d = { store, now: clock, redactor: services.redactor, fence: { fence: call.turn.fence } };
+    const out = await settle(d, workspace, result, now?.id ?? "", action.reshapes === true, effects);
     this.changed(workspace);
-    return settled;
+    return out;
   }
 
   /** The record in the turn: with the browser the call leaves (the workspace's, for one that held none). */
@@ -369,32 +308,14 @@ export class CallPipeline {
     }
   }
 
-  /** The activity note (an agent's calls) and the timeline's screen and entry. */
+  /** The record stage: each subscriber hears the call ended, in order (the activity log, the timeline). */
   private async record(facts: Facts, ended: Ended, browser: LiveBrowser | null): Promise<void> {
     const { began, ...call } = facts;
-    await this.recorded({ ...call, ms: Math.round(performance.now() - began), ended, browser });
-  }
-
-  /** The record stage, for a call or a flow's step: each subscriber hears it ended, in order. */
-  private async recorded(end: CallEnd): Promise<void> {
+    const end: CallEnd = { ...call, ms: Math.round(performance.now() - began), ended, browser };
     for (const s of this.subscribers) await s.ended?.(end);
   }
 
   private changed(workspace: string): void {
     for (const s of this.subscribers) s.changed?.(workspace);
-  }
-
-  /** Finishes a page call: one write for history, TTL, reopen report, window and the action's changes. */
-  private settle(
-    workspace: string,
-    raw: AnyRecord,
-    browser: string,
-    reshapes: boolean,
-    effects: Effects,
-    turn: Turn,
-  ): Promise<AnyRecord> {
-    const { store, now, services } = this.ports;
-    const d = { store, now, redactor: services.redactor, fence: { fence: turn.fence } };
-    return settle(d, workspace, raw, browser, reshapes, effects);
   }
 }

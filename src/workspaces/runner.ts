@@ -1,29 +1,36 @@
-// What a handler is handed for one call (or one step of a runner's call): its workspace, the ports,
-// its browser, the lifecycle and the step runner. The step runner is for a page call whose action
-// calls others inside it (a flow run): each step's handler gets a context of its own on the call's
-// browser, and its effects go back to the runner's handler; a step whose browser the Grid reaped is
-// retried once on a reopened one.
-
+// The browser and handler stage of a call, and of each step of a flow run inside one: the record's
+// browser, held for the call (a reaped one reopened once a call, one whose channel a page broke ended),
+// and the handler, run with a context made here. A flow's steps (`ctx.steps()`) go through this stage
+// and the settle write themselves, inside the run's turn: they never enter the pipeline again.
 import type { AnyAction, Asking, LiveBrowser } from "../actions/action.ts";
-import type { CallEnd } from "../actions/call.ts";
+import type { Subscriber } from "../actions/call.ts";
 import { Effects } from "../actions/effects.ts";
 import type { ActionContext, ActionServices } from "../actions/ports.ts";
 import type { Stepped, Steps } from "../actions/steps.ts";
 import { messageOf } from "../errors.ts";
-import type { SiteDataReport } from "../store/record.ts";
+import type { HeldConnections } from "../grid/held-pool.ts";
+import type { Grid } from "../grid/webdriver.ts";
+import { isNoSuchSession } from "../grid/webdriver-errors.ts";
+import type { SiteDataReport, WorkspaceRecord } from "../store/record.ts";
+import type { RecordStore } from "../store/types.ts";
 import type { Held } from "./browsers.ts";
-import type { Lifecycle, Turn } from "./lifecycle.ts";
+import type { Lifecycle, ManagerHooks, Turn } from "./lifecycle.ts";
+import { settle } from "./settle.ts";
 
 type AnyRecord = Record<string, unknown>;
 
 /** A page call in flight: the browser it holds now, and what it did besides its result. */
 export interface Call {
   browser: Held | null;
+  /** The record as the lease's take read it, for the call's first browser (then gone: stale). */
+  known?: WorkspaceRecord | null;
   reopened: boolean;
+  /** A browser a step found gone: the step's next run reopens it (after the run wrote what it reached). */
+  gone?: string;
   /** The call's fence and stop signal, for the browsers its steps open. */
   turn: Turn;
-  /** Keeps a browser the call came to hold, so it is given back when the call ends. */
-  hold: (b: Held) => Held;
+  /** The browsers the call came to hold, given back as it ends; the last is the one it leaves. */
+  touched: Held[];
   /** Its handler's effects; their later work runs on after the answer, in the turn. */
   effects: Effects;
 }
@@ -39,15 +46,33 @@ export interface CallOptions {
   origin?: string;
 }
 
-/** What a context is made from: the pipeline's parts. */
-export interface Contexts {
+/** How a call (whole) or one step of a flow run is run: its effects go where the caller reads them. */
+type Step = CallOptions & { effects: Effects; whole?: boolean };
+
+/** A step's browser was gone: the step answers so, and is run again on the browser reopened for it. */
+class Gone extends Error {}
+
+/** What the stage works with: the pipeline's parts (none of them the pipeline). */
+export interface Parts {
   services: ActionServices;
-  lifecycle: Pick<Lifecycle, "open" | "end">;
-  runner: Runner;
+  lifecycle: Lifecycle;
+  connections: Pick<HeldConnections, "dead" | "peek">;
+  grid: Pick<Grid, "alive">;
+  store: RecordStore;
+  now: () => number;
+  hooks: Pick<ManagerHooks, "capture">;
+  /** Who hears each call (the pipeline's list): a flow's steps are heard as they end. */
+  subscribers: readonly Subscriber[];
+}
+
+/** Keeps `b` as a browser the call holds, given back when the call ends. */
+function hold(call: Call, b: Held): Held {
+  call.touched.push(b);
+  return b;
 }
 
 export function contextOf(
-  d: Contexts,
+  d: Parts,
   workspace: string,
   turn: Turn,
   browser: LiveBrowser | null,
@@ -67,7 +92,7 @@ export function contextOf(
     },
     steps: () => {
       if (!call) throw new Error("steps() takes the context of a page action's call");
-      return stepsOf(d.runner, workspace, call);
+      return stepsOf(d, workspace, call);
     },
     progress: (p, total, message) => opts.progress?.(p, total, message),
     ...(opts.asking && { asking: opts.asking }),
@@ -84,33 +109,76 @@ export function effectsOf(services: Pick<ActionServices, "log">, workspace: stri
   );
 }
 
-/** What the runner needs of the pipeline. */
-export interface Runner {
-  services: Pick<ActionServices, "log">;
-  lifecycle: Pick<Lifecycle, "held">;
-  /** A context of the step's own, with no browser (an open, end or browserless step). */
-  context(workspace: string, turn: Turn, opts: { signal: AbortSignal; effects: Effects }): ActionContext;
-  /** A page step: the call's browser (reopened once a call when the Grid reaped it) and the handler. */
-  act(
-    workspace: string,
-    call: Call,
-    action: AnyAction,
-    input: unknown,
-    opts: { signal: AbortSignal; beforeReopen?: () => Promise<void>; effects: Effects },
-  ): Promise<AnyRecord>;
-  settle(
-    workspace: string,
-    raw: AnyRecord,
-    browser: string,
-    reshapes: boolean,
-    effects: Effects,
-    turn: Turn,
-  ): Promise<AnyRecord>;
-  /** The record stage a call ends with (the timeline's screen and entry). */
-  record(end: CallEnd): Promise<void>;
+/**
+ * The browser and the handler, for a call or one step of a flow run: the record's browser, held for
+ * the call; a browser the Grid reaped is reopened (once a call) and the handler runs again on it (a
+ * step's, when the step is run again: `Gone`); one whose channel a page broke, still on the Grid, is
+ * ended and the call says so.
+ * A whole call's handler is wrapped by the capture hook on a browser opened with capture=true, and
+ * may run steps.
+ */
+export async function act(
+  d: Parts,
+  workspace: string,
+  call: Call,
+  action: AnyAction,
+  input: unknown,
+  opts: Step,
+): Promise<AnyRecord> {
+  const { lifecycle, connections, grid } = d;
+  if (call.gone) {
+    const id = call.gone;
+    call.gone = undefined;
+    call.browser = hold(call, await reopened(d, workspace, id, call.turn));
+  } else if (!call.browser) {
+    const known = call.known;
+    call.known = undefined;
+    call.browser = hold(call, await lifecycle.resolve(workspace, call.turn, known));
+  }
+  const browser = call.browser;
+  try {
+    return await attempt(d, workspace, call, browser, action, input, opts);
+  } catch (err) {
+    const dead = [call.browser?.id, browser.id].find((id) => id && connections.dead(id));
+    const gone = isNoSuchSession(err) || (dead && !(await grid.alive(dead).catch(() => true)));
+    if (dead && !gone) throw await lifecycle.endDead(workspace, dead, call.turn);
+    if (!gone || call.reopened) throw err;
+    call.reopened = true;
+    if (!opts.whole) {
+      call.gone = browser.id;
+      throw new Gone();
+    }
+    opts.effects.restart();
+    call.browser = hold(call, await reopened(d, workspace, browser.id, call.turn));
+    return await attempt(d, workspace, call, call.browser, action, input, opts);
+  }
 }
 
-export function stepsOf(d: Runner, workspace: string, call: Call): Steps {
+function reopened(d: Parts, workspace: string, id: string, turn: Turn): Promise<Held> {
+  d.services.log.info(`workspace ${workspace}: its browser was gone; reopening it`);
+  return d.lifecycle.reopen(workspace, id, turn);
+}
+
+async function attempt(
+  d: Parts,
+  workspace: string,
+  call: Call,
+  browser: Held,
+  action: AnyAction,
+  input: unknown,
+  opts: Step,
+): Promise<AnyRecord> {
+  const ctx = contextOf(d, workspace, call.turn, browser, opts, opts.whole ? call : null);
+  const wrap = opts.whole && browser.settings.capture === true ? d.hooks.capture : undefined;
+  if (!wrap) return await action.handler(ctx, input);
+  let out: AnyRecord = {};
+  const page = await wrap(browser, async () => {
+    out = await action.handler(ctx, input);
+  });
+  return page ? { ...out, page } : out;
+}
+
+function stepsOf(d: Parts, workspace: string, call: Call): Steps {
   return {
     get browser() {
       return call.browser;
@@ -121,37 +189,50 @@ export function stepsOf(d: Runner, workspace: string, call: Call): Steps {
       effects.land(null);
       effects.pages = [...urls];
       for (const change of changes) effects.change(change);
-      const { site_data, ...result } = await d.settle(
+      const s = {
+        store: d.store,
+        now: d.now,
+        redactor: d.services.redactor,
+        fence: { fence: call.turn.fence },
+      };
+      const { site_data, ...result } = await settle(
+        s,
         workspace,
         raw,
         call.browser?.id ?? "",
         false,
         effects,
-        call.turn,
       );
       return { report: (site_data as SiteDataReport | undefined) ?? null, result };
     },
-    record: (end) => d.record({ ...end, surface: "flow", workspace, browser: call.browser }),
+    // The record stage a call ends with (the timeline's screen and entry), for the step.
+    record: async (end) => {
+      for (const s of d.subscribers)
+        await s.ended?.({ ...end, surface: "flow", workspace, browser: call.browser });
+    },
   };
 }
 
 async function step(
-  d: Runner,
+  d: Parts,
   workspace: string,
   call: Call,
   action: AnyAction,
   input: unknown,
-  opts: { signal: AbortSignal; beforeReopen?: () => Promise<void> },
+  opts: { signal: AbortSignal },
 ): Promise<Stepped> {
-  // A page step goes through the stages a call's handler does (the browser, the handler); its
-  // later work is done before the next step.
+  // A page step goes through the stage a call's handler does (the browser, the handler); its later
+  // work is done before the next step.
   const effects = effectsOf(d.services, workspace);
   try {
     const result =
       action.browser === "page"
-        ? await d.act(workspace, call, action, input, { ...opts, effects })
+        ? await act(d, workspace, call, action, input, { ...opts, effects })
         : await browserless(d, workspace, call, action, input, opts.signal, effects);
     return { result, effects };
+  } catch (err) {
+    if (err instanceof Gone) return { gone: true };
+    throw err;
   } finally {
     await effects.drained();
   }
@@ -159,7 +240,7 @@ async function step(
 
 /** An open, end or browserless step: an open or end replaces the browser the rest of the call uses. */
 async function browserless(
-  d: Runner,
+  d: Parts,
   workspace: string,
   call: Call,
   action: AnyAction,
@@ -168,11 +249,11 @@ async function browserless(
   effects: Effects,
 ): Promise<AnyRecord> {
   try {
-    return await action.handler(d.context(workspace, call.turn, { signal, effects }), input);
+    return await action.handler(contextOf(d, workspace, call.turn, null, { signal, effects }), input);
   } finally {
     if (action.browser === "open" || action.browser === "end") {
       const now = await d.lifecycle.held(workspace);
-      call.browser = now && call.hold(now);
+      call.browser = now && hold(call, now);
     }
   }
 }

@@ -16,7 +16,6 @@ import {
   type WorkspaceRecord,
 } from "../store/record.ts";
 import type { LeaseFence, RecordStore } from "../store/types.ts";
-import { updateWith } from "../store/update.ts";
 
 type AnyRecord = Record<string, unknown>;
 
@@ -74,20 +73,23 @@ export async function settle(
   const pages = effects.pages?.map(safe);
   const elsewhere = effects.elsewhere.map(safe).filter((u): u is string => !!u);
   const now = d.now();
-  type Told = { report: SiteDataReport | null; fills: Fill[] };
-  const { value: told } = await updateWith<Told>(
-    d.store,
+  // One fenced store write. The store may run fn more than once (Redis retries it): what the write
+  // learnt (the reopen report, the fills) is its last run's, the one written.
+  let told: { report: SiteDataReport | null; fills: Fill[] } = { report: null, fills: [] };
+  await d.store.update(
     workspace,
     (cur) => {
+      told = { report: null, fills: [] };
       // A result from a browser the record no longer names moves nothing; the write still slides the TTL.
-      if (!cur || cur.session_id !== browser) return { record: cur, value: { report: null, fills: [] } };
+      if (!cur || cur.session_id !== browser) return cur;
       const report = reportFor(cur, browser);
       let next = delivered(at(cur, pages ?? [landed], now, d.store.ttl));
       next = joinedBelow(next, elsewhere, now, d.store.ttl);
       if (reshapes) next = reshaped(next, raw as { width?: number; height?: number });
       const fills: Fill[] = [];
       for (const change of effects.changes) next = change(next, browser, (f) => fills.push(f)) ?? next;
-      return { record: next, value: { report, fills } };
+      told = { report, fills };
+      return next;
     },
     d.fence,
   );

@@ -108,6 +108,7 @@ class CountingStore implements RecordStore {
   delete = (k: string) => this.inner.delete(k);
   keys = () => this.inner.keys();
   takeLease = (n: string, ticket: string, ms: number) => this.inner.takeLease(n, ticket, ms);
+  takeLeaseReading = (n: string, ticket: string, ms: number) => this.inner.takeLeaseReading(n, ticket, ms);
   renewLease = (n: string, token: number, ms: number) => this.inner.renewLease(n, token, ms);
   releaseLease = (n: string, token: number) => this.inner.releaseLease(n, token);
   breakLease = (n: string) => this.inner.breakLease(n);

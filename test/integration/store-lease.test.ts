@@ -107,6 +107,21 @@ for (const h of harnesses) {
       expect(await b.renewLease("w", t2!, 5000)).toBe(true);
     });
 
+    test("a lease taken reading comes with its record as another server last wrote it; a wait reads nothing", async () => {
+      const { a, b } = pair(h);
+      const first = await a.takeLeaseReading("w", "x", 5000);
+      expect(first).toMatchObject({ record: null });
+      await b.update("w", (r) => withN(r, 1));
+      expect(await b.takeLeaseReading("w", "y", 5000)).toBeNull();
+      await a.releaseLease("w", first!.token);
+      await b.update("w", (r) => withN(r, 2));
+      const granted = await b.takeLeaseReading("w", "y", 5000);
+      expect(granted?.token).toBeGreaterThan(first!.token);
+      expect(granted?.record?.settings.n).toBe(2);
+      const fence = { name: "w", token: granted!.token };
+      expect((await b.update("w", (r) => withN(r, 3), { fence }))?.settings.n).toBe(3);
+    });
+
     test("takers are served in the order they came, whichever server asks", async () => {
       const { a, b } = pair(h);
       const held = (await a.takeLease("w", "first", 5000))!;

@@ -12,7 +12,7 @@ import { runFlowAction } from "../../../src/flows/actions.ts";
 import type { Services } from "../../../src/services.ts";
 import { openStore } from "../../../src/store/index.ts";
 import { goAction as go, testAction } from "../../support/actions.ts";
-import { FakeGrid } from "../../support/fake-grid.ts";
+import { FakeGrid, goneError } from "../../support/fake-grid.ts";
 import { testServices } from "../../support/services.ts";
 
 const W = "w";
@@ -68,6 +68,18 @@ test("a subscriber hears a page call's change as its write is in, then the call 
   await invoke({ surface: "rest", workspace: W, action: go, args: { url: URL1 } });
   await invoke({ surface: "rest", workspace: W, action: go, args: { nope: 1 } }).catch(() => null);
   expect(heard).toEqual([`changed ${W}`, "ended go true", "ended go false"]);
+});
+
+test("an agent's call reads its record once, in its lease's take, and acts on the browser it names", async () => {
+  await invoke({ surface: "mcp", workspace: W, action: go, args: { url: URL1 } });
+  services.timeline.ended = async () => {};
+  const store = services.store;
+  const reads = spyOn(store, "get");
+  const takes = spyOn(store, "takeLeaseReading");
+  const out = await invoke({ surface: "mcp", workspace: W, action: go, args: { url: `${URL1}?2` } });
+  expect(out.url).toBe(`${URL1}?2`);
+  expect([reads.mock.calls.length, takes.mock.calls.length]).toEqual([0, 1]);
+  expect(fake.browsers.size).toBe(1);
 });
 
 test("a person's input is entered but not noted as an agent's call", async () => {
@@ -153,6 +165,48 @@ test("a flow's steps are recorded through the same record stage, on the run's br
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("a step whose browser was reaped is run again on a browser reopened once, on the page the run reached", async () => {
+  const reap = testAction("test_reap", async (ctx) => {
+    fake.reap(ctx.browser.id);
+    return {};
+  });
+  const dir = mkdtempSync(join(tmpdir(), "sf-pipeline-reap-"));
+  const seen: string[] = [];
+  const here = testAction("test_here", async (ctx) => {
+    seen.push(ctx.browser.id);
+    if (!fake.browsers.get(ctx.browser.id)?.alive) throw goneError();
+    return {};
+  });
+  services = testServices({
+    store: await openStore({ ttl: 86_400 }),
+    grid: fake.grid,
+    hooks: {},
+    actions: [go, reap, here],
+    configure: (config) => {
+      config.data.dir = dir;
+    },
+  });
+  services.flows.store.save(
+    W,
+    "reaped",
+    `steps:\n  - tool: go\n    args: {url: "${URL1}"}\n  - tool: test_reap\n  - tool: test_here\n`,
+  );
+  const out = await invoke({
+    surface: "rest",
+    workspace: W,
+    action: runFlowAction,
+    args: { name: "reaped" },
+  }).finally(() => rmSync(dir, { recursive: true, force: true }));
+  expect(out.status).toBe("ok");
+  const ids = [...fake.browsers.keys()];
+  expect(ids).toHaveLength(2);
+  expect(seen).toEqual(ids);
+  const second = ids[1];
+  // The reopened browser went where the run had got to: written before the reopen.
+  expect(fake.log).toContain(`get ${second} ${URL1}`);
+  expect((await services.store.get(W))?.session_id).toBe(second);
 });
 
 /** An action that leaves `ms` of work to run after its answer, and says when it is done. */

@@ -285,8 +285,28 @@ export class PageInput extends PagePort {
     return { top: await tree, seen };
   }
 
-  async hover(el: NodeRef): Promise<void> {
-    await this.perform(el.context, [hoverActions(el)]);
+  /** The pointer to `at` (an element's point, or one of the tab's viewport), unpressed. */
+  async hover(at: PointAt): Promise<void> {
+    await this.perform("sharedId" in at ? at.context : this.where.tab, [hoverActions(at)]);
+  }
+
+  /** The wheel turned by `delta` over `at`. */
+  async wheel(at: PointAt, delta: { x: number; y: number }): Promise<void> {
+    await this.perform("sharedId" in at ? at.context : this.where.tab, [wheelActions(at, delta)]);
+  }
+
+  /** The pointer through `points` of `context`'s viewport (see strokeActions). */
+  async stroke(
+    context: string,
+    points: { x: number; y: number }[],
+    opts: { press: boolean; holdMs?: number },
+  ) {
+    await this.perform(context, [strokeActions(points, opts)]);
+  }
+
+  /** A press at `from`, walked to `to` and released there (see pathActions). */
+  async drag(context: string, from: { x: number; y: number }, to: { x: number; y: number }, holdMs = 0) {
+    await this.perform(context, [pathActions(from, to, holdMs)]);
   }
 
   /** Key presses in `context`: each combo's modifiers held around its key. */

@@ -8,7 +8,6 @@ import { z } from "zod";
 import { badInput } from "../../errors.ts";
 import type { Page } from "../../grid/page.ts";
 import type { NodeRef } from "../../grid/page-call.ts";
-import { pathActions, strokeActions } from "../../grid/page-input.ts";
 import type { Position } from "../../in-page/drag.ts";
 import { quoteSelector } from "../failures.ts";
 import { locate, type Selector } from "../selectors.ts";
@@ -61,7 +60,7 @@ async function dragTo(
   }
   // Points of the tab's viewport (a frame's element's too): the pointer moves over the tab; in a
   // frame of another host, points of that frame, the pointer moving in its context.
-  await page.perform(ends.own ? from.context : page.where.tab, [pathActions(ends.from, ends.to, holdMs)]);
+  await page.drag(ends.own ? from.context : page.where.tab, ends.from, ends.to, holdMs);
 }
 
 export const drag = defineGesture({
@@ -111,7 +110,7 @@ export const drag = defineGesture({
         ? await locate(page, input.target, { timeout, visible: true, field: "target" })
         : null;
       const { points, context } = await pathPoints(page, input.path, el, to, end, input);
-      await act(() => page.perform(context, [strokeActions(points, { press: true, holdMs })]));
+      await act(() => page.stroke(context, points, { press: true, holdMs }));
       return undefined;
     }
     const from = await locate(page, input.selector as Selector, { timeout, visible: true, scroll: true });

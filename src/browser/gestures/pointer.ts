@@ -7,7 +7,7 @@ import { badInput } from "../../errors.ts";
 import { MODIFIER_NAMES, modifierCodes } from "../../grid/keys.ts";
 import type { Page } from "../../grid/page.ts";
 import type { NodeRef } from "../../grid/page-call.ts";
-import { hoverActions, type Landing, type PointAt, strokeActions } from "../../grid/page-input.ts";
+import type { Landing, PointAt } from "../../grid/page-input.ts";
 import type { Position } from "../../in-page/drag.ts";
 import { coveredError, quoteSelector } from "../failures.ts";
 import { locate, type PageMatch, type Selector, seek } from "../selectors.ts";
@@ -226,11 +226,11 @@ export const hover = defineGesture({
       const sel = input.selector;
       const el = sel ? await locate(page, sel, { timeout: input.timeout, visible: true }) : null;
       const { points, context } = await pathPoints(page, path, el, null, {}, input);
-      await act(() => page.perform(context, [strokeActions(points, { press: false })]));
+      await act(() => page.stroke(context, points, { press: false }));
       return undefined;
     }
     const at = await aimed(page, input);
-    await act(() => page.perform("sharedId" in at ? at.context : page.where.tab, [hoverActions(at)]));
+    await act(() => page.hover(at));
     return undefined;
   },
 });

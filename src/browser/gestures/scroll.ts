@@ -1,7 +1,3 @@
-// scroll: the element scrolled into view (the middle of the window); or, with offset, the wheel
-// turned over the element (or a point of the viewport), so what scrolls is the scroll area under
-// the pointer there, an inner box's own, as a person's wheel does.
-import { wheelActions } from "../../grid/page-input.ts";
 import { locate, type Selector } from "../selectors.ts";
 import { defineGesture, needsSelector, offsetField, selectorField, xField, yField } from "./gesture.ts";
 import { aimed, pointOrSelector } from "./pointer.ts";
@@ -23,7 +19,7 @@ export const scroll = defineGesture({
       return undefined;
     }
     const at = await aimed(page, input);
-    await act(() => page.perform("sharedId" in at ? at.context : page.where.tab, [wheelActions(at, delta)]));
+    await act(() => page.wheel(at, delta));
     return undefined;
   },
 });

@@ -4,7 +4,6 @@ import { z } from "zod";
 import { badInput } from "../../errors.ts";
 import type { Page } from "../../grid/page.ts";
 import type { NodeRef } from "../../grid/page-call.ts";
-import { pathActions } from "../../grid/page-input.ts";
 import { quoteSelector } from "../failures.ts";
 import { locate, type Selector } from "../selectors.ts";
 import { defineGesture, needsSelector, selectorField, targetField } from "./gesture.ts";
@@ -31,7 +30,7 @@ async function selectTextSpan(
   if (span.field !== undefined) return span.field;
   if (!span.from || !span.to)
     throw badInput(`${quoteSelector(input.selector)} shows no text to select`, "selector");
-  await page.perform(span.own ? start.context : page.where.tab, [pathActions(span.from, span.to)]);
+  await page.drag(span.own ? start.context : page.where.tab, span.from, span.to);
   await page.callIn<boolean>(start.context, "textSelected");
   return span.text ?? "";
 }

@@ -49,16 +49,6 @@ export class Leases {
     readonly ms: number,
   ) {}
 
-  /** Runs `fn` while holding `name`'s lease, waiting in line for it first. */
-  async run<T>(name: string, opts: WaitOptions, fn: (held: Holding) => Promise<T>): Promise<T> {
-    const held = await this.take(name, opts);
-    try {
-      return await fn(held);
-    } finally {
-      await held.release();
-    }
-  }
-
   /**
    * Waits in line for `name`'s lease, at most `opts.waitMs`; it comes with the record under `name`
    * (a workspace's), read in the same store step.

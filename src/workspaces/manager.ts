@@ -4,9 +4,7 @@
 // reopening and ending a browser are lifecycle.ts's; the settle write settle.ts's; a runner's steps
 // runner.ts's.
 
-import type { AnyAction } from "../actions/action.ts";
-import type { ActionContext, ActionServices } from "../actions/ports.ts";
-import type { Steps } from "../actions/steps.ts";
+import type { ActionServices } from "../actions/ports.ts";
 import type { HeldConnection } from "../grid/held.ts";
 import type { HeldConnections } from "../grid/held-pool.ts";
 import type { Grid } from "../grid/webdriver.ts";
@@ -17,7 +15,6 @@ import { type EndResult, Lifecycle, type ManagerHooks } from "./lifecycle.ts";
 import { Leases } from "./lock.ts";
 import { OrphanSweep } from "./orphans.ts";
 import { CallPipeline } from "./pipeline.ts";
-import type { CallOptions } from "./runner.ts";
 
 /** What the manager is built on: the store, the Grid, and what handlers are handed. */
 export interface ManagerPorts {
@@ -32,8 +29,6 @@ export interface ManagerPorts {
   /** The browsers this server holds (made with the manager when not given). */
   browsers?: Browsers;
 }
-
-type AnyRecord = Record<string, unknown>;
 
 /** How long an admin's End waits for the Grid to quit the browser before answering (it goes on). */
 const INTERRUPT_WAIT_MS = 2_000;
@@ -97,11 +92,6 @@ export class WorkspaceManager {
     });
   }
 
-  /** A call without its record (tests, and what runs inside the server): its result, or its error. */
-  run(workspace: string, action: AnyAction, input: unknown, opts: CallOptions = {}): Promise<AnyRecord> {
-    return this.calls.run(workspace, action, input, opts);
-  }
-
   /**
    * Admin End (and Forget): stops the workspace's call in flight, whatever it waits on (its browser's
    * connection closes under it), and ends the browser without waiting for that call's turn. On any
@@ -115,11 +105,6 @@ export class WorkspaceManager {
     const record = await this.ports.store.get(workspace);
     if (record?.session_id) this.connections.drop(record.session_id);
     return this.lifecycle.end(workspace, { waitMs: INTERRUPT_WAIT_MS });
-  }
-
-  /** The step runner for a page call's context (see `Steps`): ctx.steps(). */
-  steps(ctx: ActionContext): Steps {
-    return ctx.steps();
   }
 
   /**

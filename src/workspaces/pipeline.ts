@@ -83,18 +83,6 @@ export class CallPipeline {
     return ended.result;
   }
 
-  /** The call without its record (a test's, or the page read after a wait). */
-  async run(
-    workspace: string,
-    action: AnyAction,
-    input: unknown,
-    opts: CallOptions = {},
-  ): Promise<AnyRecord> {
-    const ended = await this.turn(workspace, action, input, opts, null);
-    if (!ended.ok) throw ended.error;
-    return ended.result;
-  }
-
   /** `s` hears every call from now on: a change as it is written, a call as it ends. */
   subscribe(s: Subscriber): void {
     this.subscribers.push(s);

@@ -14,7 +14,7 @@ import { LEASE_QUEUE } from "../../src/store/redis-keys.ts";
 import { LEASE_DEADLINES } from "../../src/store/redis-leases.ts";
 import { SqliteStore } from "../../src/store/sqlite.ts";
 import type { RecordStore } from "../../src/store/types.ts";
-import { Leases } from "../../src/workspaces/lock.ts";
+import { Leases, type WaitOptions } from "../../src/workspaces/lock.ts";
 import { testRedisUrl } from "../support/env.ts";
 import { type PrivateRedis, startRedis } from "../support/redis-server.ts";
 
@@ -294,17 +294,26 @@ for (const h of harnesses) {
       const lb = new Leases(b, 5000);
       const seen: string[] = [];
       const busy = () => new AppError("unavailable", "busy");
-      const first = la.run("w", { waitMs: 5000, busy }, async () => {
+      // `fn` while holding the lease, given back as it ends.
+      const under = async (l: Leases, opts: WaitOptions, fn: () => Promise<unknown>) => {
+        const held = await l.take("w", opts);
+        try {
+          await fn();
+        } finally {
+          await held.release();
+        }
+      };
+      const first = under(la, { waitMs: 5000, busy }, async () => {
         seen.push("a start");
         await Bun.sleep(150);
         seen.push("a end");
       });
       await Bun.sleep(20);
-      const second = lb.run("w", { waitMs: 5000, busy }, async () => {
+      const second = under(lb, { waitMs: 5000, busy }, async () => {
         seen.push("b start");
         seen.push("b end");
       });
-      const third = la.run("w", { waitMs: 50, busy }, async () => seen.push("never"));
+      const third = under(la, { waitMs: 50, busy }, async () => seen.push("never"));
       expect(await third.catch((e: Error) => e.message)).toBe("busy");
       await Promise.all([first, second]);
       expect(seen).toEqual(["a start", "a end", "b start", "b end"]);

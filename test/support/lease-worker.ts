@@ -20,11 +20,14 @@ if (go) while (!(await Bun.file(go).exists())) await Bun.sleep(5);
 try {
   const wait = { waitMs: 60_000, busy: () => new Error("waited a minute for the lease") as never };
   for (let i = 0; i < Number(count); i++) {
-    await leases.run("counter", wait, async () => {
+    const held = await leases.take("counter", wait);
+    try {
       const r = (await store.get("counter")) ?? emptyRecord();
       await Bun.sleep(1);
       await store.set("counter", { ...r, settings: { ...r.settings, n: Number(r.settings.n ?? 0) + 1 } });
-    });
+    } finally {
+      await held.release();
+    }
   }
   console.log(`done ${leases.waits.count}`);
 } catch (err) {

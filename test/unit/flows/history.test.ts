@@ -14,6 +14,7 @@ import { SqliteStore } from "../../../src/store/sqlite.ts";
 import type { RecordStore } from "../../../src/store/types.ts";
 import type { WorkspaceManager } from "../../../src/workspaces/manager.ts";
 import { goAction as go, testAction } from "../../support/actions.ts";
+import { runCall } from "../../support/calls.ts";
 import { FakeGrid } from "../../support/fake-grid.ts";
 import { testServices } from "../../support/services.ts";
 import { expiresIn } from "../../support/store-ttl.ts";
@@ -72,7 +73,7 @@ afterEach(() => {
 });
 
 function call(action: AnyAction, input: unknown = {}): Promise<Record<string, any>> {
-  return manager.run(W, action, validate(action.input, input));
+  return runCall(manager, W, action, validate(action.input, input));
 }
 
 const step = (tool: string, url?: string) =>

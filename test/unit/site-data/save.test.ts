@@ -14,6 +14,7 @@ import { openStore } from "../../../src/store/index.ts";
 import { emptyRecord } from "../../../src/store/record.ts";
 import type { WorkspaceManager } from "../../../src/workspaces/manager.ts";
 import { goAction as navigate } from "../../support/actions.ts";
+import { runCall } from "../../support/calls.ts";
 import { bidiCookie, FakeBidi } from "../../support/fake-bidi.ts";
 import { FakeGrid } from "../../support/fake-grid.ts";
 import { testServices } from "../../support/services.ts";
@@ -199,7 +200,7 @@ beforeEach(async () => {
 });
 
 function call(action: AnyAction, input: unknown = {}): Promise<Record<string, any>> {
-  return manager.run(W, action, validate(action.input, input));
+  return runCall(manager, W, action, validate(action.input, input));
 }
 
 /** Signs the current browser in: a cookie for app and sso, and storage on the page's origin. */

@@ -6,6 +6,7 @@ import { validate } from "../../../src/actions/validate.ts";
 import type { OpenOptions } from "../../../src/grid/webdriver-caps.ts";
 import { openStore, type RecordStore } from "../../../src/store/index.ts";
 import { goAction as navigate } from "../../support/actions.ts";
+import { runCall } from "../../support/calls.ts";
 import { FakeGrid } from "../../support/fake-grid.ts";
 import { testServices } from "../../support/services.ts";
 
@@ -38,7 +39,7 @@ test("a call stopped by End while its browser opens never binds it, and the next
     }
     return open(o);
   };
-  const go = (url: string) => m.run(W, navigate, validate(navigate.input, { url }));
+  const go = (url: string) => runCall(m, W, navigate, validate(navigate.input, { url }));
   const first = go("https://app.example.test/one").catch((e: unknown) => e);
   await started;
   await m.interrupt(W);

@@ -23,6 +23,7 @@ import {
 } from "../../../src/store/record.ts";
 import type { WorkspaceManager } from "../../../src/workspaces/manager.ts";
 import { goAnd, goAction as navigate, testAction } from "../../support/actions.ts";
+import { runCall } from "../../support/calls.ts";
 import { bidiCookie } from "../../support/fake-bidi.ts";
 import { FakeGrid } from "../../support/fake-grid.ts";
 import { testServices } from "../../support/services.ts";
@@ -56,7 +57,7 @@ beforeEach(async () => {
 });
 
 function call(action: AnyAction, input: unknown = {}, workspace = W): Promise<Record<string, any>> {
-  return manager.run(workspace, action, validate(action.input, input));
+  return runCall(manager, workspace, action, validate(action.input, input));
 }
 
 /** A page action that goes to `url`, runs `meanwhile` (another writer), then reports the page. */
@@ -127,7 +128,7 @@ describe("a result from a browser the record no longer names", () => {
             }
           : r,
       );
-      told = (await manager.steps(ctx).touch([`${SSO}/touched`])).report;
+      told = (await ctx.steps().touch([`${SSO}/touched`])).report;
       return {};
     });
     await call(touching);
@@ -164,9 +165,9 @@ describe("a reopen report", () => {
     const stale = testAction("stale_result", async () => {
       fake.reap(first);
       await store.breakLease(W);
-      const err = await other
-        .run(W, goThenBreak, { url: `${APP}/y` })
-        .catch((e: unknown) => (e as Error).message);
+      const err = await runCall(other, W, goThenBreak, { url: `${APP}/y` }).catch(
+        (e: unknown) => (e as Error).message,
+      );
       expect(err).toBe("the page broke");
       // This call's browser is gone: it reports the page it last saw.
       return { url: `${SSO}/stale`, title: "" };

@@ -10,6 +10,7 @@ import { openStore, type RecordStore } from "../../../src/store/index.ts";
 import type { LeaseSettings, WorkspaceManager } from "../../../src/workspaces/manager.ts";
 import { busyMessage } from "../../../src/workspaces/pipeline.ts";
 import { goAction as navigate, testAction } from "../../support/actions.ts";
+import { runCall } from "../../support/calls.ts";
 import { FakeGrid } from "../../support/fake-grid.ts";
 import { testServices } from "../../support/services.ts";
 
@@ -27,7 +28,7 @@ beforeEach(async () => {
   fake = new FakeGrid();
 });
 
-const go = (m: WorkspaceManager, url = URL1) => m.run(W, navigate, validate(navigate.input, { url }));
+const go = (m: WorkspaceManager, url = URL1) => runCall(m, W, navigate, validate(navigate.input, { url }));
 
 describe("the workspace lease, through the manager", () => {
   test("a call that finds its workspace held waits its turn, then gives up with the 503 saying why", async () => {
@@ -60,9 +61,9 @@ describe("the workspace lease, through the manager", () => {
       });
     await go(a);
     await Promise.all([
-      a.run(W, slow("one"), {}),
-      Bun.sleep(5).then(() => b.run(W, slow("two"), {})),
-      Bun.sleep(10).then(() => a.run(W, slow("three"), {})),
+      runCall(a, W, slow("one"), {}),
+      Bun.sleep(5).then(() => runCall(b, W, slow("two"), {})),
+      Bun.sleep(10).then(() => runCall(a, W, slow("three"), {})),
     ]);
     expect(seen).toEqual(["one start", "one end", "two start", "two end", "three start", "three end"]);
   });
@@ -92,9 +93,9 @@ describe("the workspace lease, through the manager", () => {
       return open(o);
     };
     const { openSession } = await import("../../../src/browser/session.ts");
-    const err = await m
-      .run(W, openSession, validate(openSession.input, { url: URL1 }))
-      .catch((e: unknown) => e);
+    const err = await runCall(m, W, openSession, validate(openSession.input, { url: URL1 })).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(LeaseLost);
     expect(fake.log).toContain("end b2");
     expect([...fake.browsers.values()].filter((b) => b.alive)).toEqual([]);
@@ -110,7 +111,7 @@ describe("the workspace lease, through the manager", () => {
       await new Promise<void>((resolve) => ctx.signal.addEventListener("abort", () => resolve()));
       return { url: "https://app.example.test/late", title: "" };
     });
-    const err = await m.run(W, stale, {}).catch((e: unknown) => e);
+    const err = await runCall(m, W, stale, {}).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(LeaseLost);
     expect((await store.get(W))?.history).toEqual(before?.history);
   });
@@ -126,7 +127,7 @@ describe("the workspace lease, through the manager", () => {
       });
       return {};
     });
-    const inFlight = m.run(W, stuck, {}).catch((e: unknown) => e);
+    const inFlight = runCall(m, W, stuck, {}).catch((e: unknown) => e);
     await Bun.sleep(20);
     const waiting = go(m, "https://app.example.test/two");
     await Bun.sleep(20);

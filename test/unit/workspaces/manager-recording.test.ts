@@ -6,6 +6,7 @@ import { openSession } from "../../../src/browser/session.ts";
 import { openStore } from "../../../src/store/index.ts";
 import type { ManagerHooks } from "../../../src/workspaces/lifecycle.ts";
 import { goAction as go } from "../../support/actions.ts";
+import { runCall } from "../../support/calls.ts";
 import { FakeGrid } from "../../support/fake-grid.ts";
 import { testServices } from "../../support/services.ts";
 
@@ -13,7 +14,7 @@ async function setUp(hooks: ManagerHooks) {
   const fake = new FakeGrid();
   const store = await openStore({ dataDir: null, storeUrl: null, ttl: 86_400 });
   const manager = testServices({ store, grid: fake.grid, hooks }).workspaces;
-  const open = (input: unknown) => manager.run("w", openSession, validate(openSession.input, input));
+  const open = (input: unknown) => runCall(manager, "w", openSession, validate(openSession.input, input));
   return { fake, store, manager, open };
 }
 
@@ -33,7 +34,7 @@ test("a reap replays record while recording is on; an explicit open does not inh
   const first = fake.last();
   expect(first.options.record).toBe(true);
   fake.reap(first.id);
-  await manager.run("w", go, { url: "https://app.example.test/x" });
+  await runCall(manager, "w", go, { url: "https://app.example.test/x" });
   const second = fake.last();
   expect(second.id).not.toBe(first.id);
   expect(second.options.record).toBe(true);
@@ -50,7 +51,7 @@ test("a reap after recording was turned off opens a browser that is not filmed",
   // The same record, served by a server whose recording is off.
   const off = testServices({ store, grid: fake.grid, hooks: {} }).workspaces;
   fake.reap(first.id);
-  await off.run("w", go, { url: "https://app.example.test/x" });
+  await runCall(off, "w", go, { url: "https://app.example.test/x" });
   expect(fake.last().id).not.toBe(first.id);
   expect(fake.last().options.record).toBe(false);
 });

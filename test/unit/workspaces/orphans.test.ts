@@ -10,6 +10,7 @@ import type { RecordStore } from "../../../src/store/index.ts";
 import { openStore } from "../../../src/store/index.ts";
 import type { WorkspaceManager } from "../../../src/workspaces/manager.ts";
 import { goAction as navigate } from "../../support/actions.ts";
+import { runCall } from "../../support/calls.ts";
 import { FakeGrid } from "../../support/fake-grid.ts";
 import { testServices } from "../../support/services.ts";
 
@@ -25,7 +26,7 @@ beforeEach(async () => {
 });
 
 function call(action: AnyAction, input: unknown = {}, workspace = "w"): Promise<Record<string, any>> {
-  return manager.run(workspace, action, validate(action.input, input));
+  return runCall(manager, workspace, action, validate(action.input, input));
 }
 
 describe("the next call that opens a browser", () => {

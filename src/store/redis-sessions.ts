@@ -37,7 +37,7 @@ redis.call('ZADD', KEYS[2], now + tonumber(ARGV[2]), ARGV[4])
 redis.call('ZADD', KEYS[3], now, ARGV[4])
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return evicted`;
-/** The session's info, its idle time restarted, used now (ARGV[3] = 1), held ARGV[4] ms; false when gone. */
+/** The session's info (rewritten as ARGV[5] when given), its idle time restarted, used now (ARGV[3] = 1), held ARGV[4] ms; false when gone. */
 const TOUCH_MCP = `${NOW_MS}
 local info = redis.call('GET', KEYS[1])
 if not info then
@@ -45,7 +45,12 @@ if not info then
   redis.call('ZREM', KEYS[3], ARGV[2])
   return false
 end
-redis.call('PEXPIRE', KEYS[1], ARGV[1])
+if ARGV[5] then
+  info = ARGV[5]
+  redis.call('SET', KEYS[1], info, 'PX', ARGV[1])
+else
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+end
 redis.call('ZADD', KEYS[2], now + tonumber(ARGV[1]), ARGV[2])
 if ARGV[3] == '1' then redis.call('ZADD', KEYS[3], now, ARGV[2]) end
 if tonumber(ARGV[4]) > 0 then
@@ -85,7 +90,13 @@ export class RedisSessions {
     const reply = await this.conn.run(
       SCRIPTS.touchMcp,
       [p + MCP_SESSION + id, p + MCP_SESSIONS, p + MCP_USED, p + MCP_HELD + id],
-      [ms(seconds), id, touch.use === false ? "0" : "1", touch.hold ? ms(touch.hold) : "0"],
+      [
+        ms(seconds),
+        id,
+        touch.use === false ? "0" : "1",
+        touch.hold ? ms(touch.hold) : "0",
+        ...(touch.info === undefined ? [] : [touch.info]),
+      ],
     );
     return typeof reply === "string" ? reply : null;
   }

@@ -43,8 +43,8 @@ export function leaseStatements(db: Database) {
       "INSERT INTO mcp_sessions (id, info, expires_at, used_at) VALUES (?, ?, ?, ?)",
     ),
     // One statement: a touch is a call's only write of its own.
-    touchMcp: db.query<{ info: string }, [number, number, number, number, string, number]>(
-      "UPDATE mcp_sessions SET expires_at = ?, used_at = CASE WHEN ? THEN ? ELSE used_at END, held_until = max(held_until, ?) WHERE id = ? AND expires_at > ? RETURNING info",
+    touchMcp: db.query<{ info: string }, [number, number, number, number, string | null, string, number]>(
+      "UPDATE mcp_sessions SET expires_at = ?, used_at = CASE WHEN ? THEN ? ELSE used_at END, held_until = max(held_until, ?), info = coalesce(?, info) WHERE id = ? AND expires_at > ? RETURNING info",
     ),
     dropMcp: db.query<unknown, [string]>("DELETE FROM mcp_sessions WHERE id = ?"),
     purgeMcp: db.query<unknown, [number]>("DELETE FROM mcp_sessions WHERE expires_at <= ?"),

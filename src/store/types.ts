@@ -115,8 +115,13 @@ export interface McpOpened {
   evicted: string | null;
 }
 
-/** How an MCP session is touched: `use` (default true) makes it the most recently used; `hold` keeps it from eviction that many seconds (a long call). */
+/**
+ * How an MCP session is touched: `use` (default true) makes it the most recently used; `hold` keeps
+ * it from eviction that many seconds (a long call); `info` is what it is from now on (its log level
+ * chosen), written in the same touch.
+ */
 export interface McpTouch {
   use?: boolean;
   hold?: number;
+  info?: string;
 }

@@ -2,14 +2,16 @@
 // request: each message goes straight to the method table (src/surfaces/mcp-methods.ts).
 //
 // 2025-era sessions (2025-11-25 and the versions before it): a session is a few bytes in the record
-// store (what it is: its workspace, its version, whether its client answers elicitations; and when
-// it was last used), not a transport in one server's memory. initialize opens it; when
-// mcp.max_sessions are open, the least recently used one that no call holds is closed to make room
-// (a client that went without DELETE costs a row until then, and nothing once it is gone); it closes
-// after mcp.session_idle unused. A request's notifications and its result travel on that request's
-// own answer. A cancel may land on another server than its call (mcp-cancels.ts). A GET opens the
-// session's event stream (mcp-stream.ts). Batches are JSON-RPC's only where the version has them
-// (2025-03-26, at most MAX_BATCH messages); 2025-06-18 and later take one message per POST.
+// store (what it is: its workspace, its version, whether its client answers elicitations, the log
+// level it chose; and when it was last used), not a transport in one server's memory, and a POST
+// reads it once. initialize opens it; when mcp.max_sessions are open, the least recently used one
+// that no call holds is closed to make room (a client that went without DELETE costs a row until
+// then, and nothing once it is gone); it closes after mcp.session_idle unused. A POST's cancels and
+// its tool calls are registered in one go (mcp-cancels.ts: a cancel may land on another server than
+// its call); its requests run in its exchange (mcp-wire.ts), which carries their notifications and
+// log lines and writes their answers. A GET opens the session's event stream (mcp-stream.ts).
+// Batches are JSON-RPC's only where the version has them (2025-03-26, at most MAX_BATCH messages);
+// 2025-06-18 and later take one message per POST.
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { issueError } from "../actions/validate.ts";
@@ -20,7 +22,6 @@ import { CAPABILITIES, INSTRUCTIONS, SERVER_INFO } from "./mcp-answers.ts";
 import { McpCancels } from "./mcp-cancels.ts";
 import { asksInForm, elicitRequest, replyOf } from "./mcp-elicit.ts";
 import { McpListens } from "./mcp-listen.ts";
-import { storedLevel } from "./mcp-logging.ts";
 import { dispatch, type SessionPorts } from "./mcp-methods.ts";
 import { claimsModern, McpModern } from "./mcp-modern.ts";
 import { asksByUrl, declinedOf, urlRequest } from "./mcp-secrets.ts";
@@ -29,9 +30,9 @@ import { storedSubscriptions } from "./mcp-subscribe.ts";
 import {
   Exchange,
   errorResponse,
-  failureOf,
   INVALID_REQUEST,
   kindOf,
+  type McpLevel,
   type RpcMessage,
   type RpcRequest,
   type RpcResponse,
@@ -42,10 +43,8 @@ export const sessionsFull = (max: number) =>
 export const NO_SESSION =
   "no such MCP session: it was closed, or unused for longer than mcp.session_idle, or closed to make room for a new one; initialize a new one";
 
-/** How long a session's chosen log level and subscriptions are kept (a session unused for mcp.session_idle closes first). */
-const LEVEL_KEEP_S = 7 * 24 * 3600;
-/** Cancels one request may carry: the rest are ignored, not looked up. */
-export const MAX_CANCELS = 16;
+/** How long a session's subscriptions are kept (a session unused for mcp.session_idle closes first). */
+const SUBSCRIPTIONS_KEEP_S = 7 * 24 * 3600;
 /** The most messages a 2025-03-26 batch may hold (the only version with batches). */
 export const MAX_BATCH = 16;
 /** A call running a beat or longer gets a keep-alive on its answer, and holds its session against eviction on every server for HOLD_S, renewed each beat. */
@@ -66,6 +65,8 @@ export interface SessionInfo {
   elicitation?: boolean;
   /** The client opens URLs for its user (URL-mode elicitation). */
   elicitUrl?: boolean;
+  /** The level its tool calls' log lines go out at (logging/setLevel); none chosen, none go. */
+  level?: McpLevel;
 }
 
 function sessionInfo(stored: string): SessionInfo {
@@ -157,10 +158,7 @@ export class McpHttp {
       );
     const messages = batchOf(body, version);
     if (messages instanceof Response) return messages;
-    const cancels = messages
-      .filter((m) => "method" in m && m.method === "notifications/cancelled")
-      .slice(0, MAX_CANCELS);
-    for (const m of cancels) await this.cancels.cancel(id, m);
+    const calls = await this.cancels.post(id, messages, request.signal);
     // The client's user replied to a question ask_human put to them: it answers that question.
     for (const m of messages) {
       const reply = kindOf(m) === "response" ? replyOf(m as RpcResponse) : null;
@@ -179,28 +177,35 @@ export class McpHttp {
       if (declined)
         void this.services.personSecrets.withdraw(info.workspace, declined).catch(() => undefined);
     }
-    const origin = new URL(request.url).origin;
     const requests = messages.filter((m): m is RpcRequest => kindOf(m) === "request");
-    if (requests.some((m) => m.method === "initialize"))
+    if (requests.some((m) => m.method === "initialize")) {
+      calls.end();
       return errorResponse(400, INVALID_REQUEST, "Invalid Request: this session is initialized already");
+    }
     if (requests.length === 0) return new Response(null, { status: 202 });
-    const exchange = new Exchange(requests.length, Array.isArray(body));
-    const ports = this.ports(id);
+    const { services } = this;
+    const exchange = new Exchange(requests.length, Array.isArray(body), {
+      log: services.log,
+      redactor: services.redactor,
+      workspace: info.workspace,
+      level: info.level ?? null,
+    });
+    const session = this.ports(id, info);
+    const origin = new URL(request.url).origin;
     const running = { session: id, exchange, since: Date.now() };
     this.running.add(running);
     this.hold(id, +1);
-    const redact = (t: string) => this.services.redactor.redact(t);
     void Promise.all(
-      requests.map(async (m) => {
-        try {
-          const result = await dispatch(
+      requests.map((m) =>
+        exchange.run(m, (out) =>
+          dispatch(
             {
-              services: this.services,
+              ...out,
+              services,
               workspace: info.workspace,
               requestId: m.id,
-              signal: request.signal,
-              notify: (n) => exchange.notify(n),
-              session: ports,
+              signal: calls.signal(m.id),
+              session,
               client: { capabilities: info.elicitation ? { elicitation: {} } : {} },
               ...(info.elicitation && {
                 ask: (q: string, text: string) => exchange.send(elicitRequest(q, text)),
@@ -212,13 +217,11 @@ export class McpHttp {
             },
             m.method,
             m.params,
-          );
-          exchange.answer({ jsonrpc: "2.0", id: m.id, result });
-        } catch (err) {
-          exchange.answer(failureOf(m.id, err, redact));
-        }
-      }),
+          ),
+        ),
+      ),
     ).finally(() => {
+      calls.end();
       this.running.delete(running);
       this.hold(id, -1);
     });
@@ -268,14 +271,16 @@ export class McpHttp {
     return stored === null ? null : sessionInfo(stored);
   }
 
-  /** The session's ports: its log level, its subscriptions, where its calls register to be cancelled. */
-  private ports(session: string): SessionPorts {
+  /** The session's ports: its log level kept with what it is, its subscriptions as marks. */
+  private ports(session: string, info: SessionInfo): SessionPorts {
+    const { store } = this.services;
     return {
-      levels: storedLevel(this.services.store, session, LEVEL_KEEP_S),
-      subscriptions: storedSubscriptions(this.services.store, session, LEVEL_KEEP_S, () =>
+      setLevel: async (level) => {
+        await store.mcpSession(session, this.idle, { info: JSON.stringify({ ...info, level }) });
+      },
+      subscriptions: storedSubscriptions(store, session, SUBSCRIPTIONS_KEEP_S, () =>
         this.streams.watchOf(session),
       ),
-      register: (requestId, stop) => this.cancels.register(session, requestId, stop),
     };
   }
 

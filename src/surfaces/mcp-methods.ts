@@ -14,53 +14,37 @@ import type { Services } from "../services.ts";
 import { RESOURCE_NOT_FOUND, resourceBytes, resourceError, TOOL_TABLE, toolError } from "./mcp-answers.ts";
 import { complete } from "./mcp-complete.ts";
 import { askRound, asksInForm } from "./mcp-elicit.ts";
-import { LEVELS, type LevelStore, logRelay, type McpLevel } from "./mcp-logging.ts";
 import { getPrompt, listPrompts } from "./mcp-prompts.ts";
 import { secretFirst } from "./mcp-secrets.ts";
 import { type Subscriptions, subscribable } from "./mcp-subscribe.ts";
-
-/** A JSON-RPC failure to answer with: its code, its message, and what `data` it carries. */
-export class McpFailure extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-    this.name = "McpFailure";
-  }
-}
-
-export const INVALID_PARAMS = -32602;
-export const METHOD_NOT_FOUND = -32601;
-
-/** A notification the server sends about one request, on that request's own stream. */
-export interface McpNotice {
-  method: string;
-  params?: Record<string, unknown>;
-}
+import {
+  INVALID_PARAMS,
+  LEVELS,
+  McpFailure,
+  type McpLevel,
+  METHOD_NOT_FOUND,
+  type Outgoing,
+} from "./mcp-wire.ts";
 
 /** What a session lends its requests (2025-era: kept in the store by session id, or stdio's memory). */
 export interface SessionPorts {
-  levels: LevelStore;
+  /** logging/setLevel: the level its tool calls' log lines go out at from now on. */
+  setLevel(level: McpLevel): Promise<void>;
   subscriptions: Subscriptions;
-  /** A tools/call registers here as it starts, so a cancel (from any request of the session) stops it. */
-  register?(requestId: string | number, stop: () => void): () => void;
 }
 
-/** One request as a method sees it. */
-export interface McpRequest {
+/**
+ * One request as a method sees it: its notices and its own log line go out through what its
+ * transport made for it (`Outgoing`: the exchange over HTTP, the SDK's request over stdio).
+ */
+export interface McpRequest extends Outgoing {
   services: Services;
   workspace: string;
   requestId: string | number;
   /** Aborts when the client cancels the request or leaves it. */
   signal: AbortSignal;
-  /** Sends a notification related to this request (progress, its log lines), before its result. */
-  notify(notice: McpNotice): Promise<void>;
   /** The session's ports; absent where there are no sessions (2026-07-28). */
   session?: SessionPorts;
-  /** 2026-07-28: the level the request asked for in its _meta (null: no log lines). */
-  logLevel?: McpLevel | null;
   /** What the client declared it can do (2025: at initialize; 2026: in this request's _meta). */
   client?: { capabilities: Record<string, unknown> };
   /**
@@ -122,14 +106,11 @@ async function callTool(
   const first = await secretFirst(req, action, params);
   if (first) return first;
   const token = params._meta?.progressToken;
+  // The call's own signal follows the request's only while the call runs: the lease's later work
+  // outlives the answer, and a client leaving after it stops none of that.
   const stop = new AbortController();
   const relay = () => stop.abort(req.signal.reason);
   req.signal.addEventListener("abort", relay, { once: true });
-  const ended = req.session?.register?.(req.requestId, () =>
-    stop.abort(new Error("the client cancelled this call")),
-  );
-  const level = req.session ? await req.session.levels.get() : (req.logLevel ?? null);
-  const logs = logRelay(services.log, level, workspace, (n) => req.notify(n));
   const began = performance.now();
   const took = () => `${Math.round(performance.now() - began)} ms`;
   try {
@@ -151,19 +132,20 @@ async function callTool(
           .catch(() => undefined);
       },
     });
-    await logs.line("info", `${action.name}: done in ${took()}`);
+    const line = `${action.name}: done in ${took()}`;
     const more = action.mcpContent?.(result);
     const structured = more?.structured ?? result;
     const json = more?.json === false ? [] : [{ type: "text" as const, text: JSON.stringify(structured) }];
-    return { content: [...(more?.blocks ?? []), ...json], structuredContent: structured };
+    const answer = { content: [...(more?.blocks ?? []), ...json], structuredContent: structured };
+    // The call's own line is the last thing it sends before the exchange writes its answer.
+    await req.logLine("info", line);
+    return answer;
   } catch (err) {
     if (errorBody(err).error.startsWith("something failed"))
       services.log.error(`tool ${action.name}: ${errorBody(err).error}`);
-    await logs.line("warning", `${action.name}: failed (${statusOf(err)}) in ${took()}`);
+    await req.logLine("warning", `${action.name}: failed (${statusOf(err)}) in ${took()}`);
     return toolError(err, services.redactor);
   } finally {
-    logs.stop();
-    ended?.();
     req.signal.removeEventListener("abort", relay);
   }
 }
@@ -226,7 +208,7 @@ export const METHODS: Record<string, Method> = {
   }),
   // The level is checked here, so a wrong one is invalid params naming the levels.
   "logging/setLevel": method(z.looseObject({ level: z.enum(LEVELS) }), async (req, p) => {
-    await sessionOf(req).levels.set(p.level);
+    await sessionOf(req).setLevel(p.level);
     return {};
   }),
   "prompts/list": method(noParams, async () => ({ prompts: listPrompts() })),

@@ -13,9 +13,17 @@ import type { Services } from "../services.ts";
 import { workspaceOf } from "./http.ts";
 import { CAPABILITIES, INSTRUCTIONS, RESOURCE_NOT_FOUND, SERVER_INFO } from "./mcp-answers.ts";
 import type { ListenParams, McpListens } from "./mcp-listen.ts";
-import { LEVELS, type McpLevel } from "./mcp-logging.ts";
-import { dispatch, INVALID_PARAMS, McpFailure, METHOD_NOT_FOUND } from "./mcp-methods.ts";
-import { Exchange, errorResponse, failureOf, type RequestId } from "./mcp-wire.ts";
+import { dispatch } from "./mcp-methods.ts";
+import {
+  Exchange,
+  errorResponse,
+  INVALID_PARAMS,
+  LEVELS,
+  McpFailure,
+  type McpLevel,
+  METHOD_NOT_FOUND,
+  type RequestId,
+} from "./mcp-wire.ts";
 
 export const MODERN = "2026-07-28";
 /** Every version /mcp serves, newest first: 2026-07-28 statelessly, the rest as sessions. */
@@ -137,26 +145,30 @@ export class McpModern {
     }
     if (message.method === "subscriptions/listen")
       return this.listens.listen(request, id, workspace, params as ListenParams, (r) => stamp("", r));
-    const exchange = new Exchange(1, false);
     const level = LEVELS.includes(meta[META.logLevel] as McpLevel) ? (meta[META.logLevel] as McpLevel) : null;
-    const redact = (t: string) => this.services.redactor.redact(t);
-    dispatch(
-      {
-        services: this.services,
+    const { services } = this;
+    const exchange = new Exchange(1, false, {
+      log: services.log,
+      redactor: services.redactor,
+      workspace,
+      level,
+    });
+    const origin = new URL(request.url).origin;
+    void exchange.run({ jsonrpc: "2.0", id, method: message.method }, async (out) => {
+      const call = {
+        ...out,
+        services,
         workspace,
         requestId: id,
         signal: request.signal,
-        notify: (n) => exchange.notify(n),
-        logLevel: level,
         client: { capabilities: objectOr(meta[META.capabilities]) },
-        origin: new URL(request.url).origin,
-      },
-      message.method,
-      params,
-    ).then(
-      (result) => exchange.answer({ jsonrpc: "2.0", id, result: stamp(message.method, result) }),
-      (err) => exchange.answer(failureOf(id, modernCode(err), redact)),
-    );
+        origin,
+      };
+      const result = await dispatch(call, message.method, params).catch((err: unknown) => {
+        throw modernCode(err);
+      });
+      return stamp(message.method, result);
+    });
     return exchange.response;
   }
 }

@@ -1,9 +1,15 @@
-// JSON-RPC over one HTTP exchange, as MCP's Streamable HTTP carries it: what a posted message is,
-// the error answers, and the exchange that answers a POST's requests. An exchange answers with one
-// JSON body when the result is all there is to say, and turns into an event stream the moment
-// something must go out first (a progress notification, a log line, a question for the user), or a
-// call runs long enough to need keep-alives.
-import { McpFailure, type McpNotice } from "./mcp-methods.ts";
+// JSON-RPC over one exchange, as MCP's Streamable HTTP carries it: what a posted message is, the
+// error answers, and the exchange that runs a POST's requests and answers them. An exchange answers
+// with one JSON body when the results are all there is to say, and turns into an event stream the
+// moment something must go out first (a progress notification, a log line, a question for the
+// user), or a call runs long enough to need keep-alives. A tool call's log lines go out on it too
+// (MCP logging): the server's lines about its workspace while it runs, at or above the level the
+// session chose (or the request asked, 2026-07-28), and its own line, redacted as every log line is;
+// with no level chosen, none.
+import type { LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
+import { redactCredentials } from "../errors.ts";
+import type { Log, LogLevel } from "../log.ts";
+import type { Redactor } from "../secrets/redactor.ts";
 
 export type RequestId = string | number;
 
@@ -30,7 +36,27 @@ export interface RpcResponse {
 export type RpcMessage = RpcRequest | RpcNotification | RpcResponse;
 
 export const INVALID_REQUEST = -32600;
+export const METHOD_NOT_FOUND = -32601;
+export const INVALID_PARAMS = -32602;
 export const INTERNAL_ERROR = -32603;
+
+/** A JSON-RPC failure to answer with: its code, its message, and what `data` it carries. */
+export class McpFailure extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = "McpFailure";
+  }
+}
+
+/** A notification the server sends about one request, on that request's own stream. */
+export interface McpNotice {
+  method: string;
+  params?: Record<string, unknown>;
+}
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
@@ -71,6 +97,87 @@ export function failureOf(id: RequestId, err: unknown, redact: (t: string) => st
   return rpcError(id, INTERNAL_ERROR, redact(err instanceof Error ? err.message : String(err)));
 }
 
+/** MCP's levels, least severe first. */
+export const LEVELS = [
+  "debug",
+  "info",
+  "notice",
+  "warning",
+  "error",
+  "critical",
+  "alert",
+  "emergency",
+] as const satisfies readonly LoggingLevel[];
+export type McpLevel = (typeof LEVELS)[number];
+const SEVERITY: readonly LoggingLevel[] = LEVELS;
+const AS_MCP: Record<LogLevel, LoggingLevel> = {
+  debug: "debug",
+  info: "info",
+  warn: "warning",
+  error: "error",
+};
+
+/** What goes out before a request's answer: its notices, and a tool call's own log line. */
+export interface Outgoing {
+  notify(notice: McpNotice): Promise<void>;
+  /** Sends a line of the call's own, if the level lets it through. */
+  logLine(level: LoggingLevel, text: string): Promise<void>;
+}
+
+export interface LogRelay {
+  line: Outgoing["logLine"];
+  stop(): void;
+}
+
+const SILENT: LogRelay = { line: async () => undefined, stop: () => undefined };
+
+/**
+ * For one request of `method`: a tool call relays the workspace's log lines at or above `level`
+ * (null: none) to `send` until stopped; any other request hears none (it does no work in a browser).
+ */
+export function logRelay(
+  method: string,
+  log: Pick<Log, "addSink">,
+  level: LoggingLevel | null,
+  workspace: string,
+  send: (n: McpNotice) => Promise<void>,
+): LogRelay {
+  if (level === null || method !== "tools/call") return SILENT;
+  const min = SEVERITY.indexOf(level);
+  const out = (l: LoggingLevel, data: string) =>
+    send({ method: "notifications/message", params: { level: l, logger: "selenium-flow", data } }).catch(
+      () => undefined,
+    );
+  const stop = log.addSink((_line, entry) => {
+    const l = AS_MCP[entry.level];
+    if (SEVERITY.indexOf(l) >= min && about(entry.text, workspace)) void out(l, entry.text);
+  });
+  return {
+    line: async (l, text) => {
+      if (SEVERITY.indexOf(l) >= min) await out(l, redactCredentials(text));
+    },
+    stop,
+  };
+}
+
+/** Whether a log line is about the workspace: "workspace W: …", "… for W", "… W/name". */
+function about(text: string, workspace: string): boolean {
+  return (
+    text.startsWith(`workspace ${workspace}:`) ||
+    text.endsWith(` for ${workspace}`) ||
+    text.includes(` for ${workspace}:`) ||
+    text.includes(` ${workspace}/`)
+  );
+}
+
+/** What an exchange's requests share: the server's log, the workspace, its level (null: no log lines). */
+export interface ExchangeOf {
+  log: Pick<Log, "addSink">;
+  redactor: Pick<Redactor, "redact">;
+  workspace: string;
+  level: LoggingLevel | null;
+}
+
 const encoder = new TextEncoder();
 
 /**
@@ -89,12 +196,30 @@ export class Exchange {
   constructor(
     expected: number,
     private readonly batch: boolean,
-    private readonly headers: Record<string, string> = {},
+    private readonly of: ExchangeOf,
   ) {
     this.left = expected;
     this.response = new Promise((resolve) => {
       this.resolve = resolve;
     });
+  }
+
+  /**
+   * Runs one of the POST's requests and answers it: `handle` is handed what it may send before its
+   * answer (a tool call's log relay is set up here, for as long as it runs); its result, or its
+   * failure as a JSON-RPC error, is the answer.
+   */
+  async run(m: RpcRequest, handle: (out: Outgoing) => Promise<unknown>): Promise<void> {
+    const { log, level, workspace, redactor } = this.of;
+    const notify = (n: McpNotice) => this.notify(n);
+    const logs = logRelay(m.method, log, level, workspace, notify);
+    try {
+      this.answer({ jsonrpc: "2.0", id: m.id, result: await handle({ notify, logLine: logs.line }) });
+    } catch (err) {
+      this.answer(failureOf(m.id, err, (t) => redactor.redact(t)));
+    } finally {
+      logs.stop();
+    }
   }
 
   /** A notification about one of the requests, sent before its result. */
@@ -117,7 +242,7 @@ export class Exchange {
   }
 
   /** One request's answer; the last one ends the exchange. */
-  answer(message: RpcResponse): void {
+  private answer(message: RpcResponse): void {
     if (this.closed) return;
     if (this.stream) this.event(message);
     else this.answers.push(message);
@@ -132,7 +257,7 @@ export class Exchange {
       return;
     }
     const body = this.batch ? this.answers : this.answers[0];
-    this.resolve(Response.json(body, { headers: this.headers }));
+    this.resolve(Response.json(body));
   }
 
   private upgrade(): void {
@@ -148,7 +273,6 @@ export class Exchange {
     this.resolve(
       new Response(body, {
         headers: {
-          ...this.headers,
           "content-type": "text/event-stream",
           "cache-control": "no-cache",
           connection: "keep-alive",

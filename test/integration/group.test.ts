@@ -294,6 +294,18 @@ for (const kind of ["redis", "sqlite"] as const) {
       });
       expect(subscribed.status).toBe(200);
       expect(await subscribed.text()).toContain('"result":{}');
+      // A level chosen through b is the session's: the call through a sends its line.
+      const level = await fetch(`${b.base}/mcp`, {
+        method: "POST",
+        headers: withSession,
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 5,
+          method: "logging/setLevel",
+          params: { level: "info" },
+        }),
+      });
+      expect(await level.text()).toContain('"result":{}');
       // Once a's stream has seen the mark (it looks every 2 s), a flow saved through a reaches it.
       await Bun.sleep(2_500);
       const saved = await fetch(`${a.base}/mcp`, {
@@ -312,7 +324,9 @@ for (const kind of ["redis", "sqlite"] as const) {
           },
         }),
       });
-      expect(await saved.text()).toContain('"replaced"');
+      const savedText = await saved.text();
+      expect(savedText).toContain('"replaced"');
+      expect(savedText).toMatch(/"data":"save_flow: done in \d+ ms"/);
       const reader = listen.body!.pipeThrough(new TextDecoderStream()).getReader();
       let heard = "";
       const until = Date.now() + 10_000;

@@ -100,6 +100,40 @@ test("a client that declines to open the page: the call ends with a tool error, 
   await c.close();
 });
 
+test("a cancel reaches a call still waiting for its person: the wait stops, nothing is kept", async () => {
+  const ps = server.app.services.personSecrets;
+  const wait = ps.wait;
+  const ended: string[] = [];
+  ps.wait = async function (this: typeof ps, ...args: Parameters<typeof wait>) {
+    const ending = await wait.apply(this, args);
+    ended.push(ending);
+    return ending;
+  };
+  let sent!: () => void;
+  const asked = new Promise<void>((r) => {
+    sent = r;
+  });
+  // The user is sent to the page and never goes.
+  const c = await client("sec-cancel", async () => sent());
+  try {
+    const stop = new AbortController();
+    const call = c
+      .callTool({ name: "request_secret", arguments: ASK }, undefined, { signal: stop.signal })
+      .catch((e: unknown) => e);
+    await asked;
+    stop.abort();
+    expect(await call).toBeInstanceOf(Error);
+    // The wait looks every 300 ms.
+    const until = Date.now() + 3_000;
+    while (!ended.length && Date.now() < until) await Bun.sleep(100);
+    expect(ended).toEqual(["stopped"]);
+    expect(await ps.get("sec-cancel", "shop")).toBeUndefined();
+  } finally {
+    ps.wait = wait;
+    await c.close();
+  }
+});
+
 test("a client without URL elicitation gets the link as text; a unicode value entered there is kept as typed", async () => {
   const c = await client("sec-text", null);
   const got = await c.callTool({ name: "request_secret", arguments: ASK });

@@ -279,6 +279,19 @@ for (const h of harnesses) {
       expect(await a.mcpSession("s", 0.4)).toBeNull();
     });
 
+    test("a touch that writes what the session is: every server reads the new info, and its idle time still runs", async () => {
+      const { a, b } = pair(h);
+      await a.openMcpSession("s", "w", 0.4, 10);
+      expect(await b.mcpSession("s", 0.4, { info: "w+level" })).toBe("w+level");
+      expect(await a.mcpSession("s", 0.4)).toBe("w+level");
+      // A plain touch keeps what was written.
+      expect(await b.mcpSession("s", 0.4)).toBe("w+level");
+      await Bun.sleep(500);
+      // Gone once idle, and a write to a closed session opens nothing.
+      expect(await a.mcpSession("s", 0.4, { info: "again" })).toBeNull();
+      expect(await b.mcpSession("s", 0.4)).toBeNull();
+    });
+
     test("a mark is seen by every server until it expires", async () => {
       const { a, b } = pair(h);
       expect(await b.hasMark("c")).toBe(false);

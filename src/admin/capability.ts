@@ -14,6 +14,7 @@ import type { Grid } from "../grid/webdriver.ts";
 import { json } from "../http/json.ts";
 import type { Log } from "../log.ts";
 import type { RecordStore } from "../store/types.ts";
+import type { Answer } from "./answer.ts";
 import { type AdminNeeds, adminGuard, requireWorkspace, WorkspaceParams } from "./guard.ts";
 import type { RowPart } from "./rows.ts";
 
@@ -38,6 +39,37 @@ export interface PaneOp<S> {
   run(services: S, key: string, params: Record<string, string>): Promise<unknown>;
 }
 
+/** What a pane's fragment is handed; the UI surface fills it in. */
+export interface FragmentInput<R> {
+  workspace: string;
+  query: Record<string, string | undefined>;
+  /** The form a POST fragment's route read (`formBytes`); empty for a GET. */
+  form: URLSearchParams;
+  /** The workspace's row now, as its admin route answers it. */
+  row(): Promise<Answer<R>>;
+  /** The row's revision of this pane (its `revFields`), as the pane's marker says it. */
+  rev(row: R): string;
+  /** `fn` on this workspace, as its admin route would answer: a 404 when it is gone, a failure kept. */
+  read<T>(fn: (key: string) => Promise<T> | T): Promise<Answer<T>>;
+  /** The pane drawn again: its content and status. */
+  pane(): Promise<{ status: number; html: string }>;
+}
+
+/** A fragment's answer: HTML where it was asked for, or the whole pane again in the pane's place. */
+export type FragmentOut = { html: string; status?: number } | { whole: true };
+
+/**
+ * A part of a pane the UI serves on its own, `METHOD /ui/workspaces/{key}/panes/{slug}/{path}`
+ * (entries newer than the page shows, a form's answer), beside the pane the UI draws whole.
+ */
+export interface PaneFragment<R, S> {
+  method: "GET" | "POST";
+  path: string;
+  /** A POST's form: at most this many bytes, read before the credential's check. */
+  formBytes?: number;
+  run(services: S, input: FragmentInput<R>): Promise<FragmentOut>;
+}
+
 /** A workspace tab: its URL segment `slug`, the row fields it follows, how its pane loads and draws. */
 export interface PaneTab<R, D, S> {
   slug: string;
@@ -51,6 +83,8 @@ export interface PaneTab<R, D, S> {
   load(services: S, key: string): Promise<D>;
   render(input: PaneInput<R, D>): JSX.Element;
   ops: readonly PaneOp<S>[];
+  /** Its fragments, if any. */
+  fragments?: readonly PaneFragment<R, S>[];
 }
 
 /** What a capability's services are built from: the server's parts, made before any capability's. */

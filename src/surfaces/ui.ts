@@ -17,14 +17,12 @@ import { ActivityPage, SecretsPage, ServerLink, SettingsPage } from "./ui/pages.
 import { paneRoutes } from "./ui/panes.ts";
 import { fragment, page } from "./ui/respond.ts";
 import { signInRoutes } from "./ui/sign-in.ts";
-import { KEEP_AS_FLOW, keepAsFlowBody, timelinePaneRoutes } from "./ui/timeline.ts";
 import { WorkspacesPage } from "./ui/workspaces.tsx";
 
 export function uiRoutes(services: Services, feeds: Feeds) {
   const kit = uiKit(services, feeds);
   const { signOut } = kit;
   const panes = paneRoutes(kit);
-  const timeline = timelinePaneRoutes(kit);
 
   return (
     new Elysia({ name: "ui" })
@@ -41,6 +39,7 @@ export function uiRoutes(services: Services, feeds: Feeds) {
       })
       .use(signInRoutes(services))
       .use(panes.opRoutes())
+      .use(panes.fragmentRoutes())
       .get(
         "/ui/",
         kit.pageRoute(async (_, admin) => {
@@ -149,9 +148,6 @@ export function uiRoutes(services: Services, feeds: Feeds) {
             ),
           )
           .get("/ui/workspaces/:key/panes/:tab", panes.pane)
-          .get("/ui/workspaces/:key/panes/timeline/newer", timeline.newer)
-          .get("/ui/workspaces/:key/panes/timeline/older", timeline.older)
-          .post(KEEP_AS_FLOW, timeline.keepAsFlow, { parse: keepAsFlowBody })
           .post("/ui/workspaces/:key/end", panes.end)
           .delete("/ui/workspaces/:key", panes.forget),
       )

@@ -3,6 +3,7 @@
 
 import { capability, tabsOver } from "../admin/capability.ts";
 import { StepTools } from "../flows/tools.ts";
+import { timelineFragments } from "./fragments.ts";
 import { clearTimeline, timelineListing, timelineQuery, timelineRoutes } from "./routes.ts";
 import { timelineCounts, timelinePart } from "./row.ts";
 import { Timeline } from "./service.ts";
@@ -11,8 +12,8 @@ import { NewerLoader, TimelinePane } from "./view.tsx";
 
 const tab = tabsOver(timelinePart);
 
-/** The Timeline tab: its own UI routes (newer, older, Save as flow) draw it again. */
-export const timelineTab = tab({
+/** The Timeline tab, and its fragments (newer, older, Save as flow). */
+const timelineTab = tab({
   slug: "timeline",
   label: "Timeline",
   revFields: ["timeline_rev"],
@@ -23,6 +24,7 @@ export const timelineTab = tab({
     { method: "DELETE", path: [], run: (s, k) => clearTimeline(s, k, "all") },
     { method: "DELETE", path: ["screens"], run: (s, k) => clearTimeline(s, k, "screens") },
   ],
+  fragments: timelineFragments,
 });
 
 export const timeline = capability({

@@ -2,33 +2,15 @@
 // caller is already checked), each answer or failure kept as an Answer the views draw from.
 
 import { validate } from "../../actions/validate.ts";
+import { type Answer, attempt } from "../../admin/answer.ts";
 import type { PaneOp, PaneTab } from "../../admin/capability.ts";
 import { endWorkspace, forgetWorkspace, settingsList } from "../../admin/core.ts";
 import { requireWorkspace } from "../../admin/guard.ts";
-import { errorBody, notFound, statusOf } from "../../errors.ts";
-import type { Log } from "../../log.ts";
+import { notFound } from "../../errors.ts";
 import { ServerSecret, serverLink } from "../../person/admin.ts";
 import { existingWorkspaceRow, type WorkspaceRow, workspaceRows } from "../../registry.ts";
 import type { Services } from "../../services.ts";
 import { SERVER_RECORD } from "../../store/record.ts";
-import { keepRunAsFlow, timelineListing, timelineQuery } from "../../timeline/routes.ts";
-
-/** What a read or a change answered: its result, or the failure's status and message. */
-export type Answer<T = unknown> =
-  | { ok: true; status: 200; body: T; error: "" }
-  | { ok: false; status: number; body: null; error: string };
-
-/** `fn`'s answer, or its failure as the JSON route would give it (a 5xx logged like one). */
-export async function attempt<T>(log: Log, fn: () => Promise<T> | T): Promise<Answer<T>> {
-  try {
-    return { ok: true, status: 200, body: await fn(), error: "" };
-  } catch (err) {
-    const status = statusOf(err);
-    const { error } = errorBody(err);
-    if (status >= 500) log.error(`request failed: ${error}`);
-    return { ok: false, status, body: null, error };
-  }
-}
 
 export class Admin {
   constructor(private readonly services: Services) {}
@@ -53,18 +35,14 @@ export class Admin {
     return this.on(key, tab.load);
   }
 
-  /** A page of the timeline, `before` and `limit` as a query would give them. */
-  timeline(key: string, before: string | null = null, limit: string | null = null) {
-    return this.on(key, (s, k) => timelineListing(s, k, timelineQuery(before, limit)));
+  /** `fn` on a workspace that exists, as its admin route would answer (a pane's fragment asks). */
+  read<T>(key: string, fn: (key: string) => Promise<T> | T) {
+    return this.on(key, (_, k) => fn(k));
   }
 
   /** A pane's action: what its JSON route (`opRoutes`) does, `params` as Elysia decoded them. */
   act(key: string, op: PaneOp<Services>, params: Record<string, string>) {
     return this.on(key, (s, k) => op.run(s, k, params));
-  }
-
-  keepRun(key: string, body: unknown) {
-    return this.on(key, (s, k) => keepRunAsFlow(s, k, body));
   }
 
   end(key: string) {

@@ -2,16 +2,18 @@
 // capability's admin route answers (its tab's `load`), and an action on a pane (Forget, Clear, Keep…)
 // does what the same path under the API does (its tab's `ops`), then draws the pane again.
 import { Elysia } from "elysia";
-import { opRoute, type PaneTab } from "../../admin/capability.ts";
+import type { Answer } from "../../admin/answer.ts";
+import { type FragmentInput, opRoute, type PaneTab } from "../../admin/capability.ts";
 import { notFound } from "../../errors.ts";
+import { bodyParser } from "../../http/body.ts";
 import { TABS, type WorkspaceRow } from "../../registry.ts";
 import type { Services } from "../../services.ts";
 import { ErrorNotice, Failed, render } from "../../views/parts.tsx";
-import type { Ctx, PaneCtx, UiKit } from "./kit.ts";
-import type { Admin, Answer } from "./operations.ts";
+import { type Ctx, type PaneCtx, PaneParams, type UiKit } from "./kit.ts";
+import type { Admin } from "./operations.ts";
 import { ErrorPage } from "./pages.tsx";
 import { fragment, page } from "./respond.ts";
-import { paneRev, totalId, WorkspaceHead, WorkspacePage } from "./workspace.tsx";
+import { paneId, paneRev, totalId, WorkspaceHead, WorkspacePage } from "./workspace.tsx";
 
 type Tab = PaneTab<WorkspaceRow, unknown, Services>;
 /** A pane action's context: the workspace and its op's own params. */
@@ -95,6 +97,48 @@ export function paneRoutes(kit: UiKit) {
     return app;
   };
 
+  /**
+   * The panes' own fragments (the Timeline's newer and older entries, its Save as flow): a route for
+   * each of each tab, handed what the fragment may ask of the surface (the row, the pane drawn again).
+   */
+  const fragmentRoutes = () => {
+    const app = new Elysia({ name: "ui-pane-fragments" });
+    for (const tab of TABS) {
+      for (const f of tab.fragments ?? []) {
+        const run = async (ctx: PaneCtx, admin: Admin) => {
+          const key = ctx.params.key;
+          const input: FragmentInput<WorkspaceRow> = {
+            workspace: key,
+            query: ctx.query,
+            form: ctx.body instanceof URLSearchParams ? ctx.body : new URLSearchParams(),
+            row: () => admin.row(key),
+            rev: (row) => paneRev(row, tab),
+            read: (fn) => admin.read(key, fn),
+            pane: () => renderPane(services, admin, key, tab, null),
+          };
+          const out = await f.run(services, input);
+          if (!("whole" in out)) return fragment(out.html, out.status ?? 200);
+          const whole = await paneAfter(services, ctx, admin, tab, null);
+          const headers = { "hx-retarget": `#${paneId(tab.slug)}`, "hx-reswap": "innerHTML" };
+          return fragment(await whole.text(), whole.status, headers);
+        };
+        const path = `/ui/workspaces/:key/panes/${tab.slug}/${f.path}`;
+        if (f.method === "GET") app.get(path, kit.fragmentRoute(run), { params: PaneParams });
+        else
+          app.post(path, kit.formRoute(run), {
+            params: PaneParams,
+            // Read before the handler checks the credential: bounded by the fragment's own cap.
+            parse: bodyParser({
+              kinds: ["form"],
+              caps: { form: { bytes: f.formBytes ?? 0, what: "form" } },
+              wrongType: "send the form as application/x-www-form-urlencoded",
+            }),
+          });
+      }
+    }
+    return app;
+  };
+
   const end = kit.fragmentRoute(async (ctx: PaneCtx, admin) => {
     const key = ctx.params.key;
     const ended = await admin.end(key);
@@ -122,5 +166,5 @@ export function paneRoutes(kit: UiKit) {
     return paneAfter(services, ctx, admin, tab, null);
   });
 
-  return { workspacePage, opRoutes, end, forget, pane };
+  return { workspacePage, opRoutes, fragmentRoutes, end, forget, pane };
 }

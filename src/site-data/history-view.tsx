@@ -1,9 +1,20 @@
 // The History tab (docs/skill/references/SITE_DATA.md): one row per host, current first; the secrets
 // allowed there inside; a pill to the host's Site data; Clear with its confirm.
-import { ago, plural, savedText } from "../views/format.ts";
+import { ago, plural } from "../views/format.ts";
 import { attr, Confirm, Fold, Opens, Rev, Total } from "../views/parts.tsx";
 import { paneUrl, workspaceUrl } from "../views/urls.ts";
 import type { HistoryRow as FullHistoryRow } from "./by-host.ts";
+
+const num = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0);
+
+/** The saved pill of a History row: `2 cookies · 2 local`, zero counts left out. */
+export function savedText(saved: { cookies?: number; local?: number; session?: number }): string {
+  const parts: string[] = [];
+  if (num(saved.cookies) > 0) parts.push(plural(num(saved.cookies), "cookie"));
+  if (num(saved.local) > 0) parts.push(`${num(saved.local)} local`);
+  if (num(saved.session) > 0) parts.push(`${num(saved.session)} session`);
+  return parts.join(" · ");
+}
 
 export interface SecretLine {
   name: string;

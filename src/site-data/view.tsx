@@ -1,5 +1,5 @@
 // The Site data tab (docs/skill/references/SITE_DATA.md): one fold per host, Forget and Clear confirms.
-import { ago, expiryText, plural } from "../views/format.ts";
+import { ago, plural } from "../views/format.ts";
 import { attr, Confirm, Fold, Opens, type Pair, Rev, type Slice, Total } from "../views/parts.tsx";
 import { paneUrl } from "../views/urls.ts";
 import type {
@@ -7,6 +7,13 @@ import type {
   SiteDetail as FullSiteDetail,
   SiteRow as FullSiteRow,
 } from "./by-host.ts";
+
+/** A cookie's expiry as a date (`2026-12-01`), or `session` when it has none. */
+export function expiryText(expiry: number | null | undefined): string {
+  if (typeof expiry !== "number" || !Number.isFinite(expiry)) return "session";
+  const d = new Date(expiry * 1000);
+  return Number.isNaN(d.getTime()) ? "session" : d.toISOString().slice(0, 10);
+}
 
 export type CookieView = Slice<FullCookie, "name" | "value" | "domain">;
 export type SiteRow = Pick<FullSiteRow, "site" | "cookies" | "storage">;

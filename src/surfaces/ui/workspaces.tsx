@@ -1,9 +1,31 @@
 // The Workspaces page: one live card per workspace, repainted over SSE without a reload.
-import { countsText } from "../../views/format.ts";
+import { plural } from "../../views/format.ts";
 import { PageShell } from "../../views/layout.tsx";
 import { attr } from "../../views/parts.tsx";
 import { workspaceUrl } from "../../views/urls.ts";
 import type { Row } from "./row.ts";
+
+const num = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0);
+
+/** A row's counts: `6 screenshots · 2 recordings · 2 files`; zeros left out. */
+export function countsText(row: Record<string, unknown>): string {
+  const counts = (typeof row.counts === "object" && row.counts !== null ? row.counts : row) as Record<
+    string,
+    unknown
+  >;
+  const parts: string[] = [];
+  for (const [field, word] of [
+    ["screenshots", "screenshot"],
+    ["recordings", "recording"],
+    ["files", "file"],
+    ["downloads", "download"],
+    ["flows", "flow"],
+  ] as const) {
+    const n = num(counts[field]);
+    if (n > 0) parts.push(plural(n, word));
+  }
+  return parts.join(" · ");
+}
 
 export const cardId = (key: string) => `ws-${key}`;
 

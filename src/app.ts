@@ -34,8 +34,8 @@ import { openApiDocument } from "./surfaces/openapi.ts";
 import { restRoutes } from "./surfaces/rest.ts";
 import { uiRoutes } from "./surfaces/ui.ts";
 import { heldBrowsers } from "./workspaces/browsers.ts";
+import { Leases } from "./workspaces/lease.ts";
 import type { ManagerHooks } from "./workspaces/lifecycle.ts";
-import { Leases } from "./workspaces/lock.ts";
 import { WorkspaceManager } from "./workspaces/manager.ts";
 import { proxyFrom } from "./workspaces/proxy.ts";
 

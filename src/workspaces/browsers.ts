@@ -1,4 +1,4 @@
-// The browsers this server holds: each as one call holds it (its page port made on first use and
+// The browsers this server keeps: each as one call takes it (its page port made on first use and
 // given back at the end), over the one BiDi connection kept per live browser.
 import { error as wd } from "selenium-webdriver";
 import { type LiveBrowser, RefFloors } from "../actions/action.ts";
@@ -20,8 +20,8 @@ import type { Grid } from "../grid/webdriver.ts";
 import { type BrowserSettings, focusFor, type WorkspaceRecord } from "../store/record.ts";
 import type { ProxySpec } from "./proxy.ts";
 
-/** A browser as one call holds it: its page port is made on first use and given back at the end. */
-export interface Held extends LiveBrowser {
+/** A browser as one call takes it: its page port is made on first use and given back at the end. */
+export interface CallBrowser extends LiveBrowser {
   /** Where the page is now (null: the call never looked). */
   where(): Where | null;
   /** The call's selectors that named their element by ref, with that element's locator. */
@@ -143,7 +143,7 @@ export class Browsers {
    * The record's browser as a call holds it, its held connection asked once: "dead" when its channel
    * died, "wedged" when its page stopped answering (both to be ended and replaced).
    */
-  async held(id: string, record: WorkspaceRecord): Promise<Held | "dead" | "wedged"> {
+  async forCall(id: string, record: WorkspaceRecord): Promise<CallBrowser | "dead" | "wedged"> {
     const conn = this.connections.peek(id);
     // A connection open is a channel alive: only without one may it have died.
     if (!conn && this.connections.dead(id)) return "dead";
@@ -171,7 +171,7 @@ export class Browsers {
     return false;
   }
 
-  live(id: string, settings: BrowserSettings, record: WorkspaceRecord | null = null): Held {
+  live(id: string, settings: BrowserSettings, record: WorkspaceRecord | null = null): CallBrowser {
     const driver = this.grid.attach(id);
     let page: Promise<Page> | null = null;
     let made: Page | null = null;

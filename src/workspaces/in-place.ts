@@ -3,7 +3,7 @@
 import type { OpenRequest, OpenResult } from "../actions/shapes.ts";
 import { DEFAULT_HEIGHT, DEFAULT_WIDTH } from "../actions/shapes.ts";
 import type { BrowserSettings } from "../store/record.ts";
-import type { Held } from "./browsers.ts";
+import type { CallBrowser } from "./browsers.ts";
 
 /** The fields a live browser takes in place. */
 const IN_PLACE = new Set(["routes", "offline", "emulate"]);
@@ -40,23 +40,23 @@ export function inPlace(
 
 /**
  * Writes the new settings, then has the browser take them (its rules and emulation are applied as
- * it is held): a value the browser refuses (a 400) puts the record back as it was. Answers the page
+ * a call takes it): a value the browser refuses (a 400) puts the record back as it was. Answers the page
  * it is on.
  */
 export async function changeInPlace(
   c: InPlace,
   write: (settings: BrowserSettings) => Promise<unknown>,
-  resolve: () => Promise<Held>,
+  resolve: () => Promise<CallBrowser>,
 ): Promise<OpenResult> {
   await write(c.after);
-  const held = await resolve();
+  const browser = await resolve();
   try {
-    const page = await held.page().catch(async (err) => {
+    const page = await browser.page().catch(async (err) => {
       await write(c.before).catch(() => undefined);
       throw err;
     });
     const state = await page.state();
-    const now = held.settings;
+    const now = browser.settings;
     return {
       url: state.url,
       title: state.title,
@@ -67,6 +67,6 @@ export async function changeInPlace(
       recording: now.record === true,
     };
   } finally {
-    held.release();
+    browser.release();
   }
 }

@@ -26,7 +26,7 @@ import {
 } from "../store/record.ts";
 import type { LeaseFence, RecordStore } from "../store/types.ts";
 import { type Updated, updateWith } from "../store/update.ts";
-import type { Browsers, Held } from "./browsers.ts";
+import type { Browsers, CallBrowser } from "./browsers.ts";
 import { changeInPlace, type InPlace, inPlace } from "./in-place.ts";
 import { endOrphansOf, type Quit, quitBrowser } from "./orphans.ts";
 import { openOptions, resolveSettings } from "./settings.ts";
@@ -112,13 +112,13 @@ export class Lifecycle {
    * The workspace's browser, opening one (with its settings, site data and last page) when there is
    * none; `known`: the record as the call's lease read it (else it is read here).
    */
-  async resolve(workspace: string, turn: Turn, known?: WorkspaceRecord | null): Promise<Held> {
+  async resolve(workspace: string, turn: Turn, known?: WorkspaceRecord | null): Promise<CallBrowser> {
     const record = known !== undefined ? known : await this.store.get(workspace);
     const id = record?.session_id;
     if (!id) return this.reopen(workspace, "", turn, record, { quiet: this.quietNext.delete(workspace) });
-    const held = await this.browsers.held(id, record);
+    const browser = await this.browsers.forCall(id, record);
     // A browser whose channel died (found so by an earlier call): ended, and replaced before the call.
-    if (held === "dead") {
+    if (browser === "dead") {
       this.log.warn(`workspace ${workspace}: its browser's BiDi channel died; replacing it`);
       // Reaped meanwhile, it was not a page that broke it: the replacement follows the console.
       const quiet = await this.grid.alive(id).catch(() => true);
@@ -126,16 +126,16 @@ export class Lifecycle {
       return this.reopen(workspace, id, turn, record, { quiet });
     }
     // A browser whose page stopped answering, and still does not: it counts as gone, and is ended.
-    if (held === "wedged") {
+    if (browser === "wedged") {
       this.log.info(`workspace ${workspace}: its browser stopped answering; replacing it`);
       await this.endGridBrowser(id);
       return this.reopen(workspace, id, turn, record);
     }
-    return held;
+    return browser;
   }
 
-  /** The browser the record names now, as a call holds it; null when it names none. */
-  async held(workspace: string): Promise<Held | null> {
+  /** The browser the record names now, as a call takes it; null when it names none. */
+  async current(workspace: string): Promise<CallBrowser | null> {
     const record = await this.store.get(workspace);
     return record?.session_id ? this.browsers.live(record.session_id, record.settings, record) : null;
   }
@@ -150,7 +150,7 @@ export class Lifecycle {
     turn: Turn,
     known?: WorkspaceRecord | null,
     opts: { quiet?: boolean } = {},
-  ): Promise<Held> {
+  ): Promise<CallBrowser> {
     const since = performance.now();
     if (replacing) this.browsers.connections.drop(replacing);
     const record = known !== undefined ? known : await this.store.get(workspace);
@@ -295,7 +295,7 @@ export class Lifecycle {
     return this.hooks.recordings.expect(workspace, gridId, settings.browser ?? "chrome");
   }
 
-  /** open_session: replaces the workspace's browser. Call inside `run` (it holds the lease). */
+  /** open_session: replaces the workspace's browser. Call in the workspace's turn (it holds the lease). */
   async open(workspace: string, req: OpenRequest, turn: Turn): Promise<OpenResult> {
     const since = performance.now();
     // An explicit open starts a browser that follows the console again.

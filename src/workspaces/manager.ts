@@ -11,8 +11,8 @@ import type { Grid } from "../grid/webdriver.ts";
 import type { RecordStore } from "../store/types.ts";
 import { type Browsers, heldBrowsers } from "./browsers.ts";
 import { type Describe, describe } from "./describe.ts";
+import { Leases } from "./lease.ts";
 import { type EndResult, Lifecycle, type ManagerHooks } from "./lifecycle.ts";
-import { Leases } from "./lock.ts";
 import { OrphanSweep } from "./orphans.ts";
 import { CallPipeline } from "./pipeline.ts";
 

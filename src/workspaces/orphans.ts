@@ -10,7 +10,7 @@ import type { EndAnswer, Grid } from "../grid/webdriver.ts";
 import type { TaggedBrowser } from "../grid/webdriver-status.ts";
 import type { Log } from "../log.ts";
 import type { RecordStore } from "../store/types.ts";
-import type { Leases } from "./lock.ts";
+import type { Leases } from "./lease.ts";
 
 /** How long a look at the Grid's /status may take before the open goes on without it. */
 const LOOK_MS = 5_000;
@@ -153,13 +153,13 @@ export class OrphanSweep {
    * (its write was refused). A workspace a call holds is left for the next sweep.
    */
   private async unowned(workspace: string, browsers: TaggedBrowser[]): Promise<TaggedBrowser[]> {
-    const held = await this.d.leases.tryTake(workspace);
-    if (!held) return [];
+    const lease = await this.d.leases.tryTake(workspace);
+    if (!lease) return [];
     try {
       const owner = (await this.d.store.get(workspace))?.session_id ?? "";
       return browsers.filter((b) => b.id !== owner);
     } finally {
-      await held.release();
+      await lease.release();
     }
   }
 }

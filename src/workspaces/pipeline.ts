@@ -16,9 +16,9 @@ import type { HeldConnections } from "../grid/held-pool.ts";
 import type { Grid } from "../grid/webdriver.ts";
 import { focused, recordUrl } from "../store/record.ts";
 import type { RecordStore } from "../store/types.ts";
-import type { Held } from "./browsers.ts";
+import type { CallBrowser } from "./browsers.ts";
+import type { Leases } from "./lease.ts";
 import type { Lifecycle, ManagerHooks } from "./lifecycle.ts";
-import type { Leases } from "./lock.ts";
 import { act, type Call, type CallOptions, contextOf, effectsOf, type Parts } from "./runner.ts";
 import { settle } from "./settle.ts";
 import { awaitHandBack, takenOverIn } from "./taken-over.ts";
@@ -107,33 +107,33 @@ export class CallPipeline {
     facts: Facts | null,
   ): Promise<Ended> {
     if (action.unleased) return this.unleased(workspace, action, input, opts, facts);
-    const held = await this.take(workspace, facts !== null && facts.surface !== "person", opts.signal);
-    if (held.waitedMs > 0)
+    const lease = await this.take(workspace, facts !== null && facts.surface !== "person", opts.signal);
+    if (lease.waitedMs > 0)
       this.ports.services.log.debug(
-        `workspace ${workspace}: ${action.name} waited ${held.waitedMs} ms for its turn`,
+        `workspace ${workspace}: ${action.name} waited ${lease.waitedMs} ms for its turn`,
       );
     const stop = new AbortController();
     const outer = opts.signal;
     const relay = () => stop.abort(outer?.reason);
-    const lost = () => stop.abort(held.lost.reason);
+    const lost = () => stop.abort(lease.lost.reason);
     if (outer?.aborted) relay();
     else outer?.addEventListener("abort", relay, { once: true });
-    held.lost.addEventListener("abort", lost, { once: true });
+    lease.lost.addEventListener("abort", lost, { once: true });
     this.running.set(workspace, stop);
     const call: Call = {
       browser: null,
-      known: held.record,
+      known: lease.record,
       reopened: false,
-      turn: { fence: held.fence, stop: stop.signal },
-      touched: [],
+      turn: { fence: lease.fence, stop: stop.signal },
+      taken: [],
       effects: effectsOf(this.ports.services, workspace),
     };
     const done = () => {
-      for (const b of call.touched) b.release();
+      for (const b of call.taken) b.release();
       outer?.removeEventListener("abort", relay);
-      held.lost.removeEventListener("abort", lost);
+      lease.lost.removeEventListener("abort", lost);
       if (this.running.get(workspace) === stop) this.running.delete(workspace);
-      return held.release();
+      return lease.release();
     };
     try {
       let ended: Ended;
@@ -146,8 +146,8 @@ export class CallPipeline {
         ended = { ok: false, error };
       }
       // Whatever a call that lost its lease ran into, that is why it stopped.
-      if (!ended.ok && held.lost.aborted && !(ended.error instanceof LeaseLost))
-        ended = { ok: false, error: held.lost.reason };
+      if (!ended.ok && lease.lost.aborted && !(ended.error instanceof LeaseLost))
+        ended = { ok: false, error: lease.lost.reason };
       if (facts) await this.recordInTurn(facts, ended, call);
       // The answer goes now; the lease once the call's later work is done too, so the next call never
       // meets it half done.
@@ -168,9 +168,9 @@ export class CallPipeline {
     const seconds = this.ports.waitSeconds;
     const busy = () => unavailable(busyMessage(workspace, seconds));
     for (;;) {
-      const held = await this.ports.leases.take(workspace, { waitMs: seconds * 1000, signal, busy });
-      if (!agent || !takenOverIn(held.record, this.ports.now())) return held;
-      await held.release();
+      const lease = await this.ports.leases.take(workspace, { waitMs: seconds * 1000, signal, busy });
+      if (!agent || !takenOverIn(lease.record, this.ports.now())) return lease;
+      await lease.release();
       await awaitHandBack(this.ports.store, workspace, this.ports.now, signal);
     }
   }
@@ -283,12 +283,12 @@ export class CallPipeline {
     return out;
   }
 
-  /** The record in the turn: with the browser the call leaves (the workspace's, for one that held none). */
+  /** The record in the turn: with the browser the call leaves (the workspace's, for one that had none). */
   private async recordInTurn(facts: Facts, ended: Ended, call: Call): Promise<void> {
-    let own: Held | null = null;
+    let own: CallBrowser | null = null;
     try {
       if (!call.browser && facts.action.browser !== "none")
-        own = await this.ports.lifecycle.held(facts.workspace).catch(() => null);
+        own = await this.ports.lifecycle.current(facts.workspace).catch(() => null);
       // With the elements its selectors named by ref, as locators (browser/selectors-kept.ts).
       await this.record({ ...facts, located: call.browser?.located() }, ended, call.browser ?? own);
     } finally {

@@ -1,5 +1,5 @@
 // The browser and handler stage of a call, and of each step of a flow run inside one: the record's
-// browser, held for the call (a reaped one reopened once a call, one whose channel a page broke ended),
+// browser, taken for the call (a reaped one reopened once a call, one whose channel a page broke ended),
 // and the handler, run with a context made here. A flow's steps (`ctx.steps()`) go through this stage
 // and the settle write themselves, inside the run's turn: they never enter the pipeline again.
 import type { AnyAction, Asking, LiveBrowser } from "../actions/action.ts";
@@ -13,15 +13,15 @@ import type { Grid } from "../grid/webdriver.ts";
 import { isNoSuchSession } from "../grid/webdriver-errors.ts";
 import type { SiteDataReport, WorkspaceRecord } from "../store/record.ts";
 import type { RecordStore } from "../store/types.ts";
-import type { Held } from "./browsers.ts";
+import type { CallBrowser } from "./browsers.ts";
 import type { Lifecycle, ManagerHooks, Turn } from "./lifecycle.ts";
 import { settle } from "./settle.ts";
 
 type AnyRecord = Record<string, unknown>;
 
-/** A page call in flight: the browser it holds now, and what it did besides its result. */
+/** A page call in flight: the browser it has now, and what it did besides its result. */
 export interface Call {
-  browser: Held | null;
+  browser: CallBrowser | null;
   /** The record as the lease's take read it, for the call's first browser (then gone: stale). */
   known?: WorkspaceRecord | null;
   reopened: boolean;
@@ -29,8 +29,8 @@ export interface Call {
   gone?: string;
   /** The call's fence and stop signal, for the browsers its steps open. */
   turn: Turn;
-  /** The browsers the call came to hold, given back as it ends; the last is the one it leaves. */
-  touched: Held[];
+  /** The browsers the call took, given back as it ends; the last is the one it leaves. */
+  taken: CallBrowser[];
   /** Its handler's effects; their later work runs on after the answer, in the turn. */
   effects: Effects;
 }
@@ -65,9 +65,9 @@ export interface Parts {
   subscribers: readonly Subscriber[];
 }
 
-/** Keeps `b` as a browser the call holds, given back when the call ends. */
-function hold(call: Call, b: Held): Held {
-  call.touched.push(b);
+/** Keeps `b` as a browser the call took, given back when the call ends. */
+function keep(call: Call, b: CallBrowser): CallBrowser {
+  call.taken.push(b);
   return b;
 }
 
@@ -110,7 +110,7 @@ export function effectsOf(services: Pick<ActionServices, "log">, workspace: stri
 }
 
 /**
- * The browser and the handler, for a call or one step of a flow run: the record's browser, held for
+ * The browser and the handler, for a call or one step of a flow run: the record's browser, taken for
  * the call; a browser the Grid reaped is reopened (once a call) and the handler runs again on it (a
  * step's, when the step is run again: `Gone`); one whose channel a page broke, still on the Grid, is
  * ended and the call says so.
@@ -129,11 +129,11 @@ export async function act(
   if (call.gone) {
     const id = call.gone;
     call.gone = undefined;
-    call.browser = hold(call, await reopened(d, workspace, id, call.turn));
+    call.browser = keep(call, await reopened(d, workspace, id, call.turn));
   } else if (!call.browser) {
     const known = call.known;
     call.known = undefined;
-    call.browser = hold(call, await lifecycle.resolve(workspace, call.turn, known));
+    call.browser = keep(call, await lifecycle.resolve(workspace, call.turn, known));
   }
   const browser = call.browser;
   try {
@@ -149,12 +149,12 @@ export async function act(
       throw new Gone();
     }
     opts.effects.restart();
-    call.browser = hold(call, await reopened(d, workspace, browser.id, call.turn));
+    call.browser = keep(call, await reopened(d, workspace, browser.id, call.turn));
     return await attempt(d, workspace, call, call.browser, action, input, opts);
   }
 }
 
-function reopened(d: Parts, workspace: string, id: string, turn: Turn): Promise<Held> {
+function reopened(d: Parts, workspace: string, id: string, turn: Turn): Promise<CallBrowser> {
   d.services.log.info(`workspace ${workspace}: its browser was gone; reopening it`);
   return d.lifecycle.reopen(workspace, id, turn);
 }
@@ -163,7 +163,7 @@ async function attempt(
   d: Parts,
   workspace: string,
   call: Call,
-  browser: Held,
+  browser: CallBrowser,
   action: AnyAction,
   input: unknown,
   opts: Step,
@@ -252,8 +252,8 @@ async function browserless(
     return await action.handler(contextOf(d, workspace, call.turn, null, { signal, effects }), input);
   } finally {
     if (action.browser === "open" || action.browser === "end") {
-      const now = await d.lifecycle.held(workspace);
-      call.browser = now && hold(call, now);
+      const now = await d.lifecycle.current(workspace);
+      call.browser = now && keep(call, now);
     }
   }
 }

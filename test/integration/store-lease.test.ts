@@ -14,7 +14,7 @@ import { LEASE_QUEUE } from "../../src/store/redis-keys.ts";
 import { LEASE_DEADLINES } from "../../src/store/redis-leases.ts";
 import { SqliteStore } from "../../src/store/sqlite.ts";
 import type { RecordStore } from "../../src/store/types.ts";
-import { Leases, type WaitOptions } from "../../src/workspaces/lock.ts";
+import { Leases, type WaitOptions } from "../../src/workspaces/lease.ts";
 import { testRedisUrl } from "../support/env.ts";
 import { type PrivateRedis, startRedis } from "../support/redis-server.ts";
 

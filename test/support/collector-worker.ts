@@ -9,7 +9,7 @@ import { Collector } from "../../src/recordings/collector.ts";
 import { RedisStore } from "../../src/store/redis.ts";
 import { SqliteStore } from "../../src/store/sqlite.ts";
 import type { RecordStore } from "../../src/store/types.ts";
-import { Leases } from "../../src/workspaces/lock.ts";
+import { Leases } from "../../src/workspaces/lease.ts";
 
 const [dataDir = "", inbox = "", target = "", stop = "none"] = process.argv.slice(2);
 const records: RecordStore = /^rediss?:/.test(target)

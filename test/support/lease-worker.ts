@@ -6,7 +6,7 @@ import { emptyRecord } from "../../src/store/record.ts";
 import { RedisStore } from "../../src/store/redis.ts";
 import { SqliteStore } from "../../src/store/sqlite.ts";
 import type { RecordStore } from "../../src/store/types.ts";
-import { Leases } from "../../src/workspaces/lock.ts";
+import { Leases } from "../../src/workspaces/lease.ts";
 
 const [target = "", prefix = "", count = "0"] = process.argv.slice(2);
 const store: RecordStore = /^rediss?:/.test(target)

@@ -17,8 +17,8 @@ import { Redactor } from "../../src/secrets/redactor.ts";
 import type { Services } from "../../src/services.ts";
 import type { RecordStore } from "../../src/store/types.ts";
 import { heldBrowsers } from "../../src/workspaces/browsers.ts";
+import { Leases } from "../../src/workspaces/lease.ts";
 import type { ManagerHooks } from "../../src/workspaces/lifecycle.ts";
-import { Leases } from "../../src/workspaces/lock.ts";
 import { type LeaseSettings, WorkspaceManager } from "../../src/workspaces/manager.ts";
 import { testLog } from "./server.ts";
 

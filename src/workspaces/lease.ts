@@ -9,7 +9,7 @@ import type { WorkspaceRecord } from "../store/record.ts";
 import type { LeaseFence, RecordStore } from "../store/types.ts";
 
 /** A lease this server holds. */
-export interface Holding {
+export interface Lease {
   readonly fence: LeaseFence;
   /** Aborted (with LeaseLost) once the lease is known lost: not renewed in time, or broken. */
   readonly lost: AbortSignal;
@@ -53,7 +53,7 @@ export class Leases {
    * Waits in line for `name`'s lease, at most `opts.waitMs`; it comes with the record under `name`
    * (a workspace's), read in the same store step.
    */
-  async take(name: string, opts: WaitOptions): Promise<Holding & { record: WorkspaceRecord | null }> {
+  async take(name: string, opts: WaitOptions): Promise<Lease & { record: WorkspaceRecord | null }> {
     const ticket = crypto.randomUUID();
     const started = Date.now();
     const deadline = started + opts.waitMs;
@@ -69,7 +69,7 @@ export class Leases {
             this.waits.count++;
             this.waits.ms += waitedMs;
           }
-          return { ...this.hold(name, granted.token, waitedMs), record: granted.record };
+          return { ...this.leased(name, granted.token, waitedMs), record: granted.record };
         }
         waited = true;
         const left = deadline - Date.now();
@@ -84,15 +84,15 @@ export class Leases {
   }
 
   /** The lease now, or null when another holds it (or waits for it): no waiting in line. */
-  async tryTake(name: string): Promise<Holding | null> {
+  async tryTake(name: string): Promise<Lease | null> {
     const ticket = crypto.randomUUID();
     const token = await this.store.takeLease(name, ticket, this.ms);
-    if (token !== null) return this.hold(name, token);
+    if (token !== null) return this.leased(name, token);
     await this.store.leaveLeaseQueue(name, ticket).catch(() => undefined);
     return null;
   }
 
-  private hold(name: string, token: number, waitedMs = 0): Holding {
+  private leased(name: string, token: number, waitedMs = 0): Lease {
     const lost = new AbortController();
     // Until when this server knows the lease is its own: from when its last renewal was sent.
     let until = Date.now() + this.ms;

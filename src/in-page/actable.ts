@@ -31,30 +31,41 @@ const NOT_TARGETS = new Set(["LABEL", "HTML", "BODY", "MAIN", "FORM", "OPTION", 
  * framework's click attribute, an anchor without href), "listener" (a click listener the hints saw),
  * "pointer" (the top of a region with a pointer cursor, no bigger than a quarter of the window),
  * "focus" (focusable by script, tabindex -1, with a short text: a menu's or a list's item), "grab"
- * (the top of a region with a grab or move cursor: something to drag), or null.
+ * (the top of a region with a grab or move cursor: something to drag), or null. `box` is the
+ * element's box, asked once by the walk (1,000 listened rows ask it twice otherwise).
  */
-export function clickSignal(el: Element, style: CSSStyleDeclaration, parentCursor: string): string | null {
+export function clickSignal(
+  el: Element,
+  style: CSSStyleDeclaration,
+  parentCursor: string,
+  box: () => DOMRect,
+): string | null {
   if (NOT_TARGETS.has(el.tagName)) return null;
-  const signal = signalOf(el, style, parentCursor);
+  const signal = signalOf(el, style, parentCursor, box);
   // A wrapper around a link or a button (a datepicker's day cell): that one is the target.
   return signal && !(el.firstElementChild && el.querySelector(INTERACTIVE)) ? signal : null;
 }
 
-/** Whether `el` takes no more than 1/`part` of its window. */
-function small(el: Element, part: number): boolean {
-  const r = el.getBoundingClientRect();
+/** Whether `el` (its box `box()`) takes no more than 1/`part` of its window. */
+function small(el: Element, part: number, box: () => DOMRect): boolean {
+  const r = box();
   const view = el.ownerDocument.defaultView ?? window;
   return r.width * r.height <= (view.innerWidth * view.innerHeight) / part;
 }
 
-function signalOf(el: Element, style: CSSStyleDeclaration, parentCursor: string): string | null {
+function signalOf(
+  el: Element,
+  style: CSSStyleDeclaration,
+  parentCursor: string,
+  box: () => DOMRect,
+): string | null {
   if (el.matches(HANDLERS) || el.matches(HREFLESS)) return "handler";
   // A click listener the page's own world added (a hint: in-page/hinted.ts), on something no bigger
   // than a part of the page (a framework's listener on its root is not a target).
-  if (listened(el) && small(el, 4) && (el.textContent ?? "").length <= 300) return "listener";
+  if (listened(el) && small(el, 4, box) && (el.textContent ?? "").length <= 300) return "listener";
   // A grab or move cursor marks something to drag (a card, a handle): its top, as a pointer's.
   if ((style.cursor === "grab" || style.cursor === "move") && parentCursor !== style.cursor) return "grab";
-  if (style.cursor === "pointer" && parentCursor !== "pointer" && small(el, 4)) return "pointer";
+  if (style.cursor === "pointer" && parentCursor !== "pointer" && small(el, 4, box)) return "pointer";
   if (el.getAttribute("tabindex") === "-1" && !/^H[1-6]$/.test(el.tagName)) {
     const t = norm(el.textContent);
     if (t && t.length <= 60) return "focus";

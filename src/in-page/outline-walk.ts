@@ -152,7 +152,12 @@ export function walkPage(scope: Element): Walked {
     const none = style.display === "none";
     const native =
       el.matches(INTERACTIVE) || el.matches(DRAGGABLE) || el.matches(DROPPABLE) || dropHinted(el);
-    if (!native && (none || (!forced.has(el) && (c.inert || clickSignal(el, style, c.cursor) === null))))
+    let rect: DOMRect | null = null;
+    const box = () => {
+      rect ??= el.getBoundingClientRect();
+      return rect;
+    };
+    if (!native && (none || (!forced.has(el) && (c.inert || clickSignal(el, style, c.cursor, box) === null))))
       return "no";
     // A styled checkbox hides its input behind its label: list it, check acts through the label.
     const boxed =
@@ -163,7 +168,7 @@ export function walkPage(scope: Element): Walked {
     if (none) return "no";
     // What isVisible asks, with the style and box in hand (the box is asked once, for the cover too).
     if (style.display === "contents" || el.tagName === "OPTION") return isVisible(el) ? "yes" : "no";
-    const r = el.getBoundingClientRect();
+    const r = box();
     if (style.visibility !== "visible" || r.width <= 0 || r.height <= 0) return "no";
     // Under opacity 0 only a field stays (a file input over its styled button): a person sees no text.
     if (CONTROLS.has(el.tagName) ? !seenAt(el, {}) : !seenAt(el, OPAQUE)) return "hidden";

@@ -5,6 +5,8 @@
 // (its cursor goes on from there, and the read it goes back to afterwards), so a part may end inside
 // a frame and the next cursor still comes back out. Every document's refs (their letter) and cursors
 // (their token) are noted with the context that holds them, so a ref acts without a switch.
+import { error as wd } from "selenium-webdriver";
+import type { Claim } from "../grid/hint-relay.ts";
 import type { Page } from "../grid/page.ts";
 import type { NodeRef, WindowRef } from "../grid/page-call.ts";
 import type { Base, ReadArgs, ReadOutcome } from "../in-page/outline.ts";
@@ -46,12 +48,38 @@ async function within<T>(p: Promise<T>, ms: number): Promise<T | null> {
   }
 }
 
-/** One part of the whole outline, `max` characters, from `start` (the agent's document, or a cursor's). */
+/**
+ * The first document's read with the hints it reported that its sandbox may not hold yet, as
+ * takeHints takes them; one of their nodes gone with its document (a navigation since), read without.
+ */
+async function withHints(
+  ask: (args: ReadArgs) => Promise<ReadOutcome>,
+  args: ReadArgs,
+  claim: Claim,
+): Promise<ReadOutcome> {
+  const nodes = claim.ids.map((sharedId) => ({ sharedId, context: claim.context }));
+  try {
+    return await ask({ ...args, hints: { takes: claim.takes, nodes } });
+  } catch (err) {
+    if (!(err instanceof wd.StaleElementReferenceError)) {
+      claim.giveBack();
+      throw err;
+    }
+    return ask(args);
+  }
+}
+
+/**
+ * One part of the whole outline, `max` characters, from `start` (the agent's document, or a
+ * cursor's); `hints`, its document's hints the relay has not handed over, go with its read.
+ */
 export async function composeRead(
   page: Page,
   start: Step,
-  o: { max: number; floor: number; boxes?: boolean },
+  o: { max: number; floor: number; boxes?: boolean; hints?: Claim | null },
 ): Promise<Composed | { stale: string }> {
+  const carry = o.hints?.context === start.context ? o.hints : null;
+  if (o.hints && !carry) o.hints.giveBack();
   const entries: Entry[] = [];
   let used = 0;
   let high = o.floor;
@@ -62,12 +90,10 @@ export async function composeRead(
     if (step.base) args.base = step.base;
     if (step.after) args.after = step.after;
     if (o.boxes) args.boxes = true;
-    const asked: Promise<ReadOutcome> = page.callIn<ReadOutcome>(
-      step.context,
-      "readPage",
-      step.root ?? null,
-      args,
-    );
+    const here: Step = step;
+    const ask = (a: ReadArgs): Promise<ReadOutcome> =>
+      page.callIn<ReadOutcome>(here.context, "readPage", here.root ?? null, a);
+    const asked: Promise<ReadOutcome> = reads === 0 && carry ? withHints(ask, args, carry) : ask(args);
     // The agent's own document answers as any call does; a frame that does not is left unread.
     const got: ReadOutcome | null = reads === 0 ? await asked : await within(asked, FRAME_MS);
     if (got && "stale" in got && reads === 0) return got;

@@ -17,8 +17,9 @@ import { locate, Selector, timeoutField } from "./selectors.ts";
 
 export const DEFAULT_MAX_LENGTH = 6_000;
 /**
- * How long a read waits for a page just loaded to say its hints are sent, and for a few of them to
- * reach the sandbox (see grid/hint-relay.ts); a flood of them is not waited for.
+ * How long a read waits for a page just loaded to say its hints are sent, and for a few of another
+ * document's to reach the sandbox (see grid/hint-relay.ts); its own (a few) go with its call; a flood
+ * of them is not waited for, nor taken along.
  */
 const HINT_WAIT_MS = 300;
 const HINT_FEW = 200;
@@ -261,11 +262,14 @@ export const readPageAction = defineAction({
     // interactive (the one it replaces is about to go); then the hints of a page that just got a few.
     await tab.held.settled(tab.context, input.timeout * 1000, true);
     await tab.usable();
-    await tab.held.hints.reported(tab.context, HINT_WAIT_MS);
-    await tab.held.hints.settled(HINT_WAIT_MS, HINT_FEW);
+    const hints = tab.held.hints;
+    await hints.reported(tab.context, HINT_WAIT_MS);
+    // Another document's (a same-origin frame's) are handed over first; this one's go with its read.
+    await hints.settled(HINT_WAIT_MS, HINT_FEW, tab.context);
     const inFlight = await fetchesDone(tab);
     const floor = ctx.browser.refFloors.floor(tab.held);
-    const goOn = tab.held.hints.pauseFor();
+    const goOn = hints.pauseFor();
+    const claim = hints.claim(tab.context, HINT_FEW);
     const got = await acting(about, async () => {
       const root: NodeRef | null = input.selector
         ? await locate(tab, input.selector, { timeout: input.timeout })
@@ -278,8 +282,13 @@ export const readPageAction = defineAction({
         tab.context;
       const start: Step = { context, root };
       if (cursor !== undefined) start.cursor = cursor;
-      return composeRead(tab, start, { max: input.max_length, floor, boxes: input.boxes });
-    }).finally(goOn);
+      return composeRead(tab, start, { max: input.max_length, floor, boxes: input.boxes, hints: claim });
+    })
+      .catch((err: unknown) => {
+        claim?.giveBack();
+        throw err;
+      })
+      .finally(goOn);
     if ("stale" in got) throw badInput(got.stale, "cursor");
     ctx.browser.refFloors.raise(tab.held, got.high);
     const [{ url, title }, viewport] = await Promise.all([

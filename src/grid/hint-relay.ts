@@ -1,9 +1,11 @@
 // The outline's hints on their way from the page's own world to the sandbox (spec §1.6). The recorder
 // (in-page/page-world.ts, a preload script in the page's world) reports elements through a BiDi
 // channel as `script.message` events; the relay hands their node references to the sandbox of the
-// same document (in-page/standalone.ts takeHints), a chunk at a time, in the background. A hint may
-// make an element appear in the outline and nothing the server decides depends on one: a chunk that
-// fails (its document went, a node with it) is dropped, and nothing waits on the relay for long.
+// same document (in-page/standalone.ts takeHints), a chunk at a time, in the background, a moment
+// after they came (HOLD_MS): a read in that moment takes its document's along in its own call
+// (`claim`) rather than wait for the relay's. A hint may make an element appear in the outline and
+// nothing the server decides depends on one: a chunk that fails (its document went, a node with it)
+// is dropped, and nothing waits on the relay for long.
 
 import type { Script } from "webdriver-bidi-protocol";
 import { recordHints } from "../in-page/page-world.ts";
@@ -33,6 +35,13 @@ const EXPECT_MS = 10_000;
  * server's own to the same document waits behind the chunk under way: a small chunk keeps that short.
  */
 const CHUNK = 25;
+/**
+ * How long what a document reported waits before the relay hands it over, counted again from the
+ * report that says its loaded page's hints are sent. A read right after the load (navigate, then
+ * read_page) comes within it and takes them along itself, one call where the relay's would go first
+ * (the browser runs the two in turn, about 10 ms at least).
+ */
+const HOLD_MS = 50;
 /** Node references waiting at most; past it, what a page reports is dropped. */
 const MAX_WAITING = 50_000;
 const TAKE_MS = 5_000;
@@ -49,6 +58,23 @@ interface Chunk {
   context: string;
   takes: Take[];
   size: number;
+  /** When the relay may hand it over (Date.now()); a read's wait makes it now. */
+  due: number;
+}
+
+/** A document's hints a read takes along in its own call (in-page readPage's `hints`). */
+export interface Claim {
+  context: string;
+  /** takeHints's arguments: what each take is, then the node references in order. */
+  takes: string;
+  ids: string[];
+  /** The read did not go: the relay hands them over after all. */
+  giveBack(): void;
+}
+
+/** takeHints's first argument for `takes` (their node references follow it, in order). */
+function takesJson(takes: Take[]): string {
+  return JSON.stringify(takes.map((t) => [t.kind, t.paths]));
 }
 
 type Node = WireValue;
@@ -88,6 +114,11 @@ export class HintRelay {
   private readonly waiting: Chunk[] = [];
   private count = 0;
   private running: Promise<void> | null = null;
+  /** The chunk being handed over. */
+  private current: Chunk | null = null;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  /** Called whenever a chunk is done or the handing over stops. */
+  private readonly progress = new Set<() => void>();
   /** Reads under way: the relay hands nothing over meanwhile (each of their page calls would wait behind a chunk). */
   private reads = 0;
   /** Whether the pages have the recorder (held.ts follow): else nothing is ever waited for. */
@@ -102,9 +133,14 @@ export class HintRelay {
     private readonly held: (context: string) => boolean,
   ) {
     socket.on("script.message", null, (p) => {
-      if (p.channel !== HINT_CHANNEL || !p.source.context) return;
-      if (loaded(p.data)) this.arrived(p.source.context);
-      this.take(p.source.context, p.data);
+      const context = p.source.context;
+      if (p.channel !== HINT_CHANNEL || !context) return;
+      if (loaded(p.data)) {
+        this.arrived(context);
+        // The page is loaded: a read may come now, and take them along.
+        for (const c of this.waiting) if (c.context === context) c.due = Date.now() + HOLD_MS;
+      }
+      this.take(context, p.data);
     });
     socket.on("browsingContext.navigationStarted", null, (p) => {
       if (!this.recording) return;
@@ -148,12 +184,13 @@ export class HintRelay {
   }
 
   private take(context: string, data: Script.RemoteValue): void {
-    let chunk: Chunk = { context, takes: [], size: 0 };
+    const due = Date.now() + HOLD_MS;
+    let chunk: Chunk = { context, takes: [], size: 0, due };
     for (const t of hintTakes(data)) {
       if (this.count + t.ids.length > MAX_WAITING) break;
       if (chunk.size + t.ids.length > CHUNK) {
         this.waiting.push(chunk);
-        chunk = { context, takes: [], size: 0 };
+        chunk = { context, takes: [], size: 0, due };
       }
       chunk.takes.push(t);
       chunk.size += t.ids.length;
@@ -163,20 +200,39 @@ export class HintRelay {
     this.kick();
   }
 
-  /** Starts handing the waiting chunks over, unless it is under way. */
+  /** Starts handing the waiting chunks that are due over, unless it is under way; the rest when due. */
   kick(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
     this.running ??= this.run().finally(() => {
       this.running = null;
+      this.current = null;
+      this.schedule();
+      this.tell();
     });
+  }
+
+  /** Goes on with what is due now (a kick while the run was ending), or when the next is due. */
+  private schedule(): void {
+    if (this.socket.closed || this.reads > 0) return;
+    const next = Math.min(...this.waiting.filter((c) => !this.held(c.context)).map((c) => c.due));
+    if (next <= Date.now()) this.kick();
+    else if (Number.isFinite(next)) this.timer = setTimeout(() => this.kick(), next - Date.now());
+  }
+
+  private tell(): void {
+    for (const p of [...this.progress]) p();
   }
 
   private async run(): Promise<void> {
     for (;;) {
-      const at = this.waiting.findIndex((c) => !this.held(c.context));
+      const now = Date.now();
+      const at = this.waiting.findIndex((c) => c.due <= now && !this.held(c.context));
       if (at < 0 || this.socket.closed || this.reads > 0) return;
       const [chunk] = this.waiting.splice(at, 1) as [Chunk];
+      this.current = chunk;
       const args: Script.LocalValue[] = [
-        { type: "string", value: JSON.stringify(chunk.takes.map((t) => [t.kind, t.paths])) },
+        { type: "string", value: takesJson(chunk.takes) },
         ...chunk.takes.flatMap((t) => t.ids.map((sharedId) => ({ sharedId }))),
       ];
       await callScript(
@@ -191,7 +247,39 @@ export class HintRelay {
         { timeoutMs: TAKE_MS },
       ).catch(() => undefined);
       this.count -= chunk.size;
+      this.current = null;
+      this.tell();
     }
+  }
+
+  /**
+   * What `context`'s document reported that its sandbox may not hold yet (waiting, or in the chunk
+   * under way, which the browser may run after the read), for a read to take along in its own call;
+   * null when there is none, or more than `few` node references (a flood goes the relay's way).
+   */
+  claim(context: string, few: number): Claim | null {
+    const mine = this.waiting.filter((c) => c.context === context);
+    const going = this.current?.context === context ? this.current : null;
+    const size = mine.reduce((n, c) => n + c.size, going?.size ?? 0);
+    if (!size || size > few) return null;
+    for (const c of mine) this.waiting.splice(this.waiting.indexOf(c), 1);
+    const taken = mine.reduce((n, c) => n + c.size, 0);
+    this.count -= taken;
+    const takes = [...(going?.takes ?? []), ...mine.flatMap((c) => c.takes)];
+    let back = false;
+    return {
+      context,
+      takes: takesJson(takes),
+      ids: takes.flatMap((t) => t.ids),
+      giveBack: () => {
+        if (back) return;
+        back = true;
+        for (const c of mine) c.due = 0;
+        this.waiting.unshift(...mine);
+        this.count += taken;
+        this.kick();
+      },
+    };
   }
 
   /**
@@ -215,18 +303,32 @@ export class HintRelay {
   }
 
   /**
-   * Resolves once nothing is waiting to be handed over, or after `ms`; true when nothing is. A read
-   * waits for a few hints (a page that just added them), never for a flood (a page of 1,000 rows
+   * Hands over at once what is waiting and resolves once it is handed over, or after `ms`; true when
+   * it is. What `except` reported is left as it is: a read takes its own document's along (`claim`).
+   * A read waits for a few hints (a frame's, just added), never for a flood (a page of 1,000 rows
    * lists them a read later): past `few` waiting, it does not wait at all.
    */
-  async settled(ms: number, few = Number.POSITIVE_INFINITY): Promise<boolean> {
+  async settled(ms: number, few = Number.POSITIVE_INFINITY, except?: string): Promise<boolean> {
+    const other = (c: Chunk) => c.context !== except && !this.held(c.context);
+    const flood = this.count > few;
+    if (!flood) for (const c of this.waiting) if (other(c)) c.due = 0;
     // What waited for a tab that takes scripts now goes.
     this.kick();
-    if (this.count > few) return false;
+    if (flood) return false;
+    const pending = () =>
+      (!!this.current && this.current.context !== except) || (!!this.running && this.waiting.some(other));
     const until = Date.now() + ms;
-    while (this.running && Date.now() < until) {
-      await Promise.race([this.running, Bun.sleep(Math.max(0, until - Date.now()))]);
+    while (pending() && Date.now() < until) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          this.progress.delete(done);
+          resolve();
+        };
+        const timer = setTimeout(done, Math.max(0, until - Date.now()));
+        this.progress.add(done);
+      });
     }
-    return !this.running;
+    return !pending();
   }
 }

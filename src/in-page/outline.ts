@@ -8,10 +8,12 @@
 // origin's) ends a part with `split`: the server reads it in its own context, where its read is kept
 // with where it sits in the outline (`base`) and where the outline goes on after it (`then`).
 import { cut, norm } from "./dom.ts";
+import { forgetHints } from "./hinted.ts";
 import { entryOf } from "./outline-describe.ts";
 import { type Frame, type Raw, type Walked, walkPage } from "./outline-walk.ts";
 import { keepRead, readOf, refFloor, refHigh, registry } from "./refs.ts";
 import { type Entry, renderEntry } from "./render.ts";
+import { takeHints } from "./standalone.ts";
 
 export interface ReadArgs {
   /** Characters of outline the part may take. */
@@ -28,6 +30,8 @@ export interface ReadArgs {
   base?: Base;
   /** Where the whole goes on once this document's outline is done. */
   after?: Then;
+  /** Hints the relay had not handed over yet, taken along (grid/hint-relay.ts claim): takeHints's arguments. */
+  hints?: { takes: string; nodes: unknown[] };
 }
 
 /** A frame's outline in the whole: how deep, and the frames to enter to use its CSS selectors (null: none can). */
@@ -88,6 +92,10 @@ function optionLines(select: HTMLSelectElement): Walked {
 }
 
 export function readPage(root: Element | null, args: ReadArgs): ReadOutcome {
+  if (args.hints) {
+    takeHints(args.hints.takes, ...args.hints.nodes);
+    forgetHints();
+  }
   refFloor(args.floor);
   let kept: Kept;
   let id: number;

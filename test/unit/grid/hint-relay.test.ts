@@ -1,7 +1,8 @@
 // The hint relay: what the page's world reports through the hint channel goes to the sandbox of the
 // same document, in chunks, in the background; nothing else in a report is taken (a page can send
 // anything through its own calls of the wrapped functions); a tab that cannot take a script waits;
-// a read waits a moment for a page just loaded to say its hints are sent, never for a flood.
+// a read waits a moment for a page just loaded to say its hints are sent, never for a flood; what a
+// page reports waits a moment before it goes, for a read that comes then to take it along itself.
 import { expect, test } from "bun:test";
 import { HINT_CHANNEL, HINT_PRELOAD, HintRelay, hintTakes } from "../../../src/grid/hint-relay.ts";
 import { FakeSocket } from "../../support/fake-socket.ts";
@@ -80,7 +81,7 @@ test("while a read walks the page the relay hands nothing over, and goes on afte
   expect(relay.waitingCount).toBe(60);
   goOn();
   goOn(); // a second call changes nothing
-  await Bun.sleep(20);
+  await Bun.sleep(100);
   expect(relay.waitingCount).toBe(0);
   expect(s.sent.filter((c) => c.method === "script.callFunction")).toHaveLength(3);
 });
@@ -126,4 +127,65 @@ test("a read waits for a page just loaded to say its hints are sent, but never f
   t = performance.now();
   expect(await relay.settled(1_000, 200)).toBe(false);
   expect(performance.now() - t).toBeLessThan(20);
+});
+
+const calls = (s: FakeSocket) => s.sent.filter((c) => c.method === "script.callFunction");
+
+test("what a page reports goes a moment later, counted again from the report that says it is loaded", async () => {
+  const s = new FakeSocket(() => ({ type: "success", result: { type: "number", value: 1 }, realm: "r" }));
+  const relay = new HintRelay(s.socket, () => false);
+  s.emit("script.message", message("CTX", report([node("a")])));
+  await Bun.sleep(30);
+  expect(calls(s)).toHaveLength(0);
+  s.emit("script.message", message("CTX", report([], [], [], true)));
+  await Bun.sleep(35);
+  expect(calls(s)).toHaveLength(0);
+  await Bun.sleep(60);
+  expect(calls(s)).toHaveLength(1);
+  expect(relay.waitingCount).toBe(0);
+});
+
+test("a read takes its document's hints along (the chunk under way too); the relay sends them no more; given back, they go", async () => {
+  let answer: () => void = () => {};
+  const s = new FakeSocket(
+    () =>
+      new Promise((resolve) => {
+        answer = () => resolve({ type: "success", result: { type: "number", value: 1 }, realm: "r" });
+      }),
+  );
+  const relay = new HintRelay(s.socket, () => false);
+  s.emit(
+    "script.message",
+    message("CTX", report([node("a"), arr(node("list"), { type: "string", value: "0:div" })])),
+  );
+  s.emit("script.message", message("FRAME", report([node("f")])));
+  // Another document's are handed over at once; the reading one's are left to the read.
+  const done = relay.settled(300, 200, "CTX");
+  await Bun.sleep(5);
+  expect(calls(s).map((c: any) => c.params.target.context)).toEqual(["FRAME"]);
+  answer();
+  expect(await done).toBe(true);
+  const claim = relay.claim("CTX", 200);
+  expect(claim?.ids).toEqual(["a", "list"]);
+  expect(JSON.parse(claim?.takes ?? "")).toEqual([
+    [0, null],
+    [0, "0:div"],
+  ]);
+  expect(relay.waitingCount).toBe(0);
+  expect(relay.claim("CTX", 200)).toBeNull();
+  await Bun.sleep(80);
+  expect(calls(s)).toHaveLength(1);
+  // Given back (the read did not go), they go after all.
+  claim?.giveBack();
+  await Bun.sleep(5);
+  expect(calls(s)).toHaveLength(2);
+  expect((calls(s)[1] as any).params.arguments.slice(1)).toEqual([{ sharedId: "a" }, { sharedId: "list" }]);
+  // Under way, a read takes them along as well (the browser may run the read first).
+  expect(relay.claim("CTX", 200)?.ids).toEqual(["a", "list"]);
+  answer();
+  await Bun.sleep(5);
+  // More than `few`: left to the relay.
+  s.emit("script.message", message("CTX", report(Array.from({ length: 30 }, (_, i) => node(`n${i}`)))));
+  expect(relay.claim("CTX", 20)).toBeNull();
+  expect(relay.waitingCount).toBe(30);
 });

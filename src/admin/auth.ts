@@ -97,13 +97,13 @@ export class AdminAuth {
   /** A new sign-in: the id for the cookie (its digest is what the store keeps). */
   async signIn(): Promise<string> {
     const id = randomBytes(32).toString("base64url");
-    await this.store.putSession(digest(id), SIGN_IN_SECONDS);
+    await this.store.putSignIn(digest(id), SIGN_IN_SECONDS);
     return id;
   }
 
   async signOut(request: Request): Promise<void> {
     const id = adminCookie(request);
-    if (id && SIGN_IN_ID.test(id)) await this.store.dropSession(digest(id));
+    if (id && SIGN_IN_ID.test(id)) await this.store.dropSignIn(digest(id));
   }
 
   /** How the request is signed in; 401 when it is not. No token configured: open (loopback only). */
@@ -112,7 +112,7 @@ export class AdminAuth {
     const bearer = bearerOf(request);
     if (bearer !== null && sameToken(bearer, this.token)) return "bearer";
     const id = adminCookie(request);
-    if (id && SIGN_IN_ID.test(id) && (await this.store.hasSession(digest(id)))) return "cookie";
+    if (id && SIGN_IN_ID.test(id) && (await this.store.hasSignIn(digest(id)))) return "cookie";
     if (bearer !== null && this.agentToken && sameToken(bearer, this.agentToken))
       throw unauthorized(AGENT_TOKEN_ON_ADMIN);
     throw unauthorized();

@@ -122,7 +122,7 @@ export class RedisSessions {
     return Number(await this.conn.command("EXISTS", [this.prefix + MARK + name])) > 0;
   }
 
-  async putSession(id: string, seconds: number): Promise<void> {
+  async putSignIn(id: string, seconds: number): Promise<void> {
     await this.conn.command("SET", [
       this.prefix + SESSION_MARK + id,
       "1",
@@ -131,11 +131,11 @@ export class RedisSessions {
     ]);
   }
 
-  async hasSession(id: string): Promise<boolean> {
+  async hasSignIn(id: string): Promise<boolean> {
     return Number(await this.conn.command("EXISTS", [this.prefix + SESSION_MARK + id])) > 0;
   }
 
-  async dropSession(id: string): Promise<void> {
+  async dropSignIn(id: string): Promise<void> {
     await this.conn.command("DEL", [this.prefix + SESSION_MARK + id]);
   }
 }

@@ -300,16 +300,16 @@ export class RedisStore implements RecordStore {
     return this.sessions.hasMark(name);
   }
 
-  putSession(id: string, seconds: number): Promise<void> {
-    return this.sessions.putSession(id, seconds);
+  putSignIn(id: string, seconds: number): Promise<void> {
+    return this.sessions.putSignIn(id, seconds);
   }
 
-  hasSession(id: string): Promise<boolean> {
-    return this.sessions.hasSession(id);
+  hasSignIn(id: string): Promise<boolean> {
+    return this.sessions.hasSignIn(id);
   }
 
-  dropSession(id: string): Promise<void> {
-    return this.sessions.dropSession(id);
+  dropSignIn(id: string): Promise<void> {
+    return this.sessions.dropSignIn(id);
   }
 
   async ping(): Promise<boolean> {

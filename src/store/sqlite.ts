@@ -55,10 +55,10 @@ export class SqliteStore implements RecordStore {
   private readonly atomic: (key: string, fn: UpdateFn, fence?: LeaseFence) => WorkspaceRecord | null;
   private readonly leaseOps: LeaseStatements;
   private readonly leaseSteps: ReturnType<typeof leaseTransactions>;
-  private readonly putSessionRow: Statement<unknown, [string, number]>;
-  private readonly sessionRow: Statement<{ expires_at: number }, [string]>;
-  private readonly dropSessionRow: Statement<unknown, [string]>;
-  private readonly purgeSessions: Statement<unknown, [number]>;
+  private readonly putSignInRow: Statement<unknown, [string, number]>;
+  private readonly signInRow: Statement<{ expires_at: number }, [string]>;
+  private readonly dropSignInRow: Statement<unknown, [string]>;
+  private readonly purgeSignIns: Statement<unknown, [number]>;
   /** When expired marks were last purged (epoch seconds). */
   private marksPurged = 0;
 
@@ -80,12 +80,12 @@ export class SqliteStore implements RecordStore {
       this.db.run("PRAGMA synchronous = NORMAL");
       createTables(this.db);
     });
-    this.putSessionRow = this.db.query(
+    this.putSignInRow = this.db.query(
       "INSERT INTO admin_sessions (id, expires_at) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET expires_at = excluded.expires_at",
     );
-    this.sessionRow = this.db.query("SELECT expires_at FROM admin_sessions WHERE id = ?");
-    this.dropSessionRow = this.db.query("DELETE FROM admin_sessions WHERE id = ?");
-    this.purgeSessions = this.db.query("DELETE FROM admin_sessions WHERE expires_at <= ?");
+    this.signInRow = this.db.query("SELECT expires_at FROM admin_sessions WHERE id = ?");
+    this.dropSignInRow = this.db.query("DELETE FROM admin_sessions WHERE id = ?");
+    this.purgeSignIns = this.db.query("DELETE FROM admin_sessions WHERE expires_at <= ?");
     this.select = this.db.query("SELECT value, expires_at FROM records WHERE key = ?");
     // An upsert rewrites the row in place; INSERT OR REPLACE deletes and reinserts it, which
     // touches several b-tree pages per write once a few 2 KB records exist (half the speed).
@@ -229,23 +229,23 @@ export class SqliteStore implements RecordStore {
     });
   }
 
-  async putSession(id: string, seconds: number): Promise<void> {
+  async putSignIn(id: string, seconds: number): Promise<void> {
     this.guard(() => {
       const now = this.now();
-      this.purgeSessions.run(now);
-      this.putSessionRow.run(id, now + seconds);
+      this.purgeSignIns.run(now);
+      this.putSignInRow.run(id, now + seconds);
     });
   }
 
-  async hasSession(id: string): Promise<boolean> {
+  async hasSignIn(id: string): Promise<boolean> {
     return this.guard(() => {
-      const row = this.sessionRow.get(id);
+      const row = this.signInRow.get(id);
       return row !== null && row.expires_at > this.now();
     });
   }
 
-  async dropSession(id: string): Promise<void> {
-    this.guard(() => this.dropSessionRow.run(id));
+  async dropSignIn(id: string): Promise<void> {
+    this.guard(() => this.dropSignInRow.run(id));
   }
 
   async ping(): Promise<boolean> {

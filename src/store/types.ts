@@ -98,12 +98,12 @@ export interface RecordStore {
 
   /**
    * Admin sign-ins, kept beside the records (never among their keys) so every server of a group
-   * honours them: `id` is a digest of the cookie's session id, and it lives `seconds`.
+   * honours them: `id` is a digest of the cookie's sign-in id, and it lives `seconds`.
    */
-  putSession(id: string, seconds: number): Promise<void>;
+  putSignIn(id: string, seconds: number): Promise<void>;
   /** Whether the sign-in `id` is there and unexpired. */
-  hasSession(id: string): Promise<boolean>;
-  dropSession(id: string): Promise<void>;
+  hasSignIn(id: string): Promise<boolean>;
+  dropSignIn(id: string): Promise<void>;
   /** True when the store answers. */
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -119,9 +119,9 @@ class CountingStore implements RecordStore {
   closeMcpSession = (id: string) => this.inner.closeMcpSession(id);
   putMark = (n: string, s: number) => this.inner.putMark(n, s);
   hasMark = (n: string) => this.inner.hasMark(n);
-  putSession = (id: string, seconds: number) => this.inner.putSession(id, seconds);
-  hasSession = (id: string) => this.inner.hasSession(id);
-  dropSession = (id: string) => this.inner.dropSession(id);
+  putSignIn = (id: string, seconds: number) => this.inner.putSignIn(id, seconds);
+  hasSignIn = (id: string) => this.inner.hasSignIn(id);
+  dropSignIn = (id: string) => this.inner.dropSignIn(id);
   ping = () => this.inner.ping();
   close = () => this.inner.close();
   count(k: string) {

@@ -280,14 +280,14 @@ for (const h of [sqliteHarness("sqlite-file", true), sqliteHarness("sqlite-memor
     test("admin sign-ins live beside the records, never among their keys, and expire", async () => {
       const s = await fresh(h, 600);
       await s.set("ws", emptyRecord());
-      expect(await s.hasSession("d1")).toBe(false);
-      await s.putSession("d1", 30);
-      await s.putSession("d2", 30);
-      expect(await s.hasSession("d1")).toBe(true);
+      expect(await s.hasSignIn("d1")).toBe(false);
+      await s.putSignIn("d1", 30);
+      await s.putSignIn("d2", 30);
+      expect(await s.hasSignIn("d1")).toBe(true);
       expect(await s.keys()).toEqual(["ws"]);
-      await s.dropSession("d1");
-      expect(await s.hasSession("d1")).toBe(false);
-      expect(await s.hasSession("d2")).toBe(true);
+      await s.dropSignIn("d1");
+      expect(await s.hasSignIn("d1")).toBe(false);
+      expect(await s.hasSignIn("d2")).toBe(true);
       if (s instanceof RedisStore) {
         const full = `${s.prefix}!admin-session:d2`;
         expect(Number(await raw.send("TTL", [full]))).toBeGreaterThan(25);
@@ -296,7 +296,7 @@ for (const h of [sqliteHarness("sqlite-file", true), sqliteHarness("sqlite-memor
       } else {
         clock += 31;
       }
-      expect(await s.hasSession("d2")).toBe(false);
+      expect(await s.hasSignIn("d2")).toBe(false);
       expect(await s.get("ws")).not.toBeNull();
     });
   });

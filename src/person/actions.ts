@@ -45,7 +45,7 @@ export const askHuman = defineAction({
     // The client's user replied in its own window (their answer, or a person's given meanwhile).
     if (asking && "replied" in asking) {
       const { id, text } = asking.replied;
-      const answer = await ctx.services.questions.settle(ctx.workspace, id, text);
+      const answer = await ctx.services.questions.close(ctx.workspace, id, text);
       return answer === null
         ? { answered: false, url: "", title: "" }
         : { answered: true, answer, url: "", title: "" };

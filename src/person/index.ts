@@ -22,7 +22,7 @@ export const person = capability({
 declare module "../actions/ports.ts" {
   interface ActionServices {
     /** The questions agents wait on (ask_human). */
-    readonly questions: Pick<Questions, "ask" | "settle">;
+    readonly questions: Pick<Questions, "ask" | "close">;
     /** The secrets a person gives a workspace on the server's page (request_secret, a bound write). */
     readonly personSecrets: Pick<PersonSecrets, "get" | "ask" | "require">;
   }

@@ -141,7 +141,7 @@ export class Questions {
    * the answer a person gave meanwhile if there is one, else the client's; null when the question
    * is gone (its time passed, End, Forget). Either way the question is done.
    */
-  async settle(workspace: string, id: string, text: string | null): Promise<string | null> {
+  async close(workspace: string, id: string, text: string | null): Promise<string | null> {
     const got = await updateWith(this.store, workspace, (cur) => {
       const q = cur?.question;
       if (!cur || q?.id !== id) return { record: null, value: null };

@@ -123,7 +123,7 @@ export const saveSiteData = defineAction({
       const { data, receipt } = snapshot(r.site_data, captured, r.history, now);
       fill((result) => {
         // What loads from here counts toward the next save: the browser holds what was written.
-        read?.settle(Object.keys(data.origins ?? {}));
+        read?.saved(Object.keys(data.origins ?? {}));
         return { ...result, saved: receipt };
       });
       return withSiteData(r, data);

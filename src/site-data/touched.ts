@@ -70,7 +70,7 @@ function originsIn(tree: Contexts): string[] {
  * Begins a save's read: the origins to read afresh (touched since the baseline, live now), or null
  * when the server cannot know and everything is read (the history's origins and `seen`). `stored` is the snapshot's origins now: one
  * changed beneath (a Forget, another browser's save) reads everything too. From here on, what loads
- * counts toward the next save; `settle` sets the new baseline once the save is written (a save
+ * counts toward the next save; `saved` sets the new baseline once the save is written (a save
  * that is not written leaves none: the next reads everything).
  */
 export async function beginRead(
@@ -82,7 +82,8 @@ export async function beginRead(
   seen: string[];
   /** Each tab's url now, as the browser said it (the tree this read asked for). */
   tabs: Map<string, string>;
-  settle: (saved: string[]) => void;
+  /** The save wrote: `saved`, its origins, are what the next read compares with. */
+  saved: (saved: string[]) => void;
 }> {
   const t = tracker(socket);
   const known = t.baseline !== null && sameSet(t.baseline, stored);
@@ -98,7 +99,7 @@ export async function beginRead(
     fresh: known ? seen : null,
     seen,
     tabs: new Map(tree.map((c) => [c.context, c.url])),
-    settle: (saved) => {
+    saved: (saved) => {
       t.baseline = [...saved];
     },
   };

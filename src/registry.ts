@@ -6,7 +6,7 @@
 import { Elysia } from "elysia";
 import type { AnyAction } from "./actions/action.ts";
 import type { ResourceDef } from "./actions/resource.ts";
-import { type BuiltOf, opRoutes, type PaneTab, type RowOf, type ServerParts } from "./admin/capability.ts";
+import { type BuildNeeds, type BuiltOf, opRoutes, type PaneTab, type RowOf } from "./admin/capability.ts";
 import { requireWorkspace } from "./admin/guard.ts";
 import { type BaseRow, type RowPart, rowOf, workspaceKeys } from "./admin/rows.ts";
 import { browser } from "./browser/index.ts";
@@ -89,7 +89,7 @@ export type WorkspaceRow = BaseRow & Intersection<RowOf<Capabilities>>;
 export type Built = Intersection<BuiltOf<Capabilities>>;
 
 /** Every capability's services, built from the server's parts in the list's order. */
-export function buildCapabilities(parts: ServerParts): Built {
+export function buildCapabilities(parts: BuildNeeds): Built {
   return Object.assign({}, ...CAPABILITIES.map((c) => c.build?.(parts) ?? {}));
 }
 

@@ -1,6 +1,6 @@
-// What a handler is handed: its workspace's browser, the record read-only, and narrow ports to the
-// capabilities it calls, never the server. The base names no capability: each one adds its own port
-// to ActionServices from its folder's index.ts (`declare module "../actions/ports.ts"`), as the
+// What a handler is handed: its workspace's browser, the record read-only, and the narrow services
+// of the capabilities it calls, never the server. The base names no capability: each one adds its
+// own to ActionServices from its folder's index.ts (`declare module "../actions/ports.ts"`), as the
 // secrets, files, flows, timeline and person capabilities do.
 
 import type { Config } from "../config/schema.ts";
@@ -13,7 +13,7 @@ import type { OpenRequest, OpenResult } from "./shapes.ts";
 import type { Steps } from "./steps.ts";
 
 /**
- * What a handler may call: the base's own parts here, and each capability's port, added by the
+ * What a handler may call: the base's own parts here, and each capability's services, added by the
  * capability (its index.ts). The server's whole set (services.ts) is one of these.
  */
 export interface ActionServices {

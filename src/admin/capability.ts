@@ -88,7 +88,7 @@ export interface PaneTab<R, D, S> {
 }
 
 /** What a capability's services are built from: the server's parts, made before any capability's. */
-export interface ServerParts {
+export interface BuildNeeds {
   readonly config: Config;
   readonly log: Log;
   readonly store: RecordStore;
@@ -114,9 +114,9 @@ export interface Capability<R extends object, S, B extends object = object> {
   name: string;
   /**
    * Its services, built once as the server is put together, before the workspace manager: they join
-   * the server's set, and its handlers see them as the port its index.ts adds to `ActionServices`.
+   * the server's set, and its handlers see them as its index.ts adds them to `ActionServices`.
    */
-  build?: (parts: ServerParts) => B;
+  build?: (parts: BuildNeeds) => B;
   /** Its actions: each an MCP tool, a REST route, an OpenAPI operation and a flow step. */
   actions?: readonly AnyAction[];
   /** Its read-only views: each an MCP resource and a REST GET. */

@@ -36,7 +36,7 @@ import {
   uriOf,
 } from "./uris.ts";
 
-export interface FilesDeps {
+export interface FilesServiceNeeds {
   store: FileStore | null;
   links: LinkSigner;
   grid: Grid;
@@ -54,9 +54,9 @@ export class Files {
   /** PDFs' text, in parts. */
   readonly texts: PdfTexts;
 
-  constructor(private readonly deps: FilesDeps) {
-    this.store = deps.store;
-    this.links = deps.links;
+  constructor(private readonly needs: FilesServiceNeeds) {
+    this.store = needs.store;
+    this.links = needs.links;
     this.texts = new PdfTexts(this);
   }
 
@@ -225,15 +225,15 @@ export class Files {
         throw err;
       }
     }
-    this.deps.log.info(`kept ${uri} as ${workspace}/${landed.name}`);
-    this.deps.changed(workspace);
+    this.needs.log.info(`kept ${uri} as ${workspace}/${landed.name}`);
+    this.needs.changed(workspace);
     return this.entry(workspace, "files", landed);
   }
 
   /** Deletes every screenshot or every recording (admin only); the count. */
   async clear(workspace: string, folder: "screenshots" | "recordings"): Promise<number> {
     const n = await this.disk().clear(workspace, folder);
-    if (n) this.deps.changed(workspace);
+    if (n) this.needs.changed(workspace);
     return n;
   }
 
@@ -243,7 +243,7 @@ export class Files {
     if (!(await this.disk().remove(workspace, "files", name))) {
       throw notFound(`no file called ${repr(name)}. ${ROOT_URI} lists them`);
     }
-    this.deps.changed(workspace);
+    this.needs.changed(workspace);
   }
 
   /** Files a screenshot under the workspace's Screenshots; the name carries only the time. */
@@ -251,7 +251,7 @@ export class Files {
     const saved = await this.disk().write(
       workspace,
       "screenshots",
-      `screenshot-${stamp(this.deps.now() * 1000)}.png`,
+      `screenshot-${stamp(this.needs.now() * 1000)}.png`,
       png,
     );
     return this.entry(workspace, "screenshots", saved);
@@ -262,7 +262,7 @@ export class Files {
     const saved = await this.disk().write(
       workspace,
       "files",
-      `page-${stamp(this.deps.now() * 1000)}.pdf`,
+      `page-${stamp(this.needs.now() * 1000)}.pdf`,
       pdf,
     );
     return this.entry(workspace, "files", saved);
@@ -312,17 +312,17 @@ export class Files {
 
   private async downloads(workspace: string): Promise<GridDownload[]> {
     const id = await this.browserOf(workspace);
-    return id ? this.deps.grid.downloads(id) : [];
+    return id ? this.needs.grid.downloads(id) : [];
   }
 
   /** One download of the workspace's browser, streamed; null when the browser or the file is gone. */
   private async download(workspace: string, name: string) {
     const id = await this.browserOf(workspace);
-    return id ? await this.deps.grid.download(id, name) : null;
+    return id ? await this.needs.grid.download(id, name) : null;
   }
 
   /** The Grid id of the workspace's browser (it never leaves the server), or null. */
   private async browserOf(workspace: string): Promise<string | null> {
-    return (await this.deps.records.get(workspace))?.session_id || null;
+    return (await this.needs.records.get(workspace))?.session_id || null;
   }
 }

@@ -22,7 +22,7 @@ import { CAPABILITIES, INSTRUCTIONS, SERVER_INFO } from "./mcp-answers.ts";
 import { McpCancels } from "./mcp-cancels.ts";
 import { asksInForm, elicitRequest, replyOf } from "./mcp-elicit.ts";
 import { McpListens } from "./mcp-listen.ts";
-import { dispatch, type SessionPorts } from "./mcp-methods.ts";
+import { dispatch, type SessionNeeds } from "./mcp-methods.ts";
 import { claimsModern, McpModern } from "./mcp-modern.ts";
 import { asksByUrl, declinedOf, urlRequest } from "./mcp-secrets.ts";
 import { McpStreams } from "./mcp-stream.ts";
@@ -272,7 +272,7 @@ export class McpHttp {
   }
 
   /** The session's ports: its log level kept with what it is, its subscriptions as marks. */
-  private ports(session: string, info: SessionInfo): SessionPorts {
+  private ports(session: string, info: SessionInfo): SessionNeeds {
     const { store } = this.services;
     return {
       setLevel: async (level) => {

@@ -27,7 +27,7 @@ import {
 } from "./mcp-wire.ts";
 
 /** What a session lends its requests (2025-era: kept in the store by session id, or stdio's memory). */
-export interface SessionPorts {
+export interface SessionNeeds {
   /** logging/setLevel: the level its tool calls' log lines go out at from now on. */
   setLevel(level: McpLevel): Promise<void>;
   subscriptions: Subscriptions;
@@ -44,7 +44,7 @@ export interface McpRequest extends Outgoing {
   /** Aborts when the client cancels the request or leaves it. */
   signal: AbortSignal;
   /** The session's ports; absent where there are no sessions (2026-07-28). */
-  session?: SessionPorts;
+  session?: SessionNeeds;
   /** What the client declared it can do (2025: at initialize; 2026: in this request's _meta). */
   client?: { capabilities: Record<string, unknown> };
   /**
@@ -174,7 +174,7 @@ const RESOURCE_LIST = RESOURCES.filter((r) => !isTemplate(r)).map((r) => ({ uri:
 const TEMPLATE_LIST = RESOURCES.filter(isTemplate).map((r) => ({ uriTemplate: r.uri, ...described(r) }));
 
 /** The session's ports, or a refusal: the method is one of 2025-11-25's sessions. */
-function sessionOf(req: McpRequest): SessionPorts {
+function sessionOf(req: McpRequest): SessionNeeds {
   if (!req.session) throw new McpFailure(METHOD_NOT_FOUND, "Method not found");
   return req.session;
 }

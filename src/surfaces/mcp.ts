@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { Services } from "../services.ts";
 import { CAPABILITIES, INSTRUCTIONS, SERVER_INFO } from "./mcp-answers.ts";
 import { elicitRequest, replyText } from "./mcp-elicit.ts";
-import { dispatch, METHODS, type SessionPorts } from "./mcp-methods.ts";
+import { dispatch, METHODS, type SessionNeeds } from "./mcp-methods.ts";
 import { localSubscriptions, ResourceWatch } from "./mcp-subscribe.ts";
 import { logRelay, type McpLevel, type McpNotice } from "./mcp-wire.ts";
 
@@ -24,7 +24,7 @@ export function mcpServer(services: Services, workspace: string): Server {
   };
   // The connection is the session: its log level is kept here.
   let level: McpLevel | null = null;
-  const session: SessionPorts = {
+  const session: SessionNeeds = {
     setLevel: async (l) => {
       level = l;
     },

@@ -90,13 +90,13 @@ export interface Reach {
  * tab when it never picked one), or null when it has no browser. Never opens one.
  */
 export async function reach(
-  deps: Reach,
+  needs: Reach,
   workspace: string,
 ): Promise<{ socket: BidiSocket; held: Drawable; tab: string; browser: string; release: () => void } | null> {
-  const record = await deps.store.get(workspace);
+  const record = await needs.store.get(workspace);
   const id = record?.session_id;
   if (!id) return null;
-  const conn = await deps.connection(id);
+  const conn = await needs.connection(id);
   const release = conn.use();
   try {
     // The tab the agent acts in, as its last call left it (screenOf copes with one closed since).
@@ -149,7 +149,7 @@ const DRIVING_FOR_MS = 5000;
 export class LiveScreens {
   private readonly watches = new Map<string, Watch>();
 
-  constructor(private readonly deps: Reach & { logger: Pick<Log, "debug"> }) {}
+  constructor(private readonly needs: Reach & { logger: Pick<Log, "debug"> }) {}
 
   watched(workspace: string): boolean {
     return (this.watches.get(workspace)?.viewers.size ?? 0) > 0;
@@ -220,14 +220,14 @@ export class LiveScreens {
   async frame(workspace: string): Promise<Frame> {
     let at: Awaited<ReturnType<typeof reach>> = null;
     try {
-      at = await reach(this.deps, workspace);
+      at = await reach(this.needs, workspace);
       if (!at) return { live: false };
       const jpeg = await screenOf(at);
       if (jpeg === "typed") return { live: false, hidden: true };
       if (jpeg === "moved") return { live: true, moved: true };
       return { live: true, jpeg };
     } catch (err) {
-      this.deps.logger.debug(`workspace ${workspace}: no live screen: ${messageOf(err)}`);
+      this.needs.logger.debug(`workspace ${workspace}: no live screen: ${messageOf(err)}`);
       return { live: false };
     } finally {
       at?.release();

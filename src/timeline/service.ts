@@ -18,7 +18,7 @@ import type { Summary, TimelineLog } from "./log.ts";
 import { pageNow, pageOf, sendScreen } from "./page-after.ts";
 import { LiveScreens, type Reach } from "./screens.ts";
 
-export interface TimelineDeps extends Reach {
+export interface TimelineServiceNeeds extends Reach {
   config: Config;
   /** The one redactor: what an entry says leaves out every secret value. */
   redactor: Pick<Redactor, "redact" | "redactDeep">;
@@ -52,24 +52,26 @@ export class Timeline {
   /** The workspaces whose browser is drawing a call's screen now. */
   private readonly drawing = new Set<string>();
 
-  constructor(private readonly deps: TimelineDeps) {
-    this.live = new LiveScreens(deps);
+  constructor(private readonly needs: TimelineServiceNeeds) {
+    this.live = new LiveScreens(needs);
   }
 
   /** Whether this server keeps timelines (timeline.keep above 0). */
   get on(): boolean {
-    return this.deps.config.timeline.keep > 0;
+    return this.needs.config.timeline.keep > 0;
   }
 
   /** Whether a page-changing call keeps a screen now: timeline.screens, or someone watching. */
   screensOn(workspace: string): boolean {
     return (
-      this.on && this.deps.log.screens && (this.deps.config.timeline.screens || this.live.watched(workspace))
+      this.on &&
+      this.needs.log.screens &&
+      (this.needs.config.timeline.screens || this.live.watched(workspace))
     );
   }
 
   /** What an entry says, with every secret value left out (the one redactor). */
-  private readonly redact = (text: string) => this.deps.redactor.redact(text);
+  private readonly redact = (text: string) => this.needs.redactor.redact(text);
 
   /**
    * A call as it ends, in its turn, handed the browser it leaves: sends for the screen there (the
@@ -85,7 +87,7 @@ export class Timeline {
       const screen = end.step ? await picture : picture;
       await this.write(end.workspace, await this.entryOf(end), screen);
     } catch (err) {
-      this.deps.logger.warn(
+      this.needs.logger.warn(
         `workspace ${end.workspace}: a timeline entry was not written: ${messageOf(err)}`,
       );
     }
@@ -140,7 +142,7 @@ export class Timeline {
       ? await pageOf(end.browser, this.redact)
       : end.action.browser === "none"
         ? null
-        : await pageNow(this.deps, end.workspace, this.redact);
+        : await pageNow(this.needs, end.workspace, this.redact);
     return { ...entry, ...page };
   }
 
@@ -166,12 +168,12 @@ export class Timeline {
   private argsOf(raw: unknown, refused = false): { args: Record<string, unknown>; args_cut?: true } {
     // A refused call (400) keeps a short summary of what it sent.
     const { args, cut } = keptArgs(raw, refused);
-    return { args: this.deps.redactor.redactDeep(args), ...(cut ? { args_cut: true as const } : {}) };
+    return { args: this.needs.redactor.redactDeep(args), ...(cut ? { args_cut: true as const } : {}) };
   }
 
   /** The locators, as redacted as the arguments; one the redactor would change is not kept (none read). */
   private locatorsOf(located: NonNullable<CallEnd["located"]>): NonNullable<TimelineEntry["locators"]> {
-    const { redactor } = this.deps;
+    const { redactor } = this.needs;
     return located.map(({ selector, locator }) => {
       const safe = locator && redactor.redactDeep(locator);
       const same = safe !== null && JSON.stringify(safe) === JSON.stringify(locator);
@@ -183,24 +185,24 @@ export class Timeline {
     try {
       // Judged at the call's own time: the write may come a moment later (after its screen).
       // None for a workspace that does not exist: a spray of names leaves no timelines behind.
-      if (!(await this.deps.store.get(workspace)) && (await this.deps.log.summary(workspace)).last === 0) {
-        this.deps.logger.debug(`workspace ${workspace}: no timeline entry: no such workspace`);
+      if (!(await this.needs.store.get(workspace)) && (await this.needs.log.summary(workspace)).last === 0) {
+        this.needs.logger.debug(`workspace ${workspace}: no timeline entry: no such workspace`);
         return;
       }
       await this.expireIfOld(workspace, entry.time);
-      await this.deps.log.append(workspace, boundedEntry(entry), screen);
-      this.deps.changed(workspace);
+      await this.needs.log.append(workspace, boundedEntry(entry), screen);
+      this.needs.changed(workspace);
     } catch (err) {
       // The call itself went as it went: a timeline that cannot be written does not fail it.
-      this.deps.logger.warn(`workspace ${workspace}: a timeline entry was not written: ${messageOf(err)}`);
+      this.needs.logger.warn(`workspace ${workspace}: a timeline entry was not written: ${messageOf(err)}`);
     }
   }
 
   /** A timeline lives as long as its workspace's record: past session.ttl after its newest entry it is gone. */
-  private async expireIfOld(workspace: string, at = this.deps.now()): Promise<Summary> {
-    const s = await this.deps.log.summary(workspace);
-    if (s.newest > 0 && s.newest + this.deps.config.session.ttl < at) {
-      await this.deps.log.clear(workspace, "all");
+  private async expireIfOld(workspace: string, at = this.needs.now()): Promise<Summary> {
+    const s = await this.needs.log.summary(workspace);
+    if (s.newest > 0 && s.newest + this.needs.config.session.ttl < at) {
+      await this.needs.log.clear(workspace, "all");
       return { entries: 0, screens: 0, last: 0, newest: 0 };
     }
     return s;
@@ -215,7 +217,7 @@ export class Timeline {
   async all(workspace: string): Promise<TimelineEntry[]> {
     await this.settled(workspace);
     const s = await this.expireIfOld(workspace);
-    return s.entries ? this.deps.log.all(workspace) : [];
+    return s.entries ? this.needs.log.all(workspace) : [];
   }
 
   /** Newest first: the entries numbered below `before` (all without), at most `limit`; `next` pages on. */
@@ -234,16 +236,16 @@ export class Timeline {
   /** Writes what is on its way, then lets go of the store. */
   async close(): Promise<void> {
     await this.pending.allIdle();
-    this.deps.log.close?.();
+    this.needs.log.close?.();
   }
 
   screen(workspace: string, n: number): Promise<Uint8Array | null> {
-    return this.deps.log.screen(workspace, n);
+    return this.needs.log.screen(workspace, n);
   }
 
   async clear(workspace: string, what: "screens" | "all"): Promise<number> {
-    const n = await this.deps.log.clear(workspace, what);
-    this.deps.changed(workspace);
+    const n = await this.needs.log.clear(workspace, what);
+    this.needs.changed(workspace);
     return n;
   }
 
@@ -279,7 +281,7 @@ export class Timeline {
     if (chosen.length === 0) {
       throw badInput("the timeline has no entries there: GET /admin/workspaces/{key}/timeline lists them");
     }
-    const fields = flowFieldsOf(chosen, this.deps.tools, description);
+    const fields = flowFieldsOf(chosen, this.needs.tools, description);
     if (fields.steps.length === 0) {
       throw badInput(
         "none of those entries can be a step: a step is a call that succeeded and changed something (read-only calls, failed ones and flow tools are left out)",

@@ -70,7 +70,7 @@ interface Launched {
   dialog?: string;
 }
 
-export interface LifecycleDeps {
+export interface LifecycleNeeds {
   log: Pick<Log, "info" | "warn">;
   store: RecordStore;
   grid: Grid;
@@ -95,11 +95,11 @@ export class Lifecycle {
   private readonly now: () => number;
   private readonly hooks: ManagerHooks;
   private readonly browsers: Browsers;
-  private readonly log: LifecycleDeps["log"];
+  private readonly log: LifecycleNeeds["log"];
   /** Workspaces whose last browser's channel died: their next browser follows no console. */
   private readonly quietNext = new Set<string>();
 
-  constructor(deps: LifecycleDeps) {
+  constructor(deps: LifecycleNeeds) {
     this.store = deps.store;
     this.grid = deps.grid;
     this.now = deps.now;

@@ -17,12 +17,12 @@ import { OrphanSweep } from "./orphans.ts";
 import { CallPipeline } from "./pipeline.ts";
 
 /** What the manager is built on: the store, the Grid, and what handlers are handed. */
-export interface ManagerPorts {
+export interface ManagerNeeds {
   store: RecordStore;
   grid: Grid;
   /** Epoch seconds. */
   now: () => number;
-  /** The ports handlers are handed (ctx.services). */
+  /** The needs handlers are handed (ctx.services). */
   services: ActionServices;
   hooks?: ManagerHooks;
   lease?: LeaseSettings;
@@ -58,13 +58,13 @@ export class WorkspaceManager {
   /** Ends browsers of this server group that no record names (started by the composition root). */
   readonly orphans: OrphanSweep;
 
-  constructor(private readonly ports: ManagerPorts) {
-    const { store, grid, now, hooks = {}, lease = { lease: 15, wait: 60 } } = ports;
+  constructor(private readonly needs: ManagerNeeds) {
+    const { store, grid, now, hooks = {}, lease = { lease: 15, wait: 60 } } = needs;
     this.hooks = hooks;
-    this.browsers = ports.browsers ?? heldBrowsers(grid, { schemes: lease.schemes, logs: lease.logs });
+    this.browsers = needs.browsers ?? heldBrowsers(grid, { schemes: lease.schemes, logs: lease.logs });
     this.connections = this.browsers.connections;
     this.lifecycle = new Lifecycle({
-      log: ports.services.log,
+      log: needs.services.log,
       store,
       grid,
       now,
@@ -77,13 +77,13 @@ export class WorkspaceManager {
       store,
       leases: this.leases,
       quit: (id) => this.lifecycle.endGridBrowser(id),
-      log: ports.services.log,
+      log: needs.services.log,
     });
     this.calls = new CallPipeline({
       store,
       grid,
       now,
-      services: ports.services,
+      services: needs.services,
       hooks,
       lifecycle: this.lifecycle,
       leases: this.leases,
@@ -101,8 +101,8 @@ export class WorkspaceManager {
   async interrupt(workspace: string): Promise<EndResult> {
     const reason = new Error("an admin ended this workspace's browser");
     this.calls.stop(workspace, reason);
-    await this.ports.store.breakLease(workspace);
-    const record = await this.ports.store.get(workspace);
+    await this.needs.store.breakLease(workspace);
+    const record = await this.needs.store.get(workspace);
     if (record?.session_id) this.connections.drop(record.session_id);
     return this.lifecycle.end(workspace, { waitMs: INTERRUPT_WAIT_MS });
   }
@@ -117,7 +117,7 @@ export class WorkspaceManager {
 
   /** workspace://current. Never opens a browser. */
   describe(workspace: string): Promise<Describe> {
-    const d = { store: this.ports.store, grid: this.ports.grid, browsers: this.browsers, hooks: this.hooks };
-    return describe({ ...d, redactor: this.ports.services.redactor }, workspace);
+    const d = { store: this.needs.store, grid: this.needs.grid, browsers: this.browsers, hooks: this.hooks };
+    return describe({ ...d, redactor: this.needs.services.redactor }, workspace);
   }
 }

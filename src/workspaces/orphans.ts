@@ -17,7 +17,7 @@ const LOOK_MS = 5_000;
 /** How long ending a browser may take before the call answers (the Grid goes on quitting it). */
 const END_WAIT_MS = 5_000;
 
-export interface QuitPorts {
+export interface QuitNeeds {
   grid: Pick<Grid, "end">;
   connections: Pick<HeldConnections, "drop">;
   /** Told of each browser ended (its recording's note). */
@@ -32,7 +32,7 @@ export type Quit = { answer: EndAnswer } | { why: string };
  * Quits a browser by classic WebDriver (its BiDi channel may be gone), waiting at most `waitMs` (the
  * Grid goes on after): what the Grid answered, or why there was no answer.
  */
-export async function quitBrowser(d: QuitPorts, id: string, waitMs = END_WAIT_MS): Promise<Quit> {
+export async function quitBrowser(d: QuitNeeds, id: string, waitMs = END_WAIT_MS): Promise<Quit> {
   d.connections.drop(id);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<Quit>((resolve) => {
@@ -58,7 +58,7 @@ export async function quitBrowser(d: QuitPorts, id: string, waitMs = END_WAIT_MS
   }
 }
 
-export interface OrphanPorts {
+export interface OrphanNeeds {
   grid: Pick<Grid, "tagged">;
   /** Ends a browser (its connection dropped, its recording told): null once the Grid confirmed, else why not. */
   quit: (id: string) => Promise<Quit>;
@@ -66,7 +66,7 @@ export interface OrphanPorts {
 }
 
 /** Ends `browsers` side by side; how many the Grid ended (not counting those gone already). */
-async function endAll(d: OrphanPorts, browsers: TaggedBrowser[]): Promise<number> {
+async function endAll(d: OrphanNeeds, browsers: TaggedBrowser[]): Promise<number> {
   const answers = await Promise.all(browsers.map((b) => d.quit(b.id)));
   return answers.filter((q) => "answer" in q && q.answer === "ended").length;
 }
@@ -79,7 +79,7 @@ const plural = (n: number) => `${n} browser${n === 1 ? "" : "s"}`;
  * the Grid ended. A Grid that does not answer /status is not waited for: the call goes on.
  */
 export async function endOrphansOf(
-  d: OrphanPorts,
+  d: OrphanNeeds,
   workspace: string,
   keep: readonly string[],
 ): Promise<number> {
@@ -93,7 +93,7 @@ export async function endOrphansOf(
   return ended;
 }
 
-export interface SweepPorts extends OrphanPorts {
+export interface SweepNeeds extends OrphanNeeds {
   store: Pick<RecordStore, "get">;
   leases: Pick<Leases, "tryTake">;
 }
@@ -103,7 +103,7 @@ export class OrphanSweep {
   private timer: ReturnType<typeof setInterval> | null = null;
   private running: Promise<number> | null = null;
 
-  constructor(private readonly d: SweepPorts) {}
+  constructor(private readonly d: SweepNeeds) {}
 
   start(seconds: number): void {
     if (seconds <= 0 || this.timer) return;

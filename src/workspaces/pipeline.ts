@@ -19,13 +19,13 @@ import type { RecordStore } from "../store/types.ts";
 import type { CallBrowser } from "./browsers.ts";
 import type { Leases } from "./lease.ts";
 import type { Lifecycle, ManagerHooks } from "./lifecycle.ts";
-import { act, type Call, type CallOptions, contextOf, effectsOf, type Parts } from "./runner.ts";
+import { act, type Call, type CallOptions, contextOf, effectsOf, type RunnerNeeds } from "./runner.ts";
 import { settle } from "./settle.ts";
 import { awaitHandBack, takenOverIn } from "./taken-over.ts";
 
 type AnyRecord = Record<string, unknown>;
 
-export interface PipelinePorts {
+export interface PipelineNeeds {
   store: RecordStore;
   grid: Grid;
   now: () => number;
@@ -51,10 +51,10 @@ export class CallPipeline {
   private readonly waiting = new Map<string, Set<AbortController>>();
   private readonly subscribers: Subscriber[] = [];
   /** What the browser and handler stage (runner.ts) works with: the parts, not the pipeline. */
-  private readonly parts: Parts;
+  private readonly parts: RunnerNeeds;
 
-  constructor(private readonly ports: PipelinePorts) {
-    const { services, lifecycle, connections, grid, store, now, hooks } = ports;
+  constructor(private readonly needs: PipelineNeeds) {
+    const { services, lifecycle, connections, grid, store, now, hooks } = needs;
     const subscribers = this.subscribers;
     this.parts = { services, lifecycle, connections, grid, store, now, hooks, subscribers };
   }
@@ -67,7 +67,7 @@ export class CallPipeline {
       workspace,
       action,
       args,
-      time: this.ports.now(),
+      time: this.needs.now(),
       began: performance.now(),
     };
     let ended: Ended;
@@ -109,7 +109,7 @@ export class CallPipeline {
     if (action.unleased) return this.unleased(workspace, action, input, opts, facts);
     const lease = await this.take(workspace, facts !== null && facts.surface !== "person", opts.signal);
     if (lease.waitedMs > 0)
-      this.ports.services.log.debug(
+      this.needs.services.log.debug(
         `workspace ${workspace}: ${action.name} waited ${lease.waitedMs} ms for its turn`,
       );
     const stop = new AbortController();
@@ -126,7 +126,7 @@ export class CallPipeline {
       reopened: false,
       turn: { fence: lease.fence, stop: stop.signal },
       taken: [],
-      effects: effectsOf(this.ports.services, workspace),
+      effects: effectsOf(this.needs.services, workspace),
     };
     const done = () => {
       for (const b of call.taken) b.release();
@@ -165,13 +165,13 @@ export class CallPipeline {
    * while), and takes it again.
    */
   private async take(workspace: string, agent: boolean, signal?: AbortSignal) {
-    const seconds = this.ports.waitSeconds;
+    const seconds = this.needs.waitSeconds;
     const busy = () => unavailable(busyMessage(workspace, seconds));
     for (;;) {
-      const lease = await this.ports.leases.take(workspace, { waitMs: seconds * 1000, signal, busy });
-      if (!agent || !takenOverIn(lease.record, this.ports.now())) return lease;
+      const lease = await this.needs.leases.take(workspace, { waitMs: seconds * 1000, signal, busy });
+      if (!agent || !takenOverIn(lease.record, this.needs.now())) return lease;
       await lease.release();
-      await awaitHandBack(this.ports.store, workspace, this.ports.now, signal);
+      await awaitHandBack(this.needs.store, workspace, this.needs.now, signal);
     }
   }
 
@@ -198,8 +198,8 @@ export class CallPipeline {
     input: unknown,
     opts: CallOptions,
   ): Promise<AnyRecord> {
-    if (action.precheck) await action.precheck({ workspace, services: this.ports.services }, input);
-    const before = await this.ports.store.get(workspace);
+    if (action.precheck) await action.precheck({ workspace, services: this.needs.services }, input);
+    const before = await this.needs.store.get(workspace);
     const stop = new AbortController();
     const relay = () => stop.abort(opts.signal?.reason);
     if (opts.signal?.aborted) relay();
@@ -216,7 +216,7 @@ export class CallPipeline {
       if (mine.size === 0 && this.waiting.get(workspace) === mine) this.waiting.delete(workspace);
     }
     // No live browser (none opened; ended, forgotten or reaped): the page last known, none opened.
-    const record = await this.ports.store.get(workspace);
+    const record = await this.needs.store.get(workspace);
     const url = (record && recordUrl(record)) || (before && recordUrl(before)) || "";
     const known = { ...out, url, title: "" };
     // A browser the Grid no longer has is not reopened to read its page (a full Grid would hold the
@@ -224,12 +224,12 @@ export class CallPipeline {
     const live =
       !stop.signal.aborted &&
       record?.session_id &&
-      (await this.ports.grid.alive(record.session_id).catch(() => false));
+      (await this.needs.grid.alive(record.session_id).catch(() => false));
     if (!live || stop.signal.aborted) return known;
     const page = await this.turn(workspace, then, {}, { ...(opts.signal && { signal: opts.signal }) }, null);
     if (page.ok) return { ...out, ...page.result };
     // The wait's outcome (a person's answer) is never lost to the page read failing.
-    this.ports.services.log.info(
+    this.needs.services.log.info(
       `workspace ${workspace}: ${then.name} after ${action.name} failed; answering the page last known`,
     );
     return known;
@@ -243,7 +243,7 @@ export class CallPipeline {
     input: unknown,
     opts: CallOptions,
   ): Promise<AnyRecord> {
-    const { services } = this.ports;
+    const { services } = this.needs;
     if (action.precheck) await action.precheck({ workspace, services, origin: opts.origin }, input);
     if (action.browser !== "page") {
       const result = await action.handler(contextOf(this.parts, workspace, call.turn, null, opts), input);
@@ -274,9 +274,9 @@ export class CallPipeline {
     const where = now?.where();
     if (now && where) {
       effects.change((r, b) => (b === now.id ? focused(r, b, where) : r));
-      effects.elsewhere = this.ports.connections.peek(now.id)?.pages.take(where.tab) ?? [];
+      effects.elsewhere = this.needs.connections.peek(now.id)?.pages.take(where.tab) ?? [];
     }
-    const { store, now: clock, services } = this.ports;
+    const { store, now: clock, services } = this.needs;
     const d = { store, now: clock, redactor: services.redactor, fence: { fence: call.turn.fence } };
     const out = await settle(d, workspace, result, now?.id ?? "", action.reshapes === true, effects);
     this.changed(workspace);
@@ -288,7 +288,7 @@ export class CallPipeline {
     let own: CallBrowser | null = null;
     try {
       if (!call.browser && facts.action.browser !== "none")
-        own = await this.ports.lifecycle.current(facts.workspace).catch(() => null);
+        own = await this.needs.lifecycle.current(facts.workspace).catch(() => null);
       // With the elements its selectors named by ref, as locators (browser/selectors-kept.ts).
       await this.record({ ...facts, located: call.browser?.located() }, ended, call.browser ?? own);
     } finally {

@@ -52,8 +52,8 @@ type Step = CallOptions & { effects: Effects; whole?: boolean };
 /** A step's browser was gone: the step answers so, and is run again on the browser reopened for it. */
 class Gone extends Error {}
 
-/** What the stage works with: the pipeline's parts (none of them the pipeline). */
-export interface Parts {
+/** What the stage needs: the pipeline's parts (none of them the pipeline). */
+export interface RunnerNeeds {
   services: ActionServices;
   lifecycle: Lifecycle;
   connections: Pick<HeldConnections, "dead" | "peek">;
@@ -72,7 +72,7 @@ function keep(call: Call, b: CallBrowser): CallBrowser {
 }
 
 export function contextOf(
-  d: Parts,
+  d: RunnerNeeds,
   workspace: string,
   turn: Turn,
   browser: LiveBrowser | null,
@@ -118,7 +118,7 @@ export function effectsOf(services: Pick<ActionServices, "log">, workspace: stri
  * may run steps.
  */
 export async function act(
-  d: Parts,
+  d: RunnerNeeds,
   workspace: string,
   call: Call,
   action: AnyAction,
@@ -154,13 +154,13 @@ export async function act(
   }
 }
 
-function reopened(d: Parts, workspace: string, id: string, turn: Turn): Promise<CallBrowser> {
+function reopened(d: RunnerNeeds, workspace: string, id: string, turn: Turn): Promise<CallBrowser> {
   d.services.log.info(`workspace ${workspace}: its browser was gone; reopening it`);
   return d.lifecycle.reopen(workspace, id, turn);
 }
 
 async function attempt(
-  d: Parts,
+  d: RunnerNeeds,
   workspace: string,
   call: Call,
   browser: CallBrowser,
@@ -178,7 +178,7 @@ async function attempt(
   return page ? { ...out, page } : out;
 }
 
-function stepsOf(d: Parts, workspace: string, call: Call): Steps {
+function stepsOf(d: RunnerNeeds, workspace: string, call: Call): Steps {
   return {
     get browser() {
       return call.browser;
@@ -214,7 +214,7 @@ function stepsOf(d: Parts, workspace: string, call: Call): Steps {
 }
 
 async function step(
-  d: Parts,
+  d: RunnerNeeds,
   workspace: string,
   call: Call,
   action: AnyAction,
@@ -240,7 +240,7 @@ async function step(
 
 /** An open, end or browserless step: an open or end replaces the browser the rest of the call uses. */
 async function browserless(
-  d: Parts,
+  d: RunnerNeeds,
   workspace: string,
   call: Call,
   action: AnyAction,

@@ -380,8 +380,8 @@ describe("a call's screen", () => {
     try {
       const t = timelineWith(new DiskLog(root, 10), { now: 1000 });
       (
-        t as unknown as { deps: { config: { timeline: { screens: boolean } } } }
-      ).deps.config.timeline.screens = true;
+        t as unknown as { needs: { config: { timeline: { screens: boolean } } } }
+      ).needs.config.timeline.screens = true;
       // A browser whose picture comes only when the test says so.
       let draw!: () => void;
       const drawn = new Promise<void>((resolve) => {

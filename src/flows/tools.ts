@@ -15,28 +15,20 @@ export interface ToolTable {
 }
 
 export class StepTools implements ToolTable {
-  private readonly extra = new Map<string, AnyAction>();
-
   constructor(private readonly table: () => readonly AnyAction[]) {}
 
   get(name: string): AnyAction | undefined {
     if (NOT_STEPS.has(name)) return undefined;
-    const action = this.extra.get(name) ?? this.table().find((a) => a.name === name);
+    const action = this.table().find((a) => a.name === name);
     return action?.unleased ? undefined : action;
   }
 
   names(): string[] {
-    const all = new Set([
-      ...this.table()
+    const all = new Set(
+      this.table()
         .filter((a) => !a.unleased)
         .map((a) => a.name),
-      ...this.extra.keys(),
-    ]);
+    );
     return [...all].filter((n) => !NOT_STEPS.has(n)).sort();
-  }
-
-  /** A step tool that is not in the action table (tests use it for tools of their own). */
-  add(action: AnyAction): void {
-    this.extra.set(action.name, action);
   }
 }

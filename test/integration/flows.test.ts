@@ -15,6 +15,7 @@ import { testGridUrl } from "../support/env.ts";
 import { html, serveFixture } from "../support/fixtures.ts";
 import { mcpClient } from "../support/mcp.ts";
 import { endAll, logLines, startServer, type TestServer, TOKEN } from "../support/server.ts";
+import { addStepTools } from "../support/step-tools.ts";
 
 const W = "flows";
 // A new browser may wait in the shared Grid's queue.
@@ -199,9 +200,7 @@ beforeAll(async () => {
       };
     },
   });
-  server.app.services.flows.tools.add(goThenFail);
-  server.app.services.flows.tools.add(reap);
-  server.app.services.flows.tools.add(submit);
+  addStepTools(server.app.services.flows.tools, [goThenFail, reap, submit]);
 });
 
 afterAll(async () => {

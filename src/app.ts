@@ -16,10 +16,10 @@ import { failureResponse, json } from "./http/json.ts";
 import { Events } from "./kit/events.ts";
 import { Log } from "./log.ts";
 import { metricsRoutes } from "./metrics/routes.ts";
-import { learnValues } from "./person/secret-words.ts";
+import { secretValues } from "./person/secret-words.ts";
 import { PersonSecrets } from "./person/secrets.ts";
 import { setupRecordings } from "./recordings/setup.ts";
-import { ACTIONS, buildCapabilities, capabilitySubscribers, ownRoutes } from "./registry.ts";
+import { ACTIONS, buildCapabilities, ownRoutes } from "./registry.ts";
 import { SecretCatalogue } from "./secrets/catalogue.ts";
 import { Redactor } from "./secrets/redactor.ts";
 import type { Services } from "./services.ts";
@@ -124,11 +124,13 @@ export async function openSealedStore(
 export async function buildServices(config: Config, opts: AppOptions = {}): Promise<Services> {
   const now = opts.now ?? epochSeconds;
   const log = opts.log ?? new Log(config.log.level);
+  const secrets = new SecretCatalogue(config.secrets, log);
+  const redactor = new Redactor(secrets);
+  log.addRedaction(redactor.redact);
   // Every server of a group learns a workspace's own secret values as it reads the record (for the
   // redactor), not only the server where the person typed them.
-  const learned = new Set<string>();
   const sealed: { key?: string; openedSecrets?: (s: object) => void } = {
-    openedSecrets: (s) => learnValues(learned, s),
+    openedSecrets: (s) => redactor.know(secretValues(s)),
   };
   const store = opts.store ?? (await openSealedStore(config, log, [], 0, sealed));
   const grid = new Grid(config.grid.url, {
@@ -138,12 +140,9 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     // The tag on every browser this server opens: the same on each server of its group.
     group: browserGroup(config, sealed.key),
   });
-  const secrets = new SecretCatalogue(config.secrets, log);
   const events = new Events();
   const changed = (w: string) => events.changed(w);
-  const personSecrets = new PersonSecrets(store, secrets, config, changed, learned);
-  const redactor = new Redactor(secrets, () => personSecrets.known());
-  log.addRedaction(redactor.redact);
+  const personSecrets = new PersonSecrets(store, secrets, config, events, redactor);
   // The browsers this server holds: the manager's calls and the timeline's live view reach them.
   const browsers = heldBrowsers(grid, {
     schemes: config.navigate.allow_schemes,
@@ -163,7 +162,7 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     store,
     grid,
     now,
-    changed,
+    events,
     redactor,
     connection: (id) => browsers.connection(id),
     actions: () => ACTIONS,
@@ -194,6 +193,9 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     lease: { lease: config.session.lease, wait: config.grid.command_timeout },
     browsers,
   });
+  // Who hears each call: the change bus (the live feed, MCP subscriptions), the activity log and
+  // its metrics, the timeline, in that order.
+  for (const s of [events, activity, built.timeline]) workspaces.calls.subscribe(s);
   const services: Services = {
     ...ports,
     sources: opts.sources ?? {},
@@ -203,9 +205,6 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     hosts,
     admin: new AdminAuth(store, adminTokenOf(config), hosts, agentOnlyTokenOf(config)),
   };
-  // Who hears each call: the change bus (the live feed, MCP subscriptions), the activity log and
-  // its metrics, then the capabilities that do (the timeline), in that order.
-  for (const s of [events, activity, ...capabilitySubscribers(services)]) workspaces.calls.subscribe(s);
   await recordings?.start();
   workspaces.orphans.start(config.grid.orphan_sweep);
   return services;
@@ -300,6 +299,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
       services.workspaces.connections.closeAll();
       await services.recordings?.stop();
       await services.store.close();
+      services.secrets.close();
       services.log.debug("app closed");
     },
   };

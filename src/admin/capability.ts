@@ -6,13 +6,13 @@
 import { type AnyElysia, Elysia } from "elysia";
 import { z } from "zod";
 import type { AnyAction } from "../actions/action.ts";
-import type { Subscriber } from "../actions/call.ts";
 import type { ActionServices } from "../actions/ports.ts";
 import type { ResourceDef } from "../actions/resource.ts";
 import type { Config } from "../config/schema.ts";
 import type { HeldConnection } from "../grid/held.ts";
 import type { Grid } from "../grid/webdriver.ts";
 import { json } from "../http/json.ts";
+import type { Events } from "../kit/events.ts";
 import type { Log } from "../log.ts";
 import type { RecordStore } from "../store/types.ts";
 import type { Answer } from "./answer.ts";
@@ -96,8 +96,8 @@ export interface BuildNeeds {
   readonly grid: Grid;
   /** Epoch seconds. */
   readonly now: () => number;
-  /** A workspace changed: the admin's live updates, MCP subscriptions. */
-  readonly changed: (workspace: string) => void;
+  /** The change bus: a part that changed a workspace says so (the admin's live updates, MCP subscriptions). */
+  readonly events: Pick<Events, "changed">;
   /** The one redactor (what leaves the server). */
   readonly redactor: ActionServices["redactor"];
   /** A live browser's held connection. */
@@ -126,8 +126,6 @@ export interface Capability<R extends object, S, B extends object = object> {
   adminRoutes?: (services: S) => AnyElysia;
   /** Its routes elsewhere (a signed download, a page a person opens). */
   routes?: (services: S) => AnyElysia;
-  /** Who of it hears every call (the timeline: each call's entry and screen), after the server's own. */
-  hears?: (services: S) => Subscriber;
   row?: RowPart<R, S>;
   tabs?: readonly PaneTab<R, unknown, S>[];
 }

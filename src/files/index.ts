@@ -15,8 +15,8 @@ const tab = tabsOver(filesPart);
 
 export const files = capability({
   name: "files",
-  build: ({ config, grid, store, now, changed, log }) => ({
-    files: setupFiles(config, { grid, records: store, now, changed, log }).files,
+  build: ({ config, grid, store, now, events, log }) => ({
+    files: setupFiles(config, { grid, records: store, now, changed: (w) => events.changed(w), log }).files,
   }),
   actions: [uploadFile, keepFileAction],
   resources: fileResources,

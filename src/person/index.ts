@@ -11,7 +11,7 @@ import { Questions } from "./waits.ts";
 
 export const person = capability({
   name: "person",
-  build: ({ store, changed }) => ({ questions: new Questions(store, changed) }),
+  build: ({ store, events }) => ({ questions: new Questions(store, (w) => events.changed(w)) }),
   actions: [askHuman, requestSecret],
   adminRoutes: personRoutes,
   routes: secretPageRoutes,

@@ -18,10 +18,11 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 /** How long a request's page takes a value (seconds). */
 export const REQUEST_S = 600;
 
-/** Adds the values of a record's own secrets (as the store opened them) to `into`. */
-export function learnValues(into: Set<string>, secrets: object): void {
-  for (const s of Object.values(secrets) as { keys?: Record<string, unknown> }[])
-    for (const v of Object.values(s?.keys ?? {})) if (typeof v === "string") into.add(v);
+/** The values of a record's own secrets (as the store opened them). */
+export function secretValues(secrets: object): string[] {
+  return (Object.values(secrets) as { keys?: Record<string, unknown> }[]).flatMap((s) =>
+    Object.values(s?.keys ?? {}).filter((v) => typeof v === "string"),
+  );
 }
 
 /** Where a request for a secret is answered when no page can be served (MCP over stdio). */

@@ -8,7 +8,9 @@
 import { randomBytes } from "node:crypto";
 import type { Config } from "../config/schema.ts";
 import { badInput, conflict, forbidden, notFound } from "../errors.ts";
+import type { Events } from "../kit/events.ts";
 import { buildSecret, type Secret, type SecretCatalogue } from "../secrets/catalogue.ts";
+import type { Redactor } from "../secrets/redactor.ts";
 import {
   emptyRecord,
   originOf,
@@ -73,19 +75,11 @@ export class PersonSecrets {
     private readonly store: Store,
     private readonly catalogue: SecretCatalogue,
     private readonly config: Pick<Config, "navigate">,
-    /** A workspace's row changed (admin live updates). */
-    private readonly changed: (workspace: string) => void,
-    /**
-     * Every value this server has read or stored, so the redactor hides them: the store adds those
-     * of each record it reads (app.ts), this adds those typed here and those it reads itself.
-     */
-    private readonly values: Set<string> = new Set(),
+    /** The change bus: a workspace's row changed (admin live updates). */
+    private readonly events: Pick<Events, "changed">,
+    /** Told every value typed here or read here, so it is redacted from then on. */
+    private readonly redactor: Pick<Redactor, "know">,
   ) {}
-
-  /** The values the redactor hides besides the catalogue's. */
-  known(): Iterable<string> {
-    return this.values;
-  }
 
   /**
    * The secret `name` a bound write or a flow step reads after the catalogue: the server's own (an
@@ -271,7 +265,7 @@ export class PersonSecrets {
       };
     });
     if (!got.value) throw notFound(GONE);
-    this.values.add(form.value);
+    this.redactor.know([form.value]);
     await this.tell(workspace, entered(request.id));
     return { workspace, name: request.name, allowed_urls: chosen };
   }
@@ -363,11 +357,11 @@ export class PersonSecrets {
 
   /** A workspace's row changed (the server's record is no workspace's row). */
   private told(workspace: string): void {
-    if (workspace !== SERVER_RECORD) this.changed(workspace);
+    if (workspace !== SERVER_RECORD) this.events.changed(workspace);
   }
 
   private secretOf(workspace: string, name: string, s: WorkspaceSecret): Secret | undefined {
-    for (const v of Object.values(s.keys)) this.values.add(v);
+    this.redactor.know(Object.values(s.keys));
     const built = buildSecret(
       name,
       { description: s.description, allowed_urls: s.allowed_urls, keys: valueKeys(s.keys) },

@@ -1,8 +1,10 @@
 // The secrets catalogue: configured entries plus one YAML file per secret in each of
-// `secrets.dirs`. The folders are re-stat'ed on every read (a readdir and a stat per file), so a
-// file added, changed or removed is seen by the next call without a restart or a watcher; only
-// changed files are parsed again. The redactor (redactor.ts) redacts every value it holds.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+// `secrets.dirs`, followed as they change without a restart: a secret read by name (the way a value
+// is typed) stats its own files first, so a new or changed one is typed and redacted at once; the
+// listing reads the folders; the redactor's read (`all`, on every redaction) reads them again only
+// when a folder's watch saw a change, or once per RECHECK_MS (a watch may miss, or be refused).
+// Only changed files are parsed again. The redactor (redactor.ts) redacts every value it holds.
+import { type FSWatcher, readdirSync, readFileSync, statSync, watch } from "node:fs";
 import { join } from "node:path";
 import { parse as parseYamlText } from "yaml";
 import { SETTING_BY_KEY, type SecretEntry } from "../config/schema.ts";
@@ -11,6 +13,9 @@ import { parseYaml } from "../config/values.ts";
 import { hostMatches, hostPatternProblem } from "../kit/hosts.ts";
 import { Log } from "../log.ts";
 import { parseTotp, type TotpSpec } from "./totp.ts";
+
+/** The longest `all` answers without reading the folders, when no watch told it of a change. */
+const RECHECK_MS = 1000;
 
 /** The shortest value the redactor masks (redactor.ts MIN_VALUE): shorter ones would mangle text and answer guesses. */
 const MIN_MASKED = 8;
@@ -152,11 +157,18 @@ export class SecretCatalogue {
   private current: Map<string, Secret> = new Map();
   private fingerprint = "";
   private revision = 0;
+  private secrets: readonly Secret[] = [];
+  /** When the folders were last read (ms), and whether a watch saw a change since. */
+  private readAt = 0;
+  private stale = false;
+  private closed = false;
+  private readonly watchers = new Map<string, FSWatcher>();
 
   constructor(
     config: SecretsConfig,
     /** The server's log (a log of its own when none is given). */
     private readonly log: Pick<Log, "warn"> = new Log(),
+    private readonly recheckMs = RECHECK_MS,
   ) {
     this.dirs = config.dirs;
     for (const [name, entry] of Object.entries(config.entries)) {
@@ -179,28 +191,72 @@ export class SecretCatalogue {
     return this.revision;
   }
 
+  /** The secret `name`, its own files looked at first (the folders read again when one changed). */
   get(name: string): Secret | undefined {
-    this.refresh();
+    if (this.changedFiles(name)) this.refresh();
     return this.current.get(name);
   }
 
-  all(): Secret[] {
-    this.refresh();
-    return [...this.current.values()];
+  /**
+   * Every secret, for the redactor: the same array until the catalogue changes. The folders are read
+   * again when a watch saw a change or RECHECK_MS passed; a secret `get` read is in it already.
+   */
+  all(): readonly Secret[] {
+    if (this.stale || Date.now() - this.readAt >= this.recheckMs) this.refresh();
+    return this.secrets;
+  }
+
+  /** Stops following the folders. */
+  close(): void {
+    this.closed = true;
+    for (const w of this.watchers.values()) w.close();
+    this.watchers.clear();
+  }
+
+  /** Whether a file that could hold the secret `name` is new, changed or gone since the last read. */
+  private changedFiles(name: string): boolean {
+    if (!SECRET_NAME.test(name)) return false;
+    for (const dir of this.dirs)
+      for (const file of [`${name}.yaml`, `${name}.yml`]) {
+        const path = join(dir, file);
+        if (stampOf(path) !== (this.files.get(path)?.stamp ?? null)) return true;
+      }
+    return false;
+  }
+
+  /** A change in `dir` marks the catalogue stale; a folder that cannot be watched is read on time alone. */
+  private follow(dir: string): void {
+    if (this.closed || this.watchers.has(dir)) return;
+    try {
+      const w = watch(dir, { persistent: false }, () => {
+        this.stale = true;
+      });
+      w.on("error", () => {
+        this.stale = true;
+        w.close();
+        this.watchers.delete(dir);
+      });
+      this.watchers.set(dir, w);
+    } catch {
+      // read every RECHECK_MS instead
+    }
   }
 
   list(): SecretListing[] {
-    return this.all()
-      .map(listingOf)
-      .sort((a, b) => a.name.localeCompare(b.name));
+    this.refresh();
+    return this.secrets.map(listingOf).sort((a, b) => a.name.localeCompare(b.name));
   }
 
   private refresh(): void {
+    // Cleared before the reading: a change during it marks the catalogue stale again.
+    this.stale = false;
+    this.readAt = Date.now();
     const seen = new Map<string, FileState>();
     const stamps: string[] = [];
     for (const dir of this.dirs) {
       let names: string[];
       try {
+        this.follow(dir);
         names = readdirSync(dir).sort();
         this.missingDirs.delete(dir);
       } catch (err) {
@@ -214,14 +270,8 @@ export class SecretCatalogue {
       for (const file of names) {
         if (!SECRET_FILE.test(file)) continue;
         const path = join(dir, file);
-        let stamp: string;
-        try {
-          const st = statSync(path);
-          if (!st.isFile()) continue;
-          stamp = `${st.mtimeMs}:${st.size}:${st.ino}`;
-        } catch {
-          continue; // removed between readdir and stat
-        }
+        const stamp = stampOf(path);
+        if (stamp === null) continue; // not a file, or removed between readdir and stat
         const known = this.files.get(path);
         seen.set(
           path,
@@ -249,7 +299,18 @@ export class SecretCatalogue {
       next.set(secret.name, secret);
     }
     this.current = next;
+    this.secrets = [...next.values()];
     this.revision++;
+  }
+}
+
+/** A file's size, time and inode, or null when it is no file (absent, a folder). */
+function stampOf(path: string): string | null {
+  try {
+    const st = statSync(path);
+    return st.isFile() ? `${st.mtimeMs}:${st.size}:${st.ino}` : null;
+  } catch {
+    return null;
   }
 }
 

@@ -9,7 +9,7 @@
 // PLAIN_OPEN and PLAIN_CLOSE: it is never masked, and the marks are taken out here.
 import { redactCredentials } from "../errors.ts";
 import { PLAIN_CLOSE, PLAIN_OPEN } from "../in-page/plain.ts";
-import type { SecretCatalogue } from "./catalogue.ts";
+import type { Secret, SecretCatalogue } from "./catalogue.ts";
 
 /** What a redacted stretch reads as. */
 export const REDACTED = "[hidden]";
@@ -63,23 +63,20 @@ export function base64Cores(value: string): string[] {
 
 export class Redactor {
   private reading = false;
-  private compiled: { key: string; text: RegExp | null; b64: RegExp | null } = {
-    key: "",
-    text: null,
-    b64: null,
-  };
+  /** The values besides the catalogue's: the workspaces' own secrets this server has read or stored. */
+  private readonly known = new Set<string>();
+  private compiled: {
+    secrets: readonly Secret[] | null;
+    known: number;
+    text: RegExp | null;
+    b64: RegExp | null;
+  } = { secrets: null, known: 0, text: null, b64: null };
 
-  constructor(
-    private readonly catalogue: SecretCatalogue,
-    /** Values besides the catalogue's: the workspaces' own secrets this server has read or stored. */
-    private readonly others: () => Iterable<string> = () => [],
-  ) {}
+  constructor(private readonly catalogue: SecretCatalogue) {}
 
-  /** Every value redacted now, longest first (a value that contains another is redacted whole). */
-  private values(): string[] {
-    const all = new Set<string>(this.others());
-    for (const s of this.catalogue.all()) for (const v of s.toRedact) all.add(v);
-    return [...all].filter((v) => v.length >= MIN_VALUE).sort((a, b) => b.length - a.length);
+  /** Values to redact besides the catalogue's, from now on (whoever reads or stores them says so). */
+  know(values: Iterable<string>): void {
+    for (const v of values) if (v.length >= MIN_VALUE) this.known.add(v);
   }
 
   private matchers(): { text: RegExp | null; b64: RegExp | null } {
@@ -87,22 +84,26 @@ export class Redactor {
     // matchers already made answer that line.
     if (this.reading) return this.compiled;
     this.reading = true;
-    let values: string[];
+    let secrets: readonly Secret[];
     try {
-      values = this.values();
+      secrets = this.catalogue.all();
     } finally {
       this.reading = false;
     }
-    const key = values.join("\u0000");
-    if (key !== this.compiled.key) {
-      const text = values.map((v) => Array.from(v, charPattern).join("")).join("|");
-      const b64 = [...new Set(values.flatMap(base64Cores))].sort((a, b) => b.length - a.length).map(escapeRe);
-      this.compiled = {
-        key,
-        text: text ? new RegExp(text, "giu") : null,
-        b64: b64.length ? new RegExp(b64.join("|"), "g") : null,
-      };
-    }
+    // The catalogue answers the same array until it changes; the known values only grow.
+    if (secrets === this.compiled.secrets && this.known.size === this.compiled.known) return this.compiled;
+    // Longest first: a value that contains another is redacted whole.
+    const all = new Set<string>(this.known);
+    for (const s of secrets) for (const v of s.toRedact) all.add(v);
+    const values = [...all].filter((v) => v.length >= MIN_VALUE).sort((a, b) => b.length - a.length);
+    const text = values.map((v) => Array.from(v, charPattern).join("")).join("|");
+    const b64 = [...new Set(values.flatMap(base64Cores))].sort((a, b) => b.length - a.length).map(escapeRe);
+    this.compiled = {
+      secrets,
+      known: this.known.size,
+      text: text ? new RegExp(text, "giu") : null,
+      b64: b64.length ? new RegExp(b64.join("|"), "g") : null,
+    };
     return this.compiled;
   }
 

@@ -39,11 +39,10 @@ export const timeline = capability({
       redactor: p.redactor,
       tools: new StepTools(p.actions),
       now: p.now,
-      changed: p.changed,
+      events: p.events,
     }),
   }),
   adminRoutes: timelineRoutes,
-  hears: (s) => s.timeline,
   row: timelinePart,
   tabs: [timelineTab],
 });

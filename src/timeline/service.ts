@@ -9,6 +9,7 @@ import type { Config } from "../config/schema.ts";
 import { badInput, errorBody, messageOf, statusOf } from "../errors.ts";
 import { flowText } from "../flows/schema.ts";
 import type { ToolTable } from "../flows/tools.ts";
+import type { Events } from "../kit/events.ts";
 import { KeyedQueue } from "../kit/queue.ts";
 import type { Log } from "../log.ts";
 import type { Redactor } from "../secrets/redactor.ts";
@@ -30,8 +31,8 @@ export interface TimelineServiceNeeds extends Reach {
   tools: ToolTable;
   /** Epoch seconds. */
   now: () => number;
-  /** The workspace's timeline changed (admin live updates). */
-  changed: (workspace: string) => void;
+  /** The change bus: the workspace's timeline changed (admin live updates). */
+  events: Pick<Events, "changed">;
 }
 
 /** A call that changes what the page shows, so a screen after it says something. */
@@ -191,7 +192,7 @@ export class Timeline {
       }
       await this.expireIfOld(workspace, entry.time);
       await this.needs.log.append(workspace, boundedEntry(entry), screen);
-      this.needs.changed(workspace);
+      this.needs.events.changed(workspace);
     } catch (err) {
       // The call itself went as it went: a timeline that cannot be written does not fail it.
       this.needs.logger.warn(`workspace ${workspace}: a timeline entry was not written: ${messageOf(err)}`);
@@ -245,7 +246,7 @@ export class Timeline {
 
   async clear(workspace: string, what: "screens" | "all"): Promise<number> {
     const n = await this.needs.log.clear(workspace, what);
-    this.needs.changed(workspace);
+    this.needs.events.changed(workspace);
     return n;
   }
 

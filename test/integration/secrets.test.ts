@@ -5,14 +5,19 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type Fixture, html, serveFixture } from "../support/fixtures.ts";
 import { type McpClient, mcpClient } from "../support/mcp.ts";
-import { logLines, startServer, type TestServer } from "../support/server.ts";
+import { endAll, logLines, startServer, type TestServer } from "../support/server.ts";
 
 const VALUES = ["file-user-7c1", "file-pass-9d2", "entry-token-4e5", "changed-pass-0a8", "broken-value-6f3"];
 const dir = mkdtempSync(join(tmpdir(), "sf-secrets-it-"));
 const bodies: string[] = [];
 let server: TestServer;
 let mcp: McpClient;
+let site: Fixture;
+// A value the page shows before any secret holds it.
+const SHOWN = "shown-later-3b9";
+const W = "secrets-followed";
 
 let writes = 0;
 // Each write gets a later mtime, so a rewrite within the file system's time resolution is seen.
@@ -30,6 +35,7 @@ async function listing(): Promise<any[]> {
 }
 
 beforeAll(async () => {
+  site = serveFixture({ "/shows": () => html(`<title>Shows</title><p id=p>token ${SHOWN}</p>`) });
   put(
     "shop.yaml",
     `description: the shop's test buyer\nallowed_urls: [https://shop.example.test/login]\nkeys:\n  username: {value: ${VALUES[0]}}\n  password: {value: ${VALUES[1]}}\n`,
@@ -45,7 +51,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await endAll(server, [W]);
   await server.close();
+  site.stop();
   rmSync(dir, { recursive: true, force: true });
   const everything = [...bodies, ...mcp.texts, ...logLines].join("\n");
   for (const v of VALUES) expect(everything).not.toContain(v);
@@ -93,6 +101,16 @@ describe("the secrets listing", () => {
 
     unlinkSync(join(dir, "mail.yaml"));
     expect((await listing()).map((s) => s.name)).toEqual(["api", "shop"]);
+  });
+
+  test("a file added a moment ago: the value a page shows is hidden in the very next answer", async () => {
+    const shown = () => server.call("POST", "/browser/extract", { selector: { css: "#p" } }, W);
+    expect((await server.call("POST", "/browser/navigate", { url: site.url("/shows") }, W)).status).toBe(200);
+    // No secret holds it yet: ordinary text reads whole.
+    expect((await shown()).body.result).toBe(`token ${SHOWN}`);
+    put("shows.yaml", `keys:\n  token: {value: ${SHOWN}}\n`);
+    expect((await shown()).body.result).toBe("token [hidden]");
+    unlinkSync(join(dir, "shows.yaml"));
   });
 
   test("a broken file is skipped with a warning naming it, never quoting it; the rest still list", async () => {

@@ -11,7 +11,7 @@ import { HostRules } from "../../src/http/guard.ts";
 import { Events } from "../../src/kit/events.ts";
 import { PersonSecrets } from "../../src/person/secrets.ts";
 import { setupRecordings } from "../../src/recordings/setup.ts";
-import { ACTIONS, buildCapabilities, capabilitySubscribers } from "../../src/registry.ts";
+import { ACTIONS, buildCapabilities } from "../../src/registry.ts";
 import { SecretCatalogue } from "../../src/secrets/catalogue.ts";
 import { Redactor } from "../../src/secrets/redactor.ts";
 import type { Services } from "../../src/services.ts";
@@ -43,11 +43,11 @@ export function testServices(opts: TestServicesOptions): Services {
   const { grid, store } = opts;
   const log = testLog();
   const secrets = new SecretCatalogue(config.secrets, log);
-  const personSecrets = new PersonSecrets(store, secrets, config, (w) => events.changed(w));
-  const redactor = new Redactor(secrets, () => personSecrets.known());
+  const redactor = new Redactor(secrets);
   log.addRedaction(redactor.redact);
   const events = new Events();
   const changed = (w: string) => events.changed(w);
+  const personSecrets = new PersonSecrets(store, secrets, config, events, redactor);
   const table = opts.actions ?? ACTIONS;
   const browsers = heldBrowsers(grid, opts.lease ?? {});
   const built = buildCapabilities({
@@ -56,7 +56,7 @@ export function testServices(opts: TestServicesOptions): Services {
     store,
     grid,
     now,
-    changed,
+    events,
     redactor,
     connection: (id) => browsers.connection(id),
     actions: () => table,
@@ -79,8 +79,9 @@ export function testServices(opts: TestServicesOptions): Services {
     ...(opts.lease && { lease: opts.lease }),
     browsers,
   });
+  for (const s of [events, activity, built.timeline]) workspaces.calls.subscribe(s);
   const hosts = new HostRules(config);
-  const services: Services = {
+  return {
     ...ports,
     sources: {},
     workspaces,
@@ -89,6 +90,4 @@ export function testServices(opts: TestServicesOptions): Services {
     hosts,
     admin: new AdminAuth(store, adminTokenOf(config), hosts, agentOnlyTokenOf(config)),
   };
-  for (const s of [events, activity, ...capabilitySubscribers(services)]) workspaces.calls.subscribe(s);
-  return services;
 }

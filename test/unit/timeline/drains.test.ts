@@ -47,7 +47,7 @@ async function timeline(log: MemoryLog, existing: string[]) {
     redactor: new Redactor(new SecretCatalogue(config.secrets)),
     tools: new StepTools(() => ACTIONS),
     now: () => 1000,
-    changed: () => undefined,
+    events: { changed: () => undefined },
   });
 }
 

@@ -150,7 +150,7 @@ function timelineWith(
     redactor: new Redactor(new SecretCatalogue(config.secrets)),
     tools,
     now: () => clock.now,
-    changed: () => undefined,
+    events: { changed: () => undefined },
   });
 }
 

@@ -14,7 +14,7 @@ import { Log } from "../src/log.ts";
 const QUIET = new Log("warn");
 
 import { Collector } from "../src/recordings/collector.ts";
-import { trailer } from "../src/recordings/mp4.ts";
+import { trailer } from "../test/support/recording.ts";
 import { median, printTable, type Row } from "./report.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);

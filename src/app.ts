@@ -19,7 +19,7 @@ import { metricsRoutes } from "./metrics/routes.ts";
 import { secretValues } from "./person/secret-words.ts";
 import { PersonSecrets } from "./person/secrets.ts";
 import { setupRecordings } from "./recordings/setup.ts";
-import { ACTIONS, buildCapabilities, ownRoutes } from "./registry.ts";
+import { ACTIONS, buildCapabilities, capabilitySubscribers, ownRoutes } from "./registry.ts";
 import { SecretCatalogue } from "./secrets/catalogue.ts";
 import { Redactor } from "./secrets/redactor.ts";
 import type { Services } from "./services.ts";
@@ -193,9 +193,6 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     lease: { lease: config.session.lease, wait: config.grid.command_timeout },
     browsers,
   });
-  // Who hears each call: the change bus (the live feed, MCP subscriptions), the activity log and
-  // its metrics, the timeline, in that order.
-  for (const s of [events, activity, built.timeline]) workspaces.calls.subscribe(s);
   const services: Services = {
     ...ports,
     sources: opts.sources ?? {},
@@ -205,6 +202,9 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     hosts,
     admin: new AdminAuth(store, adminTokenOf(config), hosts, agentOnlyTokenOf(config)),
   };
+  // Who hears each call: the change bus (the live feed, MCP subscriptions), the activity log and
+  // its metrics, then the capabilities that do (the timeline), in that order.
+  for (const s of [events, activity, ...capabilitySubscribers(services)]) workspaces.calls.subscribe(s);
   await recordings?.start();
   workspaces.orphans.start(config.grid.orphan_sweep);
   return services;

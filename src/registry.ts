@@ -5,6 +5,7 @@
 // tabs all come from this list. Surfaces and the composition root read it; no capability imports it.
 import { Elysia } from "elysia";
 import type { AnyAction } from "./actions/action.ts";
+import type { Subscriber } from "./actions/call.ts";
 import type { ResourceDef } from "./actions/resource.ts";
 import { type BuildNeeds, type BuiltOf, opRoutes, type PaneTab, type RowOf } from "./admin/capability.ts";
 import { requireWorkspace } from "./admin/guard.ts";
@@ -106,6 +107,11 @@ export function capabilityRoutes(services: Services) {
   for (const c of CAPABILITIES)
     if (c.adminRoutes) app.use(c.adminRoutes(services)).use(opRoutes(services, c));
   return app;
+}
+
+/** Who of the capabilities hears every call, in the list's order. */
+export function capabilitySubscribers(services: Services): Subscriber[] {
+  return CAPABILITIES.flatMap((c) => (c.hears ? [c.hears(services)] : []));
 }
 
 /** Every capability's own routes (outside /admin/workspaces/{key}/…). */

@@ -6,6 +6,7 @@
 import { type AnyElysia, Elysia } from "elysia";
 import { z } from "zod";
 import type { AnyAction } from "../actions/action.ts";
+import type { Subscriber } from "../actions/call.ts";
 import type { ActionServices } from "../actions/ports.ts";
 import type { ResourceDef } from "../actions/resource.ts";
 import type { Config } from "../config/schema.ts";
@@ -126,6 +127,8 @@ export interface Capability<R extends object, S, B extends object = object> {
   adminRoutes?: (services: S) => AnyElysia;
   /** Its routes elsewhere (a signed download, a page a person opens). */
   routes?: (services: S) => AnyElysia;
+  /** Who of it hears every call (the timeline: each call's entry and screen), after the server's own. */
+  hears?: (services: S) => Subscriber;
   row?: RowPart<R, S>;
   tabs?: readonly PaneTab<R, unknown, S>[];
 }

@@ -8,19 +8,6 @@ import { open } from "node:fs/promises";
 export const TRAILER = 16;
 const MFRO_HEAD = new Uint8Array([0, 0, 0, 16, 0x6d, 0x66, 0x72, 0x6f, 0, 0, 0, 0]);
 
-/** A valid `mfra` box around `tfra` (tests and docs): what a finished recording ends with. */
-export function trailer(tfra: Uint8Array = new Uint8Array()): Uint8Array {
-  const size = 8 + tfra.length + TRAILER;
-  const out = new Uint8Array(size);
-  const view = new DataView(out.buffer);
-  view.setUint32(0, size);
-  out.set(new TextEncoder().encode("mfra"), 4);
-  out.set(tfra, 8);
-  out.set(MFRO_HEAD, 8 + tfra.length);
-  view.setUint32(size - 4, size);
-  return out;
-}
-
 /** True when `path` ends in an `mfro` that names a real `mfra`. Any I/O error is false. */
 export async function isComplete(path: string): Promise<boolean> {
   let fd: import("node:fs/promises").FileHandle;

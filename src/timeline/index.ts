@@ -43,6 +43,7 @@ export const timeline = capability({
     }),
   }),
   adminRoutes: timelineRoutes,
+  hears: (s) => s.timeline,
   row: timelinePart,
   tabs: [timelineTab],
 });

@@ -1,6 +1,7 @@
 // The UI's static files, embedded in the binary (`with { type: "file" }`) and served from memory
 // under /ui/static/<name>?v=<hash>: the hash changes with the bytes, so they cache for a year.
 
+import { readFileSync } from "node:fs";
 import sse from "htmx.org/dist/ext/hx-sse.min.js" with { type: "file" };
 import upsert from "htmx.org/dist/ext/hx-upsert.min.js" with { type: "file" };
 import htmx from "htmx.org/dist/htmx.min.js" with { type: "file" };
@@ -25,14 +26,14 @@ const FILES: Record<string, { path: string; type: string }> = {
   "icon.svg": { path: icon, type: "image/svg+xml" },
 };
 
+// Read synchronously: a top-level await here made every importer's start asynchronous, and the
+// compiled binary (bytecode) then stopped silently before serving (test/unit/project/no-async-init).
 export const ASSETS: ReadonlyMap<string, Asset> = new Map(
-  await Promise.all(
-    Object.entries(FILES).map(async ([name, f]) => {
-      const bytes = await Bun.file(f.path).bytes();
-      const v = Bun.hash(bytes).toString(36);
-      return [name, { bytes, type: f.type, url: `/ui/static/${name}?v=${v}` }] as const;
-    }),
-  ),
+  Object.entries(FILES).map(([name, f]) => {
+    const bytes = new Uint8Array(readFileSync(f.path));
+    const v = Bun.hash(bytes).toString(36);
+    return [name, { bytes, type: f.type, url: `/ui/static/${name}?v=${v}` }] as const;
+  }),
 );
 
 export function assetUrl(name: string): string {

@@ -15,9 +15,9 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FileStore } from "../../src/files/store.ts";
-import { trailer } from "../../src/recordings/mp4.ts";
 import { nameFor } from "../../src/recordings/owed.ts";
 import { testRedisUrl } from "../support/env.ts";
+import { trailer } from "../support/recording.ts";
 
 const WORKER = join(import.meta.dir, "../support/collector-worker.ts");
 const BODY = new Uint8Array([0, 0, 0, 0x10, 0x6d, 0x6f, 0x6f, 0x66, ...new Array(4000).fill(7)]);

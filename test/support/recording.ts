@@ -7,6 +7,23 @@ import { testGridUrl } from "./env.ts";
 
 let made: string | null = null;
 
+/**
+ * A valid `mfra` box around `tfra`: what a finished recording ends with, written here from the
+ * format (an `mfro` of size 16, version and flags 0, then the size of the whole `mfra`).
+ */
+export function trailer(tfra: Uint8Array = new Uint8Array()): Uint8Array {
+  const size = 8 + tfra.length + 16;
+  const out = new Uint8Array(size);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, size);
+  out.set(new TextEncoder().encode("mfra"), 4);
+  out.set(tfra, 8);
+  view.setUint32(8 + tfra.length, 16);
+  out.set(new TextEncoder().encode("mfro"), 12 + tfra.length);
+  view.setUint32(size - 4, size);
+  return out;
+}
+
 /** A 2 s test-pattern MP4 ending in the mfra/mfro trailer; made once per run. */
 export async function testMp4(): Promise<Uint8Array<ArrayBuffer>> {
   if (!made || !existsSync(made)) {

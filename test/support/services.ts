@@ -11,7 +11,7 @@ import { HostRules } from "../../src/http/guard.ts";
 import { Events } from "../../src/kit/events.ts";
 import { PersonSecrets } from "../../src/person/secrets.ts";
 import { setupRecordings } from "../../src/recordings/setup.ts";
-import { ACTIONS, buildCapabilities } from "../../src/registry.ts";
+import { ACTIONS, buildCapabilities, capabilitySubscribers } from "../../src/registry.ts";
 import { SecretCatalogue } from "../../src/secrets/catalogue.ts";
 import { Redactor } from "../../src/secrets/redactor.ts";
 import type { Services } from "../../src/services.ts";
@@ -79,9 +79,8 @@ export function testServices(opts: TestServicesOptions): Services {
     ...(opts.lease && { lease: opts.lease }),
     browsers,
   });
-  for (const s of [events, activity, built.timeline]) workspaces.calls.subscribe(s);
   const hosts = new HostRules(config);
-  return {
+  const services: Services = {
     ...ports,
     sources: {},
     workspaces,
@@ -90,4 +89,6 @@ export function testServices(opts: TestServicesOptions): Services {
     hosts,
     admin: new AdminAuth(store, adminTokenOf(config), hosts, agentOnlyTokenOf(config)),
   };
+  for (const s of [events, activity, ...capabilitySubscribers(services)]) workspaces.calls.subscribe(s);
+  return services;
 }

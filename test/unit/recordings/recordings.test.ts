@@ -8,8 +8,9 @@ import { FileStore } from "../../../src/files/store.ts";
 import { errorKind } from "../../../src/kit/error-kind.ts";
 import { Collector } from "../../../src/recordings/collector.ts";
 import { networkFilesystem, polling } from "../../../src/recordings/mounts.ts";
-import { isComplete, trailer } from "../../../src/recordings/mp4.ts";
+import { isComplete } from "../../../src/recordings/mp4.ts";
 import { nameFor } from "../../../src/recordings/owed.ts";
+import { trailer } from "../../support/recording.ts";
 import { logLines, testLog } from "../../support/server.ts";
 
 const GID = "8f3d6dc2a1b04e6f9c1d2e3f4a5b6c7d";

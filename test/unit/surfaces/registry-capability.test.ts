@@ -1,5 +1,6 @@
 // A new capability registers with one line: a copy of src/ gets a throwaway `notes` folder (its
-// service, an action, a resource, an admin route, a route of its own, a row part and a tab) and one
+// service, an action, a resource, an admin route, a route of its own, a row part, a tab and a
+// subscriber that hears every call) and one
 // entry in src/registry.ts's CAPABILITIES (with its import), and nothing else: it compiles, the
 // layering check gives its folder the capabilities' row, and a server of that copy serves all of it.
 import { afterAll, beforeAll, expect, test } from "bun:test";
@@ -14,6 +15,8 @@ let copy: string;
 const NOTES_SERVICE = `// Notes kept in memory, per workspace.
 export class Notes {
   private readonly kept = new Map<string, string[]>();
+  /** The calls it heard end (its subscriber). */
+  readonly heard: string[] = [];
   constructor(private readonly changed: (workspace: string) => void) {}
   add(workspace: string, text: string): number {
     const list = [...(this.kept.get(workspace) ?? []), text];
@@ -82,6 +85,7 @@ export const notes = capability({
       onWorkspace(s, (key) => ({ notes: s.notes.list(key) })),
       onWorkspaceRoute(),
     ),
+  hears: (s: NotesNeeds) => ({ ended: (end) => void s.notes.heard.push(end.action.name) }),
   routes: (s: NotesNeeds) =>
     new Elysia({ name: "notes-count" }).get("/notes-count/:key", ({ params }) => String(s.notes.list(params.key).length)),
   row: notesPart,
@@ -136,6 +140,7 @@ const out = {
   tools: ACTIONS.map((a) => a.name),
   steps: app.services.flows.tools.names(),
   row: await workspaceRow(app.services, "w", null),
+  heard: app.services.notes.heard,
 };
 console.log(JSON.stringify(out));
 await app.close();
@@ -205,6 +210,8 @@ test("one line in CAPABILITIES (and its import): it compiles, its folder has the
   expect(out.tools).toContain("add_note");
   expect(out.steps).toContain("add_note");
   expect(out.row.notes_rev).toBe("2");
+  // It hears every call end, as the timeline does.
+  expect(out.heard).toEqual(["add_note", "add_note"]);
 }, 180_000);
 
 test("the new folder is held to the capabilities' row like the others: importing a surface is refused", () => {

@@ -291,12 +291,10 @@ export class PagePort {
     return this.run<T>(this.context, false, fn, args);
   }
 
-  /** `call`, marking the page first for the gesture that follows (see page/leaving.ts). */
-  async arming<T>(fn: PageFn, ...args: unknown[]): Promise<T> {
-    return this.run<T>(this.context, true, fn, args);
-  }
-
-  /** `arming` in `context` (a frame a ref of read_page's leads to). */
+  /**
+   * `callIn`, marking the page first for the gesture that follows (see page/leaving.ts); `context`
+   * is a frame a ref of read_page's leads to, else the tab.
+   */
   async armingIn<T>(context: string, fn: PageFn, ...args: unknown[]): Promise<T> {
     return this.run<T>(context, true, fn, args);
   }

@@ -297,11 +297,6 @@ export class HintRelay {
     };
   }
 
-  /** Node references received and not handed over yet (the chunk under way included). */
-  get waitingCount(): number {
-    return this.count;
-  }
-
   /**
    * Hands over at once what is waiting and resolves once it is handed over, or after `ms`; true when
    * it is. What `except` reported is left as it is: a read takes its own document's along (`claim`).

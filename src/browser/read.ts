@@ -260,12 +260,12 @@ export const readPageAction = defineAction({
     if (input.url !== undefined) await acting(about, () => tab.goto(input.url as string));
     // Right after a switch into a tab or a frame still loading, its document is read once it is
     // interactive (the one it replaces is about to go); then the hints of a page that just got a few.
-    await tab.held.settled(tab.context, input.timeout * 1000, true);
+    await tab.held.navigationOver(tab.context, input.timeout * 1000, true);
     await tab.usable();
     const hints = tab.held.hints;
     await hints.reported(tab.context, HINT_WAIT_MS);
     // Another document's (a same-origin frame's) are handed over first; this one's go with its read.
-    await hints.settled(HINT_WAIT_MS, HINT_FEW, tab.context);
+    await hints.handOver(HINT_WAIT_MS, HINT_FEW, tab.context);
     const inFlight = await fetchesDone(tab);
     const floor = ctx.browser.refFloors.floor(tab.held);
     const goOn = hints.pauseFor();

@@ -263,13 +263,13 @@ export class HeldConnection {
 
   /**
    * Resolves once `context` has no navigation under way (or, with `interactive`, none whose
-   * document is not interactive yet), or after `ms`; true when it settled.
+   * document is not interactive yet), or after `ms`; true when it is over.
    */
-  settled(context: string, ms: number, interactive = false): Promise<boolean> {
-    return this.settledBy(context, Date.now() + ms, interactive);
+  navigationOver(context: string, ms: number, interactive = false): Promise<boolean> {
+    return this.overBy(context, Date.now() + ms, interactive);
   }
 
-  private settledBy(context: string, deadline: number, interactive: boolean): Promise<boolean> {
+  private overBy(context: string, deadline: number, interactive: boolean): Promise<boolean> {
     const n = this.navigations.get(context);
     if (!n || n.done || (interactive && n.interactive)) return Promise.resolve(true);
     if (Date.now() >= deadline) return Promise.resolve(false);
@@ -281,7 +281,7 @@ export class HeldConnection {
       const done = () => {
         clearTimeout(timer);
         // A redirect or a script may start the next one at once: wait for that too.
-        resolve(this.settledBy(context, deadline, interactive));
+        resolve(this.overBy(context, deadline, interactive));
       };
       n.waiters.push(done);
     });

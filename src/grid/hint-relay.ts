@@ -303,7 +303,7 @@ export class HintRelay {
    * A read waits for a few hints (a frame's, just added), never for a flood (a page of 1,000 rows
    * lists them a read later): past `few` waiting, it does not wait at all.
    */
-  async settled(ms: number, few = Number.POSITIVE_INFINITY, except?: string): Promise<boolean> {
+  async handOver(ms: number, few = Number.POSITIVE_INFINITY, except?: string): Promise<boolean> {
     const other = (c: Chunk) => c.context !== except && !this.held(c.context);
     const flood = this.count > few;
     if (!flood) for (const c of this.waiting) if (other(c)) c.due = 0;

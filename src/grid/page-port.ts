@@ -81,7 +81,7 @@ const TRANSIENT =
   /cannot find context with specified id|execution context was destroyed|inspected target navigated/i;
 
 /** Runs a read again, a moment later, while the document it went to is being replaced. */
-export async function settling<T>(read: () => Promise<T>): Promise<T> {
+export async function acrossReplacement<T>(read: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await read();
@@ -350,9 +350,9 @@ export class PagePort {
           { timeoutMs: Math.min(timeoutMs, this.opts.scriptMs) },
         ),
       );
-    let reply = await settling(() => send(false));
+    let reply = await acrossReplacement(() => send(false));
     if (reply.type === "success" && reply.result.type === "string" && reply.result.value === NO_LIBRARY) {
-      reply = await settling(() => send(true));
+      reply = await acrossReplacement(() => send(true));
     }
     if (reply.type === "exception") {
       throw new Error(`the page library failed: ${reply.exceptionDetails.text}`);

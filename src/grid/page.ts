@@ -12,7 +12,7 @@ import { BidiError, BidiTimeout, remoteValue, SANDBOX } from "./bidi.ts";
 import type { PageFn } from "./page-call.ts";
 import { DialogOpened, dialogOpenError } from "./page-dialogs.ts";
 import { GRACE_MS, PageInput } from "./page-input.ts";
-import { settling } from "./page-port.ts";
+import { acrossReplacement } from "./page-port.ts";
 import { refusalText } from "./policy.ts";
 
 const TITLE = String(docTitle);
@@ -107,7 +107,7 @@ export class Page extends PageInput {
     const prompt = this.prompt;
     if (prompt) throw dialogOpenError(prompt);
     await this.usable();
-    const reply = await settling(() =>
+    const reply = await acrossReplacement(() =>
       this.whilePrompt(
         this.send("script.callFunction", {
           functionDeclaration: TITLE,
@@ -140,7 +140,7 @@ export class Page extends PageInput {
         { context: this.where.tab, url, wait: "interactive" },
         { timeoutMs: this.opts.pageLoadMs },
       );
-      loading = !(await this.held.settled(this.where.tab, LOAD_MS));
+      loading = !(await this.held.navigationOver(this.where.tab, LOAD_MS));
     });
     return { loading };
   }
@@ -167,8 +167,8 @@ export class Page extends PageInput {
       });
       // The step itself answers at once; the page it goes to loads afterwards.
       if (this.held.navigationCount === before) await Bun.sleep(15);
-      const ready = await this.held.settled(this.where.tab, this.opts.pageLoadMs, true);
-      loading = !ready || !(await this.held.settled(this.where.tab, LOAD_MS));
+      const ready = await this.held.navigationOver(this.where.tab, this.opts.pageLoadMs, true);
+      loading = !ready || !(await this.held.navigationOver(this.where.tab, LOAD_MS));
     });
     return { loading };
   }
@@ -183,7 +183,7 @@ export class Page extends PageInput {
         { context: this.where.tab, wait: "interactive" },
         { timeoutMs: this.opts.pageLoadMs },
       );
-      loading = !(await this.held.settled(this.where.tab, LOAD_MS));
+      loading = !(await this.held.navigationOver(this.where.tab, LOAD_MS));
     });
     return { loading };
   }
@@ -211,7 +211,7 @@ export class Page extends PageInput {
       if (err instanceof BidiError && /net::ERR_ABORTED/.test(err.bidiMessage)) return;
       // The page sent itself elsewhere while loading (a script's location.replace): follow it there.
       if (err instanceof BidiError && /canceled by concurrent navigation/i.test(err.bidiMessage)) {
-        await this.held.settled(this.where.tab, this.opts.pageLoadMs);
+        await this.held.navigationOver(this.where.tab, this.opts.pageLoadMs);
         return;
       }
       if (err instanceof BidiError && /net::ERR_INVALID_AUTH_CREDENTIALS/.test(err.bidiMessage)) {
@@ -241,7 +241,8 @@ export class Page extends PageInput {
       while (this.held.navigationCount === startedBefore && Date.now() < until && !this.prompt)
         await Bun.sleep(15);
     }
-    if (this.held.navigationCount !== startedBefore) await this.held.settled(tab, this.opts.pageLoadMs);
+    if (this.held.navigationCount !== startedBefore)
+      await this.held.navigationOver(tab, this.opts.pageLoadMs);
   }
 
   /**

@@ -62,10 +62,10 @@ test("hints go to the sandbox of the reporting context, a chunk at a time; a hel
   const ids = Array.from({ length: 250 }, (_, i) => node(`n${i}`));
   s.emit("script.message", message("CTX", report(ids)));
   s.emit("script.message", message("CTX", report([node("other")]), "someone-else"));
-  await relay.settled(50);
+  await relay.handOver(50);
   expect(s.sent.filter((c) => c.method === "script.callFunction")).toHaveLength(0);
   held = false;
-  expect(await relay.settled(1_000)).toBe(true);
+  expect(await relay.handOver(1_000)).toBe(true);
   const calls = s.sent.filter((c) => c.method === "script.callFunction").map((c) => c.params as any);
   expect(calls.map((c) => c.arguments.length - 1)).toEqual(Array(10).fill(25));
   expect(calls[0].target).toEqual({ context: "CTX", sandbox: "selenium-flow" });
@@ -114,7 +114,7 @@ test("a read waits for a page just loaded to say its hints are sent, but never f
   await relay.reported("TAB", 300);
   expect(performance.now() - t).toBeGreaterThanOrEqual(55);
   expect(performance.now() - t).toBeLessThan(250);
-  expect(await relay.settled(300)).toBe(true);
+  expect(await relay.handOver(300)).toBe(true);
   // A page that never says so is waited for at most the time given.
   s.emit("browsingContext.navigationStarted", {
     context: "TAB",
@@ -127,7 +127,7 @@ test("a read waits for a page just loaded to say its hints are sent, but never f
   // A flood is not waited for: more than `few` waiting answers at once.
   s.emit("script.message", message("TAB", report(Array.from({ length: 300 }, (_, i) => node(`f${i}`)))));
   t = performance.now();
-  expect(await relay.settled(1_000, 200)).toBe(false);
+  expect(await relay.handOver(1_000, 200)).toBe(false);
   expect(performance.now() - t).toBeLessThan(20);
 });
 
@@ -160,7 +160,7 @@ test("a read takes its document's hints along (the chunk under way too); the rel
   );
   s.emit("script.message", message("FRAME", report([node("f")])));
   // Another document's are handed over at once; the reading one's are left to the read.
-  const done = relay.settled(300, 200, "CTX");
+  const done = relay.handOver(300, 200, "CTX");
   await Bun.sleep(5);
   expect(calls(s).map((c: any) => c.params.target.context)).toEqual(["FRAME"]);
   answer();

@@ -29,7 +29,7 @@ import type { RecordStore } from "./store/types.ts";
 import { adminRoutes } from "./surfaces/admin-api.ts";
 import { Feeds } from "./surfaces/feed.ts";
 import { MCP_BODY_METHODS, mcpGate, requireToken } from "./surfaces/http.ts";
-import type { McpHeld, McpHttp } from "./surfaces/mcp-http.ts";
+import type { McpHttp, McpInUse } from "./surfaces/mcp-http.ts";
 import { openApiDocument } from "./surfaces/openapi.ts";
 import { restRoutes } from "./surfaces/rest.ts";
 import { uiRoutes } from "./surfaces/ui.ts";
@@ -58,8 +58,8 @@ export interface App {
   feeds: Feeds;
   /** Answers one HTTP request (what Bun.serve calls, with its server as the second argument). */
   fetch(request: Request, server?: Server<unknown>): Promise<Response>;
-  /** MCP over HTTP (loaded on the first /mcp request, or here): what it holds in memory now. */
-  mcpHeld(): Promise<McpHeld>;
+  /** MCP over HTTP (loaded on the first /mcp request, or here): what it has in use in memory now. */
+  mcpInUse(): Promise<McpInUse>;
   close(): Promise<void>;
 }
 
@@ -290,7 +290,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
       if (server && http.server !== server) http.server = server;
       return http.handle(request);
     },
-    mcpHeld: async () => (await mcpHttp()).held(),
+    mcpInUse: async () => (await mcpHttp()).inUse(),
     close: async () => {
       if (mcp) await (await mcp).close();
       // Entries on their way are written first (a screen needs its browser's connection).

@@ -10,8 +10,8 @@ export const MCP_SESSION = "!mcp-session:";
 export const MCP_SESSIONS = "!mcp-sessions";
 /** The sessions by when they were last used (the least recently used idle one makes room). */
 export const MCP_USED = "!mcp-used";
-/** A session a long call holds, kept from eviction while it lasts. */
-export const MCP_HELD = "!mcp-held:";
+/** A session a long call keeps from eviction while it lasts (the key keeps its older name). */
+export const MCP_KEPT = "!mcp-held:";
 export const MARK = "!mark:";
 export const LEASE_FREE = "!lease-free";
 export const NUDGE = "!nudge";

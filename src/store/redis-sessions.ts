@@ -1,12 +1,12 @@
 // Short-lived keys beside the records: MCP sessions (capped, idle-timed), admin sign-ins, marks.
 import { NOW_MS, type RedisConnection, script } from "./redis-client.ts";
-import { MARK, MCP_HELD, MCP_SESSION, MCP_SESSIONS, MCP_USED, SESSION_MARK } from "./redis-keys.ts";
+import { MARK, MCP_KEPT, MCP_SESSION, MCP_SESSIONS, MCP_USED, SESSION_MARK } from "./redis-keys.ts";
 import type { McpOpened, McpTouch } from "./types.ts";
 
 const ms = (seconds: number) => String(Math.max(1, Math.round(seconds * 1000)));
 
 /**
- * Opens the session KEYS[1] (info ARGV[1], ARGV[2] ms idle) unless ARGV[3] are open and each is held
+ * Opens the session KEYS[1] (info ARGV[1], ARGV[2] ms idle) unless ARGV[3] are open and each is kept
  * (KEYS[4]'s prefix + id exists) or busy (ARGV[5..]); else the least recently used (KEYS[3], by use)
  * of the others goes. Returns the evicted id, "" when none had to go, or false when full.
  */
@@ -20,7 +20,7 @@ local evicted = ''
 if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[3]) then
   local busy = {}
   for i = 5, #ARGV do busy[ARGV[i]] = true end
-  -- The busy ones and up to 100 held ones are looked past; a table held further than that is full.
+  -- The busy ones and up to 100 kept ones are looked past; a table kept further than that is full.
   local lru = redis.call('ZRANGE', KEYS[3], 0, #ARGV - 4 + 100)
   for _, id in ipairs(lru) do
     if not busy[id] and redis.call('EXISTS', KEYS[4] .. id) == 0 then
@@ -37,7 +37,7 @@ redis.call('ZADD', KEYS[2], now + tonumber(ARGV[2]), ARGV[4])
 redis.call('ZADD', KEYS[3], now, ARGV[4])
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return evicted`;
-/** The session's info (rewritten as ARGV[5] when given), its idle time restarted, used now (ARGV[3] = 1), held ARGV[4] ms; false when gone. */
+/** The session's info (rewritten as ARGV[5] when given), its idle time restarted, used now (ARGV[3] = 1), kept ARGV[4] ms; false when gone. */
 const TOUCH_MCP = `${NOW_MS}
 local info = redis.call('GET', KEYS[1])
 if not info then
@@ -77,11 +77,11 @@ export class RedisSessions {
     const p = this.prefix;
     const reply = await this.conn.run(
       SCRIPTS.openMcp,
-      [p + MCP_SESSION + id, p + MCP_SESSIONS, p + MCP_USED, p + MCP_HELD, p + MCP_SESSION],
+      [p + MCP_SESSION + id, p + MCP_SESSIONS, p + MCP_USED, p + MCP_KEPT, p + MCP_SESSION],
       [info, ms(seconds), String(max), id, ...busy],
     );
     if (typeof reply !== "string") return { opened: false, evicted: null };
-    if (reply) await this.conn.command("DEL", [p + MCP_HELD + reply]);
+    if (reply) await this.conn.command("DEL", [p + MCP_KEPT + reply]);
     return { opened: true, evicted: reply || null };
   }
 
@@ -89,12 +89,12 @@ export class RedisSessions {
     const p = this.prefix;
     const reply = await this.conn.run(
       SCRIPTS.touchMcp,
-      [p + MCP_SESSION + id, p + MCP_SESSIONS, p + MCP_USED, p + MCP_HELD + id],
+      [p + MCP_SESSION + id, p + MCP_SESSIONS, p + MCP_USED, p + MCP_KEPT + id],
       [
         ms(seconds),
         id,
         touch.use === false ? "0" : "1",
-        touch.hold ? ms(touch.hold) : "0",
+        touch.keep ? ms(touch.keep) : "0",
         ...(touch.info === undefined ? [] : [touch.info]),
       ],
     );
@@ -103,7 +103,7 @@ export class RedisSessions {
 
   async closeMcpSession(id: string): Promise<boolean> {
     const p = this.prefix;
-    const removed = Number(await this.conn.command("DEL", [p + MCP_SESSION + id, p + MCP_HELD + id])) > 0;
+    const removed = Number(await this.conn.command("DEL", [p + MCP_SESSION + id, p + MCP_KEPT + id])) > 0;
     await this.conn.command("ZREM", [p + MCP_SESSIONS, id]);
     await this.conn.command("ZREM", [p + MCP_USED, id]);
     return removed;

@@ -99,7 +99,7 @@ export function leaseTransactions(
         ops.purgeMcp.run(now);
         let evicted: string | null = null;
         if (ops.countMcp.get()!.n >= max) {
-          // The least recently used that nothing holds: a call in flight here (busy) or anywhere (held).
+          // The least recently used that nothing holds: a call in flight here (busy) or anywhere (kept).
           const idle = ops.leastUsedMcp.all(now, busy.length + 1).find((r) => !busy.includes(r.id));
           if (!idle) return { opened: false, evicted: null };
           ops.dropMcp.run(idle.id);

@@ -198,8 +198,8 @@ export class SqliteStore implements RecordStore {
     return this.guard(() => {
       const now = this.now();
       const use = touch.use === false ? 0 : 1;
-      const hold = now + (touch.hold ?? 0);
-      const row = this.leaseOps.touchMcp.get(now + seconds, use, now, hold, touch.info ?? null, id, now);
+      const keptUntil = now + (touch.keep ?? 0);
+      const row = this.leaseOps.touchMcp.get(now + seconds, use, now, keptUntil, touch.info ?? null, id, now);
       if (row) return row.info;
       this.leaseOps.dropMcp.run(id);
       return null;

@@ -76,8 +76,8 @@ export interface RecordStore {
   /**
    * MCP sessions over HTTP, kept here so any server of a group serves any of them: opens `id`
    * holding `info` (what the session is: its workspace, its spec version), unused for at most
-   * `seconds`. With `max` open, the least recently used one that no call holds (held, or in `busy`:
-   * the caller's own calls in flight) is closed to make room, and named; when every one is held,
+   * `seconds`. With `max` open, the least recently used one that no call keeps (a long call anywhere, or in `busy`:
+   * the caller's own calls in flight) is closed to make room, and named; when every one is kept,
    * nothing opens.
    */
   openMcpSession(
@@ -116,12 +116,12 @@ export interface McpOpened {
 }
 
 /**
- * How an MCP session is touched: `use` (default true) makes it the most recently used; `hold` keeps
+ * How an MCP session is touched: `use` (default true) makes it the most recently used; `keep` keeps
  * it from eviction that many seconds (a long call); `info` is what it is from now on (its log level
  * chosen), written in the same touch.
  */
 export interface McpTouch {
   use?: boolean;
-  hold?: number;
+  keep?: number;
   info?: string;
 }

@@ -5,7 +5,7 @@
 // store (what it is: its workspace, its version, whether its client answers elicitations, the log
 // level it chose; and when it was last used), not a transport in one server's memory, and a POST
 // reads it once. initialize opens it; when mcp.max_sessions are open, the least recently used one
-// that no call holds is closed to make room (a client that went without DELETE costs a row until
+// that no call keeps is closed to make room (a client that went without DELETE costs a row until
 // then, and nothing once it is gone); it closes after mcp.session_idle unused. A POST's cancels and
 // its tool calls are registered in one go (mcp-cancels.ts: a cancel may land on another server than
 // its call); its requests run in its exchange (mcp-wire.ts), which carries their notifications and
@@ -47,12 +47,12 @@ export const NO_SESSION =
 const SUBSCRIPTIONS_KEEP_S = 7 * 24 * 3600;
 /** The most messages a 2025-03-26 batch may hold (the only version with batches). */
 export const MAX_BATCH = 16;
-/** A call running a beat or longer gets a keep-alive on its answer, and holds its session against eviction on every server for HOLD_S, renewed each beat. */
+/** A call running a beat or longer gets a keep-alive on its answer, and keeps its session from eviction on every server for KEEP_S, renewed each beat. */
 const BEAT_MS = 15_000;
-const HOLD_S = 45;
+const KEEP_S = 45;
 
-/** What MCP over HTTP holds in this server's memory for its sessions (an idle one: nothing). */
-export interface McpHeld {
+/** What MCP over HTTP has in use in this server's memory for its sessions (an idle one: nothing). */
+export interface McpInUse {
   streams: number;
   busy: number;
 }
@@ -96,7 +96,7 @@ export class McpHttp {
   private readonly busy = new Map<string, number>();
   /** The POSTs in flight here, for the beat. */
   private readonly running = new Set<{ session: string; exchange: Exchange; since: number }>();
-  /** Every BEAT_MS: a long call's answer gets a keep-alive and its session is held on every server. */
+  /** Every BEAT_MS: a long call's answer gets a keep-alive and its session is kept on every server. */
   private readonly beat: ReturnType<typeof setInterval>;
 
   constructor(private readonly services: Services) {
@@ -111,7 +111,7 @@ export class McpHttp {
     this.beat.unref?.();
   }
 
-  /** Each call running since the last beat or longer: a keep-alive, and its session held. */
+  /** Each call running since the last beat or longer: a keep-alive, and its session kept. */
   private keepAlive(): void {
     const now = Date.now();
     const sessions = new Set<string>();
@@ -121,7 +121,7 @@ export class McpHttp {
       sessions.add(r.session);
     }
     for (const id of sessions)
-      void this.services.store.mcpSession(id, this.idle, { use: false, hold: HOLD_S }).catch(() => undefined);
+      void this.services.store.mcpSession(id, this.idle, { use: false, keep: KEEP_S }).catch(() => undefined);
   }
 
   /**
@@ -194,7 +194,7 @@ export class McpHttp {
     const origin = new URL(request.url).origin;
     const running = { session: id, exchange, since: Date.now() };
     this.running.add(running);
-    this.hold(id, +1);
+    this.busyBy(id, +1);
     void Promise.all(
       requests.map((m) =>
         exchange.run(m, (out) =>
@@ -223,7 +223,7 @@ export class McpHttp {
     ).finally(() => {
       calls.end();
       this.running.delete(running);
-      this.hold(id, -1);
+      this.busyBy(id, -1);
     });
     return exchange.response;
   }
@@ -284,14 +284,14 @@ export class McpHttp {
     };
   }
 
-  private hold(session: string, by: number): void {
+  private busyBy(session: string, by: number): void {
     const n = (this.busy.get(session) ?? 0) + by;
     if (n > 0) this.busy.set(session, n);
     else this.busy.delete(session);
   }
 
-  /** What this server holds for MCP sessions now: streams open, sessions with a call in flight. */
-  held(): McpHeld {
+  /** What this server has in use for MCP sessions now: streams open, sessions with a call in flight. */
+  inUse(): McpInUse {
     return { streams: this.streams.size + this.listens.size, busy: this.busy.size };
   }
 

@@ -250,10 +250,10 @@ describe("abandoned sessions", () => {
       .get().n;
     expect(count).toBe(MAX);
     // The server holds nothing for any of them: no stream, no call.
-    let held = await server.app.mcpHeld();
+    let held = await server.app.mcpInUse();
     for (let i = 0; i < 50 && held.streams > 0; i++) {
       await Bun.sleep(50);
-      held = await server.app.mcpHeld();
+      held = await server.app.mcpInUse();
     }
     expect(held).toEqual({ streams: 0, busy: 0 });
     await closeAll();

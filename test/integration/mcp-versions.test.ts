@@ -270,8 +270,8 @@ test("2026-07-28 subscriptions/listen: acknowledged first, then the workspace's 
   });
   abort.abort();
   await reader.cancel().catch(() => undefined);
-  for (let i = 0; i < 40 && (await server.app.mcpHeld()).streams > 0; i++) await Bun.sleep(25);
-  expect((await server.app.mcpHeld()).streams).toBe(0);
+  for (let i = 0; i < 40 && (await server.app.mcpInUse()).streams > 0; i++) await Bun.sleep(25);
+  expect((await server.app.mcpInUse()).streams).toBe(0);
 });
 
 test("a client that lets the SDK choose (auto) probes with server/discover and speaks 2026-07-28", async () => {

@@ -254,7 +254,7 @@ for (const h of harnesses) {
       // s1 used since; s2 held by a long call on another server; s3 busy on the opening server; a
       // stream's beat keeps s4 open without making it used.
       await b.mcpSession("s1", 60);
-      await b.mcpSession("s2", 60, { use: false, hold: 30 });
+      await b.mcpSession("s2", 60, { use: false, keep: 30 });
       await b.mcpSession("s4", 60, { use: false });
       expect(await a.openMcpSession("s5", "s5", 60, 4, ["s3"])).toEqual({ opened: true, evicted: "s4" });
       expect(await b.mcpSession("s4", 60)).toBeNull();

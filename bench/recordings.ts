@@ -50,7 +50,7 @@ async function toListing(polling: boolean, pollMs: number, rounds: number): Prom
     wait: 600,
     polling,
     pollMs,
-    onFiled: () => filed?.(),
+    events: { changed: () => filed?.() },
   });
   await c.start();
   const times: number[] = [];

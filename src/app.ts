@@ -141,7 +141,6 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     group: browserGroup(config, sealed.key),
   });
   const events = new Events();
-  const changed = (w: string) => events.changed(w);
   const personSecrets = new PersonSecrets(store, secrets, config, events, redactor);
   // The browsers this server holds: the manager's calls and the timeline's live view reach them.
   const browsers = heldBrowsers(grid, {
@@ -171,7 +170,7 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     liveIds: () => grid.sessions(),
     // Each recording is filed once across a group: by whichever server claims it in the store.
     claims: new Leases(store, config.session.lease * 1000),
-    changed,
+    events,
     log,
   });
   const hooks: ManagerHooks = {

@@ -285,11 +285,7 @@ export class Collector {
 
   private filed(owed: Owed, name: string): void {
     this.log.info(`recordings: filed ${owed.workspace}/${name}`);
-    try {
-      this.opts.onFiled?.(owed.workspace);
-    } catch {
-      // a listener's failure is its own
-    }
+    this.opts.events?.changed(owed.workspace);
   }
 
   private forget(owed: Owed): void {

@@ -1,5 +1,6 @@
 // An owed recording: its note, the store, claims and options filing it needs, its filed name.
 
+import type { Events } from "../kit/events.ts";
 import type { Log } from "../log.ts";
 
 export interface Note {
@@ -49,8 +50,8 @@ export interface CollectorOptions {
   wait: number;
   polling: boolean;
   pollMs: number;
-  /** A recording was filed into this workspace. */
-  onFiled?: (workspace: string) => void;
+  /** The change bus: a recording filed into a workspace changed its files. */
+  events?: Pick<Events, "changed">;
   /** Epoch seconds. */
   clock?: () => number;
   /** Seconds between liveness looks, and the longest wait between sweeps (fixed in production). */

@@ -28,7 +28,7 @@ export function setupRecordings(
   deps: {
     liveIds: CollectorOptions["liveIds"];
     claims: Claims;
-    changed: (workspace: string) => void;
+    events: CollectorOptions["events"];
     log: Log;
   },
 ): Collector | null {
@@ -48,7 +48,7 @@ export function setupRecordings(
     wait: config.recording.wait,
     polling: polling(config.recording.watch, inbox),
     pollMs: config.recording.poll,
-    onFiled: deps.changed,
+    events: deps.events,
     claims: deps.claims,
   });
   deps.log.info(`recordings: on, inbox ${inbox}, ${recordings.polling ? "polling" : "events"}`);

@@ -292,7 +292,7 @@ describe("the rules that wait (quiet threshold, liveness tick and wait shortened
       pollMs: 200,
       tick: 0.3,
       idleAfter: 1,
-      onFiled: (w) => filed.push(w),
+      events: { changed: (w) => filed.push(w) },
     });
     await collector.start();
     server = await startServer({

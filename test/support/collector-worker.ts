@@ -35,7 +35,7 @@ const collector = new Collector({
   pollMs: 100,
   tick: 0.2,
   claims: new Leases(records, Number(process.env.LEASE_MS ?? 2000)),
-  onFiled: (workspace) => console.log(`filed ${workspace}`),
+  events: { changed: (workspace) => console.log(`filed ${workspace}`) },
 });
 const go = process.env.STORE_WORKER_GO;
 if (go) while (!(await Bun.file(go).exists())) await Bun.sleep(5);

@@ -46,7 +46,6 @@ export function testServices(opts: TestServicesOptions): Services {
   const redactor = new Redactor(secrets);
   log.addRedaction(redactor.redact);
   const events = new Events();
-  const changed = (w: string) => events.changed(w);
   const personSecrets = new PersonSecrets(store, secrets, config, events, redactor);
   const table = opts.actions ?? ACTIONS;
   const browsers = heldBrowsers(grid, opts.lease ?? {});
@@ -65,7 +64,7 @@ export function testServices(opts: TestServicesOptions): Services {
     liveIds: () => grid.sessions(),
     // Each recording is filed once across a group: by whichever server claims it in the store.
     claims: new Leases(store, config.session.lease * 1000),
-    changed,
+    events,
     log,
   });
   const ports = { config, log, store, grid, now, secrets, redactor, events, personSecrets, ...built };

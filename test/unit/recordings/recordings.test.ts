@@ -125,7 +125,7 @@ function parts(
     wait: 600,
     polling: opts.polling ?? true,
     pollMs: opts.pollMs ?? 50,
-    onFiled: (w) => filed.push(w),
+    events: { changed: (w) => filed.push(w) },
     clock: () => clock.now,
     tick: opts.tick ?? 0.1,
     idleAfter: 60,

@@ -249,13 +249,13 @@ describe("abandoned sessions", () => {
       .query("SELECT COUNT(*) AS n FROM mcp_sessions")
       .get().n;
     expect(count).toBe(MAX);
-    // The server holds nothing for any of them: no stream, no call.
-    let held = await server.app.mcpInUse();
-    for (let i = 0; i < 50 && held.streams > 0; i++) {
+    // The server has nothing in use for any of them: no stream, no call.
+    let inUse = await server.app.mcpInUse();
+    for (let i = 0; i < 50 && inUse.streams > 0; i++) {
       await Bun.sleep(50);
-      held = await server.app.mcpInUse();
+      inUse = await server.app.mcpInUse();
     }
-    expect(held).toEqual({ streams: 0, busy: 0 });
+    expect(inUse).toEqual({ streams: 0, busy: 0 });
     await closeAll();
   }, 30_000);
 });

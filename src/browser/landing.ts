@@ -4,6 +4,7 @@ import type { BrowsingContext } from "webdriver-bidi-protocol";
 import { z } from "zod";
 import type { LiveBrowser } from "../actions/action.ts";
 import type { Effects } from "../actions/effects.ts";
+import { AppError } from "../errors.ts";
 import type { Page } from "../grid/page.ts";
 import { DialogOpened } from "../grid/page-dialogs.ts";
 import type { Landing } from "../grid/page-input.ts";
@@ -28,9 +29,28 @@ export async function gesture(page: Page, act: () => Promise<unknown>): Promise<
   try {
     await act();
   } catch (err) {
-    if (!(err instanceof DialogOpened)) throw err;
+    // A press that closed its own tab (a sign-in pop-up's Allow) was delivered: the landing hands
+    // the agent back to the tab that opened it.
+    if (!(err instanceof DialogOpened) && !(tabGoneError(err) && (await tabGone(page)))) throw err;
   }
   return before;
+}
+
+const tabGoneError = (err: unknown) =>
+  err instanceof AppError && err.message.startsWith("the current tab was closed");
+
+/**
+ * Whether the agent's tab is gone. A tab that closed itself can still be listed, or the list can
+ * fail, for a moment after its page went (seen under load): asked again for up to a second.
+ */
+async function tabGone(page: Page): Promise<boolean> {
+  const until = Date.now() + 1_000;
+  for (;;) {
+    const open = await page.tabOpen().catch(() => null);
+    if (open === false) return true;
+    if (Date.now() >= until) return false;
+    await Bun.sleep(100);
+  }
 }
 
 /** Marks the page before a gesture that located nothing (a key press on the page). Never throws. */
@@ -89,8 +109,9 @@ export async function here(page: Page, effects: Effects): Promise<Landed> {
     } catch (err) {
       // A dialog in another tab holds this one (a pop-up's alert): the action's result names it.
       if (err instanceof DialogElsewhere) return { url: "", title: "", dialog: err.prompt.message };
-      if (await page.tabOpen().catch(() => true)) throw err;
-      return handedBack(page, effects);
+      if (tabGoneError(err) ? await tabGone(page) : (await page.tabOpen().catch(() => true)) === false)
+        return handedBack(page, effects);
+      throw err;
     }
     // A dialog that opened meanwhile (the page opens the next one as soon as the last closes).
     prompt = page.prompt;

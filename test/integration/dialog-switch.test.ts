@@ -54,6 +54,11 @@ function doChain() { alert("first"); alert("second"); out("chained"); }
     html(
       `<title>IdP</title><label>User <input id=u></label><button onclick="opener.postMessage({ user: document.getElementById('u').value }, '*'); window.close()">Allow</button>`,
     ),
+  // The same, closing as the button is pressed down: the tab is gone before the press is released.
+  "/idp-down": () =>
+    html(
+      `<title>IdP</title><label>User <input id=u></label><button onmousedown="opener.postMessage({ user: document.getElementById('u').value }, '*'); window.close()">Allow</button>`,
+    ),
   "/framed-out": () => html(`<title>Framed out</title><iframe id=out src="/leaves"></iframe>`),
   "/leaves": () =>
     html(`<title>Leaves</title><a href="/b" target="_top">Out to B</a> <a href="/c">Within</a>`),
@@ -376,6 +381,26 @@ describe("switch: tabs", () => {
     const list = await call("POST", "/browser/switch", { tab: "list" });
     expect(list.body.tab).toBe(1);
     expect(list.body.tabs).toHaveLength(2);
+    await call("POST", "/browser/switch", { tab: "close" });
+  }, 60_000);
+
+  test("a pop-up gone before the press is released (closed on mousedown): the click still hands the agent back", async () => {
+    await call("POST", "/browser/switch", { tab: "new", url: site.url("/c") });
+    await call("POST", "/browser/navigate", { url: site.url("/app") });
+    await inPage(
+      `window.open('${site.url("/idp-down", "idp.example.test")}', 'auth', 'width=500,height=600')`,
+    );
+    await call("POST", "/browser/switch", { tab: 2 });
+    await call("POST", "/browser/write", { selector: { label: "User" }, text: "bob" });
+    const allowed = await call("POST", "/browser/interact/click", { selector: { text: "Allow" } });
+    expect(allowed.body).toEqual({ url: site.url("/app"), title: "App" });
+    const signed = await call("POST", "/browser/assert", {
+      selector: { text: "signed in as bob" },
+      timeout: 5,
+    });
+    expect([signed.status, signed.body.url]).toEqual([200, site.url("/app")]);
+    const list = await call("POST", "/browser/switch", { tab: "list" });
+    expect(list.body.tab).toBe(1);
     await call("POST", "/browser/switch", { tab: "close" });
   }, 60_000);
 

@@ -191,10 +191,18 @@ export class PagePort {
             () => undefined,
           );
         // A dialog open in another tab may be what holds this one: asked every WATCH_MS while it is.
-        if (!target || asking || !promptElsewhere(this.held.prompts, this.where.tab, target)) return;
+        // So is an input or a sandbox script (the server's own, all short) after GLANCE_MS: a page
+        // script that never yields holds it (a press may start one just after it answered).
+        const own = (params as { target?: { sandbox?: string } }).target?.sandbox === SANDBOX;
+        const late = ticks * WATCH_MS >= GLANCE_MS && (method === "input.performActions" || own);
+        if (!target || asking || !(late || promptElsewhere(this.held.prompts, this.where.tab, target)))
+          return;
         asking = true;
         whyStuck(this.held.socket, this.held.prompts, this.where.tab, target)
-          .then((why) => why instanceof DialogElsewhere && reject(why))
+          .then((why) => {
+            if (why instanceof PageBusy) this.held.stuck = true;
+            if (why) reject(why);
+          })
           .finally(() => {
             asking = false;
           });
@@ -208,7 +216,7 @@ export class PagePort {
         this.held.close();
         throw err;
       }
-      if (err instanceof DialogElsewhere) throw err;
+      if (err instanceof DialogElsewhere || err instanceof PageBusy) throw err;
       throw await this.plain(err, params as { context?: string }, target);
     } finally {
       clearInterval(timer);

@@ -30,6 +30,21 @@ export interface WorkspaceSecrets {
   secrets: SecretLine[];
 }
 
+/** Remove for one listed secret: its row goes once the server dropped it. */
+function RemoveSecret(props: { url: string }): JSX.Element {
+  return (
+    <button
+      type="button"
+      class="danger"
+      hx-delete={attr(props.url)}
+      hx-target="closest .given"
+      hx-swap="outerHTML"
+    >
+      Remove
+    </button>
+  );
+}
+
 /** A person's secrets, each with Remove (names, keys and hosts only: never a value). */
 function GivenSecrets(props: { given: WorkspaceSecrets[] }): JSX.Element {
   return (
@@ -44,17 +59,9 @@ function GivenSecrets(props: { given: WorkspaceSecrets[] }): JSX.Element {
                   {w.workspace}
                 </a>
                 <SecretItem secret={s} hosts />
-                <button
-                  type="button"
-                  class="danger"
-                  hx-delete={attr(
-                    `/ui/secrets/workspaces/${encodeURIComponent(w.workspace)}/${encodeURIComponent(s.name)}`,
-                  )}
-                  hx-target="closest .given"
-                  hx-swap="outerHTML"
-                >
-                  Remove
-                </button>
+                <RemoveSecret
+                  url={`/ui/secrets/workspaces/${encodeURIComponent(w.workspace)}/${encodeURIComponent(s.name)}`}
+                />
               </div>
             )),
           )}
@@ -76,15 +83,7 @@ function ServerSecrets(props: { server: SecretLine[] }): JSX.Element {
           {props.server.map((s) => (
             <div class="given">
               <SecretItem secret={s} hosts />
-              <button
-                type="button"
-                class="danger"
-                hx-delete={attr(`/ui/secrets/server/${encodeURIComponent(s.name)}`)}
-                hx-target="closest .given"
-                hx-swap="outerHTML"
-              >
-                Remove
-              </button>
+              <RemoveSecret url={`/ui/secrets/server/${encodeURIComponent(s.name)}`} />
             </div>
           ))}
         </div>

@@ -29,7 +29,7 @@ import type { RecordStore } from "./store/types.ts";
 import { adminRoutes } from "./surfaces/admin-api.ts";
 import { Feeds } from "./surfaces/feed.ts";
 import { MCP_BODY_METHODS, mcpGate, requireToken } from "./surfaces/http.ts";
-import type { McpHttp, McpInUse } from "./surfaces/mcp-http.ts";
+import type { McpHttp } from "./surfaces/mcp-http.ts";
 import { openApiDocument } from "./surfaces/openapi.ts";
 import { restRoutes } from "./surfaces/rest.ts";
 import { uiRoutes } from "./surfaces/ui.ts";
@@ -59,7 +59,6 @@ export interface App {
   /** Answers one HTTP request (what Bun.serve calls, with its server as the second argument). */
   fetch(request: Request, server?: Server<unknown>): Promise<Response>;
   /** MCP over HTTP (loaded on the first /mcp request, or here): what it has in use in memory now. */
-  mcpInUse(): Promise<McpInUse>;
   close(): Promise<void>;
 }
 
@@ -227,8 +226,12 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
   const feeds = new Feeds(services);
   // The MCP SDK loads on the first /mcp request: it is a third of the start-up otherwise.
   let mcp: Promise<McpHttp> | null = null;
+  let loaded: McpHttp | null = null;
   const mcpHttp = () => {
-    mcp ??= import("./surfaces/mcp-http.ts").then((m) => new m.McpHttp(services));
+    mcp ??= import("./surfaces/mcp-http.ts").then((m) => {
+      loaded = new m.McpHttp(services);
+      return loaded;
+    });
     return mcp;
   };
   const gate = mcpGate(services);
@@ -279,7 +282,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     .use(ownRoutes(services))
     .use(adminRoutes(services, feeds))
     .use(uiRoutes(services, feeds))
-    .use(metricsRoutes(services));
+    .use(metricsRoutes(services, () => loaded?.inUse() ?? { streams: 0, busy: 0 }));
   return {
     services,
     feeds,
@@ -289,7 +292,6 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
       if (server && http.server !== server) http.server = server;
       return http.handle(request);
     },
-    mcpInUse: async () => (await mcpHttp()).inUse(),
     close: async () => {
       if (mcp) await (await mcp).close();
       // Entries on their way are written first (a screen needs its browser's connection).

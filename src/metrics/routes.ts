@@ -1,5 +1,5 @@
 // GET /metrics (the admin's credential): this server's calls, browsers, lease waits, the Grid's free
-// slots, the store's round trip and the live-feed streams, in the Prometheus text format (prom-client).
+// slots, the store's round trip, the live-feed and MCP streams, in the Prometheus text format (prom-client).
 import { Elysia } from "elysia";
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 import type { Activity } from "../admin/activity.ts";
@@ -18,6 +18,14 @@ interface MetricsNeeds {
   readonly grid: Pick<Grid, "slots">;
   readonly activity: Pick<Activity, "registry">;
   readonly admin: Pick<AdminAuth, "require">;
+  /** What MCP over HTTP holds in memory now (nothing until its first request loads it). */
+  readonly mcpInUse: () => McpInUse;
+}
+
+/** Open MCP streams and sessions with a call in flight (surfaces/mcp-http.ts `inUse`). */
+interface McpInUse {
+  streams: number;
+  busy: number;
 }
 
 /** Seconds: a local SQLite answers in well under a millisecond, a remote Redis in a few. */
@@ -86,6 +94,22 @@ function serverMetrics(services: MetricsNeeds, registry: Registry): () => Promis
       this.set(events.size);
     },
   });
+  new Gauge({
+    name: "selenium_flow_mcp_streams",
+    help: "MCP event streams (GET /mcp, and answers streamed to POST /mcp) open on this server.",
+    registers,
+    collect() {
+      this.set(services.mcpInUse().streams);
+    },
+  });
+  new Gauge({
+    name: "selenium_flow_mcp_sessions_busy",
+    help: "MCP sessions with a call in flight on this server.",
+    registers,
+    collect() {
+      this.set(services.mcpInUse().busy);
+    },
+  });
   const ping = async () => {
     const stop = roundTrip.startTimer({ store: store.kind });
     const ok = await store.ping().catch(() => false);
@@ -103,9 +127,9 @@ function serverMetrics(services: MetricsNeeds, registry: Registry): () => Promis
   };
 }
 
-export function metricsRoutes(services: MetricsNeeds) {
+export function metricsRoutes(services: Omit<MetricsNeeds, "mcpInUse">, mcpInUse: () => McpInUse) {
   const registry = services.activity.registry;
-  const scrape = serverMetrics(services, registry);
+  const scrape = serverMetrics({ ...services, mcpInUse }, registry);
   return new Elysia({ name: "metrics" })
     .use(adminGuard(services))
     .get(

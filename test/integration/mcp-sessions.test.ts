@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { mcpInUse } from "../support/metrics.ts";
 import { startServer, type TestServer, TOKEN } from "../support/server.ts";
 
 const MAX = 4;
@@ -250,10 +251,10 @@ describe("abandoned sessions", () => {
       .get().n;
     expect(count).toBe(MAX);
     // The server has nothing in use for any of them: no stream, no call.
-    let inUse = await server.app.mcpInUse();
+    let inUse = await mcpInUse(server.url, TOKEN);
     for (let i = 0; i < 50 && inUse.streams > 0; i++) {
       await Bun.sleep(50);
-      inUse = await server.app.mcpInUse();
+      inUse = await mcpInUse(server.url, TOKEN);
     }
     expect(inUse).toEqual({ streams: 0, busy: 0 });
     await closeAll();

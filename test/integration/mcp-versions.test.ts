@@ -9,6 +9,7 @@ import {
 } from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { mcpInUse } from "../support/metrics.ts";
 import { startServer, type TestServer, TOKEN } from "../support/server.ts";
 import { startWireGrid, type WireGrid } from "../support/wire-grid.ts";
 
@@ -268,10 +269,12 @@ test("2026-07-28 subscriptions/listen: acknowledged first, then the workspace's 
     method: "notifications/resources/updated",
     params: { uri: "workspace://current", _meta: { "io.modelcontextprotocol/subscriptionId": "sub-1" } },
   });
+  // The listen is a stream this server holds open (GET /metrics counts it), until the client goes.
+  expect((await mcpInUse(server.url, TOKEN)).streams).toBeGreaterThanOrEqual(1);
   abort.abort();
   await reader.cancel().catch(() => undefined);
-  for (let i = 0; i < 40 && (await server.app.mcpInUse()).streams > 0; i++) await Bun.sleep(25);
-  expect((await server.app.mcpInUse()).streams).toBe(0);
+  for (let i = 0; i < 40 && (await mcpInUse(server.url, TOKEN)).streams > 0; i++) await Bun.sleep(25);
+  expect((await mcpInUse(server.url, TOKEN)).streams).toBe(0);
 });
 
 test("a client that lets the SDK choose (auto) probes with server/discover and speaks 2026-07-28", async () => {

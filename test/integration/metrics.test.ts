@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { testGridUrl } from "../support/env.ts";
 import { html, serveFixture } from "../support/fixtures.ts";
 import { mcpClient } from "../support/mcp.ts";
+import { scrapeMetrics } from "../support/metrics.ts";
 import { endAll, startServer, type TestServer, TOKEN } from "../support/server.ts";
 
 let server: TestServer;
@@ -16,20 +17,7 @@ const site = serveFixture({
 });
 const W = "metrics-ws";
 
-/** The scrape as {`name{labels}`: value}, labels in the order the server wrote them. */
-async function scrape(): Promise<Map<string, number>> {
-  const res = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
-  expect(res.status).toBe(200);
-  expect(res.headers.get("content-type")).toBe("text/plain; version=0.0.4; charset=utf-8");
-  const out = new Map<string, number>();
-  for (const line of (await res.text()).split("\n")) {
-    if (!line || line.startsWith("#")) continue;
-    const m = /^(\S+) (\S+)$/.exec(line);
-    expect(m).not.toBeNull();
-    out.set((m as RegExpExecArray)[1] as string, Number((m as RegExpExecArray)[2]));
-  }
-  return out;
-}
+const scrape = () => scrapeMetrics(server.url, TOKEN);
 
 beforeAll(async () => {
   server = await startServer();
@@ -73,6 +61,20 @@ test("an MCP call counts under its own surface", async () => {
   expect(m.get('selenium_flow_calls_total{tool="navigate",surface="mcp",status="400"}')).toBe(1);
   expect(m.get('selenium_flow_calls_total{tool="navigate",surface="rest",status="400"}')).toBe(1);
 });
+
+test("an MCP session with a call in flight counts as busy until it answers", async () => {
+  const mcp = await mcpClient(server, W);
+  expect((await scrape()).get("selenium_flow_mcp_sessions_busy")).toBe(0);
+  const slow = mcp.tool("navigate", { url: site.url("/slow") });
+  let busy = 0;
+  for (let i = 0; i < 40 && busy === 0; i++) {
+    await Bun.sleep(25);
+    busy = (await scrape()).get("selenium_flow_mcp_sessions_busy") as number;
+  }
+  expect(busy).toBe(1);
+  expect((await slow).structuredContent.url).toBe(site.url("/slow"));
+  expect((await scrape()).get("selenium_flow_mcp_sessions_busy")).toBe(0);
+}, 120_000);
 
 test("a call that waits for its workspace's turn counts as a lease wait", async () => {
   const before = await scrape();

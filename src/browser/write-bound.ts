@@ -12,8 +12,7 @@ import { BidiError } from "../grid/bidi.ts";
 import type { Page } from "../grid/page.ts";
 import type { PageFn } from "../grid/page-call.ts";
 import type { FillOutcome } from "../in-page/fill.ts";
-import { type SecretRef, secretValue } from "../secrets/bound.ts";
-import { fieldRealm, refuseNearScript } from "../secrets/field.ts";
+import { type SecretRef, secretField } from "../secrets/field.ts";
 import { type About, quoteSelector } from "./failures.ts";
 import { clickChecked } from "./gestures/pointer.ts";
 import { gesture } from "./landing.ts";
@@ -63,7 +62,6 @@ async function closeDialog(page: Page): Promise<BrowsingContext.UserPromptOpened
 
 /** Finds every field and what goes in, checking each secret against its field's own document. */
 async function prepare(ctx: ActionContext, page: Page, items: Item[], clear: boolean, timeout: number) {
-  const shared = !!ctx.services.config.store.url;
   const out: Filled[] = [];
   for (const item of items) {
     const field = await findField(page, item.selector, timeout);
@@ -75,20 +73,9 @@ async function prepare(ctx: ActionContext, page: Page, items: Item[], clear: boo
       continue;
     }
     // Where the field's document is comes from the browser: its realm's origin, never a parent's URL.
-    const { realm, origin, scripted } = await fieldRealm(page, field.field);
-    const own = ctx.services.secrets.get(item.secret.name)
-      ? undefined
-      : await ctx.services.personSecrets.get(ctx.workspace, item.secret.name);
-    const value = await secretValue(ctx.services, item.secret, origin, own);
-    const max = field.maxLength ?? -1;
-    // Put in whole, it would be cut short unsaid: refused before anything goes in.
-    if (clear && max >= 0 && value.length > max)
-      throw badInput(
-        `${q} keeps at most ${max} characters (its maxlength), fewer than the secret's value: nothing was typed; name the field that takes the whole value`,
-        "secret",
-      );
-    await refuseNearScript(page, { origin, scripted, context: field.field.context }, shared);
-    out.push({ item, field, realm, origin, value });
+    const max = clear ? (field.maxLength ?? -1) : -1;
+    const ready = await secretField(page, { el: field.field, max, quoted: q }, item.secret, ctx);
+    out.push({ item, field, ...ready });
   }
   return out;
 }

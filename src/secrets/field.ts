@@ -1,21 +1,61 @@
 // The page side of a bound write, as the server sends it: where the field's document is (the
-// browser's realm origin, not a parent's URL), the value set in that very realm on that element
-// (never keys to whatever has focus), the document armed to empty the field before the call answers
-// (src/in-page/bound.ts), and the scripted-document rule (spec §1.17): no secret goes into a document
-// a script of the agent's could reach.
+// browser's realm origin, not a parent's URL), the secret's value checked against that origin, the
+// value set in that very realm on that element (never keys to whatever has focus), the document
+// armed to empty the field before the call answers (src/in-page/bound.ts), and the scripted-document
+// rule (spec §1.17): no secret goes into a document a script of the agent's could reach.
+import type { ActionServices } from "../actions/ports.ts";
 import { badInput } from "../errors.ts";
 import { remoteValue, SANDBOX } from "../grid/bidi.ts";
 import type { Page } from "../grid/page.ts";
 import type { NodeRef } from "../grid/page-call.ts";
 import { callScript } from "../grid/page-call.ts";
 import { markScriptedDoc, scriptedDoc } from "../in-page/standalone.ts";
+import { hostMatches } from "../kit/hosts.ts";
+import { keyNames, type Place, type Secret } from "./catalogue.ts";
+import { currentCode } from "./totp.ts";
+
+export interface SecretRef {
+  name: string;
+  key: string;
+}
 
 const CALL_MS = 10_000;
 /** How long a document of the field's origin has to say whether a script reached it. */
 const ASK_MS = 3_000;
 
+/**
+ * A secret readied for the field `el`, in one look: where the field's document is (asked of the
+ * browser), the secret looked up once (the catalogue's, else the server's or the workspace's own),
+ * its value for that place, refused when the field would cut it short (`max`, -1: no limit) or a
+ * script of the agent's could reach it. The realm to fill in, the origin, and the value.
+ */
+export async function secretField(
+  page: Page,
+  field: { el: NodeRef; max: number; quoted: string },
+  ref: SecretRef,
+  call: {
+    services: Pick<ActionServices, "secrets" | "personSecrets" | "config">;
+    workspace: string;
+  },
+): Promise<{ realm: string; origin: string; value: string }> {
+  const { services } = call;
+  const { realm, origin, scripted } = await fieldRealm(page, field.el);
+  const secret =
+    services.secrets.get(ref.name) ?? (await services.personSecrets.get(call.workspace, ref.name));
+  const value = await secretValue(secret, ref, origin);
+  // Put in whole, it would be cut short unsaid: refused before anything goes in.
+  if (field.max >= 0 && value.length > field.max)
+    throw badInput(
+      `${field.quoted} keeps at most ${field.max} characters (its maxlength), fewer than the secret's value: nothing was typed; name the field that takes the whole value`,
+      "secret",
+    );
+  const shared = !!services.config.store.url;
+  await refuseNearScript(page, { origin, scripted, context: field.el.context }, shared);
+  return { realm, origin, value };
+}
+
 /** Where the field's document is, and the realm to act in: asked of the browser, failing closed. */
-export async function fieldRealm(
+async function fieldRealm(
   page: Page,
   el: NodeRef,
 ): Promise<{ realm: string; origin: string; scripted: boolean }> {
@@ -71,7 +111,7 @@ export async function noteScript(page: Page): Promise<void> {
  * scripted, or a scripted document of that origin is alive in any tab or frame. `shared`: another
  * server may have run a script here (its marks are asked of every document of the origin).
  */
-export async function refuseNearScript(
+async function refuseNearScript(
   page: Page,
   field: { origin: string; scripted: boolean; context: string },
   shared: boolean,
@@ -117,4 +157,60 @@ export async function refuseNearScript(
   if (!hit) return;
   if (hit === field.context) throw badInput(here, "secret");
   throw named(urls.get(hit) ?? "another page");
+}
+
+const LISTED = "GET /secrets or the workspace://secrets resource lists the secrets and their keys";
+
+/** Whether a document at `where` (a URL or an origin, as the browser gives it) is one of places. */
+function allowedAt(places: readonly Place[], where: string): boolean {
+  if (!URL.canParse(where)) return false;
+  const url = new URL(where);
+  const host = url.hostname.toLowerCase();
+  if (!host) return false;
+  return places.some(
+    (p) =>
+      hostMatches(p.host, host) &&
+      (p.scheme === undefined || p.scheme === url.protocol) &&
+      (p.port === undefined || p.port === url.port),
+  );
+}
+
+function placeText(where: string): string {
+  if (!URL.canParse(where)) return "on a page without a host";
+  const url = new URL(where);
+  return url.hostname
+    ? `on ${url.hostname.toLowerCase()} (${url.protocol}//${url.host})`
+    : "on a page without a host";
+}
+
+/**
+ * The value to type for ref in the document at `where` (its realm's origin, as the browser tells
+ * it); a 400 when the secret or key is unknown or the document is not on a place it may be typed
+ * on (naming the place and the secret, never the value); the redactor masks every catalogue value of 8
+ * characters or more where it leaves the server.
+ * A one-time code key gives the code current now (the next one when fewer than 3 s are left), made
+ * only after the place check passed.
+ */
+export function secretValue(
+  /** The secret `ref` names, as looked up (the catalogue's, else a workspace's own). */
+  secret: Secret | undefined,
+  ref: SecretRef,
+  where: string,
+): string | Promise<string> {
+  if (!secret) throw badInput(`there is no secret named ${ref.name}: ${LISTED}`, "secret.name");
+  const code = secret.codes.get(ref.key);
+  const value = secret.keys.get(ref.key);
+  if (value === undefined && !code) {
+    const keys = keyNames(secret).join(", ");
+    throw badInput(`secret ${ref.name} has no key ${ref.key}: its keys are ${keys}`, "secret.key");
+  }
+  if (secret.allowedUrls.length > 0 && !allowedAt(secret.places, where)) {
+    throw badInput(
+      `secret ${ref.name} may not be typed ${placeText(where)}: it is allowed only on ${secret.allowedUrls.join(", ")}. Nothing was typed; go to one of those first`,
+      "secret",
+    );
+  }
+  // A fixed value stays synchronous; only a code is a promise (the caller awaits either).
+  if (code) return currentCode(code);
+  return value!;
 }

@@ -4,14 +4,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AppError, messageOf } from "../../../src/errors.ts";
 import { Log } from "../../../src/log.ts";
-import { secretValue } from "../../../src/secrets/bound.ts";
 import { matchingSecrets, SecretCatalogue } from "../../../src/secrets/catalogue.ts";
+import { type SecretRef, secretValue } from "../../../src/secrets/field.ts";
 import { Redactor } from "../../../src/secrets/redactor.ts";
 
 const lines: string[] = [];
 const log = new Log("debug", (line) => lines.push(line));
 
 const PASSWORD = "p@ss word+1/é";
+
+/** The value for ref at `where`, the secret looked up as a bound write does. */
+const valueIn = (services: { secrets: SecretCatalogue }, ref: SecretRef, where: string) =>
+  secretValue(services.secrets.get(ref.name), ref, where);
 
 function servicesWith(catalogue: SecretCatalogue): { secrets: SecretCatalogue } {
   return { secrets: catalogue };
@@ -42,21 +46,19 @@ describe("secretValue", () => {
   const services = servicesWith(catalogue);
 
   test("gives the value on an allowed place: a URL's scheme, host and port, any path; a bare host on any", () => {
-    expect(secretValue(services, { name: "app", key: "password" }, "https://app.example.test/login")).toBe(
+    expect(valueIn(services, { name: "app", key: "password" }, "https://app.example.test/login")).toBe(
       PASSWORD,
     );
-    expect(secretValue(services, { name: "app", key: "username" }, "https://APP.example.test")).toBe(
+    expect(valueIn(services, { name: "app", key: "username" }, "https://APP.example.test")).toBe(
       "alice-user",
     );
-    expect(secretValue(services, { name: "bare", key: "pin" }, "https://shop.example.test/")).toBe("0123");
-    expect(secretValue(services, { name: "bare", key: "pin" }, "http://shop.example.test:18801")).toBe(
-      "0123",
-    );
+    expect(valueIn(services, { name: "bare", key: "pin" }, "https://shop.example.test/")).toBe("0123");
+    expect(valueIn(services, { name: "bare", key: "pin" }, "http://shop.example.test:18801")).toBe("0123");
   });
 
   test("an item with a scheme refuses another scheme or port on its host", () => {
     for (const url of ["http://app.example.test/login", "https://app.example.test:8443/login"]) {
-      const err = refused(() => secretValue(services, { name: "app", key: "password" }, url));
+      const err = refused(() => valueIn(services, { name: "app", key: "password" }, url));
       expect(err.message).toContain("may not be typed");
       expect(err.message).not.toContain(PASSWORD);
     }
@@ -64,7 +66,7 @@ describe("secretValue", () => {
 
   test("an unleashed secret may be typed anywhere, even on a page without a host", () => {
     for (const url of ["https://evil.example.test/", "about:blank", "data:text/html,x"]) {
-      expect(secretValue(services, { name: "anywhere", key: "token" }, url)).toBe("tok-anywhere-123");
+      expect(valueIn(services, { name: "anywhere", key: "token" }, url)).toBe("tok-anywhere-123");
     }
   });
 
@@ -74,25 +76,23 @@ describe("secretValue", () => {
       ["https://example.test/login", "example.test"],
       ["https://app.example.test.evil.test/", "app.example.test.evil.test"],
     ] as const) {
-      const err = refused(() => secretValue(services, { name: "app", key: "password" }, url));
+      const err = refused(() => valueIn(services, { name: "app", key: "password" }, url));
       expect(err.status).toBe(400);
       expect(err.message).toContain(host);
       expect(err.message).toContain("secret app");
       expect(err.message).toContain("app.example.test");
       expect(err.message).not.toContain(PASSWORD);
     }
-    const blank = refused(() => secretValue(services, { name: "app", key: "password" }, "about:blank"));
+    const blank = refused(() => valueIn(services, { name: "app", key: "password" }, "about:blank"));
     expect(blank.message).toContain("without a host");
   });
 
   test("an unknown secret or key is a 400 that says where to look", () => {
-    const none = refused(() => secretValue(services, { name: "nope", key: "password" }, "https://x.test/"));
+    const none = refused(() => valueIn(services, { name: "nope", key: "password" }, "https://x.test/"));
     expect(none.status).toBe(400);
     expect(none.message).toContain("no secret named nope");
     expect(none.message).toContain("GET /secrets");
-    const key = refused(() =>
-      secretValue(services, { name: "app", key: "pin" }, "https://app.example.test/"),
-    );
+    const key = refused(() => valueIn(services, { name: "app", key: "pin" }, "https://app.example.test/"));
     expect(key.message).toContain("no key pin");
     expect(key.message).toContain("username, password");
   });
@@ -234,8 +234,8 @@ describe("the catalogue", () => {
     });
     const svc = servicesWith(cat);
     for (const at of ["https://app.example.test/", "http://a.b.example.test:8080/x", "https://example.test/"])
-      expect(secretValue(svc, { name: "wild", key: "k" }, at)).toBe("wild-value-1");
-    expect(() => secretValue(svc, { name: "wild", key: "k" }, "https://badexample.test/")).toThrow(
+      expect(valueIn(svc, { name: "wild", key: "k" }, at)).toBe("wild-value-1");
+    expect(() => valueIn(svc, { name: "wild", key: "k" }, "https://badexample.test/")).toThrow(
       "may not be typed",
     );
     expect(matchingSecrets(cat, "shop.example.test").map((s) => s.name)).toEqual(["wild"]);

@@ -1,12 +1,15 @@
 // What every admin JSON route shares, the core's and the capabilities' alike: the credential check
 // (the `admin` route option) and the workspace it names.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { Elysia } from "elysia";
 import { z } from "zod";
 import { notFound } from "../errors.ts";
 import { json } from "../http/json.ts";
 import { requireJson } from "../http/media.ts";
+import { isWorkspaceName } from "../kit/names.ts";
 import { type AdminAuth, isAdminPath } from "./auth.ts";
-import { type WorkspaceLookup, workspaceExists } from "./rows.ts";
+import type { WorkspaceLookup } from "./rows.ts";
 
 /** What every admin route is handed at least: the credential's check and where workspaces are. */
 export interface AdminNeeds extends WorkspaceLookup {
@@ -19,14 +22,15 @@ export interface AdminNeeds extends WorkspaceLookup {
  * credential already (src/app.ts), once a request; a route elsewhere is checked here. It runs in
  * `transform`, before the route's schemas (a caller without the credential hears a 401, never a
  * 400 about a param); a route of these that reads a body (`parse: bodyParser()`) is under /admin, its
- * credential checked before the parse stage.
+ * credential checked before the parse stage, and its parser took JSON only (the same 415): once the
+ * body is read, nothing is left to check here.
  */
 export function adminGuard(services: Pick<AdminNeeds, "admin">) {
   return new Elysia().macro({
     admin: {
       async transform({ request }: { request: Request }) {
         if (!isAdminPath(new URL(request.url).pathname)) await services.admin.require(request);
-        requireJson(request);
+        if (!request.bodyUsed) requireJson(request);
       },
     },
   });
@@ -52,4 +56,12 @@ export const onWorkspace =
 export async function requireWorkspace(services: WorkspaceLookup, key: string): Promise<string> {
   if (!(await workspaceExists(services, key))) throw notFound(`no workspace ${key}`);
   return key;
+}
+
+/** Whether `key` is a workspace: its record in the store, or its folder under DATA_DIR/sessions. */
+export async function workspaceExists(services: WorkspaceLookup, key: string): Promise<boolean> {
+  if (!isWorkspaceName(key)) return false;
+  if (await services.store.get(key)) return true;
+  const dir = services.config.data.dir;
+  return dir !== null && existsSync(join(dir, "sessions", key));
 }

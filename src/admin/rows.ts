@@ -50,13 +50,6 @@ export async function workspaceKeys(services: WorkspaceLookup): Promise<string[]
   return [...keys].sort();
 }
 
-export async function workspaceExists(services: WorkspaceLookup, key: string): Promise<boolean> {
-  if (!isWorkspaceName(key)) return false;
-  if (await services.store.get(key)) return true;
-  const dir = services.config.data.dir;
-  return dir !== null && existsSync(join(dir, "sessions", key));
-}
-
 /** One row from `parts`. `liveIds` is the Grid's browser list, read once per listing. */
 export async function rowOf<Row extends BaseRow, S>(
   parts: readonly RowPart<object, S>[],

@@ -5,13 +5,14 @@ import { Elysia } from "elysia";
 import { z } from "zod";
 import { validate } from "../actions/validate.ts";
 import { type AdminNeeds, adminGuard, onWorkspaceRoute, requireWorkspace } from "../admin/guard.ts";
-import { notFound } from "../errors.ts";
+import { badInput, notFound } from "../errors.ts";
 import { bodyParser } from "../http/body.ts";
 import { json } from "../http/json.ts";
+import { isObject } from "../kit/json.ts";
 import { SERVER_RECORD } from "../store/record.ts";
 import type { RecordStore } from "../store/types.ts";
 import type { CallPipeline } from "../workspaces/pipeline.ts";
-import { inputArgs, personAction, readInput } from "./input.ts";
+import { inputArgs, KINDS, type PersonInput, personAction } from "./input.ts";
 import type { PersonSecrets } from "./secrets.ts";
 import { endTakeOver, handBackAction, takeOver } from "./takeover.ts";
 import type { Questions } from "./waits.ts";
@@ -92,7 +93,24 @@ export function personRoutes(services: PersonNeeds) {
     );
 }
 
-/** POST /admin/workspaces/{key}/input: one input of a person's, in the workspace's turn. */
+/** The body as one input: exactly one of click, text, key or scroll, else a 400 saying so. */
+export function readInput(raw: unknown): PersonInput {
+  const body = isObject(raw) ? raw : {};
+  const given = Object.keys(body);
+  const kind = given[0] as keyof typeof KINDS;
+  if (given.length !== 1 || !(kind in KINDS)) {
+    throw badInput(
+      "send exactly one of click {x, y}, text, key or scroll {x, y, dx, dy}",
+      given[1] ?? given[0],
+    );
+  }
+  return validate(z.strictObject({ [kind]: KINDS[kind] }), body) as PersonInput;
+}
+
+/**
+ * POST /admin/workspaces/{key}/input: one input of a person's, in the workspace's turn. The body is
+ * read here, once, against the input's own schema: the pipeline does not validate it again.
+ */
 export function inputRoutes(services: PersonNeeds) {
   return new Elysia({ name: "admin-person-input" }).use(adminGuard(services)).post(
     "/admin/workspaces/:key/input",

@@ -4,16 +4,15 @@
 import type { BrowsingContext, Input } from "webdriver-bidi-protocol";
 import { z } from "zod";
 import { defineAction } from "../actions/define.ts";
-import { validate } from "../actions/validate.ts";
 import { browserState } from "../browser/landing.ts";
 import { badInput } from "../errors.ts";
 import { parseKeys } from "../grid/keys.ts";
 import type { Page } from "../grid/page.ts";
-import { isObject } from "../kit/json.ts";
 
 const Coord = z.number().min(0).max(100_000);
 const Delta = z.number().min(-100_000).max(100_000);
-const KINDS = {
+/** The kinds of input, each its schema: a body names exactly one (person/admin.ts `readInput`). */
+export const KINDS = {
   click: z.strictObject({
     x: Coord,
     y: Coord,
@@ -24,7 +23,6 @@ const KINDS = {
   key: z.string().min(1).max(200),
   scroll: z.strictObject({ x: Coord, y: Coord, dx: Delta, dy: Delta }),
 };
-type Kind = keyof typeof KINDS;
 export const PersonInput = z.union([
   z.strictObject({ click: KINDS.click }),
   z.strictObject({ text: KINDS.text }),
@@ -32,20 +30,6 @@ export const PersonInput = z.union([
   z.strictObject({ scroll: KINDS.scroll }),
 ]);
 export type PersonInput = z.infer<typeof PersonInput>;
-
-/** The body as one input: exactly one of click, text, key or scroll, else a 400 saying so. */
-export function readInput(raw: unknown): PersonInput {
-  const body = isObject(raw) ? raw : {};
-  const given = Object.keys(body);
-  const kind = given[0] as Kind;
-  if (given.length !== 1 || !(kind in KINDS)) {
-    throw badInput(
-      "send exactly one of click {x, y}, text, key or scroll {x, y, dx, dy}",
-      given[1] ?? given[0],
-    );
-  }
-  return validate(z.strictObject({ [kind]: KINDS[kind] }), body) as PersonInput;
-}
 
 /** What the timeline keeps of an input: typed text only as its length. */
 export function inputArgs(input: PersonInput): Record<string, unknown> {

@@ -2,7 +2,7 @@
 // (bursts coalesced, one row per workspace per tick), a heartbeat, and for a watched workspace its
 // live screen. The JSON stream (/admin/events) and the pages' stream (/ui/events) both write it.
 
-import { workspaceExists } from "../admin/rows.ts";
+import { workspaceExists } from "../admin/guard.ts";
 import { TooMany } from "../errors.ts";
 import { type WorkspaceRow, workspaceRow } from "../registry.ts";
 import type { Services } from "../services.ts";

@@ -6,6 +6,8 @@
 //                                expected → 500).
 //   acting(about, act)         → runs `act`, once more when the element went stale (act must locate
 //                                its elements afresh), and maps whatever it throws with mapDriverError.
+//                                interact does the same where it calls its gesture (isStale): no
+//                                wrapper entered on every call.
 //
 // `about.selector` is quoted in messages; `about.typed` (text being typed) is cut out of any message.
 import { error as wd } from "selenium-webdriver";
@@ -135,12 +137,15 @@ export function coveredError(about: About, cover: string | null): AppError {
   );
 }
 
+/** Whether `err` says an element went stale: the action is worth running once more, locating afresh. */
+export const isStale = (err: unknown): boolean => err instanceof wd.StaleElementReferenceError;
+
 /** Runs `act`, once more if an element went stale in between, mapping its failure. */
 export async function acting<T>(about: About, act: () => Promise<T>): Promise<T> {
   try {
     return await act();
   } catch (err) {
-    if (!(err instanceof wd.StaleElementReferenceError)) throw mapDriverError(err, about);
+    if (!isStale(err)) throw mapDriverError(err, about);
   }
   try {
     return await act();

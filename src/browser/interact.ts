@@ -7,8 +7,7 @@ import { z } from "zod";
 import { defineAction } from "../actions/define.ts";
 import { pageFields } from "../actions/fields.ts";
 import type { Page } from "../grid/page.ts";
-import { isLanding, type Landing } from "../grid/page-input.ts";
-import { acting } from "./failures.ts";
+import { isStale, mapDriverError } from "./failures.ts";
 import { check } from "./gestures/check.ts";
 import { drag } from "./gestures/drag.ts";
 import { drop } from "./gestures/drop.ts";
@@ -18,7 +17,7 @@ import { focus, press } from "./gestures/press.ts";
 import { scroll } from "./gestures/scroll.ts";
 import { select } from "./gestures/select.ts";
 import { selectText } from "./gestures/select-text.ts";
-import { armNavigation, dialogField, gesture, landed } from "./landing.ts";
+import { armNavigation, dialogField, landed, type Press } from "./landing.ts";
 import { timeoutField } from "./selectors.ts";
 
 /** Every gesture, in the order the action enum and the docs list them. */
@@ -67,19 +66,24 @@ export const interact = defineAction({
     // Locating an element marks the page; a key press on the page locates nothing.
     if (!input.selector) await armNavigation(page);
     const popups = page.held.popups;
-    let before = page.held.navigationCount;
-    // A click reads where it landed with its own check (page.click): landed takes that read.
-    let read: Landing | undefined;
-    const act = async (fn: () => Promise<unknown>) => {
-      read = undefined;
-      before = await gesture(page, async () => {
-        const got = await fn();
-        if (isLanding(got)) read = got;
-      });
-    };
+    // The gesture writes its press here (gesture.ts); one that pressed nothing leaves this.
+    const press: Press = { before: page.held.navigationCount };
     const g = gestureOf(GESTURES, input.action);
-    const extra = await acting({ selector: input.selector }, () => g.run({ ctx, page, input, act }));
-    const out = await landed(page, before, ctx.effects, read);
+    const call = { ctx, page, input, press };
+    const about = { selector: input.selector };
+    let extra: Awaited<ReturnType<typeof g.run>>;
+    try {
+      extra = await g.run(call);
+    } catch (err) {
+      // An element replaced by the page meanwhile: the gesture once more, locating afresh.
+      if (!isStale(err)) throw mapDriverError(err, about);
+      try {
+        extra = await g.run(call);
+      } catch (again) {
+        throw mapDriverError(again, about);
+      }
+    }
+    const out = await landed(page, press.before, ctx.effects, press.read);
     const opened = page.held.popups > popups ? await tabIndex(page, page.held.lastPopup) : -1;
     return { ...out, ...extra, ...(opened >= 0 ? { new_tab: opened } : {}) };
   },

@@ -23,15 +23,33 @@ export interface Landed {
 // waited for: a dialog that opens after the gesture answered (a timer, a fetch's answer) is the
 // next call's to report (the held connection sees it open, and every call checks first).
 
+/**
+ * Where a gesture's press began and what it read: the navigations begun before it (`landed` waits
+ * past them) and, for a click, its own read of where the page is after it (`landed` takes it).
+ */
+export interface Press {
+  before: number;
+  read?: Landing;
+}
+
+/**
+ * What a gesture's press that threw `err` means: a dialog it opened, or its own tab it closed (a
+ * sign-in pop-up's Allow: the landing hands the agent back to the tab that opened it), was still
+ * the press delivered, and the gesture is done; anything else is thrown again. Called only where
+ * the press failed.
+ */
+export async function delivered(page: Page, err: unknown): Promise<undefined> {
+  if (err instanceof DialogOpened || (tabGoneError(err) && (await tabGone(page)))) return undefined;
+  throw err;
+}
+
 /** Runs a gesture; one that opens a dialog is done (the result says so). */
 export async function gesture(page: Page, act: () => Promise<unknown>): Promise<number> {
   const before = page.held.navigationCount;
   try {
     await act();
   } catch (err) {
-    // A press that closed its own tab (a sign-in pop-up's Allow) was delivered: the landing hands
-    // the agent back to the tab that opened it.
-    if (!(err instanceof DialogOpened) && !(tabGoneError(err) && (await tabGone(page)))) throw err;
+    await delivered(page, err);
   }
   return before;
 }

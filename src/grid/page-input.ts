@@ -69,10 +69,6 @@ export interface Landing {
   seen: { leaving: "maybe" | null; title: string } | null;
 }
 
-export function isLanding(x: unknown): x is Landing {
-  return typeof x === "object" && x !== null && "top" in x && "seen" in x;
-}
-
 export interface ClickOptions {
   button?: number;
   count?: number;

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { badInput } from "../../errors.ts";
 import type { NodeRef } from "../../grid/page-call.ts";
+import { delivered } from "../landing.ts";
 import { locate, type Selector } from "../selectors.ts";
 import { defineGesture, needsSelector, selectorField } from "./gesture.ts";
 
@@ -22,7 +23,7 @@ export const check = defineGesture({
   output: { checked: z.boolean().optional().describe("check/uncheck: the state now.") },
   docs: "check or uncheck: a checkbox, radio button or switch (a styled one through its label).",
   check: needsSelector,
-  async run({ page, input, act }) {
+  async run({ page, input, press }) {
     const el = await locate(page, input.selector as Selector, { timeout: input.timeout });
     const want = input.action === "check";
     const q = JSON.stringify(input.selector);
@@ -44,10 +45,13 @@ export const check = defineGesture({
     if (!click) throw badInput(`${q} is hidden and has no visible label to click`, "selector");
     // A styled checkbox often sits under its own label's decoration: the label takes the click.
     let now: boolean | undefined;
-    await act(async () => {
+    press.before = page.held.navigationCount;
+    try {
       await page.click(click);
       now = await page.callIn<boolean>(el.context, "readChecked", el);
-    });
+    } catch (err) {
+      await delivered(page, err);
+    }
     if (now === undefined) return {};
     if (now !== want)
       throw badInput(

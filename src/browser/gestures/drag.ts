@@ -10,6 +10,7 @@ import type { Page } from "../../grid/page.ts";
 import type { NodeRef } from "../../grid/page-call.ts";
 import type { Position } from "../../in-page/drag.ts";
 import { quoteSelector } from "../failures.ts";
+import { delivered } from "../landing.ts";
 import { locate, type Selector } from "../selectors.ts";
 import {
   defineGesture,
@@ -100,7 +101,7 @@ export const drag = defineGesture({
       issue("offset", "must not come with position: give one or the other");
     holdAtMost(i, issue);
   },
-  async run({ page, input, act }) {
+  async run({ page, input, press }) {
     const { timeout } = input;
     const holdMs = (input.hold ?? 0) * 1000;
     const end = { position: input.position, offset: input.offset };
@@ -110,7 +111,10 @@ export const drag = defineGesture({
         ? await locate(page, input.target, { timeout, visible: true, field: "target" })
         : null;
       const { points, context } = await pathPoints(page, input.path, el, to, end, input);
-      await act(() => page.stroke(context, points, { press: true, holdMs }));
+      press.before = page.held.navigationCount;
+      await page
+        .stroke(context, points, { press: true, holdMs })
+        .catch((err: unknown) => delivered(page, err));
       return undefined;
     }
     const from = await locate(page, input.selector as Selector, { timeout, visible: true, scroll: true });
@@ -126,7 +130,10 @@ export const drag = defineGesture({
       (await page.callIn<boolean>(from.context, "html5Drag", from, to))
     )
       return undefined;
-    await act(() => dragTo(page, from, to, { ...end, point }, input, holdMs));
+    press.before = page.held.navigationCount;
+    await dragTo(page, from, to, { ...end, point }, input, holdMs).catch((err: unknown) =>
+      delivered(page, err),
+    );
     return undefined;
   },
 });

@@ -7,6 +7,7 @@ import { badInput, tooLarge } from "../../errors.ts";
 import type { Page } from "../../grid/page.ts";
 import type { NodeRef } from "../../grid/page-call.ts";
 import { contentType } from "../../kit/file-types.ts";
+import { delivered } from "../landing.ts";
 import type { Selector } from "../selectors.ts";
 import { defineGesture, needsSelector, selectorField } from "./gesture.ts";
 import { target } from "./pointer.ts";
@@ -64,9 +65,10 @@ export const drop = defineGesture({
     if (!i.files?.length && i.data === undefined)
       issue("files", 'must be given for drop, or data: what the drop carries, e.g. {"text/plain": "hi"}');
   },
-  async run({ ctx, page, input, act }) {
+  async run({ ctx, page, input, press }) {
     const el = await target(page, input.selector as Selector, input.timeout);
-    await act(() => dropOn(ctx, page, el, input));
+    press.before = page.held.navigationCount;
+    await dropOn(ctx, page, el, input).catch((err: unknown) => delivered(page, err));
     return undefined;
   },
 });

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import type { ActionContext } from "../../actions/ports.ts";
 import type { Page } from "../../grid/page.ts";
+import type { Press } from "../landing.ts";
 import { Selector } from "../selectors.ts";
 
 /** What a gesture's handler is handed. */
@@ -14,14 +15,19 @@ export interface GestureCall<I> {
   page: Page;
   input: I;
   /**
-   * Runs what the page sees of the gesture (the pointer, the keys, the event): a navigation it starts
-   * is then waited for, and a dialog it opens ends it (the result says so).
+   * Its press, written by the gesture as it makes what the page sees (the pointer, the keys, the
+   * event): `before` just ahead of it, and a click's own read after it. A press that threw is passed
+   * to `delivered` (landing.ts): a dialog it opened ends the gesture; interact's `landed` then waits
+   * for a navigation it started and says where it left the page.
    */
-  act(fn: () => Promise<unknown>): Promise<void>;
+  press: Press;
 }
 
 /** Adds an issue at `field` (a message that starts "must …"). */
 export type Issue = (field: string, message: string) => void;
+
+/** A rule across an input's fields. */
+type Rule<I> = (input: I, issue: Issue) => void;
 
 type Fields = Record<string, z.ZodType>;
 type Result<O extends Fields> = Partial<z.infer<z.ZodObject<O>>>;
@@ -36,8 +42,11 @@ export interface Gesture<A extends string = string, F extends Fields = Fields, O
   output?: O;
   /** The readers' line on what it does (interact's docs list every gesture's). */
   docs: string;
-  /** Its rules across fields: what it needs, what excludes what. */
-  check?: (input: InputOf<A, F>, issue: Issue) => void;
+  /**
+   * Its rules across fields: what it needs, what excludes what; its own, or shared ones named from
+   * here (checked without leaving this module).
+   */
+  check?: Rule<InputOf<A, F>> | readonly Rule<InputOf<A, F>>[];
   run(call: GestureCall<InputOf<A, F>>): Promise<Result<O> | undefined>;
 }
 
@@ -108,6 +117,22 @@ export function holdAtMost(i: { hold?: number }, issue: Issue): void {
   if (i.hold !== undefined && i.hold > HOLD_MAX) issue("hold", `must be at most ${HOLD_MAX} (seconds)`);
 }
 
+/** The element, or the point instead of it: one or the other, x with y. */
+export function pointOrSelector(
+  i: { action: string; selector?: unknown; x?: number; y?: number },
+  issue: Issue,
+): void {
+  if (i.x !== undefined || i.y !== undefined) {
+    if (i.x === undefined || i.y === undefined)
+      issue(i.x === undefined ? "x" : "y", "must be given with the other coordinate");
+    else if (i.selector !== undefined) issue("selector", "must not come with x and y: give one or the other");
+  } else if (i.selector === undefined)
+    issue(
+      "selector",
+      `must be given for ${i.action}: the element to act on (read_page lists selectors), or x and y`,
+    );
+}
+
 /** The rule of the gestures that act on an element and take no point instead. */
 export function needsSelector(i: { action: string; selector?: unknown }, issue: Issue): void {
   if (i.selector === undefined)
@@ -155,7 +180,7 @@ export function gestureInput<G extends readonly AnyGesture[], T extends z.ZodTyp
         issue(name, `must only come with action ${either(takers.get(name) ?? [])}`);
         foreign = true;
       }
-      if (!foreign) g.check?.(i, issue);
+      if (!foreign) for (const rule of [g.check ?? []].flat()) rule(i, issue);
     });
   return input as unknown as z.ZodObject<InputShape<G, T>, z.core.$strict>;
 }

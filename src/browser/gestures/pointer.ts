@@ -10,13 +10,14 @@ import type { NodeRef } from "../../grid/page-call.ts";
 import type { Landing, PointAt } from "../../grid/page-input.ts";
 import type { Position } from "../../in-page/drag.ts";
 import { coveredError, quoteSelector } from "../failures.ts";
+import { delivered } from "../landing.ts";
 import { locate, type PageMatch, type Selector, seek } from "../selectors.ts";
 import {
   defineGesture,
   holdAtMost,
   holdField,
-  type Issue,
   pathField,
+  pointOrSelector,
   selectorField,
   xField,
   yField,
@@ -153,22 +154,6 @@ export async function clickChecked(
   return seen.landing;
 }
 
-/** The element, or the point instead of it: one or the other, x with y. */
-export function pointOrSelector(
-  i: { action: string; selector?: unknown; x?: number; y?: number },
-  issue: Issue,
-): void {
-  if (i.x !== undefined || i.y !== undefined) {
-    if (i.x === undefined || i.y === undefined)
-      issue(i.x === undefined ? "x" : "y", "must be given with the other coordinate");
-    else if (i.selector !== undefined) issue("selector", "must not come with x and y: give one or the other");
-  } else if (i.selector === undefined)
-    issue(
-      "selector",
-      `must be given for ${i.action}: the element to act on (read_page lists selectors), or x and y`,
-    );
-}
-
 /** Where the pointer goes: the point given, else the element's. */
 export async function aimed(
   page: Page,
@@ -195,18 +180,23 @@ export const clicks = defineGesture({
     hold: holdField,
   },
   docs: "click, double_click, right_click: on the element, or at x and y, a point of the tab's viewport, instead of a selector; with modifiers held during the click, count (3: a triple click) and hold (seconds each press is held: press-and-hold buttons). A click aims at the element's middle, or at the visible part nearest it when something covers the middle; the press is checked where it lands, and one another element takes (an overlay, a parent after a hover swapped the element) is stopped before the page sees it: a 400 names what took it and its ref. In a frame cut to a sliver (clipped, shrunk or covered) it aims at the part that shows; none showing, or a press that landed outside the element's frame, is a 400, never a success.",
-  check(i, issue) {
-    pointOrSelector(i, issue);
-    holdAtMost(i, issue);
-  },
-  async run({ page, input, act }) {
+  check: [pointOrSelector, holdAtMost],
+  async run({ page, input, press }) {
     const at = await aimed(page, input, true);
     const count = input.count ?? (input.action === "double_click" ? 2 : 1);
     const button = input.action === "right_click" ? 2 : 0;
     const modifiers = modifierCodes(input.modifiers ?? []);
     const holdMs = (input.hold ?? 0) * 1000;
     const { selector } = input;
-    await act(() => clickChecked(page, at, { button, count, modifiers, selector, holdMs, landing: true }));
+    press.before = page.held.navigationCount;
+    press.read = await clickChecked(page, at, {
+      button,
+      count,
+      modifiers,
+      selector,
+      holdMs,
+      landing: true,
+    }).catch((err: unknown) => delivered(page, err));
     return undefined;
   },
 });
@@ -220,17 +210,19 @@ export const hover = defineGesture({
     else if (i.x !== undefined || i.y !== undefined)
       issue(i.x === undefined ? "y" : "x", "must not come with path: give the point in path");
   },
-  async run({ page, input, act }) {
+  async run({ page, input, press }) {
     if (input.path) {
       const path = input.path;
       const sel = input.selector;
       const el = sel ? await locate(page, sel, { timeout: input.timeout, visible: true }) : null;
       const { points, context } = await pathPoints(page, path, el, null, {}, input);
-      await act(() => page.stroke(context, points, { press: false }));
+      press.before = page.held.navigationCount;
+      await page.stroke(context, points, { press: false }).catch((err: unknown) => delivered(page, err));
       return undefined;
     }
     const at = await aimed(page, input);
-    await act(() => page.hover(at));
+    press.before = page.held.navigationCount;
+    await page.hover(at).catch((err: unknown) => delivered(page, err));
     return undefined;
   },
 });

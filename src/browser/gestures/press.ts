@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { badInput } from "../../errors.ts";
 import { parseKeys } from "../../grid/keys.ts";
+import { delivered } from "../landing.ts";
 import { locate, type Selector } from "../selectors.ts";
 import { defineGesture, needsSelector, selectorField } from "./gesture.ts";
 
@@ -11,9 +12,10 @@ export const focus = defineGesture({
   fields: { selector: selectorField },
   docs: "focus: the focus to the element, as a script's focus() gives it.",
   check: needsSelector,
-  async run({ page, input, act }) {
+  async run({ page, input, press }) {
     const el = await locate(page, input.selector as Selector, { timeout: input.timeout, visible: true });
-    await act(() => page.callIn(el.context, "focusOn", el));
+    press.before = page.held.navigationCount;
+    await page.callIn(el.context, "focusOn", el).catch((err: unknown) => delivered(page, err));
     return undefined;
   },
 });
@@ -34,15 +36,18 @@ export const press = defineGesture({
       if ("problem" in parsed) issue("keys", `must be valid: it ${parsed.problem}`);
     }
   },
-  async run({ page, input, act }) {
+  async run({ page, input, press }) {
     const parsed = parseKeys(input.keys as string);
     if ("problem" in parsed) throw badInput(`field "keys" must be valid: it ${parsed.problem}`, "keys");
     const sel = input.selector;
     const el = sel ? await locate(page, sel, { timeout: input.timeout, visible: true }) : null;
-    await act(async () => {
+    press.before = page.held.navigationCount;
+    try {
       if (el) await page.callIn(el.context, "focusOn", el);
       await page.keys(el?.context ?? page.context, parsed.combos);
-    });
+    } catch (err) {
+      await delivered(page, err);
+    }
     return undefined;
   },
 });

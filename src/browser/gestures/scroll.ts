@@ -1,6 +1,15 @@
+import { delivered } from "../landing.ts";
 import { locate, type Selector } from "../selectors.ts";
-import { defineGesture, needsSelector, offsetField, selectorField, xField, yField } from "./gesture.ts";
-import { aimed, pointOrSelector } from "./pointer.ts";
+import {
+  defineGesture,
+  needsSelector,
+  offsetField,
+  pointOrSelector,
+  selectorField,
+  xField,
+  yField,
+} from "./gesture.ts";
+import { aimed } from "./pointer.ts";
 
 export const scroll = defineGesture({
   actions: ["scroll"],
@@ -12,14 +21,15 @@ export const scroll = defineGesture({
       issue("offset", "must be given with x and y: how far to turn the wheel there");
     else needsSelector(i, issue);
   },
-  async run({ page, input, act }) {
+  async run({ page, input, press }) {
     const delta = input.offset;
     if (!delta) {
       await locate(page, input.selector as Selector, { timeout: input.timeout, visible: true, scroll: true });
       return undefined;
     }
     const at = await aimed(page, input);
-    await act(() => page.wheel(at, delta));
+    press.before = page.held.navigationCount;
+    await page.wheel(at, delta).catch((err: unknown) => delivered(page, err));
     return undefined;
   },
 });

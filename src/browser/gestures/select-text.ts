@@ -5,6 +5,7 @@ import { badInput } from "../../errors.ts";
 import type { Page } from "../../grid/page.ts";
 import type { NodeRef } from "../../grid/page-call.ts";
 import { quoteSelector } from "../failures.ts";
+import { delivered } from "../landing.ts";
 import { locate, type Selector } from "../selectors.ts";
 import { defineGesture, needsSelector, selectorField, targetField } from "./gesture.ts";
 
@@ -43,7 +44,7 @@ export const selectText = defineGesture({
   output: { selection: z.string().optional().describe("select_text: the text now selected.") },
   docs: "select_text: the whole text of selector, or from a text match to that of target (a press on the first character, a drag to the last).",
   check: needsSelector,
-  async run({ page, input, act }) {
+  async run({ page, input, press }) {
     const { timeout } = input;
     const sel = input.selector as Selector;
     const start = await locate(page, sel, { timeout, visible: true });
@@ -54,9 +55,12 @@ export const selectText = defineGesture({
     const words = (s?: Selector) => (s?.text !== undefined && s.exact === false ? s.text : null);
     const span = { start: words(sel), end: words(input.target ?? sel) };
     let selection: string | undefined;
-    await act(async () => {
+    press.before = page.held.navigationCount;
+    try {
       selection = cut(await selectTextSpan(page, start, end, span, input), 2000);
-    });
+    } catch (err) {
+      await delivered(page, err);
+    }
     return selection === undefined ? {} : { selection };
   },
 });

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { badInput } from "../../errors.ts";
 import type { Page } from "../../grid/page.ts";
 import type { NodeRef } from "../../grid/page-call.ts";
+import { delivered } from "../landing.ts";
 import { locate, type Selector } from "../selectors.ts";
 import { defineGesture, needsSelector, selectorField } from "./gesture.ts";
 
@@ -110,12 +111,15 @@ export const select = defineGesture({
     needsSelector(i, issue);
     if (i.value === undefined) issue("value", "must be given for select: an option's label or value");
   },
-  async run({ page, input, act }) {
+  async run({ page, input, press }) {
     const el = await locate(page, input.selector as Selector, { timeout: input.timeout, visible: true });
     let selected: { label: string; value: string } | undefined;
-    await act(async () => {
+    press.before = page.held.navigationCount;
+    try {
       selected = (await setInputValue(page, el, input)) ?? (await selectOption(page, el, input));
-    });
+    } catch (err) {
+      await delivered(page, err);
+    }
     return selected ? { selected } : {};
   },
 });

@@ -68,6 +68,33 @@ describe("gestureInput", () => {
 });
 
 describe("interact's gestures", () => {
+  const refusedBy = (input: unknown) => {
+    try {
+      validate(interact.input, input);
+    } catch (err) {
+      return (err as Error).message;
+    }
+    throw new Error("accepted");
+  };
+
+  test("a click's rules, shared ones it names, run in order: the element or a point, then hold's cap", () => {
+    expect(refusedBy({ action: "right_click", x: 1, hold: 11 })).toBe(
+      'field "y" must be given with the other coordinate',
+    );
+    expect(refusedBy({ action: "click", hold: 11 })).toBe(
+      'field "selector" must be given for click: the element to act on (read_page lists selectors), or x and y',
+    );
+    expect(refusedBy({ action: "click", selector: { ref: "e1" }, hold: 11 })).toBe(
+      'field "hold" must be at most 10 (seconds)',
+    );
+    expect(validate(interact.input, { action: "click", selector: { ref: "e1" }, hold: 10 })).toEqual({
+      action: "click",
+      selector: { ref: "e1" },
+      hold: 10,
+      timeout: 5,
+    });
+  });
+
   test("each action belongs to one gesture, and every gesture says what it does in the docs", () => {
     const actions = (interact.input.shape.action as z.ZodEnum).options;
     expect(new Set(actions).size).toBe(actions.length);

@@ -120,13 +120,13 @@ export async function boundWrite(
     docs.set(f.field.field.context, d);
   }
   // No screen is drawn from here until the fields are empty (a capture in flight finishes first);
-  // what the fields' documents log or request meanwhile is withheld from logs.
-  const release = await page.held.holdScreens();
-  const ends: (() => void)[] = [];
-  for (const [context, d] of docs) {
-    ends.push(page.held.logs.withhold(context, d.origin));
-    if (context !== page.where.tab) ends.push(page.held.logs.withhold(page.where.tab, d.origin));
-  }
+  // what the fields' documents, and their tab, log or request meanwhile is withheld from logs.
+  const release = await page.held.quiet.hold(
+    [...docs].flatMap(([context, d]) => [
+      { context, origin: d.origin },
+      ...(context === page.where.tab ? [] : [{ context: page.where.tab, origin: d.origin }]),
+    ]),
+  );
   const armed: Armed[] = [];
   const inDoc = <T>(a: { realm: string | null; context: string }, fn: PageFn, ...args: unknown[]) =>
     a.realm ? page.callRealm<T>(a.realm, a.context, fn, ...args) : page.callIn<T>(a.context, fn, ...args);
@@ -198,7 +198,6 @@ export async function boundWrite(
     armed.filter((a) => !a.realm && !a.confirmed).map((a) => inDoc(a, "boundEmpty", "failed").catch(() => 0)),
   );
   if (!emptied) await ctx.lifecycle.end().catch(() => undefined);
-  for (const end of ends) end();
   release();
   if (!emptied) throw unavailable(STUCK);
   if (failed) throw failed.err;

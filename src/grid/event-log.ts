@@ -8,6 +8,7 @@
 // browser that replaces one whose channel died that way follows no console (QUIET says so in its ring).
 import { LRUCache } from "lru-cache";
 import type { BidiSocket, EventName } from "./bidi.ts";
+import type { Quiet } from "./quiet.ts";
 
 /** Console messages and uncaught errors: the one event a browser's own page can poison (see QUIET). */
 export const CONSOLE: EventName = "log.entryAdded";
@@ -55,6 +56,8 @@ export interface Logged {
   entry: LogEntry;
   /** Network only: when the request was sent (ms, the browser's clock). */
   sent?: number;
+  /** Logged while a bound write ran in its context: withheld, with the origin of the write's document. */
+  withheld?: string;
 }
 
 const cap = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
@@ -112,8 +115,15 @@ export class EventRing {
     return i < 0 ? [] : this.items.slice(i);
   }
 
-  /** Follows `socket`'s events (the connection subscribes to LOGGED); returns the unhook. */
-  feed(socket: BidiSocket): () => void {
+  /**
+   * Follows `socket`'s events (the connection subscribes to LOGGED); an entry that comes in while
+   * `quiet` withholds its context is kept withheld (spec §1.17). Returns the unhook.
+   */
+  feed(socket: BidiSocket, quiet?: Pick<Quiet, "withheldIn">): () => void {
+    const push = (l: Omit<Logged, "seq">) => {
+      const withheld = quiet?.withheldIn(l.context);
+      return this.push(withheld ? { ...l, withheld } : l);
+    };
     const offs = [
       socket.on("log.entryAdded", null, (p) => {
         // Taken as it comes: an unpaired UTF-16 surrogate is replaced (U+FFFD), never a failure.
@@ -121,7 +131,7 @@ export class EventRing {
         const entry: ConsoleEntry = { kind: "console", level: p.level, text };
         const source = sourceOf(p as Parameters<typeof sourceOf>[0]);
         if (source) entry.source = source;
-        this.push({ context: p.source.context ?? null, entry });
+        push({ context: p.source.context ?? null, entry });
       }),
       socket.on("network.beforeRequestSent", null, (p) => {
         const r = p.request as typeof p.request & { destination?: string; initiatorType?: string | null };
@@ -131,7 +141,7 @@ export class EventRing {
           url: cap(r.url, MAX_URL),
           type: r.destination || r.initiatorType || "other",
         };
-        const l = this.push({ context: p.context, entry, sent: p.timestamp });
+        const l = push({ context: p.context, entry, sent: p.timestamp });
         this.open.set(`${r.request}/${p.redirectCount}`, l);
         // No markup asked for it (its destination is empty): a script's fetch or XHR.
         const scripted =
@@ -165,29 +175,9 @@ export class EventRing {
     };
   }
 
-  /** Stretches of entries (by seq) from a context while a bound write ran in it; `until` null while it runs. */
-  private readonly held: { context: string; origin: string; from: number; until: number | null }[] = [];
-
-  /**
-   * A bound write runs in `context` (the document holding its field): what it logs or requests until
-   * the returned function is called is withheld from the agent (spec §1.17). Navigations during the
-   * call stay in the stretch: the request a submit sends is the field's document's.
-   */
-  withhold(context: string, origin: string): () => void {
-    const w = { context, origin, from: this.next, until: null as number | null };
-    this.held.push(w);
-    if (this.held.length > this.keep) this.held.shift();
-    return () => {
-      if (w.until === null) w.until = this.next - 1;
-    };
-  }
-
   /** The origin of the bound write's document when `l` was logged by a context while the write ran in it, else null. */
   withheld(l: Logged): string | null {
-    const w = this.held.find(
-      (w) => w.context === l.context && l.seq >= w.from && (w.until === null || l.seq <= w.until),
-    );
-    return w ? w.origin : null;
+    return l.withheld ?? null;
   }
 
   /** A request the navigation policy refused: its entry says why (the browser's own error follows, unsaid). */

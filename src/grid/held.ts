@@ -10,6 +10,7 @@ import { CONSOLE, EventRing, LOGGED } from "./event-log.ts";
 import { HINT_CHANNEL, HintRelay } from "./hint-relay.ts";
 import { type Interceptor, releaseOrphan } from "./net-rules.ts";
 import { addPreload } from "./page-call.ts";
+import { Quiet } from "./quiet.ts";
 import { ReachedDocs } from "./reached.ts";
 
 /** Closed after this long without a call (a live call keeps its connection). */
@@ -51,6 +52,8 @@ interface Navigation {
 }
 
 export class HeldConnection {
+  /** What leaves the browser while a bound write's value is in its page: screens and logs held. */
+  readonly quiet = new Quiet();
   /** Open dialogs, by top-level context. */
   readonly prompts = new Map<string, BrowsingContext.UserPromptOpenedParameters>();
   /** Tabs known to take scripts (see Page.usable). */
@@ -95,7 +98,7 @@ export class HeldConnection {
     /** Which documents the agent's scripts may have reached; outlives the connection. */
     readonly reached: ReachedDocs = new ReachedDocs(),
   ) {
-    logs.feed(socket);
+    logs.feed(socket, this.quiet);
     this.pages = new PagesElsewhere(socket);
     // Hints go only to a tab known to take scripts (a same-origin pop-up Chromium leaves unanswered
     // would wedge on them: see Page.usable), and wait while it shows a dialog or a page is stuck.
@@ -220,45 +223,14 @@ export class HeldConnection {
     return this.started;
   }
 
-  private readonly drawing = new Set<Promise<unknown>>();
-  private writes = 0;
-  /** Bound writes whose value is going in now (past their wait for the screens in flight). */
-  private filling = 0;
-  /** Screens drawn, and those drawn while a bound write's value was going in (never, by design: a test counts). */
-  readonly screens = { drawn: 0, midWrite: 0 };
-
-  /** A screen being drawn: a bound write waits for it before its value goes in. */
+  /** A screen being drawn: a bound write's hold waits for it (quiet.ts). */
   drawn<T>(capture: Promise<T>): Promise<T> {
-    this.screens.drawn++;
-    if (this.filling > 0) this.screens.midWrite++;
-    const done = capture.catch(() => undefined);
-    this.drawing.add(done);
-    void done.finally(() => this.drawing.delete(done));
-    return capture;
+    return this.quiet.drawn(capture);
   }
 
   /** Whether a bound write is under way: no screen is drawn while one is. */
   get writing(): boolean {
-    return this.writes > 0;
-  }
-
-  /** Holds screens off while a bound write runs, once every one being drawn is in; returns the release. */
-  async holdScreens(): Promise<() => void> {
-    this.writes++;
-    let held = true;
-    let filling = false;
-    const release = () => {
-      if (held) this.writes--;
-      if (filling) this.filling--;
-      held = false;
-      filling = false;
-    };
-    while (this.drawing.size > 0) await Promise.all([...this.drawing]);
-    if (held) {
-      filling = true;
-      this.filling++;
-    }
-    return release;
+    return this.quiet.writing;
   }
 
   /**

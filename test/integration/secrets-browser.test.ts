@@ -160,8 +160,8 @@ describe("screens around writes", () => {
     const id = (await server.app.services.store.get(A))?.session_id as string;
     const held = await server.app.services.workspaces.connections.get(id);
     expect(looks).toBeGreaterThan(20);
-    expect(held.screens.drawn).toBeGreaterThan(20);
-    expect(held.screens.midWrite).toBe(0);
+    expect(held.quiet.screens.drawn).toBeGreaterThan(20);
+    expect(held.quiet.screens.midWrite).toBe(0);
     // The page holds nothing of the secret now: a print shows the page without it.
     const text = await printedText(A);
     expect(text).toContain("API key");

@@ -48,13 +48,24 @@ export interface CallEnd {
   step?: { url: string; title: string; flow?: string; return: boolean };
 }
 
+/** The records of the calls a server answered, on their way: a read of what they write waits for them. */
+export interface Recording {
+  /** Resolves once the record of every call answered so far on this server (on `workspace`) is written. */
+  recorded(workspace?: string): Promise<void>;
+}
+
 /**
  * Who hears each call, subscribed once when the server is put together (the change bus, the activity
  * log and its metrics, the timeline): the pipeline tells what happened, and knows nothing of them.
  */
 export interface Subscriber {
-  /** The workspace's record or browser changed: a page call settled, a browser opened or ended. */
+  /** Once, as it subscribes: the records on their way, for its reads to wait for. */
+  subscribed?(calls: Recording): void;
+  /** The workspace's record or browser changed: a page call settled, a browser opened or ended (after the answer). */
   changed?(workspace: string): void;
-  /** A call (or a flow's step) as it ends, still in its turn, with the browser it leaves. Awaited; never throws. */
+  /**
+   * A call (or a flow's step) as it ends, still in its turn (a call's after its answer, a refused
+   * one's before it), with the browser it leaves. Awaited; never throws.
+   */
   ended?(end: CallEnd): void | Promise<void>;
 }

@@ -4,7 +4,7 @@
 // An entry holds a secret as its reference and a landing URL with [hidden] where a typed value would
 // show: what a caller was told, never more.
 import type { AnyAction } from "../actions/action.ts";
-import type { CallEnd } from "../actions/call.ts";
+import type { CallEnd, Recording } from "../actions/call.ts";
 import type { Config } from "../config/schema.ts";
 import { badInput, errorBody, messageOf, statusOf } from "../errors.ts";
 import { flowText } from "../flows/schema.ts";
@@ -52,6 +52,8 @@ export class Timeline {
   private readonly pending = new KeyedQueue();
   /** The workspaces whose browser is drawing a call's screen now. */
   private readonly drawing = new Set<string>();
+  /** The calls' records on their way (they follow the answers): a read waits for them. */
+  private calls: Recording | null = null;
 
   constructor(private readonly needs: TimelineServiceNeeds) {
     this.live = new LiveScreens(needs);
@@ -69,6 +71,10 @@ export class Timeline {
       this.needs.log.screens &&
       (this.needs.config.timeline.screens || this.live.watched(workspace))
     );
+  }
+
+  subscribed(calls: Recording): void {
+    this.calls = calls;
   }
 
   /** What an entry says, with every secret value left out (the one redactor). */
@@ -149,8 +155,8 @@ export class Timeline {
 
   /**
    * Appends in call order, each entry once its screen is in (or given up on). An entry without a
-   * screen on its way is written before the call answers (so the servers of a group number their
-   * entries in the order the calls were made); one with a screen is written when the picture is in.
+   * screen on its way is written before the call's lease goes (so the servers of a group number
+   * their entries in the order the calls were made); one with a screen is written when the picture is in.
    */
   private async write(
     workspace: string,
@@ -161,8 +167,9 @@ export class Timeline {
     if (!(screen instanceof Promise)) await mine;
   }
 
-  /** Resolves once every entry of the calls answered so far is written. */
+  /** Resolves once every entry of the calls answered so far on this server is written. */
   async settled(workspace: string): Promise<void> {
+    await this.calls?.recorded(workspace);
     await this.pending.idle(workspace);
   }
 
@@ -236,6 +243,7 @@ export class Timeline {
 
   /** Writes what is on its way, then lets go of the store. */
   async close(): Promise<void> {
+    await this.calls?.recorded();
     await this.pending.allIdle();
     this.needs.log.close?.();
   }

@@ -2,16 +2,16 @@
 // admit (validation, unless the route read the input) → turn (the workspace's lease, one call at a
 // time on every server) → browser (the record's, reopened when the Grid reaped it) → handler (it
 // writes what it did into the call's effects, and answers its result) → apply (the effects in one
-// fenced settle write, the result redacted there; subscribers hear the change) → record
-// (subscribers hear the call ended, in the turn, with the browser it leaves). Each stage's output
-// is the next one's input. The browser and handler stage is runner.ts's, made from the parts (not the
+// fenced settle write, the result redacted there) → the answer → record (subscribers hear the change
+// and the call ended, in the turn, with the browser it leaves; the lease goes after). Each stage's
+// output is the next one's input. The browser and handler stage is runner.ts's, made from the parts (not the
 // pipeline); a flow run's steps (ctx.steps()) go through it without entering the pipeline again. Nothing
 // of the pipeline is handed down to be called back (a surface's own `progress` reaches the handler as it came).
 import type { AnyAction, LiveBrowser } from "../actions/action.ts";
-import type { CallEnd, Ended, Invocation, Subscriber } from "../actions/call.ts";
+import type { CallEnd, Ended, Invocation, Recording, Subscriber } from "../actions/call.ts";
 import type { ActionServices } from "../actions/ports.ts";
 import { validate } from "../actions/validate.ts";
-import { LeaseLost, unavailable } from "../errors.ts";
+import { LeaseLost, messageOf, unavailable } from "../errors.ts";
 import type { HeldConnections } from "../grid/held-pool.ts";
 import type { Grid } from "../grid/webdriver.ts";
 import { focused, recordUrl } from "../store/record.ts";
@@ -44,12 +44,14 @@ export const busyMessage = (workspace: string, seconds: number) =>
 /** What a call is recorded with (null: not recorded, as the page read after a wait). */
 type Facts = Omit<CallEnd, "ms" | "ended" | "browser"> & { began: number };
 
-export class CallPipeline {
+export class CallPipeline implements Recording {
   /** Each workspace's call in flight on this server, to stop it (an admin's End). */
   private readonly running = new Map<string, AbortController>();
   /** Each workspace's waiting (unleased) calls on this server, to cancel them (End, Forget). */
   private readonly waiting = new Map<string, Set<AbortController>>();
   private readonly subscribers: Subscriber[] = [];
+  /** Each workspace's turns still ending on this server (their records follow the answers), the last one's end. */
+  private readonly ending = new Map<string, Promise<void>>();
   /** What the browser and handler stage (runner.ts) works with: the parts, not the pipeline. */
   private readonly parts: RunnerNeeds;
 
@@ -75,8 +77,10 @@ export class CallPipeline {
       const input = call.input ?? validate(action.input, args);
       ended = await this.turn(workspace, action, input, call, facts);
     } catch (error) {
-      // It never had its turn (refused, or its lease never came): recorded without a browser.
+      // It never had its turn (refused, or its lease never came): recorded without a browser, before
+      // its answer (no lease orders it), after the records of the calls answered before it here.
       ended = { ok: false, error };
+      await this.ending.get(workspace);
       await this.record(facts, ended, null);
     }
     if (!ended.ok) throw ended.error;
@@ -86,6 +90,16 @@ export class CallPipeline {
   /** `s` hears every call from now on: a change as it is written, a call as it ends. */
   subscribe(s: Subscriber): void {
     this.subscribers.push(s);
+    s.subscribed?.(this);
+  }
+
+  /**
+   * Resolves once every call answered on this server so far (on `workspace`) has ended its turn: its
+   * record written, its later work done, its lease gone.
+   */
+  async recorded(workspace?: string): Promise<void> {
+    if (workspace !== undefined) await this.ending.get(workspace);
+    else await Promise.all(this.ending.values());
   }
 
   /** Stops the workspace's call in flight and its waiting calls on this server. */
@@ -148,10 +162,12 @@ export class CallPipeline {
       // Whatever a call that lost its lease ran into, that is why it stopped.
       if (!ended.ok && lease.lost.aborted && !(ended.error instanceof LeaseLost))
         ended = { ok: false, error: lease.lost.reason };
-      if (facts) await this.recordInTurn(facts, ended, call);
-      // The answer goes now; the lease once the call's later work is done too, so the next call never
-      // meets it half done.
-      void call.effects.drained().finally(done);
+      // The answer goes now; the record follows it, and the lease goes once the record and the call's
+      // later work are done, so the next call on the workspace, on any server, never meets either half
+      // done (its entry is numbered after this one's).
+      const changed = ended.ok && action.browser !== "none";
+      const recorded = this.recordAfter(workspace, facts, ended, call, changed);
+      this.ends(workspace, Promise.all([recorded, call.effects.drained()]).finally(done));
       return ended;
     } catch (err) {
       await done();
@@ -187,7 +203,10 @@ export class CallPipeline {
       (result): Ended => ({ ok: true, result }),
       (error): Ended => ({ ok: false, error }),
     );
-    if (facts) await this.record(facts, ended, null);
+    if (facts) {
+      await this.ending.get(workspace);
+      await this.record(facts, ended, null);
+    }
     return ended;
   }
 
@@ -245,11 +264,8 @@ export class CallPipeline {
   ): Promise<AnyRecord> {
     const { services } = this.needs;
     if (action.precheck) await action.precheck({ workspace, services, origin: opts.origin }, input);
-    if (action.browser !== "page") {
-      const result = await action.handler(contextOf(this.parts, workspace, call.turn, null, opts), input);
-      if (action.browser !== "none") this.changed(workspace);
-      return result;
-    }
+    if (action.browser !== "page")
+      return await action.handler(contextOf(this.parts, workspace, call.turn, null, opts), input);
     // Its later work runs on after the answer, in the turn.
     const result = await act(this.parts, workspace, call, action, input, {
       ...opts,
@@ -261,7 +277,7 @@ export class CallPipeline {
 
   /**
    * The call's effects, applied once, in the one settle write, for the browser the call has now (a
-   * runner's steps may have replaced it); then the change announced.
+   * runner's steps may have replaced it).
    */
   private async apply(
     workspace: string,
@@ -278,28 +294,57 @@ export class CallPipeline {
     }
     const { store, now: clock, services } = this.needs;
     const d = { store, now: clock, redactor: services.redactor, fence: { fence: call.turn.fence } };
-    const out = await settle(d, workspace, result, now?.id ?? "", action.reshapes === true, effects);
-    this.changed(workspace);
-    return out;
+    return await settle(d, workspace, result, now?.id ?? "", action.reshapes === true, effects);
+  }
+
+  /**
+   * The record stage of a call that had its turn, once its answer has gone (the task that hands it
+   * to its surface is over): the subscribers hear the change (a settle write, a browser opened or
+   * ended) and, with facts, the call ended.
+   */
+  private async recordAfter(
+    workspace: string,
+    facts: Facts | null,
+    ended: Ended,
+    call: Call,
+    changed: boolean,
+  ): Promise<void> {
+    const ms = Math.round(performance.now() - (facts?.began ?? 0));
+    await new Promise<void>((answered) => setImmediate(answered));
+    if (changed) this.changed(workspace);
+    if (facts) await this.recordInTurn(facts, ms, ended, call);
+  }
+
+  /** Keeps the turn's end (`end`) until it is over, for this server's reads (`recorded`). */
+  private ends(workspace: string, end: Promise<unknown>): void {
+    const last = Promise.all([this.ending.get(workspace), end])
+      .catch((err: unknown) =>
+        this.needs.services.log.warn(`workspace ${workspace}: a call's turn ended badly: ${messageOf(err)}`),
+      )
+      .then(() => undefined);
+    this.ending.set(workspace, last);
+    void last.then(() => {
+      if (this.ending.get(workspace) === last) this.ending.delete(workspace);
+    });
   }
 
   /** The record in the turn: with the browser the call leaves (the workspace's, for one that had none). */
-  private async recordInTurn(facts: Facts, ended: Ended, call: Call): Promise<void> {
+  private async recordInTurn(facts: Facts, ms: number, ended: Ended, call: Call): Promise<void> {
     let own: CallBrowser | null = null;
     try {
       if (!call.browser && facts.action.browser !== "none")
         own = await this.needs.lifecycle.current(facts.workspace).catch(() => null);
       // With the elements its selectors named by ref, as locators (browser/selectors-kept.ts).
-      await this.record({ ...facts, located: call.browser?.located() }, ended, call.browser ?? own);
+      await this.record({ ...facts, located: call.browser?.located() }, ended, call.browser ?? own, ms);
     } finally {
       own?.release();
     }
   }
 
   /** The record stage: each subscriber hears the call ended, in order (the activity log, the timeline). */
-  private async record(facts: Facts, ended: Ended, browser: LiveBrowser | null): Promise<void> {
+  private async record(facts: Facts, ended: Ended, browser: LiveBrowser | null, ms?: number): Promise<void> {
     const { began, ...call } = facts;
-    const end: CallEnd = { ...call, ms: Math.round(performance.now() - began), ended, browser };
+    const end: CallEnd = { ...call, ms: ms ?? Math.round(performance.now() - began), ended, browser };
     for (const s of this.subscribers) await s.ended?.(end);
   }
 

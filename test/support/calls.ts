@@ -6,13 +6,21 @@ import type { WorkspaceManager } from "../../src/workspaces/manager.ts";
 
 type Extra = Pick<Invocation, "signal" | "progress" | "asking" | "origin">;
 
-/** `action` on `input` (already what its schema reads) in `workspace`, as a REST call would run it. */
-export function runCall(
+/**
+ * `action` on `input` (already what its schema reads) in `workspace`, as a REST call would run it;
+ * answered once its turn is over (its record, which follows the answer, written; its lease gone), so
+ * a test reads what it left at rest.
+ */
+export async function runCall(
   manager: Pick<WorkspaceManager, "calls">,
   workspace: string,
   action: AnyAction,
   input: unknown,
   extra: Extra = {},
 ): Promise<Record<string, unknown>> {
-  return manager.calls.invoke({ surface: "rest", workspace, action, args: input, input, ...extra });
+  try {
+    return await manager.calls.invoke({ surface: "rest", workspace, action, args: input, input, ...extra });
+  } finally {
+    await manager.calls.recorded(workspace);
+  }
 }

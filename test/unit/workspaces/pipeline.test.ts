@@ -1,7 +1,8 @@
 // The call pipeline on a fake Grid: one call runs validation → its turn → the handler on the
-// browser → its record (the activity note, the timeline's entry, handed the browser the call leaves),
-// whichever surface it came from; a refused call never takes a turn, and is noted and entered as the
-// 400 it is.
+// browser → its answer → its record (the activity note, the timeline's entry, handed the browser the
+// call leaves), still in its turn, whichever surface it came from; a timeline read waits for the
+// records on their way; a refused call never takes a turn, and is noted and entered as the 400 it is
+// before its answer.
 import { beforeEach, expect, spyOn, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -37,10 +38,11 @@ test("a call through the pipeline: noted, run on the browser, its entry written,
   };
   const out = await invoke({ surface: "mcp", workspace: W, action: go, args: { url: URL1 } });
   expect(out.url).toBe(URL1);
-  expect(services.activity.list()).toMatchObject([{ workspace: W, tool: "go", surface: "mcp", status: 200 }]);
+  // The timeline's read, right after the answer, waits for the entry on its way.
   expect(await services.timeline.all(W)).toMatchObject([
     { n: 1, surface: "mcp", tool: "go", status: 200, url: URL1 },
   ]);
+  expect(services.activity.list()).toMatchObject([{ workspace: W, tool: "go", surface: "mcp", status: 200 }]);
   expect(ends.map((e) => [e.action.name, e.ended.ok, e.browser?.id])).toEqual([["go", true, fake.last().id]]);
 });
 
@@ -70,8 +72,38 @@ test("a subscriber hears a page call's change as its write is in, then the call 
   expect(heard).toEqual([`changed ${W}`, "ended go true", "ended go false"]);
 });
 
+test("the answer goes before the record, which ends before the lease goes; a timeline read waits for it", async () => {
+  let release = () => {};
+  const held = new Promise<void>((r) => {
+    release = r;
+  });
+  const ended = services.timeline.ended.bind(services.timeline);
+  services.timeline.ended = async (end) => {
+    await held;
+    return ended(end);
+  };
+  const out = await invoke({ surface: "rest", workspace: W, action: go, args: { url: URL1 } });
+  expect(out.url).toBe(URL1);
+  // Answered while its record waits; still in its turn.
+  expect(await services.workspaces.leases.tryTake(W)).toBeNull();
+  let read = false;
+  const reading = services.timeline.all(W).then((all) => {
+    read = true;
+    return all;
+  });
+  await Bun.sleep(20);
+  expect(read).toBe(false);
+  release();
+  expect((await reading).map((e) => e.tool)).toEqual(["go"]);
+  await services.workspaces.calls.recorded(W);
+  const lease = await services.workspaces.leases.tryTake(W);
+  expect(lease).not.toBeNull();
+  await lease?.release();
+});
+
 test("an agent's call reads its record once, in its lease's take, and acts on the browser it names", async () => {
   await invoke({ surface: "mcp", workspace: W, action: go, args: { url: URL1 } });
+  await services.workspaces.calls.recorded(W);
   services.timeline.ended = async () => {};
   const store = services.store;
   const reads = spyOn(store, "get");
@@ -150,6 +182,7 @@ test("a flow's steps are recorded through the same record stage, on the run's br
       action: runFlowAction,
       args: { name: "two" },
     });
+    await services.workspaces.calls.recorded(W);
     expect(leases).toHaveBeenCalledTimes(1);
     expect(ends.map((e) => [e.surface, e.action.name, e.ended.ok, e.step?.flow, e.browser?.id])).toEqual([
       ["flow", "go", true, "two", fake.last().id],

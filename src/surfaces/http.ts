@@ -1,11 +1,11 @@
-// What the agent surfaces' HTTP routes share: bearer auth, /mcp's gate and naming the workspace.
+// What the agent surfaces' HTTP routes share: bearer auth and /mcp's gate (the workspace a request
+// names is rest.ts's `workspaceOf`).
 // JSON answers and failures are src/http/json.ts; bodies src/http/body.ts (each route names its parser).
 
 import { ADMIN_TOKEN_ON_AGENT, bearerOf, sameToken } from "../admin/auth.ts";
 import type { Config } from "../config/schema.ts";
-import { badInput, forbidden, unauthorized } from "../errors.ts";
+import { forbidden, unauthorized } from "../errors.ts";
 import { requestHost } from "../http/guard.ts";
-import { workspaceNameProblem } from "../kit/names.ts";
 import type { Services } from "../services.ts";
 
 /**
@@ -19,23 +19,6 @@ export function requireToken(request: Request, auth: Pick<Config["auth"], "token
   if (given !== null && auth.admin_token && sameToken(given, auth.admin_token))
     throw unauthorized(ADMIN_TOKEN_ON_AGENT);
   throw unauthorized();
-}
-
-const NAME_IT =
-  "name a workspace: send the X-Workspace header or add ?workspace=<name> to the URL (one of them, not both)";
-
-/** The workspace a request names with `X-Workspace` or `?workspace=`; both or neither is a 400. */
-export function workspaceOf(request: Request): string {
-  const header = request.headers.get("x-workspace");
-  const query = new URL(request.url).searchParams.get("workspace");
-  if (header !== null && query !== null) {
-    throw badInput(`both the X-Workspace header and ?workspace= name a workspace: ${NAME_IT}`, "workspace");
-  }
-  const name = (header ?? query ?? "").trim();
-  if (!name) throw badInput(`no workspace named: ${NAME_IT}`, "workspace");
-  const problem = workspaceNameProblem(name);
-  if (problem) throw badInput(`invalid workspace name: ${problem}`, "workspace");
-  return name;
 }
 
 /** The methods whose /mcp requests carry a body (JSON): the others' is not read. */

@@ -17,7 +17,6 @@ import { z } from "zod";
 import { issueError } from "../actions/validate.ts";
 import { badInput, errorBody, notFound, unavailable } from "../errors.ts";
 import type { Services } from "../services.ts";
-import { workspaceOf } from "./http.ts";
 import { CAPABILITIES, INSTRUCTIONS, SERVER_INFO } from "./mcp-answers.ts";
 import { McpCancels } from "./mcp-cancels.ts";
 import { asksInForm, elicitRequest, replyOf } from "./mcp-elicit.ts";
@@ -37,6 +36,7 @@ import {
   type RpcRequest,
   type RpcResponse,
 } from "./mcp-wire.ts";
+import { workspaceOf } from "./rest.ts";
 
 export const sessionsFull = (max: number) =>
   `this server holds its most MCP sessions (${max}, mcp.max_sessions), each with a call running: retry once one has ended, or close one you no longer use (DELETE /mcp with its mcp-session-id)`;

@@ -10,7 +10,6 @@
 // (mcp-listen.ts).
 import { errorBody } from "../errors.ts";
 import type { Services } from "../services.ts";
-import { workspaceOf } from "./http.ts";
 import { CAPABILITIES, INSTRUCTIONS, RESOURCE_NOT_FOUND, SERVER_INFO } from "./mcp-answers.ts";
 import type { ListenParams, McpListens } from "./mcp-listen.ts";
 import { dispatch } from "./mcp-methods.ts";
@@ -24,6 +23,7 @@ import {
   METHOD_NOT_FOUND,
   type RequestId,
 } from "./mcp-wire.ts";
+import { workspaceOf } from "./rest.ts";
 
 export const MODERN = "2026-07-28";
 /** Every version /mcp serves, newest first: 2026-07-28 statelessly, the rest as sessions. */

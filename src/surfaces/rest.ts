@@ -6,9 +6,30 @@ import type { ResourceDef } from "../actions/resource.ts";
 import { badInput } from "../errors.ts";
 import { bodyParser, objectBody } from "../http/body.ts";
 import { json } from "../http/json.ts";
+import { workspaceNameProblem } from "../kit/names.ts";
 import { ACTIONS, RESOURCES } from "../registry.ts";
 import type { Services } from "../services.ts";
-import { requireToken, workspaceOf } from "./http.ts";
+import { requireToken } from "./http.ts";
+
+const NAME_IT =
+  "name a workspace: send the X-Workspace header or add ?workspace=<name> to the URL (one of them, not both)";
+
+/**
+ * The workspace a request names with `X-Workspace` or `?workspace=`; both or neither is a 400 (MCP's
+ * initialize names it the same way).
+ */
+export function workspaceOf(request: Request): string {
+  const header = request.headers.get("x-workspace");
+  const query = new URL(request.url).searchParams.get("workspace");
+  if (header !== null && query !== null) {
+    throw badInput(`both the X-Workspace header and ?workspace= name a workspace: ${NAME_IT}`, "workspace");
+  }
+  const name = (header ?? query ?? "").trim();
+  if (!name) throw badInput(`no workspace named: ${NAME_IT}`, "workspace");
+  const problem = workspaceNameProblem(name);
+  if (problem) throw badInput(`invalid workspace name: ${problem}`, "workspace");
+  return name;
+}
 
 /** `/browser/interact/{action}` → `/browser/interact/:action`. */
 export function elysiaPath(path: string): string {

@@ -6,10 +6,10 @@
 // level it chose; and when it was last used), not a transport in one server's memory, and a POST
 // reads it once. initialize opens it; when mcp.max_sessions are open, the least recently used one
 // that no call keeps is closed to make room (a client that went without DELETE costs a row until
-// then, and nothing once it is gone); it closes after mcp.session_idle unused. A POST's cancels and
-// its tool calls are registered in one go (mcp-cancels.ts: a cancel may land on another server than
-// its call); its requests run in its exchange (mcp-wire.ts), which carries their notifications and
-// log lines and writes their answers. A GET opens the session's event stream (mcp-stream.ts).
+// then, and nothing once it is gone); it closes after mcp.session_idle unused. A POST's cancels stop
+// the calls they name first (a cancel may land on another server than its call); its requests run in
+// its exchange (mcp-exchange.ts), which registers its tool calls for cancels, carries their
+// notifications and log lines and writes their answers. A GET opens the session's event stream (mcp-stream.ts).
 // Batches are JSON-RPC's only where the version has them (2025-03-26, at most MAX_BATCH messages);
 // 2025-06-18 and later take one message per POST.
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
@@ -18,8 +18,8 @@ import { issueError } from "../actions/validate.ts";
 import { badInput, errorBody, notFound, unavailable } from "../errors.ts";
 import type { Services } from "../services.ts";
 import { CAPABILITIES, INSTRUCTIONS, SERVER_INFO } from "./mcp-answers.ts";
-import { McpCancels } from "./mcp-cancels.ts";
 import { asksInForm, elicitRequest, replyOf } from "./mcp-elicit.ts";
+import { Exchange, McpCancels } from "./mcp-exchange.ts";
 import { McpListens } from "./mcp-listen.ts";
 import { dispatch, type SessionNeeds } from "./mcp-methods.ts";
 import { claimsModern, McpModern } from "./mcp-modern.ts";
@@ -27,7 +27,6 @@ import { asksByUrl, declinedOf, urlRequest } from "./mcp-secrets.ts";
 import { McpStreams } from "./mcp-stream.ts";
 import { storedSubscriptions } from "./mcp-subscribe.ts";
 import {
-  Exchange,
   errorResponse,
   INVALID_REQUEST,
   kindOf,
@@ -158,7 +157,7 @@ export class McpHttp {
       );
     const messages = batchOf(body, version);
     if (messages instanceof Response) return messages;
-    const calls = await this.cancels.post(id, messages, request.signal);
+    await this.cancels.stop(id, messages);
     // The client's user replied to a question ask_human put to them: it answers that question.
     for (const m of messages) {
       const reply = kindOf(m) === "response" ? replyOf(m as RpcResponse) : null;
@@ -178,13 +177,13 @@ export class McpHttp {
         void this.services.personSecrets.withdraw(info.workspace, declined).catch(() => undefined);
     }
     const requests = messages.filter((m): m is RpcRequest => kindOf(m) === "request");
-    if (requests.some((m) => m.method === "initialize")) {
-      calls.end();
+    if (requests.some((m) => m.method === "initialize"))
       return errorResponse(400, INVALID_REQUEST, "Invalid Request: this session is initialized already");
-    }
     if (requests.length === 0) return new Response(null, { status: 202 });
     const { services } = this;
     const exchange = new Exchange(requests.length, Array.isArray(body), {
+      signal: request.signal,
+      cancels: { registry: this.cancels, session: id },
       log: services.log,
       redactor: services.redactor,
       workspace: info.workspace,
@@ -204,7 +203,6 @@ export class McpHttp {
               services,
               workspace: info.workspace,
               requestId: m.id,
-              signal: calls.signal(m.id),
               session,
               client: { capabilities: info.elicitation ? { elicitation: {} } : {} },
               ...(info.elicitation && {
@@ -221,7 +219,6 @@ export class McpHttp {
         ),
       ),
     ).finally(() => {
-      calls.end();
       this.running.delete(running);
       this.busyBy(id, -1);
     });

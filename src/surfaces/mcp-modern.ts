@@ -11,10 +11,10 @@
 import { errorBody } from "../errors.ts";
 import type { Services } from "../services.ts";
 import { CAPABILITIES, INSTRUCTIONS, RESOURCE_NOT_FOUND, SERVER_INFO } from "./mcp-answers.ts";
+import { Exchange } from "./mcp-exchange.ts";
 import type { ListenParams, McpListens } from "./mcp-listen.ts";
 import { dispatch } from "./mcp-methods.ts";
 import {
-  Exchange,
   errorResponse,
   INVALID_PARAMS,
   LEVELS,
@@ -148,6 +148,7 @@ export class McpModern {
     const level = LEVELS.includes(meta[META.logLevel] as McpLevel) ? (meta[META.logLevel] as McpLevel) : null;
     const { services } = this;
     const exchange = new Exchange(1, false, {
+      signal: request.signal,
       log: services.log,
       redactor: services.redactor,
       workspace,
@@ -160,7 +161,6 @@ export class McpModern {
         services,
         workspace,
         requestId: id,
-        signal: request.signal,
         client: { capabilities: objectOr(meta[META.capabilities]) },
         origin,
       };

@@ -7,9 +7,10 @@ import { z } from "zod";
 import type { Services } from "../services.ts";
 import { CAPABILITIES, INSTRUCTIONS, SERVER_INFO } from "./mcp-answers.ts";
 import { elicitRequest, replyText } from "./mcp-elicit.ts";
+import { logRelay } from "./mcp-exchange.ts";
 import { dispatch, METHODS, type SessionNeeds } from "./mcp-methods.ts";
 import { localSubscriptions, ResourceWatch } from "./mcp-subscribe.ts";
-import { logRelay, type McpLevel, type McpNotice } from "./mcp-wire.ts";
+import type { McpLevel, McpNotice } from "./mcp-wire.ts";
 
 /** The longest an ask_human waits (its timeout's most): the client's reply is waited for that long. */
 const ASK_MS = 3600 * 1000;

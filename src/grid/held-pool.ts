@@ -56,6 +56,16 @@ export class HeldConnections {
     return known && !known.closed ? known : undefined;
   }
 
+  /**
+   * The browser's connection when one is open with `rules` and `emulation` in place already: a call
+   * may use it at once, nothing to send (configure and emulate would do nothing).
+   */
+  ready(id: string, rules: NetRules | null, emulation: Emulation | null): HeldConnection | undefined {
+    const conn = this.peek(id);
+    if (!conn || (this.rules.get(id)?.key ?? null) !== (rules?.key ?? null)) return undefined;
+    return emulationKey(this.emulated.get(id) ?? null) === emulationKey(emulation) ? conn : undefined;
+  }
+
   /** Whether the browser's channel was found dead: it is to be ended and replaced. */
   dead(id: string): boolean {
     return this.deadIds.has(id);

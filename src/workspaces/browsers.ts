@@ -29,6 +29,9 @@ export interface CallBrowser extends LiveBrowser {
   release(): void;
 }
 
+/** Why the record's browser cannot serve a call as it is: it names none, its channel died, its page stopped answering. */
+export type Unready = "none" | "dead" | "wedged";
+
 /** Classic WebDriver's default page load timeout, which the browser keeps when none is set. */
 const PAGE_LOAD_MS = 300_000;
 const SCRIPT_MS = 30_000;
@@ -140,15 +143,24 @@ export class Browsers {
   }
 
   /**
-   * The record's browser as a call holds it, its held connection asked once: "dead" when its channel
-   * died, "wedged" when its page stopped answering (both to be ended and replaced).
+   * The record's browser ready for the call that took the lease: its held connection asked once, and
+   * when it is open with nothing to send, the call's `Page` made and the connection in use now (the
+   * handler's `page()` a lookup). Otherwise why the lifecycle must give the call one: "none" (the
+   * record names none), "dead" (its channel died), "wedged" (its page stopped answering).
    */
-  async forCall(id: string, record: WorkspaceRecord): Promise<CallBrowser | "dead" | "wedged"> {
+  async forCall(record: WorkspaceRecord | null): Promise<CallBrowser | Unready> {
+    const id = record?.session_id;
+    if (!record || !id) return "none";
     const conn = this.connections.peek(id);
     // A connection open is a channel alive: only without one may it have died.
     if (!conn && this.connections.dead(id)) return "dead";
     if (conn?.stuck && (await this.wedged(conn, record, id))) return "wedged";
-    return this.live(id, record.settings, record);
+    // A proxy's sign-in is a secret, looked up as the page is made: that one waits for `page()`.
+    const ready =
+      conn && !record.settings.proxy
+        ? this.connections.ready(id, this.rulesOf(record.settings), emulationOf(record.settings))
+        : undefined;
+    return this.taken(id, record.settings, record, ready);
   }
 
   /**
@@ -171,7 +183,18 @@ export class Browsers {
     return false;
   }
 
+  /** The browser as a call takes it: its `Page` made on first use. */
   live(id: string, settings: BrowserSettings, record: WorkspaceRecord | null = null): CallBrowser {
+    return this.taken(id, settings, record, undefined);
+  }
+
+  /** `ready`: its connection, open with nothing to send: the `Page` is made on it now when its tab is known. */
+  private taken(
+    id: string,
+    settings: BrowserSettings,
+    record: WorkspaceRecord | null,
+    ready: HeldConnection | undefined,
+  ): CallBrowser {
     const driver = this.grid.attach(id);
     let page: Promise<Page> | null = null;
     let made: Page | null = null;
@@ -181,17 +204,19 @@ export class Browsers {
       typeof settings.page_load_timeout === "number" ? settings.page_load_timeout * 1000 : PAGE_LOAD_MS;
     const scriptMs = typeof settings.script_timeout === "number" ? settings.script_timeout * 1000 : SCRIPT_MS;
     const policy = this.policyOf(settings);
-    const open = async (): Promise<Page> => {
-      const conn = await this.ruled(id, settings);
+    const make = (conn: HeldConnection): Page => {
       release?.();
       release = conn.use();
-      const page = new Page(conn, known ?? { tab: "", frame: null }, {
+      return new Page(conn, known ?? { tab: "", frame: null }, {
         pageLoadMs,
         scriptMs,
         ...(this.schemes ? { schemes: this.schemes } : {}),
         ...(policy ? { policy } : {}),
         gone: async () => !(await this.grid.alive(id)),
       });
+    };
+    const open = async (): Promise<Page> => {
+      const page = make(await this.ruled(id, settings));
       if (!known) {
         // The browser's first tab, until the agent picks another.
         const first = (await page.tabs())[0];
@@ -201,6 +226,8 @@ export class Browsers {
       made = page;
       return page;
     };
+    // Made now, it counts as the call's page (where it is, what it located) once the call asks for it.
+    let early = ready && known ? make(ready) : null;
     return {
       id,
       driver,
@@ -208,6 +235,11 @@ export class Browsers {
       bidi: async () => (await this.ruled(id, settings)).socket,
       refFloors: this.refFloors,
       page: () => {
+        if (early) {
+          made = early;
+          page = Promise.resolve(early);
+          early = null;
+        }
         page ??= open().catch((err) => {
           page = null;
           throw err;

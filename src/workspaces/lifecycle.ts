@@ -26,7 +26,7 @@ import {
 } from "../store/record.ts";
 import type { LeaseFence, RecordStore } from "../store/types.ts";
 import { type Updated, updateWith } from "../store/update.ts";
-import type { Browsers, CallBrowser } from "./browsers.ts";
+import type { Browsers, CallBrowser, Unready } from "./browsers.ts";
 import { changeInPlace, type InPlace, inPlace } from "./in-place.ts";
 import { endOrphansOf, type Quit, quitBrowser } from "./orphans.ts";
 import { openOptions, resolveSettings } from "./settings.ts";
@@ -108,17 +108,23 @@ export class Lifecycle {
     this.log = deps.log;
   }
 
+  /** The workspace's browser for a call: the record's, ready (browsers.ts `forCall`), else `replace`'s. */
+  async resolve(workspace: string, turn: Turn): Promise<CallBrowser> {
+    const record = await this.store.get(workspace);
+    const browser = await this.browsers.forCall(record);
+    return typeof browser === "string" ? this.replace(workspace, browser, record, turn) : browser;
+  }
+
   /**
-   * The workspace's browser, opening one (with its settings, site data and last page) when there is
-   * none; `known`: the record as the call's lease read it (else it is read here).
+   * A browser for a call whose record names none (opened with its settings, site data and last page),
+   * or one that cannot serve it (`why`, from `forCall`): ended, and replaced before the call.
    */
-  async resolve(workspace: string, turn: Turn, known?: WorkspaceRecord | null): Promise<CallBrowser> {
-    const record = known !== undefined ? known : await this.store.get(workspace);
+  async replace(workspace: string, why: Unready, record: WorkspaceRecord | null, turn: Turn) {
     const id = record?.session_id;
-    if (!id) return this.reopen(workspace, "", turn, record, { quiet: this.quietNext.delete(workspace) });
-    const browser = await this.browsers.forCall(id, record);
+    if (why === "none" || !id)
+      return this.reopen(workspace, "", turn, record, { quiet: this.quietNext.delete(workspace) });
     // A browser whose channel died (found so by an earlier call): ended, and replaced before the call.
-    if (browser === "dead") {
+    if (why === "dead") {
       this.log.warn(`workspace ${workspace}: its browser's BiDi channel died; replacing it`);
       // Reaped meanwhile, it was not a page that broke it: the replacement follows the console.
       const quiet = await this.grid.alive(id).catch(() => true);
@@ -126,12 +132,9 @@ export class Lifecycle {
       return this.reopen(workspace, id, turn, record, { quiet });
     }
     // A browser whose page stopped answering, and still does not: it counts as gone, and is ended.
-    if (browser === "wedged") {
-      this.log.info(`workspace ${workspace}: its browser stopped answering; replacing it`);
-      await this.endGridBrowser(id);
-      return this.reopen(workspace, id, turn, record);
-    }
-    return browser;
+    this.log.info(`workspace ${workspace}: its browser stopped answering; replacing it`);
+    await this.endGridBrowser(id);
+    return this.reopen(workspace, id, turn, record);
   }
 
   /** The browser the record names now, as a call takes it; null when it names none. */

@@ -86,6 +86,7 @@ export class WorkspaceManager {
       services: needs.services,
       hooks,
       lifecycle: this.lifecycle,
+      browsers: this.browsers,
       leases: this.leases,
       connections: this.connections,
       waitSeconds: lease.wait,

@@ -16,7 +16,7 @@ import type { HeldConnections } from "../grid/held-pool.ts";
 import type { Grid } from "../grid/webdriver.ts";
 import { focused, recordUrl } from "../store/record.ts";
 import type { RecordStore } from "../store/types.ts";
-import type { CallBrowser } from "./browsers.ts";
+import type { Browsers, CallBrowser } from "./browsers.ts";
 import type { Leases } from "./lease.ts";
 import type { Lifecycle, ManagerHooks } from "./lifecycle.ts";
 import { act, type Call, type CallOptions, contextOf, effectsOf, type RunnerNeeds } from "./runner.ts";
@@ -32,6 +32,7 @@ export interface PipelineNeeds {
   services: ActionServices;
   hooks: ManagerHooks;
   lifecycle: Lifecycle;
+  browsers: Browsers;
   leases: Leases;
   connections: HeldConnections;
   /** Seconds a call waits for its workspace's lease before a 503. */
@@ -56,9 +57,9 @@ export class CallPipeline implements Recording {
   private readonly parts: RunnerNeeds;
 
   constructor(private readonly needs: PipelineNeeds) {
-    const { services, lifecycle, connections, grid, store, now, hooks } = needs;
+    const { services, lifecycle, browsers, connections, grid, store, now, hooks } = needs;
     const subscribers = this.subscribers;
-    this.parts = { services, lifecycle, connections, grid, store, now, hooks, subscribers };
+    this.parts = { services, lifecycle, browsers, connections, grid, store, now, hooks, subscribers };
   }
 
   /** Runs one call through every stage: its result, or its error thrown once its record is on its way. */

@@ -13,7 +13,7 @@ import type { Grid } from "../grid/webdriver.ts";
 import { isNoSuchSession } from "../grid/webdriver-errors.ts";
 import type { SiteDataReport, WorkspaceRecord } from "../store/record.ts";
 import type { RecordStore } from "../store/types.ts";
-import type { CallBrowser } from "./browsers.ts";
+import type { Browsers, CallBrowser } from "./browsers.ts";
 import type { Lifecycle, ManagerHooks, Turn } from "./lifecycle.ts";
 import { settle } from "./settle.ts";
 
@@ -56,6 +56,7 @@ class Gone extends Error {}
 export interface RunnerNeeds {
   services: ActionServices;
   lifecycle: Lifecycle;
+  browsers: Pick<Browsers, "forCall">;
   connections: Pick<HeldConnections, "dead" | "peek">;
   grid: Pick<Grid, "alive">;
   store: RecordStore;
@@ -133,7 +134,7 @@ export async function act(
   } else if (!call.browser) {
     const known = call.known;
     call.known = undefined;
-    call.browser = keep(call, await lifecycle.resolve(workspace, call.turn, known));
+    call.browser = keep(call, await first(d, workspace, call.turn, known));
   }
   const browser = call.browser;
   try {
@@ -152,6 +153,21 @@ export async function act(
     call.browser = keep(call, await reopened(d, workspace, browser.id, call.turn));
     return await attempt(d, workspace, call, call.browser, action, input, opts);
   }
+}
+
+/**
+ * The call's browser: the record's, ready to work (browsers.ts); the lifecycle's only when the record
+ * names none, or one dead or wedged, or was not read (a step after one that ended the browser).
+ */
+async function first(
+  d: RunnerNeeds,
+  workspace: string,
+  turn: Turn,
+  known: WorkspaceRecord | null | undefined,
+): Promise<CallBrowser> {
+  if (known === undefined) return d.lifecycle.resolve(workspace, turn);
+  const got = await d.browsers.forCall(known);
+  return typeof got === "string" ? d.lifecycle.replace(workspace, got, known, turn) : got;
 }
 
 function reopened(d: RunnerNeeds, workspace: string, id: string, turn: Turn): Promise<CallBrowser> {

@@ -5,13 +5,13 @@ import { join } from "node:path";
 import type { Server } from "bun";
 import { Elysia } from "elysia";
 import { Activity } from "./admin/activity.ts";
-import { AdminAuth, adminTokenOf, agentOnlyTokenOf, isAdminPath } from "./admin/auth.ts";
+import { Gate } from "./admin/auth.ts";
 import type { Config } from "./config/schema.ts";
 import { ConfigError, type Source } from "./config/sources.ts";
 import { captureHook } from "./grid/capture.ts";
 import { Grid } from "./grid/webdriver.ts";
 import { bodyParser } from "./http/body.ts";
-import { checkRequest, HostRules } from "./http/guard.ts";
+import { HostRules } from "./http/guard.ts";
 import { failureResponse, json } from "./http/json.ts";
 import { Events } from "./kit/events.ts";
 import { Log } from "./log.ts";
@@ -28,7 +28,6 @@ import { browserGroup, checkKeyPrint, checkSealed, hasKeyPrint, KEY_FILE, openSt
 import type { RecordStore } from "./store/types.ts";
 import { adminRoutes } from "./surfaces/admin-api.ts";
 import { Feeds } from "./surfaces/feed.ts";
-import { MCP_BODY_METHODS, mcpGate, requireToken } from "./surfaces/http.ts";
 import type { McpHttp } from "./surfaces/mcp-http.ts";
 import { openApiDocument } from "./surfaces/openapi.ts";
 import { restRoutes } from "./surfaces/rest.ts";
@@ -198,7 +197,7 @@ export async function buildServices(config: Config, opts: AppOptions = {}): Prom
     activity,
     recordings,
     hosts,
-    admin: new AdminAuth(store, adminTokenOf(config), hosts, agentOnlyTokenOf(config)),
+    gate: new Gate(store, config.auth, hosts),
   };
   // Who hears each call: the change bus (the live feed, MCP subscriptions), the activity log and
   // its metrics, then the capabilities that do (the timeline), in that order.
@@ -221,6 +220,9 @@ export async function serveMcpStdio(
   return server;
 }
 
+/** The methods whose /mcp requests carry a body (JSON): the others' is not read. */
+const MCP_BODY_METHODS = ["POST", "DELETE"];
+
 export async function buildApp(config: Config, opts: AppOptions = {}): Promise<App> {
   const services = await buildServices(config, opts);
   const feeds = new Feeds(services);
@@ -234,15 +236,11 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
     });
     return mcp;
   };
-  const gate = mcpGate(services);
   const mcpBody = bodyParser();
   const http = new Elysia()
-    // Before any route: the Host, the Origin and the path (src/http/guard.ts), and under /admin the
-    // admin credential, by prefix: a route added under /admin is the admin's before any handler runs.
-    .onRequest(async ({ request }) => {
-      checkRequest(services.hosts, request);
-      if (isAdminPath(new URL(request.url).pathname)) await services.admin.require(request);
-    })
+    // Before any route: the Host, the Origin and the path, and the credential under /admin and at
+    // /mcp, by path: a route added under /admin is the admin's before any handler runs (src/admin/auth.ts).
+    .onRequest(({ request }) => services.gate.check(request))
     // Every failure, thrown by a hook, a route schema or a handler, answers the same way.
     .onError(({ code, error, request }) =>
       failureResponse(code, error, request, {
@@ -267,16 +265,13 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
       );
     })
     .get("/openapi.json", ({ request }) => {
-      requireToken(request, config.auth);
+      services.gate.agent(request);
       return json(openApiDocument());
     })
     .all("/mcp", async ({ request, body }) => (await mcpHttp()).handle(request, body), {
-      // Its gate before a byte is read, for every method (a route of all methods has a parse stage
-      // for each, a GET's too); a POST's or DELETE's JSON body, nothing for the others.
-      parse: [
-        ({ request }) => gate(request),
-        (c) => (MCP_BODY_METHODS.includes(c.request.method) ? mcpBody(c) : null),
-      ],
+      // Its credential was checked before any route (the gate); a POST's or DELETE's JSON body,
+      // nothing for the others (a route of all methods has a parse stage for each, a GET's too).
+      parse: (c) => (MCP_BODY_METHODS.includes(c.request.method) ? mcpBody(c) : null),
     })
     .use(restRoutes(services))
     .use(ownRoutes(services))

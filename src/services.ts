@@ -3,7 +3,7 @@
 // tests build their own.
 import type { ActionServices } from "./actions/ports.ts";
 import type { Activity } from "./admin/activity.ts";
-import type { AdminAuth } from "./admin/auth.ts";
+import type { Gate } from "./admin/auth.ts";
 import type { Config } from "./config/schema.ts";
 import type { Source } from "./config/sources.ts";
 import type { Files } from "./files/service.ts";
@@ -50,6 +50,6 @@ export interface Services extends ActionServices {
   readonly activity: Activity;
   /** The Host names this server answers to, and which origins are its own. */
   readonly hosts: HostRules;
-  /** The admin's credentials: the token, or a signed-in cookie. */
-  readonly admin: AdminAuth;
+  /** The way in: every request's Host, Origin and path, the agent token, the admin's credentials. */
+  readonly gate: Gate;
 }

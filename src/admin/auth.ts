@@ -1,6 +1,8 @@
-// Who may use the admin API and pages: the bearer token, or the UI's cookie. The cookie carries a
-// random sign-in id, never the token; the store keeps a digest of it (so every server of a group
-// honours it, and a copy of the store cannot sign anyone in) until it expires. A cookie-signed
+// The way in, one gate for every request: the Host, Origin and path every request passes
+// (src/http/guard.ts's rules), then the credential its route takes, the agent token (REST, /mcp,
+// /openapi.json) or the admin's. The admin's is the bearer token, or the UI's cookie. The cookie
+// carries a random sign-in id, never the token; the store keeps a digest of it (so every server of a
+// group honours it, and a copy of the store cannot sign anyone in) until it expires. A cookie-signed
 // request that changes something must come from this server's own pages (Origin, or
 // Sec-Fetch-Site: same-origin): SameSite ignores ports, so any page on 127.0.0.1:* is "same site".
 
@@ -9,7 +11,7 @@ import { parseCookie } from "cookie";
 import { LRUCache } from "lru-cache";
 import type { Config } from "../config/schema.ts";
 import { badInput, forbidden, TooMany, unauthorized } from "../errors.ts";
-import { changes, type HostRules, requestHost } from "../http/guard.ts";
+import { changes, type HostRules, pathProblem, requestHost } from "../http/guard.ts";
 import type { RecordStore } from "../store/types.ts";
 
 export const ADMIN_COOKIE = "sf_admin";
@@ -85,14 +87,69 @@ const SIGN_IN_ID = /^[A-Za-z0-9_-]{43}$/;
 
 export type AdminCredential = "open" | "bearer" | "cookie";
 
-export class AdminAuth {
+/** The path of MCP over Streamable HTTP: one route of every method (src/app.ts). */
+const MCP_PATH = "/mcp";
+
+export class Gate {
+  /** The token the admin routes take, and the agent token when it is another (named in their 401). */
+  private readonly token: string | null;
+  private readonly agentToken: string | null;
+
   constructor(
-    private readonly store: RecordStore,
-    private readonly token: string | null,
+    private readonly store: Pick<RecordStore, "putSignIn" | "hasSignIn" | "dropSignIn">,
+    private readonly auth: Pick<Config["auth"], "token" | "admin_token">,
     private readonly hosts: HostRules,
-    /** The agent token when it differs from `token`: named in the 401 when a caller sends it. */
-    private readonly agentToken: string | null = null,
-  ) {}
+  ) {
+    this.token = auth.admin_token ?? auth.token;
+    this.agentToken = auth.admin_token ? auth.token : null;
+  }
+
+  /**
+   * Before any route: a Host this server answers to (a DNS-rebinding page names its own; /healthz
+   * answers any Host: probes use the pod's IP), no state-changing request from another origin's page,
+   * a path that decodes and names each of its parts; then under /admin the admin credential, by
+   * prefix (a route added under /admin is the admin's before any handler runs), and at /mcp the agent
+   * token and no page on another origin, whatever the method, before a byte is read.
+   */
+  async check(request: Request): Promise<void> {
+    // A Host that is no host name (a space, a bad port, a lone '[') leaves no URL to read.
+    if (!URL.canParse(request.url)) {
+      throw badInput("the Host header is not a host name (and port): send this server's own address", "host");
+    }
+    const { pathname } = new URL(request.url);
+    const host = requestHost(request);
+    if (pathname !== "/healthz" && !this.hosts.allows(host)) {
+      throw forbidden(
+        "this server does not answer to that Host: call it by its own address, or add the name to http.allowed_hosts (HTTP_ALLOWED_HOSTS)",
+      );
+    }
+    const origin = request.headers.get("origin");
+    if (origin !== null && changes(request) && !this.hosts.ownOrigin(origin, host)) {
+      throw forbidden("a request from a page on another origin may not change anything here");
+    }
+    const problem = pathProblem(pathname);
+    if (problem) throw badInput(problem);
+    if (isAdminPath(pathname)) await this.admin(request);
+    else if (pathname === MCP_PATH) {
+      this.agent(request);
+      if (origin !== null && !this.hosts.ownOrigin(origin, host))
+        throw forbidden("requests to /mcp from a web page on another origin are refused");
+    }
+  }
+
+  /**
+   * Throws 401 unless the request carries the agent token (no token configured: loopback only,
+   * open). The admin token, when it is a token of its own, is named as the wrong one.
+   */
+  agent(request: Request): void {
+    const { token, admin_token } = this.auth;
+    if (!token) return;
+    const given = bearerOf(request);
+    if (given !== null && sameToken(given, token)) return;
+    if (given !== null && admin_token && sameToken(given, admin_token))
+      throw unauthorized(ADMIN_TOKEN_ON_AGENT);
+    throw unauthorized();
+  }
 
   /** A new sign-in: the id for the cookie (its digest is what the store keeps). */
   async signIn(): Promise<string> {
@@ -118,8 +175,8 @@ export class AdminAuth {
     throw unauthorized();
   }
 
-  /** 401 without credentials; 403 for a cookie-signed change that did not come from our own pages. */
-  async require(request: Request): Promise<AdminCredential> {
+  /** The admin's: 401 without credentials; 403 for a cookie-signed change that did not come from our own pages. */
+  async admin(request: Request): Promise<AdminCredential> {
     const how = await this.credential(request);
     if (how === "cookie" && changes(request) && !this.fromOwnPage(request)) {
       throw forbidden(

@@ -8,12 +8,12 @@ import { notFound } from "../errors.ts";
 import { json } from "../http/json.ts";
 import { requireJson } from "../http/media.ts";
 import { isWorkspaceName } from "../kit/names.ts";
-import { type AdminAuth, isAdminPath } from "./auth.ts";
+import { type Gate, isAdminPath } from "./auth.ts";
 import type { WorkspaceLookup } from "./rows.ts";
 
 /** What every admin route is handed at least: the credential's check and where workspaces are. */
 export interface AdminNeeds extends WorkspaceLookup {
-  readonly admin: Pick<AdminAuth, "require">;
+  readonly gate: Pick<Gate, "admin">;
 }
 
 /**
@@ -25,11 +25,11 @@ export interface AdminNeeds extends WorkspaceLookup {
  * credential checked before the parse stage, and its parser took JSON only (the same 415): once the
  * body is read, nothing is left to check here.
  */
-export function adminGuard(services: Pick<AdminNeeds, "admin">) {
+export function adminGuard(services: Pick<AdminNeeds, "gate">) {
   return new Elysia().macro({
     admin: {
       async transform({ request }: { request: Request }) {
-        if (!isAdminPath(new URL(request.url).pathname)) await services.admin.require(request);
+        if (!isAdminPath(new URL(request.url).pathname)) await services.gate.admin(request);
         if (!request.bodyUsed) requireJson(request);
       },
     },

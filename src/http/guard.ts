@@ -1,9 +1,8 @@
-// What every request passes before a route sees it (README, "What the loopback default protects against"): a Host this server answers to (a
-// DNS-rebinding page names its own), no state-changing request from another origin's page, and a
-// path that decodes and names each of its parts. /healthz answers any Host: probes use the pod's IP.
+// The rules every request passes before a route sees it (README, "What the loopback default protects
+// against"): the Host names this server answers to, which origins are its own, and whether a path
+// decodes and names each of its parts. The gate that applies them is src/admin/auth.ts's `Gate`.
 import type { Config } from "../config/schema.ts";
 import { hostEntry } from "../config/values.ts";
-import { badInput, forbidden } from "../errors.ts";
 
 const LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];
 const SAFE_METHODS = new Set(["GET", "HEAD"]);
@@ -89,25 +88,4 @@ export function pathProblem(pathname: string): string | null {
     }
   }
   return null;
-}
-
-/** Throws the refusal for a request this server must not answer; nothing otherwise. */
-export function checkRequest(rules: HostRules, request: Request): void {
-  // A Host that is no host name (a space, a bad port, a lone '[') leaves no URL to read.
-  if (!URL.canParse(request.url)) {
-    throw badInput("the Host header is not a host name (and port): send this server's own address", "host");
-  }
-  const { pathname } = new URL(request.url);
-  const host = requestHost(request);
-  if (pathname !== "/healthz" && !rules.allows(host)) {
-    throw forbidden(
-      "this server does not answer to that Host: call it by its own address, or add the name to http.allowed_hosts (HTTP_ALLOWED_HOSTS)",
-    );
-  }
-  const origin = request.headers.get("origin");
-  if (origin !== null && changes(request) && !rules.ownOrigin(origin, host)) {
-    throw forbidden("a request from a page on another origin may not change anything here");
-  }
-  const problem = pathProblem(pathname);
-  if (problem) throw badInput(problem);
 }

@@ -3,7 +3,7 @@
 import { Elysia } from "elysia";
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 import type { Activity } from "../admin/activity.ts";
-import type { AdminAuth } from "../admin/auth.ts";
+import type { Gate } from "../admin/auth.ts";
 import { adminGuard } from "../admin/guard.ts";
 import type { Grid } from "../grid/webdriver.ts";
 import type { Events } from "../kit/events.ts";
@@ -17,7 +17,7 @@ interface MetricsNeeds {
   readonly events: Pick<Events, "size">;
   readonly grid: Pick<Grid, "slots">;
   readonly activity: Pick<Activity, "registry">;
-  readonly admin: Pick<AdminAuth, "require">;
+  readonly gate: Pick<Gate, "admin">;
   /** What MCP over HTTP holds in memory now (nothing until its first request loads it). */
   readonly mcpInUse: () => McpInUse;
 }

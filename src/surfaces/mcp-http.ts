@@ -124,7 +124,7 @@ export class McpHttp {
   }
 
   /**
-   * Answers one /mcp request that passed `mcpGate`, its body as its route read it (a POST's JSON;
+   * Answers one /mcp request that passed the gate (src/admin/auth.ts), its body as its route read it (a POST's JSON;
    * src/app.ts); a failure it throws is the app's to answer (src/http/json.ts).
    */
   async handle(request: Request, body: unknown): Promise<Response> {

@@ -9,7 +9,6 @@ import { json } from "../http/json.ts";
 import { workspaceNameProblem } from "../kit/names.ts";
 import { ACTIONS, RESOURCES } from "../registry.ts";
 import type { Services } from "../services.ts";
-import { requireToken } from "./http.ts";
 
 const NAME_IT =
   "name a workspace: send the X-Workspace header or add ?workspace=<name> to the URL (one of them, not both)";
@@ -80,7 +79,7 @@ async function readResource(
   request: Request,
   params: Record<string, string>,
 ): Promise<Response> {
-  requireToken(request, services.config.auth);
+  services.gate.agent(request);
   const workspace = resource.perWorkspace === false ? "" : workspaceOf(request);
   const read = await resource.read(services, workspace, params);
   if (read instanceof Response) return read;
@@ -95,7 +94,7 @@ async function readResource(
 
 export function restRoutes(services: Services) {
   const app = new Elysia({ name: "rest" });
-  const token = (request: Request) => requireToken(request, services.config.auth);
+  const token = (request: Request) => services.gate.agent(request);
   // The token before a byte is read: the first of a route's parse hooks (beforeHandle runs after).
   const gate = ({ request }: { request: Request }) => token(request);
   for (const action of ACTIONS) {

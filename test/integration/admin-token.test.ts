@@ -96,7 +96,7 @@ describe("auth.admin_token unset", () => {
 
 describe("one credential check a request", () => {
   test("every admin route asks the credential once", async () => {
-    const auth = two.app.services.admin;
+    const auth = two.app.services.gate;
     const original = auth.credential.bind(auth);
     let asked = 0;
     auth.credential = (request: Request) => {

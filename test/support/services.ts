@@ -4,7 +4,7 @@
 
 import type { AnyAction } from "../../src/actions/action.ts";
 import { Activity } from "../../src/admin/activity.ts";
-import { AdminAuth, adminTokenOf, agentOnlyTokenOf } from "../../src/admin/auth.ts";
+import { Gate } from "../../src/admin/auth.ts";
 import { type Config, defaultConfig } from "../../src/config/schema.ts";
 import type { Grid } from "../../src/grid/webdriver.ts";
 import { HostRules } from "../../src/http/guard.ts";
@@ -86,7 +86,7 @@ export function testServices(opts: TestServicesOptions): Services {
     activity,
     recordings,
     hosts,
-    admin: new AdminAuth(store, adminTokenOf(config), hosts, agentOnlyTokenOf(config)),
+    gate: new Gate(store, config.auth, hosts),
   };
   for (const s of [events, activity, ...capabilitySubscribers(services)]) workspaces.calls.subscribe(s);
   return services;

@@ -55,7 +55,7 @@ export function uiKit(services: Services, feeds: Feeds): UiKit {
   /** The caller's credential, or null without one (a malformed cookie is a 400). */
   const signedIn = async (request: Request): Promise<AdminCredential | null> => {
     try {
-      return await services.admin.credential(request);
+      return await services.gate.credential(request);
     } catch (err) {
       if (err instanceof AppError && err.kind === "unauthorized") return null;
       throw err;
@@ -66,7 +66,7 @@ export function uiKit(services: Services, feeds: Feeds): UiKit {
     return page(SignInPage({ next: url.pathname + url.search }), 401);
   };
   const fragment = async <C extends Ctx>(fn: Handler<C>, ctx: C): Promise<Reply> => {
-    await services.admin.require(ctx.request);
+    await services.gate.admin(ctx.request);
     // A route without path params is handed none (undefined), whatever its type says.
     const key = ctx.params?.key;
     if (key !== undefined && !isWorkspaceName(key)) throw notFound(`no workspace ${key}`);

@@ -64,7 +64,7 @@ export function signInRoutes(services: Services) {
       const agent = agentToken !== null && given !== "" && sameToken(given, agentToken);
       return page(SignInPage({ error: agent ? AGENT_TOKEN_SIGN_IN : SIGN_IN_FAILED, next }), 401);
     }
-    const id = await services.admin.signIn();
+    const id = await services.gate.signIn();
     return new Response(null, {
       status: 303,
       headers: { location: next, "set-cookie": cookie(request, id, SIGN_IN_SECONDS) },
@@ -91,7 +91,7 @@ export function signInRoutes(services: Services) {
         },
       )
       .post("/ui/sign-out", async ({ request }) => {
-        await services.admin.signOut(request);
+        await services.gate.signOut(request);
         return new Response(null, {
           status: 303,
           headers: { location: "/ui/", "set-cookie": cookie(request, "", 0) },

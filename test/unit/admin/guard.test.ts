@@ -10,8 +10,8 @@ import { failureResponse } from "../../../src/http/json.ts";
 
 function app() {
   const asked: string[] = [];
-  const admin = {
-    async require(request: Request) {
+  const gate = {
+    async admin(request: Request) {
       asked.push(new URL(request.url).pathname);
       if (request.headers.get("authorization") !== "Bearer t") throw unauthorized();
       return "bearer" as const;
@@ -19,7 +19,7 @@ function app() {
   };
   const http = new Elysia()
     .onError(({ code, error, request }) => failureResponse(code, error, request, { redact: (t) => t }))
-    .use(adminGuard({ admin }))
+    .use(adminGuard({ gate }))
     .post("/admin/reads", ({ body }) => Response.json(body), { admin: true, parse: bodyParser() })
     .post("/admin/reads-none", () => Response.json({ ok: true }), { admin: true })
     .post("/elsewhere", ({ body }) => Response.json(body), { admin: true, parse: bodyParser() });

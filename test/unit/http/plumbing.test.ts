@@ -88,12 +88,12 @@ describe("the admin credential", () => {
     // A second server in the same process: its routes must not check against the first one's.
     const other = await startServer({ dataDir: false });
     try {
-      const { admin } = other.app.services;
-      const require = admin.require.bind(admin);
+      const { gate } = other.app.services;
+      const admin = gate.admin.bind(gate);
       let checks = 0;
-      admin.require = (request) => {
+      gate.admin = (request) => {
         checks++;
-        return require(request);
+        return admin(request);
       };
       await other.app.services.store.update(
         W,

@@ -217,11 +217,11 @@ test("one line in CAPABILITIES (and its import): it compiles, its folder has the
 test("the new folder is held to the capabilities' row like the others: importing a surface is refused", () => {
   const index = join(copy, "src/notes/index.ts");
   const kept = readFileSync(index, "utf8");
-  writeFileSync(index, `import { requireToken } from "../surfaces/http.ts";\nvoid requireToken;\n${kept}`);
+  writeFileSync(index, `import { workspaceOf } from "../surfaces/rest.ts";\nvoid workspaceOf;\n${kept}`);
   try {
     const check = run(["node", "scripts/check-shape.mjs", "--layers"]);
     expect(check.status).toBe(1);
-    expect(check.stderr).toContain("src/notes/index.ts imports src/surfaces/http.ts");
+    expect(check.stderr).toContain("src/notes/index.ts imports src/surfaces/rest.ts");
   } finally {
     writeFileSync(index, kept);
   }

@@ -214,10 +214,11 @@ export const write = defineAction({
   annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
   browser: "page",
   // A secret in no catalogue is asked of a person first: a 409 with the link to their page. One the
-  // catalogue has asks nobody (its own files looked at first: one just written is found).
+  // catalogue has asks nobody; one it seems to lack is looked for on disk by `require` before anyone
+  // is asked (a file just written is found), and the handler looks each up once, its files first.
   precheck: async ({ services, workspace, origin }, input) => {
     const refs = (input.fields ?? [input]).flatMap((i) =>
-      i.secret && !services.secrets.get(i.secret.name) ? [i.secret] : [],
+      i.secret && !services.secrets.peek(i.secret.name) ? [i.secret] : [],
     );
     if (refs.length) await services.personSecrets.require(workspace, refs, input.url, origin);
   },

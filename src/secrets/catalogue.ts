@@ -1,9 +1,8 @@
 // The secrets catalogue: configured entries plus one YAML file per secret in each of
-// `secrets.dirs`, followed as they change without a restart: a secret read by name (the way a value
-// is typed) stats its own files first, so a new or changed one is typed and redacted at once; the
-// listing reads the folders; the redactor's read (`all`, on every redaction) reads them again only
-// when a folder's watch saw a change, or once per RECHECK_MS (a watch may miss, or be refused).
-// Only changed files are parsed again. The redactor (redactor.ts) redacts every value it holds.
+// `secrets.dirs`, followed without a restart: a secret read by name (`get`, the way a value is typed)
+// stats its own files first, so a new or changed one is typed and redacted at once; the listing
+// reads the folders; `all` (the redactor's, on every redaction) and `peek` read them again only when
+// a watch saw a change, or once per RECHECK_MS. Only changed files are parsed again.
 import { type FSWatcher, readdirSync, readFileSync, statSync, watch } from "node:fs";
 import { join } from "node:path";
 import { parse as parseYamlText } from "yaml";
@@ -204,6 +203,12 @@ export class SecretCatalogue {
   all(): readonly Secret[] {
     if (this.stale || Date.now() - this.readAt >= this.recheckMs) this.refresh();
     return this.secrets;
+  }
+
+  /** The secret `name` as `all` has it: whether a write asks a person (its handler's `get` types it). */
+  peek(name: string): Secret | undefined {
+    this.all();
+    return this.current.get(name);
   }
 
   /** Stops following the folders. */

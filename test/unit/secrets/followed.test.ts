@@ -52,6 +52,22 @@ describe("the secrets folder, followed", () => {
     expect(cat.get("bank")).toBeUndefined();
   });
 
+  test("peek is a lookup, as the redactor's read: it sees what get read, and a file nobody read only once the recheck comes", async () => {
+    const { dir: other, put: putOther } = folder();
+    const cat = new SecretCatalogue({ dirs: [other], entries: {} }, quiet, HOUR);
+    cat.close(); // no watch: only get, or the recheck time, reads the folder
+    putOther("shop", "shop-value-1234");
+    expect(cat.peek("shop")).toBeUndefined();
+    expect(cat.get("shop")?.keys.get("pw")).toBe("shop-value-1234");
+    expect(cat.peek("shop")?.keys.get("pw")).toBe("shop-value-1234");
+    putOther("shop", "shop-value-5678");
+    expect(cat.peek("shop")?.keys.get("pw")).toBe("shop-value-1234");
+    const soon = new SecretCatalogue({ dirs: [other], entries: {} }, quiet, 0);
+    soon.close();
+    putOther("mail", "mail-value-1234");
+    expect(soon.peek("mail")?.keys.get("pw")).toBe("mail-value-1234");
+  });
+
   test("a file nobody typed is redacted once the folder's watch tells", async () => {
     const { dir, put } = folder();
     const cat = new SecretCatalogue({ dirs: [dir], entries: {} }, quiet, HOUR);

@@ -80,13 +80,18 @@ async function prepare(ctx: ActionContext, page: Page, items: Item[], clear: boo
   return out;
 }
 
-/** Clicks the control `submit` names, or presses Enter in the last field; "auto" leaves it to the page. */
-async function send(page: Page, filled: Filled[], submit: Submit, timeout: number): Promise<void> {
-  if (submit === "auto" || submit === false) return;
+/**
+ * How the form is sent, as the gesture to run: Enter in the last field, or a click on the control
+ * `submit` names (found as the gesture runs); "auto" leaves it to the page.
+ */
+function sender(page: Page, filled: Filled[], submit: Submit, timeout: number): () => Promise<unknown> {
+  if (submit === "auto" || submit === false) return async () => undefined;
   const last = filled[filled.length - 1] as Filled;
-  if (submit === true) return submitIn(page, last.field, last.item.selector);
-  const el = await locate(page, submit, { timeout, visible: true, scroll: true, field: "submit" });
-  await clickChecked(page, el, { count: 1, modifiers: [], selector: submit });
+  if (submit === true) return () => submitIn(page, last.field, last.item.selector);
+  return async () => {
+    const el = await locate(page, submit, { timeout, visible: true, scroll: true, field: "submit" });
+    await clickChecked(page, el, { count: 1, modifiers: [], selector: submit });
+  };
 }
 
 /**
@@ -164,7 +169,7 @@ export async function boundWrite(
       });
       for (const i of rewritten) changed.push(quoteSelector((d.items[i] as Filled).item.selector));
     }
-    before = await gesture(page, () => send(page, filled, opts.submit, opts.timeout));
+    before = await gesture(page, sender(page, filled, opts.submit, opts.timeout));
     // The fields are emptied at the submit's formdata, when the page moves on or the field goes, or
     // after the hold: each document says so; one gone with its page emptied itself as it hid.
     const hold = ctx.services.config.secrets.hold_ms;

@@ -2,7 +2,7 @@
 // handler writes into it as it goes (`ctx.effects`: where it landed, the pages, the record's
 // changes, work left for after the answer) and answers its plain result; the pipeline applies it
 // once, in the call's settle write, and redacts there, at one door.
-import type { WorkspaceRecord } from "../store/record.ts";
+import type { Focus, WorkspaceRecord } from "../store/record.ts";
 
 type AnyRecord = Record<string, unknown>;
 
@@ -27,6 +27,8 @@ export class Effects {
   pages: Array<string | null> | undefined;
   /** Top-level pages loaded in other tabs (a pop-up), oldest first: they join the history below its top. */
   elsewhere: string[] = [];
+  /** The tab and frame the call leaves the agent in, for the record's focus (set by the pipeline). */
+  focus: Omit<Focus, "browser"> | undefined;
   /** Pure changes to the record, for the same settle write. */
   readonly changes: Change[] = [];
   /** Work the answer need not wait for, each failure already handed to `failed`. */

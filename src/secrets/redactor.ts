@@ -140,6 +140,16 @@ export class Redactor {
     return hit;
   }
 
+  /**
+   * What leaves a page call, in one pass: `value` redacted as `redactDeep` does, and those of `urls`
+   * that carry a secret value (a page that does is not recorded).
+   */
+  leaving<T>(value: T, urls: ReadonlyArray<string | null>, keep?: Keep): { value: T; carrying: Set<string> } {
+    const carrying = new Set<string>();
+    for (const url of urls) if (url && !carrying.has(url) && this.carries(url)) carrying.add(url);
+    return { value: this.redactDeep(value, keep), carrying };
+  }
+
   /** value (any JSON) with every string redacted; what `keep` names is left whole. */
   redactDeep<T>(value: T, keep?: Keep): T {
     const walk = (v: unknown, depth: number): unknown => {

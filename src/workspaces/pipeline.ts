@@ -14,7 +14,7 @@ import { validate } from "../actions/validate.ts";
 import { LeaseLost, messageOf, unavailable } from "../errors.ts";
 import type { HeldConnections } from "../grid/held-pool.ts";
 import type { Grid } from "../grid/webdriver.ts";
-import { focused, recordUrl } from "../store/record.ts";
+import { recordUrl } from "../store/record.ts";
 import type { RecordStore } from "../store/types.ts";
 import type { Browsers, CallBrowser } from "./browsers.ts";
 import type { Leases } from "./lease.ts";
@@ -290,7 +290,7 @@ export class CallPipeline implements Recording {
     const now = call.browser;
     const where = now?.where();
     if (now && where) {
-      effects.change((r, b) => (b === now.id ? focused(r, b, where) : r));
+      effects.focus = where;
       effects.elsewhere = this.needs.connections.peek(now.id)?.pages.take(where.tab) ?? [];
     }
     const { store, now: clock, services } = this.needs;

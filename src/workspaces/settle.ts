@@ -8,6 +8,7 @@ import type { Redactor } from "../secrets/redactor.ts";
 import {
   at,
   delivered,
+  focused,
   HISTORY_CAP,
   reportFor,
   reshaped,
@@ -53,8 +54,8 @@ export interface Settler {
 }
 
 /**
- * Finishes a page call: one write for history, TTL, reopen report, window and the call's effects;
- * then the result, filled in and redacted: the one door a page call's result leaves by.
+ * Finishes a page call: one write for history, TTL, reopen report, window, focus and the call's
+ * effects; then the result, filled in and redacted: the one door a page call's result leaves by.
  */
 export async function settle(
   d: Settler,
@@ -65,13 +66,20 @@ export async function settle(
   effects: Effects,
 ): Promise<AnyRecord> {
   // The last line of defence for secrets: whatever an action returns or lands on, a page that
-  // carries a secret value is never recorded and the value never reaches the caller.
-  const safe = (url: string | null) => (url && d.redactor.carries(url) ? null : url);
-  const landed = safe(
-    effects.landed !== undefined ? effects.landed : typeof raw.url === "string" ? raw.url : null,
+  // carries a secret value is never recorded and the value never reaches the caller. One pass of the
+  // redactor: the result and every page the write would record.
+  const landedRaw =
+    effects.landed !== undefined ? effects.landed : typeof raw.url === "string" ? raw.url : null;
+  const { value: redacted, carrying } = d.redactor.leaving(
+    raw,
+    [landedRaw, ...(effects.pages ?? []), ...effects.elsewhere],
+    picture,
   );
+  const safe = (url: string | null) => (url && carrying.has(url) ? null : url);
+  const landed = safe(landedRaw);
   const pages = effects.pages?.map(safe);
   const elsewhere = effects.elsewhere.map(safe).filter((u): u is string => !!u);
+  const { focus } = effects;
   const now = d.now();
   // One fenced store write. The store may run fn more than once (Redis retries it): what the write
   // learnt (the reopen report, the fills) is its last run's, the one written.
@@ -88,13 +96,19 @@ export async function settle(
       if (reshapes) next = reshaped(next, raw as { width?: number; height?: number });
       const fills: Fill[] = [];
       for (const change of effects.changes) next = change(next, browser, (f) => fills.push(f)) ?? next;
+      if (focus) next = focused(next, browser, focus);
       told = { report, fills };
       return next;
     },
     d.fence,
   );
-  // The last run's fills, in order; then hidden (a fill says what the write learnt: a receipt).
-  const filled = told.fills.reduce((r, fill) => fill(r), raw);
-  const result = d.redactor.redactDeep(filled, picture);
+  // What the write learnt fills in the raw result, in order, which is then redacted whole (a fill
+  // says what the write learnt: a receipt).
+  const result = told.fills.length
+    ? d.redactor.redactDeep(
+        told.fills.reduce((r, fill) => fill(r), raw),
+        picture,
+      )
+    : redacted;
   return told.report ? { ...result, site_data: told.report } : result;
 }

@@ -122,3 +122,14 @@ describe("never an oracle (spec §1.17)", () => {
     expect(r.redact("seed JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP")).toBe("seed [hidden]");
   });
 });
+
+describe("what leaves a page call, in one pass", () => {
+  test("the value redacted and the pages that carry a value named; ordinary pages not", () => {
+    const r = redactor();
+    const carrying = `https://app.example.test/?pw=${encodeURIComponent(PASSWORD)}`;
+    const plain = "https://app.example.test/ok";
+    const out = r.leaving({ url: carrying, title: `for ${OTHER}` }, [carrying, null, plain, carrying]);
+    expect(out.value).toEqual({ url: "https://app.example.test/?pw=[hidden]", title: "for [hidden]" });
+    expect([...out.carrying]).toEqual([carrying]);
+  });
+});

@@ -6,7 +6,8 @@
 import { type Browser, type BrowserContext, chromium } from "playwright-core";
 import { type BidiSocket, remoteValue, SANDBOX } from "../src/grid/bidi.ts";
 import { SPARE_PATH } from "../src/grid/net-rules.ts";
-import { declaration, LIBRARY_PRELOAD, packArgs } from "../src/grid/page-port.ts";
+import { declaration, packArgs } from "../src/grid/page-call.ts";
+import { LIBRARY_PRELOAD } from "../src/grid/page-port.ts";
 import { Grid } from "../src/grid/webdriver.ts";
 import { siteDataHooks } from "../src/site-data/hooks.ts";
 import { preloadSession } from "../src/site-data/restore.ts";

@@ -5,7 +5,7 @@
 import type { EventData, Script, Commands as SpecCommands } from "webdriver-bidi-protocol";
 import { AppError, messageOf, unavailable } from "../errors.ts";
 import { Log } from "../log.ts";
-import { wellFormed } from "./well-formed.ts";
+import { ownCall } from "./well-formed.ts";
 
 /** The sandbox realm the server's own scripts run in: its own globals, the page's DOM. */
 export const SANDBOX = "selenium-flow";
@@ -77,7 +77,13 @@ const HEALTH: Health = { quietMs: QUIET_MS, probeMs: PROBE_MS, tickMs: 1_000 };
 // lib.dom's WebSocket type hides the options argument Bun's constructor takes (headers).
 const BunWebSocket = WebSocket as unknown as new (url: string, options?: Bun.WebSocketOptions) => WebSocket;
 
-interface Pending {
+/** A command's options: its deadline, and the contexts a dialog opening in ends it for (see end). */
+export interface SendOptions {
+  timeoutMs?: number;
+  endsOn?: readonly string[];
+}
+
+interface Pending extends Pick<SendOptions, "endsOn"> {
   method: string;
   resolve: (v: unknown) => void;
   reject: (e: unknown) => void;
@@ -97,13 +103,6 @@ function contextOf(params: unknown): string | null {
   if (typeof p.context === "string") return p.context;
   if (typeof p.source?.context === "string") return p.source.context;
   return null;
-}
-
-/** The server's own calls (in the sandbox) answer well-formed text: see well-formed.ts. */
-function ownCall(method: string, params: unknown): unknown {
-  if (method !== "script.callFunction") return params;
-  const p = params as { functionDeclaration: string; target?: { sandbox?: string } };
-  return p.target?.sandbox ? { ...p, functionDeclaration: wellFormed(p.functionDeclaration) } : params;
 }
 
 export class BidiSocket {
@@ -216,11 +215,7 @@ export class BidiSocket {
   }
 
   /** One command; rejects with `unavailable` on a timeout or a closed socket, `BidiError` on an error reply. */
-  send<M extends Method>(
-    method: M,
-    params: Params<M>,
-    opts: { timeoutMs?: number } = {},
-  ): Promise<Result<M>> {
+  send<M extends Method>(method: M, params: Params<M>, opts: SendOptions = {}): Promise<Result<M>> {
     if (this.closedWhy) return Promise.reject(this.isDead ? new BidiDead() : unavailable(this.closedWhy));
     if (method === "network.removeIntercept")
       this.intercepts.delete((params as { intercept: string }).intercept);
@@ -245,11 +240,7 @@ export class BidiSocket {
     return this.adding > 0;
   }
 
-  private sendNow<M extends Method>(
-    method: M,
-    params: Params<M>,
-    opts: { timeoutMs?: number },
-  ): Promise<Result<M>> {
+  private sendNow<M extends Method>(method: M, params: Params<M>, opts: SendOptions): Promise<Result<M>> {
     const id = this.nextId++;
     const timeoutMs = opts.timeoutMs ?? this.commandTimeoutMs;
     // Quiet is counted from the first command waiting, not from the last word before an idle time.
@@ -259,7 +250,8 @@ export class BidiSocket {
         this.pending.delete(id);
         reject(new BidiTimeout(method, timeoutMs));
       }, timeoutMs);
-      this.pending.set(id, { method, resolve: resolve as (v: unknown) => void, reject, timer });
+      const endsOn = opts.endsOn;
+      this.pending.set(id, { method, resolve: resolve as (v: unknown) => void, reject, timer, endsOn });
       this.watch();
       try {
         this.ws.send(JSON.stringify({ id, method, params: ownCall(method, params) }));
@@ -269,6 +261,16 @@ export class BidiSocket {
         reject(unavailable(`${DOWN} could not send ${method}: ${messageOf(err)}`));
       }
     });
+  }
+
+  /** Ends with `why` each command waiting whose `endsOn` holds one of `contexts` (a dialog opened there: held.ts). */
+  end(contexts: readonly string[], why: unknown): void {
+    for (const [id, p] of this.pending) {
+      if (!p.endsOn?.some((c) => contexts.includes(c))) continue;
+      this.pending.delete(id);
+      clearTimeout(p.timer);
+      p.reject(why);
+    }
   }
 
   /** Calls `handler` for `event` in `context` (null: every context). Returns the way to stop. */

@@ -10,6 +10,7 @@ import { CONSOLE, EventRing, LOGGED } from "./event-log.ts";
 import { HINT_CHANNEL, HintRelay } from "./hint-relay.ts";
 import { type Interceptor, releaseOrphan } from "./net-rules.ts";
 import { addPreload } from "./page-call.ts";
+import { DialogOpened } from "./page-dialogs.ts";
 import { Quiet } from "./quiet.ts";
 import { ReachedDocs } from "./reached.ts";
 
@@ -106,11 +107,13 @@ export class HeldConnection {
       const tab = this.topOf(c);
       return this.prompts.has(tab) || !this.usable.has(tab) || this.stuck;
     });
-    // Chromium names the frame whose script opened a dialog; the dialog holds the whole tab.
+    // Chromium names the frame whose script opened a dialog; the dialog holds the whole tab, and
+    // ends each command sent to it that said so (a page port's: it would not answer until then).
     socket.on("browsingContext.userPromptOpened", null, (p) => {
       const top = this.topOf(p.context);
       this.prompts.set(top, p);
       for (const w of [...this.promptWaiters]) w(p, top);
+      socket.end([top, p.context], new DialogOpened(p));
     });
     socket.on("browsingContext.userPromptClosed", null, (p) => {
       this.prompts.delete(this.topOf(p.context));

@@ -231,7 +231,7 @@ export class PageInput extends PagePort {
     const takes = actionsMs(actions);
     if (timeoutMs === undefined && takes > 2_000) timeoutMs = GRACE_MS + takes;
     await this.front();
-    await this.whilePrompt(this.send("input.performActions", { context, actions }, { timeoutMs }));
+    await this.send("input.performActions", { context, actions }, { timeoutMs, endsOnDialog: true });
   }
 
   /** Brings the agent's tab to the front when another may have taken it (a pop-up, a target=_blank link). */

@@ -2,79 +2,16 @@
 import { error as wd } from "selenium-webdriver";
 import type { BrowsingContext, Script } from "webdriver-bidi-protocol";
 import { badInput } from "../errors.ts";
-import { pageLibrary } from "../in-page/bundle.ts" with { type: "macro" };
 import type { Method, Params, Result } from "./bidi.ts";
 import { BidiDead, BidiError, BidiTimeout, SANDBOX } from "./bidi.ts";
 import type { HeldConnection } from "./held.ts";
-import type { NodeRef, PageFn, WindowRef } from "./page-call.ts";
+import { declaration, LIBRARY, NO_LIBRARY, type PageFn, packArgs, unpackResult } from "./page-call.ts";
 import { DialogOpened, dialogOpenError } from "./page-dialogs.ts";
 import { DialogElsewhere, freePopup, PageBusy, promptElsewhere, stillStuck, whyStuck } from "./page-stuck.ts";
 import type { NavPolicy } from "./policy.ts";
 
-const LIBRARY: string = pageLibrary();
-
-export function isNodeRef(v: unknown): v is NodeRef {
-  return typeof v === "object" && v !== null && typeof (v as NodeRef).sharedId === "string";
-}
-
 /** The library for every new document's sandbox, installed by each held connection. */
 export const LIBRARY_PRELOAD = `() => { if (!globalThis.__sfLib) { ${LIBRARY} } }`;
-export const NO_LIBRARY = "__sf:no-library";
-
-// The call unpacks its arguments, runs the library's function `__fn` and packs what it returns, all
-// in the sandbox: every function run there is the library's (src/in-page/), called by its name. The
-// library is there already in any document loaded since the connection was held (its preload script
-// put it there); the lean form says when it is not, and the whole form brings it.
-const call = (install: string) => `async function (__fn, __args, __arm, ...__refs) {
-${install}
-const L = globalThis.__sfLib; L.fresh(); if (__arm) L.arm();
-return L.pack(await L[__fn](...L.unpack(__args, __refs)));
-}`;
-const LEAN = call(`if (!globalThis.__sfLib?.[__fn]) return "${NO_LIBRARY}";`);
-const WHOLE = call(`if (!globalThis.__sfLib?.[__fn]) { ${LIBRARY} }`);
-
-export function declaration(withLibrary: boolean): string {
-  return withLibrary ? WHOLE : LEAN;
-}
-
-/** Arguments as the sandbox takes them: the function's name, one JSON string, whether to arm, and the node refs it points at. */
-export function packArgs(fn: PageFn, args: unknown[], arm: boolean): Script.LocalValue[] {
-  const refs: Script.LocalValue[] = [];
-  const json = JSON.stringify(args, (_k, v: unknown) => {
-    if (isNodeRef(v)) {
-      refs.push({ sharedId: v.sharedId });
-      return { $sf: refs.length - 1 };
-    }
-    return v;
-  });
-  return [
-    { type: "string", value: fn },
-    { type: "string", value: json },
-    { type: "boolean", value: arm },
-    ...refs,
-  ];
-}
-
-export function unpackResult(result: Script.RemoteValue, context: string): unknown {
-  const parts = (
-    result.type === "array" && Array.isArray(result.value) ? result.value : []
-  ) as Script.RemoteValue[];
-  const head = parts[0];
-  if (head?.type !== "string" || typeof head.value !== "string") {
-    throw new Error("the page library answered in an unknown shape");
-  }
-  const refs = parts.slice(1).map((r): NodeRef | WindowRef | null => {
-    const v = r as Script.RemoteValue & { sharedId?: string };
-    if (r.type === "window") return { window: String((r.value as { context?: string })?.context ?? "") };
-    if (typeof v.sharedId === "string") return { sharedId: v.sharedId, context };
-    return null;
-  });
-  return JSON.parse(head.value, (_k, x: unknown) =>
-    x !== null && typeof x === "object" && typeof (x as { $sf?: unknown }).$sf === "number"
-      ? refs[(x as { $sf: number }).$sf]
-      : x,
-  );
-}
 
 // A document on its way out answers "Cannot find context" for a moment, until the next is in.
 const TRANSIENT =
@@ -124,6 +61,12 @@ function targetOf(method: string, params: unknown): string | null {
   return typeof c === "string" ? c : null;
 }
 
+/** A command's deadline, and whether a dialog in the agent's tab ends it (see PagePort.send). */
+export interface SendOpts {
+  timeoutMs?: number;
+  endsOnDialog?: boolean;
+}
+
 /** "no such frame" for a context the tree still holds: its realm went stale (see send). */
 class StaleRealm extends Error {}
 
@@ -147,12 +90,10 @@ export class PagePort {
    * One BiDi command, with the failures page work can meet said plainly. The Grid does not close
    * the connection of a browser it removed (its commands just never answer), so a command still
    * waiting after WATCH_MS asks the Grid whether the browser lives; a gone one fails at once.
+   * `endsOnDialog`: a dialog open in the agent's tab (or its frame), or opening while the command
+   * waits, ends it with DialogOpened (the socket ends it, told by the held connection).
    */
-  async send<M extends Method>(
-    method: M,
-    params: Params<M>,
-    opts: { timeoutMs?: number } = {},
-  ): Promise<Result<M>> {
+  async send<M extends Method>(method: M, params: Params<M>, opts: SendOpts = {}): Promise<Result<M>> {
     try {
       return await this.sendOnce(method, params, opts);
     } catch (err) {
@@ -168,16 +109,16 @@ export class PagePort {
     }
   }
 
-  private async sendOnce<M extends Method>(
-    method: M,
-    params: Params<M>,
-    opts: { timeoutMs?: number } = {},
-  ): Promise<Result<M>> {
+  private async sendOnce<M extends Method>(method: M, params: Params<M>, opts: SendOpts): Promise<Result<M>> {
+    const { tab, frame } = this.where;
+    const endsOn = opts.endsOnDialog ? (frame ? [tab, frame] : [tab]) : undefined;
+    const open = endsOn && (this.held.prompts.get(tab) ?? (frame ? this.held.prompts.get(frame) : undefined));
+    if (open) throw new DialogOpened(open);
     const target = targetOf(method, params);
     // A page found stuck before is asked at once whether it still is; any other command goes
     // straight to the socket, and only one still waiting after WATCH_MS asks why (page-stuck.ts).
     if (target && this.held.stuck) await stillStuck(this.held, this.where.tab, target);
-    const work = this.held.socket.send(method, params, opts);
+    const work = this.held.socket.send(method, params, { timeoutMs: opts.timeoutMs, endsOn });
     let timer: ReturnType<typeof setInterval> | undefined;
     const watchdog = new Promise<never>((_, reject) => {
       let ticks = 0;
@@ -216,7 +157,7 @@ export class PagePort {
         this.held.close();
         throw err;
       }
-      if (err instanceof DialogElsewhere || err instanceof PageBusy) throw err;
+      if (err instanceof DialogElsewhere || err instanceof PageBusy || err instanceof DialogOpened) throw err;
       throw await this.plain(err, params as { context?: string }, target);
     } finally {
       clearInterval(timer);
@@ -344,19 +285,17 @@ export class PagePort {
     if ("context" in target) await this.usable(context === this.context ? this.where.tab : context);
     // The library's own work (an outline of a huge page) gets the time a script would.
     const send = (withLibrary: boolean) =>
-      this.whilePrompt(
-        this.send(
-          "script.callFunction",
-          {
-            functionDeclaration: declaration(withLibrary),
-            target,
-            arguments: packArgs(fn, args, arm),
-            awaitPromise: true,
-            resultOwnership: "none",
-            serializationOptions: { maxDomDepth: 0, maxObjectDepth: 1 },
-          },
-          { timeoutMs: Math.min(timeoutMs, this.opts.scriptMs) },
-        ),
+      this.send(
+        "script.callFunction",
+        {
+          functionDeclaration: declaration(withLibrary),
+          target,
+          arguments: packArgs(fn, args, arm),
+          awaitPromise: true,
+          resultOwnership: "none",
+          serializationOptions: { maxDomDepth: 0, maxObjectDepth: 1 },
+        },
+        { timeoutMs: Math.min(timeoutMs, this.opts.scriptMs), endsOnDialog: true },
       );
     let reply = await acrossReplacement(() => send(false));
     if (reply.type === "success" && reply.result.type === "string" && reply.result.value === NO_LIBRARY) {
@@ -383,7 +322,10 @@ export class PagePort {
     await freePopup(this.held, (m, p, o) => this.send(m, p, o), tab, this.opts.pageLoadMs);
   }
 
-  /** Runs `work`; a dialog that opens in the tab meanwhile ends the wait with DialogOpened. */
+  /**
+   * Runs `work` of more than one command (a page load and its wait); a dialog that opens in the tab
+   * meanwhile ends the wait with DialogOpened. A single command says `endsOnDialog` instead.
+   */
   async whilePrompt<T>(work: Promise<T>): Promise<T> {
     const tab = this.where.tab;
     // Dialogs are told per top-level context; one of a frame of this tab counts too.

@@ -108,13 +108,15 @@ export class Page extends PageInput {
     if (prompt) throw dialogOpenError(prompt);
     await this.usable();
     const reply = await acrossReplacement(() =>
-      this.whilePrompt(
-        this.send("script.callFunction", {
+      this.send(
+        "script.callFunction",
+        {
           functionDeclaration: TITLE,
           target: { context, sandbox: SANDBOX },
           awaitPromise: false,
           resultOwnership: "none",
-        }),
+        },
+        { endsOnDialog: true },
       ),
     );
     const got = reply.type === "success" ? remoteValue(reply.result) : "";
@@ -276,19 +278,17 @@ export class Page extends PageInput {
     await this.usable();
     let reply: Script.EvaluateResult;
     try {
-      reply = (await this.whilePrompt(
-        this.send(
-          "script.callFunction",
-          {
-            functionDeclaration: declaration,
-            target: { context },
-            arguments: args,
-            awaitPromise: true,
-            resultOwnership: "none",
-            serializationOptions: { maxDomDepth: 0, maxObjectDepth: 20 },
-          },
-          { timeoutMs: this.opts.scriptMs + GRACE_MS },
-        ),
+      reply = (await this.send(
+        "script.callFunction",
+        {
+          functionDeclaration: declaration,
+          target: { context },
+          arguments: args,
+          awaitPromise: true,
+          resultOwnership: "none",
+          serializationOptions: { maxDomDepth: 0, maxObjectDepth: 20 },
+        },
+        { timeoutMs: this.opts.scriptMs + GRACE_MS, endsOnDialog: true },
       )) as Script.EvaluateResult;
     } catch (err) {
       if (err instanceof BidiTimeout) {

@@ -50,3 +50,10 @@ export function wellFormed(fn: string): string {
   return r && typeof r.then === "function" ? r.then(wf, bad) : wf(r);
 }`;
 }
+
+/** A command's params with a sandbox call of the server's own made well-formed (the agent's are sent as they are). */
+export function ownCall(method: string, params: unknown): unknown {
+  if (method !== "script.callFunction") return params;
+  const p = params as { functionDeclaration: string; target?: { sandbox?: string } };
+  return p.target?.sandbox ? { ...p, functionDeclaration: wellFormed(p.functionDeclaration) } : params;
+}

@@ -42,10 +42,21 @@ export class FakeSocket {
     return "sub";
   }
 
-  async send(method: string, params: unknown): Promise<unknown> {
+  /** Commands waiting that a dialog ends (BidiSocket.end), with the contexts they were sent for. */
+  private readonly waiting = new Set<{ endsOn: readonly string[]; reject: (why: unknown) => void }>();
+
+  async send(method: string, params: unknown, opts: { endsOn?: readonly string[] } = {}): Promise<unknown> {
     if (this.closed) throw new Error("closed");
     this.sent.push({ method, params });
-    const got = await this.answer(method, params);
+    const answering = Promise.resolve(this.answer(method, params));
+    const endsOn = opts.endsOn;
+    const got = !endsOn
+      ? await answering
+      : await new Promise((resolve, reject) => {
+          const w = { endsOn, reject };
+          this.waiting.add(w);
+          answering.then(resolve, reject).finally(() => this.waiting.delete(w));
+        });
     // As BidiSocket keeps them: the intercepts this connection added.
     if (method === "network.addIntercept") this.intercepts.add((got as { intercept: string }).intercept);
     if (method === "network.removeIntercept")
@@ -73,6 +84,15 @@ export class FakeSocket {
       this.dead = true;
       this.close();
       return false;
+    }
+  }
+
+  /** BidiSocket.end: each command waiting for one of `contexts` fails with `why`. */
+  end(contexts: readonly string[], why: unknown): void {
+    for (const w of [...this.waiting]) {
+      if (!w.endsOn.some((c) => contexts.includes(c))) continue;
+      this.waiting.delete(w);
+      w.reject(why);
     }
   }
 

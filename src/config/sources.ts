@@ -139,7 +139,7 @@ export function fileLayer(doc: Record<string, unknown>, path: string): Raw[] {
   const origin = `the config file ${path}`;
   const raws: Raw[] = [];
   for (const [section, body] of Object.entries(doc)) {
-    if (!(section in SECTIONS)) {
+    if (!Object.hasOwn(SECTIONS, section)) {
       throw new ConfigError(
         `${origin} has an unknown section ${section}: the sections are ${Object.keys(SECTIONS).join(", ")}`,
       );

@@ -98,7 +98,7 @@ export function readInput(raw: unknown): PersonInput {
   const body = isObject(raw) ? raw : {};
   const given = Object.keys(body);
   const kind = given[0] as keyof typeof KINDS;
-  if (given.length !== 1 || !(kind in KINDS)) {
+  if (given.length !== 1 || !Object.hasOwn(KINDS, kind)) {
     throw badInput(
       "send exactly one of click {x, y}, text, key or scroll {x, y, dx, dy}",
       given[1] ?? given[0],

@@ -38,9 +38,11 @@ test("the admin's credential only", async () => {
 test("calls by tool, surface and status, with cumulative latency buckets; held browsers", async () => {
   expect((await scrape()).get("selenium_flow_browsers_held")).toBe(0);
   expect((await server.call("POST", "/browser/navigate", { url: site.url("/") }, W)).status).toBe(200);
+  const ok = '{tool="navigate",surface="rest",status="200"}';
+  // Counted as its answer goes (its record follows the answer): a scrape right after finds it.
+  expect((await scrape()).get(`selenium_flow_calls_total${ok}`)).toBe(1);
   expect((await server.call("POST", "/browser/navigate", {}, W)).status).toBe(400);
   const m = await scrape();
-  const ok = '{tool="navigate",surface="rest",status="200"}';
   expect(m.get(`selenium_flow_calls_total${ok}`)).toBe(1);
   expect(m.get(`selenium_flow_calls_total{tool="navigate",surface="rest",status="400"}`)).toBe(1);
   expect(m.get(`selenium_flow_call_duration_seconds_count${ok}`)).toBe(1);

@@ -1,12 +1,11 @@
 // Where an action left the browser, and what the history may record of it.
 
-import type { BrowsingContext } from "webdriver-bidi-protocol";
 import { z } from "zod";
 import type { LiveBrowser } from "../actions/action.ts";
 import type { Effects } from "../actions/effects.ts";
-import { AppError } from "../errors.ts";
 import type { Page } from "../grid/page.ts";
-import { DialogOpened } from "../grid/page-dialogs.ts";
+import { urlIn } from "../grid/page-call.ts";
+import { DialogOpened, TabClosed } from "../grid/page-dialogs.ts";
 import type { Landing } from "../grid/page-input.ts";
 import { DialogElsewhere } from "../grid/page-stuck.ts";
 
@@ -54,8 +53,7 @@ export async function gesture(page: Page, act: () => Promise<unknown>): Promise<
   return before;
 }
 
-const tabGoneError = (err: unknown) =>
-  err instanceof AppError && err.message.startsWith("the current tab was closed");
+const tabGoneError = (err: unknown) => err instanceof TabClosed;
 
 /**
  * Whether the agent's tab is gone. A tab that closed itself can still be listed, or the list can
@@ -99,16 +97,6 @@ export async function landed(page: Page, before: number, effects: Effects, read?
     if (now && urlIn(now, page.where.frame) === null) page.where.frame = null;
   }
   return here(page, effects);
-}
-
-/** The url of `context`'s document in the tab's tree, or null when it is not there. */
-function urlIn(tree: BrowsingContext.Info, context: string): string | null {
-  if (tree.context === context) return tree.url;
-  for (const child of tree.children ?? []) {
-    const found = urlIn(child, context);
-    if (found !== null) return found;
-  }
-  return null;
 }
 
 // Inside a frame the landing is the frame's: nothing enters the history.

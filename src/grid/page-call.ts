@@ -2,10 +2,11 @@
 // arguments, the node and window refs it hands back: pure), and the one door for a script of the
 // server's that goes to a page without the library (a standalone page function, a preload script).
 
-import type { Script } from "webdriver-bidi-protocol";
+import type { BrowsingContext, Script } from "webdriver-bidi-protocol";
 import { pageLibrary } from "../in-page/bundle.ts" with { type: "macro" };
 import type { PageFn } from "../in-page/index.ts";
 import type { BidiSocket, Params, Result } from "./bidi.ts";
+import type { NavPolicy } from "./policy.ts";
 
 /** An element (or any node) the sandbox handed over, good for its document only. */
 export interface NodeRef {
@@ -19,6 +20,50 @@ export interface WindowRef {
 }
 
 export type { PageFn };
+
+/** What a page port is told of its browser. */
+export interface PageOptions {
+  /** How long a page may take to load (the browser's page_load_timeout). */
+  pageLoadMs: number;
+  /** How long a script of the caller's may run (script_timeout). */
+  scriptMs: number;
+  /** The URL schemes a page may be loaded from (navigate.allow_schemes); the default when unset. */
+  schemes?: string[];
+  /** The navigation policy this browser follows (none: any host). */
+  policy?: NavPolicy;
+  /** Whether the browser is gone (the Grid reaped it); asked when the connection fails. */
+  gone: () => Promise<boolean>;
+}
+
+/** A command's deadline, and whether a dialog in the agent's tab ends it (see PagePort.send). */
+export interface SendOpts {
+  timeoutMs?: number;
+  endsOnDialog?: boolean;
+}
+
+/** The url of `context`'s document in the tab's tree, or null when it is not there. */
+export function urlIn(tree: BrowsingContext.Info, context: string): string | null {
+  if (tree.context === context) return tree.url;
+  for (const child of tree.children ?? []) {
+    const found = urlIn(child, context);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+/** Where the page is after a gesture (see PagePort.landing). */
+export interface Landing {
+  top: BrowsingContext.Info | null;
+  seen: { leaving: "maybe" | null; title: string } | null;
+}
+
+/** The context a script or input command goes to (its document must answer, not just the browser). */
+export function targetOf(method: string, params: unknown): string | null {
+  if (!/^(script|input)\./.test(method)) return null;
+  const p = params as { context?: unknown; target?: { context?: unknown } };
+  const c = p.context ?? p.target?.context;
+  return typeof c === "string" ? c : null;
+}
 
 /** The page library (src/in-page/), bundled into one string at build time. */
 export const LIBRARY: string = pageLibrary();

@@ -1,4 +1,5 @@
-// Dialogs that stop page work: the error a call meets when one opens, or is already open.
+// Dialogs that stop page work (the error a call meets when one opens, or is already open), and a tab
+// closed under the call.
 
 import type { BrowsingContext } from "webdriver-bidi-protocol";
 import { AppError, badInput } from "../errors.ts";
@@ -25,4 +26,12 @@ export function dialogOpenError(prompt: BrowsingContext.UserPromptOpenedParamete
   return badInput(
     prompt?.message ? `${DIALOG_OPEN} (it says: ${JSON.stringify(prompt.message)})` : DIALOG_OPEN,
   );
+}
+
+/** The agent's tab is gone (its page closed it, or another call did): a 400, pick another. */
+export class TabClosed extends AppError {
+  constructor() {
+    super("bad_input", "the current tab was closed: pick another with switch (tab)");
+    this.name = "TabClosed";
+  }
 }

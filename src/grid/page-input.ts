@@ -1,8 +1,8 @@
 // Input on the page: its verbs (a click that checks where its press landed and reads where the page
 // is after it, in as few round trips as that allows; keys, typed text, files), and the gestures as
 // BiDi input actions they send (pointer moves and presses, key combos).
-import type { BrowsingContext, Input } from "webdriver-bidi-protocol";
-import type { NodeRef } from "./page-call.ts";
+import type { Input } from "webdriver-bidi-protocol";
+import type { Landing, NodeRef } from "./page-call.ts";
 import { dialogOpenError } from "./page-dialogs.ts";
 import { PagePort } from "./page-port.ts";
 
@@ -20,9 +20,11 @@ export function keysOf(text: string): string[] {
   return out;
 }
 
-const mouse = (actions: Input.PointerSourceAction[]): Input.SourceActions => ({
+export type { Landing };
+
+const mouse = (actions: Input.PointerSourceAction[], id = "mouse"): Input.SourceActions => ({
   type: "pointer",
-  id: "mouse",
+  id,
   parameters: { pointerType: "mouse" },
   actions,
 });
@@ -40,10 +42,10 @@ const moveTo = (at: PointAt): Input.PointerSourceAction =>
     ? { type: "pointerMove", x: Math.round(at.dx ?? 0), y: Math.round(at.dy ?? 0), origin: origin(at) }
     : { type: "pointerMove", x: Math.round(at.x), y: Math.round(at.y), origin: "viewport" };
 
-/** `count` presses at `at`, each held `holdMs` before its release. */
+/** `count` presses at `at`, each held `holdMs` before its release (by the pointer `source`: the agent's mouse unless told). */
 export function clickActions(
   at: PointAt,
-  opts: { button?: number; count?: number; holdMs?: number },
+  opts: { button?: number; count?: number; holdMs?: number; source?: string },
 ): Input.SourceActions {
   const button = opts.button ?? 0;
   const actions: Input.PointerSourceAction[] = [moveTo(at)];
@@ -52,7 +54,7 @@ export function clickActions(
     if (opts.holdMs) actions.push({ type: "pause", duration: Math.round(opts.holdMs) });
     actions.push({ type: "pointerUp", button });
   }
-  return mouse(actions);
+  return mouse(actions, opts.source);
 }
 
 /** What took a watched press instead of its element (hitSeen): absent when the press was its. */
@@ -61,12 +63,6 @@ export interface PressSeen {
   ref?: string;
   /** False: no press reached the element's document (it landed on a page around its frame). */
   pressed?: boolean;
-}
-
-/** Where the page is after a gesture (see PageInput.landing). */
-export interface Landing {
-  top: BrowsingContext.Info | null;
-  seen: { leaving: "maybe" | null; title: string } | null;
 }
 
 export interface ClickOptions {
@@ -271,14 +267,12 @@ export class PageInput extends PagePort {
   }
 
   /**
-   * After a gesture: the tab's tree and, in one sandbox call beside it, whether the agent's document
-   * may be leaving and its title (`read`: afterGesture, or clickSeen with a press's check). Either
-   * is null when it could not be read.
+   * A person's click at a point of the tab's viewport, by their own pointer, and where the tab is
+   * after it, in one look (its url and title: empty when they cannot be told, a dialog or a gone tab).
    */
-  async landing(read: "afterGesture" | "clickSeen" = "afterGesture"): Promise<Landing> {
-    const tree = this.tree().catch(() => null);
-    const seen = await this.glance<Landing["seen"]>(this.context, read).catch(() => null);
-    return { top: await tree, seen };
+  async personClick(x: number, y: number, opts: { button?: number; count?: number }) {
+    await this.perform(this.where.tab, [clickActions({ x, y }, { ...opts, source: "person-mouse" })]);
+    return this.state().catch(() => ({ url: "", title: "" }));
   }
 
   /** The pointer to `at` (an element's point, or one of the tab's viewport), unpressed. */

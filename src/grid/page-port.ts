@@ -2,16 +2,29 @@
 import { error as wd } from "selenium-webdriver";
 import type { BrowsingContext, Script } from "webdriver-bidi-protocol";
 import { badInput } from "../errors.ts";
+import { docTitle } from "../in-page/standalone.ts";
 import type { Method, Params, Result } from "./bidi.ts";
-import { BidiDead, BidiError, BidiTimeout, SANDBOX } from "./bidi.ts";
+import { BidiDead, BidiError, BidiTimeout, remoteValue, SANDBOX } from "./bidi.ts";
 import type { HeldConnection } from "./held.ts";
-import { declaration, LIBRARY, NO_LIBRARY, type PageFn, packArgs, unpackResult } from "./page-call.ts";
-import { DialogOpened, dialogOpenError } from "./page-dialogs.ts";
+import {
+  declaration,
+  type Landing,
+  LIBRARY,
+  NO_LIBRARY,
+  type PageFn,
+  type PageOptions,
+  packArgs,
+  type SendOpts,
+  targetOf,
+  unpackResult,
+  urlIn,
+} from "./page-call.ts";
+import { DialogOpened, dialogOpenError, TabClosed } from "./page-dialogs.ts";
 import { DialogElsewhere, freePopup, PageBusy, promptElsewhere, stillStuck, whyStuck } from "./page-stuck.ts";
-import type { NavPolicy } from "./policy.ts";
 
 /** The library for every new document's sandbox, installed by each held connection. */
 export const LIBRARY_PRELOAD = `() => { if (!globalThis.__sfLib) { ${LIBRARY} } }`;
+const TITLE = String(docTitle);
 
 // A document on its way out answers "Cannot find context" for a moment, until the next is in.
 const TRANSIENT =
@@ -35,37 +48,10 @@ export interface Where {
   frame: string | null;
 }
 
-export interface PageOptions {
-  /** How long a page may take to load (the browser's page_load_timeout). */
-  pageLoadMs: number;
-  /** How long a script of the caller's may run (script_timeout). */
-  scriptMs: number;
-  /** The URL schemes a page may be loaded from (navigate.allow_schemes); the default when unset. */
-  schemes?: string[];
-  /** The navigation policy this browser follows (none: any host). */
-  policy?: NavPolicy;
-  /** Whether the browser is gone (the Grid reaped it); asked when the connection fails. */
-  gone: () => Promise<boolean>;
-}
-
 /** How long a command may wait before the Grid is asked whether the browser still lives. */
 const WATCH_MS = 400;
 /** How long one of the server's own small reads may wait before the page counts as busy (see glance). */
 const GLANCE_MS = 10_000;
-
-/** The context a script or input command goes to (its document must answer, not just the browser). */
-function targetOf(method: string, params: unknown): string | null {
-  if (!/^(script|input)\./.test(method)) return null;
-  const p = params as { context?: unknown; target?: { context?: unknown } };
-  const c = p.context ?? p.target?.context;
-  return typeof c === "string" ? c : null;
-}
-
-/** A command's deadline, and whether a dialog in the agent's tab ends it (see PagePort.send). */
-export interface SendOpts {
-  timeoutMs?: number;
-  endsOnDialog?: boolean;
-}
 
 /** "no such frame" for a context the tree still holds: its realm went stale (see send). */
 class StaleRealm extends Error {}
@@ -201,7 +187,7 @@ export class PagePort {
         if (context && context === this.where.frame)
           return badInput("the frame is gone: leave it with switch (frame: null)");
         if (context && (await this.inTree(context))) return new StaleRealm(err.bidiMessage);
-        return badInput("the current tab was closed: pick another with switch (tab)");
+        return new TabClosed();
       }
       if (err.error === "no such node" || /belongs to different document|stale/i.test(err.bidiMessage)) {
         return new wd.StaleElementReferenceError(err.bidiMessage);
@@ -226,8 +212,61 @@ export class PagePort {
   async tree(): Promise<BrowsingContext.Info> {
     const got = await this.send("browsingContext.getTree", { root: this.where.tab });
     const top = got.contexts[0];
-    if (!top) throw badInput("the current tab was closed: pick another with switch (tab)");
+    if (!top) throw new TabClosed();
     return top;
+  }
+
+  /**
+   * The URL (the browser's word) and title (what the page shows) of the document `context` holds,
+   * the tab's top document by default, in one round trip.
+   */
+  async state(context: string = this.where.tab): Promise<{ url: string; title: string }> {
+    const urlOf = (tree: BrowsingContext.Info) => {
+      const url = urlIn(tree, context);
+      if (url === null) throw badInput("the frame is gone: leave it with switch (frame: null)");
+      return url;
+    };
+    if (this.prompt) return { url: urlOf(await this.tree()), title: "" };
+    const [tree, title] = await Promise.all([
+      this.tree(),
+      this.title(context).catch((err: unknown) => {
+        if (err instanceof DialogOpened) return "";
+        throw err;
+      }),
+    ]);
+    return { url: urlOf(tree), title };
+  }
+
+  /** What `context`'s document calls itself (shown, not trusted), read in the sandbox. */
+  async title(context: string = this.where.tab): Promise<string> {
+    const prompt = this.prompt;
+    if (prompt) throw dialogOpenError(prompt);
+    await this.usable();
+    const reply = await acrossReplacement(() =>
+      this.send(
+        "script.callFunction",
+        {
+          functionDeclaration: TITLE,
+          target: { context, sandbox: SANDBOX },
+          awaitPromise: false,
+          resultOwnership: "none",
+        },
+        { endsOnDialog: true },
+      ),
+    );
+    const got = reply.type === "success" ? remoteValue(reply.result) : "";
+    return typeof got === "string" ? got : "";
+  }
+
+  /**
+   * After a gesture: the tab's tree and, in one sandbox call beside it, whether the agent's document
+   * may be leaving and its title (`read`: afterGesture, or clickSeen with a press's check). Either
+   * is null when it could not be read.
+   */
+  async landing(read: "afterGesture" | "clickSeen" = "afterGesture"): Promise<Landing> {
+    const tree = this.tree().catch(() => null);
+    const seen = await this.glance<Landing["seen"]>(this.context, read).catch(() => null);
+    return { top: await tree, seen };
   }
 
   /** The dialog open in the agent's tab, if the connection saw one open. */
@@ -271,7 +310,24 @@ export class PagePort {
     return (await this.runOn<T>({ context, sandbox: SANDBOX }, context, arm, fn, args, timeoutMs)).value;
   }
 
-  protected async runOn<T>(
+  /**
+   * `callIn` in one realm the browser named (the sandbox of a field's document, asked before), so the
+   * work lands in that very document; `context` holds it (for the node refs it answers).
+   */
+  async callRealm<T>(realm: string, context: string, fn: PageFn, ...args: unknown[]): Promise<T> {
+    return (await this.runOn<T>({ realm }, context, false, fn, args)).value;
+  }
+
+  /** `callIn`, answering the sandbox realm it ran in beside what `fn` answered. */
+  async callWithRealm<T>(
+    context: string,
+    fn: PageFn,
+    ...args: unknown[]
+  ): Promise<{ value: T; realm: string }> {
+    return this.runOn<T>({ context, sandbox: SANDBOX }, context, false, fn, args);
+  }
+
+  private async runOn<T>(
     target: Script.Target,
     context: string,
     arm: boolean,

@@ -7,15 +7,10 @@
 import type { BrowsingContext, Script } from "webdriver-bidi-protocol";
 import { badInput, conflict, unavailable } from "../errors.ts";
 import type { Locator } from "../in-page/index.ts";
-import { docTitle } from "../in-page/standalone.ts";
-import { BidiError, BidiTimeout, remoteValue, SANDBOX } from "./bidi.ts";
-import type { PageFn } from "./page-call.ts";
+import { BidiError, BidiTimeout } from "./bidi.ts";
 import { DialogOpened, dialogOpenError } from "./page-dialogs.ts";
 import { GRACE_MS, PageInput } from "./page-input.ts";
-import { acrossReplacement } from "./page-port.ts";
 import { refusalText } from "./policy.ts";
-
-const TITLE = String(docTitle);
 
 /** The schemes a page may be loaded from when navigate.allow_schemes is not given. */
 export const DEFAULT_SCHEMES = ["http", "https", "data", "about"];
@@ -79,48 +74,6 @@ export class Page extends PageInput {
   /** The top page's URL, from the browser. */
   async url(): Promise<string> {
     return (await this.tree()).url;
-  }
-
-  /**
-   * The URL (the browser's word) and title (what the page shows) of the document `context` holds,
-   * the tab's top document by default, in one round trip.
-   */
-  async state(context: string = this.where.tab): Promise<{ url: string; title: string }> {
-    const urlIn = (tree: BrowsingContext.Info) => {
-      const path = pathTo(tree, context);
-      if (!path) throw badInput("the frame is gone: leave it with switch (frame: null)");
-      return (path[path.length - 1] as BrowsingContext.Info).url;
-    };
-    if (this.prompt) return { url: urlIn(await this.tree()), title: "" };
-    const [tree, title] = await Promise.all([
-      this.tree(),
-      this.title(context).catch((err: unknown) => {
-        if (err instanceof DialogOpened) return "";
-        throw err;
-      }),
-    ]);
-    return { url: urlIn(tree), title };
-  }
-
-  /** What `context`'s document calls itself (shown, not trusted), read in the sandbox. */
-  async title(context: string = this.where.tab): Promise<string> {
-    const prompt = this.prompt;
-    if (prompt) throw dialogOpenError(prompt);
-    await this.usable();
-    const reply = await acrossReplacement(() =>
-      this.send(
-        "script.callFunction",
-        {
-          functionDeclaration: TITLE,
-          target: { context, sandbox: SANDBOX },
-          awaitPromise: false,
-          resultOwnership: "none",
-        },
-        { endsOnDialog: true },
-      ),
-    );
-    const got = reply.type === "success" ? remoteValue(reply.result) : "";
-    return typeof got === "string" ? got : "";
   }
 
   // ---- moving the page ------------------------------------------------------------------------
@@ -248,23 +201,6 @@ export class Page extends PageInput {
   }
 
   /**
-   * `callIn` in one realm the browser named (the sandbox of a field's document, asked before), so the
-   * work lands in that very document; `context` holds it (for the node refs it answers).
-   */
-  async callRealm<T>(realm: string, context: string, fn: PageFn, ...args: unknown[]): Promise<T> {
-    return (await this.runOn<T>({ realm }, context, false, fn, args)).value;
-  }
-
-  /** `callIn`, answering the sandbox realm it ran in beside what `fn` answered. */
-  async callWithRealm<T>(
-    context: string,
-    fn: PageFn,
-    ...args: unknown[]
-  ): Promise<{ value: T; realm: string }> {
-    return this.runOn<T>({ context, sandbox: SANDBOX }, context, false, fn, args);
-  }
-
-  /**
    * Runs a caller's function declaration in the page's own world of `context` (what
    * execute_script means), awaiting a promise; its value as the browser serialised it.
    */
@@ -304,14 +240,4 @@ export class Page extends PageInput {
     }
     return reply.result;
   }
-}
-
-/** The contexts from `root` down to `context`, or null when it is not in the tree. */
-function pathTo(root: BrowsingContext.Info, context: string): BrowsingContext.Info[] | null {
-  if (root.context === context) return [root];
-  for (const child of root.children ?? []) {
-    const below = pathTo(child, context);
-    if (below) return [root, ...below];
-  }
-  return null;
 }

@@ -48,15 +48,6 @@ async function notePasswords(page: Page): Promise<void> {
   await Promise.all(contexts.map((c) => page.callIn(c, "personTyping").catch(() => false)));
 }
 
-const mouse = (x: number, y: number, button: number, count: number): Input.SourceActions => {
-  const actions: Extract<Input.SourceActions, { type: "pointer" }>["actions"] = [
-    { type: "pointerMove", x: Math.round(x), y: Math.round(y), origin: "viewport" },
-  ];
-  for (let i = 0; i < count; i++)
-    actions.push({ type: "pointerDown", button }, { type: "pointerUp", button });
-  return { type: "pointer", id: "person-mouse", parameters: { pointerType: "mouse" }, actions };
-};
-
 export const personAction = defineAction({
   name: "person_input",
   http: { method: "POST", path: "/admin/workspaces/{key}/input" },
@@ -69,10 +60,9 @@ export const personAction = defineAction({
   handler: async (ctx, { input: given }) => {
     const page = await ctx.browser.page();
     const tab = page.where.tab;
-    if ("click" in given) {
-      const c = given.click;
-      await page.perform(tab, [mouse(c.x, c.y, c.button ?? 0, c.count ?? 1)]);
-    } else if ("text" in given) {
+    // A click presses and looks where the tab is in one verb; the others look after (browserState).
+    if ("click" in given) return page.personClick(given.click.x, given.click.y, given.click);
+    if ("text" in given) {
       await notePasswords(page);
       await page.type(tab, given.text);
     } else if ("key" in given) {

@@ -5,11 +5,11 @@ import type { BrowsingContext } from "webdriver-bidi-protocol";
 import { delivered } from "../../../src/browser/landing.ts";
 import { AppError, badInput } from "../../../src/errors.ts";
 import type { Page } from "../../../src/grid/page.ts";
-import { DialogOpened } from "../../../src/grid/page-dialogs.ts";
+import { DialogOpened, TabClosed } from "../../../src/grid/page-dialogs.ts";
 
 /** A page whose tab is listed open or not. */
 const pageWith = (open: boolean) => ({ tabOpen: async () => open }) as unknown as Page;
-const closed = () => badInput("the current tab was closed: pick another with switch (tab)");
+const closed = () => new TabClosed();
 const prompt = {
   context: "c",
   type: "alert",
@@ -26,6 +26,9 @@ describe("delivered", () => {
   test("anything else is thrown again, a closed-tab error whose tab is still open too", async () => {
     const other = new AppError("bad_input", "nothing matched");
     await expect(delivered(pageWith(false), other)).rejects.toBe(other);
+    // The port's TabClosed says so, not a message that reads the same.
+    const alike = badInput(closed().message);
+    await expect(delivered(pageWith(false), alike)).rejects.toBe(alike);
     const err = closed();
     const started = Date.now();
     // The tab is asked again for up to a second before it is believed open.

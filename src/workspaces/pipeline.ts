@@ -94,10 +94,7 @@ export class CallPipeline implements Recording {
     s.subscribed?.(this);
   }
 
-  /**
-   * Resolves once every call answered on this server so far (on `workspace`) has ended its turn: its
-   * record written, its later work done, its lease gone.
-   */
+  /** Once every call answered here so far (on `workspace`) ended its turn: record written, later work done, lease gone. */
   async recorded(workspace?: string): Promise<void> {
     if (workspace !== undefined) await this.ending.get(workspace);
     else await Promise.all(this.ending.values());
@@ -301,7 +298,8 @@ export class CallPipeline implements Recording {
   /**
    * The record stage of a call that had its turn, once its answer has gone (the task that hands it
    * to its surface is over): the subscribers hear the change (a settle write, a browser opened or
-   * ended) and, with facts, the call ended.
+   * ended) and, with facts, the call ended, with the browser it leaves (the workspace's, for one
+   * that had none) and the elements its selectors named by ref (browser/selectors-kept.ts).
    */
   private async recordAfter(
     workspace: string,
@@ -313,7 +311,15 @@ export class CallPipeline implements Recording {
     const ms = Math.round(performance.now() - (facts?.began ?? 0));
     await new Promise<void>((answered) => setImmediate(answered));
     if (changed) this.changed(workspace);
-    if (facts) await this.recordInTurn(facts, ms, ended, call);
+    if (!facts) return;
+    let own: CallBrowser | null = null;
+    try {
+      if (!call.browser && facts.action.browser !== "none")
+        own = await this.needs.lifecycle.current(workspace).catch(() => null);
+      await this.record({ ...facts, located: call.browser?.located() }, ended, call.browser ?? own, ms);
+    } finally {
+      own?.release();
+    }
   }
 
   /** Keeps the turn's end (`end`) until it is over, for this server's reads (`recorded`). */
@@ -327,19 +333,6 @@ export class CallPipeline implements Recording {
     void last.then(() => {
       if (this.ending.get(workspace) === last) this.ending.delete(workspace);
     });
-  }
-
-  /** The record in the turn: with the browser the call leaves (the workspace's, for one that had none). */
-  private async recordInTurn(facts: Facts, ms: number, ended: Ended, call: Call): Promise<void> {
-    let own: CallBrowser | null = null;
-    try {
-      if (!call.browser && facts.action.browser !== "none")
-        own = await this.needs.lifecycle.current(facts.workspace).catch(() => null);
-      // With the elements its selectors named by ref, as locators (browser/selectors-kept.ts).
-      await this.record({ ...facts, located: call.browser?.located() }, ended, call.browser ?? own, ms);
-    } finally {
-      own?.release();
-    }
   }
 
   /** The record stage: each subscriber hears the call ended, in order (the activity log, the timeline). */

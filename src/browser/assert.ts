@@ -6,7 +6,7 @@ import { pageFields } from "../actions/fields.ts";
 import { badInput } from "../errors.ts";
 import type { Page } from "../grid/page.ts";
 import { noteScript } from "../secrets/field.ts";
-import { acting, quoteSelector } from "./failures.ts";
+import { isStale, mapDriverError, quoteSelector } from "./failures.ts";
 import { here } from "./landing.ts";
 import { pageSelector, Selector, whatIsThere } from "./selectors.ts";
 import { jsonOf, truthy, userFunction } from "./user-script.ts";
@@ -148,8 +148,13 @@ export const assertAction = defineAction({
     let since: number | null = null;
     let longest = 0;
     let last: Seen = { holds: false, seen: "nothing yet" };
+    const about = { selector: input.selector };
+    const once = () => look(page, input, state, script);
     for (;;) {
-      last = await acting({ selector: input.selector }, () => look(page, input, state, script));
+      // Once more when an element went stale meanwhile; a failure is said where it is caught.
+      last = await once()
+        .catch((err: unknown) => (isStale(err) ? once() : Promise.reject(err)))
+        .catch((err: unknown) => Promise.reject(mapDriverError(err, about)));
       const now = Date.now();
       if (last.holds) {
         since ??= now;

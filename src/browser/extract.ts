@@ -4,7 +4,7 @@ import { z } from "zod";
 import { defineAction } from "../actions/define.ts";
 import { Box, flag, pageFields, webUrl } from "../actions/fields.ts";
 import { badInput } from "../errors.ts";
-import { acting, quoteSelector } from "./failures.ts";
+import { isStale, mapDriverError, quoteSelector } from "./failures.ts";
 import { here } from "./landing.ts";
 import { type PageMatch, type SeekArgs, Selector, seek, timeoutField } from "./selectors.ts";
 
@@ -108,7 +108,9 @@ export const extract = defineAction({
   handler: async (ctx, input) => {
     const page = await ctx.browser.page();
     const about = { selector: input.selector };
-    if (input.url !== undefined) await acting(about, () => page.goto(input.url as string));
+    // A failure is said where it is caught; a read that met an element the page replaced runs once more.
+    const said = (err: unknown) => Promise.reject(mapDriverError(err, about));
+    if (input.url !== undefined) await page.goto(input.url).catch(said);
     const get: Get = input.get ?? (input.attribute !== undefined ? "attribute" : "text");
     const args: Omit<ReadArgs, "scroll" | "visible"> = {
       get,
@@ -119,9 +121,11 @@ export const extract = defineAction({
       maxTotal: MAX_TOTAL,
       offset: Math.max(0, input.offset ?? 0),
     };
-    const got = await acting(about, () =>
-      seek<Read>(page, input.selector, { timeout: input.timeout, allowNone: input.all }, "readMatches", args),
-    );
+    const read = () =>
+      seek<Read>(page, input.selector, { timeout: input.timeout, allowNone: input.all }, "readMatches", args);
+    const got = await read()
+      .catch((err: unknown) => (isStale(err) ? read() : Promise.reject(err)))
+      .catch(said);
     if (got.password) {
       throw badInput(
         `${quoteSelector(input.selector)} is a password field: its value is never read (read_page says whether it is filled)`,

@@ -4,10 +4,9 @@
 //                                itself when it is not the caller's to fix (the browser is gone, so
 //                                the manager reopens it; the Grid is down; an error nobody
 //                                expected → 500).
-//   acting(about, act)         → runs `act`, once more when the element went stale (act must locate
-//                                its elements afresh), and maps whatever it throws with mapDriverError.
-//                                interact does the same where it calls its gesture (isStale): no
-//                                wrapper entered on every call.
+//   isStale(err)               → whether an element went stale: the caller runs what it did once more
+//                                (locating afresh) and maps a failure where it catches it; no wrapper
+//                                is entered on every call.
 //
 // `about.selector` is quoted in messages; `about.typed` (text being typed) is cut out of any message.
 import { error as wd } from "selenium-webdriver";
@@ -139,17 +138,3 @@ export function coveredError(about: About, cover: string | null): AppError {
 
 /** Whether `err` says an element went stale: the action is worth running once more, locating afresh. */
 export const isStale = (err: unknown): boolean => err instanceof wd.StaleElementReferenceError;
-
-/** Runs `act`, once more if an element went stale in between, mapping its failure. */
-export async function acting<T>(about: About, act: () => Promise<T>): Promise<T> {
-  try {
-    return await act();
-  } catch (err) {
-    if (!isStale(err)) throw mapDriverError(err, about);
-  }
-  try {
-    return await act();
-  } catch (err) {
-    throw mapDriverError(err, about);
-  }
-}

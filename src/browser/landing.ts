@@ -42,17 +42,6 @@ export async function delivered(page: Page, err: unknown): Promise<undefined> {
   throw err;
 }
 
-/** Runs a gesture; one that opens a dialog is done (the result says so). */
-export async function gesture(page: Page, act: () => Promise<unknown>): Promise<number> {
-  const before = page.held.navigationCount;
-  try {
-    await act();
-  } catch (err) {
-    await delivered(page, err);
-  }
-  return before;
-}
-
 const tabGoneError = (err: unknown) => err instanceof TabClosed;
 
 /**

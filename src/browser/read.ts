@@ -9,7 +9,7 @@ import { badInput } from "../errors.ts";
 import type { Page } from "../grid/page.ts";
 import type { NodeRef } from "../grid/page-call.ts";
 import { type Entry, type ReadElement, renderEntries } from "../in-page/render.ts";
-import { acting } from "./failures.ts";
+import { isStale, mapDriverError } from "./failures.ts";
 import { here } from "./landing.ts";
 import { composeRead, type Step } from "./read-frames.ts";
 import { placeOf } from "./ref-places.ts";
@@ -257,7 +257,9 @@ export const readPageAction = defineAction({
   handler: async (ctx, input) => {
     const tab = await ctx.browser.page();
     const about = { selector: input.selector };
-    if (input.url !== undefined) await acting(about, () => tab.goto(input.url as string));
+    // A failure is said where it is caught; a read that met an element the page replaced runs once more.
+    const said = (err: unknown) => Promise.reject(mapDriverError(err, about));
+    if (input.url !== undefined) await tab.goto(input.url).catch(said);
     // Right after a switch into a tab or a frame still loading, its document is read once it is
     // interactive (the one it replaces is about to go); then the hints of a page that just got a few.
     await tab.held.navigationOver(tab.context, input.timeout * 1000, true);
@@ -270,7 +272,7 @@ export const readPageAction = defineAction({
     const floor = ctx.browser.refFloors.floor(tab.held);
     const goOn = hints.pauseFor();
     const claim = hints.claim(tab.context, HINT_FEW);
-    const got = await acting(about, async () => {
+    const compose = async () => {
       const root: NodeRef | null = input.selector
         ? await locate(tab, input.selector, { timeout: input.timeout })
         : null;
@@ -283,10 +285,12 @@ export const readPageAction = defineAction({
       const start: Step = { context, root };
       if (cursor !== undefined) start.cursor = cursor;
       return composeRead(tab, start, { max: input.max_length, floor, boxes: input.boxes, hints: claim });
-    })
+    };
+    const got = await compose()
+      .catch((err: unknown) => (isStale(err) ? compose() : Promise.reject(err)))
       .catch((err: unknown) => {
         claim?.giveBack();
-        throw err;
+        return said(err);
       })
       .finally(goOn);
     if ("stale" in got) throw badInput(got.stale, "cursor");

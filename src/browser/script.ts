@@ -8,8 +8,8 @@ import { badInput } from "../errors.ts";
 import { BidiError } from "../grid/bidi.ts";
 import type { Page } from "../grid/page.ts";
 import { noteScript } from "../secrets/field.ts";
-import { acting } from "./failures.ts";
-import { dialogField, gesture, landed } from "./landing.ts";
+import { isStale, mapDriverError } from "./failures.ts";
+import { delivered, dialogField, landed } from "./landing.ts";
 import { jsonOf, toLocal, userFunction } from "./user-script.ts";
 
 /** The browser could not serialise the result (a getter that throws when read): a 400 saying what to return. */
@@ -62,13 +62,16 @@ export const executeScript = defineAction({
     await noteScript(page);
     const context = page.context;
     let value: Awaited<ReturnType<Page["userCall"]>> | null = null;
-    const before = await gesture(page, () =>
-      acting({}, async () => {
-        value = await page
-          .userCall(context, userFunction(input.script), input.args.map(toLocal))
-          .catch(unreadable);
-      }),
-    );
+    const run = () =>
+      page.userCall(context, userFunction(input.script), input.args.map(toLocal)).catch(unreadable);
+    const before = page.held.navigationCount;
+    try {
+      // Once more when an element went stale meanwhile; a failure is said where it is caught, and
+      // a dialog the script opened ends it (delivered: the result says so).
+      value = await run().catch((err: unknown) => (isStale(err) ? run() : Promise.reject(err)));
+    } catch (err) {
+      await delivered(page, mapDriverError(err));
+    }
     const result = value ? await jsonOf(page, context, value) : null;
     const size = Buffer.byteLength(JSON.stringify(result ?? null));
     if (size > MAX_RESULT) {

@@ -15,7 +15,7 @@ import type { FillOutcome } from "../in-page/fill.ts";
 import { type SecretRef, secretField } from "../secrets/field.ts";
 import { type About, quoteSelector } from "./failures.ts";
 import { clickChecked } from "./gestures/pointer.ts";
-import { gesture } from "./landing.ts";
+import { delivered } from "./landing.ts";
 import { locate, type Selector } from "./selectors.ts";
 import { type Found, findField, submitIn } from "./write-field.ts";
 
@@ -81,17 +81,24 @@ async function prepare(ctx: ActionContext, page: Page, items: Item[], clear: boo
 }
 
 /**
- * How the form is sent, as the gesture to run: Enter in the last field, or a click on the control
- * `submit` names (found as the gesture runs); "auto" leaves it to the page.
+ * Sends the form: Enter in the last field, or a click on the control `submit` names; "auto" leaves
+ * it to the page. A press that threw goes to `delivered`: a dialog it opened, or its own tab it
+ * closed, was the form sent. Returns the navigations begun before it, for `landed`.
  */
-function sender(page: Page, filled: Filled[], submit: Submit, timeout: number): () => Promise<unknown> {
-  if (submit === "auto" || submit === false) return async () => undefined;
+async function send(page: Page, filled: Filled[], submit: Submit, timeout: number): Promise<number> {
+  const before = page.held.navigationCount;
+  if (submit === "auto" || submit === false) return before;
   const last = filled[filled.length - 1] as Filled;
-  if (submit === true) return () => submitIn(page, last.field, last.item.selector);
-  return async () => {
-    const el = await locate(page, submit, { timeout, visible: true, scroll: true, field: "submit" });
-    await clickChecked(page, el, { count: 1, modifiers: [], selector: submit });
-  };
+  try {
+    if (submit === true) await submitIn(page, last.field, last.item.selector);
+    else {
+      const el = await locate(page, submit, { timeout, visible: true, scroll: true, field: "submit" });
+      await clickChecked(page, el, { count: 1, modifiers: [], selector: submit });
+    }
+  } catch (err) {
+    await delivered(page, err);
+  }
+  return before;
 }
 
 /**
@@ -169,7 +176,7 @@ export async function boundWrite(
       });
       for (const i of rewritten) changed.push(quoteSelector((d.items[i] as Filled).item.selector));
     }
-    before = await gesture(page, sender(page, filled, opts.submit, opts.timeout));
+    before = await send(page, filled, opts.submit, opts.timeout);
     // The fields are emptied at the submit's formdata, when the page moves on or the field goes, or
     // after the hold: each document says so; one gone with its page emptied itself as it hid.
     const hold = ctx.services.config.secrets.hold_ms;

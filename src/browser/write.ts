@@ -5,12 +5,10 @@ import { defineAction } from "../actions/define.ts";
 import { flag, pageFields, webUrl } from "../actions/fields.ts";
 import { badInput } from "../errors.ts";
 import type { Page } from "../grid/page.ts";
-import { DialogOpened } from "../grid/page-dialogs.ts";
-import type { Landing } from "../grid/page-input.ts";
-import { type About, acting, quoteSelector } from "./failures.ts";
+import { type About, isStale, mapDriverError, quoteSelector } from "./failures.ts";
 import { clickChecked } from "./gestures/pointer.ts";
 import { setInputValue } from "./gestures/select.ts";
-import { dialogField, gesture, landed } from "./landing.ts";
+import { delivered, dialogField, landed, type Press } from "./landing.ts";
 import { locate, Selector, timeoutField } from "./selectors.ts";
 import { boundWrite, hideTyped, type Item, type Submit } from "./write-bound.ts";
 import { type Found, findField, submitIn, typeInto } from "./write-field.ts";
@@ -132,36 +130,35 @@ async function writeText(
 }
 
 /**
- * Plain text into each field in order, then the form sent as `submit` says. The navigation count
- * before the last gesture (for `landed`), and the fields the page changed from the text.
+ * Plain text into each field in order, then the form sent as `submit` says. The last press (for
+ * `landed`: where it began, and a click's own read), and the fields the page changed from the text.
+ * A press that threw goes to `delivered`: a dialog it opened ends the write (the result says so).
  */
 async function plainWrite(
   page: Page,
   items: Item[],
   input: In,
-): Promise<{ before: number; changed: string[]; read?: Landing }> {
+): Promise<{ press: Press; changed: string[] }> {
   const submit = input.submit as Submit;
-  let before = page.held.navigationCount;
+  const press: Press = { before: page.held.navigationCount };
   const changed: string[] = [];
   let last: Found | null = null;
   for (const item of items) {
+    press.before = page.held.navigationCount;
     try {
-      before = await gesture(page, async () => {
-        const got = await writeText(page, item, item.text ?? "", input.clear, input.timeout);
-        last = got.field;
-        if (got.changed) changed.push(got.changed);
-      });
+      const got = await writeText(page, item, item.text ?? "", input.clear, input.timeout);
+      last = got.field;
+      if (got.changed) changed.push(got.changed);
     } catch (err) {
-      // The insert opened a dialog: the write is done, and the result says so (as a gesture's).
-      if (err instanceof DialogOpened) return { before, changed };
-      throw err;
+      await delivered(page, err);
     }
-    if (page.prompt) return { before, changed };
+    if (page.prompt) return { press, changed };
   }
   const lastItem = items[items.length - 1] as Item;
   if (submit === true && last) {
     const field: Found = last;
-    before = await gesture(page, () => submitIn(page, field, lastItem.selector));
+    press.before = page.held.navigationCount;
+    await submitIn(page, field, lastItem.selector).catch((err: unknown) => delivered(page, err));
   } else if (typeof submit === "object") {
     const el = await locate(page, submit, {
       timeout: input.timeout,
@@ -169,13 +166,15 @@ async function plainWrite(
       scroll: true,
       field: "submit",
     });
-    let read: Landing | undefined;
-    before = await gesture(page, async () => {
-      read = await clickChecked(page, el, { count: 1, modifiers: [], selector: submit, landing: true });
-    });
-    return { before, changed, read };
+    press.before = page.held.navigationCount;
+    press.read = await clickChecked(page, el, {
+      count: 1,
+      modifiers: [],
+      selector: submit,
+      landing: true,
+    }).catch((err: unknown) => delivered(page, err));
   }
-  return { before, changed };
+  return { press, changed };
 }
 
 export const write = defineAction({
@@ -228,16 +227,21 @@ export const write = defineAction({
     ];
     const page = await ctx.browser.page();
     const about: About = { selector: input.fields ? undefined : input.selector, typed: input.text };
-    if (input.url !== undefined) await acting(about, () => page.goto(input.url as string));
+    // A failure is said where it is caught (mapDriverError); a write that met an element the page
+    // replaced meanwhile runs once more, finding its fields afresh.
+    const said = (err: unknown) => Promise.reject(mapDriverError(err, about));
+    if (input.url !== undefined) await page.goto(input.url).catch(said);
     if (items.some((i) => i.secret)) {
-      const done = await acting(about, () =>
+      const bound = () =>
         boundWrite(ctx, page, items, {
           clear: input.clear,
           submit: input.submit as Submit,
           timeout: input.timeout,
           about,
-        }),
-      );
+        });
+      const done = await bound()
+        .catch((err: unknown) => (isStale(err) ? bound() : Promise.reject(err)))
+        .catch(said);
       const at = hideTyped(await landed(page, done.before, ctx.effects), done.typed, ctx.effects);
       // A dialog the write closed to empty its fields is said beside where it left the page; a field
       // the page changed, by its selector alone.
@@ -248,9 +252,12 @@ export const write = defineAction({
         ...(changed.length ? { changed } : {}),
       };
     }
-    const { before, changed, read } = await acting(about, () => plainWrite(page, items, input));
+    const plain = () => plainWrite(page, items, input);
+    const { press, changed } = await plain()
+      .catch((err: unknown) => (isStale(err) ? plain() : Promise.reject(err)))
+      .catch(said);
     // A landing that carries a secret value is shown [hidden] and not recorded by the settle.
-    const at = await landed(page, before, ctx.effects, read);
+    const at = await landed(page, press.before, ctx.effects, press.read);
     return changed.length ? { ...at, changed } : at;
   },
 });

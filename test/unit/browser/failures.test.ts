@@ -2,7 +2,7 @@
 // gone stays as it is for the manager, and typed text never reaches a message.
 import { describe, expect, test } from "bun:test";
 import { error as wd } from "selenium-webdriver";
-import { acting, mapDriverError, reasonOf } from "../../../src/browser/failures.ts";
+import { mapDriverError, reasonOf } from "../../../src/browser/failures.ts";
 import { AppError } from "../../../src/errors.ts";
 
 const sel = { css: "#go" };
@@ -90,25 +90,5 @@ describe("mapDriverError", () => {
     expect(
       reasonOf(new Error("javascript error: boom\n  (Session info: chrome=156.0.1)\nStacktrace:\n#0 0x55")),
     ).toBe("boom");
-  });
-});
-
-describe("acting", () => {
-  test("retries once on a stale element, then maps", async () => {
-    let n = 0;
-    expect(
-      await acting({}, async () => {
-        if (n++ === 0) throw new wd.StaleElementReferenceError("stale");
-        return "done";
-      }),
-    ).toBe("done");
-    n = 0;
-    await expect(
-      acting({ selector: sel }, async () => {
-        n++;
-        throw new wd.StaleElementReferenceError("stale");
-      }),
-    ).rejects.toThrow("was replaced by the page");
-    expect(n).toBe(2);
   });
 });

@@ -43,14 +43,13 @@ export async function sendScreen(
 type Socket = Awaited<ReturnType<LiveBrowser["bidi"]>>;
 
 /**
- * The tab's URL and title, [hidden] where a value shows; {} when it cannot tell. A tab held by a
+ * The tab's URL and title as the page says them (the entry redacts them); {} when it cannot tell. A tab held by a
  * dialog (`prompted`) runs no script until it is answered: its title is not asked for (it would
  * cost every failed call meanwhile the title's whole timeout).
  */
 async function where(
   socket: Socket,
   tab: string,
-  redact: (text: string) => string,
   prompted: boolean,
 ): Promise<{ url?: string; title?: string }> {
   const [tree, title] = await Promise.all([
@@ -74,17 +73,14 @@ async function where(
           .catch(() => ""),
   ]);
   const url = tree.contexts[0]?.url;
-  return url ? { url: redact(url), title: redact(title) } : {};
+  return url ? { url, title } : {};
 }
 
 /** Where a failed call left the page of the browser it was handed back. */
-export async function pageOf(
-  browser: LiveBrowser,
-  redact: (text: string) => string,
-): Promise<{ url?: string; title?: string }> {
+export async function pageOf(browser: LiveBrowser): Promise<{ url?: string; title?: string }> {
   try {
     const page = await browser.page();
-    return await where(page.held.socket, page.where.tab, redact, page.held.prompts.has(page.where.tab));
+    return await where(page.held.socket, page.where.tab, page.held.prompts.has(page.where.tab));
   } catch {
     return {};
   }
@@ -94,12 +90,11 @@ export async function pageOf(
 export async function pageNow(
   reachable: Reach,
   workspace: string,
-  redact: (text: string) => string,
 ): Promise<{ url?: string; title?: string }> {
   let at: Awaited<ReturnType<typeof reach>> = null;
   try {
     at = await reach(reachable, workspace);
-    return at ? await where(at.socket, at.tab, redact, at.held.prompts?.has(at.tab) === true) : {};
+    return at ? await where(at.socket, at.tab, at.held.prompts?.has(at.tab) === true) : {};
   } catch {
     return {};
   } finally {

@@ -22,7 +22,7 @@ import { LiveScreens, type Reach } from "./screens.ts";
 export interface TimelineServiceNeeds extends Reach {
   config: Config;
   /** The one redactor: what an entry says leaves out every secret value. */
-  redactor: Pick<Redactor, "redact" | "redactDeep">;
+  redactor: Pick<Redactor, "redactDeep">;
   /** Where the entries are kept. */
   log: TimelineLog;
   /** The server's log. */
@@ -77,9 +77,6 @@ export class Timeline {
     this.calls = calls;
   }
 
-  /** What an entry says, with every secret value left out (the one redactor). */
-  private readonly redact = (text: string) => this.needs.redactor.redact(text);
-
   /**
    * A call as it ends, in its turn, handed the browser it leaves: sends for the screen there (the
    * picture is of the page the call left, and the answer does not wait for it: the entry does), and
@@ -116,41 +113,38 @@ export class Timeline {
     };
   }
 
+  /** The entry: what the call said (its arguments, where the page was, its error) in one pass of the redactor. */
   private async entryOf(end: CallEnd): Promise<NewEntry> {
     const { ended } = end;
-    const refused = !ended.ok && statusOf(ended.error) === 400;
+    // A refused call (400) keeps a short summary of what it sent.
+    const { args, cut } = keptArgs(end.args, !ended.ok && statusOf(ended.error) === 400);
+    const said: { args: Record<string, unknown>; error?: string; url?: string; title?: string } = { args };
+    if (!ended.ok) said.error = errorBody(ended.error).error;
+    if (end.step) Object.assign(said, { url: end.step.url, title: end.step.title });
+    else if (ended.ok) {
+      if (typeof ended.result.url === "string") said.url = ended.result.url;
+      if (typeof ended.result.title === "string") said.title = ended.result.title;
+    } else if (end.browser) Object.assign(said, await pageOf(end.browser));
+    else if (end.action.browser !== "none") Object.assign(said, await pageNow(this.needs, end.workspace));
+    const { error, url, title, ...safe } = this.needs.redactor.redactDeep(said);
     const entry: NewEntry = {
       time: end.time,
       surface: end.surface,
       tool: end.action.name,
       ms: end.ms,
-      ...this.argsOf(end.args, refused),
+      args: safe.args,
+      ...(cut ? { args_cut: true as const } : {}),
       status: ended.ok ? 200 : statusOf(ended.error),
     };
-    if (end.step) {
-      const { url, title, flow } = end.step;
-      if (!ended.ok) entry.error = this.redact(errorBody(ended.error).error);
-      return {
-        ...entry,
-        url: this.redact(url),
-        title: this.redact(title),
-        ...(end.step.return && { return: true as const }),
-        ...(flow && { flow }),
-      };
-    }
-    if (ended.ok) {
-      if (end.located?.length) entry.locators = this.locatorsOf(end.located);
-      if (typeof ended.result.url === "string") entry.url = this.redact(ended.result.url);
-      if (typeof ended.result.title === "string") entry.title = this.redact(ended.result.title);
-      return entry;
-    }
-    entry.error = this.redact(errorBody(ended.error).error);
-    const page = end.browser
-      ? await pageOf(end.browser, this.redact)
-      : end.action.browser === "none"
-        ? null
-        : await pageNow(this.needs, end.workspace, this.redact);
-    return { ...entry, ...page };
+    if (ended.ok && !end.step && end.located?.length) entry.locators = this.locatorsOf(end.located);
+    return {
+      ...entry,
+      ...(error !== undefined && { error }),
+      ...(url !== undefined && { url }),
+      ...(title !== undefined && { title }),
+      ...(end.step?.return && { return: true as const }),
+      ...(end.step?.flow && { flow: end.step.flow }),
+    };
   }
 
   /**
@@ -171,12 +165,6 @@ export class Timeline {
   async settled(workspace: string): Promise<void> {
     await this.calls?.recorded(workspace);
     await this.pending.idle(workspace);
-  }
-
-  private argsOf(raw: unknown, refused = false): { args: Record<string, unknown>; args_cut?: true } {
-    // A refused call (400) keeps a short summary of what it sent.
-    const { args, cut } = keptArgs(raw, refused);
-    return { args: this.needs.redactor.redactDeep(args), ...(cut ? { args_cut: true as const } : {}) };
   }
 
   /** The locators, as redacted as the arguments; one the redactor would change is not kept (none read). */

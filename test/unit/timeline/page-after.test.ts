@@ -1,9 +1,21 @@
 // Where a failed call left the page, for its timeline entry: the tab's url from the tree and its
-// title from the sandbox; a tab held by a dialog runs no script, so its title is not asked for (the
-// ask would hold every failed call meanwhile for the title's whole timeout).
+// title from the sandbox, redacted with the rest of the entry; a tab held by a dialog runs no script,
+// so its title is not asked for (the ask would hold every failed call meanwhile for the title's
+// whole timeout).
 import { expect, test } from "bun:test";
-import type { LiveBrowser } from "../../../src/actions/action.ts";
+import type { AnyAction, LiveBrowser } from "../../../src/actions/action.ts";
+import { defaultConfig } from "../../../src/config/schema.ts";
+import { badInput } from "../../../src/errors.ts";
+import { StepTools } from "../../../src/flows/tools.ts";
+import { Log } from "../../../src/log.ts";
+import { ACTIONS } from "../../../src/registry.ts";
+import { SecretCatalogue } from "../../../src/secrets/catalogue.ts";
+import { Redactor } from "../../../src/secrets/redactor.ts";
+import { emptyRecord } from "../../../src/store/record.ts";
+import { SqliteStore } from "../../../src/store/sqlite.ts";
+import { MemoryLog } from "../../../src/timeline/log.ts";
 import { pageOf } from "../../../src/timeline/page-after.ts";
+import { Timeline } from "../../../src/timeline/service.ts";
 
 function browser(prompted: boolean) {
   const sent: string[] = [];
@@ -24,19 +36,60 @@ function browser(prompted: boolean) {
   return { sent, live: { page: async () => page } as unknown as LiveBrowser };
 }
 
-const redact = (t: string) => t.replaceAll("Summer2026", "[hidden]");
-
-test("a failed call's page: the url and the title, redacted", async () => {
+test("a failed call's page: the url and the title", async () => {
   const { sent, live } = browser(false);
-  expect(await pageOf(live, redact)).toEqual({
-    url: "https://shop.example.test/cart?k=[hidden]",
-    title: "Cart [hidden]",
+  expect(await pageOf(live)).toEqual({
+    url: "https://shop.example.test/cart?k=Summer2026",
+    title: "Cart Summer2026",
   });
   expect(sent.sort()).toEqual(["browsingContext.getTree", "script.callFunction"]);
 });
 
 test("a tab held by a dialog: the url, an empty title, and no script asked for", async () => {
   const { sent, live } = browser(true);
-  expect(await pageOf(live, redact)).toEqual({ url: "https://shop.example.test/cart?k=[hidden]", title: "" });
+  expect(await pageOf(live)).toEqual({ url: "https://shop.example.test/cart?k=Summer2026", title: "" });
   expect(sent).toEqual(["browsingContext.getTree"]);
+});
+
+test("a failed call's entry says where it left the page, redacted with its arguments and error", async () => {
+  const config = defaultConfig();
+  config.secrets.entries = { shop: { keys: { v: { value: "Summer2026" } } } };
+  const store = new SqliteStore();
+  await store.set("w", emptyRecord());
+  const log = new MemoryLog(10);
+  const t = new Timeline({
+    config,
+    log,
+    logger: new Log(),
+    store,
+    connection: async () => {
+      throw new Error("no browser here");
+    },
+    redactor: new Redactor(new SecretCatalogue(config.secrets)),
+    tools: new StepTools(() => ACTIONS),
+    now: () => 1000,
+    events: { changed: () => undefined },
+  });
+  const navigate = ACTIONS.find((a) => a.name === "navigate") as AnyAction;
+  const error = badInput("no Summer2026 here");
+  const { live } = browser(false);
+  await t.ended({
+    surface: "rest",
+    workspace: "w",
+    action: navigate,
+    args: { url: "https://shop.example.test/?k=Summer2026" },
+    time: 1000,
+    ms: 1,
+    ended: { ok: false, error },
+    browser: live,
+  });
+  expect(await t.all("w")).toMatchObject([
+    {
+      args: { url: "https://shop.example.test/?k=[hidden]" },
+      status: 400,
+      error: "no [hidden] here",
+      url: "https://shop.example.test/cart?k=[hidden]",
+      title: "Cart [hidden]",
+    },
+  ]);
 });

@@ -1,6 +1,6 @@
-// A read that met an element the page replaced meanwhile (stale) runs once more, where its handler
-// calls it; a second stale is the 400 that says so (mapped where it is caught). extract and assert
-// on a fake page: its page call failing stale as told, then answering one visible match.
+// A read or a script that met an element the page replaced meanwhile (stale) runs once more, where
+// its handler calls it; a second stale is the 400 that says so (mapped where it is caught). extract,
+// assert and execute_script on a fake page: its call failing stale as told, then answering.
 import { describe, expect, test } from "bun:test";
 import { error as wd } from "selenium-webdriver";
 import { Effects } from "../../../src/actions/effects.ts";
@@ -8,6 +8,7 @@ import type { ActionContext } from "../../../src/actions/ports.ts";
 import { validate } from "../../../src/actions/validate.ts";
 import { assertAction } from "../../../src/browser/assert.ts";
 import { extract } from "../../../src/browser/extract.ts";
+import { executeScript } from "../../../src/browser/script.ts";
 
 function fakeCall(staleTimes: number) {
   const calls = { asked: 0 };
@@ -24,7 +25,17 @@ function fakeCall(staleTimes: number) {
     armingIn: ask,
     call: ask,
     state: async () => ({ url: "https://a.example/", title: "A" }),
+    // execute_script's: the script's value, then where the page is after it.
+    userCall: async () => {
+      await ask();
+      return { type: "string", value: "hi" };
+    },
+    landing: async () => ({
+      top: { context: "tab", url: "https://a.example/", children: [] },
+      seen: { leaving: null, title: "A" },
+    }),
   };
+  Object.assign(page.held, { reached: { ran: () => "https://a.example", ofOrigin: () => [] } });
   const ctx = { browser: { page: async () => page }, effects: new Effects() } as unknown as ActionContext;
   return { ctx, calls };
 }
@@ -34,9 +45,11 @@ const ACTIONS = {
     extract.handler(ctx, validate(extract.input, { selector: { css: "#q" }, timeout: 0 })),
   assert: (ctx: ActionContext) =>
     assertAction.handler(ctx, validate(assertAction.input, { selector: { css: "#q" }, timeout: 0 })),
+  execute_script: (ctx: ActionContext) =>
+    executeScript.handler(ctx, validate(executeScript.input, { script: "document.title" })),
 };
 
-describe.each(Object.entries(ACTIONS))("%s's handler", (_, run) => {
+describe.each(Object.entries(ACTIONS))("%s's handler", (name, run) => {
   test("a stale element: once more, and its answer", async () => {
     const { ctx, calls } = fakeCall(1);
     expect(await run(ctx)).toMatchObject({ url: "https://a.example/", title: "A" });
@@ -46,7 +59,7 @@ describe.each(Object.entries(ACTIONS))("%s's handler", (_, run) => {
   test("stale twice: the 400 that says the page replaced it, after one more try only", async () => {
     const { ctx, calls } = fakeCall(2);
     await expect(run(ctx)).rejects.toThrow(
-      '{"css":"#q"} was replaced by the page while the action ran: retry the call',
+      `${name === "execute_script" ? "the element" : '{"css":"#q"}'} was replaced by the page while the action ran: retry the call`,
     );
     expect(calls.asked).toBe(2);
   });

@@ -44,6 +44,8 @@ export interface CallEnd {
   browser: LiveBrowser | null;
   /** The selectors it named by ref, each with its element's durable locator (a kept flow uses them). */
   located?: Located[];
+  /** It had its turn, and no browser it leaves is connected here: where the page is goes unasked. */
+  unreached?: true;
   /** A flow step's: where it left the page as its run saw it, and the run's flow and `return`. */
   step?: { url: string; title: string; flow?: string; return: boolean };
 }

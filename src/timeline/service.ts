@@ -125,7 +125,8 @@ export class Timeline {
       if (typeof ended.result.url === "string") said.url = ended.result.url;
       if (typeof ended.result.title === "string") said.title = ended.result.title;
     } else if (end.browser) Object.assign(said, await pageOf(end.browser));
-    else if (end.action.browser !== "none") Object.assign(said, await pageNow(this.needs, end.workspace));
+    else if (end.action.browser !== "none" && !end.unreached)
+      Object.assign(said, await pageNow(this.needs, end.workspace));
     const { error, url, title, ...safe } = this.needs.redactor.redactDeep(said);
     const entry: NewEntry = {
       time: end.time,

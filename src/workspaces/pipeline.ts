@@ -316,7 +316,12 @@ export class CallPipeline implements Recording {
     try {
       if (!call.browser && facts.action.browser !== "none")
         own = await this.needs.lifecycle.current(workspace).catch(() => null);
-      await this.record({ ...facts, located: call.browser?.located() }, ended, call.browser ?? own, ms);
+      // Only a browser connected here is asked where it is: the record holds the lease, and a Grid
+      // that does not answer would keep the next call waiting on it.
+      const left = call.browser ?? own;
+      const reached = left && this.needs.connections.peek(left.id) ? left : null;
+      const located = call.browser?.located();
+      await this.record({ ...facts, located, ...(!reached && { unreached: true }) }, ended, reached, ms);
     } finally {
       own?.release();
     }

@@ -33,15 +33,16 @@ afterAll(async () => {
  */
 async function logging<T>(lines: () => void, call: () => Promise<T>): Promise<T> {
   const store = server.app.services.store as any;
-  const get = store.get;
-  store.get = function (key: string, ...rest: unknown[]) {
+  // The call's one read of it comes with its lease (its timeline entry's follows the answer).
+  const take = store.takeLeaseReading;
+  store.takeLeaseReading = function (key: string, ...rest: unknown[]) {
     if (key === W) lines();
-    return get.call(this, key, ...rest);
+    return take.call(this, key, ...rest);
   };
   try {
     return await call();
   } finally {
-    store.get = get;
+    store.takeLeaseReading = take;
   }
 }
 

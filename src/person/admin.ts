@@ -27,7 +27,7 @@ export interface PersonNeeds extends AdminNeeds {
     PersonSecrets,
     "list" | "remove" | "server" | "forServer" | "find" | "enter" | "decline"
   >;
-  /** The live view, drawn again at once after a person's input. */
+  /** The live view, drawn again at once after Hand back (after an input, the timeline nudges it). */
   readonly timeline: { readonly live: { nudge(workspace: string): void } };
   readonly events: { changed(workspace: string): void };
   readonly now: () => number;
@@ -125,7 +125,6 @@ export function inputRoutes(services: PersonNeeds) {
         input: { input },
         signal: request.signal,
       });
-      services.timeline.live.nudge(key);
       return json(result);
     },
     { ...onWorkspaceRoute(), parse: bodyParser() },

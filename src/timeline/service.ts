@@ -84,6 +84,8 @@ export class Timeline {
    * the record says it is). Never throws.
    */
   async ended(end: CallEnd): Promise<void> {
+    // A person's input landed: the live view draws now (and faster while they drive).
+    if (end.surface === "person" && end.ended.ok) this.live.nudge(end.workspace);
     if (!this.on) return;
     try {
       const { picture } = await this.screenOf(end);

@@ -11,6 +11,7 @@
 // `about.selector` is quoted in messages; `about.typed` (text being typed) is cut out of any message.
 import { error as wd } from "selenium-webdriver";
 import { AppError, badInput, redactCredentials, unavailable } from "../errors.ts";
+import { TabClosed } from "../grid/page-dialogs.ts";
 import { isNoSuchSession } from "../grid/webdriver-errors.ts";
 
 export interface About {
@@ -112,9 +113,7 @@ export function mapDriverError(err: unknown, about: About = {}): unknown {
       "the page did not finish loading within the browser's page load timeout: retry after a wait, or open the browser with a larger page_load_timeout",
     );
   }
-  if (err instanceof wd.NoSuchWindowError) {
-    return bad("the current tab was closed: pick another with switch (tab)");
-  }
+  if (err instanceof wd.NoSuchWindowError) return new TabClosed();
   if (err instanceof wd.NoSuchFrameError) {
     return bad("the frame is gone: leave it with switch (frame: null)");
   }

@@ -7,7 +7,7 @@ import type { ActionContext } from "../actions/ports.ts";
 import { BIDI_DOWN, badInput, unavailable } from "../errors.ts";
 import type { BidiSocket } from "../grid/bidi.ts";
 import type { Page } from "../grid/page.ts";
-import { dialogOpenError } from "../grid/page-dialogs.ts";
+import { dialogOpenError, TabClosed } from "../grid/page-dialogs.ts";
 import { originOf, withSiteData } from "../store/record.ts";
 import { capture, channelDown } from "./capture.ts";
 import { Saved } from "./schemas.ts";
@@ -33,7 +33,7 @@ async function readPage(page: Page, urlOf: Promise<string | null>) {
     (await urlOf) ??
     (await page.send("browsingContext.getTree", { root: tab, maxDepth: 0 })).contexts[0]?.url;
   const [url, got] = await Promise.all([tree(), page.callIn<Record<string, unknown>>(tab, "storagesNow")]);
-  if (url === undefined) throw badInput("the current tab was closed: pick another with switch (tab)");
+  if (url === undefined) throw new TabClosed();
   return {
     origin: originOf(url),
     local: got.local,

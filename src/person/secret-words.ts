@@ -3,7 +3,8 @@
 import type { Config } from "../config/schema.ts";
 import { badInput, conflict } from "../errors.ts";
 import { NavPolicy } from "../grid/policy.ts";
-import { globProblem, keyNames, placeOf, type SecretCatalogue } from "../secrets/catalogue.ts";
+import { keyNames, type SecretCatalogue } from "../secrets/catalogue.ts";
+import { globProblem, placeOf } from "../secrets/places.ts";
 
 /** What an agent (or an admin) asks a person for. */
 export interface SecretAsk {

@@ -2,15 +2,17 @@
 // `secrets.dirs`, followed without a restart: a secret read by name (`get`, the way a value is typed)
 // stats its own files first, so a new or changed one is typed and redacted at once; the listing
 // reads the folders; `all` (the redactor's, on every redaction) and `peek` read them again only when
-// a watch saw a change, or once per RECHECK_MS. Only changed files are parsed again.
+// a folder's own stamp changed (a file added or removed), a watch saw a change, or once per
+// RECHECK_MS. Only changed files are parsed again.
 import { type FSWatcher, readdirSync, readFileSync, statSync, watch } from "node:fs";
 import { join } from "node:path";
 import { parse as parseYamlText } from "yaml";
 import { SETTING_BY_KEY, type SecretEntry } from "../config/schema.ts";
 import { ConfigError } from "../config/sources.ts";
 import { parseYaml } from "../config/values.ts";
-import { hostMatches, hostPatternProblem } from "../kit/hosts.ts";
+import { hostMatches } from "../kit/hosts.ts";
 import { Log } from "../log.ts";
+import { globProblem, type Place, placeOf } from "./places.ts";
 import { parseTotp, type TotpSpec } from "./totp.ts";
 
 /** The longest `all` answers without reading the folders, when no watch told it of a change. */
@@ -57,48 +59,6 @@ export interface SecretsConfig {
 const SECRET_FILE = /^(.+)\.ya?ml$/;
 const SECRET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const ENTRIES = SETTING_BY_KEY.get("secrets.entries")!;
-
-/** The host an allowed_urls item names: a URL's host, or the item itself when it is a bare host. */
-export function allowedHost(item: string): string | null {
-  const text = item.trim();
-  const candidate = text.includes("://") ? text : `http://${text}`;
-  if (!URL.canParse(candidate)) return null;
-  const host = new URL(candidate).hostname.toLowerCase();
-  return host || null;
-}
-
-/**
- * Why an allowed_urls item holds a glob that is not taken (null when it holds none, or `*.host`,
- * which stands for the host and every name under it, as the navigation policy reads it).
- */
-export function globProblem(item: string): string | null {
-  if (!item.includes("*")) return null;
-  const host = allowedHost(item);
-  const text = item.trim();
-  const hostAt = host ? text.indexOf(host) : -1;
-  const outside = hostAt < 0 || `${text.slice(0, hostAt)}${text.slice(hostAt + host!.length)}`.includes("*");
-  return outside || !host
-    ? `${text} is a glob that is not supported: only a host may start with *. (*.example.test: the host and every name under it)`
-    : hostPatternProblem(host);
-}
-
-/** One allowed_urls item as matched: scheme and port only when the item names a scheme. */
-export interface Place {
-  host: string;
-  scheme?: string;
-  /** The port, "" for the scheme's default; absent for a bare host without one. */
-  port?: string;
-}
-
-/** The place an allowed_urls item names, or null when it is neither a URL nor a host. */
-export function placeOf(item: string): Place | null {
-  const host = allowedHost(item);
-  if (!host) return null;
-  const text = item.trim();
-  const url = new URL(text.includes("://") ? text : `http://${text}`);
-  if (text.includes("://")) return { host, scheme: url.protocol, port: url.port };
-  return url.port ? { host, port: url.port } : { host };
-}
 
 export function buildSecret(name: string, entry: SecretEntry, source: string): Secret | string {
   const allowedUrls = entry.allowed_urls ?? [];
@@ -157,8 +117,9 @@ export class SecretCatalogue {
   private fingerprint = "";
   private revision = 0;
   private secrets: readonly Secret[] = [];
-  /** When the folders were last read (ms), and whether a watch saw a change since. */
+  /** When the folders were last read (ms), their own stamps then, and whether a watch saw a change since. */
   private readAt = 0;
+  private dirStamps = "";
   private stale = false;
   private closed = false;
   private readonly watchers = new Map<string, FSWatcher>();
@@ -201,7 +162,9 @@ export class SecretCatalogue {
    * again when a watch saw a change or RECHECK_MS passed; a secret `get` read is in it already.
    */
   all(): readonly Secret[] {
-    if (this.stale || Date.now() - this.readAt >= this.recheckMs) this.refresh();
+    // A file added, removed or renamed changes its folder's stamp: redacted at once, whatever the watch.
+    if (this.stale || Date.now() - this.readAt >= this.recheckMs || this.stampDirs() !== this.dirStamps)
+      this.refresh();
     return this.secrets;
   }
 
@@ -210,6 +173,8 @@ export class SecretCatalogue {
     this.all();
     return this.current.get(name);
   }
+
+  private stampDirs = () => this.dirs.map(dirStamp).join();
 
   /** Stops following the folders. */
   close(): void {
@@ -256,6 +221,7 @@ export class SecretCatalogue {
     // Cleared before the reading: a change during it marks the catalogue stale again.
     this.stale = false;
     this.readAt = Date.now();
+    this.dirStamps = this.stampDirs();
     const seen = new Map<string, FileState>();
     const stamps: string[] = [];
     for (const dir of this.dirs) {
@@ -310,6 +276,14 @@ export class SecretCatalogue {
 }
 
 /** A file's size, time and inode, or null when it is no file (absent, a folder). */
+const dirStamp = (dir: string) => {
+  try {
+    return String(statSync(dir).mtimeMs);
+  } catch {
+    return "-";
+  }
+};
+
 function stampOf(path: string): string | null {
   try {
     const st = statSync(path);

@@ -11,7 +11,8 @@ import type { NodeRef } from "../grid/page-call.ts";
 import { callScript } from "../grid/page-call.ts";
 import { markScriptedDoc, scriptedDoc } from "../in-page/standalone.ts";
 import { hostMatches } from "../kit/hosts.ts";
-import { keyNames, type Place, type Secret } from "./catalogue.ts";
+import { keyNames, type Secret } from "./catalogue.ts";
+import type { Place } from "./places.ts";
 import { currentCode } from "./totp.ts";
 
 export interface SecretRef {

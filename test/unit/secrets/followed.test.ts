@@ -1,7 +1,7 @@
 // The secrets folder followed without a restart, and cheaply: a value typed through the catalogue
-// (`get`, the way a bound write or a flow step reads it) is redacted in the very next redaction; a
-// value in a file nobody typed is redacted once the folder's watch tells, or once the recheck time
-// passes; the folder is not read again on every redaction.
+// (`get`, the way a bound write or a flow step reads it), or in a file added to the folder, is
+// redacted in the very next redaction; a file changed in place that nobody typed once the folder's
+// watch tells, or once the recheck time passes; the folder is not read again on every redaction.
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -52,16 +52,18 @@ describe("the secrets folder, followed", () => {
     expect(cat.get("bank")).toBeUndefined();
   });
 
-  test("peek is a lookup, as the redactor's read: it sees what get read, and a file nobody read only once the recheck comes", async () => {
+  test("peek is a lookup, as the redactor's read: it sees a file added, what get read, and a file changed in place only once the recheck comes", async () => {
     const { dir: other, put: putOther } = folder();
     const cat = new SecretCatalogue({ dirs: [other], entries: {} }, quiet, HOUR);
-    cat.close(); // no watch: only get, or the recheck time, reads the folder
+    cat.close(); // no watch: the folder's own stamp, get, or the recheck time reads the folder
     putOther("shop", "shop-value-1234");
-    expect(cat.peek("shop")).toBeUndefined();
-    expect(cat.get("shop")?.keys.get("pw")).toBe("shop-value-1234");
     expect(cat.peek("shop")?.keys.get("pw")).toBe("shop-value-1234");
     putOther("shop", "shop-value-5678");
     expect(cat.peek("shop")?.keys.get("pw")).toBe("shop-value-1234");
+    expect(cat.get("shop")?.keys.get("pw")).toBe("shop-value-5678");
+    expect(cat.peek("shop")?.keys.get("pw")).toBe("shop-value-5678");
+    putOther("shop", "shop-value-9012");
+    expect(cat.peek("shop")?.keys.get("pw")).toBe("shop-value-5678");
     const soon = new SecretCatalogue({ dirs: [other], entries: {} }, quiet, 0);
     soon.close();
     putOther("mail", "mail-value-1234");
@@ -88,14 +90,26 @@ describe("the secrets folder, followed", () => {
     expect(r.redact("x rechecked-value-77")).toBe("x [hidden]");
   });
 
-  test("between rechecks, with no watch, a redaction does not read the folder (a file gone stays redacted)", () => {
+  test("with no watch, a file added is redacted in the very next redaction, a file removed is no longer listed", () => {
+    const { dir, put } = folder();
+    const cat = new SecretCatalogue({ dirs: [dir], entries: {} }, quiet, HOUR);
+    cat.close();
+    const r = new Redactor(cat);
+    expect(r.redact("x added-value-55")).toBe("x added-value-55");
+    put("added", "added-value-55");
+    expect(r.redact("x added-value-55")).toBe("x [hidden]");
+    unlinkSync(join(dir, "added.yaml"));
+    expect(cat.all().map((s) => s.name)).toEqual([]);
+  });
+
+  test("between rechecks, with no watch, a redaction does not read the folder again (a file changed in place keeps its old value)", () => {
     const { dir, put } = folder();
     put("one", "kept-value-123");
     const cat = new SecretCatalogue({ dirs: [dir], entries: {} }, quiet, HOUR);
     cat.close();
     const first = cat.all();
     expect(first.map((s) => s.name)).toEqual(["one"]);
-    unlinkSync(join(dir, "one.yaml"));
+    put("one", "other-value-456");
     // Typed through another name: its own files are looked at, not the folder.
     expect(cat.get("other")).toBeUndefined();
     expect(cat.all()).toBe(first);

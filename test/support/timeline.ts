@@ -3,7 +3,16 @@
 // session.ttl is expired as it is read.
 
 import type { CallEnd, Ended } from "../../src/actions/call.ts";
-import type { Timeline } from "../../src/timeline/service.ts";
+import { type Config, defaultConfig } from "../../src/config/schema.ts";
+import { StepTools, type ToolTable } from "../../src/flows/tools.ts";
+import { Log } from "../../src/log.ts";
+import { ACTIONS } from "../../src/registry.ts";
+import { SecretCatalogue } from "../../src/secrets/catalogue.ts";
+import { Redactor } from "../../src/secrets/redactor.ts";
+import { SqliteStore } from "../../src/store/sqlite.ts";
+import type { RecordStore } from "../../src/store/types.ts";
+import { MemoryLog, type TimelineLog } from "../../src/timeline/log.ts";
+import { Timeline } from "../../src/timeline/service.ts";
 
 export async function recordCall(
   t: Timeline,
@@ -20,4 +29,28 @@ export async function recordCall(
   await t.ended({ ...call, time, ms: 0, ended, browser: null });
   if (!ended.ok) throw ended.error;
   return ended.result;
+}
+
+/** A timeline on `store` with no browser to reach (a screen or a page read fails), its clock at 1000 s. */
+export function browserlessTimeline(opts: {
+  config?: Config;
+  log?: TimelineLog;
+  store?: RecordStore;
+  tools?: ToolTable;
+  now?: () => number;
+}): Timeline {
+  const config = opts.config ?? defaultConfig();
+  return new Timeline({
+    config,
+    log: opts.log ?? new MemoryLog(10),
+    logger: new Log(),
+    store: opts.store ?? new SqliteStore(),
+    connection: async () => {
+      throw new Error("no browser here");
+    },
+    redactor: new Redactor(new SecretCatalogue(config.secrets)),
+    tools: opts.tools ?? new StepTools(() => ACTIONS),
+    now: opts.now ?? (() => 1000),
+    events: { changed: () => undefined },
+  });
 }

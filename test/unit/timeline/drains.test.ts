@@ -10,11 +10,7 @@ import type { AnyAction } from "../../../src/actions/action.ts";
 import { defaultConfig } from "../../../src/config/schema.ts";
 import { badInput } from "../../../src/errors.ts";
 import { workspaceDir } from "../../../src/files/layout.ts";
-import { StepTools } from "../../../src/flows/tools.ts";
-import { Log } from "../../../src/log.ts";
 import { ACTIONS } from "../../../src/registry.ts";
-import { SecretCatalogue } from "../../../src/secrets/catalogue.ts";
-import { Redactor } from "../../../src/secrets/redactor.ts";
 import { emptyRecord } from "../../../src/store/record.ts";
 import { SqliteStore } from "../../../src/store/sqlite.ts";
 import { DiskLog } from "../../../src/timeline/disk-log.ts";
@@ -22,8 +18,7 @@ import { DiskLog } from "../../../src/timeline/disk-log.ts";
 const ENTRY_CAP = 16 * 1024;
 
 import { MemoryLog } from "../../../src/timeline/log.ts";
-import { Timeline } from "../../../src/timeline/service.ts";
-import { recordCall } from "../../support/timeline.ts";
+import { browserlessTimeline, recordCall } from "../../support/timeline.ts";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -36,19 +31,7 @@ async function timeline(log: MemoryLog, existing: string[]) {
   const config = defaultConfig();
   const store = new SqliteStore();
   for (const w of existing) await store.set(w, emptyRecord());
-  return new Timeline({
-    config,
-    log,
-    logger: new Log(),
-    store,
-    connection: async () => {
-      throw new Error("no browser here");
-    },
-    redactor: new Redactor(new SecretCatalogue(config.secrets)),
-    tools: new StepTools(() => ACTIONS),
-    now: () => 1000,
-    events: { changed: () => undefined },
-  });
+  return browserlessTimeline({ config, log, store });
 }
 
 const hugeBody = () =>

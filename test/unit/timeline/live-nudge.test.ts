@@ -4,16 +4,10 @@
 import { expect, test } from "bun:test";
 import type { AnyAction } from "../../../src/actions/action.ts";
 import type { CallEnd } from "../../../src/actions/call.ts";
-import { defaultConfig } from "../../../src/config/schema.ts";
-import { StepTools } from "../../../src/flows/tools.ts";
 import { Log } from "../../../src/log.ts";
 import { ACTIONS } from "../../../src/registry.ts";
-import { SecretCatalogue } from "../../../src/secrets/catalogue.ts";
-import { Redactor } from "../../../src/secrets/redactor.ts";
-import { SqliteStore } from "../../../src/store/sqlite.ts";
-import { MemoryLog } from "../../../src/timeline/log.ts";
 import { type Frame, LiveScreens, type Reach } from "../../../src/timeline/screens.ts";
-import { Timeline } from "../../../src/timeline/service.ts";
+import { browserlessTimeline } from "../../support/timeline.ts";
 
 // Every frame differs, so each one taken reaches the viewer.
 class Counting extends LiveScreens {
@@ -48,20 +42,7 @@ test("an input: a frame at once, then about 4 a second", async () => {
 });
 
 test("the timeline hears a person's input that landed and nudges the live view; an agent's call, or an input that failed, does not", async () => {
-  const config = defaultConfig();
-  const t = new Timeline({
-    config,
-    log: new MemoryLog(10),
-    logger: new Log(),
-    store: new SqliteStore(),
-    connection: async () => {
-      throw new Error("no browser here");
-    },
-    redactor: new Redactor(new SecretCatalogue(config.secrets)),
-    tools: new StepTools(() => ACTIONS),
-    now: () => 1000,
-    events: { changed: () => undefined },
-  });
+  const t = browserlessTimeline({});
   const nudged: string[] = [];
   t.live.nudge = (w) => void nudged.push(w);
   const action = ACTIONS.find((a) => a.name === "navigate") as AnyAction;

@@ -11,19 +11,15 @@ import type { AnyAction, LiveBrowser } from "../../../src/actions/action.ts";
 import { defaultConfig } from "../../../src/config/schema.ts";
 import { badInput } from "../../../src/errors.ts";
 import { StepTools } from "../../../src/flows/tools.ts";
-import { Log } from "../../../src/log.ts";
 import { ACTIONS } from "../../../src/registry.ts";
-import { SecretCatalogue } from "../../../src/secrets/catalogue.ts";
-import { Redactor } from "../../../src/secrets/redactor.ts";
 import { emptyRecord } from "../../../src/store/record.ts";
 import { SqliteStore } from "../../../src/store/sqlite.ts";
 import { DiskLog } from "../../../src/timeline/disk-log.ts";
 import { keptArgs, type NewEntry, type TimelineEntry } from "../../../src/timeline/entry.ts";
 import { flowFieldsOf, isStep } from "../../../src/timeline/flow.ts";
 import { MemoryLog, type TimelineLog } from "../../../src/timeline/log.ts";
-import { Timeline } from "../../../src/timeline/service.ts";
 import { jpeg } from "../../support/images.ts";
-import { recordCall } from "../../support/timeline.ts";
+import { browserlessTimeline, recordCall } from "../../support/timeline.ts";
 
 const dirs: string[] = [];
 const tmp = () => {
@@ -139,19 +135,7 @@ function timelineWith(
   // The workspace exists: a timeline is kept only for one that does.
   const store = new SqliteStore();
   void store.set("w", emptyRecord());
-  return new Timeline({
-    config,
-    log,
-    logger: new Log(),
-    store,
-    connection: async () => {
-      throw new Error("no browser here");
-    },
-    redactor: new Redactor(new SecretCatalogue(config.secrets)),
-    tools,
-    now: () => clock.now,
-    events: { changed: () => undefined },
-  });
+  return browserlessTimeline({ config, log, store, tools, now: () => clock.now });
 }
 
 describe("the timeline service", () => {

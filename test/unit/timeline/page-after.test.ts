@@ -6,16 +6,12 @@ import { expect, test } from "bun:test";
 import type { AnyAction, LiveBrowser } from "../../../src/actions/action.ts";
 import { defaultConfig } from "../../../src/config/schema.ts";
 import { badInput } from "../../../src/errors.ts";
-import { StepTools } from "../../../src/flows/tools.ts";
-import { Log } from "../../../src/log.ts";
 import { ACTIONS } from "../../../src/registry.ts";
-import { SecretCatalogue } from "../../../src/secrets/catalogue.ts";
-import { Redactor } from "../../../src/secrets/redactor.ts";
 import { emptyRecord } from "../../../src/store/record.ts";
 import { SqliteStore } from "../../../src/store/sqlite.ts";
 import { MemoryLog } from "../../../src/timeline/log.ts";
 import { pageOf } from "../../../src/timeline/page-after.ts";
-import { Timeline } from "../../../src/timeline/service.ts";
+import { browserlessTimeline } from "../../support/timeline.ts";
 
 function browser(prompted: boolean) {
   const sent: string[] = [];
@@ -57,19 +53,7 @@ test("a failed call's entry says where it left the page, redacted with its argum
   const store = new SqliteStore();
   await store.set("w", emptyRecord());
   const log = new MemoryLog(10);
-  const t = new Timeline({
-    config,
-    log,
-    logger: new Log(),
-    store,
-    connection: async () => {
-      throw new Error("no browser here");
-    },
-    redactor: new Redactor(new SecretCatalogue(config.secrets)),
-    tools: new StepTools(() => ACTIONS),
-    now: () => 1000,
-    events: { changed: () => undefined },
-  });
+  const t = browserlessTimeline({ config, log, store });
   const navigate = ACTIONS.find((a) => a.name === "navigate") as AnyAction;
   const error = badInput("no Summer2026 here");
   const { live } = browser(false);

@@ -96,6 +96,12 @@ test("exactly one input: none or two is a 400 naming what to send", async () => 
   expect((await bad.json()).error).toContain("click.y");
   const long = await input({ text: "x".repeat(2001) });
   expect(long.status).toBe(400);
+  // A name every object has is no kind of input: a 400 saying what to send, never a 500.
+  for (const raw of ['{"constructor":{"x":1}}', '{"__proto__":{"x":1,"y":1}}']) {
+    const res = await input(JSON.parse(raw));
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toContain("exactly one of click");
+  }
 });
 
 test("without a token a 401; signed in, from a foreign Origin a 403", async () => {

@@ -92,6 +92,28 @@ function documented(issues: Issue[]): Issue | undefined {
   return issues.find((i) => i !== first && i.code === "too_big" && same(i));
 }
 
+/** What a rule across fields found: the field under the checked value (none: the value itself), and what it must be. */
+export interface Problem {
+  path?: readonly (string | number)[];
+  /** "must …" (validation's 400 says `field "x" must …`). */
+  message: string;
+}
+
+/**
+ * `schema` with `rule` checked on its parsed value, where zod runs a refinement (after the value's own
+ * fields, before those of the value around it: the same issue order as the rule's own refinement).
+ * The rule is a pure function of the value, returning its problems; the issues are made here.
+ */
+export function ruled<S extends z.ZodType>(
+  schema: S,
+  rule: (value: z.output<S>) => readonly Problem[] | Problem | null,
+): S {
+  return schema.superRefine((value, ctx) => {
+    for (const p of [rule(value) ?? []].flat())
+      ctx.addIssue({ code: "custom", message: p.message, ...(p.path?.length ? { path: [...p.path] } : {}) });
+  });
+}
+
 /** Parses `value` with `schema` or throws a 400 naming the first bad field. */
 export function validate<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   const result = schema.safeParse(value);

@@ -2,6 +2,7 @@
 // is one sandbox call per poll (the page library finds, orders visible matches first, and says what
 // is there instead when nothing matched); elements come back as BiDi node references.
 import { z } from "zod";
+import { type Problem, ruled } from "../actions/validate.ts";
 import { badInput } from "../errors.ts";
 import type { Page } from "../grid/page.ts";
 import type { NodeRef, PageFn } from "../grid/page-call.ts";
@@ -13,75 +14,56 @@ import { frameHolding, frameSentence } from "./selectors-frames.ts";
 import { keeping, noteLocator } from "./selectors-kept.ts";
 
 const KINDS = ["ref", "css", "xpath", "text", "label", "role"] as const;
+// The fields only one kind takes, in the order they are checked.
+const ONLY_WITH = [
+  ["exact", "text"],
+  ["nth", "text"],
+  ["within", "text"],
+  ["name", "role"],
+] as const;
 const EXAMPLE = `e.g. {"ref": "e12"} from read_page, {"css": "#email"}, {"text": "Sign in"}, {"label": "Email"} or {"role": "button", "name": "Sign in"}`;
 
 const part = (what: string) => z.string().min(1).max(2000).optional().describe(what);
 
-export const Selector = z
-  .strictObject({
-    ref: z
-      .string()
-      .regex(/^[a-z]{1,2}[0-9]{1,7}$/, "must be a ref read_page gave, such as e12")
-      .optional()
-      .describe("A ref read_page gave (e12): that very element, on the page read_page read."),
-    css: part('A CSS selector, as read_page gives them: #id, input[name="q"], form > button.'),
-    xpath: part("An XPath expression."),
-    text: part("The visible text of the element (a button, a link, a heading...).").meta({
-      docs: "The visible text of the element (a button, a link, a heading...); written /pattern/flags, a regular expression its text matches (a search: the innermost elements whose text matches, e.g. /\\$\\d+\\.\\d\\d/ for prices).",
-    }),
-    exact: z
-      .boolean()
-      .optional()
-      .describe(
-        "With text: true (default) matches the whole text; false matches any element containing it, ignoring case.",
-      ),
-    nth: z
-      .number()
-      .int()
-      .min(1)
-      .max(1000)
-      .optional()
-      .describe("With text: the n-th visible match in page order (1 = the first)."),
-    within: z
-      .strictObject({
-        ref: z
-          .string()
-          .regex(/^[a-z]{1,2}[0-9]{1,7}$/, "must be a ref read_page gave, such as e12")
-          .describe("A ref read_page gave."),
-      })
-      .optional()
-      .describe('With text: only matches inside this element, {"ref": "e12"}.'),
-    label: part("A form field by its label, aria-label or placeholder."),
-    role: part("An ARIA role: button, link, textbox, checkbox, radio, combobox, heading, tab, menuitem..."),
-    name: part("With role: the accessible name (exact, ignoring case; else contained)."),
-  })
-  .superRefine((s, ctx) => {
-    const given = KINDS.filter((k) => s[k] !== undefined);
-    if (given.length !== 1) {
-      ctx.addIssue({
-        code: "custom",
-        message: `must name exactly one of ref, css, xpath, text, label or role (${EXAMPLE})`,
-      });
-    } else if (s.exact !== undefined && given[0] !== "text") {
-      ctx.addIssue({ code: "custom", path: ["exact"], message: "must only come with text" });
-    } else if (s.nth !== undefined && given[0] !== "text") {
-      ctx.addIssue({ code: "custom", path: ["nth"], message: "must only come with text" });
-    } else if (s.within !== undefined && given[0] !== "text") {
-      ctx.addIssue({ code: "custom", path: ["within"], message: "must only come with text" });
-    } else if (s.name !== undefined && given[0] !== "role") {
-      ctx.addIssue({ code: "custom", path: ["name"], message: "must only come with role" });
-    } else if (s.text !== undefined) {
-      try {
-        textRegex(s.text);
-      } catch (e) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["text"],
-          message: `is written /pattern/flags, a regular expression, but not a valid one (${(e as Error).message}): fix it, or give the text without the slashes`,
-        });
-      }
-    }
-  })
+const SelectorFields = z.strictObject({
+  ref: z
+    .string()
+    .regex(/^[a-z]{1,2}[0-9]{1,7}$/, "must be a ref read_page gave, such as e12")
+    .optional()
+    .describe("A ref read_page gave (e12): that very element, on the page read_page read."),
+  css: part('A CSS selector, as read_page gives them: #id, input[name="q"], form > button.'),
+  xpath: part("An XPath expression."),
+  text: part("The visible text of the element (a button, a link, a heading...).").meta({
+    docs: "The visible text of the element (a button, a link, a heading...); written /pattern/flags, a regular expression its text matches (a search: the innermost elements whose text matches, e.g. /\\$\\d+\\.\\d\\d/ for prices).",
+  }),
+  exact: z
+    .boolean()
+    .optional()
+    .describe(
+      "With text: true (default) matches the whole text; false matches any element containing it, ignoring case.",
+    ),
+  nth: z
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .optional()
+    .describe("With text: the n-th visible match in page order (1 = the first)."),
+  within: z
+    .strictObject({
+      ref: z
+        .string()
+        .regex(/^[a-z]{1,2}[0-9]{1,7}$/, "must be a ref read_page gave, such as e12")
+        .describe("A ref read_page gave."),
+    })
+    .optional()
+    .describe('With text: only matches inside this element, {"ref": "e12"}.'),
+  label: part("A form field by its label, aria-label or placeholder."),
+  role: part("An ARIA role: button, link, textbox, checkbox, radio, combobox, heading, tab, menuitem..."),
+  name: part("With role: the accessible name (exact, ignoring case; else contained)."),
+});
+
+export const Selector = ruled(SelectorFields, selectorProblem)
   // Shared: tools/list shows this line, not the whole shape, wherever a selector is taken.
   .describe(
     'Which element: {"ref": "e12"} from read_page, or one of css, xpath, text (+nth, within), label, role (+name), e.g. {"css": "#q"}.',
@@ -89,6 +71,26 @@ export const Selector = z
   .meta({ shared: true });
 
 export type Selector = z.infer<typeof Selector>;
+
+/** What a selector names wrongly, or null: exactly one kind, the fields only its kind takes, text's pattern. */
+export function selectorProblem(s: z.infer<typeof SelectorFields>): Problem | null {
+  const given = KINDS.filter((k) => s[k] !== undefined);
+  if (given.length !== 1)
+    return { message: `must name exactly one of ref, css, xpath, text, label or role (${EXAMPLE})` };
+  for (const [field, kind] of ONLY_WITH)
+    if (s[field] !== undefined && given[0] !== kind)
+      return { path: [field], message: `must only come with ${kind}` };
+  if (s.text === undefined) return null;
+  try {
+    textRegex(s.text);
+    return null;
+  } catch (e) {
+    return {
+      path: ["text"],
+      message: `is written /pattern/flags, a regular expression, but not a valid one (${(e as Error).message}): fix it, or give the text without the slashes`,
+    };
+  }
+}
 
 export const DEFAULT_TIMEOUT = 5;
 export const timeoutField = () =>

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { defineAction } from "../actions/define.ts";
 import { flag, pageFields, webUrl } from "../actions/fields.ts";
+import { type Problem, ruled } from "../actions/validate.ts";
 import { badInput } from "../errors.ts";
 import type { Page } from "../grid/page.ts";
 import { type About, isStale, mapDriverError, quoteSelector } from "./failures.ts";
@@ -23,25 +24,26 @@ const SecretRef = SecretShape.describe(
 
 const Text = z.string().max(100_000);
 
-const oneOf = (i: { text?: unknown; secret?: unknown }, ctx: z.RefinementCtx, at: (string | number)[]) => {
-  if ((i.text === undefined) === (i.secret === undefined))
-    ctx.addIssue({
-      code: "custom",
-      path: [...at, i.text === undefined ? "text" : "secret"],
-      message: "must be given instead of the other: give exactly one of text or secret",
-    });
-};
+/** Text or secret, exactly one. */
+const oneOf = (i: { text?: unknown; secret?: unknown }): Problem | null =>
+  (i.text === undefined) === (i.secret === undefined)
+    ? {
+        path: [i.text === undefined ? "text" : "secret"],
+        message: "must be given instead of the other: give exactly one of text or secret",
+      }
+    : null;
 
-const FieldItem = z
-  .strictObject({
+const FieldItem = ruled(
+  z.strictObject({
     selector: Selector.describe("The field."),
     text: Text.optional(),
     secret: SecretShape.optional(),
-  })
-  .superRefine((i, ctx) => oneOf(i, ctx, []));
+  }),
+  oneOf,
+);
 
-const Input = z
-  .strictObject({
+const Input = ruled(
+  z.strictObject({
     selector: Selector.optional().describe('The field, e.g. {"label": "Email"}.').meta({
       docs: 'The field: e.g. {"label": "Email"} or a selector read_page gave. A label or a wrapper with one field inside works too. Or give fields.',
     }),
@@ -70,18 +72,17 @@ const Input = z
       }),
     timeout: timeoutField(),
     url: webUrl().optional().describe("Go here first.").meta({ docs: "Go to this page first." }),
-  })
-  .superRefine((i, ctx) => {
-    if (i.fields !== undefined) {
-      for (const k of ["selector", "text", "secret"] as const)
-        if (i[k] !== undefined)
-          ctx.addIssue({ code: "custom", path: [k], message: "must not come with fields: put it in fields" });
-      return;
-    }
-    if (i.selector === undefined)
-      ctx.addIssue({ code: "custom", path: ["selector"], message: "is required (or give fields)" });
-    oneOf(i, ctx, []);
-  });
+  }),
+  (i): Problem[] => {
+    if (i.fields !== undefined)
+      return (["selector", "text", "secret"] as const).flatMap((k) =>
+        i[k] === undefined ? [] : [{ path: [k], message: "must not come with fields: put it in fields" }],
+      );
+    const selector: Problem[] =
+      i.selector === undefined ? [{ path: ["selector"], message: "is required (or give fields)" }] : [];
+    return [...selector, ...[oneOf(i) ?? []].flat()];
+  },
+);
 
 type In = z.infer<typeof Input>;
 

@@ -5,6 +5,7 @@
 // schema (declared here), and an input is checked by the branch its action names.
 import { z } from "zod";
 import type { ActionContext } from "../../actions/ports.ts";
+import { type Problem, ruled } from "../../actions/validate.ts";
 import type { Page } from "../../grid/page.ts";
 import type { Press } from "../landing.ts";
 import { Selector } from "../selectors.ts";
@@ -164,24 +165,24 @@ export function gestureInput<G extends readonly AnyGesture[], T extends z.ZodTyp
     }
   const byAction = new Map(gestures.flatMap((g) => g.actions.map((a) => [a, g] as const)));
   const actions = [...byAction.keys()] as [string, ...string[]];
-  const input = z
-    .strictObject({
+  const input = ruled(
+    z.strictObject({
       action: z.enum(actions).meta({ docs: "The gesture (REST: the last path segment)." }),
       ...shape,
       timeout,
-    })
-    .superRefine((input, ctx) => {
+    }),
+    (input) => {
       const i = input as Record<string, unknown> & { action: string; timeout: number };
-      const issue: Issue = (field, message) => ctx.addIssue({ code: "custom", path: [field], message });
+      const problems: Problem[] = [];
+      const issue: Issue = (field, message) => problems.push({ path: [field], message });
       const g = byAction.get(i.action) as AnyGesture;
-      let foreign = false;
-      for (const name of Object.keys(shape)) {
-        if (i[name] === undefined || name in g.fields) continue;
-        issue(name, `must only come with action ${either(takers.get(name) ?? [])}`);
-        foreign = true;
-      }
-      if (!foreign) for (const rule of [g.check ?? []].flat()) rule(i, issue);
-    });
+      for (const name of Object.keys(shape))
+        if (i[name] !== undefined && !(name in g.fields))
+          issue(name, `must only come with action ${either(takers.get(name) ?? [])}`);
+      if (!problems.length) for (const rule of [g.check ?? []].flat()) rule(i, issue);
+      return problems;
+    },
+  );
   return input as unknown as z.ZodObject<InputShape<G, T>, z.core.$strict>;
 }
 

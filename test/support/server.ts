@@ -95,7 +95,14 @@ export function okCaller(server: TestServer, workspace: string) {
   };
 }
 
-/** Ends every browser the test's workspaces hold, so the two Grid slots are free for the next file. */
+/**
+ * Ends every browser the test's workspaces hold, so the two Grid slots are free for the next file.
+ * An admin's End, not end_browser: a call still in flight (one a failed test left hanging) holds the
+ * workspace's turn, end_browser would wait for it and give up, and the server closing after would
+ * leave the browser on the Grid, a slot taken for the files after (scripts/test.mjs's slot watch).
+ */
 export async function endAll(server: TestServer, workspaces: string[]): Promise<void> {
-  for (const w of workspaces) await server.call("DELETE", "/browser", undefined, w).catch(() => undefined);
+  await Promise.all(
+    workspaces.map((w) => server.app.services.workspaces.interrupt(w).catch(() => undefined)),
+  );
 }

@@ -1,7 +1,7 @@
 // A call as it comes into the call pipeline, and as it ends for who subscribed to it (the activity
 // log, the timeline): shapes only, so a surface or a subscriber need not import the pipeline.
 import { z } from "zod";
-import type { Located } from "../grid/page.ts";
+import type { Located } from "../grid/page-found.ts";
 import type { AnyAction, Asking, LiveBrowser } from "./action.ts";
 
 type AnyRecord = Record<string, unknown>;

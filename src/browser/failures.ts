@@ -12,6 +12,7 @@
 import { error as wd } from "selenium-webdriver";
 import { AppError, badInput, redactCredentials, unavailable } from "../errors.ts";
 import { TabClosed } from "../grid/page-dialogs.ts";
+import { coveredError as covered } from "../grid/page-found.ts";
 import { isNoSuchSession } from "../grid/webdriver-errors.ts";
 
 export interface About {
@@ -129,10 +130,7 @@ export function mapDriverError(err: unknown, about: About = {}): unknown {
 /** The 400 for a click another element would get; `cover` describes that element when known. */
 export function coveredError(about: About, cover: string | null): AppError {
   const q = about.selector === undefined ? "the element" : quoteSelector(about.selector);
-  return badInput(
-    `${q} is covered${cover ? ` by ${cover}` : " by another element"}, which would get the click: close or wait for what covers it (a dialog, a banner, an overlay), then retry`,
-    about.field ?? "selector",
-  );
+  return covered(q, cover, about.field ?? "selector");
 }
 
 /** Whether `err` says an element went stale: the action is worth running once more, locating afresh. */

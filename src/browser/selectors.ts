@@ -1,17 +1,19 @@
-// Selectors: one schema for every action that names an element, and locating with a wait. Locating
-// is one sandbox call per poll (the page library finds, orders visible matches first, and says what
+// Selectors: one schema for every action that names an element, and the element as the page seeks
+// it (a `Query`, as Playwright's locator): the page locates it with a wait, one sandbox call per poll
+// (grid/page-input.ts `seek`; the page library finds, orders visible matches first, and says what
 // is there instead when nothing matched); elements come back as BiDi node references.
 import { z } from "zod";
 import { type Problem, ruled } from "../actions/validate.ts";
-import { badInput } from "../errors.ts";
 import type { Page } from "../grid/page.ts";
 import type { NodeRef, PageFn } from "../grid/page-call.ts";
+import { whatIsThere as nearest } from "../grid/page-found.ts";
+import { type PageMatch, type Query, seek as seekIn } from "../grid/page-input.ts";
 import type { PageSelector } from "../in-page/index.ts";
-import { type Found, textRegex } from "../in-page/selectors.ts";
+import { textRegex } from "../in-page/selectors.ts";
 import { quoteSelector } from "./failures.ts";
 import { refPlace } from "./ref-places.ts";
-import { frameHolding, frameSentence } from "./selectors-frames.ts";
-import { keeping, noteLocator } from "./selectors-kept.ts";
+
+export type { PageMatch, Query };
 
 const KINDS = ["ref", "css", "xpath", "text", "label", "role"] as const;
 // The fields only one kind takes, in the order they are checked.
@@ -129,13 +131,6 @@ export interface LocateOptions {
   field?: string;
 }
 
-/** What a locating script reports; scripts may add their own fields. */
-export interface PageMatch {
-  total: number;
-  visible: number;
-  invalid?: Found["invalid"];
-}
-
 interface Matched extends PageMatch {
   els: NodeRef[];
 }
@@ -147,123 +142,27 @@ export interface SeekArgs {
   visible: boolean;
 }
 
-const POLL_MS = [0, 50, 100, 200, 250];
-/**
- * How long a selector may match nothing here before the frames are asked once: a match in one of
- * them (a payment or sign-in frame from another host) ends the wait, as nothing here would.
- */
-const FRAMES_AFTER_MS = 1_000;
-interface Framed {
-  path: (string | null)[] | null;
-  asked?: boolean;
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-const ready = (got: PageMatch, visible: boolean | undefined) => (visible ? got.visible > 0 : got.total > 0);
-
-async function poll<T extends PageMatch>(
-  page: Page,
-  sel: PageSelector,
-  opts: LocateOptions,
-  script: PageFn,
-  args: Record<string, unknown>,
-  /** Set to the frames holding a match, when asking them ended the wait early. */
-  framed: Framed | null = null,
-): Promise<T> {
-  const start = Date.now();
-  const deadline = start + opts.timeout * 1000;
-  const all = { max: 1, scroll: opts.scroll === true, visible: opts.visible === true, ...args };
-  // A ref (or the ref a text is looked for within) acts in the document read_page saw it in, a frame
-  // of this tab maybe: no switch needed. One whose frame went is looked for here, and said so.
+/** The element `selector` names, as the page seeks it (a ref's document looked up where read_page noted it). */
+export function query(page: Page, selector: Selector, opts: LocateOptions & { allowNone?: boolean }): Query {
+  const sel = pageSelector(selector);
   const ref = "ref" in sel ? sel.ref : "within" in sel ? sel.within : undefined;
-  let context = (ref !== undefined ? refPlace(page.held, ref, page.where.tab) : undefined) ?? page.context;
-  for (let i = 0; ; i++) {
-    // Locating also marks the page for the gesture that follows (see page/leaving.ts).
-    const [fn, ...first] = keeping(script, sel);
-    const got = await page.armingIn<T>(context, fn, ...first, sel, all).catch((err: unknown) => {
-      if (context === page.context) throw err;
-      context = page.context;
-      return page.armingIn<T>(context, fn, ...first, sel, all);
-    });
-    if (got.invalid?.kind === "ref")
-      throw badInput(
-        got.invalid.reason,
-        `${opts.field ?? "selector"}${got.invalid.within ? ".within" : ""}.ref`,
-      );
-    if (got.invalid) {
-      const kind = got.invalid.kind;
-      const field = `${opts.field ?? "selector"}.${kind}`;
-      throw badInput(
-        `field "${field}" is not a valid ${kind === "css" ? "CSS selector" : "XPath expression"}: ${got.invalid.reason}`,
-        field,
-      );
-    }
-    if (ready(got, opts.visible) || Date.now() >= deadline) return got;
-    if (framed && !framed.asked && got.total === 0 && Date.now() - start >= FRAMES_AFTER_MS) {
-      framed.asked = true;
-      framed.path = await frameHolding(page, sel).catch(() => null);
-      if (framed.path) return got;
-    }
-    const wait = POLL_MS[Math.min(i + 1, POLL_MS.length - 1)] as number;
-    await sleep(Math.max(0, Math.min(wait, deadline - Date.now())));
-  }
-}
-
-const seconds = (t: number) => `${t} s`;
-
-/** The 400 for a selector that matched nothing (or nothing visible) when the wait ran out. */
-async function notMatched(
-  page: Page,
-  selector: Selector,
-  got: PageMatch,
-  opts: LocateOptions,
-  /** The frames were asked during the wait and held nothing: not asked again. */
-  framesAsked = false,
-): Promise<Error> {
-  const q = quoteSelector(selector);
-  const field = opts.field ?? "selector";
-  if (got.total > 0) {
-    return badInput(
-      `${q} matched ${got.total === 1 ? "1 element" : `${got.total} elements`} but none is visible after ${seconds(opts.timeout)}: it may be in a closed menu, a collapsed section or another tab. Reveal it first (hover or click what opens it), or call read_page to see what is visible`,
-      field,
-    );
-  }
-  if (selector.nth !== undefined) {
-    const { nth: _, ...all } = pageSelector(selector) as { text: string; nth?: number };
-    const shown = await page.call<number>("visibleMatches", all).catch(() => null);
-    if (shown !== null && shown > 0)
-      return badInput(
-        `${q} asks for match ${selector.nth}, but the page shows ${shown === 1 ? "1 visible match" : `${shown} visible matches`} of that text after ${seconds(opts.timeout)}: give a smaller nth, or call read_page`,
-        `${field}.nth`,
-      );
-  }
-  const instead = await whatIsThere(page, selector, !framesAsked);
-  return badInput(
-    `nothing matched ${q} within ${seconds(opts.timeout)}.${instead ? ` ${instead}` : ""} Call read_page to see the page and its selectors`,
-    field,
-  );
+  const { timeout, visible, scroll, allowNone } = opts;
+  return {
+    given: selector,
+    sel,
+    quoted: quoteSelector(selector),
+    field: opts.field ?? "selector",
+    context: ref === undefined ? undefined : refPlace(page.held, ref, page.where.tab),
+    timeout,
+    visible,
+    scroll,
+    allowNone,
+  };
 }
 
 /** A sentence or two on what the page holds nearest to what `selector` asked for ("" if it cannot tell). */
-export async function whatIsThere(page: Page, selector: Selector, frames = true): Promise<string> {
-  const sel = pageSelector(selector);
-  const framed = frames ? await frameHolding(page, sel).catch(() => null) : null;
-  if (framed) return frameSentence(framed);
-  try {
-    const h = await page.call<{ what: string; items: string[]; roles?: string[] }>("hints", sel);
-    const raw = "css" in sel || "xpath" in sel;
-    const items = raw ? h.items : h.items.map((i) => JSON.stringify(i));
-    const out: string[] = [];
-    if (items.length) out.push(`Nearest ${h.what} on the page: ${items.join(", ")}.`);
-    if (h.roles?.length) out.push(`Roles on the page: ${h.roles.join(", ")}.`);
-    if (!out.length) out.push(`The page has no ${h.what}.`);
-    return out.join(" ");
-  } catch {
-    // the hint is a courtesy; a message stands without it
-    return "";
-  }
-}
+export const whatIsThere = (page: Page, selector: Selector): Promise<string> =>
+  nearest(page, pageSelector(selector));
 
 /**
  * Runs a locating `script` (a page function called as `script(selector, args)`) until it reports a
@@ -277,19 +176,7 @@ export async function seek<T extends PageMatch = Matched>(
   script: PageFn = "located",
   args: Record<string, unknown> = {},
 ): Promise<T> {
-  // Waiting for a match to come (allowNone) is not cut short by one elsewhere.
-  const framed: Framed | null = opts.allowNone ? null : { path: null };
-  const got = await poll<T>(page, pageSelector(selector), opts, script, args, framed);
-  if (framed?.path)
-    throw badInput(
-      `nothing matched ${quoteSelector(selector)} in this document. ${frameSentence(framed.path)} Call read_page to see the page and its selectors`,
-      opts.field ?? "selector",
-    );
-  if (!ready(got, opts.visible) && !opts.allowNone)
-    throw await notMatched(page, selector, got, opts, framed?.asked === true);
-  // A ref's element, as a locator a kept flow can use (selectors-kept.ts).
-  noteLocator(page, selector, got);
-  return got;
+  return seekIn<T>(page, query(page, selector, opts), script, args);
 }
 
 /** The element `selector` names (the first visible match, else the first), waiting up to `timeout`. */

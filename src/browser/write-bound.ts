@@ -14,7 +14,6 @@ import type { PageFn } from "../grid/page-call.ts";
 import type { FillOutcome } from "../in-page/fill.ts";
 import { type SecretRef, secretField } from "../secrets/field.ts";
 import { type About, quoteSelector } from "./failures.ts";
-import { clickChecked } from "./gestures/pointer.ts";
 import { delivered } from "./landing.ts";
 import { locate, type Selector } from "./selectors.ts";
 import { type Found, findField, submitIn } from "./write-field.ts";
@@ -93,7 +92,7 @@ async function send(page: Page, filled: Filled[], submit: Submit, timeout: numbe
     if (submit === true) await submitIn(page, last.field, last.item.selector);
     else {
       const el = await locate(page, submit, { timeout, visible: true, scroll: true, field: "submit" });
-      await clickChecked(page, el, { count: 1, modifiers: [], selector: submit });
+      await page.click(el, { count: 1, modifiers: [], checked: true, quoted: quoteSelector(submit) });
     }
   } catch (err) {
     await delivered(page, err);

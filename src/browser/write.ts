@@ -7,7 +7,6 @@ import { type Problem, ruled } from "../actions/validate.ts";
 import { badInput } from "../errors.ts";
 import type { Page } from "../grid/page.ts";
 import { type About, isStale, mapDriverError, quoteSelector } from "./failures.ts";
-import { clickChecked } from "./gestures/pointer.ts";
 import { setInputValue } from "./gestures/select.ts";
 import { delivered, dialogField, landed, type Press } from "./landing.ts";
 import { locate, Selector, timeoutField } from "./selectors.ts";
@@ -167,13 +166,16 @@ async function plainWrite(
       scroll: true,
       field: "submit",
     });
-    press.before = page.held.navigationCount;
-    press.read = await clickChecked(page, el, {
-      count: 1,
-      modifiers: [],
-      selector: submit,
-      landing: true,
-    }).catch((err: unknown) => delivered(page, err));
+    press.read = await page
+      .click(el, {
+        count: 1,
+        modifiers: [],
+        checked: true,
+        quoted: quoteSelector(submit),
+        landing: true,
+        press,
+      })
+      .catch((err: unknown) => delivered(page, err));
   }
   return { press, changed };
 }

@@ -1,9 +1,36 @@
-// Input on the page: its verbs (a click that checks where its press landed and reads where the page
-// is after it, in as few round trips as that allows; keys, typed text, files), and the gestures as
-// BiDi input actions they send (pointer moves and presses, key combos).
+// Input on the page: its verbs, as Playwright's `Tab` has them. A click takes the element as the
+// agent named it (a `Query`): it locates it (one sandbox call per poll, waiting for it to come), aims
+// at the part that shows, presses, checks where the press landed and reads where the page is after
+// it, in as few round trips as that allows. Keys, typed text, files; the BiDi input actions they
+// send are input-actions.ts's.
 import type { Input } from "webdriver-bidi-protocol";
-import type { Landing, NodeRef } from "./page-call.ts";
-import { dialogOpenError } from "./page-dialogs.ts";
+import { badInput } from "../errors.ts";
+import type { Found } from "../in-page/selectors.ts";
+import {
+  actionsMs,
+  clickActions,
+  hoverActions,
+  keyActions,
+  keysOf,
+  type PointAt,
+  pathActions,
+  strokeActions,
+  wheelActions,
+  withModifiers,
+} from "./input-actions.ts";
+import type { Landing, NodeRef, PageFn } from "./page-call.ts";
+import { DialogOpened, dialogOpenError, TabClosed } from "./page-dialogs.ts";
+import {
+  type Asker,
+  coveredError,
+  frameHolding,
+  frameSentence,
+  keeping,
+  type Located,
+  type Missed,
+  noteLocator,
+  notMatched,
+} from "./page-found.ts";
 import { PagePort } from "./page-port.ts";
 
 /** How long past the script timeout a caller's script, or a key sequence, may take. */
@@ -12,49 +39,114 @@ export const GRACE_MS = 10_000;
 /** The pause before a key sequence's deadline, per key (typing is one BiDi command). */
 export const KEY_MS = 20;
 
-// BiDi key values are WebDriver's key codes; a newline is Enter and a tab is Tab, as sendKeys types them.
-export function keysOf(text: string): string[] {
-  const out: string[] = [];
-  for (const ch of text.replace(/\r\n?/g, "\n"))
-    out.push(ch === "\n" ? "\uE007" : ch === "\t" ? "\uE004" : ch);
-  return out;
+export type { Landing, Located, PointAt };
+
+/** What a locating script reports; scripts may add their own fields. */
+export interface PageMatch {
+  total: number;
+  visible: number;
+  invalid?: Found["invalid"];
 }
 
-export type { Landing };
+/**
+ * An element as an action names it, ready for the page (as Playwright's locator): the selector in
+ * the page library's shape, how to wait for it, and what a 400 calls it.
+ */
+export interface Query extends Missed {
+  /** The selector as the agent gave it: the key its kept locator is noted under. */
+  given: object;
+  /** The document a ref leads to (read_page noted it, a frame of the tab maybe), else the agent's. */
+  context?: string;
+  /** Wait for a visible match (for what the user acts on); otherwise any match will do. */
+  visible?: boolean;
+  /** Scroll the element to the middle of the window (pointer actions need it in view). */
+  scroll?: boolean;
+  /** No match when the wait runs out is an answer (total 0), not the "nothing matched" 400. */
+  allowNone?: boolean;
+}
 
-const mouse = (actions: Input.PointerSourceAction[], id = "mouse"): Input.SourceActions => ({
-  type: "pointer",
-  id,
-  parameters: { pointerType: "mouse" },
-  actions,
-});
+/** What `seek` works with: the sandbox calls, and where the call's kept locators go. */
+export interface Seeking extends Asker {
+  readonly located: Located[];
+  armingIn<T>(context: string, fn: PageFn, ...args: unknown[]): Promise<T>;
+}
 
-const origin = (el: NodeRef) => ({ type: "element" as const, element: { sharedId: el.sharedId } });
+const POLL_MS = [0, 50, 100, 200, 250];
+/**
+ * How long a selector may match nothing here before the frames are asked once: a match in one of
+ * them (a payment or sign-in frame from another host) ends the wait, as nothing here would.
+ */
+const FRAMES_AFTER_MS = 1_000;
+
+const ready = (got: PageMatch, visible: boolean | undefined) => (visible ? got.visible > 0 : got.total > 0);
 
 /**
- * Where a pointer goes: an element's middle (or a point `dx`, `dy` from it), or a point of the
- * viewport. `watched`: the locating call already watches the element's next press (hitWatch).
+ * Runs a locating `script` (a page function called as `script(selector, args)`) until it reports a
+ * match (a visible one with `visible`) or the timeout runs out; then the "nothing matched" 400,
+ * unless `allowNone`. Each poll also marks the page for the gesture that follows (in-page/leaving.ts).
  */
-export type PointAt = (NodeRef & { dx?: number; dy?: number; watched?: boolean }) | { x: number; y: number };
-
-const moveTo = (at: PointAt): Input.PointerSourceAction =>
-  "sharedId" in at
-    ? { type: "pointerMove", x: Math.round(at.dx ?? 0), y: Math.round(at.dy ?? 0), origin: origin(at) }
-    : { type: "pointerMove", x: Math.round(at.x), y: Math.round(at.y), origin: "viewport" };
-
-/** `count` presses at `at`, each held `holdMs` before its release (by the pointer `source`: the agent's mouse unless told). */
-export function clickActions(
-  at: PointAt,
-  opts: { button?: number; count?: number; holdMs?: number; source?: string },
-): Input.SourceActions {
-  const button = opts.button ?? 0;
-  const actions: Input.PointerSourceAction[] = [moveTo(at)];
-  for (let i = 0; i < (opts.count ?? 1); i++) {
-    actions.push({ type: "pointerDown", button });
-    if (opts.holdMs) actions.push({ type: "pause", duration: Math.round(opts.holdMs) });
-    actions.push({ type: "pointerUp", button });
+export async function seek<T extends PageMatch>(
+  page: Seeking,
+  q: Query,
+  script: PageFn = "located",
+  args: Record<string, unknown> = {},
+): Promise<T> {
+  const { sel, field } = q;
+  const start = Date.now();
+  const deadline = start + q.timeout * 1000;
+  const all = { max: 1, scroll: q.scroll === true, visible: q.visible === true, ...args };
+  // Waiting for a match to come (allowNone) is not cut short by one elsewhere.
+  const framed = { asked: q.allowNone === true, path: null as (string | null)[] | null };
+  // A ref's document is looked for first; one whose frame went is looked for here, and said so.
+  let context = q.context ?? page.context;
+  const [fn, ...first] = keeping(script, sel);
+  let got: T;
+  for (let i = 0; ; i++) {
+    got = await page.armingIn<T>(context, fn, ...first, sel, all).catch((err: unknown) => {
+      if (context === page.context) throw err;
+      context = page.context;
+      return page.armingIn<T>(context, fn, ...first, sel, all);
+    });
+    if (got.invalid?.kind === "ref")
+      throw badInput(got.invalid.reason, `${field}${got.invalid.within ? ".within" : ""}.ref`);
+    if (got.invalid) {
+      const kind = got.invalid.kind;
+      throw badInput(
+        `field "${field}.${kind}" is not a valid ${kind === "css" ? "CSS selector" : "XPath expression"}: ${got.invalid.reason}`,
+        `${field}.${kind}`,
+      );
+    }
+    if (ready(got, q.visible) || Date.now() >= deadline) break;
+    if (!framed.asked && got.total === 0 && Date.now() - start >= FRAMES_AFTER_MS) {
+      framed.asked = true;
+      framed.path = await frameHolding(page, sel).catch(() => null);
+      if (framed.path)
+        throw badInput(
+          `nothing matched ${q.quoted} in this document. ${frameSentence(framed.path)} Call read_page to see the page and its selectors`,
+          field,
+        );
+    }
+    const wait = POLL_MS[Math.min(i + 1, POLL_MS.length - 1)] as number;
+    await Bun.sleep(Math.max(0, Math.min(wait, deadline - Date.now())));
   }
-  return mouse(actions, opts.source);
+  if (!ready(got, q.visible) && !q.allowNone) throw await notMatched(page, q, got.total, framed.asked);
+  // A ref's element, as a locator a kept flow can use (page-found.ts).
+  noteLocator(page.located, q.given, got);
+  return got;
+}
+
+/** What the aim's locating call reports (in-page pointerTarget). */
+interface Aimed extends PageMatch {
+  els: NodeRef[];
+  /** What covers the whole element, where the pointer would go (a click would reach it). */
+  cover?: string | null;
+  /** The frame that shows none of it (clipped, shrunk or covered where it is), when that is why. */
+  frame?: string;
+  /** The visible point aimed at, from the element's in-view centre. */
+  dx?: number;
+  dy?: number;
+  /** Its press is watched already (asked with `watch`). */
+  watched?: boolean;
 }
 
 /** What took a watched press instead of its element (hitSeen): absent when the press was its. */
@@ -75,144 +167,17 @@ export interface ClickOptions {
   checked?: boolean;
   /** Read where the page is after the click. */
   landing?: boolean;
+  /** How the 400s of a checked press name the element given as a node (a Query names itself). */
+  quoted?: string;
+  /** Where the press began: the navigations begun before it, set as it goes (landing.ts `Press`). */
+  press?: { before: number };
 }
 
-export interface Clicked extends PressSeen {
-  landing?: Landing;
-}
-
-/** What one action may cost the browser beyond its own duration (a move waits for the page: 18–45 ms seen). */
-const ACTION_MS = 50;
-
-/**
- * How long a source's actions may take, in ms: their own durations and ACTION_MS each (a command's
- * deadline adds it).
- */
-export function actionsMs(sources: Input.SourceActions[]): number {
-  let most = 0;
-  for (const s of sources) {
-    let ms = 0;
-    for (const a of s.actions as { duration?: number }[]) ms += (a.duration ?? 0) + ACTION_MS;
-    most = Math.max(most, ms);
-  }
-  return most;
-}
-
-/**
- * A pointer source with `modifiers` (WebDriver key codes) held by a keyboard source whose ticks
- * run alongside it: keys down, the pointer acts while they are held, keys up. The page's mouse
- * events carry ctrlKey, shiftKey, altKey, metaKey.
- */
-export function withModifiers(pointer: Input.SourceActions, modifiers: string[]): Input.SourceActions[] {
-  if (!modifiers.length || pointer.type !== "pointer") return [pointer];
-  const pad = (n: number) => Array.from({ length: n }, () => ({ type: "pause" as const }));
-  const n = modifiers.length;
-  const keys: Input.KeySourceAction[] = [
-    ...modifiers.map((value) => ({ type: "keyDown" as const, value })),
-    ...pad(pointer.actions.length),
-    ...[...modifiers].reverse().map((value) => ({ type: "keyUp" as const, value })),
-  ];
-  return [
-    { type: "key", id: "keyboard", actions: keys },
-    { ...pointer, actions: [...pad(n), ...pointer.actions, ...pad(n)] },
-  ];
-}
-
-export function hoverActions(at: PointAt): Input.SourceActions {
-  return mouse([moveTo(at)]);
-}
-
-/** A move to a point of the viewport, taking `duration` ms. */
-const at = (x: number, y: number, duration = 0): Input.PointerSourceAction => ({
-  type: "pointerMove",
-  x: Math.max(0, Math.round(x)),
-  y: Math.max(0, Math.round(y)),
-  duration,
-  origin: "viewport",
-});
-
-/**
- * A press at `from`, a walk in small steps to `to` (points of the viewport), a release there: what
- * a hand does, so a sortable list sees the pointer pass each item on the way and a text selection
- * grows as it goes.
- */
-export function pathActions(
-  from: { x: number; y: number },
-  to: { x: number; y: number },
-  holdMs = 0,
-): Input.SourceActions {
-  const dx = to.x - from.x;
-  const dy = to.y - from.y;
-  const steps = Math.max(4, Math.min(30, Math.round(Math.hypot(dx, dy) / 15)));
-  const actions: Input.PointerSourceAction[] = [at(from.x, from.y), { type: "pointerDown", button: 0 }];
-  if (holdMs) actions.push({ type: "pause", duration: Math.round(holdMs) });
-  // Past a library's drag threshold first (jQuery UI waits for 1 px and a moment).
-  actions.push(at(from.x + Math.sign(dx || 1) * 3, from.y + Math.sign(dy || 1) * 3, 30));
-  for (let i = 1; i <= steps; i++) actions.push(at(from.x + (dx * i) / steps, from.y + (dy * i) / steps, 15));
-  actions.push({ type: "pause", duration: 60 }, at(to.x, to.y, 15), { type: "pointerUp", button: 0 });
-  return mouse(actions);
-}
-
-/** Pixels between the moves a stroke makes on its way from point to point. */
-const STROKE_STEP = 10;
-/** The most moves one stroke makes: a longer one takes longer steps (each move costs ~20 ms). */
-const STROKE_MOVES = 400;
-
-/**
- * The pointer through `points` (of the viewport it moves in) in steps of at most STROKE_STEP pixels
- * (longer past STROKE_MOVES steps), so the page sees it pass continuously along each segment; `press`: pressed at the first point (held
- * `holdMs` there) and released at the last, as a drawn stroke or a drag is.
- */
-export function strokeActions(
-  points: { x: number; y: number }[],
-  opts: { press: boolean; holdMs?: number },
-): Input.SourceActions {
-  const [first, ...rest] = points;
-  if (!first) return mouse([]);
-  const actions: Input.PointerSourceAction[] = [at(first.x, first.y)];
-  if (opts.press) actions.push({ type: "pointerDown", button: 0 });
-  if (opts.press && opts.holdMs) actions.push({ type: "pause", duration: Math.round(opts.holdMs) });
-  let length = 0;
-  for (let i = 1; i < points.length; i++) {
-    const a = points[i - 1] as { x: number; y: number };
-    const b = points[i] as { x: number; y: number };
-    length += Math.hypot(b.x - a.x, b.y - a.y);
-  }
-  const step = Math.max(STROKE_STEP, length / STROKE_MOVES);
-  let from = first;
-  for (const to of rest) {
-    const dx = to.x - from.x;
-    const dy = to.y - from.y;
-    const steps = Math.max(1, Math.ceil(Math.hypot(dx, dy) / step));
-    for (let i = 1; i <= steps; i++) actions.push(at(from.x + (dx * i) / steps, from.y + (dy * i) / steps));
-    from = to;
-  }
-  if (opts.press) actions.push({ type: "pause", duration: 30 }, { type: "pointerUp", button: 0 });
-  return mouse(actions);
-}
-
-/** The wheel turned by `delta` (CSS pixels) over `at`: an element's point, or one of the viewport. */
-export function wheelActions(at: PointAt, delta: { x: number; y: number }): Input.SourceActions {
-  const where =
-    "sharedId" in at
-      ? { x: Math.round(at.dx ?? 0), y: Math.round(at.dy ?? 0), origin: origin(at) }
-      : { x: Math.round(at.x), y: Math.round(at.y), origin: "viewport" as const };
-  return {
-    type: "wheel",
-    id: "wheel",
-    actions: [{ type: "scroll", ...where, deltaX: Math.round(delta.x), deltaY: Math.round(delta.y) }],
-  };
-}
-
-/** Key presses: each combo's modifiers held around its key. */
-export function keyActions(combos: { modifiers: string[]; key: string }[]): Input.KeySourceAction[] {
-  const actions: Input.KeySourceAction[] = [];
-  for (const c of combos) {
-    for (const m of c.modifiers) actions.push({ type: "keyDown", value: m });
-    actions.push({ type: "keyDown", value: c.key }, { type: "keyUp", value: c.key });
-    for (const m of [...c.modifiers].reverse()) actions.push({ type: "keyUp", value: m });
-  }
-  return actions;
+/** An error met before the press, said as itself: not a dialog or a closed tab the press caused. */
+function undelivered(err: unknown): never {
+  if (err instanceof DialogOpened) throw dialogOpenError(err.prompt);
+  if (err instanceof TabClosed) throw badInput(err.message);
+  throw err;
 }
 
 /** The page port with its input verbs: what a gesture sends, and what it reads back. */
@@ -241,29 +206,70 @@ export class PageInput extends PagePort {
   }
 
   /**
-   * Clicks `count` times at `at` with `button`, each press held `holdMs`, `modifiers` held around
-   * them. `checked`, on an element: its press is watched where it lands (armed here unless the
-   * locating call did) and what took it is answered. `landing`: where the page is after it is read
-   * too (see landing), in the same sandbox call as the check when both are in the agent's document.
+   * The selectors this call resolved that named their element by ref, each with the locator read
+   * for that element as it was resolved (page-found.ts); the call's timeline entry keeps them, and
+   * a run kept as a flow uses them in place of the refs.
    */
-  async click(at: PointAt, opts: ClickOptions = {}): Promise<Clicked> {
-    const el = "sharedId" in at ? at : null;
+  readonly located: Located[] = [];
+
+  /**
+   * The element a pointer gesture goes to, in view, with the visible point aimed at (from its
+   * middle); a 400 when something else covers all of it, or its frame shows none of it. `watch` (a
+   * click): the same call starts watching where its press lands.
+   */
+  async aim(q: Query, watch = false): Promise<NodeRef & { dx: number; dy: number; watched: boolean }> {
+    const got = await seek<Aimed>(this, q, "pointerTarget", watch ? { watch } : {});
+    if (got.frame)
+      throw badInput(
+        `${q.quoted} is in a frame that shows none of it: the frame ${got.frame} is clipped, shrunk or covered where the element is, so a click there would land on ${got.cover} around the frame, and nothing was clicked. Give it the keyboard instead (interact focus, then press Enter), or open the frame's own page (read_page lists its url)`,
+        q.field,
+      );
+    if (got.cover !== undefined) throw coveredError(q.quoted, got.cover, q.field);
+    return { ...(got.els[0] as NodeRef), dx: got.dx ?? 0, dy: got.dy ?? 0, watched: got.watched === true };
+  }
+
+  /**
+   * Clicks `count` times at `at` (an element to locate and aim at, an element found, or a point of
+   * the viewport) with `button`, each press held `holdMs`, `modifiers` held around them. `checked`,
+   * on an element: its press is watched where it lands (armed by the locating call, else here), and
+   * one another element took, or one that never reached the element's document, is a 400. `landing`:
+   * where the page is after it is answered too (see landing), in the same sandbox call as the check
+   * when both are in the agent's document.
+   */
+  async click(at: Query | PointAt, opts: ClickOptions = {}): Promise<Landing | undefined> {
+    const quoted = "quoted" in at ? at.quoted : opts.quoted;
+    // A dialog or a gone tab met while locating is no press delivered (landing.ts `delivered`).
+    const aimed = "sel" in at ? await this.aim(at, opts.checked).catch(undelivered) : at;
+    const el = "sharedId" in aimed ? aimed : null;
     const checked = opts.checked === true && el !== null;
+    if (opts.press) opts.press.before = this.held.navigationCount;
     if (checked && !el.watched) await this.callIn(el.context, "hitWatch", el);
     await this.perform(
       el?.context ?? this.where.tab,
-      withModifiers(clickActions(at, opts), opts.modifiers ?? []),
+      withModifiers(clickActions(aimed, opts), opts.modifiers ?? []),
     );
-    const inOne = checked && el.context === this.context && opts.landing === true;
-    if (!inOne) {
+    let seen: PressSeen | null = null;
+    let landing: Landing | undefined;
+    if (checked && el.context === this.context && opts.landing === true) {
+      landing = await this.landing("clickSeen");
+      seen = (landing.seen ?? {}) as PressSeen;
+    } else if (checked) {
       // A click that navigated or opened a dialog was the element's: nothing is left to read.
-      const seen = checked ? await this.glance<PressSeen>(el.context, "hitSeen").catch(() => null) : null;
-      if (!opts.landing || seen?.took || seen?.pressed === false) return seen ?? {};
-      return { ...seen, landing: await this.landing() };
+      seen = await this.glance<PressSeen>(el.context, "hitSeen").catch(() => null);
     }
-    const landing = await this.landing("clickSeen");
-    const { took, ref, pressed } = (landing.seen ?? {}) as PressSeen;
-    return { took, ref, pressed, landing };
+    // No press reached the element's document at all: it went to a page around its frame.
+    if (seen?.pressed === false)
+      throw badInput(
+        `${quoted} did not get the click: the press landed outside its frame (one clipped, shrunk or covered where the element is), so the page never saw it. Give it the keyboard instead (interact focus, then press Enter), or open the frame's own page (read_page lists its url)`,
+        "selector",
+      );
+    if (seen?.took)
+      throw badInput(
+        `${quoted} did not get the click: the press landed on ${seen.took}, so it was stopped before the page saw it. Call read_page and act on what shows there now${seen.ref ? ` (that element is {"ref": "${seen.ref}"})` : ""}, or wait for the page to settle`,
+        "selector",
+      );
+    if (opts.landing && !landing) landing = await this.landing();
+    return landing;
   }
 
   /**

@@ -6,7 +6,6 @@
 
 import type { BrowsingContext, Script } from "webdriver-bidi-protocol";
 import { badInput, conflict, unavailable } from "../errors.ts";
-import type { Locator } from "../in-page/index.ts";
 import { BidiError, BidiTimeout } from "./bidi.ts";
 import { DialogOpened, dialogOpenError } from "./page-dialogs.ts";
 import { GRACE_MS, PageInput } from "./page-input.ts";
@@ -27,21 +26,8 @@ export function checkScheme(url: string, schemes: readonly string[] = DEFAULT_SC
 /** How long past an interactive document a navigation waits for its `load`. */
 const LOAD_MS = 3_000;
 
-/** A selector of the call's that named its element by ref, and that element's durable locator (null: none was read). */
-export interface Located {
-  selector: Record<string, unknown>;
-  locator: Locator | null;
-}
-
 /** The page port and its input verbs, with where the browser is and moving the page on top. */
 export class Page extends PageInput {
-  /**
-   * The selectors this call resolved that named their element by ref, each with the locator read
-   * for that element as it was resolved (actions/selectors-kept.ts); the call's timeline entry keeps
-   * them, and a run kept as a flow uses them in place of the refs.
-   */
-  readonly located: Located[] = [];
-
   // ---- where the browser is -----------------------------------------------------------------
 
   /** Every tab, in the order they were opened. */

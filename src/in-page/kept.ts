@@ -1,7 +1,7 @@
 // A selector that names its element by ref (`{"ref": "e6"}`, or text `within` a ref) keeps, beside
 // the ref, a durable locator for the element it resolved to (locator.ts), read by the very call
 // that found it: a ref lasts only as long as its document, so a run kept as a flow names each
-// element by its locator instead (src/browser/selectors-kept.ts asks for this).
+// element by its locator instead (src/grid/page-found.ts asks for this).
 
 type Lib = Record<string, (...args: unknown[]) => unknown>;
 interface Got {

@@ -299,7 +299,7 @@ export class CallPipeline implements Recording {
    * The record stage of a call that had its turn, once its answer has gone (the task that hands it
    * to its surface is over): the subscribers hear the change (a settle write, a browser opened or
    * ended) and, with facts, the call ended, with the browser it leaves (the workspace's, for one
-   * that had none) and the elements its selectors named by ref (browser/selectors-kept.ts).
+   * that had none) and the elements its selectors named by ref (grid/page-found.ts).
    */
   private async recordAfter(
     workspace: string,

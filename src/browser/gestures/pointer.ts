@@ -7,11 +7,11 @@ import { badInput } from "../../errors.ts";
 import { MODIFIER_NAMES, modifierCodes } from "../../grid/keys.ts";
 import type { Page } from "../../grid/page.ts";
 import type { NodeRef } from "../../grid/page-call.ts";
-import type { Landing, PointAt } from "../../grid/page-input.ts";
+import type { PointAt } from "../../grid/page-input.ts";
 import type { Position } from "../../in-page/drag.ts";
-import { coveredError, quoteSelector } from "../failures.ts";
+import { quoteSelector } from "../failures.ts";
 import { delivered } from "../landing.ts";
-import { locate, type PageMatch, type Selector, seek } from "../selectors.ts";
+import { locate, query, type Selector } from "../selectors.ts";
 import {
   defineGesture,
   holdAtMost,
@@ -23,40 +23,17 @@ import {
   yField,
 } from "./gesture.ts";
 
-interface Target extends PageMatch {
-  els: NodeRef[];
-  /** What covers the whole element, where the pointer would go (a click would reach it). */
-  cover?: string | null;
-  /** The frame that shows none of it (clipped, shrunk or covered where it is), when that is why. */
-  frame?: string;
-  /** The visible point aimed at, from the element's in-view centre. */
-  dx?: number;
-  dy?: number;
-  /** Its press is watched already (asked with `watch`). */
-  watched?: boolean;
-}
-
 /**
  * The element a pointer gesture goes to, in view, with the visible point aimed at (from its
- * middle); a 400 when something else covers all of it. `watch` (a click): the same call starts
- * watching where its press lands.
+ * middle); a 400 when something else covers all of it (the page's `aim`).
  */
 export async function target(
   page: Page,
   selector: Selector,
   timeout: number,
   field?: string,
-  watch = false,
-): Promise<NodeRef & { dx: number; dy: number; watched?: boolean }> {
-  const args = watch ? { watch } : {};
-  const got = await seek<Target>(page, selector, { timeout, visible: true, field }, "pointerTarget", args);
-  if (got.frame)
-    throw badInput(
-      `${quoteSelector(selector)} is in a frame that shows none of it: the frame ${got.frame} is clipped, shrunk or covered where the element is, so a click there would land on ${got.cover} around the frame, and nothing was clicked. Give it the keyboard instead (interact focus, then press Enter), or open the frame's own page (read_page lists its url)`,
-      field ?? "selector",
-    );
-  if (got.cover !== undefined) throw coveredError({ selector, field }, got.cover);
-  return { ...(got.els[0] as NodeRef), dx: got.dx ?? 0, dy: got.dy ?? 0, watched: got.watched === true };
+): Promise<NodeRef & { dx: number; dy: number }> {
+  return page.aim(query(page, selector, { timeout, visible: true, field }));
 }
 
 /** The point, when it lies inside the tab's viewport; else a 400 giving the viewport's size. */
@@ -118,51 +95,14 @@ export async function pathPoints(
   return { points: ending ? [...points, ending] : points, context };
 }
 
-/**
- * Clicks `count` times at `at` with `button` and held `modifiers`. When `at` is an element, the
- * press is watched where it lands: one that another element took is stopped there (the page gets
- * no click) and is a 400 naming what took it and its ref. `landing`: answers where the page is
- * after it (for `landed`), read with the check.
- */
-export async function clickChecked(
-  page: Page,
-  at: PointAt,
-  opts: {
-    button?: number;
-    count: number;
-    modifiers: string[];
-    selector?: Selector;
-    holdMs?: number;
-    landing?: boolean;
-  },
-): Promise<Landing | undefined> {
-  const { selector, ...click } = opts;
-  const seen = await page.click(at, { ...click, checked: true });
-  // No press reached the element's document at all: it went to a page around its frame.
-  if (seen.pressed === false) {
-    throw badInput(
-      `${quoteSelector(selector)} did not get the click: the press landed outside its frame (one clipped, shrunk or covered where the element is), so the page never saw it. Give it the keyboard instead (interact focus, then press Enter), or open the frame's own page (read_page lists its url)`,
-      "selector",
-    );
-  }
-  if (seen.took) {
-    throw badInput(
-      `${quoteSelector(selector)} did not get the click: the press landed on ${seen.took}, so it was stopped before the page saw it. Call read_page and act on what shows there now${seen.ref ? ` (that element is {"ref": "${seen.ref}"})` : ""}, or wait for the page to settle`,
-      "selector",
-    );
-  }
-  return seen.landing;
-}
-
 /** Where the pointer goes: the point given, else the element's. */
 export async function aimed(
   page: Page,
   i: { selector?: Selector; x?: number; y?: number; timeout: number },
-  watch = false,
 ): Promise<PointAt> {
   return i.x !== undefined && i.y !== undefined
     ? await inViewport(page, i.x, i.y)
-    : await target(page, i.selector as Selector, i.timeout, undefined, watch);
+    : await target(page, i.selector as Selector, i.timeout);
 }
 
 export const clicks = defineGesture({
@@ -181,22 +121,24 @@ export const clicks = defineGesture({
   },
   docs: "click, double_click, right_click: on the element, or at x and y, a point of the tab's viewport, instead of a selector; with modifiers held during the click, count (3: a triple click) and hold (seconds each press is held: press-and-hold buttons). A click aims at the element's middle, or at the visible part nearest it when something covers the middle; the press is checked where it lands, and one another element takes (an overlay, a parent after a hover swapped the element) is stopped before the page sees it: a 400 names what took it and its ref. In a frame cut to a sliver (clipped, shrunk or covered) it aims at the part that shows; none showing, or a press that landed outside the element's frame, is a 400, never a success.",
   check: [pointOrSelector, holdAtMost],
+  // The page locates, aims, presses, checks where the press landed and reads where it is after it.
   async run({ page, input, press }) {
-    const at = await aimed(page, input, true);
-    const count = input.count ?? (input.action === "double_click" ? 2 : 1);
-    const button = input.action === "right_click" ? 2 : 0;
-    const modifiers = modifierCodes(input.modifiers ?? []);
-    const holdMs = (input.hold ?? 0) * 1000;
-    const { selector } = input;
-    press.before = page.held.navigationCount;
-    press.read = await clickChecked(page, at, {
-      button,
-      count,
-      modifiers,
-      selector,
-      holdMs,
-      landing: true,
-    }).catch((err: unknown) => delivered(page, err));
+    const { x, y, selector, timeout } = input;
+    const at =
+      x !== undefined && y !== undefined
+        ? await inViewport(page, x, y)
+        : query(page, selector as Selector, { timeout, visible: true });
+    press.read = await page
+      .click(at, {
+        button: input.action === "right_click" ? 2 : 0,
+        count: input.count ?? (input.action === "double_click" ? 2 : 1),
+        modifiers: modifierCodes(input.modifiers ?? []),
+        holdMs: (input.hold ?? 0) * 1000,
+        checked: true,
+        landing: true,
+        press,
+      })
+      .catch((err: unknown) => delivered(page, err));
     return undefined;
   },
 });

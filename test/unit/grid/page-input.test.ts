@@ -1,117 +1,122 @@
-// The BiDi actions a gesture becomes: a press held for its hold, a stroke through points in steps
-// small enough that the page sees it pass continuously, the wheel over an element, and how long a
-// set of actions takes (the command's deadline grows by it).
+// The page's click verb given an element as the agent named it, without a browser: it locates it
+// (polling until it comes), aims, presses once, checks where the press landed and reads the landing,
+// and its 400s say what went wrong in the words they always had. A port whose sandbox calls and
+// BiDi commands are scripted.
 import { describe, expect, test } from "bun:test";
-import {
-  actionsMs,
-  clickActions,
-  pathActions,
-  strokeActions,
-  wheelActions,
-} from "../../../src/grid/page-input.ts";
+import type { HeldConnection } from "../../../src/grid/held.ts";
+import type { Landing, PageFn, PageOptions } from "../../../src/grid/page-call.ts";
+import { DialogOpened } from "../../../src/grid/page-dialogs.ts";
+import { PageInput, type Query } from "../../../src/grid/page-input.ts";
 
-type Move = { type: string; x?: number; y?: number; duration?: number; button?: number };
-const moves = (a: { actions: unknown[] }) => (a.actions as Move[]).filter((m) => m.type === "pointerMove");
+const EL = { sharedId: "n1", context: "tab" };
+const HERE: Landing = {
+  top: { context: "tab", url: "https://a.example/", children: [] } as never,
+  seen: null,
+};
 
-describe("clickActions", () => {
-  test("a hold pauses between each press and its release; without one, none", () => {
-    const el = { context: "c", sharedId: "s" };
-    const held = clickActions(el, { count: 2, holdMs: 1200 }).actions as Move[];
-    expect(held.map((a) => a.type)).toEqual([
-      "pointerMove",
-      "pointerDown",
-      "pause",
-      "pointerUp",
-      "pointerDown",
-      "pause",
-      "pointerUp",
-    ]);
-    expect(held[2]?.duration).toBe(1200);
-    expect((clickActions(el, {}).actions as Move[]).map((a) => a.type)).toEqual([
-      "pointerMove",
-      "pointerDown",
-      "pointerUp",
-    ]);
-  });
-});
-
-describe("strokeActions", () => {
-  test("pressed at the first point, through every point in steps of at most 10 px, released at the last", () => {
-    const points = [
-      { x: 10, y: 10 },
-      { x: 110, y: 10 },
-      { x: 110, y: 60 },
-    ];
-    const s = strokeActions(points, { press: true, holdMs: 500 });
-    const acts = s.actions as Move[];
-    expect(acts[0]).toMatchObject({ type: "pointerMove", x: 10, y: 10 });
-    expect(acts[1]).toEqual({ type: "pointerDown", button: 0 });
-    expect(acts[2]).toEqual({ type: "pause", duration: 500 });
-    expect(acts.at(-1)).toEqual({ type: "pointerUp", button: 0 });
-    const m = moves(s);
-    expect(m.at(-1)).toMatchObject({ x: 110, y: 60 });
-    expect(m.some((p) => p.x === 110 && p.y === 10)).toBe(true);
-    for (let i = 1; i < m.length; i++) {
-      const a = m[i - 1] as Move;
-      const b = m[i] as Move;
-      expect(Math.hypot((b.x ?? 0) - (a.x ?? 0), (b.y ?? 0) - (a.y ?? 0))).toBeLessThanOrEqual(10);
-      // Every step lies on the path: along y = 10, then along x = 110.
-      expect(b.y === 10 || b.x === 110).toBe(true);
+/** A page whose locating answers come from `finds` in turn (the last repeats), the press as told. */
+function fakePage(
+  finds: Record<string, unknown>[],
+  seen: Record<string, unknown> = { leaving: null, title: "A" },
+) {
+  const held = { activeTab: "tab", prompts: new Map(), navigationCount: 3, stuck: false };
+  const log: string[] = [];
+  class Fake extends PageInput {
+    override async armingIn<T>(_c: string, fn: PageFn, ...args: unknown[]): Promise<T> {
+      log.push(`${fn}(${JSON.stringify(args.at(-1))})`);
+      const got = finds.length > 1 ? finds.shift() : finds[0];
+      if (got instanceof Error) throw got;
+      return got as T;
     }
-    expect(m.length).toBe(1 + 10 + 5);
+    override async send(method: string): Promise<never> {
+      log.push(method);
+      held.navigationCount++;
+      return {} as never;
+    }
+    override async landing(read?: string): Promise<Landing> {
+      log.push(`landing(${read})`);
+      return { ...HERE, seen: seen as Landing["seen"] };
+    }
+  }
+  const page = new Fake(held as unknown as HeldConnection, { tab: "tab", frame: null }, {} as PageOptions);
+  return { page, log };
+}
+
+const q = (over: Partial<Query> = {}): Query => ({
+  given: { css: "#go" },
+  sel: { css: "#go" },
+  quoted: '{"css":"#go"}',
+  field: "selector",
+  timeout: 1,
+  visible: true,
+  ...over,
+});
+const found = (over: Record<string, unknown> = {}) => ({
+  total: 1,
+  visible: 1,
+  els: [EL],
+  watched: true,
+  ...over,
+});
+
+describe("Page.click on a query", () => {
+  test("locates until the element shows, aims, presses once, reads the landing with the press's check", async () => {
+    const { page, log } = fakePage([{ total: 0, visible: 0, els: [] }, found({ dx: 2, dy: 3 })]);
+    const press = { before: 0 };
+    const got = await page.click(q(), { checked: true, landing: true, press });
+    expect(got?.top).toEqual(HERE.top);
+    expect(log).toEqual([
+      'pointerTarget({"max":1,"scroll":false,"visible":true,"watch":true})',
+      'pointerTarget({"max":1,"scroll":false,"visible":true,"watch":true})',
+      "input.performActions",
+      "landing(clickSeen)",
+    ]);
+    // Where the press began: the navigations begun before the press itself.
+    expect(press.before).toBe(3);
   });
 
-  test("a long stroke makes at most 400 moves, its steps longer", () => {
-    const zigzag = Array.from({ length: 200 }, (_, i) => ({ x: i % 2 ? 1200 : 0, y: i * 3 }));
-    const m = moves(strokeActions(zigzag, { press: true }));
-    expect(m.length).toBeLessThanOrEqual(1 + 400 + 200);
-    expect(m.at(-1)).toMatchObject({ x: 1200, y: 597 });
-  });
-
-  test("unpressed (a hover's path): moves only", () => {
-    const s = strokeActions(
-      [
-        { x: 0, y: 0 },
-        { x: 25, y: 0 },
-      ],
-      { press: false },
+  test("a press another element took, or one outside the element's frame, is the 400 naming it", async () => {
+    const took = fakePage([found()], { took: "div.overlay", ref: "e9", leaving: null, title: "A" });
+    await expect(took.page.click(q(), { checked: true, landing: true })).rejects.toThrow(
+      '{"css":"#go"} did not get the click: the press landed on div.overlay, so it was stopped before the page saw it. Call read_page and act on what shows there now (that element is {"ref": "e9"}), or wait for the page to settle',
     );
-    expect((s.actions as Move[]).every((a) => a.type === "pointerMove")).toBe(true);
+    const outside = fakePage([found()], { pressed: false, leaving: null, title: "A" });
+    await expect(outside.page.click(q(), { checked: true, landing: true })).rejects.toThrow(
+      "did not get the click: the press landed outside its frame",
+    );
   });
-});
 
-describe("wheelActions", () => {
-  test("over an element from its aimed point, or over a viewport point, by the delta given", () => {
-    const el = { context: "c", sharedId: "s", dx: 3, dy: -4 };
-    expect(wheelActions(el, { x: 0, y: 250 })).toEqual({
-      type: "wheel",
-      id: "wheel",
-      actions: [
-        {
-          type: "scroll",
-          x: 3,
-          y: -4,
-          deltaX: 0,
-          deltaY: 250,
-          origin: { type: "element", element: { sharedId: "s" } },
-        },
-      ],
-    });
-    expect(wheelActions({ x: 10, y: 20 }, { x: -5, y: 0 }).actions[0]).toMatchObject({
-      origin: "viewport",
-      x: 10,
-      y: 20,
-      deltaX: -5,
-    });
+  test("an element covered all over, or in a frame that shows none of it: a 400 and no press", async () => {
+    const covered = fakePage([found({ cover: "div.banner" })]);
+    await expect(covered.page.click(q({ field: "submit" }), { checked: true })).rejects.toThrow(
+      '{"css":"#go"} is covered by div.banner, which would get the click: close or wait for what covers it (a dialog, a banner, an overlay), then retry',
+    );
+    expect(covered.log).not.toContain("input.performActions");
+    const framed = fakePage([found({ frame: "iframe#pay", cover: "body" })]);
+    await expect(framed.page.click(q(), { checked: true })).rejects.toThrow(
+      "is in a frame that shows none of it: the frame iframe#pay is clipped",
+    );
   });
-});
 
-describe("actionsMs", () => {
-  test("the longest source's durations added up", () => {
-    const drag = pathActions({ x: 0, y: 0 }, { x: 100, y: 0 }, 2000);
-    const ms = actionsMs([drag, clickActions({ x: 1, y: 1 }, { holdMs: 300 })]);
-    expect(ms).toBeGreaterThan(2000);
-    // Each action is allowed 50 ms besides its own duration (a move waits for the page's frame).
-    expect(actionsMs([clickActions({ x: 1, y: 1 }, {})])).toBe(150);
+  test("nothing matched in time: the 400 that says so; an invalid CSS selector names its field", async () => {
+    const none = fakePage([{ total: 0, visible: 0, els: [] }]);
+    await expect(none.page.click(q({ timeout: 0 }), { checked: true })).rejects.toThrow(
+      'nothing matched {"css":"#go"} within 0 s.',
+    );
+    const bad = fakePage([{ total: 0, visible: 0, invalid: { kind: "css", reason: "bad" } }]);
+    await expect(bad.page.click(q(), { checked: true })).rejects.toThrow(
+      'field "selector.css" is not a valid CSS selector: bad',
+    );
+  });
+
+  test("a dialog met while locating is the open dialog's 400, never a press delivered", async () => {
+    const prompt = { context: "tab", type: "alert", message: "hi" } as never;
+    const { page, log } = fakePage([new DialogOpened(prompt) as never]);
+    const err = await page.click(q(), { checked: true }).catch((e: unknown) => e);
+    expect(err).not.toBeInstanceOf(DialogOpened);
+    expect((err as Error).message).toBe(
+      'a dialog is open: answer it with the dialog tool first (it says: "hi")',
+    );
+    expect(log).not.toContain("input.performActions");
   });
 });

@@ -5,7 +5,6 @@
 // server took them. A server that dies mid-call stops renewing: its lease runs out after `ms`.
 // The same lease, tried once, is the collector's claim on a recording.
 import { type AppError, LeaseLost } from "../errors.ts";
-import type { WorkspaceRecord } from "../store/record.ts";
 import type { LeaseFence, RecordStore } from "../store/types.ts";
 
 /** A lease this server holds. */
@@ -17,6 +16,19 @@ export interface Lease {
   readonly waitedMs: number;
   /** Gives it back (never throws: a lease that cannot be given back runs out). */
   release(): Promise<void>;
+}
+
+/** A caller's place in a name's line (Leases.line). */
+export interface Line {
+  readonly ticket: string;
+  /** How long the lease lives unless renewed, ms. */
+  readonly ms: number;
+  /** After a try that found the lease held: the pause before the next (a 503 once the wait ran out). */
+  wait(): Promise<void>;
+  /** The lease the store granted, renewed from now on. */
+  held(token: number): Lease;
+  /** Gives up the place (the wait ran out or was stopped). */
+  leave(): Promise<void>;
 }
 
 export interface WaitOptions {
@@ -50,37 +62,40 @@ export class Leases {
   ) {}
 
   /**
-   * Waits in line for `name`'s lease, at most `opts.waitMs`; it comes with the record under `name`
-   * (a workspace's), read in the same store step.
+   * A place in `name`'s line for a caller that asks the store itself (`takeLeaseReading` with its
+   * `ticket`, the workspace's record read in the same step): `wait` after a try that found the lease
+   * held (the 503 once `opts.waitMs` ran out), `held` with the token granted, `leave` when it gives up.
    */
-  async take(name: string, opts: WaitOptions): Promise<Lease & { record: WorkspaceRecord | null }> {
+  line(name: string, opts: WaitOptions): Line {
     const ticket = crypto.randomUUID();
     const started = Date.now();
     const deadline = started + opts.waitMs;
     let pause = FIRST_PAUSE_MS;
     let waited = false;
-    try {
-      for (;;) {
-        opts.signal?.throwIfAborted();
-        const granted = await this.store.takeLeaseReading(name, ticket, this.ms);
-        if (granted !== null) {
-          const waitedMs = waited ? Date.now() - started : 0;
-          if (waited) {
-            this.waits.count++;
-            this.waits.ms += waitedMs;
-          }
-          return { ...this.leased(name, granted.token, waitedMs), record: granted.record };
-        }
+    opts.signal?.throwIfAborted();
+    return {
+      ticket,
+      ms: this.ms,
+      wait: async () => {
         waited = true;
         const left = deadline - Date.now();
         if (left <= 0) throw opts.busy();
         await this.nap(name, Math.min(pause, left), opts.signal);
         pause = Math.min(MAX_PAUSE_MS, pause * 2);
-      }
-    } catch (err) {
-      if (waited) await this.store.leaveLeaseQueue(name, ticket).catch(() => undefined);
-      throw err;
-    }
+        opts.signal?.throwIfAborted();
+      },
+      held: (token) => {
+        const waitedMs = waited ? Date.now() - started : 0;
+        if (waited) {
+          this.waits.count++;
+          this.waits.ms += waitedMs;
+        }
+        return this.leased(name, token, waitedMs);
+      },
+      leave: async () => {
+        if (waited) await this.store.leaveLeaseQueue(name, ticket).catch(() => undefined);
+      },
+    };
   }
 
   /** The lease now, or null when another holds it (or waits for it): no waiting in line. */

@@ -17,7 +17,7 @@ import type { Grid } from "../grid/webdriver.ts";
 import { recordUrl } from "../store/record.ts";
 import type { RecordStore } from "../store/types.ts";
 import type { Browsers, CallBrowser } from "./browsers.ts";
-import type { Leases } from "./lease.ts";
+import type { Leases, WaitOptions } from "./lease.ts";
 import type { Lifecycle, ManagerHooks } from "./lifecycle.ts";
 import { act, type Call, type CallOptions, contextOf, effectsOf, type RunnerNeeds } from "./runner.ts";
 import { settle } from "./settle.ts";
@@ -41,6 +41,25 @@ export interface PipelineNeeds {
 
 export const busyMessage = (workspace: string, seconds: number) =>
   `another call holds workspace ${workspace} and did not end within ${seconds} s: retry once it has ended`;
+
+/**
+ * The lease of `name`, asked of the store in one step with the record under it (a workspace's: the
+ * call's one read of it), waiting in line while another holds it (lease.ts keeps the line and renews
+ * the lease granted).
+ */
+export async function leased(store: RecordStore, leases: Leases, name: string, opts: WaitOptions) {
+  const line = leases.line(name, opts);
+  try {
+    for (;;) {
+      const granted = await store.takeLeaseReading(name, line.ticket, line.ms);
+      if (granted) return { ...line.held(granted.token), record: granted.record };
+      await line.wait();
+    }
+  } catch (err) {
+    await line.leave();
+    throw err;
+  }
+}
 
 /** What a call is recorded with (null: not recorded, as the page read after a wait). */
 type Facts = Omit<CallEnd, "ms" | "ended" | "browser"> & { began: number };
@@ -182,7 +201,11 @@ export class CallPipeline implements Recording {
     const seconds = this.needs.waitSeconds;
     const busy = () => unavailable(busyMessage(workspace, seconds));
     for (;;) {
-      const lease = await this.needs.leases.take(workspace, { waitMs: seconds * 1000, signal, busy });
+      const lease = await leased(this.needs.store, this.needs.leases, workspace, {
+        waitMs: seconds * 1000,
+        signal,
+        busy,
+      });
       if (!agent || !takenOverIn(lease.record, this.needs.now())) return lease;
       await lease.release();
       await awaitHandBack(this.needs.store, workspace, this.needs.now, signal);

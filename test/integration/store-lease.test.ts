@@ -15,6 +15,7 @@ import { LEASE_DEADLINES } from "../../src/store/redis-leases.ts";
 import { SqliteStore } from "../../src/store/sqlite.ts";
 import type { RecordStore } from "../../src/store/types.ts";
 import { Leases, type WaitOptions } from "../../src/workspaces/lease.ts";
+import { leased } from "../../src/workspaces/pipeline.ts";
 import { testRedisUrl } from "../support/env.ts";
 import { type PrivateRedis, startRedis } from "../support/redis-server.ts";
 
@@ -309,7 +310,7 @@ for (const h of harnesses) {
       const busy = () => new AppError("unavailable", "busy");
       // `fn` while holding the lease, given back as it ends.
       const under = async (l: Leases, opts: WaitOptions, fn: () => Promise<unknown>) => {
-        const held = await l.take("w", opts);
+        const held = await leased(l === la ? a : b, l, "w", opts);
         try {
           await fn();
         } finally {
@@ -332,9 +333,9 @@ for (const h of harnesses) {
       expect(seen).toEqual(["a start", "a end", "b start", "b end"]);
       expect(lb.waits.count).toBe(1);
       // A waiter whose caller went away stops waiting.
-      const holder = await la.take("w", { waitMs: 1000, busy });
+      const holder = await leased(a, la, "w", { waitMs: 1000, busy });
       const stop = new AbortController();
-      const waiting = lb.take("w", { waitMs: 5000, busy, signal: stop.signal }).catch(() => "stopped");
+      const waiting = leased(b, lb, "w", { waitMs: 5000, busy, signal: stop.signal }).catch(() => "stopped");
       await Bun.sleep(30);
       stop.abort();
       expect(await waiting).toBe("stopped");
@@ -345,7 +346,7 @@ for (const h of harnesses) {
     test("Leases: a held lease is renewed while its work runs, and a broken one says so", async () => {
       const { a, b } = pair(h);
       const la = new Leases(a, 300);
-      const held = await la.take("w", { waitMs: 100, busy: () => new Error("busy") as never });
+      const held = await leased(a, la, "w", { waitMs: 100, busy: () => new Error("busy") as never });
       await Bun.sleep(700);
       // Renewed every 100 ms: still held, well past 300 ms.
       expect(await b.takeLease("w", "other", 300)).toBeNull();

@@ -7,6 +7,7 @@ import { RedisStore } from "../../src/store/redis.ts";
 import { SqliteStore } from "../../src/store/sqlite.ts";
 import type { RecordStore } from "../../src/store/types.ts";
 import { Leases } from "../../src/workspaces/lease.ts";
+import { leased } from "../../src/workspaces/pipeline.ts";
 
 const [target = "", prefix = "", count = "0"] = process.argv.slice(2);
 const store: RecordStore = /^rediss?:/.test(target)
@@ -20,7 +21,7 @@ if (go) while (!(await Bun.file(go).exists())) await Bun.sleep(5);
 try {
   const wait = { waitMs: 60_000, busy: () => new Error("waited a minute for the lease") as never };
   for (let i = 0; i < Number(count); i++) {
-    const held = await leases.take("counter", wait);
+    const held = await leased(store, leases, "counter", wait);
     try {
       const r = (await store.get("counter")) ?? emptyRecord();
       await Bun.sleep(1);

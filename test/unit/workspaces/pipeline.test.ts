@@ -48,7 +48,7 @@ test("a call through the pipeline: noted, run on the browser, its entry written,
 
 test("a refused call never takes a turn: a 400 noted, entered, and thrown", async () => {
   await invoke({ surface: "rest", workspace: W, action: go, args: { url: URL1 } });
-  const manager = spyOn(services.workspaces.leases, "take");
+  const manager = spyOn(services.workspaces.leases, "line");
   const err = await invoke({ surface: "rest", workspace: W, action: go, args: { nope: 1 } }).catch(
     (e: unknown) => e,
   );
@@ -170,7 +170,7 @@ test("a flow's steps are recorded through the same record stage, on the run's br
       ends.push(end);
       return ended(end);
     };
-    const leases = spyOn(services.workspaces.leases, "take");
+    const leases = spyOn(services.workspaces.leases, "line");
     services.flows.store.save(
       W,
       "two",

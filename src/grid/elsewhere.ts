@@ -17,7 +17,7 @@ export class PagesElsewhere {
   /** Frames created while the connection followed (in any tab, the agent's too). */
   private readonly frames = new Set<string>();
   /** The newest page of each origin loaded, by tab, oldest first. */
-  private loaded: Array<{ tab: string; origin: string; url: string }> = [];
+  private loaded: ReadonlyArray<{ tab: string; origin: string; url: string }> = [];
 
   constructor(socket: Pick<BidiSocket, "on">) {
     socket.on("browsingContext.contextCreated", null, (c) => {
@@ -34,11 +34,19 @@ export class PagesElsewhere {
     for (const c of contexts) this.tops.add(c.context);
   }
 
-  /** The pages loaded in tabs other than `tab` since the last take, oldest first; all are forgotten. */
-  take(tab: string): string[] {
-    const out = this.loaded.filter((p) => p.tab !== tab).map((p) => p.url);
-    this.loaded = [];
-    return out;
+  /**
+   * The pages loaded in tabs other than `tab` and not yet recorded, oldest first (a look: nothing
+   * changes), and `recorded`, which forgets every page loaded until this look, once their write is
+   * done (a page loaded since stays for the next).
+   */
+  pending(tab: string): { urls: string[]; recorded: () => void } {
+    const looked = new Set(this.loaded);
+    return {
+      urls: this.loaded.filter((p) => p.tab !== tab).map((p) => p.url),
+      recorded: () => {
+        this.loaded = this.loaded.filter((p) => !looked.has(p));
+      },
+    };
   }
 
   private seen(p: BrowsingContext.NavigationInfo): void {

@@ -1,8 +1,8 @@
 // The workspace manager: a workspace's browser (opened, reopened when the Grid reaped it, ended)
 // and its calls. It builds the parts once: the held BiDi connections, the browsers, the lifecycle,
 // the leases, and the call pipeline (pipeline.ts) every surface's call goes through. Opening,
-// reopening and ending a browser are lifecycle.ts's; the settle write settle.ts's; a runner's steps
-// runner.ts's.
+// reopening and ending a browser are lifecycle.ts's; a page call's browser, handler and settle
+// write, and a runner's steps, runner.ts's (the write's rules settle.ts's).
 
 import type { ActionServices } from "../actions/ports.ts";
 import type { HeldConnection } from "../grid/held.ts";

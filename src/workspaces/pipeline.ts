@@ -4,8 +4,8 @@
 // writes what it did into the call's effects, and answers its result) → apply (the effects in one
 // fenced settle write, the result redacted there) → the answer → record (subscribers hear the change
 // and the call ended, in the turn, with the browser it leaves; the lease goes after). Each stage's
-// output is the next one's input. The browser and handler stage is runner.ts's, made from the parts (not the
-// pipeline); a flow run's steps (ctx.steps()) go through it without entering the pipeline again. Nothing
+// output is the next one's input. The browser, handler and apply stages are runner.ts's, made from the
+// parts (not the pipeline); a flow run's steps (ctx.steps()) go through it without entering the pipeline again. Nothing
 // of the pipeline is handed down to be called back (a surface's own `progress` reaches the handler as it came).
 import type { AnyAction, LiveBrowser } from "../actions/action.ts";
 import type { CallEnd, Ended, Invocation, Recording, Subscriber } from "../actions/call.ts";
@@ -20,7 +20,6 @@ import type { Browsers, CallBrowser } from "./browsers.ts";
 import type { Leases, WaitOptions } from "./lease.ts";
 import type { Lifecycle, ManagerHooks } from "./lifecycle.ts";
 import { act, type Call, type CallOptions, contextOf, effectsOf, type RunnerNeeds } from "./runner.ts";
-import { settle } from "./settle.ts";
 import { awaitHandBack, takenOverIn } from "./taken-over.ts";
 
 type AnyRecord = Record<string, unknown>;
@@ -160,6 +159,7 @@ export class CallPipeline implements Recording {
       effects: effectsOf(this.needs.services, workspace),
     };
     const done = () => {
+      call.recorded?.();
       for (const b of call.taken) b.release();
       outer?.removeEventListener("abort", relay);
       lease.lost.removeEventListener("abort", lost);
@@ -287,35 +287,12 @@ export class CallPipeline implements Recording {
     if (action.precheck) await action.precheck({ workspace, services, origin: opts.origin }, input);
     if (action.browser !== "page")
       return await action.handler(contextOf(this.parts, workspace, call.turn, null, opts), input);
-    // Its later work runs on after the answer, in the turn.
-    const result = await act(this.parts, workspace, call, action, input, {
+    // Applied in its settle write; its later work runs on after the answer, in the turn.
+    return await act(this.parts, workspace, call, action, input, {
       ...opts,
       whole: true,
       effects: call.effects,
     });
-    return this.apply(workspace, call, action, result);
-  }
-
-  /**
-   * The call's effects, applied once, in the one settle write, for the browser the call has now (a
-   * runner's steps may have replaced it).
-   */
-  private async apply(
-    workspace: string,
-    call: Call,
-    action: AnyAction,
-    result: AnyRecord,
-  ): Promise<AnyRecord> {
-    const { effects } = call;
-    const now = call.browser;
-    const where = now?.where();
-    if (now && where) {
-      effects.focus = where;
-      effects.elsewhere = this.needs.connections.peek(now.id)?.pages.take(where.tab) ?? [];
-    }
-    const { store, now: clock, services } = this.needs;
-    const d = { store, now: clock, redactor: services.redactor, fence: { fence: call.turn.fence } };
-    return await settle(d, workspace, result, now?.id ?? "", action.reshapes === true, effects);
   }
 
   /**

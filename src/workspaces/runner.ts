@@ -1,7 +1,8 @@
 // The browser and handler stage of a call, and of each step of a flow run inside one: the record's
 // browser, taken for the call (a reaped one reopened once a call, one whose channel a page broke ended),
-// and the handler, run with a context made here. A flow's steps (`ctx.steps()`) go through this stage
-// and the settle write themselves, inside the run's turn: they never enter the pipeline again.
+// and the handler, run with a context made here; for a whole call, then its effects applied in the one
+// settle write (its rules settle.ts's). A flow's steps (`ctx.steps()`) go through this stage and the
+// settle write themselves, inside the run's turn: they never enter the pipeline again.
 import type { AnyAction, Asking, LiveBrowser } from "../actions/action.ts";
 import type { Subscriber } from "../actions/call.ts";
 import { Effects } from "../actions/effects.ts";
@@ -15,7 +16,7 @@ import type { SiteDataReport, WorkspaceRecord } from "../store/record.ts";
 import type { RecordStore } from "../store/types.ts";
 import type { Browsers, CallBrowser } from "./browsers.ts";
 import type { Lifecycle, ManagerHooks, Turn } from "./lifecycle.ts";
-import { settle } from "./settle.ts";
+import { landingOf, picture, settledBy, type Told } from "./settle.ts";
 
 type AnyRecord = Record<string, unknown>;
 
@@ -33,6 +34,8 @@ export interface Call {
   taken: CallBrowser[];
   /** Its handler's effects; their later work runs on after the answer, in the turn. */
   effects: Effects;
+  /** Forgets the pages elsewhere its settle write recorded, as the call gives its browser back. */
+  recorded?: () => void;
 }
 
 export interface CallOptions {
@@ -126,6 +129,89 @@ export async function act(
   input: unknown,
   opts: Step,
 ): Promise<AnyRecord> {
+  const result = await acted(d, workspace, call, action, input, opts);
+  return opts.whole ? await apply(d, workspace, call, action, result) : result;
+}
+
+/**
+ * A whole call's effects, applied once, in the one settle write, for the browser the call has now
+ * (its steps may have replaced it): where it left the agent, and the pages loaded elsewhere (a look;
+ * forgotten as the call gives its browser back).
+ */
+async function apply(
+  d: RunnerNeeds,
+  workspace: string,
+  call: Call,
+  action: AnyAction,
+  result: AnyRecord,
+): Promise<AnyRecord> {
+  const { effects } = call;
+  const now = call.browser;
+  const where = now?.where();
+  if (now && where) {
+    effects.focus = where;
+    const pending = d.connections.peek(now.id)?.pages.pending(where.tab);
+    effects.elsewhere = pending?.urls ?? [];
+    call.recorded = pending?.recorded;
+  }
+  return await settle(d, workspace, call, result, effects, action.reshapes === true);
+}
+
+/**
+ * Finishes a page call: one fenced write for history, TTL, reopen report, window, focus and the
+ * call's effects (settle.ts `settledBy`); the result, filled in and redacted: the one door a page
+ * call's result leaves by.
+ */
+export async function settle(
+  d: Pick<RunnerNeeds, "store" | "now"> & { services: Pick<ActionServices, "redactor"> },
+  workspace: string,
+  call: Pick<Call, "browser" | "turn">,
+  raw: AnyRecord,
+  effects: Effects,
+  reshapes = false,
+): Promise<AnyRecord> {
+  const { redactor } = d.services;
+  // The last line of defence for secrets: whatever an action returns or lands on, a page that
+  // carries a secret value is never recorded and the value never reaches the caller. One pass of the
+  // redactor: the result and every page the write would record.
+  const landed = landingOf(raw, effects);
+  const { value: redacted, carrying } = redactor.leaving(
+    raw,
+    [landed, ...(effects.pages ?? []), ...effects.elsewhere],
+    picture,
+  );
+  const safe = (url: string | null) => (url && carrying.has(url) ? null : url);
+  const recorded = {
+    landed: safe(landed),
+    pages: effects.pages?.map(safe),
+    elsewhere: effects.elsewhere.map(safe).filter((u): u is string => !!u),
+  };
+  let told: Told = { report: null, fills: [] };
+  const clock = { now: d.now(), ttl: d.store.ttl };
+  const fn = settledBy(call.browser?.id ?? "", recorded, effects, raw, reshapes, clock, (t) => {
+    told = t;
+  });
+  await d.store.update(workspace, fn, { fence: call.turn.fence });
+  // What the write learnt fills in the raw result, in order, which is then redacted whole (a fill
+  // says what the write learnt: a receipt).
+  const result = told.fills.length
+    ? redactor.redactDeep(
+        told.fills.reduce((r, fill) => fill(r), raw),
+        picture,
+      )
+    : redacted;
+  return told.report ? { ...result, site_data: told.report } : result;
+}
+
+/** The browser and the handler (once more on a reopened browser). */
+async function acted(
+  d: RunnerNeeds,
+  workspace: string,
+  call: Call,
+  action: AnyAction,
+  input: unknown,
+  opts: Step,
+): Promise<AnyRecord> {
   const { lifecycle, connections, grid } = d;
   if (call.gone) {
     const id = call.gone;
@@ -205,20 +291,7 @@ function stepsOf(d: RunnerNeeds, workspace: string, call: Call): Steps {
       effects.land(null);
       effects.pages = [...urls];
       for (const change of changes) effects.change(change);
-      const s = {
-        store: d.store,
-        now: d.now,
-        redactor: d.services.redactor,
-        fence: { fence: call.turn.fence },
-      };
-      const { site_data, ...result } = await settle(
-        s,
-        workspace,
-        raw,
-        call.browser?.id ?? "",
-        false,
-        effects,
-      );
+      const { site_data, ...result } = await settle(d, workspace, call, raw, effects);
       return { report: (site_data as SiteDataReport | undefined) ?? null, result };
     },
     // The record stage a call ends with (the timeline's screen and entry), for the step.

@@ -8,7 +8,7 @@ import { emptyRecord } from "../../../src/store/record.ts";
 import { joinedBelow } from "../../../src/workspaces/settle.ts";
 import { FakeSocket } from "../../support/fake-socket.ts";
 
-test("top-level loads in other tabs are taken once, newest per origin, frames too; spare tabs and the agent's page are not", () => {
+test("top-level loads in other tabs are recorded once, newest per origin, frames too; spare tabs and the agent's page are not", () => {
   const s = new FakeSocket();
   const pages = new PagesElsewhere(s.socket);
   pages.knowRoots([{ context: "AGENT" }, { context: "OLD" }]);
@@ -25,13 +25,20 @@ test("top-level loads in other tabs are taken once, newest per origin, frames to
   load("OLD", `https://spare.example.test${SPARE_PATH}`);
   load("UNKNOWN", "https://unknown.example.test/");
   load("OLD", "https://old.example.test/a");
-  expect(pages.take("AGENT")).toEqual([
+  const first = pages.pending("AGENT");
+  expect(first.urls).toEqual([
     "https://ads.example.test/frame",
     "https://widget.example.test/w",
     "https://idp.example.test/done?code=1",
     "https://old.example.test/a",
   ]);
-  expect(pages.take("AGENT")).toEqual([]);
+  // A look changes nothing; the pages go once their write is done, and one loaded since stays.
+  expect(pages.pending("AGENT").urls).toHaveLength(4);
+  load("POP", "https://idp.example.test/after");
+  first.recorded();
+  expect(pages.pending("AGENT").urls).toEqual(["https://idp.example.test/after"]);
+  pages.pending("AGENT").recorded();
+  expect(pages.pending("AGENT").urls).toEqual([]);
 });
 
 test("joined pages go below the agent's page, as origin + path, never over it", () => {

@@ -3,13 +3,14 @@
 // call leaves), still in its turn, whichever surface it came from; a timeline read waits for the
 // records on their way; a refused call never takes a turn, and is noted and entered as the 400 it is
 // before its answer.
-import { beforeEach, expect, spyOn, test } from "bun:test";
+import { beforeEach, expect, mock, spyOn, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CallEnd } from "../../../src/actions/call.ts";
 import { badInput, statusOf } from "../../../src/errors.ts";
 import { runFlowAction } from "../../../src/flows/actions.ts";
+import { PagesElsewhere } from "../../../src/grid/elsewhere.ts";
 import type { Services } from "../../../src/services.ts";
 import { openStore } from "../../../src/store/index.ts";
 import { goAction as go, testAction } from "../../support/actions.ts";
@@ -310,5 +311,25 @@ test("a flow step's later work is done before the next step", async () => {
     expect(log).toEqual(["test_slow later done", "next step"]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("pages loaded in other tabs join the history in the call's write, and are forgotten as its turn ends", async () => {
+  await invoke({ surface: "mcp", workspace: W, action: go, args: { url: URL1 } });
+  await services.workspaces.calls.recorded(W);
+  const forget = mock(() => {});
+  const looks = spyOn(PagesElsewhere.prototype, "pending").mockReturnValue({
+    urls: ["https://pop.example.test/cb?code=1"],
+    recorded: forget,
+  });
+  try {
+    await invoke({ surface: "mcp", workspace: W, action: go, args: { url: `${URL1}?2` } });
+    await services.workspaces.calls.recorded(W);
+    const record = await services.store.get(W);
+    expect(record?.history.map((h) => h.url)).toEqual([`${URL1}?2`, "https://pop.example.test/cb"]);
+    expect(looks).toHaveBeenCalledTimes(1);
+    expect(forget).toHaveBeenCalledTimes(1);
+  } finally {
+    looks.mockRestore();
   }
 });

@@ -9,7 +9,7 @@ import { SecretCatalogue } from "../../../src/secrets/catalogue.ts";
 import { Redactor } from "../../../src/secrets/redactor.ts";
 import { openStore } from "../../../src/store/index.ts";
 import { emptyRecord } from "../../../src/store/record.ts";
-import { settle } from "../../../src/workspaces/settle.ts";
+import { settle } from "../../../src/workspaces/runner.ts";
 
 const VALUE = "s3cret-Value-42";
 const secrets = new SecretCatalogue({ dirs: [], entries: { s: { keys: { k: { value: VALUE } } } } } as never);
@@ -20,6 +20,8 @@ const tag =
     return record;
   };
 
+const call = (id: string) => ({ browser: { id } as never, turn: {} });
+
 async function settled(
   sessionId: string,
   changes: Change[],
@@ -28,12 +30,12 @@ async function settled(
 ): Promise<Record<string, any>> {
   const store = await openStore({ ttl: 86_400 });
   await store.update("w", () => ({ ...emptyRecord(), session_id: "b1" }));
-  const d = { store, now: () => 1_790_800_000, redactor: new Redactor(secrets), fence: {} };
+  const d = { store, now: () => 1_790_800_000, services: { redactor: new Redactor(secrets) } };
   const effects = new Effects();
   if (land) effects.land(null);
   effects.focus = { tab: "t2", frame: null };
   for (const change of changes) effects.change(change);
-  const result = await settle(d, "w", { seen: ["handler"], ...raw }, sessionId, false, effects);
+  const result = await settle(d, "w", call(sessionId), { seen: ["handler"], ...raw }, effects);
   return { ...result, record: await store.get("w") };
 }
 

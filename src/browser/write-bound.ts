@@ -11,12 +11,12 @@ import { badInput, unavailable } from "../errors.ts";
 import { BidiError } from "../grid/bidi.ts";
 import type { Page } from "../grid/page.ts";
 import type { PageFn } from "../grid/page-call.ts";
+import type { FoundField as Found } from "../grid/page-found.ts";
 import type { FillOutcome } from "../in-page/fill.ts";
 import { type SecretRef, secretField } from "../secrets/field.ts";
 import { type About, quoteSelector } from "./failures.ts";
-import { delivered } from "./landing.ts";
-import { locate, type Selector } from "./selectors.ts";
-import { type Found, findField, submitIn } from "./write-field.ts";
+import { delivered, type Press } from "./landing.ts";
+import { locate, query, type Selector } from "./selectors.ts";
 
 export interface Item {
   selector: Selector;
@@ -63,7 +63,7 @@ async function closeDialog(page: Page): Promise<BrowsingContext.UserPromptOpened
 async function prepare(ctx: ActionContext, page: Page, items: Item[], clear: boolean, timeout: number) {
   const out: Filled[] = [];
   for (const item of items) {
-    const field = await findField(page, item.selector, timeout);
+    const field = await page.field(query(page, item.selector, { timeout, visible: true }));
     const q = quoteSelector(item.selector);
     if (field.type === "range" && item.secret)
       throw badInput(`${q} is a range input: a secret is never put into one`, "secret");
@@ -89,7 +89,7 @@ async function send(page: Page, filled: Filled[], submit: Submit, timeout: numbe
   if (submit === "auto" || submit === false) return before;
   const last = filled[filled.length - 1] as Filled;
   try {
-    if (submit === true) await submitIn(page, last.field, last.item.selector);
+    if (submit === true) await page.submit(last.field, quoteSelector(last.item.selector));
     else {
       const el = await locate(page, submit, { timeout, visible: true, scroll: true, field: "submit" });
       await page.click(el, { count: 1, modifiers: [], checked: true, quoted: quoteSelector(submit) });
@@ -102,14 +102,15 @@ async function send(page: Page, filled: Filled[], submit: Submit, timeout: numbe
 
 /**
  * The bound write: fields found and checked, the documents armed, the values in, the form sent, and
- * every field emptied before it answers. Returns the navigation count before the submit, for `landed`.
+ * every field emptied before it answers. Returns its press for `landed`: the navigation count before
+ * the submit, and where the page is once the fields are empty.
  */
 export async function boundWrite(
   ctx: ActionContext,
   page: Page,
   items: Item[],
   opts: { clear: boolean; submit: Submit; timeout: number; about: About },
-): Promise<{ before: number; dialog?: string; typed: string[]; changed: string[] }> {
+): Promise<{ press: Press; dialog?: string; typed: string[]; changed: string[] }> {
   if (opts.submit === false) throw badInput(NO_SUBMIT, "submit");
   const filled = await prepare(ctx, page, items, opts.clear, opts.timeout);
   // Messages leave every value out (the longest first: one value may hold another).
@@ -213,7 +214,9 @@ export async function boundWrite(
   if (!emptied) throw unavailable(STUCK);
   if (failed) throw failed.err;
   const typed = filled.filter((f) => f.item.secret).map((f) => f.value);
-  return { before, typed, changed, ...(dialog ? { dialog: dialog.message } : {}) };
+  // Where it landed, read once the fields are empty, as a click reads its own (`landed` takes it).
+  const press: Press = { before, read: page.prompt ? undefined : await page.landing() };
+  return { press, typed, changed, ...(dialog ? { dialog: dialog.message } : {}) };
 }
 
 type Armed = { realm: string | null; context: string; confirmed: boolean };

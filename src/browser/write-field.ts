@@ -1,77 +1,12 @@
-// write's fields: finding the field a selector names (the element, the control of a label, or the one
-// field inside a wrapper), typing the agent's text into it, and sending its form.
+// write's fields: typing the agent's text into the field the page found (grid/page-input.ts `field`:
+// the element, the control of a label, or the one field inside a wrapper).
 import { Key } from "selenium-webdriver";
 import { badInput } from "../errors.ts";
 import type { Page } from "../grid/page.ts";
-import type { NodeRef } from "../grid/page-call.ts";
+import type { FoundField as Found } from "../grid/page-found.ts";
 import { insertable as insertableText } from "../in-page/fields.ts";
 import { quoteSelector } from "./failures.ts";
-import { type PageMatch, type Selector, seek } from "./selectors.ts";
-
-export interface Field extends PageMatch {
-  field?: NodeRef;
-  kind?: "input" | "textarea" | "editable";
-  problem?: string;
-  locked?: string;
-  /** Whether it holds something now (clearing it takes keys). */
-  filled?: boolean;
-  /** An input's type. */
-  type?: string;
-  /** The most characters it keeps (-1: no limit). */
-  maxLength?: number;
-  /** With `insert` asked: what the insert did in the same call (in-page/fields.ts focusField), absent when not tried. */
-  inserted?: boolean | "ok" | "keys";
-}
-
-/** A field found, its element certain. */
-export type Found = Field & { field: NodeRef };
-
-/** The field `selector` names, waited for; a 400 for what is no field or cannot be typed into. */
-export async function findField(
-  page: Page,
-  selector: Selector,
-  timeout: number,
-  insert?: { text: string; clear: boolean },
-): Promise<Found> {
-  const field = await seek<Field>(
-    page,
-    selector,
-    { timeout, visible: true },
-    "fieldTarget",
-    insert ? { insert } : {},
-  );
-  const q = quoteSelector(selector);
-  if (field.problem) {
-    throw badInput(
-      `${q} is a <${field.problem}>, not a field you can type into: name the input itself (read_page lists the fields), or use interact for selects, checkboxes and buttons`,
-      "selector",
-    );
-  }
-  if (field.locked) throw badInput(`${q} is ${field.locked}: it cannot be typed into`, "selector");
-  return field as Found;
-}
-
-/** Enter in the field (a textarea's or a rich editor's form is submitted instead). */
-export async function submitIn(page: Page, field: Found, selector: Selector): Promise<void> {
-  const el = field.field;
-  if (field.kind === "input") {
-    // Enter only while the field holds the focus: refused if the page moved it away.
-    if (!(await page.callIn<boolean>(el.context, "focusField", el))) {
-      throw badInput(
-        `${quoteSelector(selector)} lost the focus before Enter, so the form was not sent: give submit the page's send button instead`,
-        "submit",
-      );
-    }
-    await page.keys(el.context, [{ modifiers: [], key: Key.ENTER }]);
-    return;
-  }
-  if (!(await page.callIn<boolean>(el.context, "submitForm", el))) {
-    throw badInput(
-      `${quoteSelector(selector)} is a ${field.kind === "textarea" ? "textarea" : "rich text field"} outside any form, so submit has nothing to send: give submit the page's send button instead`,
-      "submit",
-    );
-  }
-}
+import type { Selector } from "./selectors.ts";
 
 const unfocused = (selector: Selector) =>
   badInput(

@@ -6,12 +6,13 @@ import { flag, pageFields, webUrl } from "../actions/fields.ts";
 import { type Problem, ruled } from "../actions/validate.ts";
 import { badInput } from "../errors.ts";
 import type { Page } from "../grid/page.ts";
+import type { FoundField as Found } from "../grid/page-found.ts";
 import { type About, isStale, mapDriverError, quoteSelector } from "./failures.ts";
 import { setInputValue } from "./gestures/select.ts";
 import { delivered, dialogField, landed, type Press } from "./landing.ts";
-import { locate, Selector, timeoutField } from "./selectors.ts";
+import { locate, query, Selector, timeoutField } from "./selectors.ts";
 import { boundWrite, hideTyped, type Item, type Submit } from "./write-bound.ts";
-import { type Found, findField, submitIn, typeInto } from "./write-field.ts";
+import { typeInto } from "./write-field.ts";
 
 const SecretShape = z.strictObject({
   name: z.string().min(1).max(200).meta({ docs: "The secret's name (GET /secrets, workspace://secrets)." }),
@@ -99,7 +100,7 @@ async function writeText(
   clear: boolean,
   timeout: number,
 ): Promise<{ field: Found; changed: string | null }> {
-  const field = await findField(page, item.selector, timeout, { text, clear });
+  const field = await page.field(query(page, item.selector, { timeout, visible: true }), { text, clear });
   const el = field.field;
   if (field.type === "range") await setInputValue(page, el, { selector: item.selector, value: text }, "text");
   else if (SET_WHOLE.includes(field.type ?? "")) {
@@ -158,7 +159,7 @@ async function plainWrite(
   if (submit === true && last) {
     const field: Found = last;
     press.before = page.held.navigationCount;
-    await submitIn(page, field, lastItem.selector).catch((err: unknown) => delivered(page, err));
+    await page.submit(field, quoteSelector(lastItem.selector)).catch((err: unknown) => delivered(page, err));
   } else if (typeof submit === "object") {
     const el = await locate(page, submit, {
       timeout: input.timeout,
@@ -245,7 +246,11 @@ export const write = defineAction({
       const done = await bound()
         .catch((err: unknown) => (isStale(err) ? bound() : Promise.reject(err)))
         .catch(said);
-      const at = hideTyped(await landed(page, done.before, ctx.effects), done.typed, ctx.effects);
+      const at = hideTyped(
+        await landed(page, done.press.before, ctx.effects, done.press.read),
+        done.typed,
+        ctx.effects,
+      );
       // A dialog the write closed to empty its fields is said beside where it left the page; a field
       // the page changed, by its selector alone.
       const changed = done.changed;

@@ -3,13 +3,34 @@
 // (the 400's words). The locating itself is the page's (page-input.ts `seek`).
 import { type AppError, badInput } from "../errors.ts";
 import type { Locator, PageSelector } from "../in-page/index.ts";
-import type { PageFn, WindowRef } from "./page-call.ts";
+import type { NodeRef, PageFn, WindowRef } from "./page-call.ts";
 
 /** A selector of the call's that named its element by ref, and that element's durable locator (null: none was read). */
 export interface Located {
   selector: Record<string, unknown>;
   locator: Locator | null;
 }
+
+/** What a field's locating call reports (in-page fieldTarget), beside the match. */
+export interface FieldMatch {
+  total: number;
+  visible: number;
+  field?: NodeRef;
+  kind?: "input" | "textarea" | "editable";
+  problem?: string;
+  locked?: string;
+  /** Whether it holds something now (clearing it takes keys). */
+  filled?: boolean;
+  /** An input's type. */
+  type?: string;
+  /** The most characters it keeps (-1: no limit). */
+  maxLength?: number;
+  /** With `insert` asked: what the insert did in the same call (in-page/fields.ts focusField), absent when not tried. */
+  inserted?: boolean | "ok" | "keys";
+}
+
+/** A field found, its element certain. */
+export type FoundField = FieldMatch & { field: NodeRef };
 
 /** The sandbox calls the words of a miss take. */
 export interface Asker {

@@ -3,6 +3,7 @@
 // at the part that shows, presses, checks where the press landed and reads where the page is after
 // it, in as few round trips as that allows. Keys, typed text, files; the BiDi input actions they
 // send are input-actions.ts's.
+import { Key } from "selenium-webdriver";
 import type { Input } from "webdriver-bidi-protocol";
 import { badInput } from "../errors.ts";
 import type { Found } from "../in-page/selectors.ts";
@@ -23,6 +24,8 @@ import { DialogOpened, dialogOpenError, TabClosed } from "./page-dialogs.ts";
 import {
   type Asker,
   coveredError,
+  type FieldMatch,
+  type FoundField,
   frameHolding,
   frameSentence,
   keeping,
@@ -270,6 +273,42 @@ export class PageInput extends PagePort {
       );
     if (opts.landing && !landing) landing = await this.landing();
     return landing;
+  }
+
+  /**
+   * The field `q` names, waited for; a 400 for what is no field or cannot be typed into. `insert`:
+   * the agent's text, put in by the same call where the field takes it (in-page/fields.ts).
+   */
+  async field(q: Query, insert?: { text: string; clear: boolean }): Promise<FoundField> {
+    const field = await seek<FieldMatch & PageMatch>(this, q, "fieldTarget", insert ? { insert } : {});
+    if (field.problem)
+      throw badInput(
+        `${q.quoted} is a <${field.problem}>, not a field you can type into: name the input itself (read_page lists the fields), or use interact for selects, checkboxes and buttons`,
+        "selector",
+      );
+    if (field.locked) throw badInput(`${q.quoted} is ${field.locked}: it cannot be typed into`, "selector");
+    return field as FoundField;
+  }
+
+  /**
+   * Sends `field`'s form: Enter in it, only while it holds the focus (refused if the page moved it
+   * away); a textarea's or a rich editor's form is submitted instead. `quoted` names it in a 400.
+   */
+  async submit(field: FoundField, quoted: string): Promise<void> {
+    const el = field.field;
+    if (field.kind === "input") {
+      if (!(await this.callIn<boolean>(el.context, "focusField", el)))
+        throw badInput(
+          `${quoted} lost the focus before Enter, so the form was not sent: give submit the page's send button instead`,
+          "submit",
+        );
+      return this.keys(el.context, [{ modifiers: [], key: Key.ENTER }]);
+    }
+    if (!(await this.callIn<boolean>(el.context, "submitForm", el)))
+      throw badInput(
+        `${quoted} is a ${field.kind === "textarea" ? "textarea" : "rich text field"} outside any form, so submit has nothing to send: give submit the page's send button instead`,
+        "submit",
+      );
   }
 
   /**

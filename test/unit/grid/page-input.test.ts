@@ -120,3 +120,39 @@ describe("Page.click on a query", () => {
     expect(log).not.toContain("input.performActions");
   });
 });
+
+describe("Page.field and Page.submit", () => {
+  test("a field found is answered; a button or a read-only input is the 400 naming what it is", async () => {
+    const ok = fakePage([found({ field: EL, kind: "input" })]);
+    expect((await ok.page.field(q())).field).toEqual(EL);
+    expect(ok.log).toEqual(['fieldTarget({"max":1,"scroll":false,"visible":true})']);
+    const button = fakePage([found({ field: EL, problem: "button" })]);
+    await expect(button.page.field(q())).rejects.toThrow(
+      '{"css":"#go"} is a <button>, not a field you can type into: name the input itself (read_page lists the fields), or use interact for selects, checkboxes and buttons',
+    );
+    const locked = fakePage([found({ field: EL, locked: "read-only" })]);
+    await expect(locked.page.field(q())).rejects.toThrow(
+      '{"css":"#go"} is read-only: it cannot be typed into',
+    );
+  });
+
+  test("Enter only while the field holds the focus; one that lost it is a 400 on submit, no key sent", async () => {
+    const field = { total: 1, visible: 1, field: EL, kind: "input" as const };
+    for (const focused of [true, false]) {
+      const { page, log } = fakePage([]);
+      Object.assign(page, {
+        callIn: async (_c: string, fn: string) => {
+          log.push(fn);
+          return focused;
+        },
+      });
+      const sent = page.submit(field, '{"css":"#go"}');
+      if (focused) await sent;
+      else
+        await expect(sent).rejects.toThrow(
+          '{"css":"#go"} lost the focus before Enter, so the form was not sent: give submit the page\'s send button instead',
+        );
+      expect(log).toEqual(focused ? ["focusField", "input.performActions"] : ["focusField"]);
+    }
+  });
+});

@@ -220,6 +220,22 @@ export async function serveMcpStdio(
   return server;
 }
 
+/**
+ * Ends every browser of this server: each workspace's (a call in flight stopped, as an admin's End),
+ * then any its records do not name (the sweep).
+ */
+async function endOwnBrowsers(services: Services): Promise<void> {
+  const { store, workspaces } = services;
+  const keys = await store.keys().catch(() => []);
+  const named = async (key: string) => !!(await store.get(key).catch(() => null))?.session_id;
+  await Promise.all(
+    keys.map(async (key) => {
+      if (await named(key)) await workspaces.interrupt(key).catch(() => undefined);
+    }),
+  );
+  await workspaces.orphans.sweep();
+}
+
 /** The methods whose /mcp requests carry a body (JSON): the others' is not read. */
 const MCP_BODY_METHODS = ["POST", "DELETE"];
 
@@ -292,6 +308,9 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<A
       // Entries on their way are written first (a screen needs its browser's connection).
       await services.timeline.close();
       await services.workspaces.orphans.stop();
+      // Records in memory go with this server, and its owner tag with them (no other server has it):
+      // a browser it left would hold a Grid slot for nobody until the Grid's session timeout.
+      if (!config.data.dir && !config.store.url) await endOwnBrowsers(services);
       services.workspaces.connections.closeAll();
       await services.recordings?.stop();
       await services.store.close();

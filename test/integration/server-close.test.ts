@@ -1,0 +1,39 @@
+// A server whose records are in memory (no data.dir, no store.url) ends its browsers as it closes:
+// its records and its owner tag go with it, so a browser it left would hold a Grid slot for nobody
+// until the Grid's session timeout (the next test files found "the Grid has no free slot").
+import { afterAll, expect, test } from "bun:test";
+import { testGridUrl } from "../support/env.ts";
+import { html, serveFixture } from "../support/fixtures.ts";
+import { startServer } from "../support/server.ts";
+
+const site = serveFixture({ "/start": () => html("<title>Start</title>") });
+afterAll(() => site.stop());
+
+/** Whether the Grid still holds browser `id`. */
+async function alive(id: string): Promise<boolean> {
+  const res = await fetch(`${testGridUrl}/session/${id}/url`);
+  const body = (await res.json().catch(() => null)) as { value?: { error?: string } } | null;
+  return body?.value?.error !== "invalid session id";
+}
+
+test("a server with its records in memory ends its browsers as it closes", async () => {
+  const server = await startServer({ dataDir: false });
+  let id = "";
+  try {
+    expect((await server.call("POST", "/browser/navigate", { url: site.url("/start") }, "w")).status).toBe(
+      200,
+    );
+    id = (await server.app.services.store.get("w"))?.session_id as string;
+    expect(await alive(id)).toBe(true);
+  } finally {
+    await server.close();
+  }
+  let gone = false;
+  for (let i = 0; i < 40 && !gone; i++) {
+    gone = !(await alive(id));
+    if (!gone) await Bun.sleep(250);
+  }
+  // Ended here when the server did not: the next files need the slot.
+  if (!gone) await fetch(`${testGridUrl}/session/${id}`, { method: "DELETE" }).catch(() => undefined);
+  expect(gone).toBe(true);
+}, 60_000);

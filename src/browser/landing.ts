@@ -24,7 +24,7 @@ export interface Landed {
 
 /**
  * Where a gesture's press began and what it read: the navigations begun before it (`landed` waits
- * past them) and, for a click, its own read of where the page is after it (`landed` takes it).
+ * past them) and, for a click or a bound write, its own read of where the page is after it (`landed` takes it).
  */
 export interface Press {
   before: number;

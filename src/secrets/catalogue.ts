@@ -109,7 +109,8 @@ interface FileState {
 }
 
 export class SecretCatalogue {
-  private readonly dirs: readonly string[];
+  /** The secrets folders (secrets.dirs). */
+  readonly dirs: readonly string[];
   private readonly fromEntries = new Map<string, Secret>();
   private files = new Map<string, FileState>();
   private missingDirs = new Set<string>();
@@ -159,12 +160,13 @@ export class SecretCatalogue {
 
   /**
    * Every secret, for the redactor: the same array until the catalogue changes. The folders are read
-   * again when a watch saw a change or RECHECK_MS passed; a secret `get` read is in it already.
+   * again when a watch saw a change or RECHECK_MS passed; a secret `get` read is in it already. A file
+   * added, removed or renamed changes its folder's stamp: read again at once, whatever the watch.
+   * `folderChanged`: the caller stamped the folders itself (the redactor); unsaid, they are stamped here.
    */
-  all(): readonly Secret[] {
-    // A file added, removed or renamed changes its folder's stamp: redacted at once, whatever the watch.
-    if (this.stale || Date.now() - this.readAt >= this.recheckMs || this.stampDirs() !== this.dirStamps)
-      this.refresh();
+  all(folderChanged?: boolean): readonly Secret[] {
+    const changed = folderChanged ?? this.stampDirs() !== this.dirStamps;
+    if (changed || this.stale || Date.now() - this.readAt >= this.recheckMs) this.refresh();
     return this.secrets;
   }
 

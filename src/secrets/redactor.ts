@@ -7,6 +7,7 @@
 // mangles ordinary text and answers guesses the agent writes (spec §1.17). Text only the agent could
 // have put there (a field's value it wrote as plain text) comes from the page library between
 // PLAIN_OPEN and PLAIN_CLOSE: it is never masked, and the marks are taken out here.
+import { statSync } from "node:fs";
 import { redactCredentials } from "../errors.ts";
 import { PLAIN_CLOSE, PLAIN_OPEN } from "../in-page/plain.ts";
 import type { Secret, SecretCatalogue } from "./catalogue.ts";
@@ -61,8 +62,19 @@ export function base64Cores(value: string): string[] {
   return [...out];
 }
 
+/** A folder's own stamp (its mtime; "-" when it cannot be stat'ed). */
+function stampOf(dir: string): string {
+  try {
+    return `${statSync(dir).mtimeMs}`;
+  } catch {
+    return "-";
+  }
+}
+
 export class Redactor {
   private reading = false;
+  /** The secrets folders' stamps at the last look. */
+  private stamps: string | null = null;
   /** The values besides the catalogue's: the workspaces' own secrets this server has read or stored. */
   private readonly known = new Set<string>();
   private compiled: {
@@ -86,7 +98,14 @@ export class Redactor {
     this.reading = true;
     let secrets: readonly Secret[];
     try {
-      secrets = this.catalogue.all();
+      // The folders' own stamps, before the matchers are trusted: a file added, removed or renamed
+      // changes its folder's, so a secret added is masked from the very next redaction, whatever the
+      // watch. The catalogue reads the folders again only then (or as its watch or clock says).
+      const stamps = this.catalogue.dirs.map(stampOf).join();
+      // At the first look the catalogue compares with its own read.
+      const changed = this.stamps === null ? undefined : stamps !== this.stamps;
+      this.stamps = stamps;
+      secrets = this.catalogue.all(changed);
     } finally {
       this.reading = false;
     }

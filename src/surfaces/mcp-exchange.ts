@@ -1,12 +1,11 @@
-// The exchange that runs one POST's requests over MCP's Streamable HTTP, and the tool calls running
-// on this server that a cancel may reach.
+// The exchange that runs one POST's requests over MCP's Streamable HTTP, each end to end (its method
+// looked up and its params checked, a tool call run, its answer written), and the tool calls running
+// on this server that a cancel may reach. `dispatch` is every transport's door to the methods (stdio's too).
 //
 // An exchange answers with one JSON body when the results are all there is to say, and turns into an
 // event stream the moment something must go out first (a progress notification, a log line, a
 // question for the user), or a call runs long enough to need keep-alives. A tool call's log lines go
-// out on it too (MCP logging): the server's lines about its workspace while it runs, at or above the
-// level the session chose (or the request asked, 2026-07-28), and its own line, redacted as every
-// log line is; with no level chosen, none.
+// out on it too (mcp-log.ts).
 //
 // A tools/call the exchange runs is registered for cancels as it starts, with the signal it runs
 // with. A cancel may come in another request than its call, on another server of the group: each
@@ -15,74 +14,30 @@
 // running then marks its id as the session's (so made-up ids never get a mark) and starts looking for
 // cancels; a cancel that finds no such mark looks once more after that second.
 import type { LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
-import { redactCredentials } from "../errors.ts";
-import type { Log, LogLevel } from "../log.ts";
+import { z } from "zod";
+import type { Asking } from "../actions/action.ts";
+import { issueError } from "../actions/validate.ts";
+import { errorBody, statusOf } from "../errors.ts";
+import type { Log } from "../log.ts";
+import { askHuman } from "../person/actions.ts";
 import type { Redactor } from "../secrets/redactor.ts";
 import type { Services } from "../services.ts";
+import { TOOL_TABLE, toolError } from "./mcp-answers.ts";
+import { askRound, asksInForm } from "./mcp-elicit.ts";
+import { logRelay } from "./mcp-log.ts";
+import { type McpRequest, METHODS, type Method, meta, method } from "./mcp-methods.ts";
+import { secretFirst } from "./mcp-secrets.ts";
 import {
   failureOf,
-  LEVELS,
+  INVALID_PARAMS,
+  McpFailure,
   type McpNotice,
-  type Outgoing,
+  METHOD_NOT_FOUND,
   type RequestId,
   type RpcMessage,
   type RpcRequest,
   type RpcResponse,
 } from "./mcp-wire.ts";
-
-const SEVERITY: readonly LoggingLevel[] = LEVELS;
-const AS_MCP: Record<LogLevel, LoggingLevel> = {
-  debug: "debug",
-  info: "info",
-  warn: "warning",
-  error: "error",
-};
-
-export interface LogRelay {
-  line: Outgoing["logLine"];
-  stop(): void;
-}
-
-const SILENT: LogRelay = { line: async () => undefined, stop: () => undefined };
-
-/**
- * For one request of `method`: a tool call relays the workspace's log lines at or above `level`
- * (null: none) to `send` until stopped; any other request hears none (it does no work in a browser).
- */
-export function logRelay(
-  method: string,
-  log: Pick<Log, "addSink">,
-  level: LoggingLevel | null,
-  workspace: string,
-  send: (n: McpNotice) => Promise<void>,
-): LogRelay {
-  if (level === null || method !== "tools/call") return SILENT;
-  const min = SEVERITY.indexOf(level);
-  const out = (l: LoggingLevel, data: string) =>
-    send({ method: "notifications/message", params: { level: l, logger: "selenium-flow", data } }).catch(
-      () => undefined,
-    );
-  const stop = log.addSink((_line, entry) => {
-    const l = AS_MCP[entry.level];
-    if (SEVERITY.indexOf(l) >= min && about(entry.text, workspace)) void out(l, entry.text);
-  });
-  return {
-    line: async (l, text) => {
-      if (SEVERITY.indexOf(l) >= min) await out(l, redactCredentials(text));
-    },
-    stop,
-  };
-}
-
-/** Whether a log line is about the workspace: "workspace W: …", "… for W", "… W/name". */
-function about(text: string, workspace: string): boolean {
-  return (
-    text.startsWith(`workspace ${workspace}:`) ||
-    text.endsWith(` for ${workspace}`) ||
-    text.includes(` for ${workspace}:`) ||
-    text.includes(` ${workspace}/`)
-  );
-}
 
 /** What an exchange's requests share: the server's log, the workspace, its level (null: no log lines). */
 export interface ExchangeOf {
@@ -95,6 +50,9 @@ export interface ExchangeOf {
   workspace: string;
   level: LoggingLevel | null;
 }
+
+/** A request as its transport hands it to the exchange (the exchange adds what it sends and its signal). */
+export type RequestOf = Omit<McpRequest, "notify" | "logLine" | "signal" | "requestId">;
 
 const encoder = new TextEncoder();
 
@@ -123,14 +81,15 @@ export class Exchange {
   }
 
   /**
-   * Runs one of the POST's requests and answers it: `handle` is handed what it may send before its
-   * answer (a tool call's log relay is set up here, for as long as it runs) and the signal it runs
-   * with (a tool call's is registered for cancels until it ends); its result, or its failure as a
-   * JSON-RPC error, is the answer.
+   * Runs one of the POST's requests and answers it: its method is handed `req` and what it may send
+   * before its answer (a tool call's log relay is set up here, for as long as it runs) and the signal
+   * it runs with (a tool call's is registered for cancels until it ends); its result (as `finish`
+   * says it), or its failure as a JSON-RPC error, is the answer.
    */
   async run(
     m: RpcRequest,
-    handle: (out: Outgoing & { signal: AbortSignal }) => Promise<unknown>,
+    req: RequestOf,
+    finish?: (result: Promise<Record<string, unknown>>) => Promise<unknown>,
   ): Promise<void> {
     const { log, level, workspace, redactor, signal, cancels } = this.of;
     const call =
@@ -138,11 +97,9 @@ export class Exchange {
     const notify = (n: McpNotice) => this.notify(n);
     const logs = logRelay(m.method, log, level, workspace, notify);
     try {
-      this.answer({
-        jsonrpc: "2.0",
-        id: m.id,
-        result: await handle({ notify, logLine: logs.line, signal: call?.signal ?? signal }),
-      });
+      const out = { ...req, requestId: m.id, notify, logLine: logs.line, signal: call?.signal ?? signal };
+      const result = dispatch(out, m.method, m.params);
+      this.answer({ jsonrpc: "2.0", id: m.id, result: await (finish ? finish(result) : result) });
     } catch (err) {
       this.answer(failureOf(m.id, err, (t) => redactor.redact(t)));
     } finally {
@@ -222,6 +179,106 @@ export class Exchange {
     }
   }
 }
+
+/**
+ * Answers one request: its method's result, or throws an McpFailure (unknown method, invalid
+ * params naming the field, the method's own refusal).
+ */
+export async function dispatch(
+  req: McpRequest,
+  name: string,
+  params: unknown,
+): Promise<Record<string, unknown>> {
+  const m = Object.hasOwn(MCP_METHODS, name) ? MCP_METHODS[name] : undefined;
+  if (!m) throw new McpFailure(METHOD_NOT_FOUND, `Method not found: ${name}`);
+  const parsed = m.params.safeParse(params);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0] as z.core.$ZodIssue;
+    const field = issue.path.map(String).join(".");
+    throw new McpFailure(INVALID_PARAMS, `invalid params: ${issueError(m.params, issue).message}`, {
+      field: field ? `params.${field}` : "params",
+    });
+  }
+  return m.handle(req, parsed.data);
+}
+
+const ToolCall = z.looseObject({
+  name: z.string(),
+  arguments: z.record(z.string(), z.unknown()).optional(),
+  _meta: meta,
+});
+
+/** invoke reads for the workspace (pieces typed in another's browser mask nothing here). */
+async function callTool(req: McpRequest, params: z.infer<typeof ToolCall>): Promise<Record<string, unknown>> {
+  const { services, workspace } = req;
+  const action = TOOL_TABLE.byName.get(params.name);
+  if (!action)
+    throw new McpFailure(INVALID_PARAMS, `no tool ${params.name}: tools/list names them`, {
+      field: "params.name",
+    });
+  // ask_human, for a client that asks its user itself: now (2025-era), or in rounds (2026-07-28).
+  let asking: Asking | undefined;
+  if (action === askHuman && asksInForm(req.client?.capabilities)) {
+    if (req.ask) asking = { ask: req.ask };
+    else if (!req.session) {
+      const round = await askRound(services, workspace, params);
+      if ("result" in round) return round.result;
+      asking = round.asking;
+    }
+  }
+  // A secret the call needs, asked of the client's user at the server's page first.
+  const first = await secretFirst(req, action, params);
+  if (first) return first;
+  const token = params._meta?.progressToken;
+  // The call's own signal follows the request's only while the call runs: the lease's later work
+  // outlives the answer, and a client leaving after it stops none of that.
+  const stop = new AbortController();
+  const relay = () => stop.abort(req.signal.reason);
+  req.signal.addEventListener("abort", relay, { once: true });
+  const began = performance.now();
+  const took = () => `${Math.round(performance.now() - began)} ms`;
+  try {
+    const result = await services.workspaces.calls.invoke({
+      surface: "mcp",
+      workspace,
+      action,
+      args: params.arguments ?? {},
+      signal: stop.signal,
+      ...(asking && { asking }),
+      ...(req.origin && { origin: req.origin }),
+      progress: (progress, total, message) => {
+        if (token === undefined) return;
+        void req
+          .notify({
+            method: "notifications/progress",
+            params: { progressToken: token, progress, total, message },
+          })
+          .catch(() => undefined);
+      },
+    });
+    const line = `${action.name}: done in ${took()}`;
+    const more = action.mcpContent?.(result);
+    const structured = more?.structured ?? result;
+    const json = more?.json === false ? [] : [{ type: "text" as const, text: JSON.stringify(structured) }];
+    const answer = { content: [...(more?.blocks ?? []), ...json], structuredContent: structured };
+    // The call's own line is the last thing it sends before the exchange writes its answer.
+    await req.logLine("info", line);
+    return answer;
+  } catch (err) {
+    if (errorBody(err).error.startsWith("something failed"))
+      services.log.error(`tool ${action.name}: ${errorBody(err).error}`);
+    await req.logLine("warning", `${action.name}: failed (${statusOf(err)}) in ${took()}`);
+    return toolError(err, services.redactor);
+  } finally {
+    req.signal.removeEventListener("abort", relay);
+  }
+}
+
+/** Every method by name: the table's (mcp-methods.ts) and tools/call. */
+export const MCP_METHODS: Record<string, Method> = {
+  ...METHODS,
+  "tools/call": method(ToolCall, callTool),
+};
 
 /** How often a call looks for a cancel sent to another server, and how long such a cancel is kept. */
 const CANCEL_POLL_MS = 1000;

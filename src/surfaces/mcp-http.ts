@@ -1,5 +1,5 @@
 // MCP over Streamable HTTP at /mcp, served by any server of a group, with no SDK server built for a
-// request: each message goes straight to the method table (src/surfaces/mcp-methods.ts).
+// request: each message goes straight to its exchange (mcp-exchange.ts), which runs it on the method table.
 //
 // 2025-era sessions (2025-11-25 and the versions before it): a session is a few bytes in the record
 // store (what it is: its workspace, its version, whether its client answers elicitations, the log
@@ -19,9 +19,9 @@ import { badInput, errorBody, notFound, unavailable } from "../errors.ts";
 import type { Services } from "../services.ts";
 import { CAPABILITIES, INSTRUCTIONS, SERVER_INFO } from "./mcp-answers.ts";
 import { asksInForm, elicitRequest, replyOf } from "./mcp-elicit.ts";
-import { Exchange, McpCancels } from "./mcp-exchange.ts";
+import { Exchange, McpCancels, type RequestOf } from "./mcp-exchange.ts";
 import { McpListens } from "./mcp-listen.ts";
-import { dispatch, type SessionNeeds } from "./mcp-methods.ts";
+import type { SessionNeeds } from "./mcp-methods.ts";
 import { claimsModern, McpModern } from "./mcp-modern.ts";
 import { asksByUrl, declinedOf, urlRequest } from "./mcp-secrets.ts";
 import { McpStreams } from "./mcp-stream.ts";
@@ -194,31 +194,18 @@ export class McpHttp {
     const running = { session: id, exchange, since: Date.now() };
     this.running.add(running);
     this.busyBy(id, +1);
-    void Promise.all(
-      requests.map((m) =>
-        exchange.run(m, (out) =>
-          dispatch(
-            {
-              ...out,
-              services,
-              workspace: info.workspace,
-              requestId: m.id,
-              session,
-              client: { capabilities: info.elicitation ? { elicitation: {} } : {} },
-              ...(info.elicitation && {
-                ask: (q: string, text: string) => exchange.send(elicitRequest(q, text)),
-              }),
-              origin,
-              ...(info.elicitUrl && {
-                elicitUrl: (r: string, url: string, text: string) => exchange.send(urlRequest(r, url, text)),
-              }),
-            },
-            m.method,
-            m.params,
-          ),
-        ),
-      ),
-    ).finally(() => {
+    const req: RequestOf = {
+      services,
+      workspace: info.workspace,
+      session,
+      client: { capabilities: info.elicitation ? { elicitation: {} } : {} },
+      ...(info.elicitation && { ask: (q: string, text: string) => exchange.send(elicitRequest(q, text)) }),
+      origin,
+      ...(info.elicitUrl && {
+        elicitUrl: (r: string, url: string, text: string) => exchange.send(urlRequest(r, url, text)),
+      }),
+    };
+    void Promise.all(requests.map((m) => exchange.run(m, req))).finally(() => {
       this.running.delete(running);
       this.busyBy(id, -1);
     });

@@ -1,30 +1,17 @@
 // What MCP answers, method by method, once for every way it is reached: over HTTP on either spec
-// version (src/surfaces/mcp-http.ts dispatches here, with no SDK server built for a request) and
-// over stdio (the SDK's server, one per connection, hands each request here). A method is handed
-// the request's context and its params, checked by the method's own schema first: a param of the
-// wrong shape is invalid params (-32602) naming it, never an internal error.
+// version and over stdio (the SDK's server, one per connection). A method is handed the request's
+// context and its params, checked by the method's own schema first (mcp-exchange.ts `dispatch`, which
+// also holds tools/call: a tool call runs in the exchange that answers it).
 import { z } from "zod";
-import type { Asking } from "../actions/action.ts";
 import { isTemplate, matchUri } from "../actions/resource.ts";
-import { issueError } from "../actions/validate.ts";
-import { errorBody, notFound, statusOf } from "../errors.ts";
-import { askHuman } from "../person/actions.ts";
+import { notFound } from "../errors.ts";
 import { RESOURCES } from "../registry.ts";
 import type { Services } from "../services.ts";
-import { RESOURCE_NOT_FOUND, resourceBytes, resourceError, TOOL_TABLE, toolError } from "./mcp-answers.ts";
+import { RESOURCE_NOT_FOUND, resourceBytes, resourceError, TOOL_TABLE } from "./mcp-answers.ts";
 import { complete } from "./mcp-complete.ts";
-import { askRound, asksInForm } from "./mcp-elicit.ts";
 import { getPrompt, listPrompts } from "./mcp-prompts.ts";
-import { secretFirst } from "./mcp-secrets.ts";
 import { type Subscriptions, subscribable } from "./mcp-subscribe.ts";
-import {
-  INVALID_PARAMS,
-  LEVELS,
-  McpFailure,
-  type McpLevel,
-  METHOD_NOT_FOUND,
-  type Outgoing,
-} from "./mcp-wire.ts";
+import { LEVELS, McpFailure, type McpLevel, METHOD_NOT_FOUND, type Outgoing } from "./mcp-wire.ts";
 
 /** What a session lends its requests (2025-era: kept in the store by session id, or stdio's memory). */
 export interface SessionNeeds {
@@ -58,97 +45,22 @@ export interface McpRequest extends Outgoing {
   elicitUrl?(id: string, url: string, message: string): void;
 }
 
-interface Method {
+export interface Method {
   params: z.ZodType;
   handle(req: McpRequest, params: unknown): Promise<Record<string, unknown>>;
 }
 
 /** A method whose handler is handed its params as its schema parsed them. */
-function method<S extends z.ZodType>(
+export function method<S extends z.ZodType>(
   params: S,
   handle: (req: McpRequest, params: z.infer<S>) => Promise<Record<string, unknown>>,
 ): Method {
   return { params, handle: handle as Method["handle"] };
 }
 
-const meta = z.looseObject({ progressToken: z.union([z.string(), z.number()]).optional() }).optional();
+export const meta = z.looseObject({ progressToken: z.union([z.string(), z.number()]).optional() }).optional();
 const noParams = z.looseObject({ _meta: meta }).optional();
 const uriParams = z.looseObject({ uri: z.string(), _meta: meta });
-
-/** invoke reads for the workspace (pieces typed in another's browser mask nothing here). */
-async function callTool(
-  req: McpRequest,
-  params: {
-    name: string;
-    arguments?: Record<string, unknown>;
-    _meta?: { progressToken?: string | number };
-    requestState?: unknown;
-    inputResponses?: unknown;
-  },
-): Promise<Record<string, unknown>> {
-  const { services, workspace } = req;
-  const action = TOOL_TABLE.byName.get(params.name);
-  if (!action)
-    throw new McpFailure(INVALID_PARAMS, `no tool ${params.name}: tools/list names them`, {
-      field: "params.name",
-    });
-  // ask_human, for a client that asks its user itself: now (2025-era), or in rounds (2026-07-28).
-  let asking: Asking | undefined;
-  if (action === askHuman && asksInForm(req.client?.capabilities)) {
-    if (req.ask) asking = { ask: req.ask };
-    else if (!req.session) {
-      const round = await askRound(services, workspace, params);
-      if ("result" in round) return round.result;
-      asking = round.asking;
-    }
-  }
-  // A secret the call needs, asked of the client's user at the server's page first.
-  const first = await secretFirst(req, action, params);
-  if (first) return first;
-  const token = params._meta?.progressToken;
-  // The call's own signal follows the request's only while the call runs: the lease's later work
-  // outlives the answer, and a client leaving after it stops none of that.
-  const stop = new AbortController();
-  const relay = () => stop.abort(req.signal.reason);
-  req.signal.addEventListener("abort", relay, { once: true });
-  const began = performance.now();
-  const took = () => `${Math.round(performance.now() - began)} ms`;
-  try {
-    const result = await services.workspaces.calls.invoke({
-      surface: "mcp",
-      workspace,
-      action,
-      args: params.arguments ?? {},
-      signal: stop.signal,
-      ...(asking && { asking }),
-      ...(req.origin && { origin: req.origin }),
-      progress: (progress, total, message) => {
-        if (token === undefined) return;
-        void req
-          .notify({
-            method: "notifications/progress",
-            params: { progressToken: token, progress, total, message },
-          })
-          .catch(() => undefined);
-      },
-    });
-    const line = `${action.name}: done in ${took()}`;
-    const more = action.mcpContent?.(result);
-    const structured = more?.structured ?? result;
-    const json = more?.json === false ? [] : [{ type: "text" as const, text: JSON.stringify(structured) }];
-    const answer = { content: [...(more?.blocks ?? []), ...json], structuredContent: structured };
-    // The call's own line is the last thing it sends before the exchange writes its answer.
-    await req.logLine("info", line);
-    return answer;
-  } catch (err) {
-    if (errorBody(err).error.startsWith("something failed"))
-      services.log.error(`tool ${action.name}: ${errorBody(err).error}`);
-    await req.logLine("warning", `${action.name}: failed (${statusOf(err)}) in ${took()}`);
-    return toolError(err, services.redactor);
-  } finally {
-    req.signal.removeEventListener("abort", relay);
-  }
-}
 
 async function readResource(req: McpRequest, uri: string): Promise<Record<string, unknown>> {
   const { services, workspace } = req;
@@ -179,18 +91,10 @@ function sessionOf(req: McpRequest): SessionNeeds {
   return req.session;
 }
 
-/** The methods, by name: what every MCP transport of this server answers. */
+/** The methods by name, but tools/call (mcp-exchange.ts `MCP_METHODS`: every one). */
 export const METHODS: Record<string, Method> = {
   ping: method(noParams, async () => ({})),
   "tools/list": method(noParams, async () => ({ tools: TOOL_TABLE.tools })),
-  "tools/call": method(
-    z.looseObject({
-      name: z.string(),
-      arguments: z.record(z.string(), z.unknown()).optional(),
-      _meta: meta,
-    }),
-    callTool,
-  ),
   "resources/list": method(noParams, async () => ({ resources: RESOURCE_LIST })),
   "resources/templates/list": method(noParams, async () => ({ resourceTemplates: TEMPLATE_LIST })),
   "resources/read": method(uriParams, (req, p) =>
@@ -239,27 +143,4 @@ async function failAsMcp<T>(req: McpRequest, run: () => Promise<T>, data?: unkno
     const e = resourceError(err, req.services.redactor);
     throw new McpFailure(e.code, e.message, e.code === RESOURCE_NOT_FOUND ? data : undefined);
   }
-}
-
-/**
- * Answers one request: its method's result, or throws an McpFailure (unknown method, invalid
- * params naming the field, the method's own refusal).
- */
-export async function dispatch(
-  req: McpRequest,
-  method: string,
-  params: unknown,
-  only?: ReadonlySet<string>,
-): Promise<Record<string, unknown>> {
-  const m = Object.hasOwn(METHODS, method) && (!only || only.has(method)) ? METHODS[method] : undefined;
-  if (!m) throw new McpFailure(METHOD_NOT_FOUND, `Method not found: ${method}`);
-  const parsed = m.params.safeParse(params);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0] as z.core.$ZodIssue;
-    const field = issue.path.map(String).join(".");
-    throw new McpFailure(INVALID_PARAMS, `invalid params: ${issueError(m.params, issue).message}`, {
-      field: field ? `params.${field}` : "params",
-    });
-  }
-  return m.handle(req, parsed.data);
 }

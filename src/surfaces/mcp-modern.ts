@@ -1,7 +1,7 @@
 // MCP 2026-07-28 over Streamable HTTP, beside the 2025-era sessions on the same /mcp: no
 // initialize, no session; every request carries its version and the client's capabilities in its
 // _meta, names its workspace as a REST call does (X-Workspace or ?workspace=), and is answered from
-// the same method table (mcp-methods.ts) with no server built for it. Which era a request is, and
+// the same method table (mcp-exchange.ts `dispatch`) with no server built for it. Which era a request is, and
 // the first rungs of the spec's validation ladder (its JSON-RPC shape, the header/body cross-check,
 // the _meta envelope), are the official SDK's v2 `classifyInboundRequest`; the rungs after it
 // (the supported version, the standard headers, the methods this version has) are here. Results
@@ -13,7 +13,6 @@ import type { Services } from "../services.ts";
 import { CAPABILITIES, INSTRUCTIONS, RESOURCE_NOT_FOUND, SERVER_INFO } from "./mcp-answers.ts";
 import { Exchange } from "./mcp-exchange.ts";
 import type { ListenParams, McpListens } from "./mcp-listen.ts";
-import { dispatch } from "./mcp-methods.ts";
 import {
   errorResponse,
   INVALID_PARAMS,
@@ -155,20 +154,15 @@ export class McpModern {
       level,
     });
     const origin = new URL(request.url).origin;
-    void exchange.run({ jsonrpc: "2.0", id, method: message.method }, async (out) => {
-      const call = {
-        ...out,
-        services,
-        workspace,
-        requestId: id,
-        client: { capabilities: objectOr(meta[META.capabilities]) },
-        origin,
-      };
-      const result = await dispatch(call, message.method, params).catch((err: unknown) => {
-        throw modernCode(err);
-      });
-      return stamp(message.method, result);
-    });
+    const req = { services, workspace, client: { capabilities: objectOr(meta[META.capabilities]) }, origin };
+    void exchange.run({ jsonrpc: "2.0", id, method: message.method, params }, req, (result) =>
+      result.then(
+        (r) => stamp(message.method, r),
+        (err: unknown) => {
+          throw modernCode(err);
+        },
+      ),
+    );
     return exchange.response;
   }
 }

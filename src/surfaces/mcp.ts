@@ -1,14 +1,15 @@
 // MCP over stdio: the SDK's server, one per connection (the connection is the session), bound to
 // the workspace the command line named. It answers every method through the same table as MCP over
-// HTTP (src/surfaces/mcp-methods.ts), so both say the same things the same way.
+// HTTP (src/surfaces/mcp-exchange.ts `dispatch`), so both say the same things the same way.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { ElicitResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { Services } from "../services.ts";
 import { CAPABILITIES, INSTRUCTIONS, SERVER_INFO } from "./mcp-answers.ts";
 import { elicitRequest, replyText } from "./mcp-elicit.ts";
-import { logRelay } from "./mcp-exchange.ts";
-import { dispatch, METHODS, type SessionNeeds } from "./mcp-methods.ts";
+import { dispatch, MCP_METHODS } from "./mcp-exchange.ts";
+import { logRelay } from "./mcp-log.ts";
+import type { SessionNeeds } from "./mcp-methods.ts";
 import { localSubscriptions, ResourceWatch } from "./mcp-subscribe.ts";
 import type { McpLevel, McpNotice } from "./mcp-wire.ts";
 
@@ -31,7 +32,7 @@ export function mcpServer(services: Services, workspace: string): Server {
     },
     subscriptions: localSubscriptions(watch),
   };
-  for (const method of Object.keys(METHODS)) {
+  for (const method of Object.keys(MCP_METHODS)) {
     if (method === "ping") continue; // the SDK answers it
     // The params as sent: the table's own schema checks them, so a bad one names its field.
     const schema = z.looseObject({ method: z.literal(method), params: z.unknown().optional() });

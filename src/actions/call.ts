@@ -24,6 +24,11 @@ export interface Invocation {
   asking?: Asking;
   /** This server's origin as the caller reached it (the page a person is sent to is there). */
   origin?: string;
+  /**
+   * A call that needs its workspace there (a person's input): applied when the record its lease
+   * reads is none, its refusal (null: go on). A call so refused gives the lease back and is not recorded.
+   */
+  missing?: () => unknown;
 }
 
 /** How a call ended. */

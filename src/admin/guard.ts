@@ -54,14 +54,21 @@ export const onWorkspace =
 
 /** 404 `no workspace <key>` unless the workspace exists. */
 export async function requireWorkspace(services: WorkspaceLookup, key: string): Promise<string> {
-  if (!(await workspaceExists(services, key))) throw notFound(`no workspace ${key}`);
+  if (!(await workspaceExists(services, key))) throw noWorkspace(key);
   return key;
 }
+
+/** The 404 of a workspace that is not there. */
+export const noWorkspace = (key: string) => notFound(`no workspace ${key}`);
 
 /** Whether `key` is a workspace: its record in the store, or its folder under DATA_DIR/sessions. */
 export async function workspaceExists(services: WorkspaceLookup, key: string): Promise<boolean> {
   if (!isWorkspaceName(key)) return false;
-  if (await services.store.get(key)) return true;
+  return (await services.store.get(key)) !== null || hasFolder(services, key);
+}
+
+/** Whether `key` (a workspace name) has its folder under DATA_DIR/sessions, record or not. */
+export function hasFolder(services: WorkspaceLookup, key: string): boolean {
   const dir = services.config.data.dir;
   return dir !== null && existsSync(join(dir, "sessions", key));
 }

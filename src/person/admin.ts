@@ -4,11 +4,19 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
 import { validate } from "../actions/validate.ts";
-import { type AdminNeeds, adminGuard, onWorkspaceRoute, requireWorkspace } from "../admin/guard.ts";
+import {
+  type AdminNeeds,
+  adminGuard,
+  hasFolder,
+  noWorkspace,
+  onWorkspaceRoute,
+  requireWorkspace,
+} from "../admin/guard.ts";
 import { badInput, notFound } from "../errors.ts";
 import { bodyParser } from "../http/body.ts";
 import { json } from "../http/json.ts";
 import { isObject } from "../kit/json.ts";
+import { isWorkspaceName } from "../kit/names.ts";
 import { SERVER_RECORD } from "../store/record.ts";
 import type { RecordStore } from "../store/types.ts";
 import type { CallPipeline } from "../workspaces/pipeline.ts";
@@ -109,14 +117,22 @@ export function readInput(raw: unknown): PersonInput {
 
 /**
  * POST /admin/workspaces/{key}/input: one input of a person's, in the workspace's turn. The body is
- * read here, once, against the input's own schema: the pipeline does not validate it again.
+ * read here, once, against the input's own schema: the pipeline does not validate it again. The
+ * workspace is told there by the record its lease reads (a missing one is the 404, refused unrecorded);
+ * a bad body's 400 reads it first, so a workspace that is not there is a 404 whatever the body.
  */
 export function inputRoutes(services: PersonNeeds) {
   return new Elysia({ name: "admin-person-input" }).use(adminGuard(services)).post(
     "/admin/workspaces/:key/input",
-    async ({ request, body, params }) => {
-      const key = await requireWorkspace(services, params.key);
-      const input = readInput(body);
+    async ({ request, body, params: { key } }) => {
+      let input: PersonInput;
+      try {
+        input = readInput(body);
+      } catch (err) {
+        await requireWorkspace(services, key);
+        throw err;
+      }
+      if (!isWorkspaceName(key)) throw noWorkspace(key);
       const result = await services.workspaces.calls.invoke({
         surface: "person",
         workspace: key,
@@ -124,6 +140,7 @@ export function inputRoutes(services: PersonNeeds) {
         args: inputArgs(input),
         input: { input },
         signal: request.signal,
+        missing: () => (hasFolder(services, key) ? null : noWorkspace(key)),
       });
       return json(result);
     },

@@ -133,11 +133,17 @@ export class CallPipeline implements Recording {
     workspace: string,
     action: AnyAction,
     input: unknown,
-    opts: CallOptions,
+    opts: CallOptions & Pick<Invocation, "missing">,
     facts: Facts | null,
   ): Promise<Ended> {
     if (action.unleased) return this.unleased(workspace, action, input, opts, facts);
     const lease = await this.take(workspace, facts !== null && facts.surface !== "person", opts.signal);
+    // A call that needs its workspace there, which has no record: refused now, nothing recorded.
+    const refused = lease.record === null ? opts.missing?.() : null;
+    if (refused) {
+      await lease.release();
+      return { ok: false, error: refused };
+    }
     if (lease.waitedMs > 0)
       this.needs.services.log.debug(
         `workspace ${workspace}: ${action.name} waited ${lease.waitedMs} ms for its turn`,

@@ -104,6 +104,22 @@ test("exactly one input: none or two is a 400 naming what to send", async () => 
   }
 });
 
+test("a workspace that is not there is a 404 whatever the body, and nothing is made for it", async () => {
+  for (const key of ["person-nowhere", "a..b"]) {
+    for (const body of [{ click: { x: 1, y: 1 } }, { click: { x: 1 } }, {}]) {
+      const res = await fetch(`${server.url}/admin/workspaces/${key}/input`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` },
+        body: JSON.stringify(body),
+      });
+      expect([res.status, (await res.json()).error]).toEqual([404, `no workspace ${key}`]);
+    }
+  }
+  expect((await server.call("GET", "/admin/workspaces/person-nowhere", undefined, null)).status).toBe(404);
+  // The workspace there, the same bad body is the 400 it was.
+  expect((await input({ click: { x: 1 } })).status).toBe(400);
+});
+
 test("without a token a 401; signed in, from a foreign Origin a 403", async () => {
   expect((await input({ key: "Enter" }, {})).status).toBe(401);
   const signIn = await fetch(`${server.url}/ui/sign-in`, {

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CallEnd } from "../../../src/actions/call.ts";
-import { badInput, statusOf } from "../../../src/errors.ts";
+import { badInput, notFound, statusOf } from "../../../src/errors.ts";
 import { runFlowAction } from "../../../src/flows/actions.ts";
 import { PagesElsewhere } from "../../../src/grid/elsewhere.ts";
 import type { Services } from "../../../src/services.ts";
@@ -127,6 +127,38 @@ test("a person's input is entered but not noted as an agent's call", async () =>
   expect(await services.timeline.all(W)).toMatchObject([
     { surface: "person", args: { typed: "x" }, status: 200 },
   ]);
+});
+
+test("a call that needs its workspace there and finds no record: its refusal, the lease given back, nothing recorded or opened", async () => {
+  const heard: string[] = [];
+  services.workspaces.calls.subscribe({ ended: (end) => void heard.push(end.workspace) });
+  const missing = () => notFound("no workspace gone");
+  const call = {
+    surface: "person",
+    workspace: "gone",
+    action: go,
+    args: {},
+    input: { url: URL1 },
+    missing,
+  } as const;
+  const err = await invoke(call).catch((e: unknown) => e);
+  expect([statusOf(err), (err as Error).message]).toEqual([404, "no workspace gone"]);
+  await services.workspaces.calls.recorded();
+  expect(heard).toEqual([]);
+  expect(fake.browsers.size).toBe(0);
+  expect(await services.store.get("gone")).toBeNull();
+  const lease = await services.workspaces.leases.tryTake("gone");
+  expect(lease).not.toBeNull();
+  await lease?.release();
+  // Its record there, the refusal is never asked; none (a folder says it is there): the call goes on.
+  let asked = 0;
+  const counted = () => {
+    asked++;
+    return null;
+  };
+  expect((await invoke({ ...call, workspace: W, missing: counted })).url).toBe(URL1);
+  expect((await invoke({ ...call, workspace: W, missing: counted })).url).toBe(URL1);
+  expect(asked).toBe(1);
 });
 
 test("a call is recorded in its turn: the next call on the workspace finds its entry and its note", async () => {

@@ -2,8 +2,11 @@
 // its body), and no body but JSON, refused by the parser where the route reads one and by the
 // option where it reads none.
 import { expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Elysia } from "elysia";
-import { adminGuard } from "../../../src/admin/guard.ts";
+import { adminGuard, hasFolder, noWorkspace, workspaceExists } from "../../../src/admin/guard.ts";
 import { unauthorized } from "../../../src/errors.ts";
 import { bodyParser } from "../../../src/http/body.ts";
 import { failureResponse } from "../../../src/http/json.ts";
@@ -59,4 +62,29 @@ test("outside /admin the option asks for the credential, even once the parser re
   // Under /admin the app's first hook asked already (src/app.ts): the option does not ask again.
   await send("/admin/reads", "application/json", "{}");
   expect(asked).toEqual(["/elsewhere", "/elsewhere"]);
+});
+
+test("a workspace is there by its record or, with none, by its folder under DATA_DIR/sessions", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "guard-"));
+  try {
+    mkdirSync(join(dir, "sessions", "folded"), { recursive: true });
+    const records: Record<string, object> = { kept: {} };
+    const lookup = (d: string | null) =>
+      ({
+        config: { data: { dir: d } },
+        store: { get: async (k: string) => records[k] ?? null },
+      }) as unknown as Parameters<typeof workspaceExists>[0];
+    expect([
+      hasFolder(lookup(dir), "folded"),
+      hasFolder(lookup(dir), "kept"),
+      hasFolder(lookup(null), "folded"),
+    ]).toEqual([true, false, false]);
+    const there = async (k: string) => workspaceExists(lookup(dir), k);
+    expect([await there("kept"), await there("folded"), await there("nowhere"), await there("a..b")]).toEqual(
+      [true, true, false, false],
+    );
+    expect([noWorkspace("x").status, noWorkspace("x").message]).toEqual([404, "no workspace x"]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -11,8 +11,8 @@ import { afterAll, afterEach, beforeEach } from "bun:test";
 import { appendFileSync } from "node:fs";
 
 const grids = [process.env.TEST_GRID_URL, process.env.TEST_HUB_URL].filter((g): g is string => !!g);
-/** A browser ending as its server closes may take a moment to leave the Grid's slot. */
-const GRACE_MS = 5000;
+/** A browser ending as its server closes may take a while to leave the Grid's slot (seconds, under load). */
+const GRACE_MS = 15_000;
 
 async function sessions(grid: string): Promise<string[]> {
   const res = await fetch(`${grid}/status`, { signal: AbortSignal.timeout(3000) }).catch(() => null);

@@ -24,10 +24,14 @@ async function sessions(grid: string): Promise<string[]> {
   );
 }
 
-/** The browsers on each Grid as `file` ended that are still there after the grace: named, then ended. */
-async function check(file: string): Promise<void> {
-  for (const grid of grids) {
-    const then = await sessions(grid);
+/**
+ * The browsers on each Grid as `file` ended (`ended`, asked as the next file began) that are still
+ * there after the grace: named, then ended.
+ */
+async function check(file: string, ended: Promise<string[][]>): Promise<void> {
+  const at = await ended;
+  for (const [i, grid] of grids.entries()) {
+    const then = at[i] ?? [];
     let left = then;
     for (const until = Date.now() + GRACE_MS; left.length && Date.now() < until; ) {
       await Bun.sleep(250);
@@ -52,13 +56,16 @@ function seen(): void {
   if (!grids.length || Bun.main === current) return;
   const finished = current;
   current = Bun.main;
-  if (finished) checks = checks.then(() => check(finished));
+  if (!finished) return;
+  // Asked now, not once the checks before are done: by then the next file may have opened its own.
+  const ended = Promise.all(grids.map(sessions));
+  checks = checks.then(() => check(finished, ended));
 }
 setInterval(seen, 2).unref();
 beforeEach(seen);
 afterAll(async () => {
   await checks;
-  if (current) await check(current);
+  if (current) await check(current, Promise.all(grids.map(sessions)));
 });
 
 // SLOT_WATCH_TRACE=1: the Grid's browsers after every test (which test opened one that stays).

@@ -31,9 +31,8 @@ export async function target(
   page: Page,
   selector: Selector,
   timeout: number,
-  field?: string,
 ): Promise<NodeRef & { dx: number; dy: number }> {
-  return page.aim(query(page, selector, { timeout, visible: true, field }));
+  return page.aim(query(page, selector, { timeout, visible: true }));
 }
 
 /** The point, when it lies inside the tab's viewport; else a 400 giving the viewport's size. */

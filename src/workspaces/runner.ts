@@ -148,13 +148,15 @@ async function apply(
   const { effects } = call;
   const now = call.browser;
   const where = now?.where();
+  const pending = now && where ? d.connections.peek(now.id)?.pages.pending(where.tab) : undefined;
   if (now && where) {
     effects.focus = where;
-    const pending = d.connections.peek(now.id)?.pages.pending(where.tab);
     effects.elsewhere = pending?.urls ?? [];
-    call.recorded = pending?.recorded;
   }
-  return await settle(d, workspace, call, result, effects, action.reshapes === true);
+  const settled = await settle(d, workspace, call, result, effects, action.reshapes === true);
+  // Forgotten only once written: a write that failed leaves them for the next call's.
+  call.recorded = pending?.recorded;
+  return settled;
 }
 
 /**

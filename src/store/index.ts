@@ -170,18 +170,21 @@ export function hasKeyPrint(store: RecordStore): Promise<boolean> {
  * The group a server's browsers are tagged with on the Grid (webdriver-caps.ts OWNER_CAP): a digest
  * of the store's key and where the store is, so every server of a group (one store, one key) tags
  * alike, another group sharing the Grid never matches, and nothing of the key is given away. Not kept
- * in the store: a store that lost its data (Redis flushed) still knows its browsers. Without a key
- * (a store handed in by a test), a group of this process alone.
+ * in the store: a store that lost its data (Redis flushed) still knows its browsers. With records
+ * in memory, or without a key (a store handed in by a test), a group of this process alone.
  */
 export function browserGroup(
   config: { store: { url: string | null }; data: { dir: string | null } },
   key: string | undefined,
 ): string {
-  let place = "memory";
+  let place: string;
   if (config.store.url) {
     const u = new URL(config.store.url);
     place = `${u.protocol}//${u.host.toLowerCase()}/${u.pathname.replace(/^\/+/, "") || "0"}`;
   } else if (config.data.dir) place = resolve(config.data.dir, "records.sqlite");
+  // Records in memory are this process's alone, and so are its browsers: another in-memory server
+  // given the same key must not end them as its own.
+  else return randomBytes(8).toString("hex");
   const secret = key ? deriveKey(key) : randomBytes(32);
   return createHmac("sha256", secret).update(`selenium-flow browsers\n${place}`).digest("hex").slice(0, 16);
 }

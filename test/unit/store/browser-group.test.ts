@@ -33,4 +33,10 @@ describe("browserGroup", () => {
     const alone = () => browserGroup({ store: { url: null }, data: { dir: null } }, undefined);
     expect(alone()).not.toBe(alone());
   });
+
+  test("records in memory: a group of this process alone, whatever the key (two such servers never end each other's browsers)", () => {
+    const memory = () => browserGroup({ store: { url: null }, data: { dir: null } }, KEY);
+    expect(memory()).toMatch(/^[0-9a-f]{16}$/);
+    expect(memory()).not.toBe(memory());
+  });
 });

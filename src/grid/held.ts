@@ -60,7 +60,16 @@ export class HeldConnection {
   /** Tabs known to take scripts (see Page.usable). */
   readonly usable = new Set<string>();
   /** A page of this browser did not take even a trivial script (a busy loop): see page-stuck.ts. */
-  stuck = false;
+  get stuck(): boolean {
+    return this.stuckNow;
+  }
+  set stuck(on: boolean) {
+    if (on) this.stuckMarks++;
+    this.stuckNow = on;
+  }
+  private stuckNow = false;
+  /** How often `stuck` was set: a late preload clears only the mark it made itself. */
+  private stuckMarks = 0;
   /**
    * The tab this server last brought to the front, null when it is not known (a new tab took the
    * front since): Chromium's input.performActions never answers in a tab behind another.
@@ -212,7 +221,15 @@ export class HeldConnection {
     const got = await Promise.race([adding, Bun.sleep(PRELOAD_MS).then(() => null)]);
     if (got === null) {
       this.stuck = true;
-      adding.then(late, () => undefined);
+      const mark = this.stuckMarks;
+      // Taken by every document after all: a slow browser (a loaded machine), not a stuck page.
+      adding.then(
+        (scripts) => {
+          if (this.stuckMarks === mark) this.stuck = false;
+          late(scripts);
+        },
+        () => undefined,
+      );
     }
     return got;
   }

@@ -259,3 +259,25 @@ test("a read sent while the document is being replaced is sent again once the ne
   expect(await page.title()).toBe("Next page");
   expect(calls).toBe(3);
 });
+
+test("a preload the browser takes late (a loaded machine) unmarks the connection stuck; a page found busy meanwhile stays so", async () => {
+  const follow = async (takeMs: number, busyMeanwhile: boolean) => {
+    let took: () => void = () => {};
+    const s = new FakeSocket((method) =>
+      method === "script.addPreloadScript"
+        ? new Promise((r) => (took = () => r({ script: "p1" })))
+        : { contexts: [] },
+    );
+    const held = new HeldConnection(s.socket, () => {}, 60_000);
+    const late: string[][] = [];
+    const scripts = await held.follow([{ functionDeclaration: "() => {}" }], (l) => late.push(l));
+    expect([scripts, held.stuck]).toEqual([null, true]);
+    if (busyMeanwhile) held.stuck = true;
+    setTimeout(() => took(), takeMs);
+    await Bun.sleep(takeMs + 20);
+    expect(late).toEqual([["p1"]]);
+    return held.stuck;
+  };
+  expect(await follow(10, false)).toBe(false);
+  expect(await follow(10, true)).toBe(true);
+}, 10_000);

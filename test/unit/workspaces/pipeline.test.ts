@@ -346,7 +346,8 @@ test("a flow step's later work is done before the next step", async () => {
   }
 });
 
-test("pages loaded in other tabs join the history in the call's write, and are forgotten as its turn ends", async () => {
+/** A first page, then a pop-up's page loaded in another tab for the next call's write to record. */
+async function poppedUp() {
   await invoke({ surface: "mcp", workspace: W, action: go, args: { url: URL1 } });
   await services.workspaces.calls.recorded(W);
   const forget = mock(() => {});
@@ -354,6 +355,11 @@ test("pages loaded in other tabs join the history in the call's write, and are f
     urls: ["https://pop.example.test/cb?code=1"],
     recorded: forget,
   });
+  return { forget, looks };
+}
+
+test("pages loaded in other tabs join the history in the call's write, and are forgotten as its turn ends", async () => {
+  const { forget, looks } = await poppedUp();
   try {
     await invoke({ surface: "mcp", workspace: W, action: go, args: { url: `${URL1}?2` } });
     await services.workspaces.calls.recorded(W);
@@ -363,5 +369,29 @@ test("pages loaded in other tabs join the history in the call's write, and are f
     expect(forget).toHaveBeenCalledTimes(1);
   } finally {
     looks.mockRestore();
+  }
+});
+
+test("pages loaded in other tabs are not forgotten when the call's settle write fails (they were never recorded)", async () => {
+  const { forget, looks } = await poppedUp();
+  const update = services.store.update.bind(services.store);
+  const writes = spyOn(services.store, "update").mockImplementation((key, fn, opts) =>
+    opts?.fence ? Promise.reject(new Error("the store did not answer")) : update(key, fn, opts),
+  );
+  try {
+    const err = await invoke({ surface: "mcp", workspace: W, action: go, args: { url: `${URL1}?2` } }).catch(
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(Error);
+    await services.workspaces.calls.recorded(W);
+    expect(looks).toHaveBeenCalledTimes(1);
+    expect((await services.store.get(W))?.history.map((h) => h.url)).not.toContain(
+      "https://pop.example.test/cb",
+    );
+    // Never written: kept for the next call's write.
+    expect(forget).toHaveBeenCalledTimes(0);
+  } finally {
+    looks.mockRestore();
+    writes.mockRestore();
   }
 });

@@ -3,8 +3,8 @@
 // anyway: end_browser would wait for the turn, give up, and the closed server would leave the browser
 // on the Grid, one of its two slots taken for the files after ("the Grid has no free slot" in CI).
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { testGridUrl } from "../support/env.ts";
 import { html, serveFixture } from "../support/fixtures.ts";
+import { gridHolds, leavesGrid } from "../support/grid-session.ts";
 import { endAll, startServer, type TestServer } from "../support/server.ts";
 
 const W = "hung-call-end";
@@ -38,13 +38,6 @@ const site = serveFixture({
 });
 let server: TestServer;
 
-/** Whether the Grid still holds browser `id`. */
-async function alive(id: string): Promise<boolean> {
-  const res = await fetch(`${testGridUrl}/session/${id}/url`);
-  const body = (await res.json().catch(() => null)) as { value?: { error?: string } } | null;
-  return body?.value?.error !== "invalid session id";
-}
-
 beforeAll(async () => {
   // A call waits 5 s for the turn (not 60): the end a hung call blocks gives up within the test.
   server = await startServer({
@@ -65,16 +58,11 @@ afterAll(async () => {
 test("a browser whose call still hangs is ended by the file's endAll, and leaves the Grid", async () => {
   expect((await server.call("POST", "/browser/navigate", { url: site.url("/start") }, W)).status).toBe(200);
   const id = (await server.app.services.store.get(W))?.session_id as string;
-  expect(await alive(id)).toBe(true);
+  expect(await gridHolds(id)).toBe(true);
   const hung = server.call("POST", "/browser/navigate", { url: site.url("/never") }, W).catch(() => null);
   await hanging;
   await endAll(server, [W]);
-  let gone = false;
-  for (let i = 0; i < 40 && !gone; i++) {
-    gone = !(await alive(id));
-    if (!gone) await Bun.sleep(250);
-  }
-  expect(gone).toBe(true);
+  expect(await leavesGrid(id)).toBe(true);
   // The hung call answers (its browser ended under it), and the workspace takes a call again.
   await hung;
   const again = await server.call("POST", "/browser/navigate", { url: site.url("/start") }, W);

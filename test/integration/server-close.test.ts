@@ -5,28 +5,11 @@ import { afterAll, expect, test } from "bun:test";
 import { testGridUrl } from "../support/env.ts";
 import { html, serveFixture } from "../support/fixtures.ts";
 import { startGridLedger } from "../support/grid-ledger.ts";
+import { gridHolds, leavesGrid } from "../support/grid-session.ts";
 import { startServer } from "../support/server.ts";
 
 const site = serveFixture({ "/start": () => html("<title>Start</title>") });
 afterAll(() => site.stop());
-
-/** Whether the Grid still holds browser `id`. */
-async function alive(id: string): Promise<boolean> {
-  const res = await fetch(`${testGridUrl}/session/${id}/url`);
-  const body = (await res.json().catch(() => null)) as { value?: { error?: string } } | null;
-  return body?.value?.error !== "invalid session id";
-}
-
-/** Whether browser `id` leaves the Grid within 10 s. */
-async function leaves(id: string): Promise<boolean> {
-  for (let i = 0; i < 40; i++) {
-    if (!(await alive(id))) return true;
-    await Bun.sleep(250);
-  }
-  // Ended here when the server did not: the next files need the slot.
-  await fetch(`${testGridUrl}/session/${id}`, { method: "DELETE" }).catch(() => undefined);
-  return false;
-}
 
 test("a server with its records in memory ends its browsers as it closes", async () => {
   const server = await startServer({ dataDir: false });
@@ -36,11 +19,11 @@ test("a server with its records in memory ends its browsers as it closes", async
       200,
     );
     id = (await server.app.services.store.get("w"))?.session_id as string;
-    expect(await alive(id)).toBe(true);
+    expect(await gridHolds(id)).toBe(true);
   } finally {
     await server.close();
   }
-  expect(await leaves(id)).toBe(true);
+  expect(await leavesGrid(id)).toBe(true);
 }, 60_000);
 
 test("so is one whose end the Grid never got (an End it did not answer), which no record names", async () => {
@@ -61,10 +44,10 @@ test("so is one whose end the Grid never got (an End it did not answer), which n
     id = (await server.app.services.store.get("w"))?.session_id as string;
     expect((await server.app.services.workspaces.interrupt("w")).ended).toBe(false);
     expect((await server.app.services.store.get("w"))?.session_id).toBeFalsy();
-    expect(await alive(id)).toBe(true);
+    expect(await gridHolds(id)).toBe(true);
   } finally {
     await server.close();
     ledger.stop();
   }
-  expect(await leaves(id)).toBe(true);
+  expect(await leavesGrid(id)).toBe(true);
 }, 60_000);
